@@ -1,0 +1,1 @@
+# bench: benchmarks run by make bench.

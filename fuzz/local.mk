@@ -1,0 +1,1 @@
+# fuzz: libFuzzer targets (--enable-fuzzing, CC=clang).

@@ -1,0 +1,1 @@
+# src/cli: (filled by its issue)

@@ -1,0 +1,1 @@
+# src/daemon: (filled by its issue)

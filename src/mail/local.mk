@@ -1,0 +1,1 @@
+# src/mail: (filled by its issue)

@@ -1,0 +1,1 @@
+# src/render: (filled by its issue)

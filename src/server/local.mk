@@ -1,0 +1,1 @@
+# src/server: (filled by its issue)

@@ -1,0 +1,1 @@
+# src/store: (filled by its issue)

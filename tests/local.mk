@@ -1,0 +1,1 @@
+# tests: shared test helpers and the test summary.
