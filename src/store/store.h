@@ -1,0 +1,456 @@
+/* store.h -- the SQLite store of ashesd: opening and migrating the database
+ * (sql/NNN-*.sql), and every query the rest of the program needs, as named
+ * functions.  Nothing outside src/store writes SQL.
+ *
+ * Conventions
+ * - Every function takes the `struct store *` from store_open().  One store
+ *   is used by one thread at a time.
+ * - Return values: 0 success, -1 failure (*error_r set).  Lookups return
+ *   1 found, 0 not found, -1 failure.  Inserts guarded by a uniqueness rule
+ *   return 1 when the rule refused the row ("already there": name taken,
+ *   key already bound, message already seen, signature already used);
+ *   nothing was changed then, and an open transaction stays usable.
+ * - Error strings handed back through `const char **error_r` belong to the
+ *   store and stay valid until the next call on the same store (for
+ *   store_open: until the next store_open in the same thread).  error_r may
+ *   be NULL.  store_error_kind() tells a busy database from other failures.
+ * - Times are int64 unix seconds given by the caller; the store reads no
+ *   clock, so tests are deterministic.  A 0 id (game, player, inbound)
+ *   means "none" and is stored as NULL.
+ * - Transactions: store_begin() / store_commit() / store_rollback().  The
+ *   server handles one inbound message in one transaction.  Outside a
+ *   transaction each call is atomic on its own (multi-statement calls open
+ *   their own transaction).  Transactions do not nest.
+ * - Structs handed out (struct store_player, store_game, ...) are allocated
+ *   by the store and owned by the caller, who frees them with the matching
+ *   *_free(&ptr) function (which NULLs the pointer; NULL is fine).  Input
+ *   structs are only read, never kept.
+ * - Fingerprints are hex (40 or 64 digits), stored upper-case; a lower-case
+ *   or space-separated fingerprint given to the store is normalised.
+ *   SHA-256 digests are 64 lower-case hex digits, computed by the caller.
+ * - Player names and mail addresses compare case-insensitively (ASCII).
+ */
+#ifndef ASHES_STORE_H
+#define ASHES_STORE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct store;
+
+/* ---- opening, schema, transactions ------------------------------------ */
+
+struct store_options {
+	/* Directory holding NNN-name.sql migrations.  NULL: ASHES_DATADIR
+	 * "/sql" if it holds 001-*.sql, else the copy of sql/ embedded in the
+	 * program at build time (so an uninstalled binary works). */
+	const char *sql_dir;
+	/* How long one statement waits for a lock held by another
+	 * connection or process.  0: STORE_DEFAULT_BUSY_TIMEOUT_MS. */
+	int busy_timeout_ms;
+	/* How many more times store_begin() tries BEGIN IMMEDIATE after a
+	 * whole busy timeout ran out.  0: STORE_DEFAULT_BEGIN_RETRIES;
+	 * -1: no retry. */
+	int begin_retries;
+	/* Open without applying pending migrations (for `ashes db check` and
+	 * for tests that build old schema versions; call store_migrate()
+	 * yourself).  A database newer than the program is refused even so. */
+	bool no_migrate;
+};
+
+#define STORE_DEFAULT_BUSY_TIMEOUT_MS 5000
+#define STORE_DEFAULT_BEGIN_RETRIES 3
+
+enum store_error_kind {
+	STORE_ERROR_NONE = 0,
+	STORE_ERROR_BUSY,   /* locked by another connection; try later */
+	STORE_ERROR_SCHEMA, /* schema too new, missing/bad migration files */
+	STORE_ERROR_USAGE,  /* bad argument, no such row to update, ... */
+	STORE_ERROR_IO,     /* anything else SQLite reported */
+	STORE_ERROR_FAULT,  /* injected by store_debug_fail_after() */
+};
+
+/* Open (creating if missing) the database at path, with WAL, foreign keys,
+ * a busy timeout, and (unless options->no_migrate) every pending migration
+ * applied.  options may be NULL for the defaults.  Refuses, with a clear
+ * message, a database whose schema is newer than this program knows.
+ * On success *store_r is set (free with store_close); on failure -1 and
+ * *store_r is NULL. */
+int store_open(const char *path, const struct store_options *options,
+	       struct store **store_r, const char **error_r);
+/* Close the database (rolling back an open transaction); NULLs *store. */
+void store_close(struct store **store);
+
+/* Apply migrations up to target_version (-1: the latest known), each in its
+ * own transaction that also sets PRAGMA user_version.  Must not be called
+ * inside a transaction.  Migrating to a version lower than the current one
+ * is refused. */
+int store_migrate(struct store *store, int target_version,
+		  const char **error_r);
+/* The database's PRAGMA user_version and the latest version this program
+ * knows (the highest NNN among the migrations found). */
+int store_schema_version(struct store *store, int *current_r, int *known_r,
+			 const char **error_r);
+/* Where the migrations came from: a directory path, or "(embedded)".
+ * Owned by the store. */
+const char *store_sql_source(const struct store *store);
+
+/* BEGIN IMMEDIATE (the write lock is taken now, so a later statement never
+ * fails half-way with SQLITE_BUSY); waits busy_timeout_ms and then retries
+ * begin_retries times.  -1 with STORE_ERROR_BUSY if the lock never came. */
+int store_begin(struct store *store, const char **error_r);
+/* Commit.  On failure the transaction has been rolled back: nothing of it
+ * is in the database. */
+int store_commit(struct store *store, const char **error_r);
+/* Roll back the open transaction (no-op without one).  Never fails in a
+ * way the caller could act on, so it returns nothing. */
+void store_rollback(struct store *store);
+bool store_in_transaction(const struct store *store);
+
+/* What kind the last failure was (STORE_ERROR_NONE after a success). */
+enum store_error_kind store_error_kind(const struct store *store);
+
+/* Check the database for `ashes db check`: PRAGMA integrity_check,
+ * PRAGMA foreign_key_check, and the schema version against the program's.
+ * -1 only when the checks could not run at all. */
+struct store_check_report {
+	bool ok;            /* integrity ok, no fk violations, version current */
+	int schema_version; /* PRAGMA user_version */
+	int known_version;  /* latest migration this program knows */
+	long integrity_problems;
+	long foreign_key_problems;
+	char *text; /* one finding per line, ends "ok\n" when ok */
+};
+int store_check(struct store *store, struct store_check_report **report_r,
+		const char **error_r);
+void store_check_report_free(struct store_check_report **report);
+
+/* ---- test hooks ------------------------------------------------------ */
+
+/* Make the (n+1)-th SQLite step/exec from now on fail with
+ * STORE_ERROR_FAULT (n = 0: the very next one); n < 0 switches it off.
+ * ROLLBACK is never failed, so recovery can always be proven.  The fault
+ * fires once, then the counter is off again. */
+void store_debug_fail_after(struct store *store, long n);
+/* Number of SQLite step/exec calls made so far by this store. */
+long store_debug_step_count(const struct store *store);
+
+/* ---- players -------------------------------------------------------- */
+
+struct store_address {
+	char *address;
+	bool failing;          /* bounced / marked failing */
+	int64_t failing_since; /* 0 when not failing */
+	char *failing_reason;  /* NULL when not failing */
+};
+
+struct store_player {
+	int64_t id;
+	char *name;
+	int64_t created;
+	/* In the order they were added: the first non-failing address is the
+	 * one to reply to. */
+	struct store_address *addresses;
+	size_t n_addresses;
+	char **fingerprints; /* upper-case hex, in the order bound */
+	size_t n_fingerprints;
+};
+void store_player_free(struct store_player **player);
+void store_players_free(struct store_player **players, size_t count);
+
+/* Create a player with a name, a first address and a first key (either of
+ * the last two may be NULL), atomically.  1 if the name is taken (case-
+ * insensitively), the key already bound, or the address already belongs
+ * to a player; nothing is created then.  *id_r (may be NULL) gets the id. */
+int store_player_add(struct store *store, const char *name,
+		     const char *address, const char *fingerprint,
+		     int64_t now, int64_t *id_r, const char **error_r);
+/* Bind one more key / address.  1 if already bound (to anyone). */
+int store_player_add_key(struct store *store, int64_t player_id,
+			 const char *fingerprint, int64_t now,
+			 const char **error_r);
+int store_player_add_address(struct store *store, int64_t player_id,
+			     const char *address, int64_t now,
+			     const char **error_r);
+/* Lookups: 1 and *player_r (caller frees) with addresses and keys, 0 if
+ * no such player, -1 on failure. */
+int store_player_load(struct store *store, int64_t player_id,
+		      struct store_player **player_r, const char **error_r);
+int store_player_by_name(struct store *store, const char *name,
+			 struct store_player **player_r, const char **error_r);
+int store_player_by_fingerprint(struct store *store, const char *fingerprint,
+				struct store_player **player_r,
+				const char **error_r);
+int store_player_by_address(struct store *store, const char *address,
+			    struct store_player **player_r,
+			    const char **error_r);
+/* All players ordered by id; free with store_players_free. */
+int store_player_list(struct store *store, struct store_player **players_r,
+		      size_t *count_r, const char **error_r);
+
+/* Mark an address failing (a bounce came back) or, with failing = false,
+ * working again.  1 if the address belongs to a player, 0 if unknown. */
+int store_address_mark_failing(struct store *store, const char *address,
+			       bool failing, int64_t now, const char *reason,
+			       const char **error_r);
+
+/* ---- games and moves ------------------------------------------------ */
+
+enum store_game_status {
+	STORE_GAME_CHALLENGE = 0, /* offered to one named player */
+	STORE_GAME_OPEN,          /* `challenge any`: anyone may accept */
+	STORE_GAME_ACTIVE,
+	STORE_GAME_FINISHED,
+	STORE_GAME_DECLINED,
+	STORE_GAME_WITHDRAWN,
+};
+#define STORE_GAME_STATUS_COUNT 6
+/* "challenge", "open", "active", ... as stored; NULL for a bad value. */
+const char *store_game_status_name(enum store_game_status status);
+/* 0 and *status_r, or -1 for an unknown name. */
+int store_game_status_parse(const char *name,
+			    enum store_game_status *status_r);
+
+struct store_game {
+	int64_t id;
+	char *variant;   /* e.g. "size=5 tax=removed swap"; the server's text */
+	int64_t challenger_id; /* who made the challenge */
+	int64_t white_id;      /* 0 while not known (open challenge) */
+	int64_t black_id;
+	bool swapped;    /* Black used the swap */
+	enum store_game_status status;
+	int ply;         /* moves stored so far; kept by store_move_append */
+	char *result;    /* e.g. "1-0", NULL while undecided */
+	char *end_reason; /* e.g. "elimination", "resignation"; NULL */
+	int64_t created;
+	int64_t updated;
+	int64_t draw_offer_by;  /* player with a pending draw offer, or 0 */
+	int draw_offer_ply;     /* ply at which it was offered */
+	/* Clocks (for later issues): settings text as the server writes it,
+	 * each side's remaining seconds, when the side to move started
+	 * thinking, and when the next reminder/timeout check is due. */
+	char *clock_settings;   /* NULL: no clock */
+	int64_t clock_white;
+	int64_t clock_black;
+	int64_t clock_turn_started;
+	int64_t deadline_at;    /* 0: nothing due; see store_games_due */
+	int reminders_sent;
+	char *thread_message_id; /* Message-ID of the thread root, or NULL */
+};
+void store_game_free(struct store_game **game);
+void store_games_free(struct store_game **games, size_t count);
+
+/* Insert a game from *game (its id, ply, created and updated are ignored;
+ * created = updated = now).  The ids of players must exist. */
+int store_game_create(struct store *store, const struct store_game *game,
+		      int64_t now, int64_t *id_r, const char **error_r);
+/* 1 and *game_r (caller frees), 0 if no such game, -1 on failure. */
+int store_game_load(struct store *store, int64_t game_id,
+		    struct store_game **game_r, const char **error_r);
+/* Write every mutable field of *game (all but id, variant, challenger_id,
+ * ply and created) and set updated = now.  -1 (STORE_ERROR_USAGE) if the
+ * game does not exist. */
+int store_game_update(struct store *store, const struct store_game *game,
+		      int64_t now, const char **error_r);
+
+/* Games a player takes part in (white, black, or challenger), or is the
+ * target of; newest first.  statuses: a bit mask of (1 << status), 0 for
+ * all.  Free with store_games_free. */
+int store_games_for_player(struct store *store, int64_t player_id,
+			   unsigned statuses, struct store_game **games_r,
+			   size_t *count_r, const char **error_r);
+/* All games with a status in the mask (0: all), by id, at most limit
+ * (0: no limit) starting after id after_id (0: from the start). */
+int store_games_list(struct store *store, unsigned statuses,
+		     int64_t after_id, size_t limit,
+		     struct store_game **games_r, size_t *count_r,
+		     const char **error_r);
+/* Active games whose deadline_at is set and <= now, oldest deadline first,
+ * at most limit (0: no limit): the clock/reminder work to do. */
+int store_games_due(struct store *store, int64_t now, size_t limit,
+		    struct store_game **games_r, size_t *count_r,
+		    const char **error_r);
+/* The game a mail belongs to, from one Message-ID of its References or
+ * In-Reply-To: a game's thread root, or a message we sent for a game.
+ * 1 and *game_id_r, 0 if none. */
+int store_game_by_message_id(struct store *store, const char *message_id,
+			     int64_t *game_id_r, const char **error_r);
+
+struct store_move {
+	int ply;
+	char *text;        /* canonical move text */
+	int64_t player_id; /* 0 for a forced pass */
+	int64_t played_at;
+	int64_t inbound_id; /* the mail it came from, or 0 */
+};
+void store_moves_free(struct store_move **moves, size_t count);
+
+/* Append the move of ply `ply` (1-based) to a game, and bump the game's
+ * ply and updated.  1 if ply is not the game's next ply (stale or
+ * duplicate: nothing changed); -1 if the game does not exist. */
+int store_move_append(struct store *store, int64_t game_id, int ply,
+		      const char *text, int64_t player_id, int64_t now,
+		      int64_t inbound_id, const char **error_r);
+/* The canonical move texts in ply order, as a NULL-terminated array (also
+ * counted in *count_r, which may be NULL).  Free with
+ * store_strings_free(). */
+int store_game_moves(struct store *store, int64_t game_id, char ***moves_r,
+		     size_t *count_r, const char **error_r);
+/* The full move records in ply order; free with store_moves_free. */
+int store_game_move_records(struct store *store, int64_t game_id,
+			    struct store_move **moves_r, size_t *count_r,
+			    const char **error_r);
+/* Frees a NULL-terminated string array and NULLs *strings. */
+void store_strings_free(char ***strings);
+
+/* ---- observers ------------------------------------------------------ */
+
+/* 1 if already observing / 0 added. */
+int store_observer_add(struct store *store, int64_t game_id,
+		       int64_t player_id, int64_t now, const char **error_r);
+/* 1 removed, 0 was not observing. */
+int store_observer_remove(struct store *store, int64_t game_id,
+			  int64_t player_id, const char **error_r);
+/* Player ids observing a game, ascending; caller frees *ids_r (free()). */
+int store_observer_list(struct store *store, int64_t game_id,
+			int64_t **ids_r, size_t *count_r,
+			const char **error_r);
+
+/* ---- inbound messages and signatures -------------------------------- */
+
+struct store_inbound {
+	int64_t id;
+	char *message_id;   /* without <>; NULL if the mail had none */
+	char *sha256;       /* of the raw bytes, 64 lower-case hex */
+	char *raw;          /* the raw bytes (NUL-terminated for convenience) */
+	size_t raw_len;
+	int64_t received;
+	char *source;       /* mailbox source name, or NULL */
+	char *sender_address;     /* From as seen, or NULL */
+	char *sender_fingerprint; /* the verified signer, or NULL */
+	int64_t player_id;  /* the player it was from, or 0 */
+	char *outcome;      /* short text: "ok", "refused: ...", "bounce" */
+};
+void store_inbound_free(struct store_inbound **in);
+
+/* Was this message handled already: by Message-ID (may be NULL) or by the
+ * sha256 of its bytes.  1 and *inbound_id_r (may be NULL) if so. */
+int store_inbound_seen(struct store *store, const char *message_id,
+		       const char *sha256, int64_t *inbound_id_r,
+		       const char **error_r);
+/* Record a message (in->id ignored).  1 if the Message-ID or sha256 is
+ * already recorded (nothing changed).  *id_r (may be NULL) gets the id. */
+int store_inbound_record(struct store *store, const struct store_inbound *in,
+			 int64_t *id_r, const char **error_r);
+/* Set the outcome text of a recorded message. */
+int store_inbound_set_outcome(struct store *store, int64_t inbound_id,
+			      const char *outcome, const char **error_r);
+/* 1 and *in_r (caller frees), or 0 if no such message. */
+int store_inbound_load(struct store *store, int64_t inbound_id,
+		       struct store_inbound **in_r, const char **error_r);
+
+/* The dak-style signature history: a signed text (by the sha256 of the
+ * signed content) is accepted once, ever.  seen: 1 if recorded (and
+ * *fingerprint_r, caller frees, may be NULL). */
+int store_signature_seen(struct store *store, const char *content_sha256,
+			 char **fingerprint_r, const char **error_r);
+/* 1 if that signed content was recorded before (a replay). */
+int store_signature_record(struct store *store, const char *fingerprint,
+			   int64_t signature_created,
+			   const char *content_sha256, int64_t inbound_id,
+			   int64_t now, const char **error_r);
+
+/* ---- outbox --------------------------------------------------------- */
+
+struct store_outbox_msg {
+	int64_t id;
+	char *recipient;   /* one envelope recipient address */
+	char *message_id;  /* our Message-ID (without <>), or NULL */
+	char *headers;     /* the header block, lines ended by \n or \r\n */
+	char *body;
+	int64_t game_id;   /* or 0 */
+	int64_t inbound_id; /* the mail this answers, or 0 */
+	int64_t created;
+	int attempts;
+	int64_t next_attempt_at;
+	int64_t sent_at;   /* 0 while not sent */
+	bool failed;       /* permanently failed; no more attempts */
+	char *last_error;  /* NULL if none */
+};
+void store_outbox_msgs_free(struct store_outbox_msg **msgs, size_t count);
+
+/* Queue a message (msg->id, attempts, sent_at, failed, last_error are
+ * ignored; next_attempt_at = now if msg->next_attempt_at is 0).  *id_r may
+ * be NULL. */
+int store_outbox_enqueue(struct store *store,
+			 const struct store_outbox_msg *msg, int64_t now,
+			 int64_t *id_r, const char **error_r);
+/* At most limit (0: no limit) unsent, not failed messages with
+ * next_attempt_at <= now, oldest first.  Free with store_outbox_msgs_free. */
+int store_outbox_due(struct store *store, int64_t now, size_t limit,
+		     struct store_outbox_msg **msgs_r, size_t *count_r,
+		     const char **error_r);
+/* The earliest next_attempt_at of a pending message: 1 and *at_r, or 0
+ * if nothing is pending. */
+int store_outbox_next_due(struct store *store, int64_t *at_r,
+			  const char **error_r);
+/* After the SMTP server accepted it.  attempts += 1. */
+int store_outbox_mark_sent(struct store *store, int64_t id, int64_t now,
+			   const char **error_r);
+/* A temporary failure: attempts += 1, retry at next_attempt_at. */
+int store_outbox_mark_retry(struct store *store, int64_t id,
+			    int64_t next_attempt_at, const char *error,
+			    const char **error_r);
+/* A permanent failure: attempts += 1, failed, never retried. */
+int store_outbox_mark_failed(struct store *store, int64_t id, int64_t now,
+			     const char *error, const char **error_r);
+
+enum store_outbox_filter {
+	STORE_OUTBOX_ALL = 0,
+	STORE_OUTBOX_PENDING, /* not sent, not failed */
+	STORE_OUTBOX_SENT,
+	STORE_OUTBOX_FAILED,
+};
+/* Messages by id, at most limit (0: no limit) after after_id. */
+int store_outbox_list(struct store *store, enum store_outbox_filter filter,
+		      int64_t after_id, size_t limit,
+		      struct store_outbox_msg **msgs_r, size_t *count_r,
+		      const char **error_r);
+/* The message we sent with that Message-ID (to match a bounce): 1 and
+ * *msg_r (caller frees with store_outbox_msgs_free(msg_r, 1)), or 0. */
+int store_outbox_by_message_id(struct store *store, const char *message_id,
+			       struct store_outbox_msg **msg_r,
+			       const char **error_r);
+
+/* ---- mailbox state (IMAP) ------------------------------------------- */
+
+/* 1 and the UIDVALIDITY and last handled UID of a mailbox source, or 0 if
+ * the source was never seen. */
+int store_mailbox_state_get(struct store *store, const char *source,
+			    uint32_t *uidvalidity_r, uint32_t *last_uid_r,
+			    const char **error_r);
+int store_mailbox_state_set(struct store *store, const char *source,
+			    uint32_t uidvalidity, uint32_t last_uid,
+			    int64_t now, const char **error_r);
+
+/* ---- rate limits ---------------------------------------------------- */
+
+/* Count one message from sender (an address or fingerprint, compared
+ * case-insensitively) in a fixed window of window_seconds: when the
+ * current window is older than that a new one starts at now.  *count_r
+ * gets the number of messages in the current window, this one included;
+ * the caller compares it with its limit (and answers a flood once, when
+ * count == limit + 1). */
+int store_rate_hit(struct store *store, const char *sender, int64_t now,
+		   int64_t window_seconds, long *count_r,
+		   const char **error_r);
+/* The current count without counting (0 if none or the window is over). */
+int store_rate_get(struct store *store, const char *sender, int64_t now,
+		   int64_t window_seconds, long *count_r,
+		   const char **error_r);
+/* Forget senders whose window started before `before`. */
+int store_rate_prune(struct store *store, int64_t before,
+		     const char **error_r);
+
+#endif
