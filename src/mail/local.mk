@@ -1,1 +1,10 @@
-# src/mail: (filled by its issue)
+# src/mail: bytes in and out of the world (IMAP, SMTP, MIME, OpenPGP).
+noinst_LIBRARIES += libashes_mail.a
+libashes_mail_a_SOURCES =
+libashes_mail_a_CPPFLAGS = $(AM_CPPFLAGS) $(ETPAN_CFLAGS) $(GPGME_CFLAGS) $(CURL_CFLAGS)
+
+# --- mime/pgp (owner: pgp helper) ---
+libashes_mail_a_SOURCES += \
+	src/mail/sha256.c src/mail/sha256.h \
+	src/mail/pgp.c src/mail/pgp.h
+# --- end mime/pgp ---

@@ -1,0 +1,101 @@
+/* pgp.h -- OpenPGP through GPGME for the mail layer: verify detached
+ * (PGP/MIME) and clearsigned signatures, import public keys, sign the
+ * daemon's own replies, and time a verification for the bench.
+ *
+ * Each context has its own GNUPGHOME (given by the caller) and uses the
+ * OpenPGP protocol only.  Trust is NOT taken from the web of trust: a keyring
+ * holding only imported public keys gives a good signature the validity
+ * "unknown", so we report the signer's fingerprint and the GPGME summary
+ * bits and the caller decides by its fingerprint binding.
+ *
+ * Errors: functions return 0 or -1; on -1 *error_r points to a message that
+ * stays valid until the next call on the same context.
+ */
+#ifndef ASHES_MAIL_PGP_H
+#define ASHES_MAIL_PGP_H
+
+#include <stddef.h>
+#include <time.h>
+
+#include "util/buf.h"
+
+struct pgp_ctx;
+
+enum pgp_sig_status {
+	PGP_SIG_NONE = 0,	/* not signed */
+	PGP_SIG_GOOD,		/* valid signature by a usable key */
+	PGP_SIG_BAD,		/* the data does not match the signature */
+	PGP_SIG_KEY_EXPIRED,	/* good math, but the key had expired */
+	PGP_SIG_KEY_REVOKED,	/* good math, but the key is revoked */
+	PGP_SIG_SIG_EXPIRED,	/* the signature itself has expired */
+	PGP_SIG_UNKNOWN_KEY,	/* public key not in our keyring */
+	PGP_SIG_ERROR,		/* malformed signature or other failure */
+};
+
+#define PGP_FPR_MAX 64
+
+struct pgp_sig {
+	enum pgp_sig_status status;
+	/* Signer fingerprint (upper-case hex); for an unknown key, the key
+	 * id or fingerprint as the signature names it. */
+	char fpr[PGP_FPR_MAX + 1];
+	time_t created;		/* signature creation time (0 if unknown) */
+	time_t expires;		/* signature expiry, 0 = never */
+	unsigned int summary;	/* GPGME_SIGSUM_* bits, for logs and tests */
+	int nsigs;		/* signatures found; only the first is used */
+};
+
+/* Returns a short English name for the status ("good", "bad", ...). */
+const char *pgp_sig_status_name(enum pgp_sig_status status);
+
+/* Open a context on GNUPGHOME gnupghome (must exist).  On failure returns
+ * -1 and a static error message.  Free with pgp_ctx_free(). */
+int pgp_ctx_new(const char *gnupghome, struct pgp_ctx **ctx_r,
+		const char **error_r);
+void pgp_ctx_free(struct pgp_ctx **ctx);
+
+/* Verify a detached signature sig over data.  The result (including BAD,
+ * UNKNOWN_KEY, ...) is in *sig_r and the function returns 0; -1 only if
+ * GPGME could not run at all or the signature is not a signature. */
+int pgp_verify_detached(struct pgp_ctx *ctx, const void *data, size_t len,
+			const void *sig, size_t siglen, struct pgp_sig *sig_r,
+			const char **error_r);
+
+/* Verify a clearsigned block (from -----BEGIN PGP SIGNED MESSAGE----- to
+ * -----END PGP SIGNATURE-----).  The signed text, as gpg recovers it, is
+ * appended to *text_r (caller's buffer).  Returns as pgp_verify_detached. */
+int pgp_verify_clearsigned(struct pgp_ctx *ctx, const void *data, size_t len,
+			   struct pgp_sig *sig_r, struct buf *text_r,
+			   const char **error_r);
+
+/* Import the armored or binary public keys in data.  The fingerprints of
+ * the keys imported or already present are returned as a NULL-terminated
+ * array in *fprs_r (free with pgp_fprs_free); *count_r gets their number.
+ * Secret keys are refused.  Returns -1 if nothing could be read. */
+int pgp_import_keys(struct pgp_ctx *ctx, const void *data, size_t len,
+		    char ***fprs_r, unsigned int *count_r,
+		    const char **error_r);
+void pgp_fprs_free(char ***fprs);
+
+/* Make an armored detached signature over data with the secret key
+ * signer_fpr (no passphrase), appended to *sig_r. */
+int pgp_sign_detached(struct pgp_ctx *ctx, const char *signer_fpr,
+		      const void *data, size_t len, struct buf *sig_r,
+		      const char **error_r);
+
+/* Wrap the MIME entity part (its own headers, a blank line and a body) in
+ * an RFC 3156 multipart/signed entity signed by signer_fpr.  The lines of
+ * part are canonicalised to CRLF first (that is what is signed and sent).
+ * Appends to *out_r a Content-Type header line, a blank line and the body,
+ * all with CRLF line ends. */
+int pgp_mime_sign(struct pgp_ctx *ctx, const char *signer_fpr,
+		  const char *part, size_t len, struct buf *out_r,
+		  const char **error_r);
+
+/* For the bench: run pgp_verify_detached rounds times and give the median
+ * wall time of one verification in seconds.  Returns -1 if one failed. */
+int pgp_time_verify(struct pgp_ctx *ctx, const void *data, size_t len,
+		    const void *sig, size_t siglen, unsigned int rounds,
+		    double *median_r, const char **error_r);
+
+#endif
