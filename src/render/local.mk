@@ -1,1 +1,14 @@
-# src/render: (filled by its issue)
+# src/render: position -> board text, legal-move list, move in words, SVG
+# picture; and the template engine for every text players read.
+noinst_LIBRARIES += libashes_render.a
+libashes_render_a_SOURCES = \
+	src/render/template.c src/render/template.h
+
+render_test_ldadd = libashes_render.a libashes_core.a libashes_util.a \
+	$(CHECK_LIBS)
+
+check_PROGRAMS += tests/render/test_template
+TESTS += tests/render/test_template
+tests_render_test_template_SOURCES = tests/render/test_template.c
+tests_render_test_template_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_render_test_template_LDADD = $(render_test_ldadd)
