@@ -1,0 +1,776 @@
+/* command.c -- the mail command language: line filtering and parsing. */
+#include "server/command.h"
+
+#include <ctype.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Challenge options the grammar knows.  Clock settings will be added here;
+ * anything else is refused by name so a typo never silently changes a
+ * game. */
+struct option_spec {
+	const char *key;
+	bool flag; /* may be written as a bare word (value "yes") */
+	const char *const *values; /* NULL: digits */
+};
+
+static const char *const tax_values[] = { "lost", "removed", NULL };
+static const char *const yes_no_values[] = { "yes", "no", NULL };
+
+static const struct option_spec option_specs[] = {
+	{ "size", false, NULL },
+	{ "swap", true, yes_no_values },
+	{ "tax", false, tax_values },
+};
+
+struct keyword {
+	const char *word;
+	enum command_kind kind;
+};
+
+static const struct keyword keywords[] = {
+	{ "help", COMMAND_HELP },
+	{ "register", COMMAND_REGISTER },
+	{ "challenge", COMMAND_CHALLENGE },
+	{ "accept", COMMAND_ACCEPT },
+	{ "decline", COMMAND_DECLINE },
+	{ "withdraw", COMMAND_WITHDRAW },
+	{ "move", COMMAND_MOVE },
+	{ "preview", COMMAND_PREVIEW },
+	{ "resign", COMMAND_RESIGN },
+	{ "draw", COMMAND_DRAW },
+	{ "board", COMMAND_BOARD },
+	{ "moves", COMMAND_MOVES },
+	{ "history", COMMAND_HISTORY },
+	{ "games", COMMAND_GAMES },
+	{ "observe", COMMAND_OBSERVE },
+	{ "unobserve", COMMAND_UNOBSERVE },
+};
+
+#define N_ELEMENTS(a) (sizeof(a) / sizeof((a)[0]))
+
+const char *command_kind_name(enum command_kind kind)
+{
+	for (size_t i = 0; i < N_ELEMENTS(keywords); i++)
+		if (keywords[i].kind == kind)
+			return keywords[i].word;
+	return "invalid";
+}
+
+const char *command_error_string(enum command_error err)
+{
+	switch (err) {
+	case COMMAND_OK: return "no error";
+	case COMMAND_ERR_UNKNOWN: return "unknown command";
+	case COMMAND_ERR_MISSING_ARG: return "missing argument";
+	case COMMAND_ERR_EXTRA_ARG: return "unexpected extra word";
+	case COMMAND_ERR_BAD_GAME: return "not a game number";
+	case COMMAND_ERR_BAD_PLY: return "not a ply number";
+	case COMMAND_ERR_BAD_MOVE: return "not a move";
+	case COMMAND_ERR_BAD_NAME:
+		return "a player name is 2 to 24 letters, digits, '-' or '_', starting with a letter";
+	case COMMAND_ERR_UNKNOWN_OPTION: return "unknown option";
+	case COMMAND_ERR_BAD_OPTION: return "bad option value";
+	case COMMAND_ERR_DUPLICATE_OPTION: return "option given twice";
+	case COMMAND_ERR_BAD_DRAW:
+		return "draw takes offer, accept or decline";
+	case COMMAND_ERR_NO_GAME:
+		return "a move without a game number only works in a reply to the game's own mail";
+	case COMMAND_ERR_TOO_MANY: return "too many commands in one mail";
+	}
+	return "unknown error";
+}
+
+/* --- small text helpers ------------------------------------------------ */
+
+static bool is_blank(char c)
+{
+	return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v';
+}
+
+static void trim(const char **s, size_t *len)
+{
+	while (*len > 0 && (is_blank(**s) || (unsigned char)**s == 0xa0)) {
+		(*s)++;
+		(*len)--;
+	}
+	while (*len > 0 && is_blank((*s)[*len - 1]))
+		(*len)--;
+}
+
+static bool starts_with_ci(const char *s, size_t len, const char *prefix)
+{
+	size_t n = strlen(prefix);
+	return len >= n && strncasecmp(s, prefix, n) == 0;
+}
+
+static bool ends_with_ci(const char *s, size_t len, const char *suffix)
+{
+	size_t n = strlen(suffix);
+	return len >= n && strncasecmp(s + len - n, suffix, n) == 0;
+}
+
+static void copy_cut(char *dst, size_t cap, const char *src, size_t len)
+{
+	if (len >= cap)
+		len = cap - 1;
+	memcpy(dst, src, len);
+	dst[len] = '\0';
+}
+
+static void copy_lower(char *dst, size_t cap, const char *src, size_t len)
+{
+	copy_cut(dst, cap, src, len);
+	for (char *p = dst; *p; p++)
+		*p = (char)tolower((unsigned char)*p);
+}
+
+struct word {
+	const char *s;
+	size_t len;
+};
+
+#define MAX_WORDS (COMMAND_MAX_OPTIONS + 8)
+
+static size_t split_words(const char *s, size_t len, struct word *w,
+			  size_t cap)
+{
+	size_t n = 0, i = 0;
+
+	while (i < len) {
+		while (i < len && is_blank(s[i]))
+			i++;
+		if (i >= len)
+			break;
+		size_t start = i;
+		while (i < len && !is_blank(s[i]))
+			i++;
+		if (n < cap) {
+			w[n].s = s + start;
+			w[n].len = i - start;
+		}
+		n++;
+	}
+	return n;
+}
+
+static bool word_is(const struct word *w, const char *lit)
+{
+	return w->len == strlen(lit) && strncasecmp(w->s, lit, w->len) == 0;
+}
+
+/* --- lines to skip ----------------------------------------------------- */
+
+bool command_line_ends_text(const char *line, size_t len)
+{
+	/* Keep the raw line for the signature test: "-- " has a space. */
+	if ((len == 3 && memcmp(line, "-- ", 3) == 0) ||
+	    (len == 4 && memcmp(line, "-- \r", 4) == 0))
+		return true;
+	trim(&line, &len);
+	if (len == 2 && memcmp(line, "--", 2) == 0)
+		return true;
+	/* Outlook, and forwarded messages in several clients. */
+	if (starts_with_ci(line, len, "-----Original Message-----") ||
+	    starts_with_ci(line, len, "----- Original Message -----") ||
+	    starts_with_ci(line, len, "-------- Original Message --------") ||
+	    starts_with_ci(line, len, "-------- Forwarded Message --------") ||
+	    starts_with_ci(line, len, "---------- Forwarded message ---------") ||
+	    starts_with_ci(line, len, "Begin forwarded message:"))
+		return true;
+	/* Outlook on the web: a rule of underscores before the quoted
+	 * headers. */
+	if (len >= 10) {
+		size_t i = 0;
+		while (i < len && line[i] == '_')
+			i++;
+		if (i == len)
+			return true;
+	}
+	return false;
+}
+
+/* A reply attribution: "On <date>, <name> wrote:" (Thunderbird, Gmail,
+ * Apple Mail, mutt's default), "<name> wrote:" (older Thunderbird), and
+ * mutt's "* Name <x@y> [2026-01-03 10:00]:".  The line before may be the
+ * first half of a Gmail attribution wrapped in two. */
+static bool is_attribution(const char *line, size_t len, const char *next,
+			   size_t next_len)
+{
+	trim(&line, &len);
+	if (len == 0)
+		return false;
+	if (ends_with_ci(line, len, "wrote:") ||
+	    ends_with_ci(line, len, "writes:"))
+		return true;
+	if (line[0] == '*' && len > 3 && line[len - 1] == ':' &&
+	    line[len - 2] == ']' && memchr(line, '[', len) != NULL)
+		return true;
+	if (next != NULL && starts_with_ci(line, len, "On ")) {
+		trim(&next, &next_len);
+		if (ends_with_ci(next, next_len, "wrote:"))
+			return true;
+	}
+	return false;
+}
+
+static bool is_quoted(const char *line, size_t len)
+{
+	trim(&line, &len);
+	return len > 0 && line[0] == '>';
+}
+
+/* --- parsing one line --------------------------------------------------- */
+
+int command_parse_game(const char *word, size_t len, int64_t *game_r)
+{
+	int64_t v = 0;
+	size_t i = 0;
+
+	if (len > 0 && word[0] == '#')
+		i++;
+	if (i >= len || len - i > 15)
+		return -1;
+	for (; i < len; i++) {
+		if (!isdigit((unsigned char)word[i]))
+			return -1;
+		v = v * 10 + (word[i] - '0');
+	}
+	if (v <= 0)
+		return -1;
+	*game_r = v;
+	return 0;
+}
+
+static int parse_ply(const struct word *w, int *ply_r)
+{
+	int v = 0;
+
+	if (w->len == 0 || w->len > 6)
+		return -1;
+	for (size_t i = 0; i < w->len; i++) {
+		if (!isdigit((unsigned char)w->s[i]))
+			return -1;
+		v = v * 10 + (w->s[i] - '0');
+	}
+	if (v <= 0)
+		return -1;
+	*ply_r = v;
+	return 0;
+}
+
+/* Cell name: a letter a..m and 1..2 digits. */
+static size_t scan_cell(const char *s, size_t len)
+{
+	size_t i = 0;
+	char c;
+
+	if (len < 2)
+		return 0;
+	c = (char)tolower((unsigned char)s[0]);
+	if (c < 'a' || c > 'm')
+		return 0;
+	i = 1;
+	while (i < len && i < 3 && isdigit((unsigned char)s[i]))
+		i++;
+	return i >= 2 ? i : 0;
+}
+
+/* The shape of a move: FROM[-x]TO[/K], `swap` or `pass` (which the rules
+ * refuse by name, since passes are forced).  The rules core decides the
+ * rest. */
+static bool looks_like_move(const char *s, size_t len)
+{
+	size_t n, i = 0;
+
+	if ((len == 4 && strncasecmp(s, "swap", 4) == 0) ||
+	    (len == 4 && strncasecmp(s, "pass", 4) == 0))
+		return true;
+	n = scan_cell(s, len);
+	if (n == 0)
+		return false;
+	i = n;
+	if (i < len && (s[i] == '-' || s[i] == 'x' || s[i] == 'X'))
+		i++;
+	n = scan_cell(s + i, len - i);
+	if (n == 0)
+		return false;
+	i += n;
+	if (i < len && s[i] == '/') {
+		size_t digits = 0;
+		i++;
+		while (i < len && isdigit((unsigned char)s[i]) && digits < 9) {
+			i++;
+			digits++;
+		}
+		if (digits == 0)
+			return false;
+	}
+	return i == len;
+}
+
+static int fail(struct command *cmd, enum command_error err,
+		const char *detail, size_t len)
+{
+	cmd->kind = COMMAND_INVALID;
+	cmd->error = err;
+	copy_cut(cmd->detail, sizeof(cmd->detail), detail, len);
+	return -1;
+}
+
+static int fail_str(struct command *cmd, enum command_error err,
+		    const char *detail)
+{
+	return fail(cmd, err, detail, strlen(detail));
+}
+
+static bool valid_name(const struct word *w)
+{
+	if (w->len < COMMAND_NAME_MIN || w->len > COMMAND_NAME_MAX)
+		return false;
+	if (!isalpha((unsigned char)w->s[0]))
+		return false;
+	for (size_t i = 0; i < w->len; i++) {
+		unsigned char c = (unsigned char)w->s[i];
+		if (!isalnum(c) && c != '-' && c != '_')
+			return false;
+	}
+	/* Keywords as names would make commands ambiguous to read. */
+	for (size_t i = 0; i < N_ELEMENTS(keywords); i++)
+		if (word_is(w, keywords[i].word))
+			return false;
+	return !word_is(w, "any") && !word_is(w, "swap") &&
+	       !word_is(w, "pass");
+}
+
+static int parse_option(struct command *cmd, const struct word *w)
+{
+	const char *eq = memchr(w->s, '=', w->len);
+	size_t klen = eq != NULL ? (size_t)(eq - w->s) : w->len;
+	const char *val = eq != NULL ? eq + 1 : NULL;
+	size_t vlen = eq != NULL ? w->len - klen - 1 : 0;
+	const struct option_spec *spec = NULL;
+	struct command_option *opt;
+
+	for (size_t i = 0; i < N_ELEMENTS(option_specs); i++)
+		if (klen == strlen(option_specs[i].key) &&
+		    strncasecmp(w->s, option_specs[i].key, klen) == 0)
+			spec = &option_specs[i];
+	if (spec == NULL)
+		return fail(cmd, COMMAND_ERR_UNKNOWN_OPTION, w->s, klen);
+	for (size_t i = 0; i < cmd->noptions; i++)
+		if (strcmp(cmd->options[i].key, spec->key) == 0)
+			return fail_str(cmd, COMMAND_ERR_DUPLICATE_OPTION,
+					spec->key);
+	if (cmd->noptions >= COMMAND_MAX_OPTIONS)
+		return fail(cmd, COMMAND_ERR_EXTRA_ARG, w->s, w->len);
+	if (val == NULL) {
+		if (!spec->flag)
+			return fail(cmd, COMMAND_ERR_BAD_OPTION, w->s, w->len);
+		val = "yes";
+		vlen = 3;
+	}
+	if (vlen == 0 || vlen >= COMMAND_OPTION_VALUE_MAX)
+		return fail(cmd, COMMAND_ERR_BAD_OPTION, w->s, w->len);
+	if (spec->values == NULL) {
+		for (size_t i = 0; i < vlen; i++)
+			if (!isdigit((unsigned char)val[i]) || vlen > 6)
+				return fail(cmd, COMMAND_ERR_BAD_OPTION, w->s,
+					    w->len);
+	} else {
+		bool ok = false;
+		for (const char *const *v = spec->values; *v != NULL; v++)
+			if (vlen == strlen(*v) &&
+			    strncasecmp(val, *v, vlen) == 0)
+				ok = true;
+		if (!ok)
+			return fail(cmd, COMMAND_ERR_BAD_OPTION, w->s, w->len);
+	}
+	opt = &cmd->options[cmd->noptions++];
+	copy_lower(opt->key, sizeof(opt->key), spec->key, strlen(spec->key));
+	if (spec->values != NULL)
+		copy_lower(opt->value, sizeof(opt->value), val, vlen);
+	else
+		copy_cut(opt->value, sizeof(opt->value), val, vlen);
+	return 0;
+}
+
+static int need_game(struct command *cmd, const struct word *w, size_t nw,
+		     size_t idx, const char *what)
+{
+	if (nw <= idx)
+		return fail_str(cmd, COMMAND_ERR_MISSING_ARG, what);
+	if (command_parse_game(w[idx].s, w[idx].len, &cmd->game) < 0)
+		return fail(cmd, COMMAND_ERR_BAD_GAME, w[idx].s, w[idx].len);
+	return 0;
+}
+
+static int no_more(struct command *cmd, const struct word *w, size_t nw,
+		   size_t idx)
+{
+	if (nw > idx)
+		return fail(cmd, COMMAND_ERR_EXTRA_ARG, w[idx].s, w[idx].len);
+	return 0;
+}
+
+static int set_move(struct command *cmd, const struct word *w)
+{
+	if (!looks_like_move(w->s, w->len))
+		return fail(cmd, COMMAND_ERR_BAD_MOVE, w->s, w->len);
+	copy_lower(cmd->move, sizeof(cmd->move), w->s, w->len);
+	return 0;
+}
+
+int command_parse_line(const char *line, size_t len, int64_t thread_game,
+		       struct command *cmd_r)
+{
+	struct word w[MAX_WORDS];
+	size_t nw;
+	struct command *cmd = cmd_r;
+	const struct keyword *kw = NULL;
+
+	memset(cmd, 0, sizeof(*cmd));
+	trim(&line, &len);
+	copy_cut(cmd->text, sizeof(cmd->text), line, len);
+	nw = split_words(line, len, w, N_ELEMENTS(w));
+	if (nw == 0)
+		return fail_str(cmd, COMMAND_ERR_UNKNOWN, "");
+	if (nw > N_ELEMENTS(w))
+		return fail(cmd, COMMAND_ERR_EXTRA_ARG, w[N_ELEMENTS(w) - 1].s,
+			    w[N_ELEMENTS(w) - 1].len);
+
+	for (size_t i = 0; i < N_ELEMENTS(keywords); i++)
+		if (word_is(&w[0], keywords[i].word))
+			kw = &keywords[i];
+	if (kw == NULL) {
+		/* A bare move (or `swap`) in a game's thread; `swap 12`
+		 * names the game itself. */
+		if (!looks_like_move(w[0].s, w[0].len))
+			return fail(cmd, COMMAND_ERR_UNKNOWN, w[0].s, w[0].len);
+		cmd->kind = COMMAND_MOVE;
+		cmd->bare = true;
+		if (set_move(cmd, &w[0]) < 0)
+			return -1;
+		if (nw >= 2 && word_is(&w[0], "swap")) {
+			if (need_game(cmd, w, nw, 1, "GAME") < 0 ||
+			    no_more(cmd, w, nw, 2) < 0)
+				return -1;
+			return 0;
+		}
+		if (no_more(cmd, w, nw, 1) < 0)
+			return -1;
+		if (thread_game <= 0)
+			return fail(cmd, COMMAND_ERR_NO_GAME, w[0].s, w[0].len);
+		cmd->game = thread_game;
+		return 0;
+	}
+
+	cmd->kind = kw->kind;
+	switch (kw->kind) {
+	case COMMAND_HELP:
+	case COMMAND_GAMES:
+		return no_more(cmd, w, nw, 1);
+	case COMMAND_REGISTER:
+		if (nw < 2)
+			return fail_str(cmd, COMMAND_ERR_MISSING_ARG, "NAME");
+		if (!valid_name(&w[1]))
+			return fail(cmd, COMMAND_ERR_BAD_NAME, w[1].s, w[1].len);
+		copy_cut(cmd->name, sizeof(cmd->name), w[1].s, w[1].len);
+		return no_more(cmd, w, nw, 2);
+	case COMMAND_CHALLENGE:
+		if (nw < 2)
+			return fail_str(cmd, COMMAND_ERR_MISSING_ARG,
+					"PLAYER or any");
+		if (word_is(&w[1], "any"))
+			copy_cut(cmd->name, sizeof(cmd->name), "any", 3);
+		else if (valid_name(&w[1]))
+			copy_cut(cmd->name, sizeof(cmd->name), w[1].s,
+				 w[1].len);
+		else
+			return fail(cmd, COMMAND_ERR_BAD_NAME, w[1].s, w[1].len);
+		for (size_t i = 2; i < nw; i++)
+			if (parse_option(cmd, &w[i]) < 0)
+				return -1;
+		return 0;
+	case COMMAND_ACCEPT:
+	case COMMAND_DECLINE:
+	case COMMAND_WITHDRAW:
+	case COMMAND_RESIGN:
+	case COMMAND_BOARD:
+	case COMMAND_MOVES:
+	case COMMAND_HISTORY:
+	case COMMAND_OBSERVE:
+	case COMMAND_UNOBSERVE:
+		if (nw < 2 && thread_game > 0) {
+			/* In a game's thread the game number may be left
+			 * off for commands that cannot be stale. */
+			cmd->game = thread_game;
+			return 0;
+		}
+		if (need_game(cmd, w, nw, 1, "GAME") < 0)
+			return -1;
+		return no_more(cmd, w, nw, 2);
+	case COMMAND_MOVE:
+		/* move GAME PLY MOVE */
+		if (need_game(cmd, w, nw, 1, "GAME") < 0)
+			return -1;
+		if (nw < 3)
+			return fail_str(cmd, COMMAND_ERR_MISSING_ARG, "PLY");
+		if (parse_ply(&w[2], &cmd->ply) < 0)
+			return fail(cmd, COMMAND_ERR_BAD_PLY, w[2].s, w[2].len);
+		if (nw < 4)
+			return fail_str(cmd, COMMAND_ERR_MISSING_ARG, "MOVE");
+		if (set_move(cmd, &w[3]) < 0)
+			return -1;
+		return no_more(cmd, w, nw, 4);
+	case COMMAND_PREVIEW:
+		/* preview GAME MOVE, or preview MOVE in the thread */
+		if (nw == 2 && thread_game > 0 &&
+		    looks_like_move(w[1].s, w[1].len)) {
+			cmd->game = thread_game;
+			return set_move(cmd, &w[1]);
+		}
+		if (need_game(cmd, w, nw, 1, "GAME") < 0)
+			return -1;
+		if (nw < 3)
+			return fail_str(cmd, COMMAND_ERR_MISSING_ARG, "MOVE");
+		if (set_move(cmd, &w[2]) < 0)
+			return -1;
+		return no_more(cmd, w, nw, 3);
+	case COMMAND_DRAW:
+		if (nw < 2)
+			return fail_str(cmd, COMMAND_ERR_MISSING_ARG,
+					"offer, accept or decline");
+		if (word_is(&w[1], "offer"))
+			cmd->draw = COMMAND_DRAW_OFFER;
+		else if (word_is(&w[1], "accept"))
+			cmd->draw = COMMAND_DRAW_ACCEPT;
+		else if (word_is(&w[1], "decline"))
+			cmd->draw = COMMAND_DRAW_DECLINE;
+		else
+			return fail(cmd, COMMAND_ERR_BAD_DRAW, w[1].s, w[1].len);
+		if (nw < 3 && thread_game > 0) {
+			cmd->game = thread_game;
+			return 0;
+		}
+		if (need_game(cmd, w, nw, 2, "GAME") < 0)
+			return -1;
+		return no_more(cmd, w, nw, 3);
+	case COMMAND_INVALID:
+		break;
+	}
+	return fail(cmd, COMMAND_ERR_UNKNOWN, w[0].s, w[0].len);
+}
+
+/* --- subject and thread -------------------------------------------------- */
+
+/* Length of a "[ashes #N]" tag at s, or 0; *game_r gets N. */
+static size_t scan_tag(const char *s, size_t len, int64_t *game_r)
+{
+	size_t i = 0, start;
+	int64_t g;
+
+	if (len < 9 || s[0] != '[' || strncasecmp(s + 1, "ashes", 5) != 0)
+		return 0;
+	i = 6;
+	while (i < len && s[i] == ' ')
+		i++;
+	start = i;
+	while (i < len && s[i] != ']')
+		i++;
+	if (i >= len)
+		return 0;
+	if (command_parse_game(s + start, i - start, &g) < 0)
+		return 0;
+	if (game_r != NULL)
+		*game_r = g;
+	return i + 1;
+}
+
+static size_t scan_reply_prefix(const char *s, size_t len)
+{
+	static const char *const prefixes[] = {
+		"re:", "fwd:", "fw:", "aw:", "wg:", "sv:", "vs:", "re :",
+		"fwd :", "tr:",
+	};
+	for (size_t i = 0; i < N_ELEMENTS(prefixes); i++)
+		if (starts_with_ci(s, len, prefixes[i]))
+			return strlen(prefixes[i]);
+	return 0;
+}
+
+void command_subject_clean(const char *subject, char *buf, size_t len)
+{
+	const char *s = subject != NULL ? subject : "";
+	size_t n = strlen(s), skip;
+	bool again = true;
+
+	while (again) {
+		again = false;
+		trim(&s, &n);
+		if ((skip = scan_reply_prefix(s, n)) > 0 ||
+		    (skip = scan_tag(s, n, NULL)) > 0) {
+			s += skip;
+			n -= skip;
+			again = true;
+		}
+	}
+	copy_cut(buf, len, s, n);
+}
+
+int64_t command_thread_game(const char *subject, const char *references,
+			    const char *domain)
+{
+	int64_t game = 0;
+
+	if (subject != NULL) {
+		for (const char *p = subject; *p != '\0'; p++)
+			if (*p == '[' && scan_tag(p, strlen(p), &game) > 0)
+				return game;
+	}
+	if (references == NULL)
+		return 0;
+	/* The newest reference is last: scan all and keep the last match. */
+	for (const char *p = strstr(references, "<ashes."); p != NULL;
+	     p = strstr(p + 1, "<ashes.")) {
+		const char *q = p + 7, *end = strchr(p, '>'), *at;
+		int64_t g;
+		size_t n = 0;
+
+		if (end == NULL)
+			break;
+		while (q + n < end && isdigit((unsigned char)q[n]))
+			n++;
+		if (n == 0 || command_parse_game(q, n, &g) < 0)
+			continue;
+		at = memchr(q, '@', (size_t)(end - q));
+		if (at == NULL)
+			continue;
+		if (domain != NULL &&
+		    ((size_t)(end - at - 1) != strlen(domain) ||
+		     strncasecmp(at + 1, domain, strlen(domain)) != 0))
+			continue;
+		game = g;
+	}
+	return game;
+}
+
+char *command_message_id(char *buf, size_t len, int64_t game, int ply,
+			 int64_t seq, const char *domain)
+{
+	snprintf(buf, len, "<ashes.%" PRId64 ".%d.%" PRId64 "@%s>", game, ply,
+		 seq, domain);
+	return buf;
+}
+
+/* --- the whole mail ------------------------------------------------------ */
+
+static struct command *list_add(struct command_list *list, size_t *cap)
+{
+	if (list->count == *cap) {
+		size_t ncap = *cap == 0 ? 8 : *cap * 2;
+		struct command *n = realloc(list->items, ncap * sizeof(*n));
+		if (n == NULL) {
+			fprintf(stderr, "out of memory\n");
+			abort();
+		}
+		list->items = n;
+		*cap = ncap;
+	}
+	return &list->items[list->count++];
+}
+
+void command_parse_mail(const char *subject, const char *body, size_t len,
+			int64_t thread_game, struct command_list *list_r)
+{
+	struct command_list *list = list_r;
+	struct command subject_cmd;
+	bool have_subject = false, subject_pending = false;
+	size_t cap = 0, pos = 0;
+	int lineno = 0;
+
+	memset(list, 0, sizeof(*list));
+
+	/* A subject that carries our tag is our own subject text coming back
+	 * in a reply: never a command. */
+	if (subject != NULL && command_thread_game(subject, NULL, NULL) == 0) {
+		char clean[COMMAND_TEXT_MAX];
+		command_subject_clean(subject, clean, sizeof(clean));
+		if (clean[0] != '\0' &&
+		    command_parse_line(clean, strlen(clean), thread_game,
+				       &subject_cmd) == 0) {
+			subject_cmd.line = 0;
+			have_subject = subject_pending = true;
+		}
+	}
+
+	while (pos < len) {
+		const char *line = body + pos, *nl, *next = NULL;
+		size_t llen, next_len = 0;
+		struct command cmd;
+
+		nl = memchr(line, '\n', len - pos);
+		llen = nl != NULL ? (size_t)(nl - line) : len - pos;
+		pos += llen + (nl != NULL ? 1 : 0);
+		lineno++;
+		if (llen > 0 && line[llen - 1] == '\r')
+			llen--;
+		if (pos < len) {
+			const char *nnl;
+			next = body + pos;
+			nnl = memchr(next, '\n', len - pos);
+			next_len = nnl != NULL ? (size_t)(nnl - next) : len - pos;
+		}
+
+		if (command_line_ends_text(line, llen)) {
+			/* A signature is normal; an original or forwarded
+			 * message below is worth telling the player about. */
+			const char *t = line;
+			size_t tl = llen;
+			trim(&t, &tl);
+			if (!(tl == 2 && memcmp(t, "--", 2) == 0))
+				list->skipped_quoted = true;
+			break;
+		}
+		if (is_quoted(line, llen) ||
+		    is_attribution(line, llen, next, next_len)) {
+			list->skipped_quoted = true;
+			continue;
+		}
+		{
+			const char *t = line;
+			size_t tl = llen;
+			trim(&t, &tl);
+			if (tl == 0)
+				continue;
+		}
+
+		command_parse_line(line, llen, thread_game, &cmd);
+		cmd.line = lineno;
+		if (subject_pending) {
+			subject_pending = false;
+			/* The same command in Subject and body runs once. */
+			if (strcasecmp(cmd.text, subject_cmd.text) != 0)
+				*list_add(list, &cap) = subject_cmd;
+		}
+		if (list->count >= COMMAND_MAX) {
+			cmd.kind = COMMAND_INVALID;
+			cmd.error = COMMAND_ERR_TOO_MANY;
+			cmd.detail[0] = '\0';
+		}
+		*list_add(list, &cap) = cmd;
+		if (cmd.kind == COMMAND_INVALID)
+			break;
+	}
+	if (subject_pending && have_subject)
+		*list_add(list, &cap) = subject_cmd;
+}
+
+void command_list_free(struct command_list *list)
+{
+	free(list->items);
+	list->items = NULL;
+	list->count = 0;
+}

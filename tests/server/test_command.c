@@ -1,0 +1,419 @@
+/* test_command.c -- the mail command language: every command, its
+ * refusals, and the lines a mail client adds that must be ignored. */
+#include <check.h>
+#include <stdlib.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "server/command.h"
+
+static struct command_list parse(const char *subject, const char *body,
+				 int64_t thread)
+{
+	struct command_list l;
+	command_parse_mail(subject, body, strlen(body), thread, &l);
+	return l;
+}
+
+static struct command line(const char *text, int64_t thread)
+{
+	struct command c;
+	command_parse_line(text, strlen(text), thread, &c);
+	return c;
+}
+
+START_TEST(test_each_command)
+{
+	struct command c;
+
+	c = line("help", 0);
+	ck_assert_int_eq(c.kind, COMMAND_HELP);
+	c = line("  HELP  ", 0);
+	ck_assert_int_eq(c.kind, COMMAND_HELP);
+	c = line("register Alice", 0);
+	ck_assert_int_eq(c.kind, COMMAND_REGISTER);
+	ck_assert_str_eq(c.name, "Alice");
+	c = line("challenge bob size=7 swap tax=lost", 0);
+	ck_assert_int_eq(c.kind, COMMAND_CHALLENGE);
+	ck_assert_str_eq(c.name, "bob");
+	ck_assert_uint_eq(c.noptions, 3);
+	ck_assert_str_eq(c.options[0].key, "size");
+	ck_assert_str_eq(c.options[0].value, "7");
+	ck_assert_str_eq(c.options[1].key, "swap");
+	ck_assert_str_eq(c.options[1].value, "yes");
+	ck_assert_str_eq(c.options[2].key, "tax");
+	ck_assert_str_eq(c.options[2].value, "lost");
+	c = line("Challenge ANY", 0);
+	ck_assert_int_eq(c.kind, COMMAND_CHALLENGE);
+	ck_assert_str_eq(c.name, "any");
+	ck_assert_uint_eq(c.noptions, 0);
+	c = line("accept #12", 0);
+	ck_assert_int_eq(c.kind, COMMAND_ACCEPT);
+	ck_assert_int_eq(c.game, 12);
+	c = line("decline 3", 0);
+	ck_assert_int_eq(c.kind, COMMAND_DECLINE);
+	ck_assert_int_eq(c.game, 3);
+	c = line("withdraw 4", 0);
+	ck_assert_int_eq(c.kind, COMMAND_WITHDRAW);
+	c = line("move 12 7 C3-E5/2", 0);
+	ck_assert_int_eq(c.kind, COMMAND_MOVE);
+	ck_assert_int_eq(c.game, 12);
+	ck_assert_int_eq(c.ply, 7);
+	ck_assert_str_eq(c.move, "c3-e5/2");
+	ck_assert(!c.bare);
+	c = line("move #12 2 swap", 0);
+	ck_assert_int_eq(c.kind, COMMAND_MOVE);
+	ck_assert_str_eq(c.move, "swap");
+	c = line("preview 12 c3xe5", 0);
+	ck_assert_int_eq(c.kind, COMMAND_PREVIEW);
+	ck_assert_str_eq(c.move, "c3xe5");
+	c = line("resign 12", 0);
+	ck_assert_int_eq(c.kind, COMMAND_RESIGN);
+	c = line("draw offer 12", 0);
+	ck_assert_int_eq(c.kind, COMMAND_DRAW);
+	ck_assert_int_eq(c.draw, COMMAND_DRAW_OFFER);
+	c = line("draw ACCEPT #12", 0);
+	ck_assert_int_eq(c.draw, COMMAND_DRAW_ACCEPT);
+	c = line("draw decline 12", 0);
+	ck_assert_int_eq(c.draw, COMMAND_DRAW_DECLINE);
+	c = line("board 12", 0);
+	ck_assert_int_eq(c.kind, COMMAND_BOARD);
+	c = line("moves 12", 0);
+	ck_assert_int_eq(c.kind, COMMAND_MOVES);
+	c = line("history 12", 0);
+	ck_assert_int_eq(c.kind, COMMAND_HISTORY);
+	c = line("games", 0);
+	ck_assert_int_eq(c.kind, COMMAND_GAMES);
+	c = line("observe 12", 0);
+	ck_assert_int_eq(c.kind, COMMAND_OBSERVE);
+	c = line("unobserve #12", 0);
+	ck_assert_int_eq(c.kind, COMMAND_UNOBSERVE);
+	ck_assert_int_eq(c.game, 12);
+}
+END_TEST
+
+START_TEST(test_bare_moves)
+{
+	struct command c;
+
+	c = line("e5-e7", 12);
+	ck_assert_int_eq(c.kind, COMMAND_MOVE);
+	ck_assert(c.bare);
+	ck_assert_int_eq(c.game, 12);
+	ck_assert_int_eq(c.ply, 0);
+	ck_assert_str_eq(c.move, "e5-e7");
+	c = line("E5E7", 12);
+	ck_assert_int_eq(c.kind, COMMAND_MOVE);
+	ck_assert_str_eq(c.move, "e5e7");
+	c = line("swap", 9);
+	ck_assert_int_eq(c.kind, COMMAND_MOVE);
+	ck_assert_str_eq(c.move, "swap");
+	ck_assert_int_eq(c.game, 9);
+	c = line("swap 4", 0);
+	ck_assert_int_eq(c.kind, COMMAND_MOVE);
+	ck_assert_int_eq(c.game, 4);
+	/* Outside a thread, a bare move has no game. */
+	c = line("e5-e7", 0);
+	ck_assert_int_eq(c.kind, COMMAND_INVALID);
+	ck_assert_int_eq(c.error, COMMAND_ERR_NO_GAME);
+	c = line("swap", 0);
+	ck_assert_int_eq(c.error, COMMAND_ERR_NO_GAME);
+	/* Game-only commands take the thread's game when it is left off. */
+	c = line("board", 12);
+	ck_assert_int_eq(c.kind, COMMAND_BOARD);
+	ck_assert_int_eq(c.game, 12);
+	c = line("draw offer", 12);
+	ck_assert_int_eq(c.game, 12);
+	c = line("preview e5-e7", 12);
+	ck_assert_int_eq(c.kind, COMMAND_PREVIEW);
+	ck_assert_int_eq(c.game, 12);
+}
+END_TEST
+
+START_TEST(test_refusals)
+{
+	struct command c;
+
+	c = line("frobnicate 12", 0);
+	ck_assert_int_eq(c.error, COMMAND_ERR_UNKNOWN);
+	ck_assert_str_eq(c.detail, "frobnicate");
+	c = line("help me", 0);
+	ck_assert_int_eq(c.error, COMMAND_ERR_EXTRA_ARG);
+	ck_assert_str_eq(c.detail, "me");
+	c = line("register", 0);
+	ck_assert_int_eq(c.error, COMMAND_ERR_MISSING_ARG);
+	c = line("register 9lives", 0);
+	ck_assert_int_eq(c.error, COMMAND_ERR_BAD_NAME);
+	c = line("register any", 0);
+	ck_assert_int_eq(c.error, COMMAND_ERR_BAD_NAME);
+	c = line("register a", 0);
+	ck_assert_int_eq(c.error, COMMAND_ERR_BAD_NAME);
+	c = line("register abcdefghijklmnopqrstuvwxyz", 0);
+	ck_assert_int_eq(c.error, COMMAND_ERR_BAD_NAME);
+	c = line("register al!ce", 0);
+	ck_assert_int_eq(c.error, COMMAND_ERR_BAD_NAME);
+	c = line("challenge bob clock=3d", 0);
+	ck_assert_int_eq(c.error, COMMAND_ERR_UNKNOWN_OPTION);
+	ck_assert_str_eq(c.detail, "clock");
+	c = line("challenge bob size=big", 0);
+	ck_assert_int_eq(c.error, COMMAND_ERR_BAD_OPTION);
+	ck_assert_str_eq(c.detail, "size=big");
+	c = line("challenge bob tax=paid", 0);
+	ck_assert_int_eq(c.error, COMMAND_ERR_BAD_OPTION);
+	c = line("challenge bob size", 0);
+	ck_assert_int_eq(c.error, COMMAND_ERR_BAD_OPTION);
+	c = line("challenge bob size=5 size=7", 0);
+	ck_assert_int_eq(c.error, COMMAND_ERR_DUPLICATE_OPTION);
+	c = line("challenge", 0);
+	ck_assert_int_eq(c.error, COMMAND_ERR_MISSING_ARG);
+	c = line("accept", 0);
+	ck_assert_int_eq(c.error, COMMAND_ERR_MISSING_ARG);
+	c = line("accept twelve", 0);
+	ck_assert_int_eq(c.error, COMMAND_ERR_BAD_GAME);
+	ck_assert_str_eq(c.detail, "twelve");
+	c = line("accept 0", 0);
+	ck_assert_int_eq(c.error, COMMAND_ERR_BAD_GAME);
+	c = line("accept 12 13", 0);
+	ck_assert_int_eq(c.error, COMMAND_ERR_EXTRA_ARG);
+	c = line("move 12", 0);
+	ck_assert_int_eq(c.error, COMMAND_ERR_MISSING_ARG);
+	ck_assert_str_eq(c.detail, "PLY");
+	c = line("move 12 x c3-e5", 0);
+	ck_assert_int_eq(c.error, COMMAND_ERR_BAD_PLY);
+	c = line("move 12 7", 0);
+	ck_assert_int_eq(c.error, COMMAND_ERR_MISSING_ARG);
+	ck_assert_str_eq(c.detail, "MOVE");
+	c = line("move 12 7 z3-e5", 0);
+	ck_assert_int_eq(c.error, COMMAND_ERR_BAD_MOVE);
+	c = line("move 12 7 c3-e5/", 0);
+	ck_assert_int_eq(c.error, COMMAND_ERR_BAD_MOVE);
+	c = line("move 12 7 c3-e5 please", 0);
+	ck_assert_int_eq(c.error, COMMAND_ERR_EXTRA_ARG);
+	c = line("draw maybe 12", 0);
+	ck_assert_int_eq(c.error, COMMAND_ERR_BAD_DRAW);
+	c = line("draw offer", 0);
+	ck_assert_int_eq(c.error, COMMAND_ERR_MISSING_ARG);
+	ck_assert_ptr_nonnull(command_error_string(COMMAND_ERR_BAD_NAME));
+}
+END_TEST
+
+START_TEST(test_mail_order_and_stop)
+{
+	struct command_list l = parse(NULL,
+		"help\n\ngames\nbogus line\nboard 3\n", 0);
+
+	ck_assert_uint_eq(l.count, 3);
+	ck_assert_int_eq(l.items[0].kind, COMMAND_HELP);
+	ck_assert_int_eq(l.items[0].line, 1);
+	ck_assert_int_eq(l.items[1].kind, COMMAND_GAMES);
+	ck_assert_int_eq(l.items[1].line, 3);
+	ck_assert_int_eq(l.items[2].kind, COMMAND_INVALID);
+	ck_assert_int_eq(l.items[2].line, 4);
+	ck_assert_str_eq(l.items[2].text, "bogus line");
+	command_list_free(&l);
+	ck_assert_ptr_null(l.items);
+}
+END_TEST
+
+START_TEST(test_thunderbird_reply)
+{
+	const char *body =
+		"move 12 8 e5-e7\r\n"
+		"\r\n"
+		"On 03/01/2026 10:00, ashes wrote:\r\n"
+		"> [ashes #12] Your move\r\n"
+		"> move 12 8 ...\r\n"
+		">> old quote\r\n"
+		"\r\n"
+		"-- \r\n"
+		"Alice\r\n"
+		"register evil\r\n";
+	struct command_list l = parse("Re: [ashes #12] Your move (ply 8)",
+				      body, 12);
+
+	ck_assert_uint_eq(l.count, 1);
+	ck_assert_int_eq(l.items[0].kind, COMMAND_MOVE);
+	ck_assert_str_eq(l.items[0].move, "e5-e7");
+	ck_assert(l.skipped_quoted);
+	command_list_free(&l);
+}
+END_TEST
+
+START_TEST(test_gmail_reply)
+{
+	/* Gmail wraps a long attribution over two lines. */
+	const char *body =
+		"e5-e7\n"
+		"\n"
+		"On Mon, 3 Jan 2026 at 10:00, Ashes Server <ashes@example.org>\n"
+		"wrote:\n"
+		"\n"
+		"> Game 12, ply 8: your move.\n"
+		"> moves 12\n";
+	struct command_list l = parse("Re: [ashes #12] Your move", body, 12);
+
+	ck_assert_uint_eq(l.count, 1);
+	ck_assert(l.items[0].bare);
+	ck_assert_int_eq(l.items[0].game, 12);
+	command_list_free(&l);
+
+	l = parse(NULL,
+		  "board 4\nOn Mon, 3 Jan 2026 at 10:00, X <x@y> wrote:\n"
+		  "resign 4\n", 0);
+	/* The attribution is skipped; an unquoted line after it counts. */
+	ck_assert_uint_eq(l.count, 2);
+	ck_assert_int_eq(l.items[1].kind, COMMAND_RESIGN);
+	command_list_free(&l);
+}
+END_TEST
+
+START_TEST(test_mutt_reply)
+{
+	const char *body =
+		"* Ashes Server <ashes@example.org> [2026-01-03 10:00]:\n"
+		"> Your move in game 12.\n"
+		"\n"
+		"moves 12\n"
+		"\n"
+		"-- \n"
+		"Bob's signature\n";
+	struct command_list l = parse("Re: [ashes #12] Your move", body, 12);
+
+	ck_assert_uint_eq(l.count, 1);
+	ck_assert_int_eq(l.items[0].kind, COMMAND_MOVES);
+	ck_assert_int_eq(l.items[0].line, 4);
+	command_list_free(&l);
+}
+END_TEST
+
+START_TEST(test_outlook_reply)
+{
+	const char *body =
+		"resign 12\r\n"
+		"\r\n"
+		"-----Original Message-----\r\n"
+		"From: Ashes <ashes@example.org>\r\n"
+		"Subject: [ashes #12] Your move\r\n"
+		"\r\n"
+		"move 12 8 ...\r\n";
+	struct command_list l = parse("RE: [ashes #12] Your move", body, 12);
+
+	ck_assert_uint_eq(l.count, 1);
+	ck_assert_int_eq(l.items[0].kind, COMMAND_RESIGN);
+	ck_assert(l.skipped_quoted);
+	command_list_free(&l);
+
+	l = parse(NULL, "games\n________________________________\nFrom: x\nhelp me\n", 0);
+	ck_assert_uint_eq(l.count, 1);
+	command_list_free(&l);
+}
+END_TEST
+
+START_TEST(test_subject_commands)
+{
+	struct command_list l;
+
+	l = parse("register alice", "", 0);
+	ck_assert_uint_eq(l.count, 1);
+	ck_assert_int_eq(l.items[0].kind, COMMAND_REGISTER);
+	ck_assert_int_eq(l.items[0].line, 0);
+	command_list_free(&l);
+
+	/* The same command in subject and body runs once. */
+	l = parse("Re: register alice", "register alice\n", 0);
+	ck_assert_uint_eq(l.count, 1);
+	ck_assert_int_eq(l.items[0].line, 1);
+	command_list_free(&l);
+
+	/* Subject first, then the body. */
+	l = parse("Fwd: challenge bob", "games\n", 0);
+	ck_assert_uint_eq(l.count, 2);
+	ck_assert_int_eq(l.items[0].kind, COMMAND_CHALLENGE);
+	ck_assert_int_eq(l.items[1].kind, COMMAND_GAMES);
+	command_list_free(&l);
+
+	/* A subject that is no command is ignored, not refused. */
+	l = parse("Hello there", "games\n", 0);
+	ck_assert_uint_eq(l.count, 1);
+	command_list_free(&l);
+
+	/* Our own tagged subject coming back is never a command. */
+	l = parse("Re: [ashes #3] board 3", "", 3);
+	ck_assert_uint_eq(l.count, 0);
+	command_list_free(&l);
+}
+END_TEST
+
+START_TEST(test_thread_game)
+{
+	char id[128];
+
+	ck_assert_int_eq(command_thread_game("Re: [ashes #12] Your move", NULL,
+					     NULL), 12);
+	ck_assert_int_eq(command_thread_game("Re: [ASHES #7]", NULL, NULL), 7);
+	ck_assert_int_eq(command_thread_game("Re: hello", NULL, NULL), 0);
+	command_message_id(id, sizeof(id), 42, 8, 3, "example.org");
+	ck_assert_str_eq(id, "<ashes.42.8.3@example.org>");
+	ck_assert_int_eq(command_thread_game(
+		"Re: hello", "<x@y> <ashes.41.2.1@example.org> <ashes.42.8.3@example.org>",
+		"example.org"), 42);
+	/* A foreign domain's look-alike id does not count. */
+	ck_assert_int_eq(command_thread_game(
+		"Re: hello", "<ashes.42.8.3@evil.example>", "example.org"), 0);
+}
+END_TEST
+
+START_TEST(test_subject_clean)
+{
+	char buf[64];
+
+	command_subject_clean("Re: Fwd: [ashes #12] Your move", buf, sizeof(buf));
+	ck_assert_str_eq(buf, "Your move");
+	command_subject_clean("AW: RE: challenge bob", buf, sizeof(buf));
+	ck_assert_str_eq(buf, "challenge bob");
+	command_subject_clean(NULL, buf, sizeof(buf));
+	ck_assert_str_eq(buf, "");
+}
+END_TEST
+
+START_TEST(test_too_many)
+{
+	struct buf_like { char s[4096]; } b;
+	size_t n = 0;
+	struct command_list l;
+
+	for (int i = 0; i < COMMAND_MAX + 5; i++)
+		n += (size_t)snprintf(b.s + n, sizeof(b.s) - n, "games\n");
+	l = parse(NULL, b.s, 0);
+	ck_assert_uint_eq(l.count, COMMAND_MAX + 1);
+	ck_assert_int_eq(l.items[COMMAND_MAX].error, COMMAND_ERR_TOO_MANY);
+	command_list_free(&l);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("command");
+	TCase *tc = tcase_create("parse");
+	SRunner *sr;
+	int failed;
+
+	tcase_add_test(tc, test_each_command);
+	tcase_add_test(tc, test_bare_moves);
+	tcase_add_test(tc, test_refusals);
+	tcase_add_test(tc, test_mail_order_and_stop);
+	tcase_add_test(tc, test_thunderbird_reply);
+	tcase_add_test(tc, test_gmail_reply);
+	tcase_add_test(tc, test_mutt_reply);
+	tcase_add_test(tc, test_outlook_reply);
+	tcase_add_test(tc, test_subject_commands);
+	tcase_add_test(tc, test_thread_game);
+	tcase_add_test(tc, test_subject_clean);
+	tcase_add_test(tc, test_too_many);
+	suite_add_tcase(s, tc);
+	sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed != 0;
+}
