@@ -785,23 +785,26 @@ static int template_render_tree(struct template_set *set, const char *label,
 	return template_run(set, label, t, 0, t->n, &sc, 0, out, error_r);
 }
 
+/* Render (out != NULL) or only check (out == NULL) a loaded template. */
+static int template_render_name(struct template_set *set, const char *name,
+				const struct template_ctx *ctx,
+				struct buf *out, const char **error_r)
+{
+	struct template_file *tf = template_load(set, name, error_r);
+	struct template_tree tree;
+
+	if (tf == NULL)
+		return -1;
+	/* Loading partials may move set->files; the tree and the path stay. */
+	tree = tf->tree;
+	return template_render_tree(set, tf->path, &tree, ctx, out, error_r);
+}
+
 int template_render(struct template_set *set, const char *name,
 		    const struct template_ctx *ctx, struct buf *out,
 		    const char **error_r)
 {
-	struct template_file *tf = template_load(set, name, error_r);
-
-	if (tf == NULL)
-		return -1;
-	/* Keep the path: loading partials may move set->files. */
-	{
-		char *path = template_xstrdup(tf->path);
-		struct template_tree tree = tf->tree;
-		int rc = template_render_tree(set, path, &tree, ctx, out,
-					      error_r);
-		free(path);
-		return rc;
-	}
+	return template_render_name(set, name, ctx, out, error_r);
 }
 
 int template_render_text(struct template_set *set, const char *label,
@@ -820,16 +823,5 @@ int template_render_text(struct template_set *set, const char *label,
 int template_check(struct template_set *set, const char *name,
 		   const char **error_r)
 {
-	struct template_file *tf = template_load(set, name, error_r);
-
-	if (tf == NULL)
-		return -1;
-	{
-		char *path = template_xstrdup(tf->path);
-		struct template_tree tree = tf->tree;
-		int rc = template_render_tree(set, path, &tree, NULL, NULL,
-					      error_r);
-		free(path);
-		return rc;
-	}
+	return template_render_name(set, name, NULL, NULL, error_r);
 }
