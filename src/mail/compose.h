@@ -1,0 +1,63 @@
+/* compose.h -- turn an outgoing message (addresses, thread ids, UTF-8 text
+ * and an optional HTML alternative) into the exact RFC 5322 bytes handed to
+ * SMTP: CRLF line ends, folded and RFC 2047-encoded headers, UTF-8 text in
+ * quoted-printable, multipart/alternative when there is HTML, and
+ * optionally a multipart/signed (RFC 3156) wrapper made by the caller's
+ * signing function.
+ *
+ * Knows nothing of the rules or the store: the daemon fills the struct from
+ * an outbox row.
+ */
+#ifndef ASHES_MAIL_COMPOSE_H
+#define ASHES_MAIL_COMPOSE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "util/buf.h"
+
+struct compose_msg {
+	const char *from;        /* "Ashes club <ashes@club.example>" */
+	const char *to;          /* one address, as "Name <a@b>" or "a@b" */
+	const char *reply_to;    /* optional */
+	const char *subject;     /* UTF-8; encoded as RFC 2047 when needed */
+	const char *message_id;  /* "<id@domain>" */
+	const char *in_reply_to; /* optional "<id@domain>" */
+	const char *references;  /* optional, space-separated ids */
+	/* "auto-replied" for answers, "auto-generated" for notifications */
+	const char *auto_submitted;
+	const char *list_unsubscribe; /* optional "<mailto:...>" */
+	const char *x_loop;           /* optional: our own address */
+	int64_t date;                 /* unix seconds, for the Date header */
+	const char *text;             /* UTF-8 text/plain body (required) */
+	const char *html;             /* optional UTF-8 text/html alternative */
+};
+
+/* Sign `data` (the exact bytes of the MIME part to be covered) and return
+ * an ASCII-armoured detached signature in *sig_r (caller frees), with the
+ * hash algorithm name for micalg ("pgp-sha256") in *micalg_r (static).
+ * 0 on success, -1 with *error_r. */
+typedef int compose_sign_fn(void *ctx, const char *data, size_t len,
+			    char **sig_r, const char **micalg_r,
+			    const char **error_r);
+
+/* Append the complete message to *out.  With `sign` non-NULL the body is
+ * wrapped in multipart/signed.  Returns 0, or -1 with *error_r (static or
+ * from the signer) when a required field is missing or signing failed; on
+ * failure *out may hold a partial message and should be discarded. */
+int compose_message(const struct compose_msg *m, compose_sign_fn *sign,
+		    void *sign_ctx, struct buf *out, const char **error_r);
+
+/* Quoted-printable encode len bytes of UTF-8 text with CRLF line ends and
+ * soft breaks at 76 columns (RFC 2045 6.7); appends to *out. */
+void compose_qp_encode(const char *text, size_t len, struct buf *out);
+
+/* Append "Name: value" with RFC 2047 encoding of non-ASCII words and
+ * folding at 78 columns, ending in CRLF. */
+void compose_header(struct buf *out, const char *name, const char *value);
+
+/* RFC 5322 date text for unix time t in UTC ("Sun, 29 Nov 2026 14:04:53
+ * +0000") into buf (at least 40 bytes); returns buf. */
+char *compose_date(int64_t t, char *buf, size_t len);
+
+#endif

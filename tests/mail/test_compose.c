@@ -1,0 +1,316 @@
+/* test_compose.c -- outgoing message bytes: headers, quoted-printable,
+ * RFC 2047 words, multipart/alternative and the RFC 3156 signed wrapper. */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mail/compose.h"
+
+/* Decode quoted-printable (CRLF line ends, soft breaks) back to LF text. */
+static char *qp_decode(const char *s, size_t n)
+{
+	char *out = malloc(n + 1), *o = out;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (s[i] == '=' && i + 2 < n && s[i + 1] == '\r' && s[i + 2] == '\n') {
+			i += 2;
+		} else if (s[i] == '=' && i + 2 < n) {
+			char h[3] = { s[i + 1], s[i + 2], 0 };
+			*o++ = (char)strtol(h, NULL, 16);
+			i += 2;
+		} else if (s[i] == '\r' && i + 1 < n && s[i + 1] == '\n') {
+			/* the \n is copied next */
+		} else {
+			*o++ = s[i];
+		}
+	}
+	*o = '\0';
+	return out;
+}
+
+static int b64val(char c)
+{
+	const char *t = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+	const char *p = strchr(t, c);
+	return p && c ? (int)(p - t) : -1;
+}
+
+/* Decode every =?UTF-8?B?...?= word of a header value and join them. */
+static char *words_decode(const char *v)
+{
+	char *out = calloc(1, strlen(v) + 1), *o = out;
+	const char *p = v;
+
+	while ((p = strstr(p, "=?UTF-8?B?")) != NULL) {
+		unsigned acc = 0;
+		int bits = 0;
+		p += 10;
+		for (; *p && *p != '?'; p++) {
+			int v6 = b64val(*p);
+			if (v6 < 0)
+				continue;
+			acc = (acc << 6) | (unsigned)v6;
+			bits += 6;
+			if (bits >= 8) {
+				bits -= 8;
+				*o++ = (char)((acc >> bits) & 0xff);
+			}
+		}
+	}
+	*o = '\0';
+	return out;
+}
+
+static void check_line_lengths(const char *s, size_t max)
+{
+	const char *line = s, *e;
+
+	while ((e = strstr(line, "\r\n")) != NULL) {
+		ck_assert_msg((size_t)(e - line) <= max, "line of %zu chars: %.*s",
+			      (size_t)(e - line), (int)(e - line), line);
+		line = e + 2;
+	}
+}
+
+static struct compose_msg basic(void)
+{
+	struct compose_msg m = {
+		.from = "Ashes <ashes@club.example>",
+		.to = "alice@example.org",
+		.subject = "[ashes #12] Your move",
+		.message_id = "<g12.p3.1@club.example>",
+		.in_reply_to = "<g12.p2.1@club.example>",
+		.references = "<g12@club.example> <g12.p2.1@club.example>",
+		.auto_submitted = "auto-generated",
+		.x_loop = "ashes@club.example",
+		.date = 1795961093, /* Sun, 29 Nov 2026 14:04:53 +0000 */
+		.text = "Line one\nFrom here on\n.dot\ntrailing \n",
+	};
+	return m;
+}
+
+START_TEST(test_plain_headers_and_body)
+{
+	struct compose_msg m = basic();
+	struct buf out = BUF_INIT;
+	const char *err = NULL;
+	const char *body;
+	char *dec;
+
+	ck_assert_int_eq(compose_message(&m, NULL, NULL, &out, &err), 0);
+	ck_assert_ptr_nonnull(strstr(out.data, "From: Ashes <ashes@club.example>\r\n"));
+	ck_assert_ptr_nonnull(strstr(out.data, "Subject: [ashes #12] Your move\r\n"));
+	ck_assert_ptr_nonnull(strstr(out.data, "Date: Sun, 29 Nov 2026 14:04:53 +0000\r\n"));
+	ck_assert_ptr_nonnull(strstr(out.data, "Auto-Submitted: auto-generated\r\n"));
+	ck_assert_ptr_nonnull(strstr(out.data, "In-Reply-To: <g12.p2.1@club.example>\r\n"));
+	ck_assert_ptr_nonnull(strstr(out.data, "Content-Type: text/plain; charset=utf-8\r\n"));
+	ck_assert_ptr_null(strstr(out.data, "Precedence"));
+	/* no bare LF anywhere */
+	for (size_t i = 0; i < out.len; i++)
+		if (out.data[i] == '\n')
+			ck_assert_int_eq(out.data[i - 1], '\r');
+	body = strstr(out.data, "\r\n\r\n") + 4;
+	ck_assert_ptr_nonnull(strstr(body, "=46rom here on"));
+	ck_assert_ptr_nonnull(strstr(body, "=2Edot"));
+	ck_assert_ptr_nonnull(strstr(body, "trailing=20\r\n"));
+	dec = qp_decode(body, strlen(body));
+	ck_assert_str_eq(dec, m.text);
+	free(dec);
+	buf_free(&out);
+}
+END_TEST
+
+START_TEST(test_qp_long_lines_and_utf8)
+{
+	struct buf out = BUF_INIT;
+	char text[600];
+	char *dec;
+	size_t i;
+
+	/* 200 x 'é' (2 bytes each, 6 encoded chars) then a 300-char line */
+	text[0] = '\0';
+	for (i = 0; i < 50; i++)
+		strcat(text, "\xc3\xa9");
+	strcat(text, "\n");
+	for (i = 0; i < 300; i++)
+		strcat(text, i % 7 == 6 ? " " : "x");
+	strcat(text, "=end\n");
+	compose_qp_encode(text, strlen(text), &out);
+	check_line_lengths(out.data, 76);
+	dec = qp_decode(out.data, out.len);
+	ck_assert_str_eq(dec, text);
+	free(dec);
+	buf_free(&out);
+}
+END_TEST
+
+START_TEST(test_subject_encoded_words)
+{
+	struct buf out = BUF_INIT;
+	const char *subj = "[ashes #7] Zug von Jürgen — Gewinn für Weiß, "
+			   "der Stapel auf e5 wächst über alle Maßen hinaus";
+	char *value, *dec;
+
+	compose_header(&out, "Subject", subj);
+	ck_assert_ptr_nonnull(strstr(out.data, "=?UTF-8?B?"));
+	check_line_lengths(out.data, 76);
+	value = out.data + strlen("Subject: ");
+	dec = words_decode(value);
+	ck_assert_str_eq(dec, subj); /* no UTF-8 sequence was split */
+	free(dec);
+	buf_free(&out);
+}
+END_TEST
+
+START_TEST(test_ascii_header_folding)
+{
+	struct buf out = BUF_INIT;
+	char refs[400] = "";
+	int i;
+
+	for (i = 0; i < 8; i++)
+		strcat(refs, i ? " <g12.p3.1234@club.example>" : "<g12@club.example>");
+	compose_header(&out, "References", refs);
+	check_line_lengths(out.data, 78);
+	ck_assert_ptr_nonnull(strstr(out.data, "\r\n <g12.p3"));
+	buf_free(&out);
+}
+END_TEST
+
+START_TEST(test_address_display_name)
+{
+	struct buf out = BUF_INIT;
+	char *dec;
+
+	compose_header(&out, "X-Dummy", "plain");
+	buf_reset(&out);
+	{
+		struct compose_msg m = basic();
+		const char *err;
+		m.to = "\"Jürgen Weiß\" <jw@example.org>";
+		ck_assert_int_eq(compose_message(&m, NULL, NULL, &out, &err), 0);
+	}
+	ck_assert_ptr_nonnull(strstr(out.data, "To: =?UTF-8?B?"));
+	ck_assert_ptr_nonnull(strstr(out.data, "?= <jw@example.org>\r\n"));
+	dec = words_decode(strstr(out.data, "To: "));
+	ck_assert_str_eq(dec, "Jürgen Weiß");
+	free(dec);
+	buf_free(&out);
+}
+END_TEST
+
+START_TEST(test_alternative_html)
+{
+	struct compose_msg m = basic();
+	struct buf out = BUF_INIT;
+	const char *err;
+	const char *ct;
+	char boundary[80], delim[160];
+
+	m.html = "<html><body><p>Board</p><svg></svg></body></html>";
+	ck_assert_int_eq(compose_message(&m, NULL, NULL, &out, &err), 0);
+	ct = strstr(out.data, "multipart/alternative;\r\n boundary=\"");
+	ck_assert_ptr_nonnull(ct);
+	ct = strchr(ct, '"') + 1;
+	memcpy(boundary, ct, (size_t)(strchr(ct, '"') - ct));
+	boundary[strchr(ct, '"') - ct] = '\0';
+	snprintf(delim, sizeof(delim), "\r\n--%s\r\nContent-Type: text/html", boundary);
+	ck_assert_ptr_nonnull(strstr(out.data, delim));
+	snprintf(delim, sizeof(delim), "\r\n--%s--\r\n", boundary);
+	ck_assert_ptr_nonnull(strstr(out.data, delim));
+	buf_free(&out);
+}
+END_TEST
+
+struct fake_signer {
+	char *seen;
+	size_t seen_len;
+	int fail;
+};
+
+static int fake_sign(void *ctx, const char *data, size_t len, char **sig_r,
+		     const char **micalg_r, const char **error_r)
+{
+	struct fake_signer *f = ctx;
+
+	if (f->fail) {
+		*error_r = "no secret key";
+		return -1;
+	}
+	f->seen = strndup(data, len);
+	f->seen_len = len;
+	*sig_r = strdup("-----BEGIN PGP SIGNATURE-----\n\nabc\n-----END PGP SIGNATURE-----\n");
+	*micalg_r = "pgp-sha256";
+	return 0;
+}
+
+START_TEST(test_signed_wrapper_covers_exact_part)
+{
+	struct compose_msg m = basic();
+	struct fake_signer f = { 0 };
+	struct buf out = BUF_INIT;
+	const char *err;
+	const char *start, *end;
+	char delim[100];
+
+	m.html = "<p>x</p>";
+	ck_assert_int_eq(compose_message(&m, fake_sign, &f, &out, &err), 0);
+	ck_assert_ptr_nonnull(strstr(out.data, "Content-Type: multipart/signed; micalg=pgp-sha256;"));
+	/* the bytes between the first delimiter and the next one (less the
+	 * CRLF that belongs to the delimiter) are exactly what was signed */
+	start = strstr(out.data, "--=_ashes_signed_");
+	ck_assert_ptr_nonnull(start);
+	start = strstr(start, "\r\n") + 2;
+	snprintf(delim, sizeof(delim), "\r\n--%.*s", 23, strstr(out.data, "=_ashes_signed_"));
+	end = strstr(start, delim);
+	ck_assert_ptr_nonnull(end);
+	ck_assert_uint_eq((size_t)(end - start), f.seen_len);
+	ck_assert_int_eq(memcmp(start, f.seen, f.seen_len), 0);
+	ck_assert_ptr_nonnull(strstr(out.data, "-----BEGIN PGP SIGNATURE-----\r\n\r\nabc\r\n"));
+	free(f.seen);
+	buf_free(&out);
+
+	f.fail = 1;
+	ck_assert_int_eq(compose_message(&m, fake_sign, &f, &out, &err), -1);
+	ck_assert_str_eq(err, "no secret key");
+	buf_free(&out);
+}
+END_TEST
+
+START_TEST(test_missing_fields)
+{
+	struct compose_msg m = basic();
+	struct buf out = BUF_INIT;
+	const char *err = NULL;
+
+	m.to = NULL;
+	ck_assert_int_eq(compose_message(&m, NULL, NULL, &out, &err), -1);
+	ck_assert_ptr_nonnull(err);
+	buf_free(&out);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("compose");
+	TCase *tc = tcase_create("compose");
+	SRunner *sr;
+	int failed;
+
+	tcase_add_test(tc, test_plain_headers_and_body);
+	tcase_add_test(tc, test_qp_long_lines_and_utf8);
+	tcase_add_test(tc, test_subject_encoded_words);
+	tcase_add_test(tc, test_ascii_header_folding);
+	tcase_add_test(tc, test_address_display_name);
+	tcase_add_test(tc, test_alternative_html);
+	tcase_add_test(tc, test_signed_wrapper_covers_exact_part);
+	tcase_add_test(tc, test_missing_fields);
+	suite_add_tcase(s, tc);
+	sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed != 0;
+}
