@@ -8,3 +8,11 @@ libashes_mail_a_SOURCES += \
 	src/mail/sha256.c src/mail/sha256.h \
 	src/mail/pgp.c src/mail/pgp.h
 # --- end mime/pgp ---
+
+# --- compose (owner: lead) ---
+libashes_mail_a_SOURCES += src/mail/compose.c src/mail/compose.h
+check_PROGRAMS += tests/mail/test_compose
+TESTS += tests/mail/test_compose
+tests_mail_test_compose_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_mail_test_compose_LDADD = libashes_mail.a libashes_util.a $(CHECK_LIBS)
+# --- end compose ---
