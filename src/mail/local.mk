@@ -6,7 +6,8 @@ libashes_mail_a_CPPFLAGS = $(AM_CPPFLAGS) $(ETPAN_CFLAGS) $(GPGME_CFLAGS) $(CURL
 # --- mime/pgp (owner: pgp helper) ---
 libashes_mail_a_SOURCES += \
 	src/mail/sha256.c src/mail/sha256.h \
-	src/mail/pgp.c src/mail/pgp.h
+	src/mail/pgp.c src/mail/pgp.h \
+	src/mail/mime.c src/mail/mime.h
 # --- end mime/pgp ---
 
 # --- compose (owner: lead) ---
