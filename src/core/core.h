@@ -52,6 +52,8 @@ struct core_geom {
 	/* neighbour[c][d]: the next cell from c in direction d, or -1. */
 	int16_t neighbour[CORE_MAX_CELLS][CORE_DIRECTIONS];
 	char name[CORE_MAX_CELLS][CORE_CELL_NAME_MAX];
+	/* cell_at[x + R][y + R]: the cell at axial (x, y), or -1. */
+	int16_t cell_at[2 * CORE_MAX_SIZE - 1][2 * CORE_MAX_SIZE - 1];
 };
 
 enum core_move_kind {
@@ -112,6 +114,7 @@ enum core_error {
 	CORE_ERR_BAD_VARIANT,      /* unknown variant option */
 	CORE_ERR_RECORD,           /* malformed game record */
 	CORE_ERR_NO_MEMORY,
+	CORE_ERR_BAD_ARGUMENT,     /* e.g. an unknown end reason */
 };
 
 struct core_position {
@@ -150,6 +153,14 @@ int core_position_init(struct core_position *pos_r,
 size_t core_legal_moves(const struct core_position *pos,
 			struct core_move *moves, size_t cap);
 
+/* Like core_legal_moves, but fill moves[] with the legal moves number
+ * first .. first + cap - 1 of the generator's fixed order (so `first = r,
+ * cap = 1` fetches the r-th move without listing the others).  Returns
+ * the total count.  Counting alone (cap 0) is cheap: splits are counted
+ * by ranges, not one by one. */
+size_t core_legal_moves_from(const struct core_position *pos, size_t first,
+			     struct core_move *moves, size_t cap);
+
 /* Upper bound on the legal-move count in pos, for sizing arrays. */
 size_t core_legal_moves_bound(const struct core_position *pos);
 
@@ -184,6 +195,11 @@ static inline int core_stack_size(const struct core_position *pos, int c)
 	int32_t v = pos->stack[c];
 	return v < 0 ? -v : v;
 }
+
+/* After setting pos->stack[] (or tax[]) by hand, e.g. to build a test
+ * position: recompute nstacks[] and key.  Does not apply elimination or
+ * passes. */
+void core_position_refresh(struct core_position *pos);
 
 /* Position key: a 64-bit hash of stacks, taxes, side to move and swap state
  * (Zobrist-style, deterministic constants).  Equal positions, equal keys. */
