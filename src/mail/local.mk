@@ -7,7 +7,9 @@ libashes_mail_a_CPPFLAGS = $(AM_CPPFLAGS) $(ETPAN_CFLAGS) $(GPGME_CFLAGS) $(CURL
 libashes_mail_a_SOURCES += \
 	src/mail/sha256.c src/mail/sha256.h \
 	src/mail/pgp.c src/mail/pgp.h \
-	src/mail/mime.c src/mail/mime.h
+	src/mail/mime.c src/mail/mime.h \
+	src/mail/classify.c src/mail/classify.h \
+	src/mail/inbound.c src/mail/inbound.h
 # --- end mime/pgp ---
 
 # --- compose (owner: lead) ---

@@ -4,6 +4,7 @@
 #include "mail/pgp.h"
 
 #include <gpgme.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -112,6 +113,28 @@ static enum pgp_sig_status pgp_classify(gpgme_signature_t s)
 	return PGP_SIG_ERROR;
 }
 
+/* Errors of gpgme_op_verify that come from the data (a hostile or broken
+ * mail) rather than from gpg itself. */
+static bool pgp_data_error(gpgme_error_t err)
+{
+	switch (gpg_err_code(err)) {
+	case GPG_ERR_NO_DATA:
+	case GPG_ERR_BAD_DATA:
+	case GPG_ERR_INV_PACKET:
+	case GPG_ERR_UNKNOWN_PACKET:
+	case GPG_ERR_INV_ARMOR:
+	case GPG_ERR_BAD_SIGNATURE:
+	case GPG_ERR_NOT_PROCESSED:
+	case GPG_ERR_INV_VALUE:
+	case GPG_ERR_UNSUPPORTED_ALGORITHM:
+	case GPG_ERR_DIGEST_ALGO:
+	case GPG_ERR_PUBKEY_ALGO:
+		return true;
+	default:
+		return false;
+	}
+}
+
 static int pgp_fill_result(struct pgp_ctx *ctx, struct pgp_sig *sig_r,
 			   const char **error_r)
 {
@@ -120,8 +143,9 @@ static int pgp_fill_result(struct pgp_ctx *ctx, struct pgp_sig *sig_r,
 
 	memset(sig_r, 0, sizeof(*sig_r));
 	if (res == NULL || res->signatures == NULL) {
-		*error_r = pgp_fail(ctx, "no signature found", 0);
-		return -1;
+		/* garbage where a signature should be: the mail's fault */
+		sig_r->status = PGP_SIG_ERROR;
+		return 0;
 	}
 	for (s = res->signatures; s != NULL; s = s->next)
 		sig_r->nsigs++;
@@ -153,7 +177,13 @@ int pgp_verify_detached(struct pgp_ctx *ctx, const void *data, size_t len,
 		goto out;
 	}
 	err = gpgme_op_verify(ctx->gpg, d_sig, d_text, NULL);
-	if (err != 0 && gpg_err_code(err) != GPG_ERR_NO_DATA) {
+	if (err != 0 && pgp_data_error(err)) {
+		memset(sig_r, 0, sizeof(*sig_r));
+		sig_r->status = PGP_SIG_ERROR;
+		ret = 0;
+		goto out;
+	}
+	if (err != 0) {
 		*error_r = pgp_fail(ctx, "verify", err);
 		goto out;
 	}
@@ -180,7 +210,13 @@ int pgp_verify_clearsigned(struct pgp_ctx *ctx, const void *data, size_t len,
 		goto out;
 	}
 	err = gpgme_op_verify(ctx->gpg, d_sig, NULL, d_plain);
-	if (err != 0 && gpg_err_code(err) != GPG_ERR_NO_DATA) {
+	if (err != 0 && pgp_data_error(err)) {
+		memset(sig_r, 0, sizeof(*sig_r));
+		sig_r->status = PGP_SIG_ERROR;
+		ret = 0;
+		goto out;
+	}
+	if (err != 0) {
 		*error_r = pgp_fail(ctx, "verify", err);
 		goto out;
 	}

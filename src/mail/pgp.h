@@ -55,8 +55,8 @@ int pgp_ctx_new(const char *gnupghome, struct pgp_ctx **ctx_r,
 void pgp_ctx_free(struct pgp_ctx **ctx);
 
 /* Verify a detached signature sig over data.  The result (including BAD,
- * UNKNOWN_KEY, ...) is in *sig_r and the function returns 0; -1 only if
- * GPGME could not run at all or the signature is not a signature. */
+ * UNKNOWN_KEY, and ERROR for data that is not a signature) is in *sig_r
+ * and the function returns 0; -1 only if GPGME or gpg could not run. */
 int pgp_verify_detached(struct pgp_ctx *ctx, const void *data, size_t len,
 			const void *sig, size_t siglen, struct pgp_sig *sig_r,
 			const char **error_r);

@@ -1,0 +1,129 @@
+/* inbound.h -- the one entry point that turns the raw bytes of a received
+ * mail into a "verified message" for the daemon: headers, the loop/bounce/
+ * size classification, the command text in UTF-8, the OpenPGP signature
+ * status with the signer's fingerprint, the key material carried, and the
+ * digests the replay history needs.
+ *
+ * Knows nothing of the rules or the store.  It reads no clock: freshness of
+ * a signature is judged against opts->now.  Trust is not decided here: a
+ * GOOD signature only says which key signed; the caller binds the
+ * fingerprint to a player.  Only the signed text is ever given as the
+ * command text of a signed mail.
+ */
+#ifndef ASHES_MAIL_INBOUND_H
+#define ASHES_MAIL_INBOUND_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <time.h>
+
+#include "mail/classify.h"
+#include "mail/pgp.h"
+#include "mail/sha256.h"
+
+#define INBOUND_DEFAULT_MAX_SIZE (1024 * 1024)
+#define INBOUND_DEFAULT_MAX_AGE (7 * 24 * 3600)
+#define INBOUND_DEFAULT_MAX_FUTURE (10 * 60)
+
+struct inbound_options {
+	/* NULL-terminated list of the daemon's own addresses (From-self and
+	 * X-Loop filters); may be NULL. */
+	const char *const *our_addrs;
+	size_t max_size;	/* 0 = INBOUND_DEFAULT_MAX_SIZE */
+	time_t now;		/* the caller's clock, for freshness */
+	long max_age;		/* seconds; 0 = INBOUND_DEFAULT_MAX_AGE */
+	long max_future;	/* seconds; 0 = INBOUND_DEFAULT_MAX_FUTURE */
+	/* Context whose GNUPGHOME holds the known public keys.  NULL: no
+	 * verification (signature status stays NONE or ERROR). */
+	struct pgp_ctx *pgp;
+	/* When the signer's key is unknown and the signed content carries a
+	 * public key, import it into pgp's keyring and verify again (the
+	 * register path).  The imported fingerprints are reported. */
+	bool import_keys;
+};
+
+enum inbound_sig_kind {
+	INBOUND_UNSIGNED = 0,
+	INBOUND_PGP_MIME,	/* RFC 3156 multipart/signed */
+	INBOUND_CLEARSIGNED,	/* -----BEGIN PGP SIGNED MESSAGE----- */
+};
+
+enum inbound_freshness {
+	INBOUND_FRESH_OK = 0,	/* or not applicable (no good signature) */
+	INBOUND_FRESH_TOO_OLD,	/* created before now - max_age */
+	INBOUND_FRESH_FUTURE,	/* created after now + max_future */
+};
+
+/* Why the text could not be read (the mail gets a clear reply). */
+enum inbound_problem {
+	INBOUND_OK = 0,
+	INBOUND_NO_TEXT,	/* no text/plain or text/html part */
+	INBOUND_UNDECODABLE,	/* bad transfer encoding or charset */
+	INBOUND_BAD_MIME,	/* MIME structure cannot be parsed */
+};
+
+struct inbound_strs {
+	char **items;
+	size_t count;
+};
+
+struct inbound_key {
+	char *data;		/* armored text or binary packets */
+	size_t len;
+	bool attached;		/* application/pgp-keys part (else pasted) */
+};
+
+struct inbound_msg {
+	enum classify_verdict verdict; /* anything but NORMAL: do not answer,
+					* except OVERSIZED (brief answer) */
+	enum inbound_problem problem;
+	char *problem_detail;	/* English reason for problem, or NULL */
+
+	/* headers (NULL / 0 when absent); text is UTF-8 */
+	char *message_id;	/* with <> */
+	char *from_addr;	/* bare addr-spec */
+	char *subject;		/* RFC 2047 decoded */
+	char *in_reply_to;	/* first id, with <> */
+	struct inbound_strs references;
+	time_t date;
+
+	/* signature */
+	enum inbound_sig_kind sig_kind;
+	struct pgp_sig sig;	/* status NONE when unsigned */
+	enum inbound_freshness freshness;
+	char signed_sha256[SHA256_HEX_LEN + 1]; /* "" when unsigned */
+	bool text_outside_signature; /* unsigned text was ignored */
+
+	char raw_sha256[SHA256_HEX_LEN + 1];
+	size_t raw_size;
+
+	/* Command text, UTF-8 with LF line ends: the signed text of a signed
+	 * mail, else the body text.  NULL when verdict != NORMAL or problem. */
+	char *text;
+	bool text_from_html;
+
+	/* public keys found (in the signed content when signed) */
+	struct inbound_key *keys;
+	size_t key_count;
+	struct inbound_strs imported_fprs; /* with opts->import_keys */
+
+	/* for CLASSIFY_BOUNCE: what the report is about */
+	struct inbound_strs bounce_message_ids; /* with <> */
+	struct inbound_strs bounce_recipients;
+};
+
+/* Parse and verify one mail of len bytes (CRLF or LF line ends).  Returns
+ * 0 with a new *msg_r for every mail, however broken or hostile (the
+ * result says why it cannot be used); -1 with a static or per-thread
+ * *error_r only when the machinery fails (GPGME cannot run), so the caller
+ * should retry later.  Free the result with inbound_msg_free(). */
+int inbound_parse(const char *raw, size_t len,
+		  const struct inbound_options *opts,
+		  struct inbound_msg **msg_r, const char **error_r);
+void inbound_msg_free(struct inbound_msg **msg);
+
+/* True when the mail is signed by a key in the keyring, the signature is
+ * good and fresh: then msg->sig.fpr says who spoke. */
+bool inbound_msg_signature_ok(const struct inbound_msg *msg);
+
+#endif
