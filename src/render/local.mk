@@ -2,7 +2,8 @@
 # picture; and the template engine for every text players read.
 noinst_LIBRARIES += libashes_render.a
 libashes_render_a_SOURCES = \
-	src/render/template.c src/render/template.h
+	src/render/template.c src/render/template.h \
+	src/render/render.c src/render/render_svg.c src/render/render.h
 
 render_test_ldadd = libashes_render.a libashes_core.a libashes_util.a \
 	$(CHECK_LIBS)
@@ -12,3 +13,9 @@ TESTS += tests/render/test_template
 tests_render_test_template_SOURCES = tests/render/test_template.c
 tests_render_test_template_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_render_test_template_LDADD = $(render_test_ldadd)
+
+# Templates for every text players read; operators may override them.
+nobase_dist_pkgdata_DATA += \
+	templates/caption.txt templates/help-cli.txt templates/move-words.txt \
+	templates/moves.txt templates/play-help.txt templates/play-intro.txt \
+	templates/play-over.txt templates/show.txt
