@@ -41,6 +41,10 @@ struct core_variant {
 	enum core_tax_rule tax_rule;
 };
 
+/* Cells on all rays of all cells of the biggest board, terminators
+ * included (sum over cells and directions of ray length + 1, N = 13). */
+#define CORE_RAY_CELLS_MAX 28782
+
 /* Board geometry for one size, built once and shared read-only. */
 #define CORE_DIRECTIONS 6
 struct core_geom {
@@ -54,6 +58,11 @@ struct core_geom {
 	char name[CORE_MAX_CELLS][CORE_CELL_NAME_MAX];
 	/* cell_at[x + R][y + R]: the cell at axial (x, y), or -1. */
 	int16_t cell_at[2 * CORE_MAX_SIZE - 1][2 * CORE_MAX_SIZE - 1];
+	/* The cells seen from c looking in direction d, nearest first, end
+	 * at -1: ray_cells + ray_start[c][d].  A flat list walks faster than
+	 * following neighbour[] (no chain of dependent loads). */
+	uint16_t ray_start[CORE_MAX_CELLS][CORE_DIRECTIONS];
+	int16_t ray_cells[CORE_RAY_CELLS_MAX];
 };
 
 enum core_move_kind {

@@ -63,6 +63,18 @@ static void geom_build(struct core_geom *g, int size)
 				g->cell_at[x + r][y + r] : -1;
 		}
 	}
+	int at = 0;
+	for (int c = 0; c < n; c++) {
+		for (int d = 0; d < CORE_DIRECTIONS; d++) {
+			g->ray_start[c][d] = (uint16_t)at;
+			for (int t = g->neighbour[c][d]; t >= 0;
+			     t = g->neighbour[t][d])
+				g->ray_cells[at++] = (int16_t)t;
+			g->ray_cells[at++] = -1;
+		}
+	}
+	if (at > CORE_RAY_CELLS_MAX)
+		abort(); /* CORE_RAY_CELLS_MAX is wrong: a broken invariant */
 }
 
 static void geoms_build_all(void)

@@ -4,4 +4,4 @@ libashes_core_a_SOURCES = \
 	src/core/core.h src/core/notation.h src/core/record.h \
 	src/core/core-int.h \
 	src/core/geom.c src/core/rules.c src/core/movegen.c \
-	src/core/explain.c src/core/notation.c
+	src/core/explain.c src/core/notation.c src/core/record.c

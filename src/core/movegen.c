@@ -7,14 +7,16 @@
  * counts all of them. */
 struct gen {
 	struct core_move *moves;
-	size_t first, end; /* window [first, end) */
+	size_t first, cap; /* window [first, first + cap) */
 	size_t n;          /* moves generated so far */
+	bool count_only;   /* a compile-time constant after inlining */
 };
 
-static inline void emit(struct gen *gen, uint8_t kind, bool capture,
-			int from, int to, int32_t part)
+static inline __attribute__((always_inline))
+void emit(struct gen *gen, uint8_t kind, bool capture, int from, int to,
+	  int32_t part)
 {
-	if (gen->n >= gen->first && gen->n < gen->end) {
+	if (!gen->count_only && gen->n - gen->first < gen->cap) {
 		struct core_move *m = &gen->moves[gen->n - gen->first];
 		m->kind = kind;
 		m->capture = capture;
@@ -26,13 +28,15 @@ static inline void emit(struct gen *gen, uint8_t kind, bool capture,
 }
 
 /* Splits of k = lo .. hi pieces from `from` to `to`. */
-static inline void emit_splits(struct gen *gen, bool capture, int from,
-			       int to, int32_t lo, int32_t hi)
+static inline __attribute__((always_inline))
+void emit_splits(struct gen *gen, bool capture, int from, int to,
+		 int32_t lo, int32_t hi)
 {
 	if (lo > hi)
 		return;
 	size_t len = (size_t)(hi - lo) + 1;
-	if (gen->n + len <= gen->first || gen->n >= gen->end) {
+	if (gen->count_only || gen->n + len <= gen->first ||
+	    gen->n >= gen->first + gen->cap) {
 		gen->n += len;
 		return;
 	}
@@ -40,15 +44,16 @@ static inline void emit_splits(struct gen *gen, bool capture, int from,
 		emit(gen, CORE_MOVE_SPLIT, capture, from, to, k);
 }
 
-size_t core_legal_moves_from(const struct core_position *pos, size_t first,
-			     struct core_move *moves, size_t cap)
+static inline __attribute__((always_inline))
+size_t generate(const struct core_position *pos, size_t first,
+		struct core_move *moves, size_t cap, bool count_only)
 {
 	const struct core_geom *g = pos->geom;
 	const int32_t *st = pos->stack;
 	int me = pos->to_move;
 	int32_t sign = core_sign(me), tax = pos->tax[me];
 	int max_growth_ds = g->radius - 1 - tax;
-	struct gen gen = { moves, first, first + cap, 0 };
+	struct gen gen = { moves, first, cap, 0, count_only };
 
 	if (pos->result != CORE_ONGOING)
 		return 0;
@@ -62,9 +67,9 @@ size_t core_legal_moves_from(const struct core_position *pos, size_t first,
 				continue;
 			int min_dt = ds + tax + 1;
 			for (int d = 0; d < CORE_DIRECTIONS; d++) {
-				for (int c = g->neighbour[from][d];
-				     c >= 0 && st[c] == 0;
-				     c = g->neighbour[c][d]) {
+				const int16_t *ray = g->ray_cells +
+					g->ray_start[from][d];
+				for (int c; (c = *ray++) >= 0 && st[c] == 0;) {
 					if (g->dist[c] >= min_dt)
 						emit(&gen, CORE_MOVE_GROWTH,
 						     false, from, c, 0);
@@ -77,8 +82,8 @@ size_t core_legal_moves_from(const struct core_position *pos, size_t first,
 		/* Own stack of size v. */
 		int32_t s = v;
 		for (int d = 0; d < CORE_DIRECTIONS; d++) {
-			for (int c = g->neighbour[from][d]; c >= 0;
-			     c = g->neighbour[c][d]) {
+			const int16_t *ray = g->ray_cells + g->ray_start[from][d];
+			for (int c; (c = *ray++) >= 0;) {
 				int32_t t = st[c] * sign;
 				if (t == 0) {
 					if (core_whole_size(s, ds, g->dist[c]) >= 0)
@@ -105,6 +110,26 @@ size_t core_legal_moves_from(const struct core_position *pos, size_t first,
 		}
 	}
 	return gen.n;
+}
+
+/* Two copies of the generator: counting only, and filling a window. */
+static size_t generate_count(const struct core_position *pos)
+{
+	return generate(pos, 0, NULL, 0, true);
+}
+
+static size_t generate_fill(const struct core_position *pos, size_t first,
+			    struct core_move *moves, size_t cap)
+{
+	return generate(pos, first, moves, cap, false);
+}
+
+size_t core_legal_moves_from(const struct core_position *pos, size_t first,
+			     struct core_move *moves, size_t cap)
+{
+	if (cap == 0)
+		return generate_count(pos);
+	return generate_fill(pos, first, moves, cap);
 }
 
 size_t core_legal_moves(const struct core_position *pos,

@@ -45,4 +45,11 @@ size_t record_format(const struct core_record *rec, char *buf, size_t len);
 int record_parse(struct core_record *rec_r, const char *text, size_t len,
 		 int *line_r, enum core_error *err_r);
 
+/* record_parse(), and on failure a sentence for people in msg (msglen
+ * bytes, NUL included), e.g. "ply 7 (a1-e5/3): a1-e5/3 names the whole
+ * stack on a1: leave the count off (a1-e5)".  msg may be NULL. */
+int record_parse_detail(struct core_record *rec_r, const char *text,
+			size_t len, int *line_r, enum core_error *err_r,
+			char *msg, size_t msglen);
+
 #endif

@@ -95,9 +95,8 @@ bool core_can_grow(const struct core_position *pos, enum core_color color)
 		if (pos->stack[s] != 0 || ds > max_ds)
 			continue;
 		for (int d = 0; d < CORE_DIRECTIONS; d++) {
-			for (int c = g->neighbour[s][d];
-			     c >= 0 && pos->stack[c] == 0;
-			     c = g->neighbour[c][d]) {
+			const int16_t *ray = g->ray_cells + g->ray_start[s][d];
+			for (int c; (c = *ray++) >= 0 && pos->stack[c] == 0;) {
 				if (g->dist[c] - ds - tax >= 1)
 					return true;
 			}
@@ -116,8 +115,8 @@ static bool stack_has_move(const struct core_position *pos, int from,
 	/* A split to an empty cell arrives with k - tax for k up to s - 1. */
 	bool split_empty = s - 1 - tax >= 1;
 	for (int d = 0; d < CORE_DIRECTIONS; d++) {
-		for (int c = g->neighbour[from][d]; c >= 0;
-		     c = g->neighbour[c][d]) {
+		const int16_t *ray = g->ray_cells + g->ray_start[from][d];
+		for (int c; (c = *ray++) >= 0;) {
 			int32_t t = pos->stack[c];
 			if (t == 0) {
 				if (split_empty ||
