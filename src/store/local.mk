@@ -1,1 +1,26 @@
-# src/store: (filled by its issue)
+# src/store: the SQLite store -- open, migrate (sql/NNN-*.sql) and every
+# query.  The migrations are installed under $(pkgdatadir)/sql and also
+# compiled in (store_sql_embedded.c) so an uninstalled program works.
+STORE_SQL_FILES = sql/001-initial.sql
+nobase_dist_pkgdata_DATA += $(STORE_SQL_FILES)
+
+noinst_LIBRARIES += libashes_store.a
+libashes_store_a_CPPFLAGS = $(AM_CPPFLAGS) $(SQLITE_CFLAGS)
+libashes_store_a_SOURCES = \
+	src/store/store.h \
+	src/store/store_private.h \
+	src/store/store.c \
+	src/store/store_player.c \
+	src/store/store_game.c \
+	src/store/store_inbound.c \
+	src/store/store_outbox.c \
+	src/store/store_mailbox.c
+nodist_libashes_store_a_SOURCES = src/store/store_sql_embedded.c
+EXTRA_DIST += src/store/embed-sql.sh
+CLEANFILES += src/store/store_sql_embedded.c
+
+src/store/store_sql_embedded.c: $(STORE_SQL_FILES) src/store/embed-sql.sh
+	$(AM_V_GEN)$(MKDIR_P) src/store && files= && \
+	for f in $(STORE_SQL_FILES); do files="$$files $(srcdir)/$$f"; done && \
+	$(SHELL) $(srcdir)/src/store/embed-sql.sh $$files >$@.tmp && \
+	mv $@.tmp $@

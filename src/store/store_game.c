@@ -1,0 +1,605 @@
+/* store_game.c -- games (challenges included), their moves, and observers;
+ * see store.h. */
+#include "store/store_private.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const status_names[STORE_GAME_STATUS_COUNT] = {
+	[STORE_GAME_CHALLENGE] = "challenge",
+	[STORE_GAME_OPEN] = "open",
+	[STORE_GAME_ACTIVE] = "active",
+	[STORE_GAME_FINISHED] = "finished",
+	[STORE_GAME_DECLINED] = "declined",
+	[STORE_GAME_WITHDRAWN] = "withdrawn",
+};
+
+const char *store_game_status_name(enum store_game_status status)
+{
+	if ((unsigned)status >= STORE_GAME_STATUS_COUNT)
+		return NULL;
+	return status_names[status];
+}
+
+int store_game_status_parse(const char *name,
+			    enum store_game_status *status_r)
+{
+	int i;
+
+	for (i = 0; name != NULL && i < STORE_GAME_STATUS_COUNT; i++) {
+		if (strcmp(name, status_names[i]) == 0) {
+			*status_r = (enum store_game_status)i;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+static void game_clear(struct store_game *g)
+{
+	free(g->variant);
+	free(g->result);
+	free(g->end_reason);
+	free(g->clock_settings);
+	free(g->thread_message_id);
+}
+
+void store_game_free(struct store_game **game)
+{
+	if (*game == NULL)
+		return;
+	game_clear(*game);
+	free(*game);
+	*game = NULL;
+}
+
+void store_games_free(struct store_game **games, size_t count)
+{
+	size_t i;
+
+	if (*games == NULL)
+		return;
+	for (i = 0; i < count; i++)
+		game_clear(&(*games)[i]);
+	free(*games);
+	*games = NULL;
+}
+
+/* The columns every game query selects, in the order game_read reads. */
+#define GAME_COLUMNS \
+	"id, variant, challenger_id, white_id, black_id, swapped, status, " \
+	"ply, result, end_reason, created, updated, draw_offer_by, " \
+	"draw_offer_ply, clock_settings, clock_white, clock_black, " \
+	"clock_turn_started, deadline_at, reminders_sent, thread_message_id"
+
+static void game_read(sqlite3_stmt *st, struct store_game *g)
+{
+	enum store_game_status status = STORE_GAME_CHALLENGE;
+
+	g->id = store_col_int64(st, 0);
+	g->variant = store_col_strdup(st, 1);
+	g->challenger_id = store_col_int64(st, 2);
+	g->white_id = store_col_int64(st, 3);
+	g->black_id = store_col_int64(st, 4);
+	g->swapped = sqlite3_column_int(st, 5) != 0;
+	/* The CHECK constraint keeps the column to the known names. */
+	store_game_status_parse((const char *)sqlite3_column_text(st, 6),
+				&status);
+	g->status = status;
+	g->ply = sqlite3_column_int(st, 7);
+	g->result = store_col_strdup(st, 8);
+	g->end_reason = store_col_strdup(st, 9);
+	g->created = store_col_int64(st, 10);
+	g->updated = store_col_int64(st, 11);
+	g->draw_offer_by = store_col_int64(st, 12);
+	g->draw_offer_ply = sqlite3_column_int(st, 13);
+	g->clock_settings = store_col_strdup(st, 14);
+	g->clock_white = store_col_int64(st, 15);
+	g->clock_black = store_col_int64(st, 16);
+	g->clock_turn_started = store_col_int64(st, 17);
+	g->deadline_at = store_col_int64(st, 18);
+	g->reminders_sent = sqlite3_column_int(st, 19);
+	g->thread_message_id = store_col_strdup(st, 20);
+}
+
+/* Bind the mutable fields of g to parameters ?2 .. ?17 (the same order
+ * for insert and update; ?1 is the id or the variant). */
+static int game_bind_mutable(struct store *s, sqlite3_stmt *st,
+			     const struct store_game *g, const char **error_r)
+{
+	const char *status = store_game_status_name(g->status);
+
+	if (status == NULL)
+		return store_fail(s, error_r, STORE_ERROR_USAGE,
+				  "bad game status %d", (int)g->status);
+	store_bind_id(st, 2, g->white_id);
+	store_bind_id(st, 3, g->black_id);
+	sqlite3_bind_int(st, 4, g->swapped ? 1 : 0);
+	sqlite3_bind_text(st, 5, status, -1, SQLITE_STATIC);
+	store_bind_text(st, 6, g->result);
+	store_bind_text(st, 7, g->end_reason);
+	store_bind_id(st, 8, g->draw_offer_by);
+	if (g->draw_offer_by != 0)
+		sqlite3_bind_int(st, 9, g->draw_offer_ply);
+	store_bind_text(st, 10, g->clock_settings);
+	if (g->clock_settings != NULL) {
+		sqlite3_bind_int64(st, 11, g->clock_white);
+		sqlite3_bind_int64(st, 12, g->clock_black);
+		store_bind_id(st, 13, g->clock_turn_started);
+	}
+	store_bind_id(st, 14, g->deadline_at);
+	sqlite3_bind_int(st, 15, g->reminders_sent);
+	store_bind_text(st, 16, g->thread_message_id);
+	return 0;
+}
+
+int store_game_create(struct store *store, const struct store_game *game,
+		      int64_t now, int64_t *id_r, const char **error_r)
+{
+	static const char sql[] =
+		"INSERT INTO games (variant, white_id, black_id, swapped, "
+		"status, result, end_reason, draw_offer_by, draw_offer_ply, "
+		"clock_settings, clock_white, clock_black, clock_turn_started, "
+		"deadline_at, reminders_sent, thread_message_id, "
+		"challenger_id, created, updated) VALUES (?1, ?2, ?3, ?4, ?5, "
+		"?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, "
+		"?18)";
+	sqlite3_stmt *st;
+
+	store_ok(store);
+	if (game->variant == NULL)
+		return store_fail(store, error_r, STORE_ERROR_USAGE,
+				  "a game needs a variant");
+	st = store_stmt(store, sql, error_r);
+	if (st == NULL)
+		return -1;
+	sqlite3_bind_text(st, 1, game->variant, -1, SQLITE_TRANSIENT);
+	if (game_bind_mutable(store, st, game, error_r) < 0) {
+		store_stmt_done(st);
+		return -1;
+	}
+	sqlite3_bind_int64(st, 17, game->challenger_id);
+	sqlite3_bind_int64(st, 18, now);
+	if (store_run(store, st, "creating a game", error_r) < 0)
+		return -1;
+	if (id_r != NULL)
+		*id_r = sqlite3_last_insert_rowid(store->db);
+	return 0;
+}
+
+int store_game_load(struct store *store, int64_t game_id,
+		    struct store_game **game_r, const char **error_r)
+{
+	static const char sql[] =
+		"SELECT " GAME_COLUMNS " FROM games WHERE id = ?1";
+	struct store_game *g;
+	sqlite3_stmt *st;
+	int rc;
+
+	store_ok(store);
+	*game_r = NULL;
+	st = store_stmt(store, sql, error_r);
+	if (st == NULL)
+		return -1;
+	sqlite3_bind_int64(st, 1, game_id);
+	rc = store_step(store, st);
+	if (rc == SQLITE_DONE) {
+		store_stmt_done(st);
+		return 0;
+	}
+	if (rc != SQLITE_ROW) {
+		store_stmt_done(st);
+		return store_fail_sqlite(store, error_r, rc, "loading a game");
+	}
+	g = store_xmalloc(sizeof(*g));
+	game_read(st, g);
+	store_stmt_done(st);
+	*game_r = g;
+	return 1;
+}
+
+int store_game_update(struct store *store, const struct store_game *game,
+		      int64_t now, const char **error_r)
+{
+	static const char sql[] =
+		"UPDATE games SET white_id = ?2, black_id = ?3, swapped = ?4, "
+		"status = ?5, result = ?6, end_reason = ?7, "
+		"draw_offer_by = ?8, draw_offer_ply = ?9, "
+		"clock_settings = ?10, clock_white = ?11, clock_black = ?12, "
+		"clock_turn_started = ?13, deadline_at = ?14, "
+		"reminders_sent = ?15, thread_message_id = ?16, "
+		"updated = ?17 WHERE id = ?1";
+	sqlite3_stmt *st;
+
+	store_ok(store);
+	st = store_stmt(store, sql, error_r);
+	if (st == NULL)
+		return -1;
+	sqlite3_bind_int64(st, 1, game->id);
+	if (game_bind_mutable(store, st, game, error_r) < 0) {
+		store_stmt_done(st);
+		return -1;
+	}
+	sqlite3_bind_int64(st, 17, now);
+	if (store_run(store, st, "updating a game", error_r) < 0)
+		return -1;
+	if (sqlite3_changes(store->db) == 0)
+		return store_fail(store, error_r, STORE_ERROR_USAGE,
+				  "no game %lld to update",
+				  (long long)game->id);
+	return 0;
+}
+
+/* Step st to the end, appending every row as a game. */
+static int games_collect(struct store *s, sqlite3_stmt *st,
+			 struct store_game **games_r, size_t *count_r,
+			 const char *what, const char **error_r)
+{
+	struct store_game *list = NULL;
+	size_t n = 0, cap = 0;
+	int rc;
+
+	while ((rc = store_step(s, st)) == SQLITE_ROW) {
+		list = store_array_grow(list, sizeof(*list), n, &cap);
+		game_read(st, &list[n++]);
+	}
+	store_stmt_done(st);
+	if (rc != SQLITE_DONE) {
+		store_games_free(&list, n);
+		return store_fail_sqlite(s, error_r, rc, what);
+	}
+	*games_r = list;
+	*count_r = n;
+	return 0;
+}
+
+/* 1 and *status_r if mask selects exactly one status. */
+static bool single_status(unsigned mask, enum store_game_status *status_r)
+{
+	int i;
+
+	for (i = 0; i < STORE_GAME_STATUS_COUNT; i++) {
+		if (mask == 1u << i) {
+			*status_r = (enum store_game_status)i;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* The status mask test for SQL: parameter ?9 holds the mask. */
+#define STATUS_IN_MASK \
+	"(?9 = 0 OR (?9 >> CASE status WHEN 'challenge' THEN 0 " \
+	"WHEN 'open' THEN 1 WHEN 'active' THEN 2 WHEN 'finished' THEN 3 " \
+	"WHEN 'declined' THEN 4 ELSE 5 END) & 1)"
+
+int store_games_for_player(struct store *store, int64_t player_id,
+			   unsigned statuses, struct store_game **games_r,
+			   size_t *count_r, const char **error_r)
+{
+	static const char sql[] =
+		"SELECT " GAME_COLUMNS " FROM games WHERE (white_id = ?1 OR "
+		"black_id = ?1 OR challenger_id = ?1) AND " STATUS_IN_MASK
+		" ORDER BY id DESC";
+	sqlite3_stmt *st;
+
+	store_ok(store);
+	*games_r = NULL;
+	*count_r = 0;
+	st = store_stmt(store, sql, error_r);
+	if (st == NULL)
+		return -1;
+	sqlite3_bind_int64(st, 1, player_id);
+	sqlite3_bind_int64(st, 9, statuses);
+	return games_collect(store, st, games_r, count_r,
+			     "listing a player's games", error_r);
+}
+
+int store_games_list(struct store *store, unsigned statuses,
+		     int64_t after_id, size_t limit,
+		     struct store_game **games_r, size_t *count_r,
+		     const char **error_r)
+{
+	/* One status (e.g. the open challenges) goes through its index, so
+	 * it stays cheap with 100,000 finished games around. */
+	static const char sql_one[] =
+		"SELECT " GAME_COLUMNS " FROM games WHERE status = ?1 AND "
+		"id > ?2 ORDER BY id LIMIT ?3";
+	static const char sql_mask[] =
+		"SELECT " GAME_COLUMNS " FROM games WHERE id > ?2 AND "
+		STATUS_IN_MASK " ORDER BY id LIMIT ?3";
+	enum store_game_status one;
+	sqlite3_stmt *st;
+
+	store_ok(store);
+	*games_r = NULL;
+	*count_r = 0;
+	if (single_status(statuses, &one)) {
+		st = store_stmt(store, sql_one, error_r);
+		if (st == NULL)
+			return -1;
+		sqlite3_bind_text(st, 1, store_game_status_name(one), -1,
+				  SQLITE_STATIC);
+	} else {
+		st = store_stmt(store, sql_mask, error_r);
+		if (st == NULL)
+			return -1;
+		sqlite3_bind_int64(st, 9, statuses);
+	}
+	sqlite3_bind_int64(st, 2, after_id);
+	sqlite3_bind_int64(st, 3, limit == 0 ? -1 : (int64_t)limit);
+	return games_collect(store, st, games_r, count_r, "listing games",
+			     error_r);
+}
+
+int store_games_due(struct store *store, int64_t now, size_t limit,
+		    struct store_game **games_r, size_t *count_r,
+		    const char **error_r)
+{
+	static const char sql[] =
+		"SELECT " GAME_COLUMNS " FROM games WHERE deadline_at IS NOT "
+		"NULL AND deadline_at <= ?1 AND status = 'active' "
+		"ORDER BY deadline_at, id LIMIT ?2";
+	sqlite3_stmt *st;
+
+	store_ok(store);
+	*games_r = NULL;
+	*count_r = 0;
+	st = store_stmt(store, sql, error_r);
+	if (st == NULL)
+		return -1;
+	sqlite3_bind_int64(st, 1, now);
+	sqlite3_bind_int64(st, 2, limit == 0 ? -1 : (int64_t)limit);
+	return games_collect(store, st, games_r, count_r,
+			     "listing games due", error_r);
+}
+
+int store_game_by_message_id(struct store *store, const char *message_id,
+			     int64_t *game_id_r, const char **error_r)
+{
+	static const char sql[] =
+		"SELECT id FROM games WHERE thread_message_id = ?1 "
+		"UNION ALL SELECT game_id FROM outbox WHERE message_id = ?1 "
+		"AND game_id IS NOT NULL LIMIT 1";
+	sqlite3_stmt *st;
+
+	store_ok(store);
+	if (message_id == NULL)
+		return 0;
+	st = store_stmt(store, sql, error_r);
+	if (st == NULL)
+		return -1;
+	sqlite3_bind_text(st, 1, message_id, -1, SQLITE_TRANSIENT);
+	return store_query_int64(store, st, game_id_r, "finding a game by Message-ID", error_r);
+}
+
+/* ---- moves ---------------------------------------------------------- */
+
+void store_moves_free(struct store_move **moves, size_t count)
+{
+	size_t i;
+
+	if (*moves == NULL)
+		return;
+	for (i = 0; i < count; i++)
+		free((*moves)[i].text);
+	free(*moves);
+	*moves = NULL;
+}
+
+void store_strings_free(char ***strings)
+{
+	char **p;
+
+	if (*strings == NULL)
+		return;
+	for (p = *strings; *p != NULL; p++)
+		free(*p);
+	free(*strings);
+	*strings = NULL;
+}
+
+int store_move_append(struct store *store, int64_t game_id, int ply,
+		      const char *text, int64_t player_id, int64_t now,
+		      int64_t inbound_id, const char **error_r)
+{
+	/* Bumping the ply first, guarded by the expected old value, makes a
+	 * stale or duplicate ply a no-op without a separate read. */
+	static const char sql_bump[] =
+		"UPDATE games SET ply = ply + 1, updated = ?3 "
+		"WHERE id = ?1 AND ply = ?2 - 1";
+	static const char sql_exists[] = "SELECT 1 FROM games WHERE id = ?1";
+	static const char sql_insert[] =
+		"INSERT INTO moves (game_id, ply, move, player_id, played_at, "
+		"inbound_id) VALUES (?1, ?2, ?3, ?4, ?5, ?6)";
+	sqlite3_stmt *st;
+	int rc, ret = -1;
+
+	store_ok(store);
+	if (text == NULL || *text == '\0')
+		return store_fail(store, error_r, STORE_ERROR_USAGE,
+				  "empty move text");
+	if (store_atomic_begin(store, error_r) < 0)
+		return -1;
+	st = store_stmt(store, sql_bump, error_r);
+	if (st == NULL)
+		goto out;
+	sqlite3_bind_int64(st, 1, game_id);
+	sqlite3_bind_int(st, 2, ply);
+	sqlite3_bind_int64(st, 3, now);
+	if (store_run(store, st, "appending a move", error_r) < 0)
+		goto out;
+	if (sqlite3_changes(store->db) == 0) {
+		st = store_stmt(store, sql_exists, error_r);
+		if (st == NULL)
+			goto out;
+		sqlite3_bind_int64(st, 1, game_id);
+		rc = store_query_int64(store, st, NULL, "appending a move",
+				       error_r);
+		if (rc == 1)
+			ret = 1;
+		else if (rc == 0)
+			store_fail(store, error_r, STORE_ERROR_USAGE,
+				   "no game %lld", (long long)game_id);
+		goto out;
+	}
+	st = store_stmt(store, sql_insert, error_r);
+	if (st == NULL)
+		goto out;
+	sqlite3_bind_int64(st, 1, game_id);
+	sqlite3_bind_int(st, 2, ply);
+	sqlite3_bind_text(st, 3, text, -1, SQLITE_TRANSIENT);
+	store_bind_id(st, 4, player_id);
+	sqlite3_bind_int64(st, 5, now);
+	store_bind_id(st, 6, inbound_id);
+	ret = store_run_insert(store, st, "appending a move", error_r);
+out:
+	if (store_atomic_end(store, ret == 0, error_r) < 0 && ret == 0)
+		ret = -1;
+	return ret;
+}
+
+static const char sql_moves[] =
+	"SELECT ply, move, player_id, played_at, inbound_id FROM moves "
+	"WHERE game_id = ?1 ORDER BY ply";
+
+int store_game_move_records(struct store *store, int64_t game_id,
+			    struct store_move **moves_r, size_t *count_r,
+			    const char **error_r)
+{
+	struct store_move *list = NULL;
+	size_t n = 0, cap = 0;
+	sqlite3_stmt *st;
+	int rc;
+
+	store_ok(store);
+	*moves_r = NULL;
+	*count_r = 0;
+	st = store_stmt(store, sql_moves, error_r);
+	if (st == NULL)
+		return -1;
+	sqlite3_bind_int64(st, 1, game_id);
+	while ((rc = store_step(store, st)) == SQLITE_ROW) {
+		list = store_array_grow(list, sizeof(*list), n, &cap);
+		list[n].ply = sqlite3_column_int(st, 0);
+		list[n].text = store_col_strdup(st, 1);
+		list[n].player_id = store_col_int64(st, 2);
+		list[n].played_at = store_col_int64(st, 3);
+		list[n].inbound_id = store_col_int64(st, 4);
+		n++;
+	}
+	store_stmt_done(st);
+	if (rc != SQLITE_DONE) {
+		store_moves_free(&list, n);
+		return store_fail_sqlite(store, error_r, rc, "loading moves");
+	}
+	*moves_r = list;
+	*count_r = n;
+	return 0;
+}
+
+int store_game_moves(struct store *store, int64_t game_id, char ***moves_r,
+		     size_t *count_r, const char **error_r)
+{
+	char **list = NULL;
+	size_t n = 0, cap = 0;
+	sqlite3_stmt *st;
+	int rc;
+
+	store_ok(store);
+	*moves_r = NULL;
+	if (count_r != NULL)
+		*count_r = 0;
+	st = store_stmt(store, sql_moves, error_r);
+	if (st == NULL)
+		return -1;
+	sqlite3_bind_int64(st, 1, game_id);
+	list = store_array_grow(list, sizeof(*list), n, &cap);
+	while ((rc = store_step(store, st)) == SQLITE_ROW) {
+		/* Keep room for the terminating NULL. */
+		list = store_array_grow(list, sizeof(*list), n + 1, &cap);
+		list[n++] = store_col_strdup(st, 1);
+	}
+	store_stmt_done(st);
+	list[n] = NULL;
+	if (rc != SQLITE_DONE) {
+		store_strings_free(&list);
+		return store_fail_sqlite(store, error_r, rc, "loading moves");
+	}
+	*moves_r = list;
+	if (count_r != NULL)
+		*count_r = n;
+	return 0;
+}
+
+/* ---- observers ------------------------------------------------------ */
+
+int store_observer_add(struct store *store, int64_t game_id,
+		       int64_t player_id, int64_t now, const char **error_r)
+{
+	static const char sql[] =
+		"INSERT INTO observers (game_id, player_id, created) "
+		"VALUES (?1, ?2, ?3)";
+	sqlite3_stmt *st;
+
+	store_ok(store);
+	st = store_stmt(store, sql, error_r);
+	if (st == NULL)
+		return -1;
+	sqlite3_bind_int64(st, 1, game_id);
+	sqlite3_bind_int64(st, 2, player_id);
+	sqlite3_bind_int64(st, 3, now);
+	return store_run_insert(store, st, "adding an observer", error_r);
+}
+
+int store_observer_remove(struct store *store, int64_t game_id,
+			  int64_t player_id, const char **error_r)
+{
+	static const char sql[] =
+		"DELETE FROM observers WHERE game_id = ?1 AND player_id = ?2";
+	sqlite3_stmt *st;
+
+	store_ok(store);
+	st = store_stmt(store, sql, error_r);
+	if (st == NULL)
+		return -1;
+	sqlite3_bind_int64(st, 1, game_id);
+	sqlite3_bind_int64(st, 2, player_id);
+	if (store_run(store, st, "removing an observer", error_r) < 0)
+		return -1;
+	return sqlite3_changes(store->db) > 0 ? 1 : 0;
+}
+
+int store_observer_list(struct store *store, int64_t game_id,
+			int64_t **ids_r, size_t *count_r,
+			const char **error_r)
+{
+	static const char sql[] =
+		"SELECT player_id FROM observers WHERE game_id = ?1 "
+		"ORDER BY player_id";
+	int64_t *ids = NULL;
+	size_t n = 0, cap = 0;
+	sqlite3_stmt *st;
+	int rc;
+
+	store_ok(store);
+	*ids_r = NULL;
+	*count_r = 0;
+	st = store_stmt(store, sql, error_r);
+	if (st == NULL)
+		return -1;
+	sqlite3_bind_int64(st, 1, game_id);
+	while ((rc = store_step(store, st)) == SQLITE_ROW) {
+		ids = store_array_grow(ids, sizeof(*ids), n, &cap);
+		ids[n++] = store_col_int64(st, 0);
+	}
+	store_stmt_done(st);
+	if (rc != SQLITE_DONE) {
+		free(ids);
+		return store_fail_sqlite(store, error_r, rc,
+					 "listing observers");
+	}
+	*ids_r = ids;
+	*count_r = n;
+	return 0;
+}

@@ -1,0 +1,229 @@
+/* store_inbound.c -- the archive of inbound mail (the idempotence record)
+ * and the dak-style signature history; see store.h. */
+#include "store/store_private.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void store_inbound_free(struct store_inbound **in)
+{
+	struct store_inbound *p = *in;
+
+	if (p == NULL)
+		return;
+	free(p->message_id);
+	free(p->sha256);
+	free(p->raw);
+	free(p->source);
+	free(p->sender_address);
+	free(p->sender_fingerprint);
+	free(p->outcome);
+	free(p);
+	*in = NULL;
+}
+
+/* 64 lower-case hex digits?  The schema checks too; this gives the caller
+ * a clear message instead of a CHECK failure. */
+static bool sha256_ok(const char *hex)
+{
+	size_t i;
+
+	if (hex == NULL)
+		return false;
+	for (i = 0; hex[i] != '\0'; i++)
+		if (!((hex[i] >= '0' && hex[i] <= '9') ||
+		      (hex[i] >= 'a' && hex[i] <= 'f')))
+			return false;
+	return i == 64;
+}
+
+int store_inbound_seen(struct store *store, const char *message_id,
+		       const char *sha256, int64_t *inbound_id_r,
+		       const char **error_r)
+{
+	static const char sql[] =
+		"SELECT id FROM inbound WHERE message_id = ?1 "
+		"UNION ALL SELECT id FROM inbound WHERE sha256 = ?2 LIMIT 1";
+	sqlite3_stmt *st;
+
+	store_ok(store);
+	st = store_stmt(store, sql, error_r);
+	if (st == NULL)
+		return -1;
+	store_bind_text(st, 1, message_id);
+	store_bind_text(st, 2, sha256);
+	return store_query_int64(store, st, inbound_id_r, "looking up an inbound message", error_r);
+}
+
+int store_inbound_record(struct store *store, const struct store_inbound *in,
+			 int64_t *id_r, const char **error_r)
+{
+	static const char sql[] =
+		"INSERT INTO inbound (message_id, sha256, raw, received, "
+		"source, sender_address, sender_fingerprint, player_id, "
+		"outcome) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)";
+	sqlite3_stmt *st;
+	int rc;
+
+	store_ok(store);
+	if (!sha256_ok(in->sha256))
+		return store_fail(store, error_r, STORE_ERROR_USAGE,
+				  "not a sha256 digest (64 lower-case hex "
+				  "digits): %s",
+				  in->sha256 ? in->sha256 : "(null)");
+	st = store_stmt(store, sql, error_r);
+	if (st == NULL)
+		return -1;
+	store_bind_text(st, 1, in->message_id);
+	sqlite3_bind_text(st, 2, in->sha256, -1, SQLITE_TRANSIENT);
+	/* zeroblob for an empty mail: a NULL pointer would bind NULL. */
+	if (in->raw_len == 0 || in->raw == NULL)
+		sqlite3_bind_zeroblob(st, 3, 0);
+	else
+		sqlite3_bind_blob64(st, 3, in->raw, in->raw_len,
+				    SQLITE_STATIC);
+	sqlite3_bind_int64(st, 4, in->received);
+	store_bind_text(st, 5, in->source);
+	store_bind_text(st, 6, in->sender_address);
+	store_bind_text(st, 7, in->sender_fingerprint);
+	store_bind_id(st, 8, in->player_id);
+	store_bind_text(st, 9, in->outcome);
+	rc = store_run_insert(store, st, "recording an inbound message", error_r);
+	if (rc != 0)
+		return rc;
+	if (id_r != NULL)
+		*id_r = sqlite3_last_insert_rowid(store->db);
+	return 0;
+}
+
+int store_inbound_set_outcome(struct store *store, int64_t inbound_id,
+			      const char *outcome, const char **error_r)
+{
+	static const char sql[] =
+		"UPDATE inbound SET outcome = ?2 WHERE id = ?1";
+	sqlite3_stmt *st;
+
+	store_ok(store);
+	st = store_stmt(store, sql, error_r);
+	if (st == NULL)
+		return -1;
+	sqlite3_bind_int64(st, 1, inbound_id);
+	store_bind_text(st, 2, outcome);
+	if (store_run(store, st, "setting an outcome", error_r) < 0)
+		return -1;
+	if (sqlite3_changes(store->db) == 0)
+		return store_fail(store, error_r, STORE_ERROR_USAGE,
+				  "no inbound message %lld",
+				  (long long)inbound_id);
+	return 0;
+}
+
+int store_inbound_load(struct store *store, int64_t inbound_id,
+		       struct store_inbound **in_r, const char **error_r)
+{
+	static const char sql[] =
+		"SELECT id, message_id, sha256, raw, received, source, "
+		"sender_address, sender_fingerprint, player_id, outcome "
+		"FROM inbound WHERE id = ?1";
+	struct store_inbound *in;
+	sqlite3_stmt *st;
+	const void *raw;
+	int rc;
+
+	store_ok(store);
+	*in_r = NULL;
+	st = store_stmt(store, sql, error_r);
+	if (st == NULL)
+		return -1;
+	sqlite3_bind_int64(st, 1, inbound_id);
+	rc = store_step(store, st);
+	if (rc != SQLITE_ROW) {
+		store_stmt_done(st);
+		if (rc == SQLITE_DONE)
+			return 0;
+		return store_fail_sqlite(store, error_r, rc,
+					 "loading an inbound message");
+	}
+	in = store_xmalloc(sizeof(*in));
+	in->id = store_col_int64(st, 0);
+	in->message_id = store_col_strdup(st, 1);
+	in->sha256 = store_col_strdup(st, 2);
+	raw = sqlite3_column_blob(st, 3);
+	in->raw_len = (size_t)sqlite3_column_bytes(st, 3);
+	in->raw = store_xmalloc(in->raw_len + 1);
+	if (raw != NULL)
+		memcpy(in->raw, raw, in->raw_len);
+	in->raw[in->raw_len] = '\0';
+	in->received = store_col_int64(st, 4);
+	in->source = store_col_strdup(st, 5);
+	in->sender_address = store_col_strdup(st, 6);
+	in->sender_fingerprint = store_col_strdup(st, 7);
+	in->player_id = store_col_int64(st, 8);
+	in->outcome = store_col_strdup(st, 9);
+	store_stmt_done(st);
+	*in_r = in;
+	return 1;
+}
+
+/* ---- signatures ----------------------------------------------------- */
+
+int store_signature_seen(struct store *store, const char *content_sha256,
+			 char **fingerprint_r, const char **error_r)
+{
+	static const char sql[] =
+		"SELECT fingerprint FROM signatures WHERE content_sha256 = ?1";
+	sqlite3_stmt *st;
+	int rc;
+
+	store_ok(store);
+	if (fingerprint_r != NULL)
+		*fingerprint_r = NULL;
+	st = store_stmt(store, sql, error_r);
+	if (st == NULL)
+		return -1;
+	store_bind_text(st, 1, content_sha256);
+	rc = store_step(store, st);
+	if (rc == SQLITE_ROW && fingerprint_r != NULL)
+		*fingerprint_r = store_col_strdup(st, 0);
+	store_stmt_done(st);
+	if (rc == SQLITE_ROW)
+		return 1;
+	if (rc == SQLITE_DONE)
+		return 0;
+	return store_fail_sqlite(store, error_r, rc,
+				 "looking up a signature");
+}
+
+int store_signature_record(struct store *store, const char *fingerprint,
+			   int64_t signature_created,
+			   const char *content_sha256, int64_t inbound_id,
+			   int64_t now, const char **error_r)
+{
+	static const char sql[] =
+		"INSERT INTO signatures (content_sha256, fingerprint, "
+		"signature_created, inbound_id, recorded) "
+		"VALUES (?1, ?2, ?3, ?4, ?5)";
+	char fpr[72];
+	sqlite3_stmt *st;
+
+	store_ok(store);
+	if (!sha256_ok(content_sha256))
+		return store_fail(store, error_r, STORE_ERROR_USAGE,
+				  "not a sha256 digest (64 lower-case hex "
+				  "digits): %s",
+				  content_sha256 ? content_sha256 : "(null)");
+	if (fingerprint == NULL ||
+	    store_fingerprint_normalise(fingerprint, fpr, sizeof(fpr)) < 0)
+		return store_fail(store, error_r, STORE_ERROR_USAGE,
+				  "not an OpenPGP fingerprint: %s",
+				  fingerprint ? fingerprint : "(null)");
+	st = store_stmt(store, sql, error_r);
+	if (st == NULL)
+		return -1;
+	sqlite3_bind_text(st, 1, content_sha256, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 2, fpr, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_int64(st, 3, signature_created);
+	store_bind_id(st, 4, inbound_id);
+	sqlite3_bind_int64(st, 5, now);
+	return store_run_insert(store, st, "recording a signature", error_r);
+}

@@ -1,0 +1,152 @@
+/* store_mailbox.c -- inbound bookkeeping for mail-in: where each IMAP
+ * mailbox stands (UIDVALIDITY, last UID) and per-sender rate counters;
+ * see store.h. */
+#include "store/store_private.h"
+
+int store_mailbox_state_get(struct store *store, const char *source,
+			    uint32_t *uidvalidity_r, uint32_t *last_uid_r,
+			    const char **error_r)
+{
+	static const char sql[] =
+		"SELECT uidvalidity, last_uid FROM mailbox_state "
+		"WHERE source = ?1";
+	sqlite3_stmt *st;
+	int rc;
+
+	store_ok(store);
+	st = store_stmt(store, sql, error_r);
+	if (st == NULL)
+		return -1;
+	store_bind_text(st, 1, source);
+	rc = store_step(store, st);
+	if (rc == SQLITE_ROW) {
+		if (uidvalidity_r != NULL)
+			*uidvalidity_r = (uint32_t)store_col_int64(st, 0);
+		if (last_uid_r != NULL)
+			*last_uid_r = (uint32_t)store_col_int64(st, 1);
+	}
+	store_stmt_done(st);
+	if (rc == SQLITE_ROW)
+		return 1;
+	if (rc == SQLITE_DONE)
+		return 0;
+	return store_fail_sqlite(store, error_r, rc,
+				 "reading the mailbox state");
+}
+
+int store_mailbox_state_set(struct store *store, const char *source,
+			    uint32_t uidvalidity, uint32_t last_uid,
+			    int64_t now, const char **error_r)
+{
+	static const char sql[] =
+		"INSERT INTO mailbox_state (source, uidvalidity, last_uid, "
+		"updated) VALUES (?1, ?2, ?3, ?4) ON CONFLICT (source) DO "
+		"UPDATE SET uidvalidity = excluded.uidvalidity, "
+		"last_uid = excluded.last_uid, updated = excluded.updated";
+	sqlite3_stmt *st;
+
+	store_ok(store);
+	if (source == NULL)
+		return store_fail(store, error_r, STORE_ERROR_USAGE,
+				  "a mailbox source needs a name");
+	st = store_stmt(store, sql, error_r);
+	if (st == NULL)
+		return -1;
+	sqlite3_bind_text(st, 1, source, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_int64(st, 2, uidvalidity);
+	sqlite3_bind_int64(st, 3, last_uid);
+	sqlite3_bind_int64(st, 4, now);
+	if (store_run(store, st, "saving the mailbox state", error_r) < 0)
+		return -1;
+	return 0;
+}
+
+/* ---- rate limits ---------------------------------------------------- */
+
+int store_rate_hit(struct store *store, const char *sender, int64_t now,
+		   int64_t window_seconds, long *count_r,
+		   const char **error_r)
+{
+	/* One statement: start a new window or count into the current one.
+	 * The SET expressions all see the row as it was. */
+	static const char sql[] =
+		"INSERT INTO rate_limits (sender, window_start, count) "
+		"VALUES (?1, ?2, 1) ON CONFLICT (sender) DO UPDATE SET "
+		"window_start = CASE WHEN ?2 - window_start >= ?3 THEN ?2 "
+		"ELSE window_start END, "
+		"count = CASE WHEN ?2 - window_start >= ?3 THEN 1 "
+		"ELSE count + 1 END RETURNING count";
+	sqlite3_stmt *st;
+	long count = 0;
+	int rc;
+
+	store_ok(store);
+	if (sender == NULL || window_seconds <= 0)
+		return store_fail(store, error_r, STORE_ERROR_USAGE,
+				  "a rate limit needs a sender and a window");
+	st = store_stmt(store, sql, error_r);
+	if (st == NULL)
+		return -1;
+	sqlite3_bind_text(st, 1, sender, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_int64(st, 2, now);
+	sqlite3_bind_int64(st, 3, window_seconds);
+	rc = store_step(store, st);
+	if (rc == SQLITE_ROW) {
+		count = (long)store_col_int64(st, 0);
+		rc = store_step(store, st);
+	}
+	store_stmt_done(st);
+	if (rc != SQLITE_DONE)
+		return store_fail_sqlite(store, error_r, rc,
+					 "counting a message");
+	if (count_r != NULL)
+		*count_r = count;
+	return 0;
+}
+
+int store_rate_get(struct store *store, const char *sender, int64_t now,
+		   int64_t window_seconds, long *count_r,
+		   const char **error_r)
+{
+	static const char sql[] =
+		"SELECT CASE WHEN ?2 - window_start >= ?3 THEN 0 ELSE count "
+		"END FROM rate_limits WHERE sender = ?1";
+	sqlite3_stmt *st;
+	long count = 0;
+	int rc;
+
+	store_ok(store);
+	st = store_stmt(store, sql, error_r);
+	if (st == NULL)
+		return -1;
+	store_bind_text(st, 1, sender);
+	sqlite3_bind_int64(st, 2, now);
+	sqlite3_bind_int64(st, 3, window_seconds);
+	rc = store_step(store, st);
+	if (rc == SQLITE_ROW)
+		count = (long)store_col_int64(st, 0);
+	store_stmt_done(st);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return store_fail_sqlite(store, error_r, rc,
+					 "reading a rate counter");
+	if (count_r != NULL)
+		*count_r = count;
+	return 0;
+}
+
+int store_rate_prune(struct store *store, int64_t before,
+		     const char **error_r)
+{
+	static const char sql[] =
+		"DELETE FROM rate_limits WHERE window_start < ?1";
+	sqlite3_stmt *st;
+
+	store_ok(store);
+	st = store_stmt(store, sql, error_r);
+	if (st == NULL)
+		return -1;
+	sqlite3_bind_int64(st, 1, before);
+	if (store_run(store, st, "pruning rate counters", error_r) < 0)
+		return -1;
+	return 0;
+}
