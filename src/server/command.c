@@ -23,6 +23,8 @@ static const struct option_spec option_specs[] = {
 	{ "size", false, NULL },
 	{ "swap", true, yes_no_values },
 	{ "tax", false, tax_values },
+	/* The service's own setting: may the players agree a draw. */
+	{ "draw", false, yes_no_values },
 };
 
 struct keyword {

@@ -2,7 +2,8 @@
 # rules (core), text (render) and the store; nothing of IMAP or SMTP.
 noinst_LIBRARIES += libashes_server.a
 libashes_server_a_SOURCES = \
-	src/server/command.c src/server/command.h
+	src/server/command.c src/server/command.h \
+	src/server/server.c src/server/server.h
 
 # tests/server: Check tests for the command language and the service.
 check_PROGRAMS += tests/server/test_command
@@ -11,3 +12,34 @@ tests_server_test_command_SOURCES = tests/server/test_command.c
 tests_server_test_command_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_server_test_command_LDADD = libashes_server.a libashes_util.a \
 	$(CHECK_LIBS)
+
+# Templates of the service's mails and of the command grammar (also
+# included by `ashes help`).
+nobase_dist_pkgdata_DATA += templates/help-commands.txt \
+	templates/mail/challenge-closed.txt \
+	templates/mail/challenge.txt \
+	templates/mail/cmd-accept.txt \
+	templates/mail/cmd-board.txt \
+	templates/mail/cmd-challenge.txt \
+	templates/mail/cmd-decline.txt \
+	templates/mail/cmd-draw.txt \
+	templates/mail/cmd-games.txt \
+	templates/mail/cmd-history.txt \
+	templates/mail/cmd-move.txt \
+	templates/mail/cmd-moves.txt \
+	templates/mail/cmd-observe.txt \
+	templates/mail/cmd-preview.txt \
+	templates/mail/cmd-register.txt \
+	templates/mail/cmd-resign.txt \
+	templates/mail/draw.txt \
+	templates/mail/game-state.txt \
+	templates/mail/help.txt \
+	templates/mail/last-moves.txt \
+	templates/mail/legal-moves.txt \
+	templates/mail/observer.txt \
+	templates/mail/refusal.txt \
+	templates/mail/reply.txt \
+	templates/mail/result.txt \
+	templates/mail/subject-game.txt \
+	templates/mail/subject-reply.txt \
+	templates/mail/your-move.txt

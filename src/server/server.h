@@ -1,0 +1,151 @@
+/* server.h -- the game service: one inbound mail (already verified and
+ * decoded by the mail layer) in; store changes and outgoing mails out, all
+ * in ONE store transaction.
+ *
+ * The service knows the rules (through core), the store (through its named
+ * functions) and text (through templates/mail/ (*.txt)); it knows nothing of
+ * IMAP, SMTP, MIME or OpenPGP.
+ *
+ * What server_handle() does with a message, in one transaction:
+ *  1. idempotence: a message already handled (same Message-ID, or same
+ *     sha256 of the raw bytes) changes nothing and queues nothing
+ *     (SERVER_DUPLICATE);
+ *  2. the signature history: a signed text (sha256 of the signed content)
+ *     is accepted once, ever (SERVER_REPLAY, answered once);
+ *  3. identity: the verified fingerprint decides who the sender is (or,
+ *     without a signature, the registered From address: a weak identity
+ *     the reply warns about).  An unknown sender may only `register`;
+ *  4. the commands (command.h), in order, through the rules core; the first
+ *     refused command stops the rest, earlier ones keep their effect;
+ *  5. the outbox: one reply to the sender (at the player's registered
+ *     address; only a not-yet-registered sender is answered at From),
+ *     "your move" notices to the player to move, notices to observers;
+ *  6. the record that the message was handled, with its outcome.
+ * Any failure (store error, template error) rolls everything back: nothing
+ * is queued and the message may be handled again later.
+ *
+ * Outbox messages are structured, not finished RFC 5322 mails: the store
+ * row holds the envelope recipient, our Message-ID, a header block and a
+ * UTF-8 text/plain body.  The header block holds exactly these lines, each
+ * ended by "\n":
+ *   To: <address>
+ *   Subject: [ashes #GAME] ...        (stable per game; ASCII)
+ *   Message-ID: <ashes.GAME.PLY.SEQ@domain>
+ *   In-Reply-To: <...>                (if answering or in a game thread)
+ *   References: <...> <...>           (if any)
+ *   Auto-Submitted: auto-replied      (replies) | auto-generated (notices)
+ *   X-Ashes-Game: GAME                (if about a game)
+ *   X-Ashes-Kind: reply|your-move|observer|challenge|result
+ * The mail-out layer adds From, Reply-To, Date, MIME-Version and
+ * Content-Type (and may add a text/html alternative, e.g. a board
+ * picture, from X-Ashes-Game), then signs and sends.
+ */
+#ifndef ASHES_SERVER_SERVER_H
+#define ASHES_SERVER_SERVER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/core.h"
+#include "util/buf.h"
+
+struct store;
+struct template_set;
+
+struct server_config {
+	/* Domain of our Message-IDs, e.g. "ashes.example.org".  Required. */
+	const char *domain;
+	/* Templates (templates/mail/ (*.txt) and help-commands.txt).  Required;
+	 * owned by the caller and must outlive the server. */
+	struct template_set *templates;
+	/* Options a challenge starts from (size=5, no swap, tax=removed when
+	 * zeroed by server_config_default()). */
+	struct core_variant default_variant;
+	/* Whether games allow draw offers unless the challenge says draw=no. */
+	bool draw_default;
+	/* Most legal moves listed in a "your move" mail before the list is
+	 * cut (with a note to send `moves GAME`).  0: all. */
+	size_t max_listed_moves;
+};
+
+/* Defaults: no domain, no templates, default variant, draws allowed. */
+void server_config_default(struct server_config *cfg_r);
+
+struct server;
+
+/* One inbound mail as the mail layer hands it over.  Every string is
+ * NUL-terminated and only read during server_handle(). */
+struct server_inbound {
+	/* Verified signer (hex fingerprint), or NULL for an unsigned mail
+	 * (only passed on when the daemon runs with require_signature = no). */
+	const char *fingerprint;
+	/* The From address (bare addr-spec).  Identifies an unsigned sender
+	 * and is the address a `register` binds; replies to a registered
+	 * player never go here but to the registered address. */
+	const char *from_address;
+	/* The identity is weak (no signature, or one the mail layer did not
+	 * trust fully): the reply says so. */
+	bool weak_identity;
+	/* A public key came with the mail (attached or pasted) and the mail
+	 * layer imported it; `register` is only meaningful with a key. */
+	bool key_offered;
+	const char *message_id;   /* without <>; may be NULL */
+	const char *raw_sha256;   /* 64 lower-case hex digits; required */
+	const char *raw;          /* raw bytes for the archive; may be NULL */
+	size_t raw_len;
+	/* sha256 of the signed content and the signature's creation time,
+	 * for the replay history; NULL / 0 when unsigned. */
+	const char *signed_sha256;
+	int64_t signature_time;
+	const char *subject;      /* decoded Subject, may be NULL */
+	/* References and In-Reply-To, space separated, may be NULL. */
+	const char *references;
+	const char *body;         /* the (signed) text, UTF-8 */
+	size_t body_len;
+	/* Text outside the signed part was ignored: the reply says so. */
+	bool unsigned_text_ignored;
+	const char *source;       /* mailbox source name, may be NULL */
+};
+
+enum server_status {
+	SERVER_OK = 0,       /* every command ran */
+	SERVER_REFUSED,      /* a command was refused; the reply says why */
+	SERVER_DUPLICATE,    /* handled before: nothing changed or queued */
+	SERVER_REPLAY,       /* a signed text used before; answered, no effect */
+	SERVER_NO_COMMANDS,  /* nothing to do; a short reply was queued */
+};
+
+struct server_outcome {
+	enum server_status status;
+	int64_t inbound_id;  /* the recorded message (existing for duplicate) */
+	int64_t player_id;   /* the sender as identified, or 0 */
+	size_t commands_run; /* commands that succeeded */
+	int failed_line;     /* line of the refused command (0: subject), or -1 */
+	size_t queued;       /* outbox messages queued */
+	/* "ok", "refused: line 3: ...", "duplicate", ... as recorded. */
+	char outcome[256];
+};
+
+/* A service over an open store.  The store and templates are borrowed.
+ * -1 with *error_r (static text) if the config lacks domain or templates. */
+int server_new(struct store *store, const struct server_config *cfg,
+	       struct server **server_r, const char **error_r);
+void server_free(struct server **server);
+
+/* Handle one inbound mail as described at the top of this file.
+ * Returns 0 when the message was handled (whatever its commands did, see
+ * out->status) and the transaction committed; -1 with *error_r when
+ * nothing could be done (store busy or broken, template missing): the
+ * transaction was rolled back, nothing queued, and the caller should try
+ * the message again later.  *error_r is valid until the next call. */
+int server_handle(struct server *server, const struct server_inbound *msg,
+		  int64_t now, struct server_outcome *out,
+		  const char **error_r);
+
+/* Render the mailed `help` text (templates/mail/help.txt, which includes
+ * templates/help-commands.txt) into out.  -1 on a template error. */
+int server_help_text(struct server *server, struct buf *out,
+		     const char **error_r);
+
+#endif
