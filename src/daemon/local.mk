@@ -1,1 +1,61 @@
-# src/daemon: (filled by its issue)
+# src/daemon: ashesd -- config, logging, signals, pid file, systemd glue,
+# and (in loop.c) the mail loop that wires mail -> server -> store.
+noinst_LIBRARIES += libashes_daemon.a
+libashes_daemon_a_SOURCES = \
+	src/daemon/config.c src/daemon/config.h \
+	src/daemon/daemon.c src/daemon/daemon.h \
+	src/daemon/log.c src/daemon/log.h \
+	src/daemon/pidfile.c src/daemon/pidfile.h
+
+sbin_PROGRAMS += ashesd
+ashesd_SOURCES = src/daemon/main.c src/daemon/loop.c
+# Higher layers first: the lead adds mail/server/store/render/core here
+# when the loop is wired.
+ashesd_LDADD = libashes_daemon.a libashes_util.a
+
+# Tests: Check binaries, run by make check.
+check_PROGRAMS += tests/daemon/test_config tests/daemon/test_daemon
+TESTS += tests/daemon/test_config tests/daemon/test_daemon
+tests_daemon_test_config_SOURCES = tests/daemon/test_config.c
+tests_daemon_test_config_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_daemon_test_config_LDADD = libashes_daemon.a libashes_util.a $(CHECK_LIBS)
+tests_daemon_test_daemon_SOURCES = tests/daemon/test_daemon.c
+tests_daemon_test_daemon_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_daemon_test_daemon_LDADD = libashes_daemon.a libashes_util.a $(CHECK_LIBS)
+EXTRA_DIST += tests/daemon/broken.conf
+
+# Documentation and the example configuration.
+dist_man_MANS += man/ashesd.8 man/ashesd.conf.5
+ashesd_exampledir = $(docdir)/examples
+dist_ashesd_example_DATA = contrib/ashesd.conf
+
+# systemd: the unit, a sysusers.d and a tmpfiles.d snippet.  The
+# directories come from systemd's pkg-config file when it is installed,
+# else Debian's defaults; override on the command line, e.g.
+#   make install systemdsystemunitdir=/usr/lib/systemd/system
+# The unit names /usr/sbin/ashesd and /etc/ashesd; installing rewrites
+# them to this build's $(sbindir) and $(sysconfdir).
+EXTRA_DIST += systemd/ashesd.service systemd/ashesd.sysusers systemd/ashesd.tmpfiles
+systemdsystemunitdir = $$($(PKG_CONFIG) --variable=systemdsystemunitdir systemd 2>/dev/null || echo /lib/systemd/system)
+sysusersdir = $$($(PKG_CONFIG) --variable=sysusersdir systemd 2>/dev/null || echo /usr/lib/sysusers.d)
+tmpfilesdir = $$($(PKG_CONFIG) --variable=tmpfilesdir systemd 2>/dev/null || echo /usr/lib/tmpfiles.d)
+install-data-local: install-ashesd-systemd
+uninstall-local: uninstall-ashesd-systemd
+install-ashesd-systemd:
+	@unitdir="$(systemdsystemunitdir)"; test -n "$$unitdir" || unitdir=/lib/systemd/system; \
+	usersdir="$(sysusersdir)"; test -n "$$usersdir" || usersdir=/usr/lib/sysusers.d; \
+	tmpdir="$(tmpfilesdir)"; test -n "$$tmpdir" || tmpdir=/usr/lib/tmpfiles.d; \
+	echo " installing ashesd.service in $(DESTDIR)$$unitdir"; \
+	$(MKDIR_P) "$(DESTDIR)$$unitdir" "$(DESTDIR)$$usersdir" "$(DESTDIR)$$tmpdir" && \
+	sed -e 's|/usr/sbin/ashesd|$(sbindir)/ashesd|g' -e 's|/etc/ashesd|$(sysconfdir)/ashesd|g' \
+		$(srcdir)/systemd/ashesd.service > "$(DESTDIR)$$unitdir/ashesd.service" && \
+	chmod 644 "$(DESTDIR)$$unitdir/ashesd.service" && \
+	$(INSTALL_DATA) $(srcdir)/systemd/ashesd.sysusers "$(DESTDIR)$$usersdir/ashesd.conf" && \
+	$(INSTALL_DATA) $(srcdir)/systemd/ashesd.tmpfiles "$(DESTDIR)$$tmpdir/ashesd.conf"
+uninstall-ashesd-systemd:
+	@unitdir="$(systemdsystemunitdir)"; test -n "$$unitdir" || unitdir=/lib/systemd/system; \
+	usersdir="$(sysusersdir)"; test -n "$$usersdir" || usersdir=/usr/lib/sysusers.d; \
+	tmpdir="$(tmpfilesdir)"; test -n "$$tmpdir" || tmpdir=/usr/lib/tmpfiles.d; \
+	rm -f "$(DESTDIR)$$unitdir/ashesd.service" "$(DESTDIR)$$usersdir/ashesd.conf" \
+		"$(DESTDIR)$$tmpdir/ashesd.conf"
+.PHONY: install-ashesd-systemd uninstall-ashesd-systemd

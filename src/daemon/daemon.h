@@ -1,0 +1,83 @@
+/* daemon.h -- ashesd's process control around the mail loop: signals
+ * (through a self-pipe, so a wait can wake on them), config reload on
+ * SIGHUP, the systemd readiness protocol, and detaching as a classic
+ * daemon with a pid file.
+ *
+ * The mail loop itself (daemon_run_loop, loop.c) only has to call
+ * daemon_check_signals() between messages and daemon_wait() when idle;
+ * everything else here is done for it by main.c.
+ */
+#ifndef ASHES_DAEMON_DAEMON_H
+#define ASHES_DAEMON_DAEMON_H
+
+#include <stdbool.h>
+
+#include "daemon/config.h"
+
+struct daemon;
+
+/* Called on SIGHUP once the new file has loaded, before it replaces the
+ * current config (d->cfg is still the old one): reopen templates, the
+ * store, ...  Return -1 with *error_r to keep the old config. */
+typedef int daemon_reload_fn(struct daemon *d, const struct config *next,
+			     const char **error_r);
+
+struct daemon {
+	struct config cfg;            /* in force; replaced on reload */
+	const char *config_path;      /* what -c named (absolute) */
+	struct config_overrides overrides; /* re-applied on every reload */
+	bool once;                    /* --once: one pass, then return */
+	bool detached;                /* --daemon: stderr is /dev/null */
+	daemon_reload_fn *reload_hook;
+	void *context;                /* the loop's own state */
+	unsigned reloads;             /* successful reloads (for tests/logs) */
+};
+
+/* Install handlers: SIGHUP sets the reload flag, SIGTERM and SIGINT the
+ * stop flag; SIGPIPE is ignored (a dropped server connection is an error
+ * return, not a death).  Returns 0, or -1 with *error_r. */
+int daemon_signals_init(const char **error_r);
+/* Readable whenever a signal is pending; for a loop that polls its own
+ * fds (e.g. an IMAP IDLE socket). */
+int daemon_signal_fd(void);
+bool daemon_stop_requested(void);
+/* Ask the loop to stop, as SIGTERM does (tests, fatal errors). */
+void daemon_request_stop(void);
+
+/* Between messages: reload if SIGHUP came (see daemon_reload), and say
+ * whether the daemon should stop.  Returns true to stop. */
+bool daemon_check_signals(struct daemon *d);
+
+/* Load d->config_path again; on success call reload_hook, swap configs
+ * and reopen the log; on failure log every error and keep the old one.
+ * Returns 0 if the new config is in force, -1 if the old one is kept. */
+int daemon_reload(struct daemon *d);
+
+/* Sleep up to ms, waking early when a signal arrives or fd (if >= 0)
+ * becomes readable.  Returns 1 if fd is readable, 0 otherwise. */
+int daemon_wait(unsigned long ms, int fd);
+
+/* Open the log as d->cfg says (syslog instead of stderr once detached). */
+void daemon_log_open(const struct daemon *d);
+
+/* Send a state ("READY=1", "STOPPING=1", "STATUS=...") to systemd if
+ * NOTIFY_SOCKET is set.  Returns 1 if sent, 0 if not under systemd's
+ * notify protocol, -1 on error (errno set). */
+int daemon_notify(const char *state);
+
+/* Detach as a classic daemon: double fork, setsid, chdir /, std fds to
+ * /dev/null, and create pid_file in the final process.  In the original
+ * process this does not return: it exits 0 once the daemon reported
+ * daemon_detach_ready(), or 1 (printing the daemon's error) if it failed.
+ * Returns 0 in the daemon with *ready_fd_r set, or -1 with *error_r (in
+ * the original process, before forking). */
+int daemon_detach(const char *pid_file, int *ready_fd_r, const char **error_r);
+/* Tell the waiting parent how start-up went (error NULL: fine). */
+void daemon_detach_ready(int *ready_fd, const char *error);
+
+/* The mail loop, in loop.c: handles mail until daemon_check_signals()
+ * says stop (or after one pass with d->once).  Returns 0 on a clean stop,
+ * -1 on a fatal error (already logged). */
+int daemon_run_loop(struct daemon *d);
+
+#endif
