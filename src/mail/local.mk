@@ -19,3 +19,11 @@ TESTS += tests/mail/test_compose
 tests_mail_test_compose_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_mail_test_compose_LDADD = libashes_mail.a libashes_util.a $(CHECK_LIBS)
 # --- end compose ---
+
+# --- transports (owner: stack helper) ---
+libashes_mail_a_SOURCES += \
+	src/mail/source.c src/mail/source.h \
+	src/mail/imap.c src/mail/imap.h \
+	src/mail/maildir_source.c \
+	src/mail/smtp.c src/mail/smtp.h
+# --- end transports ---

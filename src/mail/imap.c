@@ -1,0 +1,829 @@
+/* imap.c -- the "imap" mailbox source on libetpan's mailimap (see imap.h). */
+#include "config.h"
+
+#include "mail/imap.h"
+#include "mail/source.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <gnutls/gnutls.h>
+#include <gnutls/x509.h>
+#include <libetpan/libetpan.h>
+
+#include "util/buf.h"
+
+struct imap_source {
+	struct mail_source src;
+	/* settings, copied */
+	char *host;
+	uint16_t port;
+	enum mail_tls tls;
+	char *ca_file;
+	bool tls_no_verify;
+	enum mail_source_auth auth;
+	char *user;
+	char *password;
+	char *mailbox;
+	char *archive;
+	unsigned int timeout_ms;
+	unsigned int poll_ms;
+	unsigned int backoff_min_ms, backoff_max_ms;
+	void (*event)(void *context, enum mail_source_event event,
+		      const char *detail);
+	void *event_context;
+
+	mailimap *imap;		/* NULL while disconnected */
+	bool has_move, has_idle, has_uidplus;
+	bool rescan_pending;	/* report RESCAN on the next next() */
+	bool in_outage;		/* DOWN was reported, UP not yet */
+	unsigned int backoff_ms;	/* current reconnect delay */
+	uint64_t retry_at_ms;	/* no connect try before this */
+	uint32_t cursor;	/* last UID handed out */
+	uint32_t *pending;	/* UIDs > cursor, ascending */
+	size_t n_pending, cap_pending;
+	struct buf data;	/* the message handed out */
+	int wake_pipe[2];	/* interrupt() while sleeping */
+	volatile sig_atomic_t idling;	/* interrupt() while in IDLE */
+};
+
+static uint64_t imap_now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+static char *imap_strdup(const char *s)
+{
+	char *d;
+
+	if (s == NULL)
+		return NULL;
+	d = strdup(s);
+	if (d == NULL)
+		abort();
+	return d;
+}
+
+/* libetpan's error codes, in words for logs (never with a password). */
+static const char *imap_strerror(int r)
+{
+	switch (r) {
+	case MAILIMAP_ERROR_STREAM:
+		return "connection lost";
+	case MAILIMAP_ERROR_PARSE:
+		return "unparsable server response";
+	case MAILIMAP_ERROR_CONNECTION_REFUSED:
+		return "connection refused";
+	case MAILIMAP_ERROR_FATAL:
+		return "server closed the session (BYE)";
+	case MAILIMAP_ERROR_DONT_ACCEPT_CONNECTION:
+		return "server does not accept connections";
+	case MAILIMAP_ERROR_LOGIN:
+		return "login refused";
+	case MAILIMAP_ERROR_SASL:
+		return "authentication refused";
+	case MAILIMAP_ERROR_STARTTLS:
+		return "STARTTLS refused";
+	case MAILIMAP_ERROR_SSL:
+		return "TLS handshake failed";
+	case MAILIMAP_ERROR_SELECT:
+		return "SELECT refused (no such mailbox?)";
+	case MAILIMAP_ERROR_UID_MOVE:
+		return "UID MOVE refused";
+	case MAILIMAP_ERROR_UID_COPY:
+		return "UID COPY refused";
+	case MAILIMAP_ERROR_UID_STORE:
+		return "UID STORE refused";
+	case MAILIMAP_ERROR_EXPUNGE:
+		return "EXPUNGE refused";
+	case MAILIMAP_ERROR_UID_FETCH:
+		return "UID FETCH refused";
+	case MAILIMAP_ERROR_MEMORY:
+		return "out of memory";
+	default:
+		return "IMAP error";
+	}
+}
+
+/* Errors after which the session is useless: drop it and reconnect. */
+static bool imap_is_connection_error(int r)
+{
+	return r == MAILIMAP_ERROR_STREAM || r == MAILIMAP_ERROR_PARSE ||
+	       r == MAILIMAP_ERROR_FATAL ||
+	       r == MAILIMAP_ERROR_CONNECTION_REFUSED ||
+	       r == MAILIMAP_ERROR_BAD_STATE;
+}
+
+int imap_tls_verify(const unsigned char *const *der, const size_t *der_len,
+		    size_t n, const char *host, const char *ca_file,
+		    char *error, size_t error_size)
+{
+	gnutls_x509_trust_list_t list = NULL;
+	gnutls_x509_crt_t *certs = NULL;
+	gnutls_datum_t out = { NULL, 0 };
+	gnutls_typed_vdata_st vdata[2];
+	unsigned int status = 0, n_vdata = 0;
+	size_t i, n_certs = 0;
+	int r, ret = -1;
+
+	if (n == 0) {
+		snprintf(error, error_size, "server sent no certificate");
+		return -1;
+	}
+	if (gnutls_x509_trust_list_init(&list, 0) < 0) {
+		snprintf(error, error_size, "gnutls: trust list init failed");
+		return -1;
+	}
+	if (ca_file != NULL)
+		r = gnutls_x509_trust_list_add_trust_file(
+			list, ca_file, NULL, GNUTLS_X509_FMT_PEM, 0, 0);
+	else
+		r = gnutls_x509_trust_list_add_system_trust(list, 0, 0);
+	if (r <= 0) {
+		snprintf(error, error_size, "no trusted CA loaded from %s%s%s",
+			 ca_file ? ca_file : "the system store",
+			 r < 0 ? ": " : "", r < 0 ? gnutls_strerror(r) : "");
+		goto out;
+	}
+	certs = calloc(n, sizeof(*certs));
+	if (certs == NULL)
+		abort();
+	for (i = 0; i < n; i++) {
+		gnutls_datum_t d = { (unsigned char *)der[i],
+				     (unsigned int)der_len[i] };
+
+		if (gnutls_x509_crt_init(&certs[i]) < 0)
+			abort();
+		n_certs++;
+		r = gnutls_x509_crt_import(certs[i], &d, GNUTLS_X509_FMT_DER);
+		if (r < 0) {
+			snprintf(error, error_size,
+				 "bad certificate from server: %s",
+				 gnutls_strerror(r));
+			goto out;
+		}
+	}
+	vdata[n_vdata].type = GNUTLS_DT_DNS_HOSTNAME;
+	vdata[n_vdata].data = (unsigned char *)host;
+	vdata[n_vdata++].size = 0;
+	vdata[n_vdata].type = GNUTLS_DT_KEY_PURPOSE_OID;
+	vdata[n_vdata].data = (unsigned char *)GNUTLS_KP_TLS_WWW_SERVER;
+	vdata[n_vdata++].size = 0;
+	r = gnutls_x509_trust_list_verify_crt2(list, certs, (unsigned int)n,
+					       vdata, n_vdata, 0, &status,
+					       NULL);
+	if (r < 0) {
+		snprintf(error, error_size, "certificate check failed: %s",
+			 gnutls_strerror(r));
+		goto out;
+	}
+	if (status != 0) {
+		if (gnutls_certificate_verification_status_print(
+			    status, GNUTLS_CRT_X509, &out, 0) == 0)
+			snprintf(error, error_size,
+				 "server certificate not trusted for %s: %s",
+				 host, (const char *)out.data);
+		else
+			snprintf(error, error_size,
+				 "server certificate not trusted for %s",
+				 host);
+		gnutls_free(out.data);
+		goto out;
+	}
+	ret = 0;
+out:
+	for (i = 0; i < n_certs; i++)
+		gnutls_x509_crt_deinit(certs[i]);
+	free(certs);
+	gnutls_x509_trust_list_deinit(list, 1);
+	return ret;
+}
+
+/* Check the session's peer chain; -1 with src->error on failure. */
+static int imap_check_certificate(struct imap_source *is,
+				  const char **error_r)
+{
+	carray *chain;
+	const unsigned char **der = NULL;
+	size_t *len = NULL, n, i;
+	char err[400];
+	int ret;
+
+	if (is->tls_no_verify)
+		return 0;
+	chain = mailstream_get_certificate_chain(is->imap->imap_stream);
+	n = chain ? carray_count(chain) : 0;
+	if (n > 0) {
+		der = calloc(n, sizeof(*der));
+		len = calloc(n, sizeof(*len));
+		if (der == NULL || len == NULL)
+			abort();
+	}
+	for (i = 0; i < n; i++) {
+		MMAPString *s = carray_get(chain, (unsigned int)i);
+
+		der[i] = (const unsigned char *)s->str;
+		len[i] = s->len;
+	}
+	ret = imap_tls_verify(der, len, n, is->host, is->ca_file, err,
+			      sizeof(err));
+	if (ret < 0)
+		*error_r = mail_source_error(&is->src, "IMAP %s:%u: %s",
+					     is->host, is->port, err);
+	free(der);
+	free(len);
+	if (chain != NULL)
+		mailstream_certificate_chain_free(chain);
+	return ret;
+}
+
+static void imap_tls_callback(struct mailstream_ssl_context *ctx, void *data)
+{
+	struct imap_source *is = data;
+
+	/* SNI, so a server with several names picks the right certificate. */
+	mailstream_ssl_set_server_name(ctx, is->host);
+}
+
+static void imap_disconnect(struct imap_source *is)
+{
+	if (is->imap == NULL)
+		return;
+	mailimap_free(is->imap);
+	is->imap = NULL;
+	is->n_pending = 0;
+}
+
+/* An operation failed with libetpan code r: drop a dead session, note the
+ * outage (the event fires once), fill *error_r. */
+static void imap_failed(struct imap_source *is, const char *what, int r,
+			const char **error_r)
+{
+	*error_r = mail_source_error(&is->src, "IMAP %s:%u: %s: %s", is->host,
+				     is->port, what, imap_strerror(r));
+	if (!imap_is_connection_error(r))
+		return;
+	imap_disconnect(is);
+	if (!is->in_outage) {
+		is->in_outage = true;
+		is->backoff_ms = 0;
+		is->retry_at_ms = 0;
+		if (is->event != NULL)
+			is->event(is->event_context, MAIL_SOURCE_EVENT_DOWN,
+				  *error_r);
+	}
+}
+
+static bool imap_has_capability(mailimap *imap, const char *name)
+{
+	return mailimap_has_extension(imap, (char *)name) != 0;
+}
+
+/* Connect, check TLS, log in, select; -1 with *error_r on failure. */
+static int imap_connect(struct imap_source *is, const char **error_r)
+{
+	const char *what = "connect";
+	uint32_t uidvalidity;
+	int r;
+
+	is->imap = mailimap_new(0, NULL);
+	if (is->imap == NULL)
+		abort();
+	mailimap_set_timeout(is->imap, (is->timeout_ms + 999) / 1000);
+	if (is->tls == MAIL_TLS_IMPLICIT)
+		r = mailimap_ssl_connect_with_callback(is->imap, is->host,
+						       is->port,
+						       imap_tls_callback, is);
+	else
+		r = mailimap_socket_connect(is->imap, is->host, is->port);
+	if (r != MAILIMAP_NO_ERROR_NON_AUTHENTICATED &&
+	    r != MAILIMAP_NO_ERROR_AUTHENTICATED) {
+		if (r == MAILIMAP_ERROR_STREAM || r == MAILIMAP_ERROR_SSL)
+			r = MAILIMAP_ERROR_CONNECTION_REFUSED;
+		goto failed;
+	}
+	if (is->tls == MAIL_TLS_STARTTLS) {
+		what = "STARTTLS";
+		r = mailimap_socket_starttls_with_callback(is->imap,
+							   imap_tls_callback,
+							   is);
+		if (r != MAILIMAP_NO_ERROR) {
+			r = MAILIMAP_ERROR_CONNECTION_REFUSED;
+			goto failed;
+		}
+	}
+	if (is->tls != MAIL_TLS_NONE && imap_check_certificate(is, error_r) < 0)
+		goto refused;
+
+	what = "login";
+	if (is->auth == MAIL_SOURCE_AUTH_PLAIN)
+		r = mailimap_authenticate(is->imap, "PLAIN", is->host, NULL,
+					  NULL, is->user, is->user,
+					  is->password, NULL);
+	else
+		r = mailimap_login(is->imap, is->user, is->password);
+	if (r != MAILIMAP_NO_ERROR)
+		goto failed_refused;
+
+	what = "CAPABILITY";
+	{
+		struct mailimap_capability_data *cap = NULL;
+
+		r = mailimap_capability(is->imap, &cap);
+		if (r != MAILIMAP_NO_ERROR)
+			goto failed;
+		mailimap_capability_data_free(cap);
+	}
+	is->has_move = imap_has_capability(is->imap, "MOVE");
+	is->has_idle = mailimap_has_idle(is->imap) != 0;
+	is->has_uidplus = mailimap_has_uidplus(is->imap) != 0;
+
+	/* Make the archive folder; "already exists" is the usual answer. */
+	r = mailimap_create(is->imap, is->archive);
+	if (imap_is_connection_error(r))
+		goto failed;
+
+	what = "SELECT";
+	r = mailimap_select(is->imap, is->mailbox);
+	if (r != MAILIMAP_NO_ERROR)
+		goto failed_refused;
+	uidvalidity = is->imap->imap_selection_info->sel_uidvalidity;
+	if (is->src.state.uidvalidity != uidvalidity) {
+		if (is->src.state.uidvalidity != 0)
+			is->rescan_pending = true;
+		is->src.state.uidvalidity = uidvalidity;
+		is->src.state.last_uid = 0;
+	}
+	is->cursor = is->src.state.last_uid;
+	is->n_pending = 0;
+	return 0;
+
+failed_refused:
+	/* A refused login or a missing mailbox: the session works, but
+	 * nothing can be done; treat it as an outage too (retried later). */
+	*error_r = mail_source_error(&is->src, "IMAP %s:%u: %s: %s", is->host,
+				     is->port, what, imap_strerror(r));
+	goto refused;
+failed:
+	*error_r = mail_source_error(&is->src, "IMAP %s:%u: %s: %s", is->host,
+				     is->port, what, imap_strerror(r));
+refused:
+	imap_disconnect(is);
+	return -1;
+}
+
+/* Connect if needed, respecting the backoff; fires DOWN/UP events. */
+static int imap_ensure_connected(struct imap_source *is, const char **error_r)
+{
+	uint64_t now;
+
+	if (is->imap != NULL)
+		return 0;
+	now = imap_now_ms();
+	if (now < is->retry_at_ms) {
+		*error_r = mail_source_error(&is->src,
+					     "IMAP %s:%u: not connected; next "
+					     "try in %u ms", is->host, is->port,
+					     (unsigned int)(is->retry_at_ms -
+							    now));
+		return -1;
+	}
+	if (imap_connect(is, error_r) < 0) {
+		is->backoff_ms = is->backoff_ms == 0 ? is->backoff_min_ms :
+				 is->backoff_ms * 2;
+		if (is->backoff_ms > is->backoff_max_ms)
+			is->backoff_ms = is->backoff_max_ms;
+		is->retry_at_ms = imap_now_ms() + is->backoff_ms;
+		if (!is->in_outage) {
+			is->in_outage = true;
+			if (is->event != NULL)
+				is->event(is->event_context,
+					  MAIL_SOURCE_EVENT_DOWN, *error_r);
+		}
+		return -1;
+	}
+	is->backoff_ms = 0;
+	is->retry_at_ms = 0;
+	if (is->in_outage) {
+		is->in_outage = false;
+		if (is->event != NULL)
+			is->event(is->event_context, MAIL_SOURCE_EVENT_UP,
+				  "connected");
+	}
+	return 0;
+}
+
+static int imap_uid_cmp(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* First static attribute of type att_type in a fetch response item. */
+static struct mailimap_msg_att_static *
+imap_msg_static(struct mailimap_msg_att *att, int att_type)
+{
+	clistiter *it;
+
+	for (it = clist_begin(att->att_list); it != NULL; it = clist_next(it)) {
+		struct mailimap_msg_att_item *item = clist_content(it);
+
+		if (item->att_type == MAILIMAP_MSG_ATT_ITEM_STATIC &&
+		    item->att_data.att_static->att_type == att_type)
+			return item->att_data.att_static;
+	}
+	return NULL;
+}
+
+static int imap_archive_uid(struct imap_source *is, uint32_t uid,
+			    const char **error_r);
+
+/* List the mailbox: archive leftovers (UID <= last_uid), queue UIDs above
+ * the cursor.  -1 with *error_r on failure. */
+static int imap_scan(struct imap_source *is, const char **error_r)
+{
+	struct mailimap_set *set;
+	struct mailimap_fetch_type *ft;
+	clist *result = NULL;
+	clistiter *it;
+	uint32_t *stale = NULL;
+	size_t n_stale = 0, i;
+	int r, ret = -1;
+
+	set = mailimap_set_new_interval(1, 0);
+	ft = mailimap_fetch_type_new_fetch_att_list_empty();
+	mailimap_fetch_type_new_fetch_att_list_add(ft,
+						   mailimap_fetch_att_new_uid());
+	r = mailimap_uid_fetch(is->imap, set, ft, &result);
+	mailimap_fetch_type_free(ft);
+	mailimap_set_free(set);
+	if (r != MAILIMAP_NO_ERROR) {
+		imap_failed(is, "UID FETCH", r, error_r);
+		return -1;
+	}
+	is->n_pending = 0;
+	for (it = clist_begin(result); it != NULL; it = clist_next(it)) {
+		struct mailimap_msg_att_static *st;
+		uint32_t uid;
+
+		st = imap_msg_static(clist_content(it), MAILIMAP_MSG_ATT_UID);
+		if (st == NULL)
+			continue;
+		uid = st->att_data.att_uid;
+		if (uid <= is->src.state.last_uid) {
+			stale = realloc(stale, (n_stale + 1) * sizeof(*stale));
+			if (stale == NULL)
+				abort();
+			stale[n_stale++] = uid;
+		} else if (uid > is->cursor) {
+			if (is->n_pending == is->cap_pending) {
+				is->cap_pending = is->cap_pending ?
+					is->cap_pending * 2 : 64;
+				is->pending = realloc(is->pending,
+						      is->cap_pending *
+						      sizeof(*is->pending));
+				if (is->pending == NULL)
+					abort();
+			}
+			is->pending[is->n_pending++] = uid;
+		}
+	}
+	mailimap_fetch_list_free(result);
+	qsort(is->pending, is->n_pending, sizeof(*is->pending), imap_uid_cmp);
+	for (i = 0; i < n_stale; i++) {
+		if (imap_archive_uid(is, stale[i], error_r) < 0 &&
+		    is->imap == NULL)
+			goto out;
+	}
+	ret = 0;
+out:
+	free(stale);
+	return ret;
+}
+
+/* Fetch one body into is->data.  1 found, 0 gone, -1 error. */
+static int imap_fetch_body(struct imap_source *is, uint32_t uid,
+			   const char **error_r)
+{
+	struct mailimap_set *set;
+	struct mailimap_fetch_type *ft;
+	clist *result = NULL;
+	clistiter *it;
+	int r, ret = 0;
+
+	set = mailimap_set_new_single(uid);
+	ft = mailimap_fetch_type_new_fetch_att_list_empty();
+	mailimap_fetch_type_new_fetch_att_list_add(ft,
+						   mailimap_fetch_att_new_uid());
+	mailimap_fetch_type_new_fetch_att_list_add(
+		ft, mailimap_fetch_att_new_body_peek_section(
+			    mailimap_section_new(NULL)));
+	r = mailimap_uid_fetch(is->imap, set, ft, &result);
+	mailimap_fetch_type_free(ft);
+	mailimap_set_free(set);
+	if (r != MAILIMAP_NO_ERROR) {
+		imap_failed(is, "UID FETCH BODY", r, error_r);
+		return -1;
+	}
+	for (it = clist_begin(result); it != NULL; it = clist_next(it)) {
+		struct mailimap_msg_att_static *st_uid, *st_body;
+		struct mailimap_msg_att_body_section *sec;
+
+		st_uid = imap_msg_static(clist_content(it),
+					 MAILIMAP_MSG_ATT_UID);
+		st_body = imap_msg_static(clist_content(it),
+					  MAILIMAP_MSG_ATT_BODY_SECTION);
+		/* N:* style answers may carry other messages: filter. */
+		if (st_uid == NULL || st_uid->att_data.att_uid != uid ||
+		    st_body == NULL)
+			continue;
+		sec = st_body->att_data.att_body_section;
+		buf_reset(&is->data);
+		buf_append(&is->data, "", 0);
+		if (sec != NULL && sec->sec_body_part != NULL)
+			buf_append(&is->data, sec->sec_body_part,
+				   sec->sec_length);
+		ret = 1;
+		break;
+	}
+	mailimap_fetch_list_free(result);
+	return ret;
+}
+
+static enum mail_source_result imap_next(struct mail_source *src,
+					 struct mail_source_message *msg_r,
+					 const char **error_r)
+{
+	struct imap_source *is = (struct imap_source *)src;
+	int r;
+
+	if (imap_ensure_connected(is, error_r) < 0)
+		return MAIL_SOURCE_ERROR;
+	if (is->rescan_pending) {
+		is->rescan_pending = false;
+		return MAIL_SOURCE_RESCAN;
+	}
+	for (;;) {
+		uint32_t uid;
+
+		if (is->n_pending == 0) {
+			if (imap_scan(is, error_r) < 0)
+				return MAIL_SOURCE_ERROR;
+			if (is->n_pending == 0)
+				return MAIL_SOURCE_NONE;
+		}
+		uid = is->pending[0];
+		memmove(is->pending, is->pending + 1,
+			--is->n_pending * sizeof(*is->pending));
+		r = imap_fetch_body(is, uid, error_r);
+		if (r < 0)
+			return MAIL_SOURCE_ERROR;
+		if (r == 0)
+			continue;	/* expunged meanwhile */
+		is->cursor = uid;
+		msg_r->uidvalidity = src->state.uidvalidity;
+		msg_r->uid = uid;
+		msg_r->data = buf_str(&is->data);
+		msg_r->size = is->data.len;
+		return MAIL_SOURCE_MESSAGE;
+	}
+}
+
+static struct mailimap_flag_list *imap_flags(bool deleted)
+{
+	struct mailimap_flag_list *fl = mailimap_flag_list_new_empty();
+
+	mailimap_flag_list_add(fl, mailimap_flag_new_seen());
+	if (deleted)
+		mailimap_flag_list_add(fl, mailimap_flag_new_deleted());
+	return fl;
+}
+
+/* \Seen, then MOVE (or COPY + \Deleted + EXPUNGE) to the archive. */
+static int imap_archive_uid(struct imap_source *is, uint32_t uid,
+			    const char **error_r)
+{
+	struct mailimap_set *set = mailimap_set_new_single(uid);
+	struct mailimap_store_att_flags *flags;
+	int r, ret = -1;
+
+	flags = mailimap_store_att_flags_new_add_flags_silent(
+		imap_flags(false));
+	r = mailimap_uid_store(is->imap, set, flags);
+	mailimap_store_att_flags_free(flags);
+	if (r != MAILIMAP_NO_ERROR) {
+		imap_failed(is, "UID STORE \\Seen", r, error_r);
+		goto out;
+	}
+	if (is->has_move) {
+		r = mailimap_uid_move(is->imap, set, is->archive);
+		if (r != MAILIMAP_NO_ERROR) {
+			imap_failed(is, "UID MOVE", r, error_r);
+			goto out;
+		}
+		ret = 0;
+		goto out;
+	}
+	r = mailimap_uid_copy(is->imap, set, is->archive);
+	if (r != MAILIMAP_NO_ERROR) {
+		imap_failed(is, "UID COPY", r, error_r);
+		goto out;
+	}
+	flags = mailimap_store_att_flags_new_add_flags_silent(
+		imap_flags(true));
+	r = mailimap_uid_store(is->imap, set, flags);
+	mailimap_store_att_flags_free(flags);
+	if (r != MAILIMAP_NO_ERROR) {
+		imap_failed(is, "UID STORE \\Deleted", r, error_r);
+		goto out;
+	}
+	/* Without UIDPLUS, EXPUNGE also removes other \Deleted mail: in our
+	 * own mailbox only our own archived copies carry \Deleted. */
+	r = is->has_uidplus ? mailimap_uid_expunge(is->imap, set) :
+			      mailimap_expunge(is->imap);
+	if (r != MAILIMAP_NO_ERROR) {
+		imap_failed(is, "EXPUNGE", r, error_r);
+		goto out;
+	}
+	ret = 0;
+out:
+	mailimap_set_free(set);
+	return ret;
+}
+
+static int imap_mark_handled(struct mail_source *src, uint32_t uid,
+			     const char **error_r)
+{
+	struct imap_source *is = (struct imap_source *)src;
+
+	/* The caller committed: whatever happens below, this UID is done
+	 * (a failed move is redone by a later scan). */
+	if (uid > src->state.last_uid)
+		src->state.last_uid = uid;
+	if (imap_ensure_connected(is, error_r) < 0)
+		return -1;
+	return imap_archive_uid(is, uid, error_r);
+}
+
+static int imap_sleep(struct imap_source *is, unsigned int ms)
+{
+	struct pollfd pfd = { .fd = is->wake_pipe[0], .events = POLLIN };
+	char drain[64];
+	int r;
+
+	r = poll(&pfd, 1, (int)ms);
+	if (r > 0) {
+		while (read(is->wake_pipe[0], drain, sizeof(drain)) > 0)
+			;
+		return 0;
+	}
+	return r == 0 ? 1 : 0;
+}
+
+static int imap_wait(struct mail_source *src, unsigned int max_ms,
+		     const char **error_r)
+{
+	struct imap_source *is = (struct imap_source *)src;
+	unsigned int ms = max_ms < is->poll_ms ? max_ms : is->poll_ms;
+	int r, ret;
+
+	if (is->imap == NULL) {
+		uint64_t now = imap_now_ms();
+
+		if (is->retry_at_ms > now &&
+		    is->retry_at_ms - now < (uint64_t)ms)
+			ms = (unsigned int)(is->retry_at_ms - now);
+		else if (is->retry_at_ms <= now)
+			ms = 0;
+		imap_sleep(is, ms);
+		return 0;
+	}
+	if (!is->has_idle || ms < 1000)
+		return imap_sleep(is, ms);
+
+	r = mailimap_idle(is->imap);
+	if (r != MAILIMAP_NO_ERROR) {
+		imap_failed(is, "IDLE", r, error_r);
+		return -1;
+	}
+	is->idling = 1;
+	r = mailstream_wait_idle(is->imap->imap_stream, (int)(ms / 1000));
+	is->idling = 0;
+	switch (r) {
+	case MAILSTREAM_IDLE_HASDATA:
+		ret = 1;
+		break;
+	case MAILSTREAM_IDLE_ERROR:
+		imap_failed(is, "IDLE", MAILIMAP_ERROR_STREAM, error_r);
+		return -1;
+	default:	/* timeout, interrupted, cancelled */
+		ret = 0;
+		break;
+	}
+	r = mailimap_idle_done(is->imap);
+	if (r != MAILIMAP_NO_ERROR) {
+		imap_failed(is, "IDLE DONE", r, error_r);
+		return -1;
+	}
+	return ret;
+}
+
+static void imap_interrupt(struct mail_source *src)
+{
+	struct imap_source *is = (struct imap_source *)src;
+	ssize_t r;
+
+	if (is->idling && is->imap != NULL)
+		mailstream_interrupt_idle(is->imap->imap_stream);
+	r = write(is->wake_pipe[1], "", 1);
+	(void)r;
+}
+
+static void imap_close(struct mail_source *src)
+{
+	struct imap_source *is = (struct imap_source *)src;
+
+	if (is->imap != NULL)
+		mailimap_logout(is->imap);
+	imap_disconnect(is);
+	free(is->host);
+	free(is->ca_file);
+	free(is->user);
+	if (is->password != NULL) {
+		explicit_bzero(is->password, strlen(is->password));
+		free(is->password);
+	}
+	free(is->mailbox);
+	free(is->archive);
+	free(is->pending);
+	buf_free(&is->data);
+	close(is->wake_pipe[0]);
+	close(is->wake_pipe[1]);
+	free(is);
+}
+
+static int imap_open(const struct mail_source_settings *set,
+		     struct mail_source **src_r, const char **error_r)
+{
+	struct imap_source *is;
+
+	if (set->host == NULL || set->user == NULL || set->password == NULL) {
+		*error_r = "mail source imap: host, user and password needed";
+		return -1;
+	}
+	if (set->port > 65535) {
+		*error_r = "mail source imap: bad port";
+		return -1;
+	}
+	is = calloc(1, sizeof(*is));
+	if (is == NULL)
+		abort();
+	is->src.v = &mail_source_imap;
+	is->host = imap_strdup(set->host);
+	is->tls = set->tls;
+	is->port = set->port ? (uint16_t)set->port :
+		   set->tls == MAIL_TLS_IMPLICIT ? 993 : 143;
+	is->ca_file = imap_strdup(set->ca_file);
+	is->tls_no_verify = set->tls_no_verify;
+	is->auth = set->auth;
+	is->user = imap_strdup(set->user);
+	is->password = imap_strdup(set->password);
+	is->mailbox = imap_strdup(set->mailbox ? set->mailbox : "INBOX");
+	is->archive = imap_strdup(set->archive ? set->archive : "Archive");
+	is->timeout_ms = set->timeout_ms ? set->timeout_ms : 30000;
+	is->poll_ms = set->poll_ms ? set->poll_ms : 60000;
+	is->backoff_min_ms = set->backoff_min_ms ? set->backoff_min_ms : 1000;
+	is->backoff_max_ms = set->backoff_max_ms ? set->backoff_max_ms :
+			     300000;
+	if (is->backoff_max_ms < is->backoff_min_ms)
+		is->backoff_max_ms = is->backoff_min_ms;
+	is->event = set->event;
+	is->event_context = set->event_context;
+	if (pipe2(is->wake_pipe, O_CLOEXEC | O_NONBLOCK) < 0) {
+		is->wake_pipe[0] = is->wake_pipe[1] = -1;
+		imap_close(&is->src);
+		*error_r = "mail source imap: pipe failed";
+		return -1;
+	}
+	*src_r = &is->src;
+	return 0;
+}
+
+const struct mail_source_vfuncs mail_source_imap = {
+	.name = "imap",
+	.open = imap_open,
+	.next = imap_next,
+	.mark_handled = imap_mark_handled,
+	.wait = imap_wait,
+	.interrupt = imap_interrupt,
+	.close = imap_close,
+};

@@ -1,0 +1,353 @@
+/* maildir_source.c -- the "dir" mailbox source: a folder of .eml files, for
+ * local runs (ashesd --maildir DIR) and unit tests.
+ *
+ * Files are read from DIR/new/ when that folder exists, else from DIR, in
+ * name order; a handled file is renamed into DIR/archive/ (rename is atomic,
+ * so a file present is a file not yet handled).  UIDs are handed out in
+ * discovery order for the life of the source and UIDVALIDITY is 1: the
+ * saved last UID is not used to skip files, since the files themselves say
+ * what is left.  After a crash between the caller's commit and the rename
+ * a file is handed out again: the store's Message-ID / sha256 record makes
+ * that harmless.
+ */
+#include "config.h"
+
+#include "mail/source.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "util/buf.h"
+
+#define DIR_UIDVALIDITY 1
+
+struct dir_entry {
+	char *name;
+	uint32_t uid;
+};
+
+struct dir_source {
+	struct mail_source src;
+	char *path;		/* where the .eml files are */
+	char *archive;		/* where handled files go */
+	unsigned int poll_ms;
+	struct dir_entry *entries;	/* known, not yet archived */
+	size_t n_entries, cap_entries;
+	uint32_t next_uid;
+	uint32_t cursor;	/* last UID handed out */
+	struct buf data;	/* the message handed out */
+	int wake_pipe[2];	/* interrupt() writes here */
+};
+
+static bool dir_is_eml(const char *name)
+{
+	size_t len = strlen(name);
+
+	return name[0] != '.' && len > 4 && strcmp(name + len - 4, ".eml") == 0;
+}
+
+static int dir_name_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static struct dir_entry *dir_find(struct dir_source *ds, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < ds->n_entries; i++) {
+		if (strcmp(ds->entries[i].name, name) == 0)
+			return &ds->entries[i];
+	}
+	return NULL;
+}
+
+/* Give new .eml files a UID, in name order.  Returns 0 or -1. */
+static int dir_scan(struct dir_source *ds, const char **error_r)
+{
+	DIR *d;
+	struct dirent *de;
+	char **names = NULL;
+	size_t n = 0, cap = 0, i;
+	int ret = -1;
+
+	d = opendir(ds->path);
+	if (d == NULL) {
+		*error_r = mail_source_error(&ds->src, "opendir %s: %s",
+					     ds->path, strerror(errno));
+		return -1;
+	}
+	while ((de = readdir(d)) != NULL) {
+		if (!dir_is_eml(de->d_name) || dir_find(ds, de->d_name) != NULL)
+			continue;
+		if (n == cap) {
+			cap = cap ? cap * 2 : 16;
+			names = realloc(names, cap * sizeof(*names));
+			if (names == NULL)
+				abort();
+		}
+		names[n] = strdup(de->d_name);
+		if (names[n] == NULL)
+			abort();
+		n++;
+	}
+	closedir(d);
+	qsort(names, n, sizeof(*names), dir_name_cmp);
+	for (i = 0; i < n; i++) {
+		if (ds->n_entries == ds->cap_entries) {
+			ds->cap_entries = ds->cap_entries ?
+				ds->cap_entries * 2 : 16;
+			ds->entries = realloc(ds->entries, ds->cap_entries *
+					      sizeof(*ds->entries));
+			if (ds->entries == NULL)
+				abort();
+		}
+		ds->entries[ds->n_entries].name = names[i];
+		ds->entries[ds->n_entries].uid = ++ds->next_uid;
+		ds->n_entries++;
+	}
+	ret = 0;
+	free(names);
+	return ret;
+}
+
+/* Read a file into ds->data: 1 done, 0 gone, -1 error. */
+static int dir_read_file(struct dir_source *ds, const char *name,
+			 const char **error_r)
+{
+	char chunk[65536];
+	struct buf path = BUF_INIT;
+	ssize_t r;
+	int fd, ret = -1;
+
+	buf_printf(&path, "%s/%s", ds->path, name);
+	fd = open(buf_str(&path), O_RDONLY | O_CLOEXEC);
+	if (fd < 0 && errno == ENOENT) {
+		ret = 0;	/* taken away meanwhile */
+		goto out;
+	}
+	if (fd < 0) {
+		*error_r = mail_source_error(&ds->src, "open %s: %s",
+					     buf_str(&path), strerror(errno));
+		goto out;
+	}
+	buf_reset(&ds->data);
+	buf_append(&ds->data, "", 0);
+	while ((r = read(fd, chunk, sizeof(chunk))) != 0) {
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			*error_r = mail_source_error(&ds->src, "read %s: %s",
+						     buf_str(&path),
+						     strerror(errno));
+			goto out;
+		}
+		buf_append(&ds->data, chunk, (size_t)r);
+	}
+	ret = 1;
+out:
+	if (fd >= 0)
+		close(fd);
+	buf_free(&path);
+	return ret;
+}
+
+static enum mail_source_result dir_next(struct mail_source *src,
+					struct mail_source_message *msg_r,
+					const char **error_r)
+{
+	struct dir_source *ds = (struct dir_source *)src;
+	size_t i;
+	int r;
+
+	if (src->state.uidvalidity != DIR_UIDVALIDITY) {
+		bool changed = src->state.uidvalidity != 0;
+
+		src->state.uidvalidity = DIR_UIDVALIDITY;
+		src->state.last_uid = 0;
+		if (changed)
+			return MAIL_SOURCE_RESCAN;
+	}
+	if (dir_scan(ds, error_r) < 0)
+		return MAIL_SOURCE_ERROR;
+	for (i = 0; i < ds->n_entries; i++) {
+		if (ds->entries[i].uid <= ds->cursor)
+			continue;
+		r = dir_read_file(ds, ds->entries[i].name, error_r);
+		if (r < 0)
+			return MAIL_SOURCE_ERROR;
+		if (r == 0) {
+			/* Taken away by someone else: forget it. */
+			free(ds->entries[i].name);
+			memmove(&ds->entries[i], &ds->entries[i + 1],
+				(ds->n_entries - i - 1) * sizeof(*ds->entries));
+			ds->n_entries--;
+			i--;
+			continue;
+		}
+		ds->cursor = ds->entries[i].uid;
+		msg_r->uidvalidity = DIR_UIDVALIDITY;
+		msg_r->uid = ds->entries[i].uid;
+		msg_r->data = buf_str(&ds->data);
+		msg_r->size = ds->data.len;
+		return MAIL_SOURCE_MESSAGE;
+	}
+	return MAIL_SOURCE_NONE;
+}
+
+static int dir_mark_handled(struct mail_source *src, uint32_t uid,
+			    const char **error_r)
+{
+	struct dir_source *ds = (struct dir_source *)src;
+	struct buf from = BUF_INIT, to = BUF_INIT;
+	size_t i;
+	int ret = -1;
+
+	for (i = 0; i < ds->n_entries; i++) {
+		if (ds->entries[i].uid == uid)
+			break;
+	}
+	if (i == ds->n_entries) {
+		*error_r = mail_source_error(src, "no message with UID %u",
+					     (unsigned int)uid);
+		return -1;
+	}
+	buf_printf(&from, "%s/%s", ds->path, ds->entries[i].name);
+	buf_printf(&to, "%s/%s", ds->archive, ds->entries[i].name);
+	if (mkdir(ds->archive, 0700) < 0 && errno != EEXIST) {
+		*error_r = mail_source_error(src, "mkdir %s: %s", ds->archive,
+					     strerror(errno));
+		goto out;
+	}
+	if (rename(buf_str(&from), buf_str(&to)) < 0) {
+		*error_r = mail_source_error(src, "rename %s to %s: %s",
+					     buf_str(&from), buf_str(&to),
+					     strerror(errno));
+		goto out;
+	}
+	free(ds->entries[i].name);
+	memmove(&ds->entries[i], &ds->entries[i + 1],
+		(ds->n_entries - i - 1) * sizeof(*ds->entries));
+	ds->n_entries--;
+	if (uid > src->state.last_uid)
+		src->state.last_uid = uid;
+	ret = 0;
+out:
+	buf_free(&from);
+	buf_free(&to);
+	return ret;
+}
+
+static int dir_wait(struct mail_source *src, unsigned int max_ms,
+		    const char **error_r)
+{
+	struct dir_source *ds = (struct dir_source *)src;
+	struct pollfd pfd = { .fd = ds->wake_pipe[0], .events = POLLIN };
+	unsigned int ms = max_ms < ds->poll_ms ? max_ms : ds->poll_ms;
+	char drain[64];
+	int r;
+
+	r = poll(&pfd, 1, (int)ms);
+	if (r > 0) {
+		while (read(ds->wake_pipe[0], drain, sizeof(drain)) > 0)
+			;
+		return 0;
+	}
+	if (r < 0 && errno != EINTR) {
+		*error_r = mail_source_error(src, "poll: %s", strerror(errno));
+		return -1;
+	}
+	/* Cheap to check: tell the caller whether anything waits. */
+	if (r == 0 && dir_scan(ds, error_r) == 0) {
+		size_t i;
+
+		for (i = 0; i < ds->n_entries; i++) {
+			if (ds->entries[i].uid > ds->cursor)
+				return 1;
+		}
+	}
+	return 0;
+}
+
+static void dir_interrupt(struct mail_source *src)
+{
+	struct dir_source *ds = (struct dir_source *)src;
+	ssize_t r;
+
+	r = write(ds->wake_pipe[1], "", 1);
+	(void)r;
+}
+
+static void dir_close(struct mail_source *src)
+{
+	struct dir_source *ds = (struct dir_source *)src;
+	size_t i;
+
+	for (i = 0; i < ds->n_entries; i++)
+		free(ds->entries[i].name);
+	free(ds->entries);
+	free(ds->path);
+	free(ds->archive);
+	buf_free(&ds->data);
+	close(ds->wake_pipe[0]);
+	close(ds->wake_pipe[1]);
+	free(ds);
+}
+
+static int dir_open(const struct mail_source_settings *set,
+		    struct mail_source **src_r, const char **error_r)
+{
+	struct dir_source *ds;
+	struct buf sub = BUF_INIT;
+	struct stat st;
+
+	if (set->path == NULL || set->path[0] == '\0') {
+		*error_r = "mail source dir: no path given";
+		return -1;
+	}
+	if (stat(set->path, &st) < 0 || !S_ISDIR(st.st_mode)) {
+		*error_r = "mail source dir: path is not a directory";
+		return -1;
+	}
+	ds = calloc(1, sizeof(*ds));
+	if (ds == NULL)
+		abort();
+	ds->src.v = &mail_source_dir;
+	buf_printf(&sub, "%s/new", set->path);
+	if (stat(buf_str(&sub), &st) == 0 && S_ISDIR(st.st_mode))
+		ds->path = buf_steal(&sub);
+	else
+		ds->path = strdup(set->path);
+	buf_free(&sub);
+	buf_printf(&sub, "%s/archive", set->path);
+	ds->archive = buf_steal(&sub);
+	if (ds->path == NULL)
+		abort();
+	ds->poll_ms = set->poll_ms ? set->poll_ms : 1000;
+	if (pipe2(ds->wake_pipe, O_CLOEXEC | O_NONBLOCK) < 0) {
+		*error_r = "mail source dir: pipe failed";
+		free(ds->path);
+		free(ds->archive);
+		free(ds);
+		return -1;
+	}
+	*src_r = &ds->src;
+	return 0;
+}
+
+const struct mail_source_vfuncs mail_source_dir = {
+	.name = "dir",
+	.open = dir_open,
+	.next = dir_next,
+	.mark_handled = dir_mark_handled,
+	.wait = dir_wait,
+	.interrupt = dir_interrupt,
+	.close = dir_close,
+};
