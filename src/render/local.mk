@@ -19,3 +19,9 @@ nobase_dist_pkgdata_DATA += \
 	templates/caption.txt templates/help-cli.txt templates/move-words.txt \
 	templates/moves.txt templates/play-help.txt templates/play-intro.txt \
 	templates/play-over.txt templates/show.txt
+
+check_PROGRAMS += tests/render/test_render
+TESTS += tests/render/test_render
+tests_render_test_render_SOURCES = tests/render/test_render.c
+tests_render_test_render_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_render_test_render_LDADD = $(render_test_ldadd)

@@ -1,0 +1,440 @@
+/* test_render.c -- board text, legal-move lists, move words and the SVG
+ * picture, against expectations worked out by hand from RULES-SPEC.md. */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/core.h"
+#include "core/notation.h"
+#include "render/render.h"
+
+static struct template_set *templates;
+
+static void setup(void)
+{
+	const char *src = getenv("ASHES_SRCDIR");
+	char dir[512];
+
+	snprintf(dir, sizeof(dir), "%s/templates", src != NULL ? src : ".");
+	templates = template_set_new(NULL, dir);
+}
+
+static void teardown(void)
+{
+	template_set_free(&templates);
+}
+
+static void start(struct core_position *pos, int size, bool swap)
+{
+	struct core_variant v;
+	enum core_error err;
+
+	core_variant_default(&v);
+	v.size = size;
+	v.swap = swap;
+	ck_assert_int_eq(core_position_init(pos, &v, &err), 0);
+}
+
+/* Put a stack by hand: > 0 white, < 0 black. */
+static void put(struct core_position *pos, const char *cell, int32_t stack)
+{
+	int c = core_cell_parse(pos->geom, cell, strlen(cell));
+
+	ck_assert_int_ge(c, 0);
+	if (pos->stack[c] != 0)
+		pos->nstacks[pos->stack[c] > 0 ? CORE_WHITE : CORE_BLACK]--;
+	pos->stack[c] = stack;
+	if (stack != 0)
+		pos->nstacks[stack > 0 ? CORE_WHITE : CORE_BLACK]++;
+}
+
+static struct core_move parse(const struct core_position *pos, const char *text)
+{
+	struct core_move m;
+	enum core_error err;
+
+	if (notation_parse_move(pos, text, strlen(text), &m, &err) < 0)
+		ck_abort_msg("cannot parse %s: %s", text, core_error_string(err));
+	return m;
+}
+
+static void play(struct core_position *pos, const char *text)
+{
+	struct core_move m = parse(pos, text);
+	enum core_error err;
+
+	if (core_play(pos, &m, NULL, &err) < 0)
+		ck_abort_msg("cannot play %s: %s", text, core_error_string(err));
+}
+
+/* N = 3, White to move, tax white 2: W1 a1, W3 e5, W1 e3, B2 c1, B1 a3.
+ * With tax 2 no growth pays on N = 3, so only the three stacks move. */
+static void position_p(struct core_position *pos)
+{
+	start(pos, 3, false);
+	put(pos, "a1", 1);
+	put(pos, "e5", 3);
+	put(pos, "e3", 1);
+	put(pos, "c1", -2);
+	put(pos, "a3", -1);
+	pos->tax[CORE_WHITE] = 2;
+}
+
+START_TEST(test_board_empty_n3)
+{
+	struct core_position pos;
+	struct buf out = BUF_INIT;
+
+	start(&pos, 3, false);
+	render_board(&pos, &out);
+	ck_assert_str_eq(buf_str(&out),
+			 "      c   d   e\n"
+			 "     5  .   .   .\n"
+			 "   4  .   .   .   .\n"
+			 " 3  .   .   .   .   .\n"
+			 "   2  .   .   .   .   e\n"
+			 "     1  .   .   .   d\n"
+			 "          a   b   c\n");
+	buf_free(&out);
+}
+END_TEST
+
+START_TEST(test_board_stacks_n3)
+{
+	struct core_position pos;
+	struct buf out = BUF_INIT;
+
+	position_p(&pos);
+	render_board(&pos, &out);
+	ck_assert_str_eq(buf_str(&out),
+			 "      c   d   e\n"
+			 "     5  .   .  W3\n"
+			 "   4  .   .   .   .\n"
+			 " 3 B1   .   .   .  W1\n"
+			 "   2  .   .   .   .   e\n"
+			 "     1 W1   .  B2   d\n"
+			 "          a   b   c\n");
+	/* Three-digit stacks do not fit the grid: a marker and a legend. */
+	put(&pos, "c3", -123);
+	put(&pos, "e5", 45);
+	buf_reset(&out);
+	render_board(&pos, &out);
+	ck_assert_str_eq(buf_str(&out),
+			 "      c   d   e\n"
+			 "     5  .   .  W45\n"
+			 "   4  .   .   .   .\n"
+			 " 3 B1   .  *1   .  W1\n"
+			 "   2  .   .   .   .   e\n"
+			 "     1 W1   .  B2   d\n"
+			 "          a   b   c\n"
+			 "*1 = B123 (c3)\n");
+	buf_free(&out);
+}
+END_TEST
+
+/* Every line of text at most `width` characters. */
+static int widest_line(const char *s)
+{
+	int widest = 0, col = 0;
+
+	for (; *s != '\0'; s++) {
+		if (*s == '\n') {
+			col = 0;
+			continue;
+		}
+		if (++col > widest)
+			widest = col;
+	}
+	return widest;
+}
+
+START_TEST(test_board_width)
+{
+	struct core_position pos;
+	struct buf out = BUF_INIT;
+	int c;
+
+	/* N = 7 full of two-digit black stacks fits a 72-column mail. */
+	start(&pos, 7, false);
+	for (c = 0; c < pos.geom->ncells; c++)
+		pos.stack[c] = -(10 + c % 90);
+	render_board(&pos, &out);
+	ck_assert_int_le(widest_line(buf_str(&out)), RENDER_TEXT_WIDTH);
+	/* 13 rows and the two letter lines. */
+	ck_assert_ptr_nonnull(strstr(buf_str(&out), "\n 7 B"));
+	buf_reset(&out);
+	start(&pos, 13, false);
+	render_board(&pos, &out);
+	ck_assert_ptr_nonnull(strstr(buf_str(&out), " 25  .  "));
+	ck_assert_ptr_nonnull(strstr(buf_str(&out), "  y\n"));
+	buf_free(&out);
+}
+END_TEST
+
+START_TEST(test_moves_grouped)
+{
+	struct core_position pos;
+	struct buf growth = BUF_INIT, stacks = BUF_INIT;
+
+	position_p(&pos);
+	ck_assert_uint_eq(render_legal_moves(&pos, &growth, &stacks), 18);
+	ck_assert_str_eq(buf_str(&growth), "");
+	ck_assert_str_eq(buf_str(&stacks),
+			 "a1: a2 a3x b1\n"
+			 "e3: a3x d2 e4\n"
+			 "e5: a1x b2 c3 c5 d4 d5 e3x e4  /1-2: a1x e3x\n");
+	buf_free(&growth);
+	buf_free(&stacks);
+}
+END_TEST
+
+START_TEST(test_moves_plain)
+{
+	struct core_position pos;
+	struct buf out = BUF_INIT;
+
+	position_p(&pos);
+	ck_assert_uint_eq(render_legal_moves_plain(&pos, &out), 18);
+	ck_assert_str_eq(buf_str(&out),
+			 "a1-a2\na1-b1\na1xa3\n"
+			 "e3-d2\ne3-e4\ne3xa3\n"
+			 "e5-b2\ne5-c3\ne5-c5\ne5-d4\ne5-d5\ne5-e4\n"
+			 "e5xa1\ne5xa1/1\ne5xa1/2\ne5xe3\ne5xe3/1\ne5xe3/2\n");
+	buf_reset(&out);
+	start(&pos, 5, false);
+	ck_assert_uint_eq(render_legal_moves_plain(&pos, &out), 384);
+	buf_free(&out);
+}
+END_TEST
+
+START_TEST(test_moves_growth_rings)
+{
+	struct core_position pos;
+	struct buf growth = BUF_INIT;
+	const char *s;
+
+	/* N = 3 opening: from the centre, ring 1 gives a 1-stack and ring 2
+	 * a 2-stack; from a ring-1 cell only ring 2 (size 1). */
+	start(&pos, 3, false);
+	ck_assert_uint_eq(render_legal_moves(&pos, &growth, NULL), 48);
+	s = buf_str(&growth);
+	ck_assert_ptr_nonnull(strstr(s, "c3 =1: b2 b3 c2 c4 d3 d4  "
+				     "=2: a1 a3 c1 c5 e3 e5\n"));
+	ck_assert_ptr_nonnull(strstr(s, "b2 =1: a1 a2 b1 b4 d2 e5\n"));
+	ck_assert_ptr_null(strstr(s, "a1 ="));
+	buf_reset(&growth);
+	/* With tax 2, growth from the centre of N = 5 pays only from ring 3
+	 * on, and the corners give 2 (the spec's worked check). */
+	start(&pos, 5, false);
+	pos.tax[CORE_WHITE] = 2;
+	render_legal_moves(&pos, &growth, NULL);
+	ck_assert_ptr_nonnull(strstr(buf_str(&growth),
+				     "e5 =1: b2 b5 e2 e8 h5 h8  "
+				     "=2: a1 a5 e1 e9 i5 i9\n"));
+	/* N = 7 opening: 1,296 moves, no line wider than a mail. */
+	buf_reset(&growth);
+	start(&pos, 7, false);
+	ck_assert_uint_eq(render_legal_moves(&pos, &growth, NULL), 1296);
+	ck_assert_int_le(widest_line(buf_str(&growth)), RENDER_TEXT_WIDTH);
+	ck_assert_ptr_nonnull(strstr(buf_str(&growth), "\n   ")); /* wrapped */
+	buf_free(&growth);
+}
+END_TEST
+
+START_TEST(test_moves_swap_listed)
+{
+	struct core_position pos;
+	struct buf stacks = BUF_INIT, plain = BUF_INIT;
+
+	start(&pos, 3, true);
+	play(&pos, "c3-a1");
+	render_legal_moves(&pos, NULL, &stacks);
+	ck_assert_str_eq(buf_str(&stacks), "swap\n");
+	render_legal_moves_plain(&pos, &plain);
+	ck_assert_ptr_nonnull(strstr(buf_str(&plain), "\nswap\n"));
+	buf_free(&stacks);
+	buf_free(&plain);
+}
+END_TEST
+
+/* The words for `text` played in pos. */
+static const char *words(const struct core_position *pos, const char *text)
+{
+	static struct buf out = BUF_INIT;
+	struct core_move m = parse(pos, text);
+	const char *error;
+
+	buf_reset(&out);
+	if (render_move_words(templates, pos, &m, &out, &error) < 0)
+		ck_abort_msg("words for %s: %s", text, error);
+	return buf_str(&out);
+}
+
+START_TEST(test_words_each_kind)
+{
+	struct core_position pos;
+	struct core_move pass = { CORE_MOVE_PASS, false, -1, -1, 0 };
+	struct buf out = BUF_INIT;
+	const char *error;
+
+	start(&pos, 3, false);
+	ck_assert_str_eq(words(&pos, "c3-a1"), "White grew a 2-stack on a1 from c3.");
+	play(&pos, "c3-a1");
+	ck_assert_str_eq(words(&pos, "c3-e5"), "Black grew a 2-stack on e5 from c3.");
+	play(&pos, "c3-e5");
+	ck_assert_str_eq(words(&pos, "a1-a3/1"), "White split 1 from a1 to a3.");
+	play(&pos, "a1-a3/1");
+	ck_assert_str_eq(words(&pos, "e5-c5"),
+			 "Black moved the 2-stack from e5 to c5, now a 1-stack.");
+	play(&pos, "e5-c5");
+	ck_assert_str_eq(words(&pos, "a3xc5"),
+			 "White moved the 1-stack from a3 to c5 and captured a "
+			 "Black 1-stack (spent).");
+	ck_assert_str_eq(words(&pos, "a1-a2"),
+			 "White moved the 1-stack from a1 to a2 (spent).");
+
+	/* Splits: paying the tax, onto an enemy and onto one's own stack. */
+	start(&pos, 5, false);
+	put(&pos, "e5", 3);
+	put(&pos, "e6", -1);
+	put(&pos, "d4", 1);
+	pos.tax[CORE_WHITE] = 1;
+	ck_assert_str_eq(words(&pos, "e5-e3/2"),
+			 "White split 2 from e5 to e3, arriving as a 1-stack after tax.");
+	ck_assert_str_eq(words(&pos, "e5xe6/2"),
+			 "White split 2 from e5 to e6 and captured a Black 1-stack, "
+			 "arriving as a 1-stack after tax.");
+	ck_assert_str_eq(words(&pos, "e5xd4/1"),
+			 "White split 1 from e5 to d4 and captured its own 1-stack.");
+	ck_assert_str_eq(words(&pos, "e5xd4"),
+			 "White moved the 3-stack from e5 to d4 and captured its "
+			 "own 1-stack, now a 4-stack.");
+
+	start(&pos, 3, true);
+	play(&pos, "c3-a1");
+	ck_assert_str_eq(words(&pos, "swap"), "Black swapped colours.");
+	ck_assert_int_eq(render_move_words(templates, &pos, &pass, &out,
+					   &error), 0);
+	ck_assert_str_eq(buf_str(&out), "Black had no legal move and passed.");
+
+	/* An illegal move is refused with the rules' reason. */
+	buf_reset(&out);
+	{
+		struct core_move m = parse(&pos, "a1-e5");
+
+		ck_assert_int_eq(render_move_words(templates, &pos, &m, &out,
+						   &error), -1);
+		ck_assert_str_eq(error,
+				 core_error_string(CORE_ERR_NOT_YOUR_STACK));
+	}
+	buf_free(&out);
+}
+END_TEST
+
+START_TEST(test_position_ctx)
+{
+	struct core_position pos;
+	struct template_ctx *ctx = template_ctx_new();
+	struct buf out = BUF_INIT;
+	const char *error;
+
+	position_p(&pos);
+	render_position_ctx(&pos, ctx);
+	ck_assert_str_eq(template_ctx_get(ctx, "turn"), "white");
+	ck_assert_str_eq(template_ctx_get(ctx, "moves_count"), "18");
+	ck_assert_str_eq(template_ctx_get(ctx, "tax_white"), "2");
+	ck_assert_str_eq(template_ctx_get(ctx, "stacks_white"), "3");
+	ck_assert_str_eq(template_ctx_get(ctx, "stacks_black"), "2");
+	ck_assert_str_eq(template_ctx_get(ctx, "result"), "ongoing");
+	ck_assert_ptr_null(template_ctx_get(ctx, "over"));
+	ck_assert_int_eq(template_render(templates, "show.txt", ctx, &out,
+					 &error), 0);
+	ck_assert_ptr_nonnull(strstr(buf_str(&out),
+				     "     1 W1   .  B2   d\n          a   b   c\n"
+				     "White to move, ply 1.  Tax: white 2, black 0.  "
+				     "Stacks: white 3, black 2.\n"));
+	template_ctx_free(&ctx);
+
+	/* White spends its last stack with tax 3: eliminated. */
+	start(&pos, 3, false);
+	play(&pos, "c3-a1");
+	play(&pos, "c3-e5");
+	play(&pos, "a1-a3/1");
+	play(&pos, "e5-c5");
+	play(&pos, "a3xc5");
+	play(&pos, "c3-c1");
+	play(&pos, "a1-a2");
+	ck_assert_int_eq(pos.result, CORE_RESULT_BLACK);
+	ctx = template_ctx_new();
+	render_position_ctx(&pos, ctx);
+	ck_assert_str_eq(template_ctx_get(ctx, "moves_count"), "0");
+	buf_reset(&out);
+	ck_assert_int_eq(template_render(templates, "show.txt", ctx, &out,
+					 &error), 0);
+	ck_assert_ptr_nonnull(strstr(buf_str(&out),
+				     "Game over after 7 plies: Black wins by elimination.\n"));
+	template_ctx_free(&ctx);
+	buf_free(&out);
+}
+END_TEST
+
+static int count(const char *s, const char *what)
+{
+	int n = 0;
+
+	while ((s = strstr(s, what)) != NULL) {
+		n++;
+		s++;
+	}
+	return n;
+}
+
+START_TEST(test_svg)
+{
+	struct core_position pos;
+	struct core_move last;
+	struct buf out = BUF_INIT;
+	const char *s;
+
+	position_p(&pos);
+	last = parse(&pos, "e5-c5");
+	render_board_svg(&pos, &last, &out);
+	s = buf_str(&out);
+	ck_assert_int_eq(strncmp(s, "<svg xmlns=\"http://www.w3.org/2000/svg\"", 39), 0);
+	ck_assert_int_eq(count(s, "<polygon"), 19);
+	ck_assert_int_eq(count(s, "<circle"), 5);
+	ck_assert_int_eq(count(s, "fill=\"#262626\""), 2); /* black discs */
+	ck_assert_int_eq(count(s, "fill=\"#f2c14e\""), 2); /* last move */
+	ck_assert_ptr_nonnull(strstr(s, ">e5</text>"));
+	ck_assert_ptr_nonnull(strstr(s, "text-anchor=\"middle\">3</text>"));
+	ck_assert_str_eq(s + strlen(s) - 7, "</svg>\n");
+	buf_free(&out);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("render");
+	TCase *tc = tcase_create("render");
+	SRunner *sr;
+	int failed;
+
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_board_empty_n3);
+	tcase_add_test(tc, test_board_stacks_n3);
+	tcase_add_test(tc, test_board_width);
+	tcase_add_test(tc, test_moves_grouped);
+	tcase_add_test(tc, test_moves_plain);
+	tcase_add_test(tc, test_moves_growth_rings);
+	tcase_add_test(tc, test_moves_swap_listed);
+	tcase_add_test(tc, test_words_each_kind);
+	tcase_add_test(tc, test_position_ctx);
+	tcase_add_test(tc, test_svg);
+	suite_add_tcase(s, tc);
+	sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed != 0;
+}
