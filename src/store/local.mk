@@ -24,3 +24,15 @@ src/store/store_sql_embedded.c: $(STORE_SQL_FILES) src/store/embed-sql.sh
 	for f in $(STORE_SQL_FILES); do files="$$files $(srcdir)/$$f"; done && \
 	$(SHELL) $(srcdir)/src/store/embed-sql.sh $$files >$@.tmp && \
 	mv $@.tmp $@
+
+# tests/store: Check tests of every store function, the migrations, a
+# database locked by another process, and injected faults.
+STORE_TEST_LDADD = libashes_store.a libashes_util.a $(SQLITE_LIBS) \
+	$(CHECK_LIBS)
+STORE_TEST_CFLAGS = $(AM_CFLAGS) $(SQLITE_CFLAGS) $(CHECK_CFLAGS)
+check_PROGRAMS += tests/store/test_store
+TESTS += tests/store/test_store
+tests_store_test_store_SOURCES = tests/store/test_store.c \
+	tests/store/store_test.h
+tests_store_test_store_CFLAGS = $(STORE_TEST_CFLAGS)
+tests_store_test_store_LDADD = $(STORE_TEST_LDADD)
