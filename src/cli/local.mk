@@ -1,1 +1,10 @@
-# src/cli: (filled by its issue)
+# src/cli: the `ashes` command.  One file per group of subcommands; the
+# table of subcommands is in src/cli/main.c (see src/cli/cli.h to add one).
+bin_PROGRAMS += ashes
+ashes_SOURCES = src/cli/cli.h src/cli/main.c src/cli/cli_game.c \
+	src/cli/cli_play.c src/cli/cli_help.c
+ashes_LDADD = libashes_render.a libashes_core.a libashes_util.a
+
+# The command as users run it: exact outputs, exit statuses, messages.
+dist_check_SCRIPTS += tests/cli/test_cli.sh
+TESTS += tests/cli/test_cli.sh

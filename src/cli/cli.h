@@ -1,0 +1,87 @@
+/* cli.h -- the `ashes` command: one function per subcommand, dispatched by
+ * name from the table in main.c, plus the helpers the subcommands share
+ * (game options and moves from the command line, the template set).
+ *
+ * Adding a subcommand (e.g. `ashes db ...`):
+ *   1. write `int cli_db(int argc, char **argv);` in its own file
+ *      src/cli/cli_db.c -- argv[0] is the subcommand's name, options
+ *      follow; return the exit status (CLI_EXIT_*);
+ *   2. declare it below;
+ *   3. add { "db", cli_db, "one-line summary" } to cli_commands[] in
+ *      main.c (the order there is the order of `ashes help`);
+ *   4. list the file in src/cli/local.mk (ashes_SOURCES) and, if it needs a
+ *      higher layer, its library in ashes_LDADD (higher layers first);
+ *   5. document it in man/ashes.1 and, for player-facing words, in
+ *      templates/help-cli.txt.
+ */
+#ifndef ASHES_CLI_H
+#define ASHES_CLI_H
+
+#include <stdbool.h>
+
+#include "core/core.h"
+#include "core/record.h"
+#include "render/template.h"
+
+/* Exit statuses shared by every subcommand. */
+enum cli_exit {
+	CLI_EXIT_OK = 0,
+	CLI_EXIT_FAILURE = 1, /* usage, files, templates, anything else */
+	CLI_EXIT_INVALID = 2, /* an illegal or malformed move or record */
+};
+
+struct cli_command {
+	const char *name;
+	int (*run)(int argc, char **argv);
+	const char *summary; /* one line for `ashes help` */
+};
+
+/* The table of subcommands, terminated by a { NULL } entry. */
+extern const struct cli_command cli_commands[];
+
+/* Template folder given by `--templates DIR` before the subcommand or by
+ * the environment variable ASHES_TEMPLATES; NULL if neither. */
+extern const char *cli_template_dir;
+
+/* A template set reading cli_template_dir, then the installed folder.
+ * Free with template_set_free(). */
+struct template_set *cli_templates(void);
+
+/* Render template `name` with ctx to stdout; prints the error and returns
+ * -1 if the template is missing or broken. */
+int cli_render(struct template_set *set, const char *name,
+	       const struct template_ctx *ctx);
+
+/* A game set up from `[--size N] [--variant OPT]... [--depth D] [MOVE]...`.
+ * depth is -1 unless --depth was given (and accepted: allow_depth). */
+struct cli_game {
+	struct core_record rec;
+	int depth;
+	int pending_passes; /* forced passes a `pass` token may still name */
+};
+
+/* Parse the options and play the MOVEs of argv[1..argc-1] into g.  Returns
+ * CLI_EXIT_OK, or the exit status after printing the reason on stderr
+ * (an illegal MOVE names its ply).  g->rec is always initialised and must
+ * be freed with record_free(). */
+int cli_game_setup(struct cli_game *g, int argc, char **argv,
+		   bool allow_depth);
+
+/* Play one move text (a MOVE, `swap` or a forced `pass`) into g.  0, or -1
+ * with a sentence on why in buf (len bytes) naming the ply. */
+int cli_game_play(struct cli_game *g, const char *text, char *buf,
+		  size_t len);
+
+/* The three status lines of `ashes status`. */
+void cli_print_status(const struct core_position *pos);
+
+int cli_legal(int argc, char **argv);
+int cli_status(int argc, char **argv);
+int cli_show(int argc, char **argv);
+int cli_perft(int argc, char **argv);
+int cli_record(int argc, char **argv);
+int cli_export(int argc, char **argv);
+int cli_play(int argc, char **argv);
+int cli_help(int argc, char **argv);
+
+#endif

@@ -1,0 +1,299 @@
+/* cli_game.c -- the position commands: `ashes legal`, `status`, `show`,
+ * `perft`, `record`, `export`, and the option / MOVE parsing they share. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "cli/cli.h"
+#include "core/notation.h"
+#include "render/render.h"
+#include "util/buf.h"
+
+static int cli_parse_int(const char *s, long min, long max, long *v_r)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno != 0 || end == s || *end != '\0' || v < min || v > max)
+		return -1;
+	*v_r = v;
+	return 0;
+}
+
+int cli_game_play(struct cli_game *g, const char *text, char *buf,
+		  size_t len)
+{
+	struct core_position before = g->rec.pos;
+	enum core_error err;
+	struct core_move move;
+	size_t n = strlen(text);
+
+	if (record_play_text(&g->rec, text, n, &g->pending_passes, &err) == 0)
+		return 0;
+	/* A sentence naming cells where the move could at least be read. */
+	if (strcasecmp(text, "pass") != 0 && strcasecmp(text, "swap") != 0 &&
+	    err != CORE_ERR_GAME_OVER &&
+	    notation_parse_move(&before, text, n, &move, &err) == 0 &&
+	    core_check_move(&before, &move, &err) < 0) {
+		char why[256];
+
+		snprintf(buf, len, "ply %d: %s: %s", before.ply + 1, text,
+			 core_explain_move(&before, &move, err, why,
+					   sizeof(why)));
+		return -1;
+	}
+	snprintf(buf, len, "ply %d: %s: %s", before.ply + 1, text,
+		 core_error_string(err));
+	return -1;
+}
+
+int cli_game_setup(struct cli_game *g, int argc, char **argv,
+		   bool allow_depth)
+{
+	struct core_variant v;
+	enum core_error err;
+	long n;
+	int i;
+
+	core_variant_default(&v);
+	memset(g, 0, sizeof(*g));
+	g->depth = -1;
+	/* Options first; the first other word starts the MOVEs. */
+	for (i = 1; i < argc; i++) {
+		const char *opt = argv[i], *val;
+
+		if (strcmp(opt, "--") == 0) {
+			i++;
+			break;
+		}
+		if (strncmp(opt, "--", 2) != 0)
+			break;
+		val = strchr(opt, '=');
+		if (val != NULL)
+			val++;
+		else if (i + 1 < argc)
+			val = argv[++i];
+		else {
+			fprintf(stderr, "ashes %s: %s needs a value\n", argv[0],
+				opt);
+			goto usage;
+		}
+		if (strncmp(opt, "--size", 6) == 0 &&
+		    (opt[6] == '\0' || opt[6] == '=')) {
+			if (cli_parse_int(val, CORE_MIN_SIZE, CORE_MAX_SIZE,
+					  &n) < 0) {
+				fprintf(stderr, "ashes %s: --size %s: %s\n",
+					argv[0], val,
+					core_error_string(CORE_ERR_BAD_SIZE));
+				goto usage;
+			}
+			v.size = (int)n;
+		} else if (strncmp(opt, "--variant", 9) == 0 &&
+			   (opt[9] == '\0' || opt[9] == '=')) {
+			if (notation_parse_variant_option(&v, val, &err) < 0) {
+				fprintf(stderr, "ashes %s: --variant %s: %s\n",
+					argv[0], val, core_error_string(err));
+				goto usage;
+			}
+		} else if (allow_depth && strncmp(opt, "--depth", 7) == 0 &&
+			   (opt[7] == '\0' || opt[7] == '=')) {
+			if (cli_parse_int(val, 0, 64, &n) < 0) {
+				fprintf(stderr, "ashes %s: --depth %s: not a depth\n",
+					argv[0], val);
+				goto usage;
+			}
+			g->depth = (int)n;
+		} else {
+			fprintf(stderr, "ashes %s: unknown option %s\n", argv[0],
+				opt);
+			goto usage;
+		}
+	}
+	if (record_init(&g->rec, &v, &err) < 0) {
+		fprintf(stderr, "ashes %s: %s\n", argv[0], core_error_string(err));
+		core_variant_default(&v);
+		record_init(&g->rec, &v, &err);
+		return CLI_EXIT_FAILURE;
+	}
+	for (; i < argc; i++) {
+		char why[384];
+
+		if (cli_game_play(g, argv[i], why, sizeof(why)) < 0) {
+			fprintf(stderr, "ashes %s: %s\n", argv[0], why);
+			return CLI_EXIT_INVALID;
+		}
+	}
+	return CLI_EXIT_OK;
+usage:
+	core_variant_default(&v);
+	record_init(&g->rec, &v, &err);
+	fprintf(stderr, "usage: ashes %s [--size N] [--variant OPT]...%s [MOVE]...\n",
+		argv[0], allow_depth ? " --depth D" : "");
+	return CLI_EXIT_FAILURE;
+}
+
+void cli_print_status(const struct core_position *pos)
+{
+	printf("turn: %s\n", core_color_name((enum core_color)pos->to_move));
+	printf("tax: white=%d black=%d\n", pos->tax[CORE_WHITE],
+	       pos->tax[CORE_BLACK]);
+	printf("result: %s\n", core_result_name((enum core_result)pos->result));
+}
+
+int cli_legal(int argc, char **argv)
+{
+	struct cli_game g;
+	int rc = cli_game_setup(&g, argc, argv, false);
+
+	if (rc == CLI_EXIT_OK) {
+		struct buf out = BUF_INIT;
+
+		/* A finished game has no moves (the generator says 0). */
+		render_legal_moves_plain(&g.rec.pos, &out);
+		fputs(buf_str(&out), stdout);
+		buf_free(&out);
+	}
+	record_free(&g.rec);
+	return rc;
+}
+
+int cli_status(int argc, char **argv)
+{
+	struct cli_game g;
+	int rc = cli_game_setup(&g, argc, argv, false);
+
+	if (rc == CLI_EXIT_OK)
+		cli_print_status(&g.rec.pos);
+	record_free(&g.rec);
+	return rc;
+}
+
+int cli_show(int argc, char **argv)
+{
+	struct cli_game g;
+	int rc = cli_game_setup(&g, argc, argv, false);
+
+	if (rc == CLI_EXIT_OK) {
+		struct template_set *set = cli_templates();
+		struct template_ctx *ctx = template_ctx_new();
+
+		render_position_ctx(&g.rec.pos, ctx);
+		if (cli_render(set, "show.txt", ctx) < 0)
+			rc = CLI_EXIT_FAILURE;
+		template_ctx_free(&ctx);
+		template_set_free(&set);
+	}
+	record_free(&g.rec);
+	return rc;
+}
+
+int cli_perft(int argc, char **argv)
+{
+	struct cli_game g;
+	int rc = cli_game_setup(&g, argc, argv, true);
+
+	if (rc == CLI_EXIT_OK && g.depth < 0) {
+		fputs("ashes perft: --depth D is required\n", stderr);
+		rc = CLI_EXIT_FAILURE;
+	}
+	if (rc == CLI_EXIT_OK)
+		printf("%llu\n", (unsigned long long)core_perft(&g.rec.pos,
+								 g.depth));
+	record_free(&g.rec);
+	return rc;
+}
+
+/* Print the record text of rec to stdout. */
+static void cli_print_record(const struct core_record *rec)
+{
+	size_t need = record_format(rec, NULL, 0);
+	char *text = malloc(need + 1);
+
+	if (text == NULL) {
+		fputs("ashes: out of memory\n", stderr);
+		exit(CLI_EXIT_FAILURE);
+	}
+	record_format(rec, text, need + 1);
+	fputs(text, stdout);
+	free(text);
+}
+
+int cli_export(int argc, char **argv)
+{
+	struct cli_game g;
+	int rc = cli_game_setup(&g, argc, argv, false);
+
+	if (rc == CLI_EXIT_OK)
+		cli_print_record(&g.rec);
+	record_free(&g.rec);
+	return rc;
+}
+
+/* Read all of path ("-" for stdin) into b; -1 with errno. */
+static int cli_read_file(const char *path, struct buf *b)
+{
+	FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "r");
+	char chunk[4096];
+	size_t n;
+	int rc = 0;
+
+	if (f == NULL)
+		return -1;
+	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
+		buf_append(b, chunk, n);
+	if (ferror(f))
+		rc = -1;
+	if (f != stdin)
+		fclose(f);
+	buf_append(b, "", 0);
+	return rc;
+}
+
+int cli_record(int argc, char **argv)
+{
+	struct core_record rec;
+	struct buf text = BUF_INIT;
+	enum core_error err;
+	bool print = false;
+	const char *path = NULL;
+	char why[384];
+	int line = 0, i, rc = CLI_EXIT_OK;
+
+	for (i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--print") == 0) {
+			print = true;
+		} else if (path == NULL) {
+			path = argv[i];
+		} else {
+			path = NULL; /* one FILE only */
+			break;
+		}
+	}
+	if (path == NULL) {
+		fputs("usage: ashes record [--print] FILE\n", stderr);
+		return CLI_EXIT_FAILURE;
+	}
+	if (cli_read_file(path, &text) < 0) {
+		fprintf(stderr, "ashes record: %s: %s\n", path, strerror(errno));
+		buf_free(&text);
+		return CLI_EXIT_FAILURE;
+	}
+	if (record_parse_detail(&rec, buf_str(&text), text.len, &line, &err,
+				why, sizeof(why)) < 0) {
+		fprintf(stderr, "ashes record: %s:%d: %s\n", path, line,
+			why[0] != '\0' ? why : core_error_string(err));
+		rc = CLI_EXIT_INVALID;
+	} else {
+		if (print)
+			cli_print_record(&rec);
+		else
+			cli_print_status(&rec.pos);
+		record_free(&rec);
+	}
+	buf_free(&text);
+	return rc;
+}

@@ -1,0 +1,51 @@
+/* cli_help.c -- `ashes help` and the template helpers every subcommand
+ * uses for text people read. */
+#include <stdio.h>
+
+#include "cli/cli.h"
+#include "util/buf.h"
+
+struct template_set *cli_templates(void)
+{
+	return template_set_new(cli_template_dir, NULL);
+}
+
+int cli_render(struct template_set *set, const char *name,
+	       const struct template_ctx *ctx)
+{
+	struct buf out = BUF_INIT;
+	const char *error;
+	int rc = template_render(set, name, ctx, &out, &error);
+
+	if (rc < 0)
+		fprintf(stderr, "ashes: %s\n", error);
+	else
+		fputs(buf_str(&out), stdout);
+	buf_free(&out);
+	return rc;
+}
+
+int cli_help(int argc, char **argv)
+{
+	struct template_set *set = cli_templates();
+	struct template_ctx *ctx = template_ctx_new();
+	const struct cli_command *c;
+	int rc;
+
+	/* The command list comes from the table, so commands added later
+	 * show up without touching the template. */
+	template_ctx_list(ctx, "commands");
+	for (c = cli_commands; c->name != NULL; c++) {
+		struct template_ctx *item = template_ctx_add(ctx, "commands");
+
+		template_ctx_setf(item, "name", "%-8s", c->name);
+		template_ctx_set(item, "summary", c->summary);
+	}
+	template_ctx_set(ctx, "templates", cli_template_dir != NULL ?
+			 cli_template_dir : TEMPLATE_DEFAULT_DIR);
+	rc = cli_render(set, "help-cli.txt", ctx) < 0 ? CLI_EXIT_FAILURE :
+		CLI_EXIT_OK;
+	template_ctx_free(&ctx);
+	template_set_free(&set);
+	return rc;
+}

@@ -1,0 +1,157 @@
+/* cli_play.c -- `ashes play`: two people at one terminal take turns typing
+ * moves; the board, the last move in words and the legal moves on request
+ * come from the same templates and renderers as the reply mails. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "render/render.h"
+#include "util/buf.h"
+
+/* Render `name` with the variables of the current position. */
+static void play_show(struct template_set *set, const struct core_position *pos,
+		      const char *name)
+{
+	struct template_ctx *ctx = template_ctx_new();
+
+	render_position_ctx(pos, ctx);
+	cli_render(set, name, ctx);
+	template_ctx_free(&ctx);
+}
+
+/* Say in words the plies from index `first` on, the first played in
+ * `before` (the rest are forced passes, each by the other side). */
+static void play_say(struct template_set *set, const struct cli_game *g,
+		     const struct core_position *before, size_t first)
+{
+	struct core_position pos = *before;
+	size_t i;
+
+	for (i = first; i < g->rec.nplies; i++) {
+		struct buf words = BUF_INIT;
+		const char *error;
+
+		if (render_move_words(set, &pos, &g->rec.plies[i], &words,
+				      &error) < 0)
+			fprintf(stderr, "ashes: %s\n", error);
+		else
+			printf("%s\n", buf_str(&words));
+		buf_free(&words);
+		pos.to_move = pos.to_move == CORE_WHITE ? CORE_BLACK : CORE_WHITE;
+		pos.ply++;
+	}
+}
+
+/* Take back the last ply a player chose (and the forced passes after it):
+ * replay the record without it.  -1 if there is nothing to take back. */
+static int play_undo(struct cli_game *g)
+{
+	struct core_record rec;
+	enum core_error err;
+	size_t last = g->rec.nplies, i;
+
+	while (last > 0 && g->rec.plies[last - 1].kind == CORE_MOVE_PASS)
+		last--;
+	if (last == 0)
+		return -1;
+	last--;
+	if (record_init(&rec, &g->rec.variant, &err) < 0)
+		return -1;
+	for (i = 0; i < last; i++) {
+		struct core_move m = g->rec.plies[i];
+
+		/* record_play adds the forced passes by itself. */
+		if (m.kind == CORE_MOVE_PASS)
+			continue;
+		if (record_play(&rec, &m, &err) < 0) {
+			record_free(&rec);
+			return -1;
+		}
+	}
+	record_free(&g->rec);
+	g->rec = rec;
+	g->pending_passes = 0;
+	return 0;
+}
+
+int cli_play(int argc, char **argv)
+{
+	struct cli_game g;
+	struct template_set *set;
+	char *line = NULL;
+	size_t cap = 0;
+	bool interactive = isatty(STDIN_FILENO);
+	int rc = cli_game_setup(&g, argc, argv, false);
+
+	if (rc != CLI_EXIT_OK) {
+		record_free(&g.rec);
+		return rc;
+	}
+	set = cli_templates();
+	if (cli_render(set, "play-intro.txt", NULL) < 0) {
+		rc = CLI_EXIT_FAILURE;
+		goto out;
+	}
+	play_show(set, &g.rec.pos, "show.txt");
+	while (g.rec.pos.result == CORE_ONGOING) {
+		struct core_position before = g.rec.pos;
+		size_t first = g.rec.nplies;
+		char why[384];
+		char *cmd;
+		ssize_t n;
+
+		/* A prompt only for a person: piped input gets clean lines. */
+		if (interactive) {
+			printf("%s, ply %d> ",
+			       core_color_name((enum core_color)g.rec.pos.to_move),
+			       g.rec.pos.ply + 1);
+			fflush(stdout);
+		}
+		n = getline(&line, &cap, stdin);
+		if (n < 0) {
+			putchar('\n');
+			break;
+		}
+		cmd = line;
+		while (*cmd == ' ' || *cmd == '\t')
+			cmd++;
+		while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r' ||
+				 line[n - 1] == ' ' || line[n - 1] == '\t'))
+			line[--n] = '\0';
+		if (*cmd == '\0')
+			continue;
+		if (strcmp(cmd, "help") == 0 || strcmp(cmd, "?") == 0) {
+			cli_render(set, "play-help.txt", NULL);
+		} else if (strcmp(cmd, "moves") == 0) {
+			play_show(set, &g.rec.pos, "moves.txt");
+		} else if (strcmp(cmd, "board") == 0) {
+			play_show(set, &g.rec.pos, "show.txt");
+		} else if (strcmp(cmd, "quit") == 0) {
+			break;
+		} else if (strcmp(cmd, "resign") == 0) {
+			enum core_error err;
+
+			record_end(&g.rec, CORE_END_RESIGNATION,
+				   (enum core_color)g.rec.pos.to_move, &err);
+		} else if (strcmp(cmd, "undo") == 0) {
+			if (play_undo(&g) < 0)
+				printf("error: nothing to undo\n");
+			else
+				play_show(set, &g.rec.pos, "show.txt");
+		} else if (cli_game_play(&g, cmd, why, sizeof(why)) < 0) {
+			printf("error: %s\n", why);
+		} else {
+			play_say(set, &g, &before, first);
+			play_show(set, &g.rec.pos, "show.txt");
+		}
+	}
+	if (g.rec.pos.result != CORE_ONGOING)
+		play_show(set, &g.rec.pos, "play-over.txt");
+out:
+	free(line);
+	template_set_free(&set);
+	record_free(&g.rec);
+	return rc;
+}

@@ -1,0 +1,184 @@
+#!/bin/bash
+# tests/cli/test_cli.sh -- runs the built `ashes` and compares its exact
+# output, exit statuses and error messages with what issue 2 asks for.
+set -u
+: "${ASHES_BUILDDIR:=$(pwd)}"
+: "${ASHES_SRCDIR:=$(cd "$(dirname "$0")/../.." && pwd)}"
+ashes=$ASHES_BUILDDIR/ashes
+export ASHES_TEMPLATES=$ASHES_SRCDIR/templates
+export LC_ALL=C
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+failed=0 n=0
+
+check() { # check NAME EXPECTED ACTUAL
+	n=$((n + 1))
+	if [ "$2" = "$3" ]; then
+		echo "ok $n - $1"
+	else
+		echo "not ok $n - $1"
+		echo "  expected: $(printf '%s' "$2" | head -c 600)"
+		echo "  actual:   $(printf '%s' "$3" | head -c 600)"
+		failed=$((failed + 1))
+	fi
+}
+
+# Runs ashes; sets out, err, rc.
+run() {
+	"$ashes" "$@" >"$tmp/out" 2>"$tmp/err" </dev/null
+	rc=$?
+	out=$(cat "$tmp/out")
+	err=$(cat "$tmp/err")
+}
+
+# legal: the spec's opening counts, canonical, sorted in byte order.
+run legal
+check "legal N=5 count" 384 "$(printf '%s\n' "$out" | wc -l)"
+check "legal N=5 exit" 0 "$rc"
+check "legal sorted, unique" "$out" "$(printf '%s\n' "$out" | sort -u)"
+check "legal first line" "b2-a1" "$(printf '%s\n' "$out" | head -1)"
+run legal --size 3
+check "legal N=3 count" 48 "$(printf '%s\n' "$out" | wc -l)"
+run legal --size=4
+check "legal N=4 count" 162 "$(printf '%s\n' "$out" | wc -l)"
+run legal --variant size=6
+check "legal --variant size=6 count" 750 "$(printf '%s\n' "$out" | wc -l)"
+run legal --size 3 C3-A1 c3e5
+# W2 on a1 (tax 0) against B2 on e5, worked out by hand: whole-stack
+# moves may not shrink below 0 (c3 would be -1), parts keep their size,
+# and e5 is not bigger than the whole stack but bigger than a part of 1.
+check "legal after moves (any case, no dash)" "a1-a2
+a1-a2/1
+a1-a3
+a1-a3/1
+a1-b1
+a1-b1/1
+a1-b2
+a1-b2/1
+a1-c1
+a1-c1/1
+a1-c3/1
+a1-d4
+a1-d4/1
+a1xe5" "$(printf '%s\n' "$out" | grep '^a1')"
+
+# status: exactly three lines.
+run status
+check "status start" "turn: white
+tax: white=0 black=0
+result: ongoing" "$out"
+# White grows a 2-stack, Black too, White splits, Black moves, White
+# captures and spends (tax 2), Black grows, White spends its last stack
+# with tax 3: eliminated.
+game="c3-a1 c3-e5 a1-a3/1 e5-c5 a3xc5 c3-c1 a1-a2"
+run status --size 3 $game
+check "status after elimination" "turn: black
+tax: white=3 black=0
+result: black" "$out"
+run legal --size 3 $game
+check "legal: nothing when the game is over" "0:" "$rc:$out"
+run status --size 3 c3-a1 c3-e5 a1-a3/1 e5-c5 a3xc5
+check "status: capture and spend add 2" "turn: black
+tax: white=2 black=0
+result: ongoing" "$out"
+
+# Illegal and malformed moves: status 2, the reason naming the ply.
+run legal e5-a1 a1-e5
+check "illegal move exit" 2 "$rc"
+check "illegal move says ply and move" \
+	"ashes legal: ply 2: a1-e5: the stack on a1 (4) is white's, and it is black's turn" "$err"
+check "illegal move: nothing on stdout" "" "$out"
+run status e5-a1 zz
+check "malformed move" "2:ashes status: ply 2: zz: not a move: write FROM-TO or FROM-TO/K" "$rc:$err"
+run legal e5-z9
+check "unknown cell exit" 2 "$rc"
+case $err in "ashes legal: ply 1: e5-z9: "*) r=yes ;; *) r=$err ;; esac
+check "unknown cell names ply 1" yes "$r"
+run legal pass
+check "pass where none is forced" 2 "$rc"
+run legal swap
+check "swap without the variant" 2 "$rc"
+run legal --size 14
+check "bad size" 1 "$rc"
+run legal --variant colour=red
+check "bad variant" 1 "$rc"
+
+# swap: listed at ply 2 of a swap game, and playable.
+run legal --variant swap e5-a1
+check "swap listed" "swap" "$(printf '%s\n' "$out" | grep -x swap)"
+# The players exchange colours; Black is still the colour to move.
+run status --variant swap e5-a1 swap
+check "after swap" "0:turn: black
+tax: white=0 black=0
+result: ongoing" "$rc:$out"
+
+# show: the board and its caption.
+run show --size 3 c3-a1
+check "show N=3" "      c   d   e
+     5  .   .   .
+   4  .   .   .   .
+ 3  .   .   .   .   .
+   2  .   .   .   .   e
+     1 W2   .   .   d
+          a   b   c
+Black to move, ply 2.  Tax: white 0, black 0.  Stacks: white 1, black 0." "$out"
+run show --size 7
+check "show N=7 fits 72 columns" 0 "$(printf '%s\n' "$out" | awk 'length > 72' | wc -l)"
+
+# perft: the spec's worked checks.
+run perft --size 3 --depth 2
+check "perft N=3 depth 2" 2088 "$out"
+run perft --depth 1 --size 7
+check "perft N=7 depth 1" 1296 "$out"
+run perft --size 3
+check "perft needs --depth" 1 "$rc"
+
+# record: export, replay, print back; errors with file:line.
+moves="e5-a1 e4-e1 a1-a2 d4-b2 a2-a5 e6-e9"
+run export $moves
+printf '%s\n' "$out" >"$tmp/game.rec"
+check "export starts with the record header" "ashes-record 1" "$(head -1 "$tmp/game.rec")"
+run record --print "$tmp/game.rec"
+check "record round trip" "$(cat "$tmp/game.rec")" "$out"
+run record "$tmp/game.rec"
+check "record status" "$("$ashes" status $moves)" "$out"
+sed 's/^4\. .*/4. a2-i9/' "$tmp/game.rec" >"$tmp/bad.rec"
+run record "$tmp/bad.rec"
+check "bad record exit" 2 "$rc"
+case $err in "ashes record: $tmp/bad.rec:6: "*) r=yes ;; *) r=$err ;; esac
+check "bad record names file:line" yes "$r"
+run record "$tmp/none.rec"
+check "missing record file" 1 "$rc"
+
+# help: from the template, every command of the table.
+run help
+check "help exit" 0 "$rc"
+for c in legal status show perft play record export help; do
+	check "help lists $c" 1 "$(printf '%s\n' "$out" | grep -c "^  $c ")"
+done
+"$ashes" --templates "$tmp/empty" help >/dev/null 2>&1
+check "help without templates fails" 1 "$?"
+mkdir -p "$tmp/over"
+printf 'operator help: {{#commands}}{{name}}|{{/commands}}\n' >"$tmp/over/help-cli.txt"
+run --templates "$tmp/over" help
+check "help from an override folder" "operator help: legal   |status  |show    |perft   |play    |record  |export  |help    |" "$out"
+# show.txt is not in the override folder: looked for in the default one.
+run --templates "$tmp/over" show --size 3
+case $err in *"template 'show.txt' not found in $tmp/over nor in "*) r=yes ;; *) r=$err ;; esac
+check "override folder falls back to the default" 1:yes "$rc:$r"
+run frobnicate
+check "unknown command" 1 "$rc"
+
+# play: a short session through stdin.
+printf 'help\nmoves\nzz\ne5-a1\nundo\ne5-a1\ne4-e1\nresign\n' |
+	"$ashes" play >"$tmp/play" 2>&1
+rc=$?
+check "play exit" 0 "$rc"
+check "play: error names the ply" 1 "$(grep -c '^error: ply 1: zz: not a move' "$tmp/play")"
+check "play: move in words" 2 "$(grep -c '^White grew a 4-stack on a1 from e5.$' "$tmp/play")"
+check "play: moves listed" 1 "$(grep -c '^384 legal moves for white.$' "$tmp/play")"
+check "play: resignation ends the game" 1 \
+	"$(grep -c '^Game over after 2 plies: Black wins by resignation.$' "$tmp/play")"
+
+echo "$n checks, $failed failed"
+[ "$failed" -eq 0 ]
