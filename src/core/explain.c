@@ -153,6 +153,8 @@ char *core_explain_move(const struct core_position *pos,
 				   'a' + 2 * g->radius, 2 * g->radius + 1);
 		return say(buf, len, "%s", core_error_string(err));
 	}
+	if (err == CORE_ERR_SAME_CELL)
+		m.capture = false; /* "d4-d4", not "d4xd4" */
 	notation_format_move(g, &m, text);
 	S = g->name[m.from];
 	T = g->name[m.to];

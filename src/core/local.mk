@@ -5,3 +5,11 @@ libashes_core_a_SOURCES = \
 	src/core/core-int.h \
 	src/core/geom.c src/core/rules.c src/core/movegen.c \
 	src/core/explain.c src/core/notation.c src/core/record.c
+
+# tests/core: Check tests of the rules core.
+core_test_ldadd = libashes_core.a $(CHECK_LIBS)
+check_PROGRAMS += tests/core/test_rules
+TESTS += tests/core/test_rules
+tests_core_test_rules_SOURCES = tests/core/test_rules.c tests/core/core-test.h
+tests_core_test_rules_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_core_test_rules_LDADD = $(core_test_ldadd)

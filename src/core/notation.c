@@ -95,6 +95,8 @@ int notation_parse_move(const struct core_position *pos, const char *text,
 	m.capture = pos->stack[to] != 0;
 	if (pos->stack[from] == 0) {
 		if (m.kind == CORE_MOVE_SPLIT) {
+			/* Hand the move back so the error can be explained. */
+			*move_r = m;
 			*err_r = CORE_ERR_PART_OF_EMPTY;
 			return -1;
 		}

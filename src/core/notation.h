@@ -12,7 +12,8 @@
  * context of pos, which decides the kind (an empty FROM is a growth, /K a
  * split).  Only the syntax and the cell names are checked here: call
  * core_check_move() or core_play() for legality.  -1 with CORE_ERR_SYNTAX,
- * CORE_ERR_UNKNOWN_CELL or CORE_ERR_PART_OF_EMPTY otherwise. */
+ * CORE_ERR_UNKNOWN_CELL or CORE_ERR_PART_OF_EMPTY otherwise (for the last,
+ * *move_r is filled, so core_explain_move() can name the cells). */
 int notation_parse_move(const struct core_position *pos, const char *text,
 			size_t len, struct core_move *move_r,
 			enum core_error *err_r);

@@ -1,0 +1,95 @@
+/* core-test.h -- helpers shared by the rules-core tests: build a position
+ * from a short text, play and check moves by their notation.
+ */
+#ifndef ASHES_TESTS_CORE_TEST_H
+#define ASHES_TESTS_CORE_TEST_H
+
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/core.h"
+#include "core/notation.h"
+
+/* A position of size N with stacks "e5=W3 c3=B2 ..." and the given taxes,
+ * `to_move` to play (ply 10, so no swap is pending). */
+static inline void setup_pos(struct core_position *p, int size,
+			     const char *stacks, int tax_w, int tax_b,
+			     enum core_color to_move)
+{
+	struct core_variant v;
+	enum core_error err;
+	char buf[512], *save = NULL;
+
+	core_variant_default(&v);
+	v.size = size;
+	ck_assert_int_eq(core_position_init(p, &v, &err), 0);
+	snprintf(buf, sizeof(buf), "%s", stacks);
+	for (char *tok = strtok_r(buf, " ", &save); tok != NULL;
+	     tok = strtok_r(NULL, " ", &save)) {
+		char *eq = strchr(tok, '=');
+		ck_assert_ptr_nonnull(eq);
+		int c = core_cell_parse(p->geom, tok, (size_t)(eq - tok));
+		ck_assert_msg(c >= 0, "bad cell in %s", tok);
+		int n = atoi(eq + 2);
+		p->stack[c] = eq[1] == 'W' ? n : -n;
+	}
+	p->tax[CORE_WHITE] = tax_w;
+	p->tax[CORE_BLACK] = tax_b;
+	p->to_move = (uint8_t)to_move;
+	p->ply = 10;
+	core_position_refresh(p);
+}
+
+/* Signed stack value on a named cell. */
+static inline int32_t stack_at(const struct core_position *p, const char *name)
+{
+	int c = core_cell_parse(p->geom, name, strlen(name));
+
+	ck_assert_msg(c >= 0, "bad cell %s", name);
+	return p->stack[c];
+}
+
+/* Parse and play `text`, which must be legal; returns the forced passes. */
+static inline int play_ok(struct core_position *p, const char *text)
+{
+	struct core_move m;
+	enum core_error err = CORE_OK;
+	int passes = -1;
+
+	ck_assert_msg(notation_parse_move(p, text, strlen(text), &m, &err) == 0,
+		      "%s: parse: %s", text, core_error_string(err));
+	ck_assert_msg(core_play(p, &m, &passes, &err) == 0, "%s: %s", text,
+		      core_error_string(err));
+	return passes;
+}
+
+/* `text` must be refused with err, the explanation containing `words`
+ * (NULL: not checked); the position must not change. */
+static inline void play_refused(struct core_position *p, const char *text,
+				enum core_error want, const char *words)
+{
+	struct core_move m = { .kind = CORE_MOVE_WHOLE, .from = -1, .to = -1 };
+	enum core_error err = CORE_OK;
+	char why[512];
+	uint64_t key = p->key;
+	int ply = p->ply;
+
+	if (notation_parse_move(p, text, strlen(text), &m, &err) == 0) {
+		ck_assert_msg(core_play(p, &m, NULL, &err) == -1,
+			      "%s was accepted", text);
+	}
+	ck_assert_msg(err == want, "%s: got '%s', want '%s'", text,
+		      core_error_string(err), core_error_string(want));
+	ck_assert_uint_eq(p->key, key);
+	ck_assert_int_eq(p->ply, ply);
+	if (words != NULL) {
+		core_explain_move(p, &m, err, why, sizeof(why));
+		ck_assert_msg(strstr(why, words) != NULL,
+			      "%s: explanation '%s' lacks '%s'", text, why,
+			      words);
+	}
+}
+
+#endif
