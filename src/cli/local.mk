@@ -8,3 +8,5 @@ ashes_LDADD = libashes_render.a libashes_core.a libashes_util.a
 # The command as users run it: exact outputs, exit statuses, messages.
 dist_check_SCRIPTS += tests/cli/test_cli.sh
 TESTS += tests/cli/test_cli.sh
+
+dist_man_MANS += man/ashes.1
