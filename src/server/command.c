@@ -749,6 +749,12 @@ void command_parse_mail(const char *subject, const char *body, size_t len,
 				continue;
 		}
 
+		if (list->count > 0 &&
+		    list->items[list->count - 1].kind == COMMAND_INVALID) {
+			/* A line after the refused one: never run. */
+			list->stopped_early = true;
+			break;
+		}
 		command_parse_line(line, llen, thread_game, &cmd);
 		cmd.line = lineno;
 		if (subject_pending) {
@@ -763,8 +769,6 @@ void command_parse_mail(const char *subject, const char *body, size_t len,
 			cmd.detail[0] = '\0';
 		}
 		*list_add(list, &cap) = cmd;
-		if (cmd.kind == COMMAND_INVALID)
-			break;
 	}
 	if (subject_pending && have_subject)
 		*list_add(list, &cap) = subject_cmd;

@@ -110,6 +110,9 @@ struct command_list {
 	/* True when lines were skipped as quoted text, attribution, signature
 	 * or a forwarded/original message: the reply may mention it. */
 	bool skipped_quoted;
+	/* True when the list ends at a COMMAND_INVALID entry and more
+	 * command lines followed it (they were not parsed, and not run). */
+	bool stopped_early;
 };
 
 /* Parse a mail.  `subject` may be NULL; its Re:/Fwd:/[ashes #N] tags are

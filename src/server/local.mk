@@ -43,3 +43,11 @@ nobase_dist_pkgdata_DATA += templates/help-commands.txt \
 	templates/mail/subject-game.txt \
 	templates/mail/subject-reply.txt \
 	templates/mail/your-move.txt
+
+check_PROGRAMS += tests/server/test_server
+TESTS += tests/server/test_server
+tests_server_test_server_SOURCES = tests/server/test_server.c
+tests_server_test_server_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_server_test_server_LDADD = libashes_server.a libashes_render.a \
+	libashes_store.a libashes_core.a libashes_util.a $(SQLITE_LIBS) \
+	$(CHECK_LIBS)

@@ -1486,9 +1486,9 @@ static int run_commands(struct handle *h, struct server_outcome *out)
 			if (ret < 0)
 				break;
 			template_ctx_set_bool(item, "refused", true);
-			template_ctx_set_bool(h->reply, "refused", true);
 			template_ctx_set_bool(h->reply, "not_run",
-					      i + 1 < list.count);
+					      i + 1 < list.count ||
+					      list.stopped_early);
 			out->status = SERVER_REFUSED;
 			out->failed_line = c->line;
 			snprintf(out->outcome, sizeof(out->outcome),

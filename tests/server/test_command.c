@@ -210,8 +210,13 @@ START_TEST(test_mail_order_and_stop)
 	ck_assert_int_eq(l.items[2].kind, COMMAND_INVALID);
 	ck_assert_int_eq(l.items[2].line, 4);
 	ck_assert_str_eq(l.items[2].text, "bogus line");
+	ck_assert(l.stopped_early);
 	command_list_free(&l);
 	ck_assert_ptr_null(l.items);
+	l = parse(NULL, "help\nbogus\n\n> quoted\n", 0);
+	ck_assert_uint_eq(l.count, 2);
+	ck_assert(!l.stopped_early);
+	command_list_free(&l);
 }
 END_TEST
 

@@ -1,0 +1,1283 @@
+/* test_server.c -- the game service against a real SQLite file: every
+ * command and refusal, idempotence, replay, stale plies, threads,
+ * observers, draws, whole games, the outbox, and a locked database. */
+#include <check.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "core/core.h"
+#include "core/notation.h"
+#include "core/record.h"
+#include "render/template.h"
+#include "server/server.h"
+#include "store/store.h"
+
+#define ALICE_FP "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"
+#define BOB_FP "BBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB"
+#define CAROL_FP "CCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCC"
+#define EVE_FP "EEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEE"
+#define ALICE "alice@example.org"
+#define BOB "bob@example.net"
+#define CAROL "carol@example.com"
+#define DOMAIN "ashes.test"
+
+static char tmpdir[PATH_MAX];
+static char dbpath[PATH_MAX + 16];
+static struct store *st;
+static struct template_set *ts;
+static struct server *srv;
+static int64_t now = 1767434400; /* 2026-01-03 10:00 UTC */
+static int counter;
+static int64_t last_outbox;
+
+/* A stand-in digest: 64 lower-case hex digits that differ when the text
+ * differs (the real one is the mail layer's business). */
+static void digest(const char *text, size_t len, char out[65])
+{
+	for (int part = 0; part < 4; part++) {
+		uint64_t h = 1469598103934665603ULL ^ (uint64_t)(part * 7919);
+		for (size_t i = 0; i < len; i++) {
+			h ^= (unsigned char)text[i];
+			h *= 1099511628211ULL;
+		}
+		snprintf(out + part * 16, 17, "%016" PRIx64, h);
+	}
+}
+
+static void setup(void)
+{
+	const char *src = getenv("ASHES_SRCDIR");
+	char tdir[PATH_MAX];
+	struct server_config cfg;
+	const char *error = NULL;
+
+	snprintf(tmpdir, sizeof(tmpdir), "/tmp/ashes-server-XXXXXX");
+	ck_assert_ptr_nonnull(mkdtemp(tmpdir));
+	snprintf(dbpath, sizeof(dbpath), "%s/ashes.db", tmpdir);
+	ck_assert_msg(store_open(dbpath, NULL, &st, &error) == 0, "%s", error);
+	snprintf(tdir, sizeof(tdir), "%s/templates", src ? src : "..");
+	ts = template_set_new(NULL, tdir);
+	server_config_default(&cfg);
+	cfg.domain = DOMAIN;
+	cfg.templates = ts;
+	ck_assert_int_eq(server_new(st, &cfg, &srv, &error), 0);
+	counter = 0;
+	last_outbox = 0;
+}
+
+static void teardown(void)
+{
+	char cmd[PATH_MAX + 16];
+
+	server_free(&srv);
+	template_set_free(&ts);
+	store_close(&st);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
+	ck_assert_int_eq(system(cmd), 0);
+}
+
+/* One mail; msgid/raw/signed NULL: made unique from a counter. */
+struct mail {
+	const char *fp, *from, *subject, *refs, *body;
+	const char *msgid, *raw, *signed_text;
+	bool unsigned_ignored;
+};
+
+static int deliver(const struct mail *m, struct server_outcome *out)
+{
+	struct server_inbound in;
+	char msgid[64], raw[8192], sha[65], ssha[65];
+	const char *error = NULL;
+	int ret;
+
+	counter++;
+	now += 60;
+	memset(&in, 0, sizeof(in));
+	in.fingerprint = m->fp;
+	in.from_address = m->from;
+	in.weak_identity = m->fp == NULL;
+	snprintf(msgid, sizeof(msgid), "t%d@client.test", counter);
+	in.message_id = m->msgid ? m->msgid : msgid;
+	if (m->raw != NULL)
+		snprintf(raw, sizeof(raw), "%s", m->raw);
+	else
+		snprintf(raw, sizeof(raw), "Message-ID: <%s>\nSubject: %s\n\n%s",
+			 in.message_id, m->subject ? m->subject : "", m->body);
+	in.raw = raw;
+	in.raw_len = strlen(raw);
+	digest(raw, strlen(raw), sha);
+	in.raw_sha256 = sha;
+	if (m->fp != NULL) {
+		char s[8192];
+		if (m->signed_text != NULL)
+			snprintf(s, sizeof(s), "%s", m->signed_text);
+		else
+			snprintf(s, sizeof(s), "%d\n%s", counter, m->body);
+		digest(s, strlen(s), ssha);
+		in.signed_sha256 = ssha;
+		in.signature_time = now - 5;
+	}
+	in.subject = m->subject;
+	in.references = m->refs;
+	in.body = m->body;
+	in.body_len = strlen(m->body);
+	in.unsigned_text_ignored = m->unsigned_ignored;
+	ret = server_handle(srv, &in, now, out, &error);
+	if (ret < 0 && store_error_kind(st) != STORE_ERROR_FAULT)
+		fprintf(stderr, "server_handle: %s\n", error);
+	return ret;
+}
+
+static struct server_outcome send_as(const char *fp, const char *from,
+				     const char *subject, const char *body)
+{
+	struct mail m = { .fp = fp, .from = from, .subject = subject,
+			  .body = body };
+	struct server_outcome out;
+	ck_assert_int_eq(deliver(&m, &out), 0);
+	return out;
+}
+
+#define ALICE_SAYS(body) send_as(ALICE_FP, ALICE, NULL, body)
+#define BOB_SAYS(body) send_as(BOB_FP, BOB, NULL, body)
+#define CAROL_SAYS(body) send_as(CAROL_FP, CAROL, NULL, body)
+
+/* The outbox rows queued since the last call. */
+struct outbox {
+	struct store_outbox_msg *m;
+	size_t n;
+};
+
+static struct outbox new_mail(void)
+{
+	struct outbox o = { NULL, 0 };
+	const char *error;
+	ck_assert_int_eq(store_outbox_list(st, STORE_OUTBOX_ALL, last_outbox, 0,
+					   &o.m, &o.n, &error), 0);
+	if (o.n > 0)
+		last_outbox = o.m[o.n - 1].id;
+	/* ASHES_TEST_DUMP=1 prints every queued mail, to read them. */
+	for (size_t i = 0; getenv("ASHES_TEST_DUMP") != NULL && i < o.n; i++)
+		printf("==== to %s\n%s\n%s\n", o.m[i].recipient, o.m[i].headers,
+		       o.m[i].body);
+	return o;
+}
+
+static void outbox_free(struct outbox *o)
+{
+	store_outbox_msgs_free(&o->m, o->n);
+}
+
+/* The mail to `to` of kind `kind`, or NULL. */
+static const struct store_outbox_msg *mail_to(const struct outbox *o,
+					      const char *to, const char *kind)
+{
+	char k[64];
+	snprintf(k, sizeof(k), "X-Ashes-Kind: %s\n", kind);
+	for (size_t i = 0; i < o->n; i++)
+		if (strcmp(o->m[i].recipient, to) == 0 &&
+		    strstr(o->m[i].headers, k) != NULL)
+			return &o->m[i];
+	return NULL;
+}
+
+static size_t count_to(const struct outbox *o, const char *to)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < o->n; i++)
+		n += strcmp(o->m[i].recipient, to) == 0;
+	return n;
+}
+
+#define ck_assert_has(hay, needle) \
+	ck_assert_msg(strstr((hay), (needle)) != NULL, \
+		      "expected \"%s\" in:\n%s", (needle), (hay))
+#define ck_assert_lacks(hay, needle) \
+	ck_assert_msg(strstr((hay), (needle)) == NULL, \
+		      "did not expect \"%s\" in:\n%s", (needle), (hay))
+
+static void register_three(void)
+{
+	struct outbox o;
+	ck_assert_int_eq(ALICE_SAYS("register alice\n").status, SERVER_OK);
+	ck_assert_int_eq(BOB_SAYS("register bob\n").status, SERVER_OK);
+	ck_assert_int_eq(CAROL_SAYS("register carol\n").status, SERVER_OK);
+	o = new_mail();
+	outbox_free(&o);
+}
+
+/* The game id of the reply's X-Ashes-Game header in the last batch. */
+static int64_t game_of(const struct store_outbox_msg *m)
+{
+	const char *p;
+	ck_assert_ptr_nonnull(m);
+	p = strstr(m->headers, "X-Ashes-Game: ");
+	ck_assert_ptr_nonnull(p);
+	return strtoll(p + 14, NULL, 10);
+}
+
+/* alice challenges bob (with options), bob accepts: the game id. */
+static int64_t start_game(const char *options)
+{
+	char body[128];
+	struct outbox o;
+	int64_t g;
+
+	snprintf(body, sizeof(body), "challenge bob %s\n", options);
+	ck_assert_int_eq(ALICE_SAYS(body).status, SERVER_OK);
+	o = new_mail();
+	g = game_of(mail_to(&o, ALICE, "reply"));
+	outbox_free(&o);
+	snprintf(body, sizeof(body), "accept %" PRId64 "\n", g);
+	ck_assert_int_eq(BOB_SAYS(body).status, SERVER_OK);
+	o = new_mail();
+	outbox_free(&o);
+	return g;
+}
+
+/* The position of game g, replayed from the store. */
+static void position_of(int64_t g, struct core_record *rec)
+{
+	struct store_game *row = NULL;
+	struct core_variant v;
+	enum core_error err;
+	char **moves = NULL;
+	size_t n = 0;
+	const char *error;
+	const char *p;
+
+	ck_assert_int_eq(store_game_load(st, g, &row, &error), 1);
+	core_variant_default(&v);
+	for (p = row->variant; *p;) {
+		char word[32];
+		size_t k = strcspn(p, " ");
+		snprintf(word, sizeof(word), "%.*s", (int)k, p);
+		if (strncmp(word, "draw=", 5) != 0)
+			ck_assert_int_eq(notation_parse_variant_option(&v, word,
+								       &err), 0);
+		p += k;
+		while (*p == ' ')
+			p++;
+	}
+	ck_assert_int_eq(record_init(rec, &v, &err), 0);
+	ck_assert_int_eq(store_game_moves(st, g, &moves, &n, &error), 0);
+	for (size_t i = 0; i < n; i++)
+		if (i >= rec->nplies)
+			ck_assert_int_eq(record_play_text(rec, moves[i],
+							  strlen(moves[i]),
+							  NULL, &err), 0);
+	store_strings_free(&moves);
+	store_game_free(&row);
+}
+
+/* The first legal move of game g, as text. */
+static void first_legal(int64_t g, char *text)
+{
+	struct core_record rec;
+	struct core_move moves[1024];
+	size_t n;
+
+	position_of(g, &rec);
+	n = core_legal_moves(&rec.pos, moves, 1024);
+	ck_assert_uint_gt(n, 0);
+	notation_format_move(rec.pos.geom, &moves[0], text);
+	record_free(&rec);
+}
+
+static int ply_of(int64_t g)
+{
+	struct store_game *row = NULL;
+	const char *error;
+	int ply;
+	ck_assert_int_eq(store_game_load(st, g, &row, &error), 1);
+	ply = row->ply;
+	store_game_free(&row);
+	return ply;
+}
+
+static enum store_game_status status_of(int64_t g)
+{
+	struct store_game *row = NULL;
+	const char *error;
+	enum store_game_status s;
+	ck_assert_int_eq(store_game_load(st, g, &row, &error), 1);
+	s = row->status;
+	store_game_free(&row);
+	return s;
+}
+
+/* ---- register ---------------------------------------------------------- */
+
+START_TEST(test_register)
+{
+	struct server_outcome out;
+	struct outbox o;
+	const struct store_outbox_msg *r;
+	struct store_player *p = NULL;
+	const char *error;
+
+	out = ALICE_SAYS("register alice\n");
+	ck_assert_int_eq(out.status, SERVER_OK);
+	ck_assert_int_gt(out.player_id, 0);
+	ck_assert_int_eq(store_player_by_fingerprint(st, ALICE_FP, &p, &error), 1);
+	ck_assert_str_eq(p->name, "alice");
+	ck_assert_str_eq(p->addresses[0].address, ALICE);
+	store_player_free(&p);
+	o = new_mail();
+	ck_assert_uint_eq(o.n, 1);
+	r = mail_to(&o, ALICE, "reply");
+	ck_assert_ptr_nonnull(r);
+	ck_assert_has(r->body, "Welcome, alice");
+	ck_assert_has(r->body, ALICE_FP);
+	ck_assert_has(r->headers, "In-Reply-To: <t1@client.test>");
+	ck_assert_has(r->headers, "Auto-Submitted: auto-replied");
+	outbox_free(&o);
+
+	/* The same key again. */
+	out = ALICE_SAYS("register alice2\n");
+	ck_assert_int_eq(out.status, SERVER_REFUSED);
+	o = new_mail();
+	ck_assert_has(o.m[0].body, "already registered, as player alice");
+	outbox_free(&o);
+	/* A taken name, case-insensitively, by a new key. */
+	out = send_as(BOB_FP, BOB, NULL, "register ALICE\n");
+	ck_assert_int_eq(out.status, SERVER_REFUSED);
+	o = new_mail();
+	ck_assert_str_eq(o.m[0].recipient, BOB);
+	ck_assert_has(o.m[0].body, "name ALICE is taken");
+	outbox_free(&o);
+	/* A new key from an address that is alice's. */
+	out = send_as(EVE_FP, ALICE, NULL, "register eve\n");
+	ck_assert_int_eq(out.status, SERVER_REFUSED);
+	o = new_mail();
+	ck_assert_has(o.m[0].body, "already belongs to a player");
+	outbox_free(&o);
+	/* A bad name. */
+	out = send_as(BOB_FP, BOB, NULL, "register 9bob\n");
+	ck_assert_int_eq(out.status, SERVER_REFUSED);
+	ck_assert_int_eq(out.failed_line, 1);
+	o = new_mail();
+	ck_assert_has(o.m[0].body, "\"9bob\" cannot be a player name");
+	outbox_free(&o);
+}
+END_TEST
+
+START_TEST(test_unknown_key_may_only_register)
+{
+	struct server_outcome out;
+	struct outbox o;
+
+	ALICE_SAYS("register alice\n");
+	o = new_mail();
+	outbox_free(&o);
+	out = send_as(EVE_FP, "eve@evil.example", NULL,
+		      "challenge alice\nregister eve\n");
+	ck_assert_int_eq(out.status, SERVER_REFUSED);
+	ck_assert_int_eq(out.commands_run, 0);
+	o = new_mail();
+	ck_assert_uint_eq(o.n, 1);
+	ck_assert_str_eq(o.m[0].recipient, "eve@evil.example");
+	ck_assert_has(o.m[0].body, "not a registered player");
+	ck_assert_has(o.m[0].body, "Refused (line 1)");
+	ck_assert_has(o.m[0].body, "were not run");
+	outbox_free(&o);
+	/* help is fine for anyone. */
+	out = send_as(EVE_FP, "eve@evil.example", NULL, "help\n");
+	ck_assert_int_eq(out.status, SERVER_OK);
+	o = new_mail();
+	ck_assert_has(o.m[0].body, "challenge PLAYER [OPTIONS]");
+	outbox_free(&o);
+}
+END_TEST
+
+START_TEST(test_reply_goes_to_registered_address)
+{
+	struct outbox o;
+
+	ALICE_SAYS("register alice\n");
+	o = new_mail();
+	outbox_free(&o);
+	/* Alice's key, but a From of someone else: the reply goes to the
+	 * address alice registered, never to From. */
+	send_as(ALICE_FP, "victim@example.org", NULL, "games\n");
+	o = new_mail();
+	ck_assert_uint_eq(o.n, 1);
+	ck_assert_str_eq(o.m[0].recipient, ALICE);
+	ck_assert_has(o.m[0].headers, "To: " ALICE "\n");
+	outbox_free(&o);
+}
+END_TEST
+
+START_TEST(test_unsigned_is_weak)
+{
+	struct server_outcome out;
+	struct outbox o;
+
+	out = send_as(NULL, "dave@example.org", NULL, "register dave\n");
+	ck_assert_int_eq(out.status, SERVER_OK);
+	out = send_as(NULL, "dave@example.org", NULL, "games\n");
+	ck_assert_int_eq(out.status, SERVER_OK);
+	ck_assert_int_gt(out.player_id, 0);
+	o = new_mail();
+	ck_assert_has(o.m[1].body, "which anyone can forge");
+	outbox_free(&o);
+}
+END_TEST
+
+/* ---- challenges -------------------------------------------------------- */
+
+START_TEST(test_challenge_accept)
+{
+	struct outbox o;
+	const struct store_outbox_msg *m;
+	int64_t g;
+	struct store_game *row = NULL;
+	const char *error;
+
+	register_three();
+	ck_assert_int_eq(ALICE_SAYS("Challenge Bob size=4 swap tax=lost\n").status,
+			 SERVER_OK);
+	o = new_mail();
+	ck_assert_uint_eq(o.n, 2);
+	m = mail_to(&o, BOB, "challenge");
+	ck_assert_ptr_nonnull(m);
+	g = game_of(m);
+	ck_assert_has(m->body, "alice challenges you");
+	ck_assert_has(m->body, "size=4");
+	ck_assert_has(m->body, "accept ");
+	m = mail_to(&o, ALICE, "reply");
+	ck_assert_ptr_nonnull(m);
+	ck_assert_has(m->body, "created");
+	ck_assert_has(m->headers, "Subject: [ashes #");
+	outbox_free(&o);
+	ck_assert_int_eq(store_game_load(st, g, &row, &error), 1);
+	ck_assert_int_eq(row->status, STORE_GAME_CHALLENGE);
+	ck_assert_has(row->variant, "size=4");
+	ck_assert_has(row->variant, "swap");
+	ck_assert_has(row->variant, "tax=lost");
+	store_game_free(&row);
+
+	{
+		char body[64];
+		snprintf(body, sizeof(body), "accept #%" PRId64 "\n", g);
+		/* carol is not the one challenged. */
+		ck_assert_int_eq(CAROL_SAYS(body).status, SERVER_REFUSED);
+		o = new_mail();
+		ck_assert_has(o.m[0].body, "not addressed to you");
+		outbox_free(&o);
+		/* alice cannot accept her own. */
+		ck_assert_int_eq(ALICE_SAYS(body).status, SERVER_REFUSED);
+		o = new_mail();
+		ck_assert_has(o.m[0].body, "your own challenge");
+		outbox_free(&o);
+		ck_assert_int_eq(BOB_SAYS(body).status, SERVER_OK);
+		o = new_mail();
+		/* Bob's reply, and alice (White) gets "your move". */
+		m = mail_to(&o, ALICE, "your-move");
+		ck_assert_ptr_nonnull(m);
+		ck_assert_has(m->body, "move ");
+		ck_assert_has(m->body, " 1 MOVE");
+		ck_assert_has(m->body, "Legal moves (162)");
+		ck_assert_ptr_nonnull(mail_to(&o, BOB, "reply"));
+		outbox_free(&o);
+		ck_assert_int_eq(status_of(g), STORE_GAME_ACTIVE);
+		/* Accepting again: the game is active now. */
+		ck_assert_int_eq(BOB_SAYS(body).status, SERVER_REFUSED);
+		o = new_mail();
+		ck_assert_has(o.m[0].body, "is active");
+		outbox_free(&o);
+	}
+}
+END_TEST
+
+START_TEST(test_challenge_refusals)
+{
+	struct server_outcome out;
+	struct outbox o;
+
+	register_three();
+	out = ALICE_SAYS("challenge nobody\n");
+	ck_assert_int_eq(out.status, SERVER_REFUSED);
+	o = new_mail();
+	ck_assert_has(o.m[0].body, "no player called nobody");
+	outbox_free(&o);
+	ALICE_SAYS("challenge alice\n");
+	o = new_mail();
+	ck_assert_has(o.m[0].body, "cannot challenge yourself");
+	outbox_free(&o);
+	ALICE_SAYS("challenge bob clock=3d\n");
+	o = new_mail();
+	ck_assert_has(o.m[0].body, "no option \"clock\"");
+	outbox_free(&o);
+	ALICE_SAYS("challenge bob size=20\n");
+	o = new_mail();
+	ck_assert_has(o.m[0].body, "option size=20");
+	outbox_free(&o);
+	ALICE_SAYS("accept 999\n");
+	o = new_mail();
+	ck_assert_has(o.m[0].body, "there is no game 999");
+	outbox_free(&o);
+}
+END_TEST
+
+START_TEST(test_decline_withdraw_open)
+{
+	struct outbox o;
+	int64_t g1, g2, g3;
+	char body[64];
+
+	register_three();
+	ALICE_SAYS("challenge bob\n");
+	o = new_mail();
+	g1 = game_of(mail_to(&o, BOB, "challenge"));
+	outbox_free(&o);
+	snprintf(body, sizeof(body), "decline %" PRId64 "\n", g1);
+	ck_assert_int_eq(CAROL_SAYS(body).status, SERVER_REFUSED);
+	o = new_mail();
+	outbox_free(&o);
+	ck_assert_int_eq(BOB_SAYS(body).status, SERVER_OK);
+	ck_assert_int_eq(status_of(g1), STORE_GAME_DECLINED);
+	o = new_mail();
+	ck_assert_has(mail_to(&o, ALICE, "challenge")->body, "bob declined");
+	outbox_free(&o);
+
+	ALICE_SAYS("challenge bob\n");
+	o = new_mail();
+	g2 = game_of(mail_to(&o, BOB, "challenge"));
+	outbox_free(&o);
+	snprintf(body, sizeof(body), "withdraw %" PRId64 "\n", g2);
+	ck_assert_int_eq(BOB_SAYS(body).status, SERVER_REFUSED);
+	o = new_mail();
+	ck_assert_has(o.m[0].body, "only the player who made the challenge");
+	outbox_free(&o);
+	ck_assert_int_eq(ALICE_SAYS(body).status, SERVER_OK);
+	ck_assert_int_eq(status_of(g2), STORE_GAME_WITHDRAWN);
+	o = new_mail();
+	ck_assert_has(mail_to(&o, BOB, "challenge")->body, "withdrew");
+	outbox_free(&o);
+
+	/* An open challenge: anyone but alice may accept it. */
+	ALICE_SAYS("challenge any size=3\n");
+	o = new_mail();
+	ck_assert_uint_eq(o.n, 1);
+	g3 = game_of(mail_to(&o, ALICE, "reply"));
+	ck_assert_has(o.m[0].body, "open challenge");
+	outbox_free(&o);
+	ck_assert_int_eq(status_of(g3), STORE_GAME_OPEN);
+	BOB_SAYS("games\n");
+	o = new_mail();
+	snprintf(body, sizeof(body), "#%" PRId64 "  by alice", g3);
+	ck_assert_has(o.m[0].body, body);
+	outbox_free(&o);
+	snprintf(body, sizeof(body), "decline %" PRId64 "\n", g3);
+	ck_assert_int_eq(CAROL_SAYS(body).status, SERVER_REFUSED);
+	o = new_mail();
+	outbox_free(&o);
+	snprintf(body, sizeof(body), "accept %" PRId64 "\n", g3);
+	ck_assert_int_eq(CAROL_SAYS(body).status, SERVER_OK);
+	ck_assert_int_eq(status_of(g3), STORE_GAME_ACTIVE);
+	o = new_mail();
+	ck_assert_ptr_nonnull(mail_to(&o, ALICE, "your-move"));
+	outbox_free(&o);
+}
+END_TEST
+
+/* ---- moves ----------------------------------------------------------- */
+
+START_TEST(test_moves_stale_turn_illegal)
+{
+	struct server_outcome out;
+	struct outbox o;
+	const struct store_outbox_msg *m;
+	char body[128], expect[128];
+	int64_t g;
+
+	register_three();
+	g = start_game("");
+	snprintf(body, sizeof(body), "move %" PRId64 " 1 E5-E7\n", g);
+	out = ALICE_SAYS(body);
+	ck_assert_int_eq(out.status, SERVER_OK);
+	ck_assert_int_eq(ply_of(g), 1);
+	o = new_mail();
+	m = mail_to(&o, ALICE, "reply");
+	snprintf(expect, sizeof(expect), "Taken: move %" PRId64 " 1 e5-e7", g);
+	ck_assert_has(m->body, expect);
+	m = mail_to(&o, BOB, "your-move");
+	ck_assert_ptr_nonnull(m);
+	snprintf(expect, sizeof(expect), "    move %" PRId64 " 2 MOVE", g);
+	ck_assert_has(m->body, expect);
+	ck_assert_has(m->body, "White grew a 2-stack on e7 from e5");
+	ck_assert_has(m->body, "Legal moves (");
+	outbox_free(&o);
+
+	/* The same move sent again: stale, whatever its bytes. */
+	out = ALICE_SAYS(body);
+	ck_assert_int_eq(out.status, SERVER_REFUSED);
+	ck_assert_int_eq(ply_of(g), 1);
+	o = new_mail();
+	ck_assert_uint_eq(o.n, 1);
+	snprintf(expect, sizeof(expect),
+		 "game %" PRId64 " is at ply 2; your move was for ply 1", g);
+	ck_assert_has(o.m[0].body, expect);
+	outbox_free(&o);
+
+	/* Not alice's turn. */
+	snprintf(body, sizeof(body), "move %" PRId64 " 2 e5-e3\n", g);
+	ck_assert_int_eq(ALICE_SAYS(body).status, SERVER_REFUSED);
+	o = new_mail();
+	ck_assert_has(o.m[0].body, "bob is to move");
+	outbox_free(&o);
+
+	/* carol does not play. */
+	ck_assert_int_eq(CAROL_SAYS(body).status, SERVER_REFUSED);
+	o = new_mail();
+	ck_assert_has(o.m[0].body, "do not play in game");
+	outbox_free(&o);
+
+	/* An illegal move: the rule is named, with core's explanation. */
+	snprintf(body, sizeof(body), "move %" PRId64 " 2 e7-e9\n", g);
+	ck_assert_int_eq(BOB_SAYS(body).status, SERVER_REFUSED);
+	o = new_mail();
+	ck_assert_has(o.m[0].body, "e7-e9 is not legal in game");
+	ck_assert_has(o.m[0].body,
+		      core_error_string(CORE_ERR_NOT_YOUR_STACK));
+	outbox_free(&o);
+	/* "pass" is never typed. */
+	snprintf(body, sizeof(body), "move %" PRId64 " 2 pass\n", g);
+	ck_assert_int_eq(BOB_SAYS(body).status, SERVER_REFUSED);
+	o = new_mail();
+	ck_assert_has(o.m[0].body,
+		      core_error_string(CORE_ERR_PASS_NOT_FORCED));
+	outbox_free(&o);
+	/* A cell off the board. */
+	snprintf(body, sizeof(body), "move %" PRId64 " 2 a1-m13\n", g);
+	ck_assert_int_eq(BOB_SAYS(body).status, SERVER_REFUSED);
+	o = new_mail();
+	ck_assert_has(o.m[0].body, core_error_string(CORE_ERR_UNKNOWN_CELL));
+	outbox_free(&o);
+	ck_assert_int_eq(ply_of(g), 1);
+}
+END_TEST
+
+START_TEST(test_commands_stop_at_first_refusal)
+{
+	struct server_outcome out;
+	struct outbox o;
+	char body[256];
+	int64_t g;
+
+	register_three();
+	g = start_game("");
+	snprintf(body, sizeof(body),
+		 "board %" PRId64 "\nmove %" PRId64 " 1 e5-e9x\n"
+		 "resign %" PRId64 "\n",
+		 g, g, g);
+	out = ALICE_SAYS(body);
+	ck_assert_int_eq(out.status, SERVER_REFUSED);
+	ck_assert_int_eq(out.commands_run, 1);
+	ck_assert_int_eq(out.failed_line, 2);
+	ck_assert_int_eq(status_of(g), STORE_GAME_ACTIVE);
+	o = new_mail();
+	ck_assert_uint_eq(o.n, 1);
+	ck_assert_has(o.m[0].body, "Refused (line 2)");
+	ck_assert_has(o.m[0].body, "not run");
+	ck_assert_lacks(o.m[0].body, "You resigned");
+	outbox_free(&o);
+}
+END_TEST
+
+START_TEST(test_bare_move_in_thread)
+{
+	struct server_outcome out;
+	struct outbox o;
+	const struct store_outbox_msg *m;
+	char subject[256], refs[256], expect[128], *p;
+	int64_t g;
+
+	register_three();
+	g = start_game("");
+	/* Alice answers her "your move" mail with only a move. */
+	ALICE_SAYS("games\n");
+	o = new_mail();
+	ck_assert_has(o.m[0].body, "YOUR MOVE");
+	outbox_free(&o);
+
+	snprintf(subject, sizeof(subject), "Re: [ashes #%" PRId64 "] alice vs bob",
+		 g);
+	{
+		const char *body =
+			"e5-e7\n\nOn Sat, 3 Jan 2026 at 10:00, Ashes <ashes@ashes.test> wrote:\n"
+			"> move 1 1 MOVE\n";
+		out = send_as(ALICE_FP, ALICE, subject, body);
+	}
+	ck_assert_int_eq(out.status, SERVER_OK);
+	ck_assert_int_eq(ply_of(g), 1);
+	o = new_mail();
+	m = mail_to(&o, ALICE, "reply");
+	snprintf(expect, sizeof(expect), "Taken: move %" PRId64 " 1 e5-e7", g);
+	ck_assert_has(m->body, expect);
+	/* Bob's notice is in the game's thread. */
+	m = mail_to(&o, BOB, "your-move");
+	ck_assert_ptr_nonnull(m);
+	snprintf(expect, sizeof(expect), "Subject: [ashes #%" PRId64 "] ", g);
+	ck_assert_has(m->headers, expect);
+	ck_assert_has(m->headers, "In-Reply-To: <ashes.");
+	ck_assert_has(m->headers, "References: <ashes.");
+	ck_assert_has(m->headers, "Auto-Submitted: auto-generated");
+	/* Bob replies by References only (a client that mangled the
+	 * subject). */
+	p = strstr(m->headers, "Message-ID: ");
+	ck_assert_ptr_nonnull(p);
+	snprintf(refs, sizeof(refs), "%.*s", (int)strcspn(p + 12, "\n"), p + 12);
+	outbox_free(&o);
+	{
+		struct mail mm = { .fp = BOB_FP, .from = BOB,
+				   .subject = "Re: my move", .refs = refs,
+				   .body = "E3-E5\n" };
+		/* e3 is empty: a growth inward is illegal, named as such. */
+		ck_assert_int_eq(deliver(&mm, &out), 0);
+		ck_assert_int_eq(out.status, SERVER_REFUSED);
+		o = new_mail();
+		ck_assert_has(o.m[0].body,
+			      core_error_string(CORE_ERR_GROWTH_NOT_OUTWARD));
+		outbox_free(&o);
+		mm.body = "e5-e1\n";
+		ck_assert_int_eq(deliver(&mm, &out), 0);
+		ck_assert_int_eq(out.status, SERVER_OK);
+		ck_assert_int_eq(ply_of(g), 2);
+		o = new_mail();
+		outbox_free(&o);
+	}
+	/* Outside a thread a bare move has no game. */
+	out = ALICE_SAYS("e5-e3\n");
+	ck_assert_int_eq(out.status, SERVER_REFUSED);
+	o = new_mail();
+	ck_assert_has(o.m[0].body, "needs a game");
+	outbox_free(&o);
+}
+END_TEST
+
+START_TEST(test_quote_styles)
+{
+	struct outbox o;
+	char subject[128], body[1024];
+	int64_t g;
+
+	register_three();
+	g = start_game("");
+	snprintf(subject, sizeof(subject), "Re: [ashes #%" PRId64 "] alice vs bob", g);
+	/* mutt: attribution, quoted move (must not run), then a command. */
+	snprintf(body, sizeof(body),
+		 "* Ashes <ashes@ashes.test> [2026-01-03 10:00]:\n"
+		 "> move %" PRId64 " 1 e5-e9\n\nboard\n\n-- \nmove %" PRId64 " 1 e5-e9\n",
+		 g, g);
+	ck_assert_int_eq(send_as(ALICE_FP, ALICE, subject, body).status, SERVER_OK);
+	ck_assert_int_eq(ply_of(g), 0);
+	/* Outlook: everything after the original-message line is dropped. */
+	snprintf(body, sizeof(body),
+		 "moves\r\n\r\n-----Original Message-----\r\nFrom: Ashes\r\n\r\n"
+		 "move %" PRId64 " 1 e5-e9\r\n", g);
+	ck_assert_int_eq(send_as(ALICE_FP, ALICE, subject, body).status, SERVER_OK);
+	ck_assert_int_eq(ply_of(g), 0);
+	o = new_mail();
+	ck_assert_uint_eq(o.n, 2);
+	ck_assert_has(o.m[1].body, "384 legal moves");
+	ck_assert_has(o.m[1].body, "was\nignored");
+	outbox_free(&o);
+}
+END_TEST
+
+/* ---- idempotence and replay -------------------------------------------- */
+
+START_TEST(test_idempotence)
+{
+	struct mail m = { .fp = ALICE_FP, .from = ALICE, .body = "register alice\n",
+			  .msgid = "same@client.test" };
+	struct server_outcome out, first;
+	struct outbox o;
+	char body[128];
+	int64_t g;
+
+	ck_assert_int_eq(deliver(&m, &first), 0);
+	ck_assert_int_eq(first.status, SERVER_OK);
+	ck_assert_uint_eq(first.queued, 1);
+	o = new_mail();
+	outbox_free(&o);
+	/* Same Message-ID, other bytes. */
+	m.body = "register alice\n\n";
+	ck_assert_int_eq(deliver(&m, &out), 0);
+	ck_assert_int_eq(out.status, SERVER_DUPLICATE);
+	ck_assert_int_eq(out.inbound_id, first.inbound_id);
+	ck_assert_uint_eq(out.queued, 0);
+	o = new_mail();
+	ck_assert_uint_eq(o.n, 0);
+	outbox_free(&o);
+
+	/* Same raw bytes, new Message-ID (and a move in them). */
+	BOB_SAYS("register bob\n");
+	o = new_mail();
+	outbox_free(&o);
+	g = start_game("");
+	snprintf(body, sizeof(body), "move %" PRId64 " 1 e5-e7\n", g);
+	{
+		struct mail mv = { .fp = ALICE_FP, .from = ALICE, .body = body,
+				   .raw = "the same raw bytes" };
+		ck_assert_int_eq(deliver(&mv, &out), 0);
+		ck_assert_int_eq(out.status, SERVER_OK);
+		o = new_mail();
+		outbox_free(&o);
+		ck_assert_int_eq(deliver(&mv, &out), 0);
+		ck_assert_int_eq(out.status, SERVER_DUPLICATE);
+		o = new_mail();
+		ck_assert_uint_eq(o.n, 0);
+		outbox_free(&o);
+	}
+	ck_assert_int_eq(ply_of(g), 1);
+}
+END_TEST
+
+START_TEST(test_signature_replay)
+{
+	struct server_outcome out;
+	struct outbox o;
+	char body[128];
+	int64_t g, first_in;
+	struct store_inbound *in = NULL;
+	const char *error;
+
+	register_three();
+	g = start_game("");
+	snprintf(body, sizeof(body), "move %" PRId64 " 1 e5-e7\n", g);
+	{
+		struct mail m = { .fp = ALICE_FP, .from = ALICE, .body = body,
+				  .signed_text = "signed: move 1 e5-e7" };
+		ck_assert_int_eq(deliver(&m, &out), 0);
+		ck_assert_int_eq(out.status, SERVER_OK);
+		first_in = out.inbound_id;
+		o = new_mail();
+		outbox_free(&o);
+		/* The same signed text in a new mail (new Message-ID, new
+		 * bytes around it): refused once, nothing applied. */
+		m.body = "move 1 1 e5-e7\nresign 1\n";
+		ck_assert_int_eq(deliver(&m, &out), 0);
+		ck_assert_int_eq(out.status, SERVER_REPLAY);
+		ck_assert_int_ne(out.inbound_id, first_in);
+		o = new_mail();
+		ck_assert_uint_eq(o.n, 1);
+		ck_assert_str_eq(o.m[0].recipient, ALICE);
+		ck_assert_has(o.m[0].body, "used in an earlier mail");
+		outbox_free(&o);
+	}
+	ck_assert_int_eq(status_of(g), STORE_GAME_ACTIVE);
+	ck_assert_int_eq(ply_of(g), 1);
+	ck_assert_int_eq(store_inbound_load(st, out.inbound_id, &in, &error), 1);
+	ck_assert_has(in->outcome, "replay");
+	store_inbound_free(&in);
+}
+END_TEST
+
+/* ---- games between the same players, observers, draws ------------------ */
+
+START_TEST(test_concurrent_games)
+{
+	struct outbox o;
+	char body[256];
+	int64_t g1, g2;
+
+	register_three();
+	g1 = start_game("");
+	g2 = start_game("size=4");
+	ck_assert_int_ne(g1, g2);
+	/* Both moves in one mail, in two games. */
+	snprintf(body, sizeof(body),
+		 "move %" PRId64 " 1 e5-e7\nmove %" PRId64 " 1 d4-d7\n", g1, g2);
+	ck_assert_int_eq(ALICE_SAYS(body).status, SERVER_OK);
+	ck_assert_int_eq(ply_of(g1), 1);
+	ck_assert_int_eq(ply_of(g2), 1);
+	o = new_mail();
+	/* One reply, one notice to bob per game. */
+	ck_assert_uint_eq(count_to(&o, ALICE), 1);
+	ck_assert_uint_eq(count_to(&o, BOB), 2);
+	outbox_free(&o);
+	snprintf(body, sizeof(body), "move %" PRId64 " 2 d4-h8\n", g2);
+	ck_assert_int_eq(BOB_SAYS(body).status, SERVER_REFUSED); /* no h8 on size 4 */
+	o = new_mail();
+	ck_assert_has(o.m[0].body, core_error_string(CORE_ERR_UNKNOWN_CELL));
+	outbox_free(&o);
+	snprintf(body, sizeof(body), "move %" PRId64 " 2 e5-e3\n", g1);
+	ck_assert_int_eq(BOB_SAYS(body).status, SERVER_OK);
+	ck_assert_int_eq(ply_of(g1), 2);
+	ck_assert_int_eq(ply_of(g2), 1);
+	o = new_mail();
+	outbox_free(&o);
+	BOB_SAYS("games\n");
+	o = new_mail();
+	{
+		const struct store_outbox_msg *r = mail_to(&o, BOB, "reply");
+		char line[64];
+		snprintf(line, sizeof(line), "#%" PRId64 "  vs alice  active, ply 2  YOUR MOVE", g2);
+		ck_assert_has(r->body, line);
+		snprintf(line, sizeof(line), "#%" PRId64 "  vs alice  active, ply 3  (", g1);
+		ck_assert_has(r->body, line);
+	}
+	outbox_free(&o);
+}
+END_TEST
+
+START_TEST(test_observers)
+{
+	struct outbox o;
+	char body[128];
+	int64_t g;
+
+	register_three();
+	g = start_game("");
+	snprintf(body, sizeof(body), "observe %" PRId64 "\n", g);
+	ck_assert_int_eq(CAROL_SAYS(body).status, SERVER_OK);
+	o = new_mail();
+	ck_assert_has(o.m[0].body, "You now observe game");
+	outbox_free(&o);
+	ck_assert_int_eq(ALICE_SAYS(body).status, SERVER_REFUSED);
+	o = new_mail();
+	ck_assert_has(o.m[0].body, "you play in game");
+	outbox_free(&o);
+
+	snprintf(body, sizeof(body), "move %" PRId64 " 1 e5-e7\n", g);
+	ALICE_SAYS(body);
+	o = new_mail();
+	ck_assert_uint_eq(o.n, 3);
+	ck_assert_ptr_nonnull(mail_to(&o, CAROL, "observer"));
+	ck_assert_has(mail_to(&o, CAROL, "observer")->body, "unobserve");
+	ck_assert_has(mail_to(&o, CAROL, "observer")->body, "e5-e7");
+	outbox_free(&o);
+
+	snprintf(body, sizeof(body), "unobserve #%" PRId64 "\n", g);
+	ck_assert_int_eq(CAROL_SAYS(body).status, SERVER_OK);
+	o = new_mail();
+	ck_assert_has(o.m[0].body, "no longer observe");
+	outbox_free(&o);
+	snprintf(body, sizeof(body), "move %" PRId64 " 2 e5-e3\n", g);
+	ck_assert_int_eq(BOB_SAYS(body).status, SERVER_OK);
+	o = new_mail();
+	ck_assert_uint_eq(o.n, 2);
+	ck_assert_uint_eq(count_to(&o, CAROL), 0);
+	outbox_free(&o);
+}
+END_TEST
+
+START_TEST(test_draw_and_resign)
+{
+	struct outbox o;
+	char body[128];
+	int64_t g, g2;
+	struct store_game *row = NULL;
+	const char *error;
+
+	register_three();
+	g = start_game("");
+	snprintf(body, sizeof(body), "draw accept %" PRId64 "\n", g);
+	ck_assert_int_eq(BOB_SAYS(body).status, SERVER_REFUSED);
+	o = new_mail();
+	ck_assert_has(o.m[0].body, "has not offered a draw");
+	outbox_free(&o);
+	snprintf(body, sizeof(body), "draw offer %" PRId64 "\n", g);
+	ck_assert_int_eq(ALICE_SAYS(body).status, SERVER_OK);
+	o = new_mail();
+	ck_assert_has(mail_to(&o, BOB, "draw")->body, "alice offers a draw");
+	outbox_free(&o);
+	ck_assert_int_eq(ALICE_SAYS(body).status, SERVER_REFUSED);
+	o = new_mail();
+	ck_assert_has(o.m[0].body, "already offered");
+	outbox_free(&o);
+	snprintf(body, sizeof(body), "draw decline %" PRId64 "\n", g);
+	ck_assert_int_eq(BOB_SAYS(body).status, SERVER_OK);
+	o = new_mail();
+	ck_assert_has(mail_to(&o, ALICE, "draw")->body, "declined your draw");
+	outbox_free(&o);
+	snprintf(body, sizeof(body), "draw offer %" PRId64 "\n", g);
+	ck_assert_int_eq(BOB_SAYS(body).status, SERVER_OK);
+	o = new_mail();
+	outbox_free(&o);
+	snprintf(body, sizeof(body), "draw accept %" PRId64 "\n", g);
+	ck_assert_int_eq(ALICE_SAYS(body).status, SERVER_OK);
+	o = new_mail();
+	ck_assert_ptr_nonnull(mail_to(&o, ALICE, "result"));
+	ck_assert_ptr_nonnull(mail_to(&o, BOB, "result"));
+	ck_assert_has(mail_to(&o, BOB, "result")->body, "1/2-1/2");
+	outbox_free(&o);
+	ck_assert_int_eq(store_game_load(st, g, &row, &error), 1);
+	ck_assert_int_eq(row->status, STORE_GAME_FINISHED);
+	ck_assert_str_eq(row->result, "1/2-1/2");
+	store_game_free(&row);
+	/* A finished game takes no more moves, and shows its end. */
+	snprintf(body, sizeof(body), "move %" PRId64 " 1 e5-e7\n", g);
+	ck_assert_int_eq(ALICE_SAYS(body).status, SERVER_REFUSED);
+	o = new_mail();
+	ck_assert_has(o.m[0].body, "is finished");
+	outbox_free(&o);
+	snprintf(body, sizeof(body), "board %" PRId64 "\n", g);
+	ck_assert_int_eq(CAROL_SAYS(body).status, SERVER_OK);
+	o = new_mail();
+	ck_assert_has(o.m[0].body, "The game is over");
+	outbox_free(&o);
+
+	/* draw=no games refuse offers; resign ends them. */
+	g2 = start_game("draw=no");
+	snprintf(body, sizeof(body), "draw offer %" PRId64 "\n", g2);
+	ck_assert_int_eq(ALICE_SAYS(body).status, SERVER_REFUSED);
+	o = new_mail();
+	ck_assert_has(o.m[0].body, "without draw offers");
+	outbox_free(&o);
+	snprintf(body, sizeof(body), "resign %" PRId64 "\n", g2);
+	ck_assert_int_eq(BOB_SAYS(body).status, SERVER_OK);
+	o = new_mail();
+	ck_assert_has(mail_to(&o, BOB, "reply")->body, "You resigned");
+	ck_assert_has(mail_to(&o, ALICE, "result")->body, "1-0");
+	outbox_free(&o);
+	ck_assert_int_eq(store_game_load(st, g2, &row, &error), 1);
+	ck_assert_str_eq(row->result, "1-0");
+	ck_assert_str_eq(row->end_reason,
+			 core_end_reason_name(CORE_END_RESIGNATION));
+	store_game_free(&row);
+}
+END_TEST
+
+START_TEST(test_views)
+{
+	struct outbox o;
+	char body[256];
+	int64_t g;
+
+	register_three();
+	g = start_game("");
+	snprintf(body, sizeof(body),
+		 "move %" PRId64 " 1 e5-e7\npreview %" PRId64 " e5-e3\n"
+		 "moves %" PRId64 "\nhistory %" PRId64 "\n", g, g, g, g);
+	ck_assert_int_eq(ALICE_SAYS(body).status, SERVER_OK);
+	o = new_mail();
+	{
+		const char *r = mail_to(&o, ALICE, "reply")->body;
+		ck_assert_has(r, "Preview only");
+		ck_assert_has(r, "Black grew a 2-stack on e3 from e5");
+		ck_assert_has(r, "Record:");
+		ck_assert_has(r, "e5-e7");
+	}
+	outbox_free(&o);
+	ck_assert_int_eq(ply_of(g), 1);
+}
+END_TEST
+
+/* A whole game on the smallest board, played by replies in the thread
+ * until the rules end it. */
+START_TEST(test_whole_game)
+{
+	struct outbox o;
+	struct server_outcome out;
+	char subject[128], mv[CORE_MOVE_TEXT_MAX], body[64];
+	int64_t g, alice_id;
+	int plies = 0;
+	struct store_player *alice = NULL;
+	const char *err0;
+
+	register_three();
+	ck_assert_int_eq(store_player_by_name(st, "alice", &alice, &err0), 1);
+	alice_id = alice->id;
+	store_player_free(&alice);
+	g = start_game("size=3");
+	snprintf(subject, sizeof(subject), "Re: [ashes #%" PRId64 "] alice vs bob", g);
+	while (status_of(g) == STORE_GAME_ACTIVE && plies < 400) {
+		struct core_record rec;
+		int64_t who;
+		struct store_game *row = NULL;
+		const char *error;
+
+		position_of(g, &rec);
+		ck_assert_int_eq(store_game_load(st, g, &row, &error), 1);
+		who = rec.pos.to_move == CORE_WHITE ? row->white_id : row->black_id;
+		store_game_free(&row);
+		record_free(&rec);
+		first_legal(g, mv);
+		snprintf(body, sizeof(body), "%s\n", mv);
+		out = send_as(who == alice_id ? ALICE_FP : BOB_FP,
+			      who == alice_id ? ALICE : BOB,
+			      subject, body);
+		ck_assert_msg(out.status == SERVER_OK, "%s", out.outcome);
+		o = new_mail();
+		outbox_free(&o);
+		plies++;
+	}
+	ck_assert_int_eq(status_of(g), STORE_GAME_FINISHED);
+	{
+		struct store_game *row = NULL;
+		const char *error;
+		struct core_record rec;
+		ck_assert_int_eq(store_game_load(st, g, &row, &error), 1);
+		position_of(g, &rec);
+		ck_assert_int_ne(rec.pos.result, CORE_ONGOING);
+		ck_assert_str_eq(row->end_reason,
+				 core_end_reason_name(rec.pos.end_reason));
+		ck_assert_str_eq(row->result,
+				 rec.pos.result == CORE_RESULT_WHITE ? "1-0" :
+				 rec.pos.result == CORE_RESULT_BLACK ? "0-1" :
+				 "1/2-1/2");
+		record_free(&rec);
+		store_game_free(&row);
+	}
+}
+END_TEST
+
+/* ---- failures and locks ---------------------------------------------- */
+
+START_TEST(test_failure_rolls_back)
+{
+	struct outbox o;
+	struct server_outcome out;
+	char body[128];
+	int64_t g;
+	long steps;
+	int failures = 0;
+
+	register_three();
+	g = start_game("");
+	snprintf(body, sizeof(body), "move %" PRId64 " 1 e5-e7\n", g);
+	/* Fail the n-th store step for every n until handling succeeds:
+	 * each failure must leave nothing behind. */
+	for (long n = 0; n < 400; n++) {
+		struct mail m = { .fp = ALICE_FP, .from = ALICE, .body = body,
+				  .msgid = "fault@client.test",
+				  .raw = "fault raw", .signed_text = "fault" };
+		int ret;
+		store_debug_fail_after(st, n);
+		ret = deliver(&m, &out);
+		store_debug_fail_after(st, -1);
+		if (ret == 0) {
+			ck_assert_int_eq(out.status, SERVER_OK);
+			break;
+		}
+		failures++;
+		ck_assert_int_eq(ply_of(g), 0);
+		o = new_mail();
+		ck_assert_uint_eq(o.n, 0);
+		outbox_free(&o);
+	}
+	steps = failures;
+	ck_assert_int_gt(steps, 5);
+	ck_assert_int_eq(ply_of(g), 1);
+	o = new_mail();
+	ck_assert_uint_eq(o.n, 2);
+	outbox_free(&o);
+}
+END_TEST
+
+START_TEST(test_locked_by_another_process)
+{
+	struct server_outcome out;
+	struct outbox o;
+	char body[128];
+	int64_t g;
+	int fds[2], status;
+	pid_t pid;
+	char c;
+
+	register_three();
+	g = start_game("");
+	ck_assert_int_eq(pipe(fds), 0);
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		struct store *other = NULL;
+		const char *error;
+		close(fds[0]);
+		if (store_open(dbpath, NULL, &other, &error) < 0 ||
+		    store_begin(other, &error) < 0)
+			_exit(1);
+		/* Hold the write lock for a second, then let go. */
+		if (write(fds[1], "x", 1) != 1)
+			_exit(1);
+		sleep(1);
+		store_commit(other, &error);
+		store_close(&other);
+		_exit(0);
+	}
+	close(fds[1]);
+	ck_assert_int_eq(read(fds[0], &c, 1), 1);
+	close(fds[0]);
+	snprintf(body, sizeof(body), "move %" PRId64 " 1 e5-e7\n", g);
+	out = ALICE_SAYS(body);
+	ck_assert_int_eq(out.status, SERVER_OK);
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	ck_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	ck_assert_int_eq(ply_of(g), 1);
+	o = new_mail();
+	ck_assert_uint_eq(o.n, 2);
+	outbox_free(&o);
+}
+END_TEST
+
+START_TEST(test_help_and_no_commands)
+{
+	struct outbox o;
+	struct buf b = BUF_INIT;
+	const char *error;
+
+	ck_assert_int_eq(server_help_text(srv, &b, &error), 0);
+	ck_assert_has(buf_str(&b), "move GAME PLY MOVE");
+	buf_free(&b);
+	ck_assert_int_eq(send_as(EVE_FP, "eve@x.example", "Hello", "\n> quoted\n").status,
+			 SERVER_NO_COMMANDS);
+	o = new_mail();
+	ck_assert_has(o.m[0].body, "held no command");
+	ck_assert_has(o.m[0].headers, "Subject: Re: Hello\n");
+	outbox_free(&o);
+	/* Subject carries the command. */
+	ck_assert_int_eq(send_as(EVE_FP, "eve@x.example", "help", "").status,
+			 SERVER_OK);
+	o = new_mail();
+	ck_assert_lacks(o.m[0].body, "Refused");
+	ck_assert_has(o.m[0].body, "register NAME");
+	outbox_free(&o);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("server");
+	TCase *tc = tcase_create("service");
+	SRunner *sr;
+	int failed;
+
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_register);
+	tcase_add_test(tc, test_unknown_key_may_only_register);
+	tcase_add_test(tc, test_reply_goes_to_registered_address);
+	tcase_add_test(tc, test_unsigned_is_weak);
+	tcase_add_test(tc, test_challenge_accept);
+	tcase_add_test(tc, test_challenge_refusals);
+	tcase_add_test(tc, test_decline_withdraw_open);
+	tcase_add_test(tc, test_moves_stale_turn_illegal);
+	tcase_add_test(tc, test_commands_stop_at_first_refusal);
+	tcase_add_test(tc, test_bare_move_in_thread);
+	tcase_add_test(tc, test_quote_styles);
+	tcase_add_test(tc, test_idempotence);
+	tcase_add_test(tc, test_signature_replay);
+	tcase_add_test(tc, test_concurrent_games);
+	tcase_add_test(tc, test_observers);
+	tcase_add_test(tc, test_draw_and_resign);
+	tcase_add_test(tc, test_views);
+	tcase_add_test(tc, test_whole_game);
+	tcase_add_test(tc, test_failure_rolls_back);
+	tcase_add_test(tc, test_locked_by_another_process);
+	tcase_add_test(tc, test_help_and_no_commands);
+	suite_add_tcase(s, tc);
+	sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed != 0;
+}
