@@ -112,6 +112,22 @@ check "after swap" "0:turn: black
 tax: white=0 black=0
 result: ongoing" "$rc:$out"
 
+# Forced passes: after these 16 plies (found by a seeded random game)
+# White, with tax 3 and one 1-stack on a1, has no legal move.
+forced="c3-c5 c3-e5 d3-e3 c3-c4 e3-e4 c3-e3 c5-a3 c3-b3 c3-a1 b3-a2 c3-c1 c3-b2 c1-d2 b2-b1 a3-c5 e3-e4"
+run status --size 3 $forced
+check "forced pass happens by itself" "turn: black
+tax: white=3 black=0
+result: ongoing" "$out"
+run status --size 3 $forced pass
+check "pass accepted where forced" "0:$("$ashes" status --size 3 $forced)" "$rc:$out"
+run status --size 3 $forced pass pass
+check "a second pass is refused" "2:ashes status: ply 18: pass: a player who can move must move" "$rc:$err"
+run legal --size 3 $forced a2-a3 pass
+check "pass refused where not forced" 2 "$rc"
+run export --size 3 $forced
+check "forced pass in the record" "17. pass (forced)" "$(printf '%s\n' "$out" | grep '^17\.')"
+
 # show: the board and its caption.
 run show --size 3 c3-a1
 check "show N=3" "      c   d   e
