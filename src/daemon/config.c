@@ -68,6 +68,11 @@ static const struct config_name smtp_schemes[] = {
 	{ "smtps", 465, true },
 	{ NULL, 0, false },
 };
+static const struct config_name imap_auth_names[] = {
+	{ "login", CONFIG_IMAP_AUTH_LOGIN, false },
+	{ "plain", CONFIG_IMAP_AUTH_PLAIN, false },
+	{ NULL, 0, false },
+};
 static const struct config_name source_names[] = {
 	{ "imap", CONFIG_SOURCE_IMAP, false },
 	{ "maildir", CONFIG_SOURCE_MAILDIR, false },
@@ -132,8 +137,9 @@ static const struct config_key config_keys[] = {
 	{ "source", "maildir", KT_PATH, OFF(source.maildir), NULL, NULL, 0, 0 },
 
 	SERVER_KEYS("imap", imap.server, imap_schemes, "30s"),
+	{ "imap", "auth", KT_ENUM, OFF(imap.auth), "login", imap_auth_names, 0, 0 },
 	{ "imap", "mailbox", KT_STRING, OFF(imap.mailbox), "INBOX", NULL, 0, 0 },
-	{ "imap", "archive_folder", KT_STRING, OFF(imap.archive_folder), NULL,
+	{ "imap", "archive_folder", KT_STRING, OFF(imap.archive_folder), "Archive",
 	  NULL, 0, 0 },
 	{ "imap", "poll_interval", KT_DURATION, OFF(imap.poll_interval_ms), "60s",
 	  NULL, SEC, DAY },
@@ -144,6 +150,8 @@ static const struct config_key config_keys[] = {
 	SERVER_KEYS("smtp", smtp.server, smtp_schemes, "60s"),
 	{ "smtp", "from", KT_ADDRESS, OFF(smtp.from), NULL, NULL, 0, 0 },
 	{ "smtp", "from_name", KT_STRING, OFF(smtp.from_name), NULL, NULL, 0, 0 },
+	{ "smtp", "domain", KT_STRING, OFF(smtp.domain), NULL, NULL, 0, 0 },
+	{ "smtp", "helo_name", KT_STRING, OFF(smtp.helo_name), NULL, NULL, 0, 0 },
 	{ "smtp", "batch_size", KT_UINT, OFF(smtp.batch_size), "50", NULL, 1, 10000 },
 	{ "smtp", "retry_initial", KT_DURATION, OFF(smtp.retry_initial_ms), "30s",
 	  NULL, SEC, DAY },
@@ -177,6 +185,8 @@ static const struct config_key config_keys[] = {
 	{ "game", "draw_offers", KT_BOOL, OFF(game.draw_offers), "yes", NULL, 0, 0 },
 	{ "game", "move_time", KT_DURATION, OFF(game.move_time_ms), "0", NULL,
 	  0, 365 * DAY },
+	{ "game", "max_listed_moves", KT_UINT, OFF(game.max_listed_moves), "0",
+	  NULL, 0, 100000 },
 
 	{ "templates", "dir", KT_PATH, OFF(templates.dir), NULL, NULL, 0, 0 },
 
@@ -923,6 +933,16 @@ static void config_check(struct config_parse *ps, const struct config_overrides 
 	if (cfg->smtp.from == NULL)
 		config_error(ps->errors, ps->file, 0,
 			     "[smtp] from (the daemon's own address) is required");
+	else if (cfg->smtp.domain == NULL)
+		cfg->smtp.domain = config_xstrdup(strchr(cfg->smtp.from, '@') + 1);
+	if (cfg->imap.mailbox == NULL)
+		config_error(ps->errors, ps->file, config_line(ps, "imap", "mailbox"),
+			     "[imap] mailbox must not be empty");
+	if (cfg->imap.archive_folder == NULL ||
+	    (cfg->imap.mailbox != NULL &&
+	     strcmp(cfg->imap.archive_folder, cfg->imap.mailbox) == 0))
+		config_error(ps->errors, ps->file, config_line(ps, "imap", "archive_folder"),
+			     "[imap] archive_folder must be set, and differ from mailbox");
 	if (cfg->smtp.retry_initial_ms > cfg->smtp.retry_max_ms)
 		config_error(ps->errors, ps->file, config_line(ps, "smtp", "retry_initial"),
 			     "[smtp] retry_initial is longer than retry_max");
@@ -1030,6 +1050,8 @@ void config_free(struct config *cfg)
 	config_server_free(&cfg->smtp.server);
 	free(cfg->smtp.from);
 	free(cfg->smtp.from_name);
+	free(cfg->smtp.domain);
+	free(cfg->smtp.helo_name);
 	free(cfg->gpg.home);
 	free(cfg->gpg.signing_key);
 	free(cfg->database.path);

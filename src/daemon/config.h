@@ -46,6 +46,12 @@ enum config_starttls {
 	CONFIG_STARTTLS_NO,           /* never (loopback test servers) */
 };
 
+/* How the IMAP client logs in. */
+enum config_imap_auth {
+	CONFIG_IMAP_AUTH_LOGIN = 0, /* IMAP LOGIN */
+	CONFIG_IMAP_AUTH_PLAIN,     /* AUTHENTICATE PLAIN (SASL) */
+};
+
 enum config_source_type {
 	CONFIG_SOURCE_IMAP = 0,
 	CONFIG_SOURCE_MAILDIR, /* a directory of .eml files */
@@ -68,8 +74,9 @@ struct config_server {
 
 struct config_imap {
 	struct config_server server;
+	enum config_imap_auth auth;
 	char *mailbox;        /* folder to read, "INBOX" */
-	char *archive_folder; /* handled mail goes here; NULL: only \Seen */
+	char *archive_folder; /* handled mail moves here ("Archive") */
 	uint64_t poll_interval_ms;
 	bool idle;            /* use IDLE when the server offers it */
 	uint64_t reconnect_max_ms; /* cap of the reconnect backoff */
@@ -79,6 +86,8 @@ struct config_smtp {
 	struct config_server server; /* url NULL: replies stay in the outbox */
 	char *from;           /* the daemon's address (From, loop checks) */
 	char *from_name;      /* display name for From; NULL: none */
+	char *domain;         /* of our Message-IDs; default: from's domain */
+	char *helo_name;      /* EHLO name; NULL: libcurl's default */
 	unsigned batch_size;  /* outbox messages per connection */
 	uint64_t retry_initial_ms;
 	uint64_t retry_max_ms;
@@ -107,6 +116,7 @@ struct config_game {
 	enum core_tax_rule tax_rule;
 	bool draw_offers;          /* may players offer/accept draws */
 	uint64_t move_time_ms;     /* time per move; 0: no clock */
+	unsigned max_listed_moves; /* legal moves listed in a mail; 0: all */
 };
 
 struct config_templates {

@@ -5,7 +5,8 @@ libashes_daemon_a_SOURCES = \
 	src/daemon/config.c src/daemon/config.h \
 	src/daemon/daemon.c src/daemon/daemon.h \
 	src/daemon/log.c src/daemon/log.h \
-	src/daemon/pidfile.c src/daemon/pidfile.h
+	src/daemon/pidfile.c src/daemon/pidfile.h \
+	src/daemon/settings.c src/daemon/settings.h
 
 sbin_PROGRAMS += ashesd
 ashesd_SOURCES = src/daemon/main.c src/daemon/loop.c
@@ -14,14 +15,19 @@ ashesd_SOURCES = src/daemon/main.c src/daemon/loop.c
 ashesd_LDADD = libashes_daemon.a libashes_util.a
 
 # Tests: Check binaries, run by make check.
-check_PROGRAMS += tests/daemon/test_config tests/daemon/test_daemon
-TESTS += tests/daemon/test_config tests/daemon/test_daemon
+check_PROGRAMS += tests/daemon/test_config tests/daemon/test_daemon \
+	tests/daemon/test_settings
+TESTS += tests/daemon/test_config tests/daemon/test_daemon \
+	tests/daemon/test_settings
 tests_daemon_test_config_SOURCES = tests/daemon/test_config.c
 tests_daemon_test_config_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_daemon_test_config_LDADD = libashes_daemon.a libashes_util.a $(CHECK_LIBS)
 tests_daemon_test_daemon_SOURCES = tests/daemon/test_daemon.c
 tests_daemon_test_daemon_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_daemon_test_daemon_LDADD = libashes_daemon.a libashes_util.a $(CHECK_LIBS)
+tests_daemon_test_settings_SOURCES = tests/daemon/test_settings.c
+tests_daemon_test_settings_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_daemon_test_settings_LDADD = libashes_daemon.a libashes_util.a $(CHECK_LIBS)
 EXTRA_DIST += tests/daemon/broken.conf
 
 # Documentation and the example configuration.

@@ -198,6 +198,11 @@ START_TEST(test_defaults)
 	ck_assert_str_eq(cfg.smtp.from, "ashes@example.org");
 	ck_assert_ptr_null(cfg.smtp.server.url);
 	ck_assert_str_eq(cfg.imap.mailbox, "INBOX");
+	ck_assert_str_eq(cfg.imap.archive_folder, "Archive");
+	ck_assert_int_eq(cfg.imap.auth, CONFIG_IMAP_AUTH_LOGIN);
+	ck_assert_str_eq(cfg.smtp.domain, "example.org");
+	ck_assert_ptr_null(cfg.smtp.helo_name);
+	ck_assert_uint_eq(cfg.game.max_listed_moves, 0);
 	ck_assert_uint_eq(cfg.imap.poll_interval_ms, 60000);
 	ck_assert(cfg.imap.idle);
 	ck_assert(cfg.imap.server.tls_verify);
@@ -248,6 +253,7 @@ START_TEST(test_every_key)
 		"starttls = no\n"
 		"user = ashes\n"
 		"password = \"  pass # word  \"\n"
+		"auth = plain\n"
 		"mailbox = Games\n"
 		"archive_folder = Games/Done\n"
 		"poll_interval = 2m\n"
@@ -264,6 +270,8 @@ START_TEST(test_every_key)
 		"password = p#w; x\n"
 		"from = ashes@example.org\n"
 		"from_name = Ashes Club\n"
+		"domain = mid.example.org\n"
+		"helo_name = ashes.example.org\n"
 		"ca_file = %s\n"
 		"tls_verify = no\n"
 		"timeout = 1m30s\n"
@@ -288,6 +296,7 @@ START_TEST(test_every_key)
 		"tax = lost\n"
 		"draw_offers = no\n"
 		"move_time = 3d\n"
+		"max_listed_moves = 120\n"
 		"[templates]\n"
 		"dir = %s\n"
 		"[log]\n"
@@ -309,6 +318,7 @@ START_TEST(test_every_key)
 	ck_assert_int_eq(cfg.imap.server.starttls, CONFIG_STARTTLS_NO);
 	ck_assert_str_eq(cfg.imap.server.user, "ashes");
 	ck_assert_str_eq(cfg.imap.server.password, "  pass # word  ");
+	ck_assert_int_eq(cfg.imap.auth, CONFIG_IMAP_AUTH_PLAIN);
 	ck_assert_str_eq(cfg.imap.mailbox, "Games");
 	ck_assert_str_eq(cfg.imap.archive_folder, "Games/Done");
 	ck_assert_uint_eq(cfg.imap.poll_interval_ms, 120000);
@@ -323,6 +333,8 @@ START_TEST(test_every_key)
 	ck_assert_int_eq(cfg.smtp.server.starttls, CONFIG_STARTTLS_OPTIONAL);
 	ck_assert_str_eq(cfg.smtp.server.password, "p#w; x");
 	ck_assert_str_eq(cfg.smtp.from_name, "Ashes Club");
+	ck_assert_str_eq(cfg.smtp.domain, "mid.example.org");
+	ck_assert_str_eq(cfg.smtp.helo_name, "ashes.example.org");
 	ck_assert(!cfg.smtp.server.tls_verify);
 	ck_assert_uint_eq(cfg.smtp.server.timeout_ms, 90000);
 	ck_assert_uint_eq(cfg.smtp.batch_size, 7);
@@ -343,6 +355,7 @@ START_TEST(test_every_key)
 	ck_assert_int_eq(cfg.game.tax_rule, CORE_TAX_LOST);
 	ck_assert(!cfg.game.draw_offers);
 	ck_assert_uint_eq(cfg.game.move_time_ms, 3 * 86400000ull);
+	ck_assert_uint_eq(cfg.game.max_listed_moves, 120);
 	ck_assert_str_eq(cfg.templates.dir, tmpdir);
 	ck_assert_int_eq(cfg.log.target, LOG_TARGET_JOURNAL);
 	ck_assert_int_eq(cfg.log.level, LOG_LEVEL_DEBUG);
@@ -476,6 +489,10 @@ START_TEST(test_bad_values)
 		{ "[smtp]\nca_file = /nonexistent/ca.pem\n", "t.conf:2: [smtp] ca_file: cannot read /nonexistent/ca.pem" },
 		{ "[imap]\npassword = x\n", "t.conf:2: [imap] a password without a user" },
 		{ "[gpg]\nhome = \"a\"b\n", "text after the closing quote" },
+		{ "[imap]\narchive_folder = INBOX\n", "t.conf:2: [imap] archive_folder must be set, and differ from mailbox" },
+		{ "[imap]\narchive_folder =\n", "t.conf:2: [imap] archive_folder must be set" },
+		{ "[imap]\nmailbox =\n", "t.conf:2: [imap] mailbox must not be empty" },
+		{ "[imap]\nauth = cram-md5\n", "[imap] auth: \"cram-md5\" is not one of: login plain" },
 	};
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {

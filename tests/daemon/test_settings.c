@@ -1,0 +1,188 @@
+/* test_settings.c -- the config as the mail source, SMTP sender, inbound
+ * parser and server see it: TLS modes, ports, auth, limits, game
+ * defaults. */
+#include <config.h>
+
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "daemon/config.h"
+#include "daemon/settings.h"
+
+static void load(const char *text, struct config *cfg)
+{
+	struct config_errors errors = { NULL, 0 };
+
+	if (config_load_string("t.conf", text, NULL, cfg, &errors) < 0) {
+		struct buf b = BUF_INIT;
+
+		config_errors_format(&errors, &b);
+		ck_abort_msg("%s", buf_str(&b));
+	}
+	config_errors_free(&errors);
+}
+
+START_TEST(test_imap_source)
+{
+	static const struct {
+		const char *url, *starttls;
+		enum mail_tls tls;
+		unsigned port;
+	} cases[] = {
+		{ "imaps://mx.example.org", "required", MAIL_TLS_IMPLICIT, 993 },
+		{ "imap://mx.example.org", "required", MAIL_TLS_STARTTLS, 143 },
+		{ "imap://mx.example.org:1143", "optional", MAIL_TLS_STARTTLS, 1143 },
+		{ "imap://127.0.0.1:10143", "no", MAIL_TLS_NONE, 10143 },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct mail_source_settings set;
+		struct config cfg;
+		char text[600];
+
+		snprintf(text, sizeof(text),
+			 "[imap]\nurl = %s\nstarttls = %s\nuser = u\npassword = pw\n"
+			 "auth = plain\nmailbox = Games\narchive_folder = Done\n"
+			 "poll_interval = 2m\ntimeout = 20s\nreconnect_max = 90s\n"
+			 "tls_verify = no\n"
+			 "[smtp]\nurl = smtp://mx.example.org\nfrom = a@b.example\n",
+			 cases[i].url, cases[i].starttls);
+		load(text, &cfg);
+		settings_mail_source(&cfg, &set);
+		ck_assert_str_eq(set.backend, "imap");
+		ck_assert_str_eq(set.host, i == 3 ? "127.0.0.1" : "mx.example.org");
+		ck_assert_uint_eq(set.port, cases[i].port);
+		ck_assert_int_eq(set.tls, cases[i].tls);
+		ck_assert(set.tls_no_verify);
+		ck_assert_int_eq(set.auth, MAIL_SOURCE_AUTH_PLAIN);
+		ck_assert_str_eq(set.user, "u");
+		ck_assert_str_eq(set.password, "pw");
+		ck_assert_str_eq(set.mailbox, "Games");
+		ck_assert_str_eq(set.archive, "Done");
+		ck_assert_uint_eq(set.poll_ms, 120000);
+		ck_assert_uint_eq(set.timeout_ms, 20000);
+		ck_assert_uint_eq(set.backoff_max_ms, 90000);
+		ck_assert_ptr_null(set.path);
+		config_free(&cfg);
+	}
+}
+END_TEST
+
+START_TEST(test_dir_source)
+{
+	struct mail_source_settings set;
+	struct config cfg;
+
+	load("[source]\ntype = maildir\nmaildir = /tmp\n[smtp]\nfrom = a@b.example\n", &cfg);
+	settings_mail_source(&cfg, &set);
+	ck_assert_str_eq(set.backend, "dir");
+	ck_assert_str_eq(set.path, "/tmp");
+	ck_assert_ptr_null(set.host);
+	ck_assert_uint_eq(set.poll_ms, 60000);
+	config_free(&cfg);
+}
+END_TEST
+
+START_TEST(test_smtp)
+{
+	static const struct {
+		const char *url, *starttls;
+		enum smtp_security security;
+		unsigned port;
+	} cases[] = {
+		{ "smtps://mx.example.org", "required", SMTP_IMPLICIT_TLS, 465 },
+		{ "smtp://mx.example.org:587", "required", SMTP_STARTTLS_REQUIRED, 587 },
+		{ "smtp://mx.example.org", "optional", SMTP_STARTTLS_OPTIONAL, 25 },
+		{ "smtp://mx.example.org:2525", "no", SMTP_PLAIN, 2525 },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct smtp_settings set;
+		struct config cfg;
+		char text[600];
+
+		snprintf(text, sizeof(text),
+			 "[source]\ntype = maildir\nmaildir = /tmp\n"
+			 "[smtp]\nurl = %s\nstarttls = %s\nfrom = a@b.example\n"
+			 "user = s\npassword = spw\nhelo_name = ashes.example\n"
+			 "timeout = 45s\nca_file = /dev/null\n",
+			 cases[i].url, cases[i].starttls);
+		load(text, &cfg);
+		settings_smtp(&cfg, &set);
+		ck_assert_str_eq(set.host, "mx.example.org");
+		ck_assert_uint_eq(set.port, cases[i].port);
+		ck_assert_int_eq(set.security, cases[i].security);
+		ck_assert(!set.tls_no_verify);
+		ck_assert_str_eq(set.ca_file, "/dev/null");
+		ck_assert_str_eq(set.user, "s");
+		ck_assert_str_eq(set.password, "spw");
+		ck_assert_str_eq(set.helo_name, "ashes.example");
+		ck_assert_uint_eq(set.timeout_ms, 45000);
+		config_free(&cfg);
+	}
+}
+END_TEST
+
+START_TEST(test_inbound_and_server)
+{
+	struct inbound_options opts;
+	struct server_config srv;
+	struct config cfg;
+	const char *addrs[2];
+
+	load("[source]\ntype = maildir\nmaildir = /tmp\n"
+	     "[smtp]\nfrom = ashes@games.example.org\n"
+	     "[gpg]\nmax_signature_age = 2d\nmax_future_skew = 0\n"
+	     "[limits]\nmax_message_size = 256K\n"
+	     "[game]\nsize = 7\nswap = yes\ntax = lost\ndraw_offers = no\n"
+	     "max_listed_moves = 300\n", &cfg);
+	settings_inbound(&cfg, addrs, &opts);
+	ck_assert_str_eq(opts.our_addrs[0], "ashes@games.example.org");
+	ck_assert_ptr_null(opts.our_addrs[1]);
+	ck_assert_uint_eq(opts.max_size, 262144);
+	ck_assert_int_eq(opts.max_age, 2 * 86400);
+	/* a configured 0 must not become the parser's 10-minute default */
+	ck_assert_int_eq(opts.max_future, 1);
+
+	memset(&srv, 0, sizeof(srv));
+	settings_server(&cfg, &srv);
+	/* domain defaults to the From address's */
+	ck_assert_str_eq(srv.domain, "games.example.org");
+	ck_assert_int_eq(srv.default_variant.size, 7);
+	ck_assert(srv.default_variant.swap);
+	ck_assert_int_eq(srv.default_variant.tax_rule, CORE_TAX_LOST);
+	ck_assert(!srv.draw_default);
+	ck_assert_uint_eq(srv.max_listed_moves, 300);
+	config_free(&cfg);
+
+	load("[source]\ntype = maildir\nmaildir = /tmp\n"
+	     "[smtp]\nfrom = ashes@games.example.org\ndomain = mid.example\n", &cfg);
+	settings_server(&cfg, &srv);
+	ck_assert_str_eq(srv.domain, "mid.example");
+	settings_inbound(&cfg, addrs, &opts);
+	ck_assert_int_eq(opts.max_future, 600);
+	ck_assert_int_eq(opts.max_age, 7 * 86400);
+	config_free(&cfg);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("daemon_settings");
+	TCase *tc = tcase_create("settings");
+	SRunner *sr;
+	int failed;
+
+	tcase_add_test(tc, test_imap_source);
+	tcase_add_test(tc, test_dir_source);
+	tcase_add_test(tc, test_smtp);
+	tcase_add_test(tc, test_inbound_and_server);
+	suite_add_tcase(s, tc);
+	sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed != 0;
+}
