@@ -36,3 +36,13 @@ tests_store_test_store_SOURCES = tests/store/test_store.c \
 	tests/store/store_test.h
 tests_store_test_store_CFLAGS = $(STORE_TEST_CFLAGS)
 tests_store_test_store_LDADD = $(STORE_TEST_LDADD)
+check_PROGRAMS += tests/store/test_store_schema tests/store/test_store_faults
+TESTS += tests/store/test_store_schema tests/store/test_store_faults
+tests_store_test_store_schema_SOURCES = tests/store/test_store_schema.c \
+	tests/store/store_test.h
+tests_store_test_store_schema_CFLAGS = $(STORE_TEST_CFLAGS)
+tests_store_test_store_schema_LDADD = $(STORE_TEST_LDADD)
+tests_store_test_store_faults_SOURCES = tests/store/test_store_faults.c \
+	tests/store/store_test.h
+tests_store_test_store_faults_CFLAGS = $(STORE_TEST_CFLAGS)
+tests_store_test_store_faults_LDADD = $(STORE_TEST_LDADD)

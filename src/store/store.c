@@ -853,7 +853,9 @@ int store_check(struct store *store, struct store_check_report **report_r,
 
 	rc = sqlite3_prepare_v2(store->db, "PRAGMA integrity_check", -1, &st,
 				NULL);
-	while (rc == SQLITE_OK && (rc = store_step(store, st)) == SQLITE_ROW) {
+	if (rc != SQLITE_OK)
+		goto fail;
+	while ((rc = store_step(store, st)) == SQLITE_ROW) {
 		const char *line = (const char *)sqlite3_column_text(st, 0);
 
 		if (line != NULL && strcmp(line, "ok") == 0)
@@ -864,9 +866,12 @@ int store_check(struct store *store, struct store_check_report **report_r,
 	if (rc != SQLITE_DONE)
 		goto fail;
 	sqlite3_finalize(st);
+	st = NULL;
 	rc = sqlite3_prepare_v2(store->db, "PRAGMA foreign_key_check", -1,
 				&st, NULL);
-	while (rc == SQLITE_OK && (rc = store_step(store, st)) == SQLITE_ROW) {
+	if (rc != SQLITE_OK)
+		goto fail;
+	while ((rc = store_step(store, st)) == SQLITE_ROW) {
 		r->foreign_key_problems++;
 		buf_printf(&text,
 			   "foreign key: table %s row %lld refers to a "
