@@ -9,30 +9,22 @@
 
 #include "core/notation.h"
 
-#define RENDER_SPAN (2 * CORE_MAX_SIZE - 1)
-
-/* Cells by axial coordinates, and in reading order (column, then row). */
+/* Cells in reading order: by column, then by row (a1 a2 ... b1 ...). */
 struct render_cells {
 	const struct core_geom *g;
-	int16_t at[RENDER_SPAN][RENDER_SPAN]; /* [x + R][y + R], -1 off board */
 	int16_t order[CORE_MAX_CELLS];
 };
 
 static void render_cells_init(struct render_cells *rc,
 			      const struct core_geom *g)
 {
-	int R = g->radius, x, y, c, n = 0;
+	int R = g->radius, x, y, n = 0;
 
 	rc->g = g;
-	for (x = 0; x < RENDER_SPAN; x++)
-		for (y = 0; y < RENDER_SPAN; y++)
-			rc->at[x][y] = -1;
-	for (c = 0; c < g->ncells; c++)
-		rc->at[g->x[c] + R][g->y[c] + R] = (int16_t)c;
 	for (x = -R; x <= R; x++)
 		for (y = -R; y <= R; y++)
-			if (rc->at[x + R][y + R] >= 0)
-				rc->order[n++] = rc->at[x + R][y + R];
+			if (g->cell_at[x + R][y + R] >= 0)
+				rc->order[n++] = g->cell_at[x + R][y + R];
 }
 
 /* "W3", "B12" or "." */

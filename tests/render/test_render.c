@@ -42,11 +42,8 @@ static void put(struct core_position *pos, const char *cell, int32_t stack)
 	int c = core_cell_parse(pos->geom, cell, strlen(cell));
 
 	ck_assert_int_ge(c, 0);
-	if (pos->stack[c] != 0)
-		pos->nstacks[pos->stack[c] > 0 ? CORE_WHITE : CORE_BLACK]--;
 	pos->stack[c] = stack;
-	if (stack != 0)
-		pos->nstacks[stack > 0 ? CORE_WHITE : CORE_BLACK]++;
+	core_position_refresh(pos);
 }
 
 static struct core_move parse(const struct core_position *pos, const char *text)
@@ -79,6 +76,7 @@ static void position_p(struct core_position *pos)
 	put(pos, "c1", -2);
 	put(pos, "a3", -1);
 	pos->tax[CORE_WHITE] = 2;
+	core_position_refresh(pos);
 }
 
 START_TEST(test_board_empty_n3)
