@@ -137,8 +137,10 @@ check "show N=3" "      c   d   e
    2  .   .   .   .   e
      1 W2   .   .   d
           a   b   c
-Black to move, ply 2.  Tax: white 0, black 0.  Stacks: white 1, black 0." "$out"
-run show --size 7
+Black to move, ply 2.
+Tax: white 0, black 0.  Stacks: white 1, black 0." "$out"
+run show --size 7 b3-a3 b4-j4 b4-b8 c2-b1 b8-m8 c3-b3 d5-b5 b1-m12 b5-i12 c4-c9 d7-m7 c9-b8 e5-k5 e6-a6
+check "show N=7 two-digit ply" "White to move, ply 15." "$(printf '%s\n' "$out" | grep ply)"
 check "show N=7 fits 72 columns" 0 "$(printf '%s\n' "$out" | awk 'length > 72' | wc -l)"
 
 # perft: the spec's worked checks.

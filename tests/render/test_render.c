@@ -350,7 +350,7 @@ START_TEST(test_position_ctx)
 					 &error), 0);
 	ck_assert_ptr_nonnull(strstr(buf_str(&out),
 				     "     1 W1   .  B2   d\n          a   b   c\n"
-				     "White to move, ply 1.  Tax: white 2, black 0.  "
+				     "White to move, ply 1.\nTax: white 2, black 0.  "
 				     "Stacks: white 3, black 2.\n"));
 	template_ctx_free(&ctx);
 
