@@ -23,6 +23,7 @@
 static volatile sig_atomic_t stop_flag;
 static volatile sig_atomic_t reload_flag;
 static int signal_pipe[2] = { -1, -1 };
+static void (*volatile signal_hook)(void);
 
 static void daemon_on_signal(int sig)
 {
@@ -37,7 +38,14 @@ static void daemon_on_signal(int sig)
 	 * anyway. */
 	if (signal_pipe[1] >= 0 && write(signal_pipe[1], &c, 1) < 0) {
 	}
+	if (signal_hook != NULL)
+		signal_hook();
 	errno = saved_errno;
+}
+
+void daemon_set_signal_hook(void (*hook)(void))
+{
+	signal_hook = hook;
 }
 
 int daemon_signals_init(const char **error_r)

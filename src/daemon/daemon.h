@@ -41,6 +41,10 @@ int daemon_signals_init(const char **error_r);
  * fds (e.g. an IMAP IDLE socket). */
 int daemon_signal_fd(void);
 bool daemon_stop_requested(void);
+/* Call hook (NULL: none) from the signal handler, after the flags are set,
+ * e.g. to break an IMAP IDLE wait (mail_source_interrupt).  The hook runs
+ * in signal context: it may only do async-signal-safe things. */
+void daemon_set_signal_hook(void (*hook)(void));
 /* Ask the loop to stop, as SIGTERM does (tests, fatal errors). */
 void daemon_request_stop(void);
 

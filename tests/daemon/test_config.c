@@ -732,6 +732,78 @@ START_TEST(test_contrib_example)
 }
 END_TEST
 
+static char *slurp(const char *path)
+{
+	struct buf b = BUF_INIT;
+	char chunk[4096];
+	ssize_t n;
+	int fd = open(path, O_RDONLY);
+
+	ck_assert_msg(fd >= 0, "cannot open %s", path);
+	while ((n = read(fd, chunk, sizeof(chunk))) > 0)
+		buf_append(&b, chunk, (size_t)n);
+	close(fd);
+	return buf_steal(&b);
+}
+
+/* Every key the parser knows (as --check-config lists them) is described
+ * in ashesd.conf(5), under its own section, and shown in the example. */
+START_TEST(test_every_key_documented)
+{
+	struct buf dump = BUF_INIT;
+	struct config cfg;
+	char path[1024], *man, *example, *errors;
+	const char *src = getenv("ASHES_SRCDIR");
+	const char *section_in_man = NULL;
+	char section[64] = "";
+	size_t keys = 0;
+
+	ck_assert_ptr_nonnull(src);
+	snprintf(path, sizeof(path), "%s/man/ashesd.conf.5", src);
+	man = slurp(path);
+	snprintf(path, sizeof(path), "%s/contrib/ashesd.conf", src);
+	example = slurp(path);
+	ck_assert_msg(load(minimal(), &cfg, &errors) == 0, "%s", errors);
+	free(errors);
+	config_dump(&cfg, &dump);
+	for (char *line = strtok(dump.data, "\n"); line != NULL; line = strtok(NULL, "\n")) {
+		char key[64], want[128], want2[128], want3[128];
+
+		if (sscanf(line, "[%63[^]]]", section) == 1) {
+			snprintf(want, sizeof(want), "\n.SH \"[%s]\"\n", section);
+			section_in_man = strstr(man, want);
+			ck_assert_msg(section_in_man != NULL, "no %s section in the man page", section);
+			snprintf(want, sizeof(want), "\n[%s]\n", section);
+			ck_assert_msg(strstr(example, want) != NULL, "no [%s] in the example", section);
+			continue;
+		}
+		ck_assert_int_eq(sscanf(line, "%63s =", key), 1);
+		keys++;
+		/* after the section's heading, before the next heading */
+		snprintf(want, sizeof(want), "\n.BI %s \"", key);
+		snprintf(want2, sizeof(want2), "\n.BR %s \"", key);
+		{
+			const char *next = strstr(section_in_man + 1, "\n.SH ");
+			const char *a = strstr(section_in_man, want);
+			const char *b = strstr(section_in_man, want2);
+			const char *hit = a != NULL && (b == NULL || a < b) ? a : b;
+
+			ck_assert_msg(hit != NULL && (next == NULL || hit < next),
+				      "[%s] %s is not documented in ashesd.conf.5", section, key);
+		}
+		snprintf(want, sizeof(want), "\n%s =", key);
+		snprintf(want3, sizeof(want3), "\n#%s =", key);
+		ck_assert_msg(strstr(example, want) != NULL || strstr(example, want3) != NULL,
+			      "[%s] %s is not in contrib/ashesd.conf", section, key);
+	}
+	ck_assert_uint_ge(keys, 50);
+	config_free(&cfg);
+	buf_free(&dump);
+	free(man);
+	free(example);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("daemon_config");
@@ -755,6 +827,7 @@ int main(void)
 	tcase_add_test(tc, test_dump_masks_and_round_trips);
 	tcase_add_test(tc, test_load_file);
 	tcase_add_test(tc, test_contrib_example);
+	tcase_add_test(tc, test_every_key_documented);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

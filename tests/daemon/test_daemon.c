@@ -435,6 +435,12 @@ static void daemon_config_file(const char *path, const char *level)
 	write_file(path, text);
 }
 
+static volatile sig_atomic_t signal_hook_calls;
+static void count_signal(void)
+{
+	signal_hook_calls++;
+}
+
 static int reload_hook_calls;
 static int reload_hook_refuse(struct daemon *d, const struct config *next,
 			      const char **error_r)
@@ -473,7 +479,10 @@ START_TEST(test_signals_and_reload)
 
 	/* SIGHUP wakes a long wait at once, and reloads. */
 	daemon_config_file(path, "debug");
+	daemon_set_signal_hook(count_signal);
 	raise(SIGHUP);
+	ck_assert_int_eq(signal_hook_calls, 1);
+	daemon_set_signal_hook(NULL);
 	t0 = now_ms();
 	ck_assert_int_eq(daemon_wait(10000, -1), 0);
 	ck_assert_int_lt(now_ms() - t0, 1000);
