@@ -710,19 +710,33 @@ static int imap_wait(struct mail_source *src, unsigned int max_ms,
 	if (!is->has_idle || ms < 1000)
 		return imap_sleep(is, ms);
 
+	/* The stream's cancel pipe, which wait_idle and interrupt use. */
+	if (mailstream_setup_idle(is->imap->imap_stream) < 0) {
+		imap_failed(is, "IDLE setup", MAILIMAP_ERROR_STREAM, error_r);
+		return -1;
+	}
 	r = mailimap_idle(is->imap);
 	if (r != MAILIMAP_NO_ERROR) {
+		mailstream_unsetup_idle(is->imap->imap_stream);
 		imap_failed(is, "IDLE", r, error_r);
 		return -1;
 	}
 	is->idling = 1;
+	errno = 0;
 	r = mailstream_wait_idle(is->imap->imap_stream, (int)(ms / 1000));
 	is->idling = 0;
+	mailstream_unsetup_idle(is->imap->imap_stream);
 	switch (r) {
 	case MAILSTREAM_IDLE_HASDATA:
 		ret = 1;
 		break;
 	case MAILSTREAM_IDLE_ERROR:
+		/* A signal (SIGHUP, SIGTERM) breaks the select() inside:
+		 * that is an interrupt, not a lost connection. */
+		if (errno == EINTR) {
+			ret = 0;
+			break;
+		}
 		imap_failed(is, "IDLE", MAILIMAP_ERROR_STREAM, error_r);
 		return -1;
 	default:	/* timeout, interrupted, cancelled */

@@ -26,4 +26,12 @@ libashes_mail_a_SOURCES += \
 	src/mail/imap.c src/mail/imap.h \
 	src/mail/maildir_source.c \
 	src/mail/smtp.c src/mail/smtp.h
+check_PROGRAMS += tests/mail/test_imap
+TESTS += tests/mail/test_imap
+tests_mail_test_imap_SOURCES = tests/mail/test_imap.c \
+	tests/mail/test_imap_stack.c tests/mail/test_imap_stack.h
+tests_mail_test_imap_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_mail_test_imap_LDADD = libashes_mail.a libashes_util.a \
+	$(ETPAN_LIBS) $(CURL_LIBS) $(CHECK_LIBS)
+EXTRA_DIST += tests/stack/mailstack
 # --- end transports ---

@@ -1,0 +1,561 @@
+/* test_imap.c -- the IMAP mailbox source against a real Dovecot, fed by a
+ * real Postfix (tests/stack/mailstack, started here and stopped at exit):
+ * UID order, archiving, UIDVALIDITY change, server restart in the middle
+ * of a poll, IDLE latency, TLS verification and login. */
+#include "config.h"
+
+#include <check.h>
+#include <dirent.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "mail/imap.h"
+#include "mail/source.h"
+#include "test_imap_stack.h"
+#include "util/buf.h"
+
+struct events {
+	int down, up;
+	char last[600];
+};
+
+static void on_event(void *context, enum mail_source_event event,
+		     const char *detail)
+{
+	struct events *ev = context;
+
+	if (event == MAIL_SOURCE_EVENT_DOWN)
+		ev->down++;
+	else
+		ev->up++;
+	snprintf(ev->last, sizeof(ev->last), "%s", detail);
+}
+
+static void settings_for(struct mail_source_settings *set, const char *user,
+			 struct events *ev)
+{
+	memset(set, 0, sizeof(*set));
+	set->backend = "imap";
+	set->host = "127.0.0.1";
+	set->port = test_stack.imap_port;
+	set->tls = MAIL_TLS_NONE;
+	set->user = user;
+	set->password = test_stack_password(user);
+	set->timeout_ms = 5000;
+	set->poll_ms = 5000;
+	set->backoff_min_ms = 50;
+	set->backoff_max_ms = 400;
+	set->event = on_event;
+	set->event_context = ev;
+}
+
+static struct mail_source *open_source(const struct mail_source_settings *set)
+{
+	struct mail_source *src = NULL;
+	const char *error = NULL;
+
+	ck_assert_msg(mail_source_open(set, &src, &error) == 0, "%s", error);
+	return src;
+}
+
+/* A user's maildir folder, e.g. ("alice", "", "new") or
+ * ("alice", ".Archive", "cur"). */
+static const char *maildir(const char *user, const char *box, const char *sub)
+{
+	static char path[600];
+
+	snprintf(path, sizeof(path), "%s/mail/%s/Maildir/%s%s%s",
+		 test_stack.dir, user, box, box[0] ? "/" : "", sub);
+	return path;
+}
+
+static int inbox_count(const char *user)
+{
+	return test_count_files(maildir(user, "", "new")) +
+	       test_count_files(maildir(user, "", "cur"));
+}
+
+static void deliver(const char *to, const char *subject)
+{
+	struct buf m = BUF_INIT;
+
+	buf_printf(&m, "From: bob@mailstack.test\r\nTo: %s@mailstack.test\r\n"
+		   "Subject: %s\r\nMessage-ID: <%s.%d@test>\r\n\r\n"
+		   "body of %s\r\n", to, subject, subject, (int)getpid(),
+		   subject);
+	ck_assert_int_eq(test_stack_send(to, buf_str(&m)), 0);
+	buf_free(&m);
+}
+
+/* Save a message straight into a mailbox with doveadm (no Postfix). */
+static void doveadm_save(const char *user, const char *box,
+			 const char *subject)
+{
+	ck_assert_int_eq(test_shell("printf 'Subject: %s\\n\\nbody %s\\n' | "
+				    "doveadm -c '%s/dovecot/dovecot.conf' save "
+				    "-u %s -m %s", subject, subject,
+				    test_stack.dir, user, box), 0);
+}
+
+/* Put a message file straight into a maildir's new/ (works while Dovecot
+ * is down; it picks the file up at its next look). */
+static void drop_into_maildir(const char *user, const char *subject)
+{
+	char path[700];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%llu.P%d.test",
+		 maildir(user, "", "new"), (unsigned long long)test_now_ms(),
+		 (int)getpid());
+	f = fopen(path, "w");
+	if (f == NULL)
+		_exit(2);
+	fprintf(f, "Subject: %s\n\nbody %s\n", subject, subject);
+	fclose(f);
+}
+
+static bool has_subject(const struct mail_source_message *msg,
+			const char *subject)
+{
+	char want[100];
+
+	snprintf(want, sizeof(want), "Subject: %s\r\n", subject);
+	return memmem(msg->data, msg->size, want, strlen(want)) != NULL ||
+	       (snprintf(want, sizeof(want), "Subject: %s\n", subject),
+		memmem(msg->data, msg->size, want, strlen(want)) != NULL);
+}
+
+/* Wait for the next message (at most ms), handling NONE with wait(). */
+static enum mail_source_result next_within(struct mail_source *src,
+					   struct mail_source_message *msg,
+					   unsigned int ms)
+{
+	uint64_t end = test_now_ms() + ms;
+	enum mail_source_result r;
+	const char *error;
+
+	for (;;) {
+		r = mail_source_next(src, msg, &error);
+		if (r == MAIL_SOURCE_MESSAGE || r == MAIL_SOURCE_RESCAN ||
+		    test_now_ms() >= end)
+			return r;
+		mail_source_wait(src, 200, &error);
+	}
+}
+
+START_TEST(test_fetch_in_uid_order_and_archive)
+{
+	struct mail_source_settings set;
+	struct mail_source_message msg;
+	struct mail_source_state st;
+	struct mail_source *src;
+	struct events ev = { 0 };
+	const char *error;
+	bool seen[3] = { false, false, false };
+	uint32_t last = 0;
+	int i, j;
+
+	deliver("alice", "order-1");
+	deliver("alice", "order-2");
+	deliver("alice", "order-3");
+	ck_assert_int_eq(test_wait_files(maildir("alice", "", "new"), 3, 5000),
+			 3);
+
+	settings_for(&set, "alice", &ev);
+	src = open_source(&set);
+	for (i = 0; i < 3; i++) {
+		ck_assert_int_eq(mail_source_next(src, &msg, &error),
+				 MAIL_SOURCE_MESSAGE);
+		ck_assert_uint_gt(msg.uid, last);
+		ck_assert_uint_ne(msg.uidvalidity, 0);
+		last = msg.uid;
+		for (j = 0; j < 3; j++) {
+			char subject[20];
+
+			snprintf(subject, sizeof(subject), "order-%d", j + 1);
+			if (has_subject(&msg, subject)) {
+				ck_assert(!seen[j]);
+				seen[j] = true;
+			}
+		}
+		/* Not yet handled: fetching must not set \Seen. */
+		ck_assert_int_eq(test_count_files(maildir("alice", ".Archive",
+							  "cur")), i);
+		ck_assert_int_eq(mail_source_mark_handled(src, msg.uid,
+							  &error), 0);
+	}
+	ck_assert(seen[0] && seen[1] && seen[2]);
+	ck_assert_int_eq(mail_source_next(src, &msg, &error), MAIL_SOURCE_NONE);
+	mail_source_get_state(src, &st);
+	ck_assert_uint_eq(st.last_uid, last);
+	mail_source_close(&src);
+	ck_assert_ptr_null(src);
+
+	/* All three moved to Archive, with \Seen (maildir flag S). */
+	ck_assert_int_eq(inbox_count("alice"), 0);
+	{
+		DIR *d = opendir(maildir("alice", ".Archive", "cur"));
+		struct dirent *de;
+		int n = 0;
+
+		ck_assert_ptr_nonnull(d);
+		while ((de = readdir(d)) != NULL) {
+			const char *flags = strstr(de->d_name, ":2,");
+
+			if (de->d_name[0] == '.')
+				continue;
+			ck_assert_msg(flags && strchr(flags, 'S'),
+				      "not \\Seen: %s", de->d_name);
+			n++;
+		}
+		closedir(d);
+		ck_assert_int_eq(n, 3);
+	}
+	ck_assert_int_eq(ev.down, 0);
+}
+END_TEST
+
+START_TEST(test_uidvalidity_change)
+{
+	struct mail_source_settings set;
+	struct mail_source_message msg;
+	struct mail_source_state st, saved;
+	struct mail_source *src;
+	struct events ev = { 0 };
+	const char *error;
+
+	ck_assert_int_eq(test_shell("doveadm -c '%s/dovecot/dovecot.conf' "
+				    "mailbox create -u bob Games",
+				    test_stack.dir), 0);
+	doveadm_save("bob", "Games", "v1-a");
+	doveadm_save("bob", "Games", "v1-b");
+	settings_for(&set, "bob", &ev);
+	set.mailbox = "Games";
+	src = open_source(&set);
+	ck_assert_int_eq(next_within(src, &msg, 1000), MAIL_SOURCE_MESSAGE);
+	ck_assert(has_subject(&msg, "v1-a"));
+	ck_assert_int_eq(mail_source_mark_handled(src, msg.uid, &error), 0);
+	ck_assert_int_eq(next_within(src, &msg, 1000), MAIL_SOURCE_MESSAGE);
+	ck_assert(has_subject(&msg, "v1-b"));
+	ck_assert_int_eq(mail_source_mark_handled(src, msg.uid, &error), 0);
+	mail_source_get_state(src, &saved);
+	ck_assert_uint_eq(saved.last_uid, 2);
+	mail_source_close(&src);
+
+	/* Same state, same mailbox: nothing new, no rescan. */
+	src = open_source(&set);
+	mail_source_set_state(src, &saved);
+	ck_assert_int_eq(mail_source_next(src, &msg, &error), MAIL_SOURCE_NONE);
+	mail_source_close(&src);
+
+	/* Recreate the mailbox: new UIDVALIDITY, UIDs start again at 1. */
+	ck_assert_int_eq(test_shell("doveadm -c '%s/dovecot/dovecot.conf' "
+				    "mailbox delete -u bob Games && "
+				    "doveadm -c '%s/dovecot/dovecot.conf' "
+				    "mailbox create -u bob Games",
+				    test_stack.dir, test_stack.dir), 0);
+	doveadm_save("bob", "Games", "v2-a");
+	src = open_source(&set);
+	mail_source_set_state(src, &saved);
+	ck_assert_int_eq(mail_source_next(src, &msg, &error),
+			 MAIL_SOURCE_RESCAN);
+	mail_source_get_state(src, &st);
+	ck_assert_uint_ne(st.uidvalidity, saved.uidvalidity);
+	ck_assert_uint_eq(st.last_uid, 0);
+	/* UID 1 <= the old last UID 2, yet it is handed out. */
+	ck_assert_int_eq(mail_source_next(src, &msg, &error),
+			 MAIL_SOURCE_MESSAGE);
+	ck_assert_uint_eq(msg.uid, 1);
+	ck_assert_uint_eq(msg.uidvalidity, st.uidvalidity);
+	ck_assert(has_subject(&msg, "v2-a"));
+	mail_source_close(&src);
+}
+END_TEST
+
+/* Fetch everything from carol's INBOX, with the IMAP server restarted after
+ * the second message was handed out and before it was marked. */
+START_TEST(test_restart_in_the_middle_of_a_poll)
+{
+	struct mail_source_settings set;
+	struct mail_source_message msg;
+	struct mail_source_state st;
+	struct mail_source *src;
+	struct events ev = { 0 };
+	const char *error;
+	int got[6] = { 0 }, i, n = 0, tries = 0;
+
+	for (i = 1; i <= 5; i++) {
+		char subject[20];
+
+		snprintf(subject, sizeof(subject), "restart-%d", i);
+		doveadm_save("carol", "INBOX", subject);
+	}
+	settings_for(&set, "carol", &ev);
+	src = open_source(&set);
+	while (n < 5 && tries++ < 200) {
+		enum mail_source_result r = mail_source_next(src, &msg,
+							     &error);
+
+		if (r == MAIL_SOURCE_ERROR || r == MAIL_SOURCE_NONE) {
+			mail_source_wait(src, 100, &error);
+			continue;
+		}
+		ck_assert_int_eq(r, MAIL_SOURCE_MESSAGE);
+		for (i = 1; i <= 5; i++) {
+			char subject[20];
+
+			snprintf(subject, sizeof(subject), "restart-%d", i);
+			if (has_subject(&msg, subject))
+				got[i]++;
+		}
+		n++;
+		if (n == 2) {
+			/* The "store commit" happened; the server goes away
+			 * before the archive move. */
+			ck_assert_int_eq(test_stack_cmd("restart-imap", NULL),
+					 0);
+			ck_assert_int_eq(mail_source_mark_handled(src, msg.uid,
+								  &error), -1);
+			ck_assert_ptr_null(strstr(error, "carol-pw"));
+			continue;
+		}
+		if (n == 4) {
+			/* A longer outage: several failed tries, one event. */
+			ck_assert_int_eq(mail_source_mark_handled(src, msg.uid,
+								  &error), 0);
+			ck_assert_int_eq(test_stack_cmd("stop-imap", NULL), 0);
+			for (i = 0; i < 5; i++) {
+				ck_assert_int_eq(mail_source_next(src, &msg,
+								  &error),
+						 MAIL_SOURCE_ERROR);
+				mail_source_wait(src, 1000, &error);
+			}
+			ck_assert_int_eq(ev.down, 2);
+			ck_assert_int_eq(test_stack_cmd("start-imap", NULL), 0);
+			continue;
+		}
+		ck_assert_int_eq(mail_source_mark_handled(src, msg.uid,
+							  &error), 0);
+	}
+	ck_assert_int_eq(n, 5);
+	for (i = 1; i <= 5; i++)
+		ck_assert_msg(got[i] == 1, "restart-%d seen %d times", i,
+			      got[i]);
+	/* Settle: the next scan has nothing new. */
+	ck_assert_int_eq(next_within(src, &msg, 300), MAIL_SOURCE_NONE);
+	mail_source_get_state(src, &st);
+	ck_assert_uint_eq(st.last_uid, 5);
+	ck_assert_int_eq(ev.down, 2);
+	ck_assert_int_eq(ev.up, 2);
+	mail_source_close(&src);
+	/* Nothing lost: all five archived, the INBOX empty. */
+	ck_assert_int_eq(inbox_count("carol"), 0);
+	ck_assert_int_eq(test_count_files(maildir("carol", ".Archive", "cur")),
+			 5);
+}
+END_TEST
+
+START_TEST(test_idle_wakes_on_delivery)
+{
+	struct mail_source_settings set;
+	struct mail_source_message msg;
+	struct mail_source *src;
+	struct events ev = { 0 };
+	const char *error;
+	uint64_t sent_at = 0, woke_at;
+	int pfd[2], r;
+	pid_t pid;
+
+	settings_for(&set, "dave", &ev);
+	set.poll_ms = 10000;
+	src = open_source(&set);
+	r = mail_source_next(src, &msg, &error);
+	ck_assert_msg(r == MAIL_SOURCE_NONE, "next: %d %s", r, error);
+	ck_assert_int_eq(pipe(pfd), 0);
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		uint64_t t;
+
+		usleep(300000);
+		deliver("dave", "idle-1");
+		t = test_now_ms();	/* Postfix accepted it */
+		if (write(pfd[1], &t, sizeof(t)) != sizeof(t))
+			_exit(1);
+		_exit(0);
+	}
+	r = mail_source_wait(src, 10000, &error);
+	woke_at = test_now_ms();
+	ck_assert_int_eq(read(pfd[0], &sent_at, sizeof(sent_at)),
+			 sizeof(sent_at));
+	waitpid(pid, NULL, 0);
+	close(pfd[0]);
+	close(pfd[1]);
+	ck_assert_int_eq(r, 1);
+	printf("IDLE woke %lld ms after Postfix accepted the mail\n",
+	       (long long)(woke_at - sent_at));
+	fflush(stdout);
+	/* Generous bound: a sleep-poll would take the whole 10 s. */
+	ck_assert_uint_lt(woke_at - sent_at, 5000);
+	ck_assert_int_eq(next_within(src, &msg, 2000), MAIL_SOURCE_MESSAGE);
+	ck_assert(has_subject(&msg, "idle-1"));
+	mail_source_close(&src);
+}
+END_TEST
+
+/* IDLE in progress when the server restarts: wait reports trouble, the
+ * next call reconnects and finds the mail delivered meanwhile. */
+START_TEST(test_restart_during_idle)
+{
+	struct mail_source_settings set;
+	struct mail_source_message msg;
+	struct mail_source *src;
+	struct events ev = { 0 };
+	const char *error;
+	pid_t pid;
+	int r;
+
+	settings_for(&set, "erin", &ev);
+	set.poll_ms = 10000;
+	src = open_source(&set);
+	ck_assert_int_eq(mail_source_next(src, &msg, &error), MAIL_SOURCE_NONE);
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		usleep(300000);
+		if (test_stack_cmd("stop-imap", NULL) != 0)
+			_exit(1);
+		drop_into_maildir("erin", "during-outage");
+		_exit(test_stack_cmd("start-imap", NULL) != 0);
+	}
+	r = mail_source_wait(src, 10000, &error);
+	ck_assert_int_ne(r, 0);	/* -1 (lost) or 1 (BYE arrived) */
+	waitpid(pid, NULL, 0);
+	ck_assert_int_eq(next_within(src, &msg, 5000), MAIL_SOURCE_MESSAGE);
+	ck_assert(has_subject(&msg, "during-outage"));
+	ck_assert_int_eq(mail_source_mark_handled(src, msg.uid, &error), 0);
+	ck_assert_int_eq(ev.down, 1);
+	ck_assert_int_eq(ev.up, 1);
+	mail_source_close(&src);
+}
+END_TEST
+
+START_TEST(test_tls_and_login)
+{
+	struct mail_source_settings set;
+	struct mail_source_message msg;
+	struct mail_source *src;
+	struct events ev = { 0 };
+	const char *error;
+
+	/* imaps, verified against the stack's CA, by IP address. */
+	settings_for(&set, "bob", &ev);
+	set.tls = MAIL_TLS_IMPLICIT;
+	set.port = test_stack.imaps_port;
+	set.ca_file = test_stack.ca_file;
+	src = open_source(&set);
+	error = "";
+	ck_assert_msg(mail_source_next(src, &msg, &error) != MAIL_SOURCE_ERROR,
+		      "%s", error);
+	mail_source_close(&src);
+
+	/* STARTTLS by name, AUTHENTICATE PLAIN. */
+	settings_for(&set, "bob", &ev);
+	set.host = "localhost";
+	set.tls = MAIL_TLS_STARTTLS;
+	set.ca_file = test_stack.ca_file;
+	set.auth = MAIL_SOURCE_AUTH_PLAIN;
+	src = open_source(&set);
+	error = "";
+	ck_assert_msg(mail_source_next(src, &msg, &error) != MAIL_SOURCE_ERROR,
+		      "%s", error);
+	mail_source_close(&src);
+	ck_assert_int_eq(ev.down, 0);
+
+	/* Verification is on by default: the system store does not know
+	 * the stack's CA, so no login is even tried. */
+	settings_for(&set, "bob", &ev);
+	set.tls = MAIL_TLS_IMPLICIT;
+	set.port = test_stack.imaps_port;
+	src = open_source(&set);
+	ck_assert_int_eq(mail_source_next(src, &msg, &error),
+			 MAIL_SOURCE_ERROR);
+	ck_assert_msg(strstr(error, "certificate") != NULL, "%s", error);
+	ck_assert_int_eq(ev.down, 1);
+	mail_source_close(&src);
+
+	/* The check itself: right CA, right and wrong names. */
+	{
+		unsigned char der[8192];
+		const unsigned char *ders[1] = { der };
+		size_t len;
+		char err[400];
+		FILE *f;
+
+		ck_assert_int_eq(test_shell("openssl x509 -in '%s/tls/server.pem'"
+					    " -outform DER -out '%s/tls/server.der'",
+					    test_stack.dir, test_stack.dir), 0);
+		snprintf(err, sizeof(err), "%s/tls/server.der", test_stack.dir);
+		f = fopen(err, "rb");
+		ck_assert_ptr_nonnull(f);
+		len = fread(der, 1, sizeof(der), f);
+		fclose(f);
+		ck_assert_int_eq(imap_tls_verify(ders, &len, 1, "localhost",
+						 test_stack.ca_file, err,
+						 sizeof(err)), 0);
+		ck_assert_int_eq(imap_tls_verify(ders, &len, 1, "127.0.0.1",
+						 test_stack.ca_file, err,
+						 sizeof(err)), 0);
+		ck_assert_int_eq(imap_tls_verify(ders, &len, 1, "mx.example.org",
+						 test_stack.ca_file, err,
+						 sizeof(err)), -1);
+		ck_assert_msg(strstr(err, "mx.example.org") != NULL, "%s", err);
+		ck_assert_int_eq(imap_tls_verify(ders, &len, 1, "localhost",
+						 NULL, err, sizeof(err)), -1);
+		ck_assert_int_eq(imap_tls_verify(ders, &len, 0, "localhost",
+						 test_stack.ca_file, err,
+						 sizeof(err)), -1);
+	}
+
+	/* A wrong password fails, and is not in the message. */
+	memset(&ev, 0, sizeof(ev));
+	settings_for(&set, "bob", &ev);
+	set.password = "not-the-password";
+	src = open_source(&set);
+	ck_assert_int_eq(mail_source_next(src, &msg, &error),
+			 MAIL_SOURCE_ERROR);
+	ck_assert_ptr_null(strstr(error, "not-the-password"));
+	ck_assert_msg(strstr(error, "login") != NULL, "%s", error);
+	ck_assert_int_eq(ev.down, 1);
+	mail_source_close(&src);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("imap");
+	TCase *tc = tcase_create("dovecot");
+	SRunner *sr;
+	int failed;
+
+	test_stack_start("alice:alice-pw bob:bob-pw carol:carol-pw "
+			 "dave:dave-pw erin:erin-pw");
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_fetch_in_uid_order_and_archive);
+	tcase_add_test(tc, test_uidvalidity_change);
+	tcase_add_test(tc, test_restart_in_the_middle_of_a_poll);
+	tcase_add_test(tc, test_idle_wakes_on_delivery);
+	tcase_add_test(tc, test_restart_during_idle);
+	tcase_add_test(tc, test_tls_and_login);
+	suite_add_tcase(s, tc);
+	sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	test_stack_stop();
+	return failed != 0;
+}
