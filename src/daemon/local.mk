@@ -36,21 +36,26 @@ ashesd_exampledir = $(docdir)/examples
 dist_ashesd_example_DATA = contrib/ashesd.conf
 
 # systemd: the unit, a sysusers.d and a tmpfiles.d snippet.  The
-# directories come from systemd's pkg-config file when it is installed,
-# else Debian's defaults; override on the command line, e.g.
-#   make install systemdsystemunitdir=/usr/lib/systemd/system
+# directories come from systemd's pkg-config file, under this build's
+# $(prefix) (/usr/local/lib/systemd/system for the default prefix, which
+# systemd searches too; /usr/lib/systemd/system with --prefix=/usr), so
+# `make install` and distcheck stay inside the prefix; without systemd.pc,
+# $(prefix)/lib/... .  Override on the command line, e.g.
+#   make install systemdsystemunitdir=/lib/systemd/system
 # The unit names /usr/sbin/ashesd and /etc/ashesd; installing rewrites
 # them to this build's $(sbindir) and $(sysconfdir).
 EXTRA_DIST += systemd/ashesd.service systemd/ashesd.sysusers systemd/ashesd.tmpfiles
-systemdsystemunitdir = $$($(PKG_CONFIG) --variable=systemdsystemunitdir systemd 2>/dev/null || echo /lib/systemd/system)
-sysusersdir = $$($(PKG_CONFIG) --variable=sysusersdir systemd 2>/dev/null || echo /usr/lib/sysusers.d)
-tmpfilesdir = $$($(PKG_CONFIG) --variable=tmpfilesdir systemd 2>/dev/null || echo /usr/lib/tmpfiles.d)
+ashesd_systemd_var = $(PKG_CONFIG) --define-variable=prefix='$(prefix)' \
+	--define-variable=rootprefix='$(prefix)' --variable
+systemdsystemunitdir = $$($(ashesd_systemd_var)=systemdsystemunitdir systemd 2>/dev/null || echo '$(prefix)/lib/systemd/system')
+sysusersdir = $$($(ashesd_systemd_var)=sysusersdir systemd 2>/dev/null || echo '$(prefix)/lib/sysusers.d')
+tmpfilesdir = $$($(ashesd_systemd_var)=tmpfilesdir systemd 2>/dev/null || echo '$(prefix)/lib/tmpfiles.d')
 install-data-local: install-ashesd-systemd
 uninstall-local: uninstall-ashesd-systemd
 install-ashesd-systemd:
-	@unitdir="$(systemdsystemunitdir)"; test -n "$$unitdir" || unitdir=/lib/systemd/system; \
-	usersdir="$(sysusersdir)"; test -n "$$usersdir" || usersdir=/usr/lib/sysusers.d; \
-	tmpdir="$(tmpfilesdir)"; test -n "$$tmpdir" || tmpdir=/usr/lib/tmpfiles.d; \
+	@unitdir="$(systemdsystemunitdir)"; test -n "$$unitdir" || unitdir='$(prefix)/lib/systemd/system'; \
+	usersdir="$(sysusersdir)"; test -n "$$usersdir" || usersdir='$(prefix)/lib/sysusers.d'; \
+	tmpdir="$(tmpfilesdir)"; test -n "$$tmpdir" || tmpdir='$(prefix)/lib/tmpfiles.d'; \
 	echo " installing ashesd.service in $(DESTDIR)$$unitdir"; \
 	$(MKDIR_P) "$(DESTDIR)$$unitdir" "$(DESTDIR)$$usersdir" "$(DESTDIR)$$tmpdir" && \
 	sed -e 's|/usr/sbin/ashesd|$(sbindir)/ashesd|g' -e 's|/etc/ashesd|$(sysconfdir)/ashesd|g' \
@@ -59,9 +64,9 @@ install-ashesd-systemd:
 	$(INSTALL_DATA) $(srcdir)/systemd/ashesd.sysusers "$(DESTDIR)$$usersdir/ashesd.conf" && \
 	$(INSTALL_DATA) $(srcdir)/systemd/ashesd.tmpfiles "$(DESTDIR)$$tmpdir/ashesd.conf"
 uninstall-ashesd-systemd:
-	@unitdir="$(systemdsystemunitdir)"; test -n "$$unitdir" || unitdir=/lib/systemd/system; \
-	usersdir="$(sysusersdir)"; test -n "$$usersdir" || usersdir=/usr/lib/sysusers.d; \
-	tmpdir="$(tmpfilesdir)"; test -n "$$tmpdir" || tmpdir=/usr/lib/tmpfiles.d; \
+	@unitdir="$(systemdsystemunitdir)"; test -n "$$unitdir" || unitdir='$(prefix)/lib/systemd/system'; \
+	usersdir="$(sysusersdir)"; test -n "$$usersdir" || usersdir='$(prefix)/lib/sysusers.d'; \
+	tmpdir="$(tmpfilesdir)"; test -n "$$tmpdir" || tmpdir='$(prefix)/lib/tmpfiles.d'; \
 	rm -f "$(DESTDIR)$$unitdir/ashesd.service" "$(DESTDIR)$$usersdir/ashesd.conf" \
 		"$(DESTDIR)$$tmpdir/ashesd.conf"
 .PHONY: install-ashesd-systemd uninstall-ashesd-systemd

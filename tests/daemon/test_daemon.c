@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <stdbool.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -844,6 +845,98 @@ START_TEST(test_daemon_mode)
 }
 END_TEST
 
+/* ------------------------------------------------------------- systemd */
+
+static bool have_program(const char *name)
+{
+	char cmd[200];
+
+	snprintf(cmd, sizeof(cmd), "command -v %s >/dev/null 2>&1", name);
+	return system(cmd) == 0;
+}
+
+START_TEST(test_systemd_unit)
+{
+	static const char *const directives[] = {
+		"\nType=notify\n", "\nUser=ashesd\n", "\nProtectSystem=strict\n",
+		"\nReadWritePaths=/var/lib/ashesd\n", "\nNoNewPrivileges=yes\n",
+		"\nPrivateTmp=yes\n", "\nProtectHome=yes\n", "\nPrivateDevices=yes\n",
+		"\nProtectKernelTunables=yes\n", "\nProtectKernelModules=yes\n",
+		"\nRestrictAddressFamilies=AF_INET AF_INET6 AF_UNIX\n",
+		"\nSystemCallFilter=@system-service\n", "\nCapabilityBoundingSet=\n",
+		"\nRestart=on-failure\n", "\nExecReload=/bin/kill -HUP $MAINPID\n",
+		"\nExecStart=/usr/sbin/ashesd --foreground -c /etc/ashesd/ashesd.conf\n",
+	};
+	const char *src = getenv("ASHES_SRCDIR");
+	char path[1024], cmd[4096];
+	char *unit;
+
+	ck_assert_ptr_nonnull(src);
+	snprintf(path, sizeof(path), "%s/systemd/ashesd.service", src);
+	unit = read_file(path);
+	for (size_t i = 0; i < sizeof(directives) / sizeof(directives[0]); i++)
+		ck_assert_msg(strstr(unit, directives[i]) != NULL, "unit lacks %s", directives[i]);
+	free(unit);
+
+	if (!have_program("systemd-analyze")) {
+		fprintf(stderr, "test_systemd_unit: no systemd-analyze, unit not verified\n");
+		return;
+	}
+	/* verify wants the binary and the Documentation= man pages to exist */
+	snprintf(cmd, sizeof(cmd),
+		 "set -e; t='%s'; mkdir -p \"$t/man/man8\" \"$t/man/man5\"; "
+		 "cp '%s/man/ashesd.8' \"$t/man/man8/\"; cp '%s/man/ashesd.conf.5' \"$t/man/man5/\"; "
+		 "sed 's|/usr/sbin/ashesd|%s|' '%s' > \"$t/ashesd.service\"; "
+		 "MANPATH=\"$t/man\" systemd-analyze verify \"$t/ashesd.service\" > \"$t/verify.out\" 2>&1; "
+		 "test ! -s \"$t/verify.out\"",
+		 tmpdir, src, src, ashesd_path(), path);
+	if (system(cmd) != 0) {
+		char out[300], *text;
+
+		snprintf(out, sizeof(out), "%s/verify.out", tmpdir);
+		text = read_file(out);
+		ck_abort_msg("systemd-analyze verify: %s", text);
+	}
+}
+END_TEST
+
+START_TEST(test_systemd_sysusers_tmpfiles)
+{
+	const char *src = getenv("ASHES_SRCDIR");
+	char cmd[2048], path[400];
+	struct stat st;
+	char *passwd;
+
+	if (!have_program("systemd-sysusers") || !have_program("systemd-tmpfiles")) {
+		fprintf(stderr, "test_systemd_sysusers_tmpfiles: no systemd tools, skipped\n");
+		return;
+	}
+	snprintf(cmd, sizeof(cmd),
+		 "set -e; mkdir -p '%s/root/etc'; "
+		 "systemd-sysusers --root='%s/root' '%s/systemd/ashesd.sysusers' >/dev/null 2>&1; "
+		 "systemd-tmpfiles --root='%s/root' --create '%s/systemd/ashesd.tmpfiles'",
+		 tmpdir, tmpdir, src, tmpdir, src);
+	ck_assert_int_eq(system(cmd), 0);
+	snprintf(path, sizeof(path), "%s/root/etc/passwd", tmpdir);
+	passwd = read_file(path);
+	ck_assert_msg(strstr(passwd, "ashesd:x:") != NULL &&
+		      strstr(passwd, ":/var/lib/ashesd:/usr/sbin/nologin\n") != NULL, "%s", passwd);
+	free(passwd);
+	snprintf(path, sizeof(path), "%s/root/var/lib/ashesd", tmpdir);
+	ck_assert_int_eq(stat(path, &st), 0);
+	ck_assert_uint_eq(st.st_mode & 07777, 0750);
+	ck_assert_uint_ne(st.st_uid, 0);
+	snprintf(path, sizeof(path), "%s/root/var/lib/ashesd/gnupg", tmpdir);
+	ck_assert_int_eq(stat(path, &st), 0);
+	ck_assert_uint_eq(st.st_mode & 07777, 0700);
+	snprintf(path, sizeof(path), "%s/root/etc/ashesd", tmpdir);
+	ck_assert_int_eq(stat(path, &st), 0);
+	ck_assert_uint_eq(st.st_mode & 07777, 0750);
+	ck_assert_uint_eq(st.st_uid, 0);
+	ck_assert_uint_ne(st.st_gid, 0);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("daemon");
@@ -881,6 +974,15 @@ int main(void)
 	tcase_add_test(tc_bin, test_foreground_lifecycle);
 	tcase_add_test(tc_bin, test_daemon_mode);
 	suite_add_tcase(s, tc_bin);
+
+	{
+		TCase *tc_sd = tcase_create("systemd");
+
+		tcase_add_checked_fixture(tc_sd, setup, teardown);
+		tcase_add_test(tc_sd, test_systemd_unit);
+		tcase_add_test(tc_sd, test_systemd_sysusers_tmpfiles);
+		suite_add_tcase(s, tc_sd);
+	}
 
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
