@@ -262,6 +262,62 @@ static bool render_same_targets(const struct core_move *a, size_t na,
 	return true;
 }
 
+/* The moves of one stack (group: its moves sorted by part then target):
+ * "c3: d4 e5 f6x  /1: d4 e5  /2-3: d4".  With `broken`, every split
+ * group starts a new line under the first target. */
+static void render_stack_entry(struct buf *out, const struct render_cells *rc,
+			       const struct core_move *group, size_t ng,
+			       bool broken)
+{
+	struct render_wrap w;
+	char label[16];
+	size_t i = 0;
+
+	/* Continuation lines line up under the first target. */
+	snprintf(label, sizeof(label), "%s: ", rc->g->name[group[0].from]);
+	wrap_start(&w, out, label);
+	if (group[0].kind == CORE_MOVE_WHOLE) {
+		while (i < ng && group[i].kind == CORE_MOVE_WHOLE)
+			i++;
+		render_targets(&w, rc, group, i, "", 0);
+	}
+	/* Splits: runs of parts with identical targets share a label. */
+	while (i < ng) {
+		size_t a = i, b, next;
+		int32_t k1 = group[i].part, k2 = k1;
+		char glabel[40];
+
+		while (i < ng && group[i].part == k1)
+			i++;
+		b = i;
+		for (;;) {
+			next = i;
+			while (next < ng && group[next].part == group[i].part)
+				next++;
+			if (i < ng && group[i].part == k2 + 1 &&
+			    render_same_targets(group + a, b - a, group + i,
+						next - i)) {
+				k2 = group[i].part;
+				i = next;
+			} else {
+				break;
+			}
+		}
+		if (k1 == k2)
+			snprintf(glabel, sizeof(glabel), "/%ld: ", (long)k1);
+		else
+			snprintf(glabel, sizeof(glabel), "/%ld-%ld: ",
+				 (long)k1, (long)k2);
+		if (broken && w.col > w.indent) {
+			buf_printf(out, "\n%*s", w.indent, "");
+			w.col = w.indent;
+		}
+		render_targets(&w, rc, group + a, b - a, glabel,
+			       w.col > w.indent ? 2 : 0);
+	}
+	wrap_end(&w);
+}
+
 size_t render_legal_moves(const struct core_position *pos, struct buf *growth,
 			  struct buf *stacks)
 {
@@ -327,46 +383,18 @@ size_t render_legal_moves(const struct core_position *pos, struct buf *growth,
 		}
 		if (stacks == NULL)
 			continue;
-		snprintf(label, sizeof(label), "%s:", g->name[from]);
-		wrap_start(&w, stacks, label);
-		i = 0;
-		if (group[0].kind == CORE_MOVE_WHOLE) {
-			while (i < ng && group[i].kind == CORE_MOVE_WHOLE)
-				i++;
-			render_targets(&w, &rc, group, i, "", 1);
-		}
-		/* Splits: runs of parts with identical targets share a line. */
-		while (i < ng) {
-			size_t a = i, b, next;
-			int32_t k1 = group[i].part, k2 = k1;
-			char glabel[40];
+		/* One line if it fits; otherwise each group on its own
+		 * line(s), so long lists of parts stay readable. */
+		{
+			struct buf one = BUF_INIT;
 
-			while (i < ng && group[i].part == k1)
-				i++;
-			b = i;
-			for (;;) {
-				next = i;
-				while (next < ng && group[next].part == group[i].part)
-					next++;
-				if (i < ng && group[i].part == k2 + 1 &&
-				    render_same_targets(group + a, b - a,
-							group + i, next - i)) {
-					k2 = group[i].part;
-					i = next;
-				} else {
-					break;
-				}
-			}
-			if (k1 == k2)
-				snprintf(glabel, sizeof(glabel), "/%ld: ",
-					 (long)k1);
+			render_stack_entry(&one, &rc, group, ng, false);
+			if (strchr(one.data, '\n') == one.data + one.len - 1)
+				buf_append(stacks, one.data, one.len);
 			else
-				snprintf(glabel, sizeof(glabel), "/%ld-%ld: ",
-					 (long)k1, (long)k2);
-			render_targets(&w, &rc, group + a, b - a, glabel,
-				       w.col > w.indent ? 2 : 1);
+				render_stack_entry(stacks, &rc, group, ng, true);
+			buf_free(&one);
 		}
-		wrap_end(&w);
 	}
 	for (i = 0; i < n; i++)
 		if (moves[i].kind == CORE_MOVE_SWAP && stacks != NULL)

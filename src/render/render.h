@@ -34,6 +34,7 @@ void render_board(const struct core_position *pos, struct buf *out);
  *   stacks, by source; whole-stack targets, then split parts with the same
  *   targets joined ("/1-3"); an "x" after a target marks a capture:
  *     "c3: d4 e5 f6x  /1: d4 e5  /2-3: d4"
+ *   (a source that does not fit one line gets a line per group);
  *   "swap" on its own line where it is legal.
  * Growth lines go to `growth` and the rest to `stacks` (either may be
  * NULL to skip it).  Returns the number of legal moves. */

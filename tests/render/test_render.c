@@ -182,6 +182,19 @@ START_TEST(test_moves_grouped)
 			 "a1: a2 a3x b1\n"
 			 "e3: a3x d2 e4\n"
 			 "e5: a1x b2 c3 c5 d4 d5 e3x e4  /1-2: a1x e3x\n");
+	/* Too long for one line: wrapped at 72 under the first target, and
+	 * each split group on a line of its own. */
+	start(&pos, 5, false);
+	put(&pos, "e5", 3);
+	buf_reset(&stacks);
+	render_legal_moves(&pos, NULL, &stacks);
+	ck_assert_str_eq(buf_str(&stacks),
+			 "e5: a1 a5 b2 b5 c3 c5 d4 d5 e1 e2 e3 e4 e6 e7 e8 e9 "
+			 "f5 f6 g5 g7 h5 h8 i5\n"
+			 "    i9\n"
+			 "    /1-2: a1 a5 b2 b5 c3 c5 d4 d5 e1 e2 e3 e4 e6 e7 e8 e9 "
+			 "f5 f6 g5 g7 h5\n"
+			 "    h8 i5 i9\n");
 	buf_free(&growth);
 	buf_free(&stacks);
 }
