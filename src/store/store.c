@@ -406,7 +406,8 @@ static int migrations_load_dir(struct store *s, const char *dir,
 		names[n++] = store_xstrdup(de->d_name);
 	}
 	closedir(d);
-	qsort(names, n, sizeof(*names), name_cmp);
+	if (n > 1)
+		qsort(names, n, sizeof(*names), name_cmp);
 	for (i = 0; i < n && ret == 0; i++) {
 		struct buf path = BUF_INIT;
 		int err = 0;
