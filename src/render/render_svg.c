@@ -78,11 +78,11 @@ void render_board_svg(const struct core_position *pos,
 		svg_centre(g, c, &cx, &cy);
 		buf_printf(out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"%.1f\" "
 			   "fill=\"%s\" stroke=\"#222\" stroke-width=\"1.5\"/>\n",
-			   cx, cy - 2, SVG_HEX * 0.55, v > 0 ? "#fbfbf7" : "#262626");
+			   cx, cy - 3, SVG_HEX * 0.5, v > 0 ? "#fbfbf7" : "#262626");
 		buf_printf(out, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"%d\" "
 			   "font-weight=\"bold\" fill=\"%s\" "
 			   "text-anchor=\"middle\">%d</text>\n",
-			   cx, cy + 3.5, size >= 100 ? 11 : 15,
+			   cx, cy + 2.5, size >= 100 ? 11 : 14,
 			   v > 0 ? "#222" : "#fbfbf7", size);
 	}
 	buf_puts(out, "</svg>\n");
