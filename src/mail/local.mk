@@ -33,5 +33,12 @@ tests_mail_test_imap_SOURCES = tests/mail/test_imap.c \
 tests_mail_test_imap_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_mail_test_imap_LDADD = libashes_mail.a libashes_util.a \
 	$(ETPAN_LIBS) $(CURL_LIBS) $(CHECK_LIBS)
+check_PROGRAMS += tests/mail/test_smtp
+TESTS += tests/mail/test_smtp
+tests_mail_test_smtp_SOURCES = tests/mail/test_smtp.c \
+	tests/mail/test_imap_stack.c tests/mail/test_imap_stack.h
+tests_mail_test_smtp_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_mail_test_smtp_LDADD = libashes_mail.a libashes_util.a \
+	$(ETPAN_LIBS) $(CURL_LIBS) $(CHECK_LIBS)
 EXTRA_DIST += tests/stack/mailstack
 # --- end transports ---

@@ -21,6 +21,7 @@ struct smtp_sender {
 	struct buf line;	/* server reply line being received */
 	struct buf reply;	/* the current (possibly multi-line) reply */
 	struct buf last;	/* the last complete reply */
+	struct buf fail;	/* the last 4xx/5xx reply of this send */
 	const char *rd;		/* message bytes left to upload */
 	size_t rd_left;
 };
@@ -63,6 +64,12 @@ static void smtp_reply_line(struct smtp_sender *ss, const char *line,
 	if (len >= 3 && (len == 3 || line[3] == ' ')) {
 		buf_reset(&ss->last);
 		buf_append(&ss->last, buf_str(&ss->reply), ss->reply.len);
+		/* libcurl says QUIT after a refusal: keep the refusal. */
+		if (line[0] == '4' || line[0] == '5') {
+			buf_reset(&ss->fail);
+			buf_append(&ss->fail, buf_str(&ss->reply),
+				   ss->reply.len);
+		}
 		buf_reset(&ss->reply);
 	}
 }
@@ -226,6 +233,7 @@ enum smtp_result smtp_send(struct smtp_sender *ss, const char *from,
 	buf_reset(&ss->line);
 	buf_reset(&ss->reply);
 	buf_reset(&ss->last);
+	buf_reset(&ss->fail);
 	ss->errbuf[0] = '\0';
 	ss->rd = data;
 	ss->rd_left = size;
@@ -247,7 +255,10 @@ enum smtp_result smtp_send(struct smtp_sender *ss, const char *from,
 	else
 		result = SMTP_TEMPFAIL;
 
-	if (ss->last.len == 0 || (res != CURLE_OK && code == 0)) {
+	if (res != CURLE_OK && ss->fail.len > 0) {
+		buf_reset(&ss->last);
+		buf_append(&ss->last, ss->fail.data, ss->fail.len);
+	} else if (ss->last.len == 0 || (res != CURLE_OK && code == 0)) {
 		buf_reset(&ss->last);
 		buf_puts(&ss->last, ss->errbuf[0] ? ss->errbuf :
 			 curl_easy_strerror(res));
@@ -289,5 +300,6 @@ void smtp_sender_free(struct smtp_sender **senderp)
 	buf_free(&ss->line);
 	buf_free(&ss->reply);
 	buf_free(&ss->last);
+	buf_free(&ss->fail);
 	free(ss);
 }
