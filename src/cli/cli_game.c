@@ -172,12 +172,36 @@ int cli_status(int argc, char **argv)
 	return rc;
 }
 
+/* The last ply a player chose (not a forced pass), or NULL. */
+static const struct core_move *cli_last_move(const struct core_record *rec)
+{
+	size_t i = rec->nplies;
+
+	while (i > 0 && rec->plies[i - 1].kind == CORE_MOVE_PASS)
+		i--;
+	return i > 0 ? &rec->plies[i - 1] : NULL;
+}
+
 int cli_show(int argc, char **argv)
 {
 	struct cli_game g;
-	int rc = cli_game_setup(&g, argc, argv, false);
+	bool svg = argc > 1 && strcmp(argv[1], "--svg") == 0;
+	int rc;
 
-	if (rc == CLI_EXIT_OK) {
+	if (svg) {
+		/* Drop the flag: the rest parses like every position command. */
+		argv[1] = argv[0];
+		argv++;
+		argc--;
+	}
+	rc = cli_game_setup(&g, argc, argv, false);
+	if (rc == CLI_EXIT_OK && svg) {
+		struct buf out = BUF_INIT;
+
+		render_board_svg(&g.rec.pos, cli_last_move(&g.rec), &out);
+		fputs(buf_str(&out), stdout);
+		buf_free(&out);
+	} else if (rc == CLI_EXIT_OK) {
 		struct template_set *set = cli_templates();
 		struct template_ctx *ctx = template_ctx_new();
 

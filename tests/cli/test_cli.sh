@@ -143,6 +143,11 @@ run show --size 7 b3-a3 b4-j4 b4-b8 c2-b1 b8-m8 c3-b3 d5-b5 b1-m12 b5-i12 c4-c9 
 check "show N=7 two-digit ply" "White to move, ply 15." "$(printf '%s\n' "$out" | grep ply)"
 check "show N=7 fits 72 columns" 0 "$(printf '%s\n' "$out" | awk 'length > 72' | wc -l)"
 
+run show --svg --size 3 c3-a1 c3-e5
+check "show --svg" "0:<svg xmlns=\"http://www.w3.org/2000/svg\"" "$rc:$(printf '%s\n' "$out" | head -1 | cut -d' ' -f1,2)"
+check "show --svg: a hexagon per cell" 19 "$(printf '%s\n' "$out" | grep -c '<polygon')"
+check "show --svg: a disc per stack" 2 "$(printf '%s\n' "$out" | grep -c '<circle')"
+
 # perft: the spec's worked checks.
 run perft --size 3 --depth 2
 check "perft N=3 depth 2" 2088 "$out"
