@@ -40,5 +40,10 @@ tests_mail_test_smtp_SOURCES = tests/mail/test_smtp.c \
 tests_mail_test_smtp_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_mail_test_smtp_LDADD = libashes_mail.a libashes_util.a \
 	$(ETPAN_LIBS) $(CURL_LIBS) $(CHECK_LIBS)
+check_PROGRAMS += tests/mail/test_source_dir
+TESTS += tests/mail/test_source_dir
+tests_mail_test_source_dir_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_mail_test_source_dir_LDADD = libashes_mail.a libashes_util.a \
+	$(ETPAN_LIBS) $(CURL_LIBS) $(CHECK_LIBS)
 EXTRA_DIST += tests/stack/mailstack
 # --- end transports ---

@@ -1,0 +1,217 @@
+/* test_source_dir.c -- the "dir" mailbox source (a folder of .eml files) and
+ * the backend choice by name. */
+#include "config.h"
+
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "mail/source.h"
+
+static char tmpdir[64];
+
+static void setup(void)
+{
+	snprintf(tmpdir, sizeof(tmpdir), "/tmp/ashes-srcdir-XXXXXX");
+	ck_assert_ptr_nonnull(mkdtemp(tmpdir));
+}
+
+static void teardown(void)
+{
+	char cmd[128];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
+	ck_assert_int_eq(system(cmd), 0);
+}
+
+static void put(const char *sub, const char *name, const char *text)
+{
+	char path[256];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s%s%s/%s", tmpdir, sub[0] ? "/" : "",
+		 sub, name);
+	f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+static bool exists(const char *rel)
+{
+	char path[256];
+
+	snprintf(path, sizeof(path), "%s/%s", tmpdir, rel);
+	return access(path, F_OK) == 0;
+}
+
+static struct mail_source *open_dir(void)
+{
+	struct mail_source_settings set = {
+		.backend = "dir",
+		.path = tmpdir,
+		.poll_ms = 50,
+	};
+	struct mail_source *src = NULL;
+	const char *error = NULL;
+
+	ck_assert_msg(mail_source_open(&set, &src, &error) == 0, "%s", error);
+	return src;
+}
+
+static void expect_text(struct mail_source *src, const char *text,
+			uint32_t *uid_r)
+{
+	struct mail_source_message msg;
+	const char *error = NULL;
+
+	ck_assert_int_eq(mail_source_next(src, &msg, &error),
+			 MAIL_SOURCE_MESSAGE);
+	ck_assert_uint_eq(msg.size, strlen(text));
+	ck_assert(memcmp(msg.data, text, msg.size) == 0);
+	ck_assert_uint_eq(msg.uidvalidity, 1);
+	*uid_r = msg.uid;
+}
+
+START_TEST(test_name_order_and_archive)
+{
+	struct mail_source *src;
+	struct mail_source_message msg;
+	struct mail_source_state st;
+	const char *error;
+	uint32_t a, b, c;
+
+	put("", "20-second.eml", "second\n");
+	put("", "10-first.eml", "first\n");
+	put("", "notes.txt", "not a mail\n");
+	put("", ".30-hidden.eml", "hidden\n");
+	src = open_dir();
+	expect_text(src, "first\n", &a);
+	expect_text(src, "second\n", &b);
+	ck_assert_uint_gt(b, a);
+	ck_assert_int_eq(mail_source_next(src, &msg, &error), MAIL_SOURCE_NONE);
+
+	ck_assert_int_eq(mail_source_mark_handled(src, a, &error), 0);
+	ck_assert(exists("archive/10-first.eml"));
+	ck_assert(!exists("10-first.eml"));
+	mail_source_get_state(src, &st);
+	ck_assert_uint_eq(st.last_uid, a);
+
+	/* A new file shows up after the others; an unknown UID fails. */
+	put("", "05-late.eml", "late\n");
+	ck_assert_int_eq(mail_source_wait(src, 1000, &error), 1);
+	expect_text(src, "late\n", &c);
+	ck_assert_uint_gt(c, b);
+	ck_assert_int_eq(mail_source_mark_handled(src, 9999, &error), -1);
+	ck_assert_ptr_nonnull(strstr(error, "9999"));
+	mail_source_close(&src);
+	ck_assert_ptr_null(src);
+
+	/* Not handled (second, late) are handed out again after a restart,
+	 * in name order. */
+	src = open_dir();
+	expect_text(src, "late\n", &a);
+	expect_text(src, "second\n", &b);
+	ck_assert_int_eq(mail_source_next(src, &msg, &error), MAIL_SOURCE_NONE);
+	mail_source_close(&src);
+}
+END_TEST
+
+START_TEST(test_new_subfolder_and_vanished_file)
+{
+	struct mail_source *src;
+	struct mail_source_message msg;
+	const char *error;
+	char path[256];
+	uint32_t uid;
+
+	snprintf(path, sizeof(path), "%s/new", tmpdir);
+	ck_assert_int_eq(mkdir(path, 0700), 0);
+	put("", "top.eml", "ignored: new/ exists\n");
+	put("new", "a.eml", "a\n");
+	put("new", "b.eml", "b\n");
+	src = open_dir();
+	/* Scan sees both, then a.eml vanishes before it is read. */
+	ck_assert_int_eq(mail_source_wait(src, 100, &error), 1);
+	snprintf(path, sizeof(path), "%s/new/a.eml", tmpdir);
+	ck_assert_int_eq(unlink(path), 0);
+	expect_text(src, "b\n", &uid);
+	ck_assert_int_eq(mail_source_mark_handled(src, uid, &error), 0);
+	ck_assert(exists("archive/b.eml"));
+	ck_assert_int_eq(mail_source_next(src, &msg, &error), MAIL_SOURCE_NONE);
+	mail_source_close(&src);
+}
+END_TEST
+
+START_TEST(test_rescan_and_interrupt)
+{
+	struct mail_source_state st = { .uidvalidity = 77, .last_uid = 5 };
+	struct mail_source *src;
+	struct mail_source_message msg;
+	const char *error;
+	uint32_t uid;
+
+	put("", "m.eml", "m\n");
+	src = open_dir();
+	mail_source_set_state(src, &st);
+	ck_assert_int_eq(mail_source_next(src, &msg, &error),
+			 MAIL_SOURCE_RESCAN);
+	mail_source_get_state(src, &st);
+	ck_assert_uint_eq(st.uidvalidity, 1);
+	ck_assert_uint_eq(st.last_uid, 0);
+	expect_text(src, "m\n", &uid);
+	/* interrupt() makes the next wait return at once. */
+	mail_source_interrupt(src);
+	ck_assert_int_eq(mail_source_wait(src, 60000, &error), 0);
+	mail_source_close(&src);
+}
+END_TEST
+
+START_TEST(test_backend_by_name)
+{
+	struct mail_source_settings set = { .backend = "pop3" };
+	struct mail_source *src = NULL;
+	const char *error = NULL;
+
+	ck_assert_int_eq(mail_source_open(&set, &src, &error), -1);
+	ck_assert_ptr_nonnull(strstr(error, "unknown backend"));
+	ck_assert_ptr_null(src);
+	set.backend = "dir";
+	set.path = "/nonexistent/ashes";
+	ck_assert_int_eq(mail_source_open(&set, &src, &error), -1);
+	set.backend = "imap";
+	set.host = "127.0.0.1";
+	ck_assert_int_eq(mail_source_open(&set, &src, &error), -1);
+	ck_assert_ptr_nonnull(strstr(error, "password"));
+	set.user = "u";
+	set.password = "p";
+	/* Opening does no network I/O. */
+	ck_assert_int_eq(mail_source_open(&set, &src, &error), 0);
+	mail_source_close(&src);
+	ck_assert_ptr_null(src);
+	mail_source_close(&src);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("source_dir");
+	TCase *tc = tcase_create("dir");
+	SRunner *sr;
+	int failed;
+
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_name_order_and_archive);
+	tcase_add_test(tc, test_new_subfolder_and_vanished_file);
+	tcase_add_test(tc, test_rescan_and_interrupt);
+	tcase_add_test(tc, test_backend_by_name);
+	suite_add_tcase(s, tc);
+	sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed != 0;
+}
