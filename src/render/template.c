@@ -540,7 +540,6 @@ static struct template_file *template_load(struct template_set *set,
 	struct template_file *tf;
 	char *text = NULL, *path = NULL;
 	size_t i;
-	int e = ENOENT;
 
 	for (i = 0; i < set->nfiles; i++)
 		if (strcmp(set->files[i].name, name) == 0)
@@ -572,13 +571,12 @@ static struct template_file *template_load(struct template_set *set,
 	if (text == NULL) {
 		if (set->override_dir != NULL)
 			template_fail(set, error_r,
-				      "template '%s' not found in %s nor in %s: %s",
-				      name, set->override_dir, set->default_dir,
-				      strerror(e));
+				      "template '%s' not found in %s nor in %s",
+				      name, set->override_dir, set->default_dir);
 		else
 			template_fail(set, error_r,
-				      "template '%s' not found in %s: %s",
-				      name, set->default_dir, strerror(e));
+				      "template '%s' not found in %s", name,
+				      set->default_dir);
 		return NULL;
 	}
 	if (set->nfiles == set->cap) {

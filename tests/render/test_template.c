@@ -281,7 +281,7 @@ START_TEST(test_errors)
 	ck_assert_int_eq(template_check(set, "inc.txt", &error), -1);
 	snprintf(want, sizeof(want), "%s/inc.txt:2: {{>missing.txt}}: "
 		 "template 'missing.txt' not found in %s", dir_def, dir_def);
-	ck_assert_msg(strncmp(error, want, strlen(want)) == 0, "got %s", error);
+	ck_assert_str_eq(error, want);
 	ck_assert_int_eq(template_render(set, "loop.txt", NULL, &out, &error), -1);
 	ck_assert_ptr_nonnull(strstr(error, "partials nested more than 16 deep"));
 	template_set_free(&set);
