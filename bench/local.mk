@@ -6,3 +6,16 @@ bench_bins += bench/bench_core
 bench_bench_core_SOURCES = bench/bench_core.c
 bench_bench_core_CFLAGS = $(AM_CFLAGS) -O2
 bench_bench_core_LDADD = libashes_core.a
+
+# --- bench_server (owned by the server helper) ---
+# bench_server: moves/s through server_handle with 1,000 active games, and
+# again with 100,000 finished games in the database.
+EXTRA_PROGRAMS += bench/bench_server
+bench_bins += bench/bench_server
+bench_bench_server_SOURCES = bench/bench_server.c
+bench_bench_server_CPPFLAGS = $(AM_CPPFLAGS) \
+	-DASHES_SRCDIR_DEFAULT='"$(abs_top_srcdir)"'
+bench_bench_server_CFLAGS = $(AM_CFLAGS) -O2
+bench_bench_server_LDADD = libashes_server.a libashes_render.a \
+	libashes_store.a libashes_core.a libashes_util.a $(SQLITE_LIBS)
+# --- end bench_server ---

@@ -257,7 +257,8 @@ static int game_end_replay(struct game *g)
 
 /* Load a game and replay its moves.  1 found, 0 no such game (refusal
  * set), -1 failure. */
-static int game_load(struct handle *h, int64_t id, struct game *g)
+static int game_load(struct handle *h, int64_t id, struct game *g,
+		     bool replay)
 {
 	char **moves = NULL;
 	size_t n = 0;
@@ -275,8 +276,13 @@ static int game_load(struct handle *h, int64_t id, struct game *g)
 		return 0;
 	}
 	if (variant_parse(g->row->variant, &v, &g->draws,
-			  h->srv->cfg.draw_default) < 0 ||
-	    record_init(&g->rec, &v, &err) < 0) {
+			  h->srv->cfg.draw_default) < 0) {
+		game_free(g);
+		return store_fail(h, "stored game has a bad variant");
+	}
+	if (!replay)
+		goto names;
+	if (record_init(&g->rec, &v, &err) < 0) {
 		game_free(g);
 		return store_fail(h, "stored game has a bad variant");
 	}
@@ -306,6 +312,7 @@ static int game_load(struct handle *h, int64_t id, struct game *g)
 		game_free(g);
 		return store_fail(h, "stored game has a bad end");
 	}
+names:
 	if (player_name(h, g->row->white_id, g->white) < 0 ||
 	    player_name(h, g->row->black_id, g->black) < 0 ||
 	    player_name(h, g->row->challenger_id, g->challenger) < 0) {
@@ -338,7 +345,8 @@ static int my_color(const struct handle *h, const struct game *g)
 	return -1;
 }
 
-static void game_ctx(const struct game *g, struct template_ctx *ctx)
+/* The game's names and settings, without the position (cheap: subjects). */
+static void game_names_ctx(const struct game *g, struct template_ctx *ctx)
 {
 	template_ctx_setf(ctx, "game", "%" PRId64, g->row->id);
 	template_ctx_set(ctx, "white_name", g->white);
@@ -348,16 +356,24 @@ static void game_ctx(const struct game *g, struct template_ctx *ctx)
 	template_ctx_set(ctx, "status",
 			 store_game_status_name(g->row->status));
 	template_ctx_set_bool(ctx, "draws_allowed", g->draws);
-	render_position_ctx(&g->rec.pos, ctx);
 	template_ctx_set(ctx, "variant", g->row->variant);
-	template_ctx_set(ctx, "to_move_name",
-			 g->rec.pos.to_move == CORE_WHITE ? g->white : g->black);
 	if (g->row->result != NULL)
 		template_ctx_set(ctx, "result_text", g->row->result);
 	if (g->row->draw_offer_by != 0)
 		template_ctx_set(ctx, "draw_offered_by",
 				 g->row->draw_offer_by == g->row->white_id ?
 				 g->white : g->black);
+}
+
+/* Everything about the game: names, settings and the position (board,
+ * legal moves, taxes: the costly part, so build it once per game and
+ * message where possible). */
+static void game_ctx(const struct game *g, struct template_ctx *ctx)
+{
+	render_position_ctx(&g->rec.pos, ctx);
+	game_names_ctx(g, ctx);
+	template_ctx_set(ctx, "to_move_name",
+			 g->rec.pos.to_move == CORE_WHITE ? g->white : g->black);
 }
 
 /* Describe the plies from index `from` of the record in words (the last
@@ -424,7 +440,7 @@ static int game_subject(struct handle *h, const struct game *g,
 	int ret;
 
 	buf_printf(out, "[ashes #%" PRId64 "] ", g->row->id);
-	game_ctx(g, ctx);
+	game_names_ctx(g, ctx);
 	ret = render(h, "mail/subject-game.txt", ctx, out);
 	template_ctx_free(&ctx);
 	while (out->len > 0 && (out->data[out->len - 1] == '\n' ||
@@ -561,16 +577,21 @@ static int notice_ctx(struct handle *h, struct game *g, size_t from,
 
 /* After a game changed: "your move" to the player to move, the result to
  * both players when it is over, and a notice to every observer. */
-static int notify_game(struct handle *h, struct game *g, size_t from)
+static int notify_game(struct handle *h, struct game *g, size_t from,
+			struct template_ctx *given)
 {
-	struct template_ctx *ctx = NULL;
+	struct template_ctx *ctx = given, *own = NULL;
 	int64_t *obs = NULL;
 	size_t nobs = 0;
 	const char *error;
 	int ret = 0;
 
-	if (notice_ctx(h, g, from, &ctx) < 0)
-		return -1;
+	/* `given` already holds game_ctx() and the last moves from `from`. */
+	if (ctx == NULL) {
+		if (notice_ctx(h, g, from, &own) < 0)
+			return -1;
+		ctx = own;
+	}
 	if (g->row->status == STORE_GAME_FINISHED) {
 		ret = notify(h, g, g->row->white_id, "mail/result.txt",
 			     "result", ctx);
@@ -589,7 +610,7 @@ static int notify_game(struct handle *h, struct game *g, size_t from)
 		ret = notify(h, g, obs[i], "mail/observer.txt", "observer",
 			     ctx);
 	free(obs);
-	template_ctx_free(&ctx);
+	template_ctx_free(&own);
 	return ret;
 }
 
@@ -762,7 +783,7 @@ static int cmd_challenge(struct handle *h, const struct command *c,
 	store_player_free(&target);
 	if (store_game_create(h->srv->store, &row, h->now, &id, &error) < 0)
 		return store_fail(h, error);
-	ret = game_load(h, id, &g);
+	ret = game_load(h, id, &g, true);
 	if (ret != 1)
 		return ret < 0 ? -1 : store_fail(h, "new game vanished");
 	if (h->first_game == 0)
@@ -784,7 +805,7 @@ static int cmd_challenge(struct handle *h, const struct command *c,
 /* Load game c->game for a command; 1 loaded, REFUSED-ish 0, -1. */
 static int load_for(struct handle *h, const struct command *c, struct game *g)
 {
-	int ret = game_load(h, c->game, g);
+	int ret = game_load(h, c->game, g, true);
 
 	if (ret == 1 && h->first_game == 0)
 		h->first_game = c->game;
@@ -832,7 +853,7 @@ static int cmd_accept(struct handle *h, const struct command *c,
 	game_ctx(&g, out);
 	ret = render_into(h, "mail/cmd-accept.txt", out, out, "output");
 	if (ret == 0)
-		ret = notify_game(h, &g, 0);
+		ret = notify_game(h, &g, 0, out);
 out:
 	game_free(&g);
 	return ret;
@@ -1003,7 +1024,7 @@ static int cmd_move(struct handle *h, const struct command *c,
 		goto out;
 	ret = render_into(h, "mail/cmd-move.txt", out, out, "output");
 	if (ret == 0)
-		ret = notify_game(h, &g, before);
+		ret = notify_game(h, &g, before, out);
 out:
 	game_free(&g);
 	return ret;
@@ -1085,7 +1106,7 @@ static int cmd_resign(struct handle *h, const struct command *c,
 	game_ctx(&g, out);
 	ret = render_into(h, "mail/cmd-resign.txt", out, out, "output");
 	if (ret == 0)
-		ret = notify_game(h, &g, g.rec.nplies);
+		ret = notify_game(h, &g, g.rec.nplies, out);
 out:
 	game_free(&g);
 	return ret;
@@ -1155,7 +1176,7 @@ static int cmd_draw(struct handle *h, const struct command *c,
 	if (ret != 0)
 		goto out;
 	if (c->draw == COMMAND_DRAW_ACCEPT) {
-		ret = notify_game(h, &g, g.rec.nplies);
+		ret = notify_game(h, &g, g.rec.nplies, out);
 	} else {
 		ctx = template_ctx_new();
 		game_ctx(&g, ctx);
@@ -1410,7 +1431,7 @@ static int queue_reply(struct handle *h, const char *kind)
 	if (ret < 0)
 		goto out;
 	if (h->first_game != 0) {
-		ret = game_load(h, h->first_game, &g);
+		ret = game_load(h, h->first_game, &g, false);
 		if (ret < 0)
 			goto out;
 		have_game = ret == 1;
@@ -1578,56 +1599,80 @@ record:
 	return 0;
 }
 
-int server_handle(struct server *server, const struct server_inbound *msg,
-		  int64_t now, struct server_outcome *out,
-		  const char **error_r)
+/* One message inside the open transaction.  0 handled (out filled), -1
+ * with *error_r (the caller rolls back). */
+static int handle_one(struct server *server, const struct server_inbound *msg,
+		      int64_t now, struct server_outcome *out,
+		      const char **error_r)
 {
 	struct handle h;
-	const char *error;
-	int ret = -1;
+	int ret = 0;
 
 	memset(out, 0, sizeof(*out));
 	out->failed_line = -1;
+	if (msg->raw_sha256 == NULL) {
+		*error_r = "server: message without a sha256";
+		return -1;
+	}
 	memset(&h, 0, sizeof(h));
 	h.srv = server;
 	h.msg = msg;
 	h.now = now;
 	h.reply = template_ctx_new();
-	if (msg->raw_sha256 == NULL) {
-		*error_r = "server: message without a sha256";
-		goto out;
-	}
-	if (store_begin(server->store, &error) < 0) {
-		*error_r = error;
-		goto out;
-	}
 	if (handle_in_transaction(&h, out) < 0) {
-		store_rollback(server->store);
-		*error_r = h.error;
-		goto out;
-	}
-	if (out->status == SERVER_DUPLICATE) {
-		/* Nothing was written; no need to commit anything. */
-		store_rollback(server->store);
-		ret = 0;
-		goto out;
-	}
-	if (store_commit(server->store, &error) < 0) {
-		*error_r = error;
-		goto out;
-	}
-	out->queued = h.queued;
-	ret = 0;
-out:
-	if (ret < 0) {
-		out->queued = 0;
-		if (server->store != NULL && store_in_transaction(server->store))
-			store_rollback(server->store);
+		/* Keep the text: the store's strings die at rollback. */
+		snprintf(server->errbuf, sizeof(server->errbuf), "%s",
+			 h.error != NULL ? h.error : "failure");
+		*error_r = server->errbuf;
+		ret = -1;
+	} else {
+		out->queued = h.queued;
 	}
 	store_player_free(&h.me);
 	template_ctx_free(&h.reply);
 	template_ctx_free(&h.refusal);
 	return ret;
+}
+
+int server_handle_batch(struct server *server,
+			const struct server_inbound *msgs, size_t count,
+			int64_t now, struct server_outcome *outs,
+			const char **error_r)
+{
+	const char *error;
+	size_t i;
+
+	for (i = 0; i < count; i++) {
+		memset(&outs[i], 0, sizeof(outs[i]));
+		outs[i].failed_line = -1;
+	}
+	if (store_begin(server->store, &error) < 0) {
+		*error_r = error;
+		return -1;
+	}
+	for (i = 0; i < count; i++)
+		if (handle_one(server, &msgs[i], now, &outs[i], error_r) < 0)
+			break;
+	if (i == count && store_commit(server->store, &error) == 0)
+		return 0;
+	if (i == count) {
+		snprintf(server->errbuf, sizeof(server->errbuf), "%s", error);
+		*error_r = server->errbuf;
+	}
+	/* Nothing of the batch stays: no outcome claims a queued mail. */
+	store_rollback(server->store);
+	for (i = 0; i < count; i++) {
+		outs[i].queued = 0;
+		outs[i].inbound_id = 0;
+	}
+	return -1;
+}
+
+int server_handle(struct server *server, const struct server_inbound *msg,
+		  int64_t now, struct server_outcome *out,
+		  const char **error_r)
+{
+	return server_handle_batch(server, msg, 1, now, out, error_r);
 }
 
 int server_help_text(struct server *server, struct buf *out,

@@ -143,6 +143,18 @@ int server_handle(struct server *server, const struct server_inbound *msg,
 		  int64_t now, struct server_outcome *out,
 		  const char **error_r);
 
+/* Handle `count` messages in ONE store transaction (group commit): the
+ * same as server_handle() for each, in order, with outs[i] for msgs[i],
+ * but one commit (one fsync) for all of them.  If any message fails,
+ * the whole batch is rolled back, nothing is queued, and -1 is returned:
+ * the caller should then retry the messages one by one with
+ * server_handle() so one bad message cannot hold up the others.  The
+ * mail-in layer may mark messages seen only after 0 is returned. */
+int server_handle_batch(struct server *server,
+			const struct server_inbound *msgs, size_t count,
+			int64_t now, struct server_outcome *outs,
+			const char **error_r);
+
 /* Render the mailed `help` text (templates/mail/help.txt, which includes
  * templates/help-commands.txt) into out.  -1 on a template error. */
 int server_help_text(struct server *server, struct buf *out,
