@@ -19,10 +19,10 @@ check_PROGRAMS += tests/daemon/test_config tests/daemon/test_daemon \
 	tests/daemon/test_settings
 TESTS += tests/daemon/test_config tests/daemon/test_daemon \
 	tests/daemon/test_settings
-tests_daemon_test_config_SOURCES = tests/daemon/test_config.c
+tests_daemon_test_config_SOURCES = tests/daemon/test_config.c tests/daemon/daemon_test.h
 tests_daemon_test_config_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_daemon_test_config_LDADD = libashes_daemon.a libashes_util.a $(CHECK_LIBS)
-tests_daemon_test_daemon_SOURCES = tests/daemon/test_daemon.c
+tests_daemon_test_daemon_SOURCES = tests/daemon/test_daemon.c tests/daemon/daemon_test.h
 tests_daemon_test_daemon_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_daemon_test_daemon_LDADD = libashes_daemon.a libashes_util.a $(CHECK_LIBS)
 tests_daemon_test_settings_SOURCES = tests/daemon/test_settings.c

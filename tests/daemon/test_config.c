@@ -16,31 +16,7 @@
 #include "daemon/log.h"
 #include "util/buf.h"
 
-static char tmpdir[256];
-
-static void setup(void)
-{
-	snprintf(tmpdir, sizeof(tmpdir), "%s/ashesd-config-XXXXXX",
-		 getenv("TMPDIR") != NULL ? getenv("TMPDIR") : "/tmp");
-	ck_assert_ptr_nonnull(mkdtemp(tmpdir));
-}
-
-static void teardown(void)
-{
-	char cmd[400];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
-	ck_assert_int_eq(system(cmd), 0);
-}
-
-static void write_file(const char *path, const char *text, mode_t mode)
-{
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, mode);
-
-	ck_assert_int_ge(fd, 0);
-	ck_assert_int_eq(write(fd, text, strlen(text)), (ssize_t)strlen(text));
-	close(fd);
-}
+#include "daemon_test.h"
 
 /* A maildir config: the smallest valid file. */
 static const char *minimal(void)
@@ -242,7 +218,7 @@ START_TEST(test_every_key)
 	char ca[300];
 
 	snprintf(ca, sizeof(ca), "%s/ca.pem", tmpdir);
-	write_file(ca, "not really a certificate\n", 0644);
+	daemon_test_write(ca, "not really a certificate\n", 0644);
 	buf_printf(&text,
 		"# a comment\n"
 		"; another comment\n"
@@ -591,8 +567,8 @@ START_TEST(test_password_file)
 
 	snprintf(pw, sizeof(pw), "%s/imap.password", tmpdir);
 	snprintf(empty, sizeof(empty), "%s/empty.password", tmpdir);
-	write_file(pw, "s3cret-from-file\nsecond line ignored\n", 0600);
-	write_file(empty, "\n", 0600);
+	daemon_test_write(pw, "s3cret-from-file\nsecond line ignored\n", 0600);
+	daemon_test_write(empty, "\n", 0600);
 
 	buf_printf(&text, "[imap]\nurl = imaps://h\nuser = u\npassword_file = %s\n"
 		   "[smtp]\nurl = smtp://h\nfrom = a@b.example\n", pw);
@@ -676,7 +652,7 @@ START_TEST(test_load_file)
 	ck_assert_ptr_nonnull(strstr(errors.lines[0], "ashesd.conf: cannot open: No such file"));
 	config_errors_free(&errors);
 
-	write_file(path, minimal(), 0644);
+	daemon_test_write(path, minimal(), 0644);
 	ck_assert_int_eq(config_load(path, NULL, &cfg, &errors), 0);
 	ck_assert_str_eq(cfg.path, path);
 	config_free(&cfg);
@@ -690,7 +666,7 @@ START_TEST(test_load_file)
 				buf_putc(&crlf, '\r');
 			buf_putc(&crlf, *p);
 		}
-		write_file(path, buf_str(&crlf), 0644);
+		daemon_test_write(path, buf_str(&crlf), 0644);
 		ck_assert_int_eq(config_load(path, NULL, &cfg, &errors), 0);
 		ck_assert_str_eq(cfg.smtp.from, "ashes@example.org");
 		config_free(&cfg);
@@ -732,20 +708,6 @@ START_TEST(test_contrib_example)
 }
 END_TEST
 
-static char *slurp(const char *path)
-{
-	struct buf b = BUF_INIT;
-	char chunk[4096];
-	ssize_t n;
-	int fd = open(path, O_RDONLY);
-
-	ck_assert_msg(fd >= 0, "cannot open %s", path);
-	while ((n = read(fd, chunk, sizeof(chunk))) > 0)
-		buf_append(&b, chunk, (size_t)n);
-	close(fd);
-	return buf_steal(&b);
-}
-
 /* Every key the parser knows (as --check-config lists them) is described
  * in ashesd.conf(5), under its own section, and shown in the example. */
 START_TEST(test_every_key_documented)
@@ -760,9 +722,9 @@ START_TEST(test_every_key_documented)
 
 	ck_assert_ptr_nonnull(src);
 	snprintf(path, sizeof(path), "%s/man/ashesd.conf.5", src);
-	man = slurp(path);
+	man = daemon_test_read(path);
 	snprintf(path, sizeof(path), "%s/contrib/ashesd.conf", src);
-	example = slurp(path);
+	example = daemon_test_read(path);
 	ck_assert_msg(load(minimal(), &cfg, &errors) == 0, "%s", errors);
 	free(errors);
 	config_dump(&cfg, &dump);
@@ -811,7 +773,7 @@ int main(void)
 	SRunner *sr;
 	int failed;
 
-	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_checked_fixture(tc, daemon_test_setup, daemon_test_teardown);
 	tcase_add_test(tc, test_durations);
 	tcase_add_test(tc, test_duration_format_round_trip);
 	tcase_add_test(tc, test_sizes);

@@ -27,48 +27,7 @@
 #include "daemon/pidfile.h"
 #include "util/buf.h"
 
-static char tmpdir[256];
-
-static void setup(void)
-{
-	snprintf(tmpdir, sizeof(tmpdir), "%s/ashesd-daemon-XXXXXX",
-		 getenv("TMPDIR") != NULL ? getenv("TMPDIR") : "/tmp");
-	ck_assert_ptr_nonnull(mkdtemp(tmpdir));
-}
-
-static void teardown(void)
-{
-	char cmd[400];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
-	ck_assert_int_eq(system(cmd), 0);
-}
-
-static void write_file(const char *path, const char *text)
-{
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-
-	ck_assert_int_ge(fd, 0);
-	ck_assert_int_eq(write(fd, text, strlen(text)), (ssize_t)strlen(text));
-	close(fd);
-}
-
-/* Whole file into a malloc'd string ("" if missing). */
-static char *read_file(const char *path)
-{
-	struct buf b = BUF_INIT;
-	char chunk[4096];
-	ssize_t n;
-	int fd = open(path, O_RDONLY);
-
-	if (fd >= 0) {
-		while ((n = read(fd, chunk, sizeof(chunk))) > 0)
-			buf_append(&b, chunk, (size_t)n);
-		close(fd);
-	}
-	buf_puts(&b, "");
-	return buf_steal(&b);
-}
+#include "daemon_test.h"
 
 static long now_ms(void)
 {
@@ -100,7 +59,7 @@ static char *log_capture_text(int fd)
 	snprintf(path, sizeof(path), "%s/log", tmpdir);
 	log_set_fd(-1);
 	close(fd);
-	return read_file(path);
+	return daemon_test_read(path);
 }
 
 START_TEST(test_log_levels)
@@ -198,7 +157,7 @@ START_TEST(test_log_masks_config_passwords)
 	char *out;
 
 	snprintf(pwfile, sizeof(pwfile), "%s/pw", tmpdir);
-	write_file(pwfile, "file-secret\n");
+	daemon_test_write(pwfile, "file-secret\n", 0644);
 	snprintf(text, sizeof(text),
 		 "[imap]\nurl = imap://h\nuser = u\npassword_file = %s\n"
 		 "[smtp]\nurl = smtp://h\nuser = s\npassword = inline-secret\nfrom = a@b.example\n",
@@ -244,7 +203,7 @@ START_TEST(test_pidfile_fresh_and_remove)
 
 	snprintf(path, sizeof(path), "%s/ashesd.pid", tmpdir);
 	ck_assert_int_eq(pidfile_create(path, getpid(), &error), 0);
-	text = read_file(path);
+	text = daemon_test_read(path);
 	{
 		char want[32];
 
@@ -279,7 +238,7 @@ START_TEST(test_pidfile_live_refused)
 	}
 	snprintf(path, sizeof(path), "%s/ashesd.pid", tmpdir);
 	snprintf(line, sizeof(line), "%ld\n", (long)child);
-	write_file(path, line);
+	daemon_test_write(path, line, 0644);
 	ck_assert_int_lt(pidfile_create(path, getpid(), &error), 0);
 	snprintf(line, sizeof(line), "already running as pid %ld", (long)child);
 	ck_assert_msg(strstr(error, line) != NULL, "%s", error);
@@ -309,15 +268,15 @@ START_TEST(test_pidfile_stale_reclaimed)
 		_exit(0);
 	waitpid(child, &status, 0);
 	snprintf(line, sizeof(line), "%ld\n", (long)child);
-	write_file(path, line);
+	daemon_test_write(path, line, 0644);
 	ck_assert_msg(pidfile_create(path, getpid(), &error) == 0, "%s", error);
 	ck_assert_int_eq(pidfile_read(path, &pid), 0);
 	ck_assert_int_eq(pid, getpid());
 
 	/* Garbage, and an empty file left by a crash. */
-	write_file(path, "not a pid\n");
+	daemon_test_write(path, "not a pid\n", 0644);
 	ck_assert_int_eq(pidfile_create(path, getpid(), &error), 0);
-	write_file(path, "");
+	daemon_test_write(path, "", 0644);
 	ck_assert_int_eq(pidfile_create(path, getpid(), &error), 0);
 
 	/* A live pid reused by another program (here `sleep`). */
@@ -334,7 +293,7 @@ START_TEST(test_pidfile_stale_reclaimed)
 		snprintf(comm_path, sizeof(comm_path), "/proc/%ld/comm", (long)child);
 		for (int i = 0; i < 200; i++) {
 			free(comm);
-			comm = read_file(comm_path);
+			comm = daemon_test_read(comm_path);
 			if (strcmp(comm, "sleep\n") == 0)
 				break;
 			usleep(10000);
@@ -343,7 +302,7 @@ START_TEST(test_pidfile_stale_reclaimed)
 		free(comm);
 	}
 	snprintf(line, sizeof(line), "%ld\n", (long)child);
-	write_file(path, line);
+	daemon_test_write(path, line, 0644);
 	ck_assert_msg(pidfile_create(path, getpid(), &error) == 0, "%s", error);
 	ck_assert_int_eq(pidfile_read(path, &pid), 0);
 	ck_assert_int_eq(pid, getpid());
@@ -433,7 +392,7 @@ static void daemon_config_file(const char *path, const char *level)
 	snprintf(text, sizeof(text),
 		 "[source]\ntype = maildir\nmaildir = %s\n[smtp]\nfrom = ashes@example.org\n"
 		 "[log]\nlevel = %s\n", tmpdir, level);
-	write_file(path, text);
+	daemon_test_write(path, text, 0644);
 }
 
 static volatile sig_atomic_t signal_hook_calls;
@@ -493,7 +452,7 @@ START_TEST(test_signals_and_reload)
 	ck_assert_int_eq(log_get_level(), LOG_LEVEL_DEBUG);
 
 	/* A broken file: the old config stays, and the log says why. */
-	write_file(path, "[smtp]\nfrom = ashes@example.org\nbogus = 1\n");
+	daemon_test_write(path, "[smtp]\nfrom = ashes@example.org\nbogus = 1\n", 0644);
 	raise(SIGHUP);
 	ck_assert(!daemon_check_signals(&d));
 	ck_assert_uint_eq(d.reloads, 1);
@@ -607,9 +566,9 @@ static struct run ashesd_wait(pid_t pid)
 	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
 	r.status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 	snprintf(path, sizeof(path), "%s/stdout.%ld", tmpdir, (long)pid);
-	r.out = read_file(path);
+	r.out = daemon_test_read(path);
 	snprintf(path, sizeof(path), "%s/stderr.%ld", tmpdir, (long)pid);
-	r.err = read_file(path);
+	r.err = daemon_test_read(path);
 	return r;
 }
 
@@ -713,7 +672,7 @@ START_TEST(test_once_with_maildir_override)
 	snprintf(maildir, sizeof(maildir), "%s/mail", tmpdir);
 	ck_assert_int_eq(mkdir(maildir, 0700), 0);
 	/* An IMAP config without its [imap] keys: fine with --maildir. */
-	write_file(conf, "[smtp]\nfrom = ashes@example.org\n");
+	daemon_test_write(conf, "[smtp]\nfrom = ashes@example.org\n", 0644);
 	r = ashesd_run(args);
 	ck_assert_msg(r.status == 0, "exit %d: %s", r.status, r.err);
 	ck_assert_msg(strstr(r.err, "ashesd: notice: ashesd " PACKAGE_VERSION " starting") != NULL,
@@ -799,7 +758,7 @@ static bool process_gone(pid_t pid)
 	if (kill(pid, 0) < 0)
 		return true;
 	snprintf(path, sizeof(path), "/proc/%ld/stat", (long)pid);
-	stat = read_file(path);
+	stat = daemon_test_read(path);
 	p = strrchr(stat, ')');
 	zombie = p != NULL && p[1] == ' ' && (p[2] == 'Z' || p[2] == 'X');
 	free(stat);
@@ -873,7 +832,7 @@ START_TEST(test_systemd_unit)
 
 	ck_assert_ptr_nonnull(src);
 	snprintf(path, sizeof(path), "%s/systemd/ashesd.service", src);
-	unit = read_file(path);
+	unit = daemon_test_read(path);
 	for (size_t i = 0; i < sizeof(directives) / sizeof(directives[0]); i++)
 		ck_assert_msg(strstr(unit, directives[i]) != NULL, "unit lacks %s", directives[i]);
 	free(unit);
@@ -894,7 +853,7 @@ START_TEST(test_systemd_unit)
 		char out[300], *text;
 
 		snprintf(out, sizeof(out), "%s/verify.out", tmpdir);
-		text = read_file(out);
+		text = daemon_test_read(out);
 		ck_abort_msg("systemd-analyze verify: %s", text);
 	}
 }
@@ -918,7 +877,7 @@ START_TEST(test_systemd_sysusers_tmpfiles)
 		 tmpdir, tmpdir, src, tmpdir, src);
 	ck_assert_int_eq(system(cmd), 0);
 	snprintf(path, sizeof(path), "%s/root/etc/passwd", tmpdir);
-	passwd = read_file(path);
+	passwd = daemon_test_read(path);
 	ck_assert_msg(strstr(passwd, "ashesd:x:") != NULL &&
 		      strstr(passwd, ":/var/lib/ashesd:/usr/sbin/nologin\n") != NULL, "%s", passwd);
 	free(passwd);
@@ -947,7 +906,7 @@ int main(void)
 	SRunner *sr;
 	int failed;
 
-	tcase_add_checked_fixture(tc_log, setup, teardown);
+	tcase_add_checked_fixture(tc_log, daemon_test_setup, daemon_test_teardown);
 	tcase_add_test(tc_log, test_log_levels);
 	tcase_add_test(tc_log, test_log_journal_prefixes);
 	tcase_add_test(tc_log, test_log_masks_secrets);
@@ -955,18 +914,18 @@ int main(void)
 	tcase_add_test(tc_log, test_log_names);
 	suite_add_tcase(s, tc_log);
 
-	tcase_add_checked_fixture(tc_pid, setup, teardown);
+	tcase_add_checked_fixture(tc_pid, daemon_test_setup, daemon_test_teardown);
 	tcase_add_test(tc_pid, test_pidfile_fresh_and_remove);
 	tcase_add_test(tc_pid, test_pidfile_live_refused);
 	tcase_add_test(tc_pid, test_pidfile_stale_reclaimed);
 	suite_add_tcase(s, tc_pid);
 
-	tcase_add_checked_fixture(tc_proc, setup, teardown);
+	tcase_add_checked_fixture(tc_proc, daemon_test_setup, daemon_test_teardown);
 	tcase_add_test(tc_proc, test_notify);
 	tcase_add_test(tc_proc, test_signals_and_reload);
 	suite_add_tcase(s, tc_proc);
 
-	tcase_add_checked_fixture(tc_bin, setup, teardown);
+	tcase_add_checked_fixture(tc_bin, daemon_test_setup, daemon_test_teardown);
 	tcase_add_test(tc_bin, test_check_config_example);
 	tcase_add_test(tc_bin, test_check_config_broken);
 	tcase_add_test(tc_bin, test_command_line);
@@ -978,7 +937,7 @@ int main(void)
 	{
 		TCase *tc_sd = tcase_create("systemd");
 
-		tcase_add_checked_fixture(tc_sd, setup, teardown);
+		tcase_add_checked_fixture(tc_sd, daemon_test_setup, daemon_test_teardown);
 		tcase_add_test(tc_sd, test_systemd_unit);
 		tcase_add_test(tc_sd, test_systemd_sysusers_tmpfiles);
 		suite_add_tcase(s, tc_sd);
