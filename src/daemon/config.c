@@ -796,6 +796,9 @@ static void config_parse_text(struct config_parse *ps, const char *text)
 	unsigned lineno = 0;
 	const char *p = text;
 
+	/* A UTF-8 byte order mark, as some editors write it, is not text. */
+	if (strncmp(p, "\xef\xbb\xbf", 3) == 0)
+		p += 3;
 	while (*p != '\0') {
 		size_t len = strcspn(p, "\n");
 		char *line = strndup(p, len);

@@ -673,6 +673,18 @@ START_TEST(test_load_file)
 		buf_free(&crlf);
 	}
 
+	/* So is a byte order mark. */
+	{
+		struct buf bom = BUF_INIT;
+
+		buf_puts(&bom, "\xef\xbb\xbf");
+		buf_puts(&bom, minimal());
+		daemon_test_write(path, buf_str(&bom), 0644);
+		ck_assert_int_eq(config_load(path, NULL, &cfg, &errors), 0);
+		config_free(&cfg);
+		buf_free(&bom);
+	}
+
 	/* A NUL byte is an error at its line, not a silent truncation. */
 	{
 		int fd = open(path, O_WRONLY | O_TRUNC);
