@@ -356,7 +356,8 @@ static void inbound_bounce(struct inbound_msg *msg, struct mailmime *root)
 
 /* ---- text and keys ---- */
 
-/* CRLF -> LF and drop a leading BOM: the command text the daemon reads. */
+/* CRLF -> LF, a final LF, no leading BOM: the command text the daemon
+ * reads. */
 static char *inbound_finish_text(const char *s, size_t len)
 {
 	struct buf b = BUF_INIT;
@@ -371,6 +372,9 @@ static char *inbound_finish_text(const char *s, size_t len)
 			continue;
 		buf_putc(&b, s[i] == '\r' ? '\n' : s[i]);
 	}
+	/* every line ends in LF, the last one too */
+	if (b.len > 0 && b.data[b.len - 1] != '\n')
+		buf_putc(&b, '\n');
 	if (b.data == NULL)
 		buf_puts(&b, "");
 	return buf_steal(&b);

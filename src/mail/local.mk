@@ -10,6 +10,11 @@ libashes_mail_a_SOURCES += \
 	src/mail/mime.c src/mail/mime.h \
 	src/mail/classify.c src/mail/classify.h \
 	src/mail/inbound.c src/mail/inbound.h
+check_PROGRAMS += tests/mail/test_mime
+TESTS += tests/mail/test_mime
+tests_mail_test_mime_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_mail_test_mime_LDADD = libashes_mail.a libashes_util.a \
+	$(ETPAN_LIBS) $(GPGME_LIBS) $(CHECK_LIBS)
 # --- end mime/pgp ---
 
 # --- compose (owner: lead) ---

@@ -428,10 +428,10 @@ void mime_html_to_text(const char *html, size_t len, struct buf *out)
 		space = false;
 		i++;
 	}
-	/* Tidy: no spaces at line ends or starts, at most one blank line. */
+	/* Tidy: no spaces at line ends or starts, no blank lines. */
 	{
 		const char *s = buf_str(&raw);
-		size_t k = 0, nl = 0;
+		size_t k = 0;
 		bool started = false;
 
 		while (s[k] != '\0') {
@@ -445,19 +445,16 @@ void mime_html_to_text(const char *html, size_t len, struct buf *out)
 			t = e;
 			while (t > b && s[t - 1] == ' ')
 				t--;
-			if (t == b) {
-				nl++;
-			} else {
+			/* Blank lines carry nothing for a command reader and
+			 * HTML makes many of them: drop them all. */
+			if (t != b) {
 				if (started)
-					buf_append(out, "\n\n", nl > 1 ? 2 : 1);
+					buf_putc(out, '\n');
 				buf_append(out, s + b, t - b);
 				started = true;
-				nl = 0;
 			}
 			if (s[e] == '\0')
 				break;
-			if (t != b)
-				nl = 1;
 			k = e + 1;
 		}
 		if (started)

@@ -52,7 +52,8 @@ int mime_to_utf8(const char *charset, const char *in, size_t len,
 
 /* Append a plain-text rendering of UTF-8 HTML to *out: tags removed,
  * script/style/head content dropped, block tags become line breaks,
- * entities decoded (named basics and numeric).  Never fails. */
+ * entities decoded (named basics and numeric), blank lines dropped.
+ * Never fails. */
 void mime_html_to_text(const char *html, size_t len, struct buf *out);
 
 /* The entity holding the readable text below root: the first inline

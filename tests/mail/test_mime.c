@@ -1,0 +1,439 @@
+/* test_mime.c -- inbound mail without OpenPGP: headers, the loop/bounce/
+ * size filters, transfer encodings, charsets, HTML-only mail, and the
+ * helpers behind them (sha256, CRLF, HTML to text, DSN parsing). */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "mail/classify.h"
+#include "mail/inbound.h"
+#include "mail/mime.h"
+#include "mail/sha256.h"
+#include "util/buf.h"
+
+static const char *const ours[] = { "ashes@club.example", NULL };
+
+static struct inbound_msg *parse_opts(const char *raw, size_t len,
+				      const struct inbound_options *o)
+{
+	struct inbound_msg *msg = NULL;
+	const char *err = NULL;
+
+	ck_assert_msg(inbound_parse(raw, len, o, &msg, &err) == 0, "%s", err);
+	ck_assert_ptr_nonnull(msg);
+	return msg;
+}
+
+static struct inbound_msg *parse(const char *raw)
+{
+	struct inbound_options o = { .our_addrs = ours, .now = 1800000000 };
+
+	return parse_opts(raw, strlen(raw), &o);
+}
+
+#define HDRS "From: Bob <bob@example.org>\nTo: ashes@club.example\n" \
+	"Subject: game 7\nMessage-ID: <m1@example.org>\n"
+
+START_TEST(test_unsigned_plain)
+{
+	struct inbound_msg *m = parse(HDRS "\nmove 12 a1-b2\n");
+
+	ck_assert_int_eq(m->verdict, CLASSIFY_NORMAL);
+	ck_assert_int_eq(m->problem, INBOUND_OK);
+	ck_assert_int_eq(m->sig_kind, INBOUND_UNSIGNED);
+	ck_assert_int_eq(m->sig.status, PGP_SIG_NONE);
+	ck_assert_str_eq(m->text, "move 12 a1-b2\n");
+	ck_assert_str_eq(m->from_addr, "bob@example.org");
+	ck_assert_str_eq(m->message_id, "<m1@example.org>");
+	ck_assert_str_eq(m->subject, "game 7");
+	ck_assert_str_eq(m->signed_sha256, "");
+	ck_assert_uint_eq(strlen(m->raw_sha256), 64);
+	ck_assert(!inbound_msg_signature_ok(m));
+	inbound_msg_free(&m);
+	ck_assert_ptr_null(m);
+}
+END_TEST
+
+START_TEST(test_headers)
+{
+	struct inbound_msg *m = parse(
+		"From: =?UTF-8?Q?B=C3=B6b?= <Bob@Example.org>\r\n"
+		"Subject: =?UTF-8?Q?caf=C3=A9?= =?ISO-8859-1?Q?_cr=E8me?=\r\n"
+		"Date: Thu, 15 Jan 2027 08:00:00 +0100\r\n"
+		"Message-ID: <m2@example.org>\r\n"
+		"In-Reply-To: <r1@club.example>\r\n"
+		"References: <r0@club.example>\r\n <r1@club.example>\r\n"
+		"\r\nshow\r\n");
+
+	ck_assert_str_eq(m->subject, "café crème");
+	ck_assert_str_eq(m->from_addr, "Bob@Example.org");
+	ck_assert_str_eq(m->in_reply_to, "<r1@club.example>");
+	ck_assert_uint_eq(m->references.count, 2);
+	ck_assert_str_eq(m->references.items[0], "<r0@club.example>");
+	ck_assert_str_eq(m->references.items[1], "<r1@club.example>");
+	/* 2027-01-15 07:00:00 UTC */
+	ck_assert_int_eq((long long)m->date, 1799996400LL);
+	ck_assert_str_eq(m->text, "show\n");
+	inbound_msg_free(&m);
+}
+END_TEST
+
+START_TEST(test_lf_and_crlf_same_text)
+{
+	struct inbound_msg *a = parse(HDRS "\nline one\nline two\n");
+	struct inbound_msg *b = parse("From: Bob <bob@example.org>\r\nTo: ashes@club.example\r\n"
+				      "Subject: game 7\r\nMessage-ID: <m1@example.org>\r\n"
+				      "\r\nline one\r\nline two\r\n");
+
+	ck_assert_str_eq(a->text, b->text);
+	ck_assert_str_ne(a->raw_sha256, b->raw_sha256);
+	inbound_msg_free(&a);
+	inbound_msg_free(&b);
+}
+END_TEST
+
+START_TEST(test_quoted_printable)
+{
+	struct inbound_msg *m = parse(HDRS
+		"MIME-Version: 1.0\nContent-Type: text/plain; charset=utf-8\n"
+		"Content-Transfer-Encoding: quoted-printable\n\n"
+		"move 12 a1-b2 caf=C3=A9 and a very long line that the client wrapp=\ned softly\n");
+
+	ck_assert_int_eq(m->problem, INBOUND_OK);
+	ck_assert_str_eq(m->text, "move 12 a1-b2 café and a very long line that "
+			 "the client wrapped softly\n");
+	inbound_msg_free(&m);
+}
+END_TEST
+
+START_TEST(test_base64)
+{
+	/* "move 12 a1-b2\nthanks é\n" */
+	struct inbound_msg *m = parse(HDRS
+		"MIME-Version: 1.0\nContent-Type: text/plain; charset=\"UTF-8\"\n"
+		"Content-Transfer-Encoding: base64\n\n"
+		"bW92ZSAxMiBhMS1iMgp0aGFua3Mgw6kK\n");
+
+	ck_assert_int_eq(m->problem, INBOUND_OK);
+	ck_assert_str_eq(m->text, "move 12 a1-b2\nthanks é\n");
+	inbound_msg_free(&m);
+}
+END_TEST
+
+START_TEST(test_latin1)
+{
+	struct inbound_msg *m = parse(HDRS
+		"MIME-Version: 1.0\nContent-Type: text/plain; charset=ISO-8859-1\n"
+		"Content-Transfer-Encoding: 8bit\n\nregister Ren\xe9 M\xfcller\n");
+
+	ck_assert_int_eq(m->problem, INBOUND_OK);
+	ck_assert_str_eq(m->text, "register René Müller\n");
+	inbound_msg_free(&m);
+}
+END_TEST
+
+START_TEST(test_undecodable)
+{
+	struct inbound_msg *m = parse(HDRS
+		"MIME-Version: 1.0\nContent-Type: text/plain; charset=x-klingon\n\nqapla'\n");
+
+	ck_assert_int_eq(m->problem, INBOUND_UNDECODABLE);
+	ck_assert_ptr_nonnull(strstr(m->problem_detail, "x-klingon"));
+	ck_assert_ptr_null(m->text);
+	inbound_msg_free(&m);
+
+	m = parse(HDRS "MIME-Version: 1.0\nContent-Type: text/plain; charset=utf-8\n\n"
+		  "bad \xc3\x28 bytes\n");
+	ck_assert_int_eq(m->problem, INBOUND_UNDECODABLE);
+	ck_assert_ptr_nonnull(strstr(m->problem_detail, "utf-8"));
+	ck_assert_ptr_null(m->text);
+	inbound_msg_free(&m);
+}
+END_TEST
+
+START_TEST(test_html_only)
+{
+	struct inbound_msg *m = parse(HDRS
+		"MIME-Version: 1.0\nContent-Type: text/html; charset=utf-8\n\n"
+		"<html><head><title>t</title><style>p { color: red }</style>"
+		"<script type=\"text/javascript\">alert('move 1 x')</script></head>\n"
+		"<body><p>move&nbsp;12   a1&#45;b2</p><div>x &lt;y&gt; &amp; "
+		"<a href=\"http://e/?a=1&b=2\" title='a>b'>link</a>&#x263A;</div>"
+		"<!-- move 99 z --><br/>bye</body></html>\n");
+
+	ck_assert_int_eq(m->problem, INBOUND_OK);
+	ck_assert(m->text_from_html);
+	ck_assert_str_eq(m->text, "move 12 a1-b2\nx <y> & link\xe2\x98\xba\nbye\n");
+	inbound_msg_free(&m);
+}
+END_TEST
+
+START_TEST(test_alternative_prefers_plain)
+{
+	struct inbound_msg *m = parse(HDRS
+		"MIME-Version: 1.0\nContent-Type: multipart/alternative; boundary=alt\n\n"
+		"--alt\nContent-Type: text/html\n\n<p>from html</p>\n"
+		"--alt\nContent-Type: text/plain\n\nfrom plain\n--alt--\n");
+
+	ck_assert(!m->text_from_html);
+	ck_assert_str_eq(m->text, "from plain\n");
+	inbound_msg_free(&m);
+}
+END_TEST
+
+START_TEST(test_no_text)
+{
+	struct inbound_msg *m = parse(HDRS
+		"MIME-Version: 1.0\nContent-Type: image/png\nContent-Transfer-Encoding: base64\n\niVBORw0KGgo=\n");
+
+	ck_assert_int_eq(m->problem, INBOUND_NO_TEXT);
+	ck_assert_ptr_null(m->text);
+	inbound_msg_free(&m);
+}
+END_TEST
+
+START_TEST(test_oversized_fast)
+{
+	struct inbound_options o = { .our_addrs = ours, .now = 1800000000 };
+	size_t len = 5 * 1024 * 1024, i;
+	struct inbound_msg *m;
+	struct timespec t0, t1;
+	char *raw = malloc(len + 1);
+	double secs;
+	int n;
+
+	n = snprintf(raw, len, HDRS "MIME-Version: 1.0\nContent-Type: text/plain\n\n");
+	for (i = (size_t)n; i < len; i++)
+		raw[i] = (i % 77 == 76) ? '\n' : 'a' + (char)(i % 26);
+	raw[len] = '\0';
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	m = parse_opts(raw, len, &o);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	secs = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+	ck_assert_int_eq(m->verdict, CLASSIFY_OVERSIZED);
+	ck_assert_str_eq(m->message_id, "<m1@example.org>");
+	ck_assert_str_eq(m->from_addr, "bob@example.org");
+	ck_assert_ptr_null(m->text);
+	ck_assert_uint_eq(m->raw_size, len);
+	/* headers only: hashing 5 MiB is the whole cost (ASan is slower) */
+	ck_assert_msg(secs < 1.0, "oversized mail took %.3f s", secs);
+	inbound_msg_free(&m);
+
+	/* an oversized auto-reply is still ignored silently */
+	memcpy(raw, "Auto-Submitted: auto-replied\n", 29);
+	m = parse_opts(raw, len, &o);
+	ck_assert_int_eq(m->verdict, CLASSIFY_AUTO_SUBMITTED);
+	inbound_msg_free(&m);
+
+	/* and the limit is the caller's */
+	o.max_size = 10 * 1024 * 1024;
+	memcpy(raw, "X-Filler-Field: auto-replied\n", 29);
+	m = parse_opts(raw, len, &o);
+	ck_assert_int_eq(m->verdict, CLASSIFY_NORMAL);
+	ck_assert_ptr_nonnull(m->text);
+	inbound_msg_free(&m);
+	free(raw);
+}
+END_TEST
+
+START_TEST(test_filters)
+{
+	static const struct { const char *hdr; enum classify_verdict v; } cases[] = {
+		{ "Auto-Submitted: auto-replied\n", CLASSIFY_AUTO_SUBMITTED },
+		{ "Auto-Submitted: auto-generated (vacation)\n", CLASSIFY_AUTO_SUBMITTED },
+		{ "Auto-Submitted: no\n", CLASSIFY_NORMAL },
+		{ "Auto-Submitted: No (a comment)\n", CLASSIFY_NORMAL },
+		{ "Precedence: bulk\n", CLASSIFY_PRECEDENCE },
+		{ "Precedence: List\n", CLASSIFY_PRECEDENCE },
+		{ "Precedence: junk\n", CLASSIFY_PRECEDENCE },
+		{ "Precedence: first-class\n", CLASSIFY_NORMAL },
+		{ "X-Loop: ashes@club.example\n", CLASSIFY_X_LOOP },
+		{ "X-Loop: <ASHES@club.example> (ashesd)\n", CLASSIFY_X_LOOP },
+		{ "X-Loop: other@club.example\n", CLASSIFY_NORMAL },
+		{ "Return-Path: <>\n", CLASSIFY_BOUNCE },
+		{ "Return-Path: <bob@example.org>\n", CLASSIFY_NORMAL },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct buf b = BUF_INIT;
+		struct inbound_msg *m;
+
+		buf_printf(&b, "%s" HDRS "\nmove 1 a1-a2\n", cases[i].hdr);
+		m = parse(buf_str(&b));
+		ck_assert_msg(m->verdict == cases[i].v, "%s: got %s", cases[i].hdr,
+			      classify_verdict_name(m->verdict));
+		ck_assert(cases[i].v == CLASSIFY_NORMAL ? m->text != NULL : m->text == NULL);
+		inbound_msg_free(&m);
+		buf_free(&b);
+	}
+}
+END_TEST
+
+START_TEST(test_from_self_and_daemon)
+{
+	struct inbound_msg *m = parse("From: Ashes <Ashes@Club.Example>\nSubject: x\n\nhi\n");
+
+	ck_assert_int_eq(m->verdict, CLASSIFY_FROM_SELF);
+	inbound_msg_free(&m);
+	m = parse("From: Mail Delivery System <MAILER-DAEMON@mx.example.org>\nSubject: x\n\nhi\n");
+	ck_assert_int_eq(m->verdict, CLASSIFY_BOUNCE);
+	inbound_msg_free(&m);
+}
+END_TEST
+
+static const char dsn[] =
+	"Return-Path: <>\n"
+	"From: MAILER-DAEMON@mx.example.org (Mail Delivery System)\n"
+	"To: ashes@club.example\nSubject: Undelivered Mail Returned to Sender\n"
+	"Message-ID: <bounce1@mx.example.org>\nMIME-Version: 1.0\n"
+	"Content-Type: multipart/report; report-type=delivery-status;\n"
+	"\tboundary=\"B1\"\n\n"
+	"--B1\nContent-Description: Notification\nContent-Type: text/plain; charset=us-ascii\n\n"
+	"I'm sorry to have to inform you that your message could not\nbe delivered.\n\n"
+	"--B1\nContent-Description: Delivery report\nContent-Type: message/delivery-status\n\n"
+	"Reporting-MTA: dns; mx.example.org\nArrival-Date: Sun, 29 Nov 2026 10:00:00 +0000\n\n"
+	"Final-Recipient: rfc822; gone@example.org\nOriginal-Recipient: rfc822;Gone@example.org\n"
+	"Action: failed\nStatus: 5.1.1\n\n"
+	"--B1\nContent-Description: Undelivered Message Headers\nContent-Type: text/rfc822-headers\n\n"
+	"From: Ashes <ashes@club.example>\nTo: gone@example.org\nSubject: game 7: your move\n"
+	"Message-ID: <our-1@club.example>\nAuto-Submitted: auto-replied\n\n"
+	"--B1--\n";
+
+START_TEST(test_bounce_dsn)
+{
+	struct inbound_msg *m = parse(dsn);
+
+	ck_assert_int_eq(m->verdict, CLASSIFY_BOUNCE);
+	ck_assert_uint_eq(m->bounce_message_ids.count, 1);
+	ck_assert_str_eq(m->bounce_message_ids.items[0], "<our-1@club.example>");
+	ck_assert_uint_eq(m->bounce_recipients.count, 1);
+	ck_assert_str_eq(m->bounce_recipients.items[0], "gone@example.org");
+	ck_assert_ptr_null(m->text);
+	inbound_msg_free(&m);
+}
+END_TEST
+
+START_TEST(test_bounce_plain_text)
+{
+	struct inbound_msg *m = parse(
+		"From: postmaster@example.org\nSubject: failure notice\n\n"
+		"Sorry, we were unable to deliver your message.\n\n"
+		"--- Below this line is a copy of the message.\n\n"
+		"> Message-ID: <our-2@club.example>\n> Subject: hi\n");
+
+	ck_assert_int_eq(m->verdict, CLASSIFY_BOUNCE);
+	ck_assert_uint_eq(m->bounce_message_ids.count, 1);
+	ck_assert_str_eq(m->bounce_message_ids.items[0], "<our-2@club.example>");
+	inbound_msg_free(&m);
+}
+END_TEST
+
+START_TEST(test_pasted_key_unsigned)
+{
+	struct inbound_msg *m = parse(HDRS "\nregister Bob\n\n"
+		"-----BEGIN PGP PUBLIC KEY BLOCK-----\n\nmDMEZ\n=abcd\n"
+		"-----END PGP PUBLIC KEY BLOCK-----\nthanks\n");
+
+	ck_assert_uint_eq(m->key_count, 1);
+	ck_assert(!m->keys[0].attached);
+	ck_assert_ptr_nonnull(strstr(m->keys[0].data, "mDMEZ"));
+	ck_assert_uint_eq(m->imported_fprs.count, 0);
+	inbound_msg_free(&m);
+}
+END_TEST
+
+START_TEST(test_sha256_vectors)
+{
+	char hex[SHA256_HEX_LEN + 1];
+	struct sha256_ctx c;
+	uint8_t d[SHA256_DIGEST_LEN];
+	char *a = malloc(1000000);
+	int i;
+
+	sha256_hex("abc", 3, hex);
+	ck_assert_str_eq(hex, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+	sha256_hex("", 0, hex);
+	ck_assert_str_eq(hex, "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+	sha256_hex("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq", 56, hex);
+	ck_assert_str_eq(hex, "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
+	/* one million 'a' fed in odd-sized pieces */
+	memset(a, 'a', 1000000);
+	sha256_init(&c);
+	for (i = 0; i < 1000000; i += 999)
+		sha256_update(&c, a + i, 1000000 - i < 999 ? (size_t)(1000000 - i) : 999);
+	sha256_final(&c, d);
+	ck_assert_uint_eq(d[0], 0xcd);
+	ck_assert_uint_eq(d[1], 0xc7);
+	ck_assert_uint_eq(d[31], 0xd0);
+	free(a);
+}
+END_TEST
+
+START_TEST(test_crlf)
+{
+	struct buf b = BUF_INIT;
+
+	mime_to_crlf("a\nb\r\nc\rd", 8, &b);
+	ck_assert_str_eq(buf_str(&b), "a\r\nb\r\nc\r\nd");
+	buf_free(&b);
+}
+END_TEST
+
+static void collect(const char *s, void *ctx)
+{
+	buf_printf(ctx, "%s,", s);
+}
+
+START_TEST(test_dsn_parse)
+{
+	static const char text[] =
+		"Reporting-MTA: dns; mx\r\n\r\n"
+		"Original-Recipient: rfc822;a@x\r\nFinal-Recipient: rfc822; <b@x>\r\n\r\n"
+		"Original-Recipient: rfc822;c@x\r\nAction: failed\r\n";
+	struct buf b = BUF_INIT;
+
+	classify_dsn_recipients(text, sizeof(text) - 1, collect, &b);
+	ck_assert_str_eq(buf_str(&b), "b@x,c@x,");
+	buf_free(&b);
+	ck_assert(classify_addr_equal(" <A@B.example> ", "a@b.EXAMPLE"));
+	ck_assert(!classify_addr_equal("a@b", "a@bb"));
+	ck_assert(!classify_addr_equal("", ""));
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("mime");
+	TCase *tc = tcase_create("inbound");
+	SRunner *sr;
+	int failed;
+
+	tcase_add_test(tc, test_unsigned_plain);
+	tcase_add_test(tc, test_headers);
+	tcase_add_test(tc, test_lf_and_crlf_same_text);
+	tcase_add_test(tc, test_quoted_printable);
+	tcase_add_test(tc, test_base64);
+	tcase_add_test(tc, test_latin1);
+	tcase_add_test(tc, test_undecodable);
+	tcase_add_test(tc, test_html_only);
+	tcase_add_test(tc, test_alternative_prefers_plain);
+	tcase_add_test(tc, test_no_text);
+	tcase_add_test(tc, test_oversized_fast);
+	tcase_add_test(tc, test_filters);
+	tcase_add_test(tc, test_from_self_and_daemon);
+	tcase_add_test(tc, test_bounce_dsn);
+	tcase_add_test(tc, test_bounce_plain_text);
+	tcase_add_test(tc, test_pasted_key_unsigned);
+	tcase_add_test(tc, test_sha256_vectors);
+	tcase_add_test(tc, test_crlf);
+	tcase_add_test(tc, test_dsn_parse);
+	suite_add_tcase(s, tc);
+	sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed != 0;
+}
