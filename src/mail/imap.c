@@ -5,8 +5,6 @@
 #include "mail/source.h"
 
 #include <errno.h>
-#include <fcntl.h>
-#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -674,26 +672,12 @@ static int imap_mark_handled(struct mail_source *src, uint32_t uid,
 	return imap_archive_uid(is, uid, error_r);
 }
 
-static int imap_sleep(struct imap_source *is, unsigned int ms)
-{
-	struct pollfd pfd = { .fd = is->wake_pipe[0], .events = POLLIN };
-	char drain[64];
-	int r;
-
-	r = poll(&pfd, 1, (int)ms);
-	if (r > 0) {
-		while (read(is->wake_pipe[0], drain, sizeof(drain)) > 0)
-			;
-		return 0;
-	}
-	return r == 0 ? 1 : 0;
-}
-
 static int imap_wait(struct mail_source *src, unsigned int max_ms,
 		     const char **error_r)
 {
 	struct imap_source *is = (struct imap_source *)src;
 	unsigned int ms = max_ms < is->poll_ms ? max_ms : is->poll_ms;
+	uint32_t exists;
 	int r, ret;
 
 	if (is->imap == NULL) {
@@ -704,27 +688,39 @@ static int imap_wait(struct mail_source *src, unsigned int max_ms,
 			ms = (unsigned int)(is->retry_at_ms - now);
 		else if (is->retry_at_ms <= now)
 			ms = 0;
-		imap_sleep(is, ms);
+		mail_source_sleep(is->wake_pipe, ms);
 		return 0;
 	}
 	if (!is->has_idle || ms < 1000)
-		return imap_sleep(is, ms);
+		return mail_source_sleep(is->wake_pipe, ms);
 
 	/* The stream's cancel pipe, which wait_idle and interrupt use. */
 	if (mailstream_setup_idle(is->imap->imap_stream) < 0) {
 		imap_failed(is, "IDLE setup", MAILIMAP_ERROR_STREAM, error_r);
 		return -1;
 	}
+	exists = is->imap->imap_selection_info ?
+		 is->imap->imap_selection_info->sel_exists : 0;
 	r = mailimap_idle(is->imap);
 	if (r != MAILIMAP_NO_ERROR) {
 		mailstream_unsetup_idle(is->imap->imap_stream);
 		imap_failed(is, "IDLE", r, error_r);
 		return -1;
 	}
-	is->idling = 1;
-	errno = 0;
-	r = mailstream_wait_idle(is->imap->imap_stream, (int)(ms / 1000));
-	is->idling = 0;
+	/* Mail that came in between our last scan and IDLE may have been
+	 * announced already (EXISTS read with the continuation, or waiting
+	 * in libetpan's buffer where select() cannot see it). */
+	if ((is->imap->imap_selection_info != NULL &&
+	     is->imap->imap_selection_info->sel_exists != exists) ||
+	    is->imap->imap_stream->read_buffer_len > 0) {
+		r = MAILSTREAM_IDLE_HASDATA;
+	} else {
+		is->idling = 1;
+		errno = 0;
+		r = mailstream_wait_idle(is->imap->imap_stream,
+					 (int)(ms / 1000));
+		is->idling = 0;
+	}
 	mailstream_unsetup_idle(is->imap->imap_stream);
 	switch (r) {
 	case MAILSTREAM_IDLE_HASDATA:
@@ -754,12 +750,10 @@ static int imap_wait(struct mail_source *src, unsigned int max_ms,
 static void imap_interrupt(struct mail_source *src)
 {
 	struct imap_source *is = (struct imap_source *)src;
-	ssize_t r;
 
 	if (is->idling && is->imap != NULL)
 		mailstream_interrupt_idle(is->imap->imap_stream);
-	r = write(is->wake_pipe[1], "", 1);
-	(void)r;
+	mail_source_wake(is->wake_pipe);
 }
 
 static void imap_close(struct mail_source *src)
@@ -780,8 +774,7 @@ static void imap_close(struct mail_source *src)
 	free(is->archive);
 	free(is->pending);
 	buf_free(&is->data);
-	close(is->wake_pipe[0]);
-	close(is->wake_pipe[1]);
+	mail_source_wake_close(is->wake_pipe);
 	free(is);
 }
 
@@ -822,8 +815,7 @@ static int imap_open(const struct mail_source_settings *set,
 		is->backoff_max_ms = is->backoff_min_ms;
 	is->event = set->event;
 	is->event_context = set->event_context;
-	if (pipe2(is->wake_pipe, O_CLOEXEC | O_NONBLOCK) < 0) {
-		is->wake_pipe[0] = is->wake_pipe[1] = -1;
+	if (mail_source_wake_init(is->wake_pipe) < 0) {
 		imap_close(&is->src);
 		*error_r = "mail source imap: pipe failed";
 		return -1;

@@ -17,7 +17,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -249,29 +248,17 @@ static int dir_wait(struct mail_source *src, unsigned int max_ms,
 		    const char **error_r)
 {
 	struct dir_source *ds = (struct dir_source *)src;
-	struct pollfd pfd = { .fd = ds->wake_pipe[0], .events = POLLIN };
 	unsigned int ms = max_ms < ds->poll_ms ? max_ms : ds->poll_ms;
-	char drain[64];
-	int r;
+	size_t i;
 
-	r = poll(&pfd, 1, (int)ms);
-	if (r > 0) {
-		while (read(ds->wake_pipe[0], drain, sizeof(drain)) > 0)
-			;
+	if (mail_source_sleep(ds->wake_pipe, ms) == 0)
 		return 0;
-	}
-	if (r < 0 && errno != EINTR) {
-		*error_r = mail_source_error(src, "poll: %s", strerror(errno));
-		return -1;
-	}
 	/* Cheap to check: tell the caller whether anything waits. */
-	if (r == 0 && dir_scan(ds, error_r) == 0) {
-		size_t i;
-
-		for (i = 0; i < ds->n_entries; i++) {
-			if (ds->entries[i].uid > ds->cursor)
-				return 1;
-		}
+	if (dir_scan(ds, error_r) < 0)
+		return -1;
+	for (i = 0; i < ds->n_entries; i++) {
+		if (ds->entries[i].uid > ds->cursor)
+			return 1;
 	}
 	return 0;
 }
@@ -279,10 +266,8 @@ static int dir_wait(struct mail_source *src, unsigned int max_ms,
 static void dir_interrupt(struct mail_source *src)
 {
 	struct dir_source *ds = (struct dir_source *)src;
-	ssize_t r;
 
-	r = write(ds->wake_pipe[1], "", 1);
-	(void)r;
+	mail_source_wake(ds->wake_pipe);
 }
 
 static void dir_close(struct mail_source *src)
@@ -296,8 +281,7 @@ static void dir_close(struct mail_source *src)
 	free(ds->path);
 	free(ds->archive);
 	buf_free(&ds->data);
-	close(ds->wake_pipe[0]);
-	close(ds->wake_pipe[1]);
+	mail_source_wake_close(ds->wake_pipe);
 	free(ds);
 }
 
@@ -331,7 +315,7 @@ static int dir_open(const struct mail_source_settings *set,
 	if (ds->path == NULL)
 		abort();
 	ds->poll_ms = set->poll_ms ? set->poll_ms : 1000;
-	if (pipe2(ds->wake_pipe, O_CLOEXEC | O_NONBLOCK) < 0) {
+	if (mail_source_wake_init(ds->wake_pipe) < 0) {
 		*error_r = "mail source dir: pipe failed";
 		free(ds->path);
 		free(ds->archive);

@@ -1,10 +1,15 @@
 /* source.c -- choose a mailbox source backend by name and dispatch to it. */
+#include "config.h"
+
 #include "mail/source.h"
 
-#include <signal.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 static const struct mail_source_vfuncs *const mail_source_backends[] = {
 	&mail_source_imap,
@@ -87,4 +92,47 @@ const char *mail_source_error(struct mail_source *src, const char *fmt, ...)
 	vsnprintf(src->error, sizeof(src->error), fmt, ap);
 	va_end(ap);
 	return src->error;
+}
+
+int mail_source_wake_init(int fds[2])
+{
+	if (pipe2(fds, O_CLOEXEC | O_NONBLOCK) < 0) {
+		fds[0] = fds[1] = -1;
+		return -1;
+	}
+	return 0;
+}
+
+int mail_source_sleep(const int fds[2], unsigned int ms)
+{
+	struct pollfd pfd = { .fd = fds[0], .events = POLLIN };
+	char drain[64];
+	int r;
+
+	r = poll(&pfd, 1, (int)ms);
+	if (r > 0) {
+		while (read(fds[0], drain, sizeof(drain)) > 0)
+			;
+		return 0;
+	}
+	/* A signal (r < 0, EINTR) counts as a wake-up too. */
+	return r == 0 ? 1 : 0;
+}
+
+void mail_source_wake(const int fds[2])
+{
+	ssize_t r;
+
+	/* write() is async-signal-safe; a full pipe already wakes. */
+	r = write(fds[1], "", 1);
+	(void)r;
+}
+
+void mail_source_wake_close(int fds[2])
+{
+	if (fds[0] >= 0)
+		close(fds[0]);
+	if (fds[1] >= 0)
+		close(fds[1]);
+	fds[0] = fds[1] = -1;
 }

@@ -173,6 +173,13 @@ void mail_source_interrupt(struct mail_source *src);
 /* Close the connection and free everything; *srcp becomes NULL. */
 void mail_source_close(struct mail_source **srcp);
 
+/* Internal to backends: a self-pipe for interruptible sleeps.  init
+ * returns 0 or -1; sleep returns 1 after sleeping ms, 0 when woken. */
+int mail_source_wake_init(int fds[2]);
+int mail_source_sleep(const int fds[2], unsigned int ms);
+void mail_source_wake(const int fds[2]);
+void mail_source_wake_close(int fds[2]);
+
 /* Internal to backends: format into src->error and return it. */
 const char *mail_source_error(struct mail_source *src, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
