@@ -84,4 +84,11 @@ int cli_export(int argc, char **argv);
 int cli_play(int argc, char **argv);
 int cli_help(int argc, char **argv);
 
+/* Administration (src/cli/admin.c): the daemon's database. */
+int cli_db(int argc, char **argv);
+int cli_games(int argc, char **argv);
+int cli_game(int argc, char **argv);
+int cli_player(int argc, char **argv);
+int cli_outbox(int argc, char **argv);
+
 #endif

@@ -2,8 +2,9 @@
 # table of subcommands is in src/cli/main.c (see src/cli/cli.h to add one).
 bin_PROGRAMS += ashes
 ashes_SOURCES = src/cli/cli.h src/cli/main.c src/cli/cli_game.c \
-	src/cli/cli_play.c src/cli/cli_help.c
-ashes_LDADD = libashes_render.a libashes_core.a libashes_util.a
+	src/cli/cli_play.c src/cli/cli_help.c src/cli/admin.c
+ashes_LDADD = libashes_daemon.a libashes_server.a libashes_store.a \
+	libashes_render.a libashes_core.a libashes_util.a $(SQLITE_LIBS)
 
 # The command as users run it: exact outputs, exit statuses, messages.
 dist_check_SCRIPTS += tests/cli/test_cli.sh

@@ -15,6 +15,11 @@ const struct cli_command cli_commands[] = {
 	{ "play", cli_play, "two players at one terminal" },
 	{ "record", cli_record, "check and replay a game record file" },
 	{ "export", cli_export, "print the game record of MOVE..." },
+	{ "db", cli_db, "migrate|check the daemon's database" },
+	{ "games", cli_games, "list the games in the database" },
+	{ "game", cli_game, "show ID: players, board and plies of one game" },
+	{ "player", cli_player, "list | add NAME ADDRESS [KEY] | key NAME KEY" },
+	{ "outbox", cli_outbox, "list the mails queued, sent and failed" },
 	{ "help", cli_help, "this text" },
 	{ NULL, NULL, NULL },
 };

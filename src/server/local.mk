@@ -51,3 +51,9 @@ tests_server_test_server_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_server_test_server_LDADD = libashes_server.a libashes_render.a \
 	libashes_store.a libashes_core.a libashes_util.a $(SQLITE_LIBS) \
 	$(CHECK_LIBS)
+
+# `ashes db|games|game|player|outbox` (src/cli/admin.c), as operators run
+# them.
+dist_check_SCRIPTS += tests/server/test_admin.sh
+TESTS += tests/server/test_admin.sh
+nobase_dist_pkgdata_DATA += templates/admin-game.txt

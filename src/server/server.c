@@ -1684,3 +1684,59 @@ int server_help_text(struct server *server, struct buf *out,
 	template_ctx_free(&ctx);
 	return ret;
 }
+
+int server_game_show(struct server *server, int64_t game_id,
+		     struct buf *out, const char **error_r)
+{
+	struct handle h;
+	struct game g;
+	struct store_move *moves = NULL;
+	size_t n = 0;
+	const char *error;
+	int ret;
+
+	memset(&h, 0, sizeof(h));
+	h.srv = server;
+	ret = game_load(&h, game_id, &g, true);
+	template_ctx_free(&h.refusal);
+	if (ret <= 0) {
+		snprintf(server->errbuf, sizeof(server->errbuf),
+			 ret == 0 ? "no game %" PRId64 : "game %" PRId64 ": %s",
+			 game_id, h.error);
+		*error_r = server->errbuf;
+		return -1;
+	}
+	h.reply = template_ctx_new();
+	game_ctx(&g, h.reply);
+	template_ctx_setf(h.reply, "created", "%" PRId64, g.row->created);
+	template_ctx_setf(h.reply, "updated", "%" PRId64, g.row->updated);
+	if (store_game_move_records(server->store, game_id, &moves, &n,
+				    &error) < 0) {
+		ret = store_fail(&h, error);
+		goto out;
+	}
+	template_ctx_list(h.reply, "plies");
+	for (size_t i = 0; i < n; i++) {
+		struct template_ctx *it = template_ctx_add(h.reply, "plies");
+		char name[COMMAND_NAME_MAX + 1];
+		template_ctx_set_int(it, "ply", moves[i].ply);
+		template_ctx_set(it, "move", moves[i].text);
+		template_ctx_setf(it, "played_at", "%" PRId64,
+				  moves[i].played_at);
+		template_ctx_setf(it, "inbound", "%" PRId64,
+				  moves[i].inbound_id);
+		if ((ret = player_name(&h, moves[i].player_id, name)) < 0)
+			goto out;
+		template_ctx_set(it, "player", name[0] ? name : "(forced)");
+	}
+	ret = render(&h, "admin-game.txt", h.reply, out);
+out:
+	if (ret < 0) {
+		snprintf(server->errbuf, sizeof(server->errbuf), "%s", h.error);
+		*error_r = server->errbuf;
+	}
+	store_moves_free(&moves, n);
+	template_ctx_free(&h.reply);
+	game_free(&g);
+	return ret < 0 ? -1 : 0;
+}

@@ -160,4 +160,11 @@ int server_handle_batch(struct server *server,
 int server_help_text(struct server *server, struct buf *out,
 		     const char **error_r);
 
+/* `ashes game show ID`: players, status, the board and every stored ply
+ * with its player, time and inbound message, from templates/
+ * admin-game.txt, appended to out.  -1 with *error_r ("no game 12", a
+ * store or template error; valid until the next call). */
+int server_game_show(struct server *server, int64_t game_id,
+		     struct buf *out, const char **error_r);
+
 #endif

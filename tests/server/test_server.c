@@ -1244,6 +1244,116 @@ START_TEST(test_help_and_no_commands)
 }
 END_TEST
 
+
+/* Several mails in one transaction: all handled, one commit; a failure
+ * anywhere leaves nothing of the batch. */
+START_TEST(test_batch)
+{
+	struct server_inbound in[3];
+	struct server_outcome out[3];
+	char shas[3][65], ssha[3][65];
+	const char *bodies[3] = { "register alice\n", "register bob\n",
+				  "register alice\n" };
+	const char *fps[3] = { ALICE_FP, BOB_FP, ALICE_FP };
+	const char *from[3] = { ALICE, BOB, ALICE };
+	const char *ids[3] = { "b1@x", "b2@x", "b1@x" };
+	const char *error;
+	struct outbox o;
+	struct store_player *p = NULL;
+
+	memset(in, 0, sizeof(in));
+	for (int i = 0; i < 3; i++) {
+		digest(ids[i], strlen(ids[i]), shas[i]);
+		digest(bodies[i], strlen(bodies[i]), ssha[i]);
+		in[i].fingerprint = fps[i];
+		in[i].from_address = from[i];
+		in[i].message_id = ids[i];
+		in[i].raw_sha256 = shas[i];
+		in[i].signed_sha256 = ssha[i];
+		in[i].body = bodies[i];
+		in[i].body_len = strlen(bodies[i]);
+	}
+	/* A fault at every step in turn: whichever message it hits,
+	 * nothing of the batch stays (not even the first message's). */
+	for (long n = 0;; n++) {
+		int ret;
+		ck_assert_int_lt(n, 1000);
+		store_debug_fail_after(st, n);
+		ret = server_handle_batch(srv, in, 3, now, out, &error);
+		store_debug_fail_after(st, -1);
+		if (ret == 0)
+			break;
+		ck_assert_int_eq(store_player_by_name(st, "alice", &p, &error), 0);
+		ck_assert_int_eq(store_player_by_name(st, "bob", &p, &error), 0);
+		o = new_mail();
+		ck_assert_uint_eq(o.n, 0);
+		outbox_free(&o);
+		ck_assert_uint_eq(out[0].queued, 0);
+	}
+	ck_assert_int_eq(out[0].status, SERVER_OK);
+	ck_assert_int_eq(out[1].status, SERVER_OK);
+	/* The third repeats the first's Message-ID inside the batch. */
+	ck_assert_int_eq(out[2].status, SERVER_DUPLICATE);
+	ck_assert_int_eq(out[2].inbound_id, out[0].inbound_id);
+	o = new_mail();
+	ck_assert_uint_eq(o.n, 2);
+	outbox_free(&o);
+}
+END_TEST
+
+static char *run_ashes(const char *args)
+{
+	char cmd[PATH_MAX * 3], *text;
+	const char *build = getenv("ASHES_BUILDDIR");
+	const char *src = getenv("ASHES_SRCDIR");
+	FILE *f;
+	size_t n;
+
+	snprintf(cmd, sizeof(cmd), "'%s/ashes' --templates '%s/templates' %s "
+		 "--db '%s' 2>&1", build ? build : ".", src ? src : "..", args,
+		 dbpath);
+	f = popen(cmd, "r");
+	ck_assert_ptr_nonnull(f);
+	text = calloc(1, 65536);
+	n = fread(text, 1, 65535, f);
+	text[n] = '\0';
+	pclose(f);
+	return text;
+}
+
+/* `ashes games`, `ashes game show`, `ashes outbox list` on what the
+ * service wrote. */
+START_TEST(test_admin_views)
+{
+	struct outbox o;
+	char body[128], args[64], *text;
+	int64_t g;
+
+	register_three();
+	g = start_game("");
+	snprintf(body, sizeof(body), "move %" PRId64 " 1 e5-e7\n", g);
+	ALICE_SAYS(body);
+	o = new_mail();
+	outbox_free(&o);
+	text = run_ashes("games");
+	ck_assert_has(text, "active");
+	ck_assert_has(text, "alice");
+	ck_assert_has(text, "bob");
+	free(text);
+	snprintf(args, sizeof(args), "game show %" PRId64, g);
+	text = run_ashes(args);
+	ck_assert_has(text, "White: alice");
+	ck_assert_has(text, "1. e5-e7  by alice");
+	ck_assert_has(text, "W2");
+	free(text);
+	text = run_ashes("outbox list --status pending");
+	ck_assert_has(text, BOB);
+	ck_assert_has(text, "[ashes #");
+	ck_assert_has(text, "pending");
+	free(text);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("server");
@@ -1274,6 +1384,8 @@ int main(void)
 	tcase_add_test(tc, test_failure_rolls_back);
 	tcase_add_test(tc, test_locked_by_another_process);
 	tcase_add_test(tc, test_help_and_no_commands);
+	tcase_add_test(tc, test_batch);
+	tcase_add_test(tc, test_admin_views);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

@@ -1,0 +1,465 @@
+/* admin.c -- the operator's subcommands of `ashes`: the database schema
+ * (`db migrate|check`), games (`games`, `game show ID`), players
+ * (`player list|add|key`) and the outbox (`outbox list`).  They read and
+ * change the same SQLite file as ashesd, through the store (and the
+ * service for `game show`); the WAL lets them run while the daemon does.
+ *
+ * Every one takes --db PATH; without it, $ASHES_DB, else the [database]
+ * path of the config file (--config FILE, default CONFIG_DEFAULT_PATH, when
+ * it exists), else ADMIN_DEFAULT_DB.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "daemon/config.h"
+#include "server/server.h"
+#include "store/store.h"
+#include "util/buf.h"
+
+#define ADMIN_DEFAULT_DB ASHES_LOCALSTATEDIR "/lib/ashesd/ashesd.db"
+
+/* Options every admin subcommand shares, parsed out of argv. */
+struct admin_opts {
+	const char *db;
+	const char *config;
+	char *db_from_config; /* owned */
+	int argc;             /* what is left: the words after the name */
+	char **argv;
+	bool all;
+	const char *status;
+	long limit;
+};
+
+static int admin_usage(const char *text)
+{
+	fprintf(stderr, "usage: ashes %s\n", text);
+	return CLI_EXIT_FAILURE;
+}
+
+/* Split argv into options and words.  -1 on an unknown option. */
+static int admin_parse(int argc, char **argv, struct admin_opts *o)
+{
+	static char *words[64];
+	int n = 0;
+
+	memset(o, 0, sizeof(*o));
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		const char *val = i + 1 < argc ? argv[i + 1] : NULL;
+
+		if (strcmp(a, "--db") == 0 && val != NULL) {
+			o->db = val;
+			i++;
+		} else if (strncmp(a, "--db=", 5) == 0) {
+			o->db = a + 5;
+		} else if (strcmp(a, "--config") == 0 && val != NULL) {
+			o->config = val;
+			i++;
+		} else if (strcmp(a, "--all") == 0) {
+			o->all = true;
+		} else if (strcmp(a, "--status") == 0 && val != NULL) {
+			o->status = val;
+			i++;
+		} else if (strcmp(a, "--limit") == 0 && val != NULL) {
+			o->limit = atol(val);
+			i++;
+		} else if (a[0] == '-' && a[1] == '-') {
+			fprintf(stderr, "ashes %s: unknown option %s\n", argv[0],
+				a);
+			return -1;
+		} else if (n < 63) {
+			words[n++] = argv[i];
+		}
+	}
+	words[n] = NULL;
+	o->argc = n;
+	o->argv = words;
+	return 0;
+}
+
+/* Which database file: see the top of this file. */
+static const char *admin_db_path(struct admin_opts *o)
+{
+	const char *env = getenv("ASHES_DB");
+	const char *conf = o->config != NULL ? o->config : CONFIG_DEFAULT_PATH;
+	struct config cfg;
+	struct config_errors errors = { NULL, 0 };
+
+	if (o->db != NULL)
+		return o->db;
+	if (env != NULL && env[0] != '\0')
+		return env;
+	if (o->config != NULL || access(conf, R_OK) == 0) {
+		if (config_load(conf, NULL, &cfg, &errors) == 0 &&
+		    cfg.database.path != NULL)
+			o->db_from_config = strdup(cfg.database.path);
+		else if (errors.count > 0)
+			fprintf(stderr, "ashes: %s (use --db PATH)\n",
+				errors.lines[0]);
+		config_free(&cfg);
+		config_errors_free(&errors);
+		if (o->db_from_config != NULL)
+			return o->db_from_config;
+	}
+	return ADMIN_DEFAULT_DB;
+}
+
+static int admin_open(struct admin_opts *o, bool no_migrate,
+		      struct store **st_r)
+{
+	struct store_options so;
+	const char *path = admin_db_path(o), *error;
+
+	memset(&so, 0, sizeof(so));
+	so.no_migrate = no_migrate;
+	if (store_open(path, &so, st_r, &error) < 0) {
+		fprintf(stderr, "ashes: %s\n", error);
+		return -1;
+	}
+	return 0;
+}
+
+static void admin_done(struct admin_opts *o)
+{
+	free(o->db_from_config);
+	o->db_from_config = NULL;
+}
+
+static void format_time(int64_t t, char *buf, size_t len)
+{
+	time_t tt = (time_t)t;
+	struct tm tm;
+
+	if (t == 0 || gmtime_r(&tt, &tm) == NULL)
+		snprintf(buf, len, "-");
+	else
+		strftime(buf, len, "%Y-%m-%d %H:%M", &tm);
+}
+
+/* ---- db ---------------------------------------------------------------- */
+
+int cli_db(int argc, char **argv)
+{
+	struct admin_opts o;
+	struct store *st = NULL;
+	const char *error;
+	int rc = CLI_EXIT_FAILURE, before, after, known;
+
+	if (admin_parse(argc, argv, &o) < 0 || o.argc != 1)
+		return admin_usage("db migrate|check [--db PATH]");
+	if (strcmp(o.argv[0], "migrate") == 0) {
+		if (admin_open(&o, true, &st) < 0)
+			goto out;
+		if (store_schema_version(st, &before, &known, &error) < 0 ||
+		    store_migrate(st, -1, &error) < 0 ||
+		    store_schema_version(st, &after, &known, &error) < 0) {
+			fprintf(stderr, "ashes db migrate: %s\n", error);
+			goto out;
+		}
+		printf("schema version %d -> %d (latest known %d, from %s)\n",
+		       before, after, known, store_sql_source(st));
+		rc = CLI_EXIT_OK;
+	} else if (strcmp(o.argv[0], "check") == 0) {
+		struct store_check_report *rep = NULL;
+		if (admin_open(&o, true, &st) < 0)
+			goto out;
+		if (store_check(st, &rep, &error) < 0) {
+			fprintf(stderr, "ashes db check: %s\n", error);
+			goto out;
+		}
+		fputs(rep->text, stdout);
+		rc = rep->ok ? CLI_EXIT_OK : CLI_EXIT_FAILURE;
+		store_check_report_free(&rep);
+	} else {
+		rc = admin_usage("db migrate|check [--db PATH]");
+	}
+out:
+	store_close(&st);
+	admin_done(&o);
+	return rc;
+}
+
+/* ---- games ------------------------------------------------------------- */
+
+static const char *player_name_of(struct store *st, int64_t id, char *buf,
+				  size_t len)
+{
+	struct store_player *p = NULL;
+	const char *error;
+
+	if (id == 0)
+		return "-";
+	if (store_player_load(st, id, &p, &error) == 1)
+		snprintf(buf, len, "%s", p->name);
+	else
+		snprintf(buf, len, "#%" PRId64, id);
+	store_player_free(&p);
+	return buf;
+}
+
+int cli_games(int argc, char **argv)
+{
+	struct admin_opts o;
+	struct store *st = NULL;
+	struct store_game *games = NULL;
+	size_t n = 0;
+	const char *error;
+	unsigned mask = (1u << STORE_GAME_CHALLENGE) | (1u << STORE_GAME_OPEN) |
+			(1u << STORE_GAME_ACTIVE);
+	int rc = CLI_EXIT_FAILURE;
+
+	if (admin_parse(argc, argv, &o) < 0 || o.argc != 0)
+		return admin_usage("games [--all | --status STATUS] [--limit N] "
+				   "[--db PATH]");
+	if (o.all)
+		mask = 0;
+	if (o.status != NULL) {
+		enum store_game_status s;
+		if (store_game_status_parse(o.status, &s) < 0) {
+			fprintf(stderr, "ashes games: unknown status %s\n",
+				o.status);
+			goto out;
+		}
+		mask = 1u << s;
+	}
+	if (admin_open(&o, false, &st) < 0)
+		goto out;
+	if (store_games_list(st, mask, 0, o.limit > 0 ? (size_t)o.limit : 0,
+			     &games, &n, &error) < 0) {
+		fprintf(stderr, "ashes games: %s\n", error);
+		goto out;
+	}
+	printf("%6s  %-10s %-16s %-16s %5s  %-7s  %-16s  %s\n", "GAME", "STATUS",
+	       "WHITE", "BLACK", "PLY", "RESULT", "UPDATED", "VARIANT");
+	for (size_t i = 0; i < n; i++) {
+		char w[64], b[64], t[32];
+		format_time(games[i].updated, t, sizeof(t));
+		printf("%6" PRId64 "  %-10s %-16s %-16s %5d  %-7s  %-16s  %s\n",
+		       games[i].id, store_game_status_name(games[i].status),
+		       player_name_of(st, games[i].white_id, w, sizeof(w)),
+		       player_name_of(st, games[i].black_id, b, sizeof(b)),
+		       games[i].ply, games[i].result ? games[i].result : "-", t,
+		       games[i].variant);
+	}
+	rc = CLI_EXIT_OK;
+out:
+	store_games_free(&games, n);
+	store_close(&st);
+	admin_done(&o);
+	return rc;
+}
+
+int cli_game(int argc, char **argv)
+{
+	struct admin_opts o;
+	struct store *st = NULL;
+	struct template_set *ts = NULL;
+	struct server *srv = NULL;
+	struct server_config cfg;
+	struct buf out = BUF_INIT;
+	const char *error;
+	int64_t id;
+	char *end;
+	int rc = CLI_EXIT_FAILURE;
+
+	if (admin_parse(argc, argv, &o) < 0 || o.argc != 2 ||
+	    strcmp(o.argv[0], "show") != 0)
+		return admin_usage("game show ID [--db PATH]");
+	id = strtoll(o.argv[1][0] == '#' ? o.argv[1] + 1 : o.argv[1], &end, 10);
+	if (*end != '\0' || id <= 0) {
+		fprintf(stderr, "ashes game show: not a game number: %s\n",
+			o.argv[1]);
+		goto out;
+	}
+	if (admin_open(&o, false, &st) < 0)
+		goto out;
+	ts = cli_templates();
+	server_config_default(&cfg);
+	cfg.domain = "localhost"; /* sends nothing */
+	cfg.templates = ts;
+	if (server_new(st, &cfg, &srv, &error) < 0 ||
+	    server_game_show(srv, id, &out, &error) < 0) {
+		fprintf(stderr, "ashes game show: %s\n", error);
+		goto out;
+	}
+	fputs(buf_str(&out), stdout);
+	rc = CLI_EXIT_OK;
+out:
+	buf_free(&out);
+	server_free(&srv);
+	template_set_free(&ts);
+	store_close(&st);
+	admin_done(&o);
+	return rc;
+}
+
+/* ---- players ----------------------------------------------------------- */
+
+#define PLAYER_USAGE "player list | player add NAME ADDRESS [FINGERPRINT] | " \
+	"player key NAME FINGERPRINT   [--db PATH]"
+
+int cli_player(int argc, char **argv)
+{
+	struct admin_opts o;
+	struct store *st = NULL;
+	struct store_player *players = NULL, *p = NULL;
+	size_t n = 0;
+	const char *error;
+	int rc = CLI_EXIT_FAILURE, ret;
+
+	if (admin_parse(argc, argv, &o) < 0 || o.argc < 1)
+		return admin_usage(PLAYER_USAGE);
+	if (strcmp(o.argv[0], "list") == 0 && o.argc == 1) {
+		if (admin_open(&o, false, &st) < 0)
+			goto out;
+		if (store_player_list(st, &players, &n, &error) < 0) {
+			fprintf(stderr, "ashes player list: %s\n", error);
+			goto out;
+		}
+		for (size_t i = 0; i < n; i++) {
+			printf("%" PRId64 "\t%s\n", players[i].id,
+			       players[i].name);
+			for (size_t k = 0; k < players[i].n_addresses; k++)
+				printf("\taddress %s%s%s\n",
+				       players[i].addresses[k].address,
+				       players[i].addresses[k].failing ?
+				       "  (failing: " : "",
+				       players[i].addresses[k].failing ?
+				       (players[i].addresses[k].failing_reason ?
+					players[i].addresses[k].failing_reason :
+					"?") : "");
+			for (size_t k = 0; k < players[i].n_fingerprints; k++)
+				printf("\tkey     %s\n",
+				       players[i].fingerprints[k]);
+		}
+		rc = CLI_EXIT_OK;
+	} else if (strcmp(o.argv[0], "add") == 0 &&
+		   (o.argc == 3 || o.argc == 4)) {
+		int64_t id;
+		if (admin_open(&o, false, &st) < 0)
+			goto out;
+		ret = store_player_add(st, o.argv[1], o.argv[2],
+				       o.argc == 4 ? o.argv[3] : NULL,
+				       (int64_t)time(NULL), &id, &error);
+		if (ret != 0) {
+			fprintf(stderr, "ashes player add: %s\n",
+				ret == 1 ? "the name, address or key is taken" :
+				error);
+			goto out;
+		}
+		printf("player %" PRId64 " %s\n", id, o.argv[1]);
+		rc = CLI_EXIT_OK;
+	} else if (strcmp(o.argv[0], "key") == 0 && o.argc == 3) {
+		if (admin_open(&o, false, &st) < 0)
+			goto out;
+		ret = store_player_by_name(st, o.argv[1], &p, &error);
+		if (ret != 1) {
+			fprintf(stderr, "ashes player key: %s\n",
+				ret == 0 ? "no such player" : error);
+			goto out;
+		}
+		ret = store_player_add_key(st, p->id, o.argv[2],
+					   (int64_t)time(NULL), &error);
+		if (ret != 0) {
+			fprintf(stderr, "ashes player key: %s\n",
+				ret == 1 ? "that key is already bound" : error);
+			goto out;
+		}
+		printf("key bound to %s\n", p->name);
+		rc = CLI_EXIT_OK;
+	} else {
+		rc = admin_usage(PLAYER_USAGE);
+	}
+out:
+	store_player_free(&p);
+	store_players_free(&players, n);
+	store_close(&st);
+	admin_done(&o);
+	return rc;
+}
+
+/* ---- outbox ------------------------------------------------------------ */
+
+/* The Subject line of a header block, into buf. */
+static void header_value(const char *headers, const char *name, char *buf,
+			 size_t len)
+{
+	size_t nlen = strlen(name);
+	const char *p = headers;
+
+	buf[0] = '\0';
+	while (p != NULL && *p != '\0') {
+		if (strncasecmp(p, name, nlen) == 0 && p[nlen] == ':') {
+			const char *v = p + nlen + 1;
+			while (*v == ' ')
+				v++;
+			snprintf(buf, len, "%.*s", (int)strcspn(v, "\r\n"), v);
+			return;
+		}
+		p = strchr(p, '\n');
+		if (p != NULL)
+			p++;
+	}
+}
+
+int cli_outbox(int argc, char **argv)
+{
+	struct admin_opts o;
+	struct store *st = NULL;
+	struct store_outbox_msg *msgs = NULL;
+	size_t n = 0;
+	const char *error;
+	enum store_outbox_filter filter = STORE_OUTBOX_ALL;
+	int rc = CLI_EXIT_FAILURE;
+
+	if (admin_parse(argc, argv, &o) < 0 || o.argc != 1 ||
+	    strcmp(o.argv[0], "list") != 0)
+		return admin_usage("outbox list [--status pending|sent|failed] "
+				   "[--limit N] [--db PATH]");
+	if (o.status != NULL) {
+		if (strcmp(o.status, "pending") == 0)
+			filter = STORE_OUTBOX_PENDING;
+		else if (strcmp(o.status, "sent") == 0)
+			filter = STORE_OUTBOX_SENT;
+		else if (strcmp(o.status, "failed") == 0)
+			filter = STORE_OUTBOX_FAILED;
+		else {
+			fprintf(stderr, "ashes outbox list: unknown status %s\n",
+				o.status);
+			goto out;
+		}
+	}
+	if (admin_open(&o, false, &st) < 0)
+		goto out;
+	if (store_outbox_list(st, filter, 0, o.limit > 0 ? (size_t)o.limit : 0,
+			      &msgs, &n, &error) < 0) {
+		fprintf(stderr, "ashes outbox list: %s\n", error);
+		goto out;
+	}
+	printf("%6s  %-8s %3s  %-16s  %-28s  %s\n", "ID", "STATE", "TRY",
+	       "CREATED", "TO", "SUBJECT / LAST ERROR");
+	for (size_t i = 0; i < n; i++) {
+		const struct store_outbox_msg *m = &msgs[i];
+		char subject[200], t[32];
+		header_value(m->headers, "Subject", subject, sizeof(subject));
+		format_time(m->created, t, sizeof(t));
+		printf("%6" PRId64 "  %-8s %3d  %-16s  %-28s  %s\n", m->id,
+		       m->sent_at != 0 ? "sent" : m->failed ? "failed" :
+		       "pending", m->attempts, t, m->recipient, subject);
+		if (m->last_error != NULL)
+			printf("%6s  %-8s %3s  %-16s  %-28s  error: %s\n", "", "",
+			       "", "", "", m->last_error);
+	}
+	rc = CLI_EXIT_OK;
+out:
+	store_outbox_msgs_free(&msgs, n);
+	store_close(&st);
+	admin_done(&o);
+	return rc;
+}
