@@ -722,7 +722,7 @@ static int inbound_body(struct inbound_msg *msg,
 	struct buf dec = BUF_INIT, html_text = BUF_INIT, text = BUF_INIT;
 	struct mailmime *part;
 	const char *err, *bytes;
-	size_t blen, pos = 0, start, n;
+	size_t blen, start, n;
 	bool html;
 	int ret = 0;
 
@@ -747,12 +747,7 @@ static int inbound_body(struct inbound_msg *msg,
 		bytes = html_text.data ? html_text.data : "";
 		blen = html_text.len;
 	}
-	if (mime_find_armor(bytes, blen, "PGP SIGNED MESSAGE", &pos, &start, &n)) {
-		/* The armor ends at the signature's END line. */
-		size_t p2 = start, s2, n2;
-
-		if (mime_find_armor(bytes, blen, "PGP SIGNATURE", &p2, &s2, &n2))
-			n = s2 + n2 - start;
+	if (mime_find_clearsigned(bytes, blen, &start, &n)) {
 		ret = inbound_clearsigned(msg, opts, part, html, bytes, blen,
 					  start, n, error_r);
 		goto out;

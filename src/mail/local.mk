@@ -15,6 +15,12 @@ TESTS += tests/mail/test_mime
 tests_mail_test_mime_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_mail_test_mime_LDADD = libashes_mail.a libashes_util.a \
 	$(ETPAN_LIBS) $(GPGME_LIBS) $(CHECK_LIBS)
+check_PROGRAMS += tests/mail/test_pgp
+TESTS += tests/mail/test_pgp
+tests_mail_test_pgp_CFLAGS = $(AM_CFLAGS) $(GPGME_CFLAGS) $(CHECK_CFLAGS)
+tests_mail_test_pgp_LDADD = libashes_mail.a libashes_util.a \
+	$(ETPAN_LIBS) $(GPGME_LIBS) $(CHECK_LIBS)
+EXTRA_DIST += tests/mail/gpg-helper.sh
 # --- end mime/pgp ---
 
 # --- compose (owner: lead) ---

@@ -592,6 +592,30 @@ bool mime_find_armor(const char *text, size_t len, const char *label,
 	return true;
 }
 
+bool mime_find_clearsigned(const char *text, size_t len, size_t *start_r,
+			   size_t *len_r)
+{
+	static const char begin[] = "-----BEGIN PGP SIGNED MESSAGE-----";
+	size_t i = 0, pos, s2, n2;
+	const char *p;
+
+	for (;;) {
+		p = i < len ? memmem(text + i, len - i, begin, sizeof(begin) - 1) : NULL;
+		if (p == NULL)
+			return false;
+		i = (size_t)(p - text);
+		if (i == 0 || text[i - 1] == '\n')
+			break;
+		i += sizeof(begin) - 1;
+	}
+	pos = i;
+	if (!mime_find_armor(text, len, "PGP SIGNATURE", &pos, &s2, &n2))
+		return false;
+	*start_r = i;
+	*len_r = s2 + n2 - i;
+	return true;
+}
+
 void mime_walk(struct mailmime *root,
 	       void (*fn)(struct mailmime *m, void *ctx), void *ctx)
 {

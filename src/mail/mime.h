@@ -79,6 +79,11 @@ int mime_signed_parts(const struct mailmime *ms, const char *raw, size_t rawlen,
 bool mime_find_armor(const char *text, size_t len, const char *label,
 		     size_t *pos, size_t *start_r, size_t *len_r);
 
+/* Find a clearsigned block: from a "-----BEGIN PGP SIGNED MESSAGE-----"
+ * line to the end of the "-----END PGP SIGNATURE-----" line after it. */
+bool mime_find_clearsigned(const char *text, size_t len, size_t *start_r,
+			   size_t *len_r);
+
 /* Calls fn for each entity below root, depth first, root first; parts of
  * attached messages (message/rfc822) are visited too. */
 void mime_walk(struct mailmime *root,

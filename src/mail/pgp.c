@@ -443,9 +443,10 @@ int pgp_mime_sign(struct pgp_ctx *ctx, const char *signer_fpr,
 		   "\tboundary=\"%s\"\r\n\r\n", micalg, boundary);
 	buf_printf(out_r, "This is an OpenPGP/MIME signed message (RFC 3156).\r\n"
 		   "--%s\r\n", boundary);
-	/* The signed bytes minus their last CRLF, which belongs to the
-	 * delimiter that follows. */
-	buf_append(out_r, canon.data, canon.len - 2);
+	/* All the signed bytes; the CRLF after them opens the delimiter
+	 * (RFC 2046 5.1.1), so the part ends exactly where the signature's
+	 * data did. */
+	buf_append(out_r, canon.data, canon.len);
 	buf_printf(out_r, "\r\n--%s\r\n"
 		   "Content-Type: application/pgp-signature; name=\"signature.asc\"\r\n"
 		   "Content-Description: OpenPGP digital signature\r\n"

@@ -59,7 +59,7 @@ g verifier --import rev.revoke
 crlf() { sed 's/$/\r/' "$1"; }
 
 hdrs() { # from subject [extra]
-	printf 'From: %s\nTo: ashes@club.example\nSubject: %s\nDate: %s\nMessage-ID: <%s@example.org>\n%s' \
+	printf 'From: %s\nTo: ashes@club.example\nSubject: %s\nDate: %s\nMessage-ID: <%s@example.org>\n%b' \
 		"$1" "$2" "$(date -R)" "$(basename "$out" .eml)" "${3:-}"
 }
 
@@ -206,10 +206,10 @@ set folder="$PWD"
 set tmpdir="$PWD"
 EOF
 	printf 'move 12 a1-b2\n' > mutt.body
-	( sleep 1; printf '\r'; sleep 0.3; printf '\r'; i=0
-	  while [ ! -s mutt.eml ] && [ $i -lt 20 ]; do
-		sleep 1; printf 'y'; i=$((i + 1))
-	  done; sleep 1 ) |
+	( sleep 0.5; printf '\r'; sleep 0.2; printf '\r'; i=0
+	  while [ ! -s mutt.eml ] && [ $i -lt 40 ]; do
+		sleep 0.5; printf 'y'; i=$((i + 1))
+	  done; sleep 0.5 ) |
 	TERM=vt100 GNUPGHOME="$PWD/signer" HOME="$PWD" timeout 40 \
 		script -qec "mutt -n -F '$PWD/muttrc' -s 'game 7' -i '$PWD/mutt.body' ashes@club.example" \
 		/dev/null > mutt.log 2>&1 || true

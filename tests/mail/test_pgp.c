@@ -1,0 +1,530 @@
+/* test_pgp.c -- OpenPGP with real gpg: the fixtures (keys, signed mails,
+ * one mail signed by mutt's own code) are made at test time by
+ * gpg-helper.sh in a temp dir; inbound_parse must give each its status. */
+#include <check.h>
+#include <gpgme.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "mail/inbound.h"
+#include "mail/pgp.h"
+#include "util/buf.h"
+
+static char fixdir[] = "/tmp/ashes-pgp-XXXXXX";
+static const char *const ours[] = { "ashes@club.example", NULL };
+
+static char *slurp(const char *name, size_t *len_r)
+{
+	struct buf b = BUF_INIT;
+	char path[512], chunk[8192];
+	size_t n;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", fixdir, name);
+	f = fopen(path, "rb");
+	ck_assert_msg(f != NULL, "fixture %s missing", path);
+	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
+		buf_append(&b, chunk, n);
+	fclose(f);
+	if (len_r != NULL)
+		*len_r = b.len;
+	if (b.data == NULL)
+		buf_puts(&b, "");
+	return buf_steal(&b);
+}
+
+static char *fpr_of(const char *key)
+{
+	char name[64];
+	char *s;
+
+	snprintf(name, sizeof(name), "fpr.%s", key);
+	s = slurp(name, NULL);
+	s[strcspn(s, "\n")] = '\0';
+	return s;
+}
+
+/* A private copy of the daemon's keyring, for tests that import. */
+static void fresh_home(const char *home)
+{
+	char cmd[1024];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s' && cp -a '%s/verifier' '%s'",
+		 home, fixdir, home);
+	ck_assert_int_eq(system(cmd), 0);
+}
+
+static struct pgp_ctx *open_home(const char *sub)
+{
+	struct pgp_ctx *ctx = NULL;
+	const char *err = NULL;
+	char home[512];
+
+	snprintf(home, sizeof(home), "%s/%s", fixdir, sub);
+	ck_assert_msg(pgp_ctx_new(home, &ctx, &err) == 0, "%s", err);
+	return ctx;
+}
+
+static struct inbound_msg *parse_with(const char *name, struct pgp_ctx *ctx,
+				      bool import, long max_age)
+{
+	struct inbound_options o = {
+		.our_addrs = ours, .now = time(NULL), .pgp = ctx,
+		.import_keys = import, .max_age = max_age,
+	};
+	struct inbound_msg *msg = NULL;
+	const char *err = NULL;
+	size_t len;
+	char *raw = slurp(name, &len);
+
+	ck_assert_msg(inbound_parse(raw, len, &o, &msg, &err) == 0, "%s: %s", name, err);
+	free(raw);
+	ck_assert_int_eq(msg->verdict, CLASSIFY_NORMAL);
+	return msg;
+}
+
+static struct inbound_msg *parse_fixture(const char *name)
+{
+	struct pgp_ctx *ctx = open_home("verifier");
+	struct inbound_msg *msg = parse_with(name, ctx, false, 0);
+
+	pgp_ctx_free(&ctx);
+	ck_assert_ptr_null(ctx);
+	return msg;
+}
+
+static void assert_status(const struct inbound_msg *m, enum pgp_sig_status st)
+{
+	ck_assert_msg(m->sig.status == st, "status %s, want %s",
+		      pgp_sig_status_name(m->sig.status), pgp_sig_status_name(st));
+}
+
+START_TEST(test_pgp_mime_good)
+{
+	struct inbound_msg *m = parse_fixture("pgpmime.eml");
+	struct inbound_msg *c = parse_fixture("pgpmime-crlf.eml");
+	char *alice = fpr_of("alice");
+
+	assert_status(m, PGP_SIG_GOOD);
+	ck_assert_int_eq(m->sig_kind, INBOUND_PGP_MIME);
+	ck_assert_str_eq(m->sig.fpr, alice);
+	ck_assert_str_eq(m->text, "move 12 a1-b2\n");
+	ck_assert(!m->text_outside_signature);
+	ck_assert_int_eq(m->freshness, INBOUND_FRESH_OK);
+	ck_assert(inbound_msg_signature_ok(m));
+	ck_assert(labs((long)(m->sig.created - time(NULL))) < 600);
+	ck_assert_uint_eq(strlen(m->signed_sha256), 64);
+	/* same signed content whatever the line ends on disk */
+	assert_status(c, PGP_SIG_GOOD);
+	ck_assert_str_eq(c->signed_sha256, m->signed_sha256);
+	ck_assert_str_ne(c->raw_sha256, m->raw_sha256);
+	inbound_msg_free(&m);
+	inbound_msg_free(&c);
+	free(alice);
+}
+END_TEST
+
+START_TEST(test_tampered)
+{
+	struct inbound_msg *m = parse_fixture("tampered.eml");
+
+	assert_status(m, PGP_SIG_BAD);
+	ck_assert(!inbound_msg_signature_ok(m));
+	inbound_msg_free(&m);
+}
+END_TEST
+
+START_TEST(test_clearsigned)
+{
+	struct inbound_msg *m = parse_fixture("clearsigned.eml");
+	char *alice = fpr_of("alice");
+
+	assert_status(m, PGP_SIG_GOOD);
+	ck_assert_int_eq(m->sig_kind, INBOUND_CLEARSIGNED);
+	ck_assert_str_eq(m->sig.fpr, alice);
+	ck_assert_str_eq(m->text, "move 12 a1-b2\n");
+	ck_assert(!m->text_outside_signature);
+	ck_assert(inbound_msg_signature_ok(m));
+	inbound_msg_free(&m);
+	free(alice);
+}
+END_TEST
+
+START_TEST(test_text_outside_signature)
+{
+	struct inbound_msg *m = parse_fixture("outside.eml");
+	struct inbound_msg *f = parse_fixture("footer.eml");
+
+	assert_status(m, PGP_SIG_GOOD);
+	ck_assert(m->text_outside_signature);
+	ck_assert_str_eq(m->text, "move 12 a1-b2\n");
+	ck_assert_ptr_null(strstr(m->text, "resign"));
+	assert_status(f, PGP_SIG_GOOD);
+	ck_assert(f->text_outside_signature);
+	ck_assert_str_eq(f->text, "move 12 a1-b2\n");
+	inbound_msg_free(&m);
+	inbound_msg_free(&f);
+}
+END_TEST
+
+START_TEST(test_unsigned_with_gpg)
+{
+	struct pgp_ctx *ctx = open_home("verifier");
+	struct inbound_options o = { .our_addrs = ours, .now = time(NULL), .pgp = ctx };
+	static const char raw[] = "From: a@example.org\nSubject: x\n\nmove 1 a1-a2\n";
+	struct inbound_msg *m = NULL;
+	const char *err;
+
+	ck_assert_int_eq(inbound_parse(raw, sizeof(raw) - 1, &o, &m, &err), 0);
+	assert_status(m, PGP_SIG_NONE);
+	ck_assert_int_eq(m->sig_kind, INBOUND_UNSIGNED);
+	ck_assert(!inbound_msg_signature_ok(m));
+	inbound_msg_free(&m);
+	pgp_ctx_free(&ctx);
+}
+END_TEST
+
+START_TEST(test_unknown_key)
+{
+	struct inbound_msg *m = parse_fixture("unknown.eml");
+	char *mallory = fpr_of("mallory");
+
+	assert_status(m, PGP_SIG_UNKNOWN_KEY);
+	/* the issuer as the signature names it */
+	ck_assert_ptr_nonnull(strstr(mallory, m->sig.fpr));
+	ck_assert(!inbound_msg_signature_ok(m));
+	inbound_msg_free(&m);
+	free(mallory);
+}
+END_TEST
+
+START_TEST(test_register_attached_key)
+{
+	char home[512];
+	struct pgp_ctx *ctx;
+	struct inbound_msg *m;
+	char *mallory = fpr_of("mallory");
+
+	/* without import: unknown key, the key is reported */
+	m = parse_fixture("register-attached.eml");
+	assert_status(m, PGP_SIG_UNKNOWN_KEY);
+	ck_assert_uint_eq(m->key_count, 1);
+	ck_assert(m->keys[0].attached);
+	ck_assert_str_eq(m->text, "register Mallory\n");
+	inbound_msg_free(&m);
+
+	snprintf(home, sizeof(home), "%s/home-attached", fixdir);
+	fresh_home(home);
+	ck_assert_int_eq(pgp_ctx_new(home, &ctx, &(const char *){ NULL }), 0);
+	m = parse_with("register-attached.eml", ctx, true, 0);
+	assert_status(m, PGP_SIG_GOOD);
+	ck_assert_str_eq(m->sig.fpr, mallory);
+	ck_assert_uint_eq(m->imported_fprs.count, 1);
+	ck_assert_str_eq(m->imported_fprs.items[0], mallory);
+	inbound_msg_free(&m);
+	pgp_ctx_free(&ctx);
+	free(mallory);
+}
+END_TEST
+
+START_TEST(test_register_pasted_key)
+{
+	char home[512];
+	struct pgp_ctx *ctx;
+	struct inbound_msg *m;
+	char *mallory = fpr_of("mallory");
+
+	snprintf(home, sizeof(home), "%s/home-pasted", fixdir);
+	fresh_home(home);
+	ck_assert_int_eq(pgp_ctx_new(home, &ctx, &(const char *){ NULL }), 0);
+	m = parse_with("register-pasted.eml", ctx, true, 0);
+	assert_status(m, PGP_SIG_GOOD);
+	ck_assert_int_eq(m->sig_kind, INBOUND_CLEARSIGNED);
+	ck_assert_str_eq(m->sig.fpr, mallory);
+	ck_assert_uint_eq(m->key_count, 1);
+	ck_assert(!m->keys[0].attached);
+	ck_assert_uint_eq(m->imported_fprs.count, 1);
+	ck_assert(strncmp(m->text, "register Mallory\n", 17) == 0);
+	inbound_msg_free(&m);
+	pgp_ctx_free(&ctx);
+	free(mallory);
+}
+END_TEST
+
+START_TEST(test_expired_key)
+{
+	struct inbound_msg *m = parse_fixture("expired-key.eml");
+	char *old = fpr_of("old");
+
+	assert_status(m, PGP_SIG_KEY_EXPIRED);
+	ck_assert_str_eq(m->sig.fpr, old);
+	ck_assert(m->sig.summary & GPGME_SIGSUM_KEY_EXPIRED);
+	ck_assert(!inbound_msg_signature_ok(m));
+	inbound_msg_free(&m);
+	free(old);
+}
+END_TEST
+
+START_TEST(test_revoked_key)
+{
+	struct inbound_msg *m = parse_fixture("revoked-key.eml");
+
+	assert_status(m, PGP_SIG_KEY_REVOKED);
+	ck_assert(!inbound_msg_signature_ok(m));
+	inbound_msg_free(&m);
+}
+END_TEST
+
+START_TEST(test_signature_expired)
+{
+	struct inbound_msg *m = parse_fixture("sig-expired.eml");
+
+	assert_status(m, PGP_SIG_SIG_EXPIRED);
+	ck_assert(!inbound_msg_signature_ok(m));
+	inbound_msg_free(&m);
+}
+END_TEST
+
+START_TEST(test_too_old_and_future)
+{
+	struct pgp_ctx *ctx = open_home("verifier");
+	struct inbound_msg *m;
+
+	m = parse_with("too-old.eml", ctx, false, 0);
+	assert_status(m, PGP_SIG_GOOD);
+	ck_assert_int_eq(m->freshness, INBOUND_FRESH_TOO_OLD);
+	ck_assert(!inbound_msg_signature_ok(m));
+	inbound_msg_free(&m);
+	/* the window is the caller's */
+	m = parse_with("too-old.eml", ctx, false, 30L * 86400);
+	ck_assert_int_eq(m->freshness, INBOUND_FRESH_OK);
+	ck_assert(inbound_msg_signature_ok(m));
+	inbound_msg_free(&m);
+	m = parse_with("future.eml", ctx, false, 0);
+	assert_status(m, PGP_SIG_GOOD);
+	ck_assert_int_eq(m->freshness, INBOUND_FRESH_FUTURE);
+	ck_assert(!inbound_msg_signature_ok(m));
+	inbound_msg_free(&m);
+	pgp_ctx_free(&ctx);
+}
+END_TEST
+
+START_TEST(test_thunderbird_style)
+{
+	struct inbound_msg *m = parse_fixture("thunderbird.eml");
+	char *alice = fpr_of("alice");
+
+	assert_status(m, PGP_SIG_GOOD);
+	ck_assert_str_eq(m->sig.fpr, alice);
+	ck_assert_str_eq(m->text, "move 12 a1-b2 \nthanks \xe2\x80\x94 Alice\n");
+	ck_assert_uint_eq(m->key_count, 1);
+	ck_assert(m->keys[0].attached);
+	inbound_msg_free(&m);
+	free(alice);
+}
+END_TEST
+
+START_TEST(test_mutt_signed)
+{
+	struct inbound_msg *m;
+	char path[512];
+	char *alice;
+
+	snprintf(path, sizeof(path), "%s/mutt.eml", fixdir);
+	if (access(path, R_OK) != 0)
+		ck_abort_msg("mutt did not produce a signed mail; see %s/mutt.log", fixdir);
+	m = parse_fixture("mutt.eml");
+	alice = fpr_of("alice");
+	ck_assert_int_eq(m->sig_kind, INBOUND_PGP_MIME);
+	assert_status(m, PGP_SIG_GOOD);
+	ck_assert_str_eq(m->sig.fpr, alice);
+	ck_assert_str_eq(m->text, "move 12 a1-b2\n");
+	ck_assert_str_eq(m->subject, "game 7");
+	inbound_msg_free(&m);
+	free(alice);
+}
+END_TEST
+
+START_TEST(test_garbage_signature)
+{
+	struct inbound_msg *m = parse_fixture("bad-sigdata.eml");
+
+	assert_status(m, PGP_SIG_ERROR);
+	ck_assert(!inbound_msg_signature_ok(m));
+	inbound_msg_free(&m);
+}
+END_TEST
+
+/* pgp.c on its own: sign with the library, verify with the library and
+ * with gpg itself; PGP/MIME made by pgp_mime_sign goes through inbound. */
+START_TEST(test_sign_and_pgp_mime)
+{
+	struct pgp_ctx *ctx = open_home("signer");
+	struct buf sig = BUF_INIT, mail = BUF_INIT;
+	struct pgp_sig res;
+	struct inbound_options o = { .our_addrs = ours, .now = time(NULL), .pgp = ctx };
+	struct inbound_msg *m = NULL;
+	const char *err = NULL;
+	char *alice2 = fpr_of("alice2");
+	static const char data[] = "hello\r\n";
+	static const char part[] = "Content-Type: text/plain; charset=utf-8\n\nshow 7\n";
+
+	ck_assert_msg(pgp_sign_detached(ctx, alice2, data, 7, &sig, &err) == 0, "%s", err);
+	ck_assert_ptr_nonnull(strstr(buf_str(&sig), "-----BEGIN PGP SIGNATURE-----"));
+	ck_assert_int_eq(pgp_verify_detached(ctx, data, 7, sig.data, sig.len, &res, &err), 0);
+	ck_assert_int_eq(res.status, PGP_SIG_GOOD);
+	ck_assert_str_eq(res.fpr, alice2);
+	ck_assert_int_eq(pgp_verify_detached(ctx, "hellO\r\n", 7, sig.data, sig.len, &res, &err), 0);
+	ck_assert_int_eq(res.status, PGP_SIG_BAD);
+
+	buf_puts(&mail, "From: Club <ashes@club.example>\r\nTo: a@example.org\r\n"
+		 "Subject: signed reply\r\nMIME-Version: 1.0\r\n");
+	ck_assert_msg(pgp_mime_sign(ctx, alice2, part, strlen(part), &mail, &err) == 0, "%s", err);
+	ck_assert_ptr_nonnull(strstr(buf_str(&mail), "micalg=pgp-sha"));
+	/* our own mail would be filtered as from-self: parse without ours */
+	o.our_addrs = NULL;
+	ck_assert_int_eq(inbound_parse(mail.data, mail.len, &o, &m, &err), 0);
+	assert_status(m, PGP_SIG_GOOD);
+	ck_assert_str_eq(m->sig.fpr, alice2);
+	ck_assert_str_eq(m->text, "show 7\n");
+	inbound_msg_free(&m);
+	buf_free(&sig);
+	buf_free(&mail);
+	pgp_ctx_free(&ctx);
+	free(alice2);
+}
+END_TEST
+
+START_TEST(test_import_refuses_secret)
+{
+	char home[512], cmd[1024];
+	struct pgp_ctx *ctx;
+	char **fprs = NULL;
+	unsigned int n = 7;
+	const char *err = NULL;
+	size_t len;
+	char *key, *alice2 = fpr_of("alice2");
+
+	snprintf(cmd, sizeof(cmd), "gpg --homedir '%s/signer' --batch --quiet "
+		 "--pinentry-mode loopback --passphrase '' --armor "
+		 "--export-secret-keys %s > '%s/alice2.sec' 2>/dev/null",
+		 fixdir, alice2, fixdir);
+	ck_assert_int_eq(system(cmd), 0);
+	key = slurp("alice2.sec", &len);
+	snprintf(home, sizeof(home), "%s/home-secret", fixdir);
+	fresh_home(home);
+	ck_assert_int_eq(pgp_ctx_new(home, &ctx, &err), 0);
+	ck_assert_int_eq(pgp_import_keys(ctx, key, len, &fprs, &n, &err), -1);
+	ck_assert_ptr_null(fprs);
+	ck_assert_uint_eq(n, 0);
+	ck_assert_ptr_nonnull(strstr(err, "secret"));
+	/* the same without the armor label that gave it away */
+	{
+		char *p = strstr(key, "PRIVATE KEY BLOCK");
+		ck_assert_ptr_nonnull(p);
+		memcpy(p, "PUBLIC  KEY BLOCK", 17);
+		ck_assert_int_eq(pgp_import_keys(ctx, key, len, &fprs, &n, &err), -1);
+	}
+	free(key);
+	/* a public key imports and reports its fingerprint */
+	key = slurp("mallory.pub", &len);
+	ck_assert_msg(pgp_import_keys(ctx, key, len, &fprs, &n, &err) == 0, "%s", err);
+	ck_assert_uint_eq(n, 1);
+	free(alice2);
+	alice2 = fpr_of("mallory");
+	ck_assert_str_eq(fprs[0], alice2);
+	ck_assert_ptr_null(fprs[1]);
+	pgp_fprs_free(&fprs);
+	ck_assert_ptr_null(fprs);
+	ck_assert_int_eq(pgp_import_keys(ctx, "junk", 4, &fprs, &n, &err), -1);
+	free(key);
+	free(alice2);
+	pgp_ctx_free(&ctx);
+}
+END_TEST
+
+START_TEST(test_time_verify)
+{
+	struct pgp_ctx *ctx = open_home("signer");
+	struct buf sig = BUF_INIT;
+	const char *err = NULL;
+	char *alice = fpr_of("alice");
+	double median = -1;
+
+	ck_assert_int_eq(pgp_sign_detached(ctx, alice, "x", 1, &sig, &err), 0);
+	ck_assert_msg(pgp_time_verify(ctx, "x", 1, sig.data, sig.len, 5, &median, &err) == 0,
+		      "%s", err);
+	ck_assert(median > 0 && median < 5);
+	ck_assert_int_eq(pgp_time_verify(ctx, "y", 1, sig.data, sig.len, 3, &median, &err), -1);
+	buf_free(&sig);
+	free(alice);
+	pgp_ctx_free(&ctx);
+}
+END_TEST
+
+static int run(const char *cmd)
+{
+	int rc = system(cmd);
+
+	if (rc != 0)
+		fprintf(stderr, "test_pgp: `%s` failed (%d)\n", cmd, rc);
+	return rc;
+}
+
+int main(void)
+{
+	const char *src = getenv("ASHES_SRCDIR");
+	char cmd[1024];
+	Suite *s = suite_create("pgp");
+	TCase *tc = tcase_create("gpg");
+	SRunner *sr;
+	int failed;
+
+	if (mkdtemp(fixdir) == NULL) {
+		perror("mkdtemp");
+		return 1;
+	}
+	snprintf(cmd, sizeof(cmd), "sh '%s/tests/mail/gpg-helper.sh' '%s'",
+		 src ? src : ".", fixdir);
+	if (run(cmd) != 0)
+		return 1;
+	tcase_add_test(tc, test_pgp_mime_good);
+	tcase_add_test(tc, test_tampered);
+	tcase_add_test(tc, test_clearsigned);
+	tcase_add_test(tc, test_text_outside_signature);
+	tcase_add_test(tc, test_unsigned_with_gpg);
+	tcase_add_test(tc, test_unknown_key);
+	tcase_add_test(tc, test_register_attached_key);
+	tcase_add_test(tc, test_register_pasted_key);
+	tcase_add_test(tc, test_expired_key);
+	tcase_add_test(tc, test_revoked_key);
+	tcase_add_test(tc, test_signature_expired);
+	tcase_add_test(tc, test_too_old_and_future);
+	tcase_add_test(tc, test_thunderbird_style);
+	tcase_add_test(tc, test_mutt_signed);
+	tcase_add_test(tc, test_garbage_signature);
+	tcase_add_test(tc, test_sign_and_pgp_mime);
+	tcase_add_test(tc, test_import_refuses_secret);
+	tcase_add_test(tc, test_time_verify);
+	suite_add_tcase(s, tc);
+	sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	/* the agents always go; the files stay when something failed */
+	snprintf(cmd, sizeof(cmd), "sh '%s/tests/mail/gpg-helper.sh' --kill '%s'; "
+		 "for h in '%s'/home-*; do [ -d \"$h\" ] && gpgconf --homedir \"$h\" "
+		 "--kill gpg-agent 2>/dev/null; done; true",
+		 src ? src : ".", fixdir, fixdir);
+	run(cmd);
+	if (failed == 0) {
+		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", fixdir);
+		run(cmd);
+	} else {
+		fprintf(stderr, "test_pgp: fixtures kept in %s\n", fixdir);
+	}
+	return failed != 0;
+}
