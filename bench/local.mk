@@ -19,3 +19,14 @@ bench_bench_server_CFLAGS = $(AM_CFLAGS) -O2
 bench_bench_server_LDADD = libashes_server.a libashes_render.a \
 	libashes_store.a libashes_core.a libashes_util.a $(SQLITE_LIBS)
 # --- end bench_server ---
+
+# --- bench_verify (owner: pgp helper) ---
+# bench_verify: median time of one gpgme_op_verify, and signed PGP/MIME
+# mails per second through inbound_parse, side by side.
+EXTRA_PROGRAMS += bench/bench_verify
+bench_bins += bench/bench_verify
+bench_bench_verify_SOURCES = bench/bench_verify.c
+bench_bench_verify_CFLAGS = $(AM_CFLAGS) -O2
+bench_bench_verify_LDADD = libashes_mail.a libashes_util.a \
+	$(ETPAN_LIBS) $(GPGME_LIBS)
+# --- end bench_verify ---
