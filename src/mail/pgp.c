@@ -394,6 +394,20 @@ int pgp_sign_detached(struct pgp_ctx *ctx, const char *signer_fpr,
 	return pgp_sign_raw(ctx, signer_fpr, data, len, sig_r, NULL, error_r);
 }
 
+int pgp_compose_sign(void *signer, const char *data, size_t len,
+		     char **sig_r, const char **micalg_r, const char **error_r)
+{
+	struct pgp_signer *s = signer;
+	struct buf sig = BUF_INIT;
+
+	if (pgp_sign_raw(s->ctx, s->fpr, data, len, &sig, micalg_r, error_r) < 0) {
+		buf_free(&sig);
+		return -1;
+	}
+	*sig_r = buf_steal(&sig);
+	return 0;
+}
+
 /* Append text to out with every line end made CRLF. */
 static void pgp_append_crlf(struct buf *out, const char *text, size_t len)
 {

@@ -83,6 +83,16 @@ int pgp_sign_detached(struct pgp_ctx *ctx, const char *signer_fpr,
 		      const void *data, size_t len, struct buf *sig_r,
 		      const char **error_r);
 
+/* The signer for compose_message() (compose.h's compose_sign_fn): sign
+ * with the key fpr in ctx.  The armored signature in *sig_r is the
+ * caller's to free(); *micalg_r is static ("pgp-sha256"). */
+struct pgp_signer {
+	struct pgp_ctx *ctx;
+	const char *fpr;
+};
+int pgp_compose_sign(void *signer, const char *data, size_t len,
+		     char **sig_r, const char **micalg_r, const char **error_r);
+
 /* Wrap the MIME entity part (its own headers, a blank line and a body) in
  * an RFC 3156 multipart/signed entity signed by signer_fpr.  The lines of
  * part are canonicalised to CRLF first (that is what is signed and sent).

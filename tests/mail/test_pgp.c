@@ -9,6 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "mail/compose.h"
 #include "mail/inbound.h"
 #include "mail/pgp.h"
 #include "util/buf.h"
@@ -398,6 +399,44 @@ START_TEST(test_sign_and_pgp_mime)
 }
 END_TEST
 
+/* The daemon's signed replies: compose.c's wrapper with our signer, read
+ * back by inbound as a player's client would check it. */
+START_TEST(test_compose_signed_reply)
+{
+	struct pgp_ctx *ctx = open_home("signer");
+	char *alice2 = fpr_of("alice2");
+	struct pgp_signer signer = { .ctx = ctx, .fpr = alice2 };
+	compose_sign_fn *fn = pgp_compose_sign;
+	struct compose_msg cm = {
+		.from = "Ashes club <ashes@club.example>", .to = "bob@example.org",
+		.subject = "game 7: your move", .message_id = "<r1@club.example>",
+		.auto_submitted = "auto-replied", .date = time(NULL),
+		.text = "Bob, it is your move.\nPlay: move 13 ...\n",
+	};
+	struct inbound_options o = { .now = time(NULL), .pgp = ctx };
+	struct inbound_msg *m = NULL;
+	struct buf out = BUF_INIT;
+	const char *err = NULL;
+
+	ck_assert_msg(compose_message(&cm, fn, &signer, &out, &err) == 0, "%s", err);
+	ck_assert_int_eq(inbound_parse(out.data, out.len, &o, &m, &err), 0);
+	/* an auto-reply: filtered, as a loop guard should */
+	ck_assert_int_eq(m->verdict, CLASSIFY_AUTO_SUBMITTED);
+	inbound_msg_free(&m);
+	cm.auto_submitted = NULL;
+	buf_reset(&out);
+	ck_assert_msg(compose_message(&cm, fn, &signer, &out, &err) == 0, "%s", err);
+	ck_assert_int_eq(inbound_parse(out.data, out.len, &o, &m, &err), 0);
+	assert_status(m, PGP_SIG_GOOD);
+	ck_assert_str_eq(m->sig.fpr, alice2);
+	ck_assert_str_eq(m->text, "Bob, it is your move.\nPlay: move 13 ...\n");
+	inbound_msg_free(&m);
+	buf_free(&out);
+	free(alice2);
+	pgp_ctx_free(&ctx);
+}
+END_TEST
+
 START_TEST(test_import_refuses_secret)
 {
 	char home[512], cmd[1024];
@@ -507,6 +546,7 @@ int main(void)
 	tcase_add_test(tc, test_mutt_signed);
 	tcase_add_test(tc, test_garbage_signature);
 	tcase_add_test(tc, test_sign_and_pgp_mime);
+	tcase_add_test(tc, test_compose_signed_reply);
 	tcase_add_test(tc, test_import_refuses_secret);
 	tcase_add_test(tc, test_time_verify);
 	suite_add_tcase(s, tc);
