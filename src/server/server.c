@@ -368,9 +368,17 @@ static void game_names_ctx(const struct game *g, struct template_ctx *ctx)
 /* Everything about the game: names, settings and the position (board,
  * legal moves, taxes: the costly part, so build it once per game and
  * message where possible). */
-static void game_ctx(const struct game *g, struct template_ctx *ctx)
+static void game_ctx(const struct handle *h, const struct game *g,
+		     struct template_ctx *ctx)
 {
+	size_t max = h->srv->cfg.max_listed_moves;
+
 	render_position_ctx(&g->rec.pos, ctx);
+	/* A list longer than the operator wants in a mail: say how to get
+	 * it instead (`moves GAME` lists every move). */
+	template_ctx_set_bool(ctx, "moves_cut",
+			      max > 0 &&
+			      core_legal_moves(&g->rec.pos, NULL, 0) > max);
 	game_names_ctx(g, ctx);
 	template_ctx_set(ctx, "to_move_name",
 			 g->rec.pos.to_move == CORE_WHITE ? g->white : g->black);
@@ -566,7 +574,7 @@ static int notice_ctx(struct handle *h, struct game *g, size_t from,
 {
 	struct template_ctx *ctx = template_ctx_new();
 
-	game_ctx(g, ctx);
+	game_ctx(h, g, ctx);
 	if (last_moves_ctx(h, g, from, ctx) < 0) {
 		template_ctx_free(&ctx);
 		return -1;
@@ -788,12 +796,12 @@ static int cmd_challenge(struct handle *h, const struct command *c,
 		return ret < 0 ? -1 : store_fail(h, "new game vanished");
 	if (h->first_game == 0)
 		h->first_game = id;
-	game_ctx(&g, out);
+	game_ctx(h, &g, out);
 	template_ctx_set_bool(out, "open", g.row->status == STORE_GAME_OPEN);
 	ret = render_into(h, "mail/cmd-challenge.txt", out, out, "output");
 	if (ret == 0 && g.row->status == STORE_GAME_CHALLENGE) {
 		struct template_ctx *ctx = template_ctx_new();
-		game_ctx(&g, ctx);
+		game_ctx(h, &g, ctx);
 		ret = notify(h, &g, g.row->black_id, "mail/challenge.txt",
 			     "challenge", ctx);
 		template_ctx_free(&ctx);
@@ -850,7 +858,7 @@ static int cmd_accept(struct handle *h, const struct command *c,
 	g.row->status = STORE_GAME_ACTIVE;
 	if ((ret = game_save(h, &g)) < 0)
 		goto out;
-	game_ctx(&g, out);
+	game_ctx(h, &g, out);
 	ret = render_into(h, "mail/cmd-accept.txt", out, out, "output");
 	if (ret == 0)
 		ret = notify_game(h, &g, 0, out);
@@ -891,13 +899,13 @@ static int cmd_decline_withdraw(struct handle *h, const struct command *c,
 	g.row->status = withdraw ? STORE_GAME_WITHDRAWN : STORE_GAME_DECLINED;
 	if ((ret = game_save(h, &g)) < 0)
 		goto out;
-	game_ctx(&g, out);
+	game_ctx(h, &g, out);
 	template_ctx_set_bool(out, withdraw ? "withdrawn" : "declined", true);
 	ret = render_into(h, "mail/cmd-decline.txt", out, out, "output");
 	other = withdraw ? g.row->black_id : g.row->challenger_id;
 	if (ret == 0 && other != 0) {
 		ctx = template_ctx_new();
-		game_ctx(&g, ctx);
+		game_ctx(h, &g, ctx);
 		template_ctx_set_bool(ctx, withdraw ? "withdrawn" : "declined",
 				      true);
 		ret = notify(h, &g, other, "mail/challenge-closed.txt",
@@ -1014,7 +1022,7 @@ static int cmd_move(struct handle *h, const struct command *c,
 		g.row->draw_offer_by = 0;
 	if ((ret = game_finish_row(h, &g)) < 0 || (ret = game_save(h, &g)) < 0)
 		goto out;
-	game_ctx(&g, out);
+	game_ctx(h, &g, out);
 	template_ctx_set_int(out, "move_ply", next);
 	template_ctx_set(out, "move",
 			 notation_format_move(g.rec.pos.geom,
@@ -1072,7 +1080,7 @@ static int cmd_preview(struct handle *h, const struct command *c,
 		template_ctx_set(out, "words", buf_str(&words));
 		buf_free(&words);
 	}
-	game_ctx(&g, out);
+	game_ctx(h, &g, out);
 	render_position_ctx(&after, out);
 	template_ctx_set(out, "move",
 			 notation_format_move(after.geom, &m, text));
@@ -1103,7 +1111,7 @@ static int cmd_resign(struct handle *h, const struct command *c,
 	}
 	if ((ret = game_finish_row(h, &g)) < 0 || (ret = game_save(h, &g)) < 0)
 		goto out;
-	game_ctx(&g, out);
+	game_ctx(h, &g, out);
 	ret = render_into(h, "mail/cmd-resign.txt", out, out, "output");
 	if (ret == 0)
 		ret = notify_game(h, &g, g.rec.nplies, out);
@@ -1167,7 +1175,7 @@ static int cmd_draw(struct handle *h, const struct command *c,
 	}
 	if ((ret = game_save(h, &g)) < 0)
 		goto out;
-	game_ctx(&g, out);
+	game_ctx(h, &g, out);
 	template_ctx_set_bool(out, c->draw == COMMAND_DRAW_OFFER ? "offer" :
 			      c->draw == COMMAND_DRAW_ACCEPT ? "accept" :
 			      "decline", true);
@@ -1179,7 +1187,7 @@ static int cmd_draw(struct handle *h, const struct command *c,
 		ret = notify_game(h, &g, g.rec.nplies, out);
 	} else {
 		ctx = template_ctx_new();
-		game_ctx(&g, ctx);
+		game_ctx(h, &g, ctx);
 		template_ctx_set(ctx, "me", h->me->name);
 		template_ctx_set_bool(ctx, c->draw == COMMAND_DRAW_OFFER ?
 				      "offer" : "decline", true);
@@ -1202,7 +1210,7 @@ static int cmd_view(struct handle *h, const struct command *c,
 	ret = load_for(h, c, &g);
 	if (ret <= 0)
 		return ret < 0 ? -1 : REFUSED;
-	game_ctx(&g, out);
+	game_ctx(h, &g, out);
 	if (c->kind == COMMAND_HISTORY) {
 		size_t need = record_format(&g.rec, NULL, 0);
 		char *text = malloc(need + 1);
@@ -1253,7 +1261,10 @@ static int cmd_games(struct handle *h, struct template_ctx *out)
 		struct template_ctx *it = template_ctx_add(out, "games");
 		const struct store_game *r = &games[i];
 		char name[COMMAND_NAME_MAX + 1];
-		int64_t to_move = r->ply % 2 == 0 ? r->white_id : r->black_id;
+		/* Plies alternate colours, except that a swap leaves Black
+		 * to move (and the service swaps the seats at that ply). */
+		bool black_next = (r->ply % 2 == 1) != r->swapped;
+		int64_t to_move = black_next ? r->black_id : r->white_id;
 		int64_t opp = r->white_id == h->me->id ? r->black_id :
 			      r->white_id;
 
@@ -1324,7 +1335,7 @@ static int cmd_observe(struct handle *h, const struct command *c,
 		ret = store_fail(h, error);
 		goto out;
 	}
-	game_ctx(&g, out);
+	game_ctx(h, &g, out);
 	template_ctx_set_bool(out, add ? "observe" : "unobserve", true);
 	/* observer_add: 1 already; observer_remove: 0 was not. */
 	template_ctx_set_bool(out, "no_change", add ? ret == 1 : ret == 0);
@@ -1496,7 +1507,13 @@ static int run_commands(struct handle *h, struct server_outcome *out)
 		template_ctx_set(item, "text", c->text);
 		template_ctx_set_int(item, "line", c->line);
 		template_ctx_set_bool(item, "from_subject", c->line == 0);
-		ret = run_command(h, c, item);
+		if (h->srv->cfg.max_commands > 0 &&
+		    i >= h->srv->cfg.max_commands) {
+			refuse(h, "e_too_many");
+			ret = REFUSED;
+		} else {
+			ret = run_command(h, c, item);
+		}
 		if (ret < 0)
 			break;
 		if (ret == REFUSED) {
@@ -1707,7 +1724,7 @@ int server_game_show(struct server *server, int64_t game_id,
 		return -1;
 	}
 	h.reply = template_ctx_new();
-	game_ctx(&g, h.reply);
+	game_ctx(&h, &g, h.reply);
 	template_ctx_setf(h.reply, "created", "%" PRId64, g.row->created);
 	template_ctx_setf(h.reply, "updated", "%" PRId64, g.row->updated);
 	if (store_game_move_records(server->store, game_id, &moves, &n,

@@ -67,6 +67,9 @@ struct server_config {
 	/* Most legal moves listed in a "your move" mail before the list is
 	 * cut (with a note to send `moves GAME`).  0: all. */
 	size_t max_listed_moves;
+	/* Commands run from one mail; the next one is refused as "too many".
+	 * 0: COMMAND_MAX. */
+	size_t max_commands;
 };
 
 /* Defaults: no domain, no templates, default variant, draws allowed. */

@@ -1354,6 +1354,133 @@ START_TEST(test_admin_views)
 }
 END_TEST
 
+/* A swap game: Black's swap at ply 2 exchanges the seats, and the first
+ * mover (now Black) moves next. */
+START_TEST(test_swap)
+{
+	struct outbox o;
+	char body[128], expect[128];
+	int64_t g;
+	struct store_game *row = NULL;
+	const char *error;
+	int64_t alice_id, bob_id;
+
+	register_three();
+	g = start_game("swap");
+	snprintf(body, sizeof(body), "move %" PRId64 " 1 e5-e7\n", g);
+	ck_assert_int_eq(ALICE_SAYS(body).status, SERVER_OK);
+	o = new_mail();
+	ck_assert_has(mail_to(&o, BOB, "your-move")->body, "swap");
+	outbox_free(&o);
+	ck_assert_int_eq(store_game_load(st, g, &row, &error), 1);
+	alice_id = row->white_id;
+	bob_id = row->black_id;
+	store_game_free(&row);
+	snprintf(body, sizeof(body), "move %" PRId64 " 2 SWAP\n", g);
+	ck_assert_int_eq(BOB_SAYS(body).status, SERVER_OK);
+	ck_assert_int_eq(store_game_load(st, g, &row, &error), 1);
+	ck_assert(row->swapped);
+	ck_assert_int_eq(row->white_id, bob_id);
+	ck_assert_int_eq(row->black_id, alice_id);
+	store_game_free(&row);
+	o = new_mail();
+	/* alice, now Black, is to play ply 3. */
+	snprintf(expect, sizeof(expect), "move %" PRId64 " 3 MOVE", g);
+	ck_assert_has(mail_to(&o, ALICE, "your-move")->body, expect);
+	ck_assert_has(mail_to(&o, ALICE, "your-move")->body,
+		      "bob White, alice Black");
+	outbox_free(&o);
+	ALICE_SAYS("games\n");
+	o = new_mail();
+	ck_assert_has(o.m[0].body, "YOUR MOVE");
+	outbox_free(&o);
+	/* A swap at ply 4 is refused by the rules. */
+	snprintf(body, sizeof(body), "move %" PRId64 " 3 e5-e3\n", g);
+	ck_assert_int_eq(ALICE_SAYS(body).status, SERVER_OK);
+	o = new_mail();
+	outbox_free(&o);
+	snprintf(body, sizeof(body), "move %" PRId64 " 4 swap\n", g);
+	ck_assert_int_eq(BOB_SAYS(body).status, SERVER_REFUSED);
+	o = new_mail();
+	ck_assert_has(o.m[0].body,
+		      core_error_string(CORE_ERR_SWAP_NOT_ALLOWED));
+	outbox_free(&o);
+}
+END_TEST
+
+/* A draw offer lapses when the opponent moves instead of answering. */
+START_TEST(test_draw_lapses_on_move)
+{
+	struct outbox o;
+	char body[128];
+	int64_t g;
+
+	register_three();
+	g = start_game("");
+	snprintf(body, sizeof(body), "draw offer %" PRId64 "\nmove %" PRId64
+		 " 1 e5-e7\n", g, g);
+	ck_assert_int_eq(ALICE_SAYS(body).status, SERVER_OK);
+	o = new_mail();
+	ck_assert_has(mail_to(&o, BOB, "your-move")->body, "alice has offered a draw");
+	outbox_free(&o);
+	snprintf(body, sizeof(body), "move %" PRId64 " 2 e5-e3\n", g);
+	ck_assert_int_eq(BOB_SAYS(body).status, SERVER_OK);
+	o = new_mail();
+	outbox_free(&o);
+	snprintf(body, sizeof(body), "draw accept %" PRId64 "\n", g);
+	ck_assert_int_eq(BOB_SAYS(body).status, SERVER_REFUSED);
+	o = new_mail();
+	ck_assert_has(o.m[0].body, "has not offered a draw");
+	outbox_free(&o);
+}
+END_TEST
+
+/* The reply says when text outside the signature was ignored; the
+ * operator's limits on listed moves and commands per mail. */
+START_TEST(test_notes_and_limits)
+{
+	struct mail m = { .fp = ALICE_FP, .from = ALICE,
+			  .body = "register alice\n", .unsigned_ignored = true };
+	struct server_outcome out;
+	struct server_config cfg;
+	struct outbox o;
+	const char *error;
+	char body[128];
+	int64_t g;
+
+	ck_assert_int_eq(deliver(&m, &out), 0);
+	o = new_mail();
+	ck_assert_has(o.m[0].body, "outside the signed part");
+	outbox_free(&o);
+	BOB_SAYS("register bob\n");
+	o = new_mail();
+	outbox_free(&o);
+
+	server_free(&srv);
+	server_config_default(&cfg);
+	cfg.domain = DOMAIN;
+	cfg.templates = ts;
+	cfg.max_listed_moves = 100;
+	cfg.max_commands = 2;
+	ck_assert_int_eq(server_new(st, &cfg, &srv, &error), 0);
+	g = start_game("");
+	snprintf(body, sizeof(body), "move %" PRId64 " 1 e5-e7\n", g);
+	ALICE_SAYS(body);
+	o = new_mail();
+	snprintf(body, sizeof(body), "send \"moves %" PRId64 "\"", g);
+	ck_assert_has(mail_to(&o, BOB, "your-move")->body, body);
+	ck_assert_lacks(mail_to(&o, BOB, "your-move")->body, "Growth from");
+	outbox_free(&o);
+	out = ALICE_SAYS("games\ngames\ngames\n");
+	ck_assert_int_eq(out.status, SERVER_REFUSED);
+	ck_assert_int_eq(out.commands_run, 2);
+	ck_assert_int_eq(out.failed_line, 3);
+	o = new_mail();
+	ck_assert_has(o.m[0].body, "too many commands");
+	outbox_free(&o);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("server");
@@ -1385,6 +1512,9 @@ int main(void)
 	tcase_add_test(tc, test_locked_by_another_process);
 	tcase_add_test(tc, test_help_and_no_commands);
 	tcase_add_test(tc, test_batch);
+	tcase_add_test(tc, test_swap);
+	tcase_add_test(tc, test_draw_lapses_on_move);
+	tcase_add_test(tc, test_notes_and_limits);
 	tcase_add_test(tc, test_admin_views);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
