@@ -46,3 +46,11 @@ tests_store_test_store_faults_SOURCES = tests/store/test_store_faults.c \
 	tests/store/store_test.h
 tests_store_test_store_faults_CFLAGS = $(STORE_TEST_CFLAGS)
 tests_store_test_store_faults_LDADD = $(STORE_TEST_LDADD)
+
+# bench_store: one-move-mail transactions/s through the store alone, with
+# 1,000 active games and again with 100,000 finished games.
+EXTRA_PROGRAMS += bench/bench_store
+bench_bins += bench/bench_store
+bench_bench_store_SOURCES = tests/store/bench_store.c
+bench_bench_store_CFLAGS = $(AM_CFLAGS) -O2
+bench_bench_store_LDADD = libashes_store.a libashes_util.a $(SQLITE_LIBS)

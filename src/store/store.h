@@ -57,6 +57,11 @@ struct store_options {
 	 * for tests that build old schema versions; call store_migrate()
 	 * yourself).  A database newer than the program is refused even so. */
 	bool no_migrate;
+	/* PRAGMA synchronous = NORMAL instead of FULL.  In WAL mode a crash
+	 * of the process loses nothing either way, but after a power loss
+	 * the last commits may be gone (while their mails were already
+	 * archived).  For benchmarks and operators who accept that. */
+	bool synchronous_normal;
 };
 
 #define STORE_DEFAULT_BUSY_TIMEOUT_MS 5000
