@@ -154,8 +154,20 @@ static int pgp_fill_result(struct pgp_ctx *ctx, struct pgp_sig *sig_r,
 	sig_r->summary = s->summary;
 	sig_r->created = (time_t)s->timestamp;
 	sig_r->expires = (time_t)s->exp_timestamp;
-	if (s->fpr != NULL)
+	if (s->fpr != NULL) {
+		gpgme_key_t key = NULL;
+
+		snprintf(sig_r->signing_fpr, sizeof(sig_r->signing_fpr), "%s", s->fpr);
 		snprintf(sig_r->fpr, sizeof(sig_r->fpr), "%s", s->fpr);
+		/* A signing subkey speaks for its primary key. */
+		if (sig_r->status != PGP_SIG_UNKNOWN_KEY &&
+		    gpgme_get_key(ctx->gpg, s->fpr, &key, 0) == 0) {
+			if (key->subkeys != NULL && key->subkeys->fpr != NULL)
+				snprintf(sig_r->fpr, sizeof(sig_r->fpr), "%s",
+					 key->subkeys->fpr);
+			gpgme_key_unref(key);
+		}
+	}
 	/* Several signatures on one mail are not something a mail client
 	 * makes; refuse rather than guess which one speaks. */
 	if (sig_r->nsigs > 1 && sig_r->status == PGP_SIG_GOOD)

@@ -36,9 +36,12 @@ enum pgp_sig_status {
 
 struct pgp_sig {
 	enum pgp_sig_status status;
-	/* Signer fingerprint (upper-case hex); for an unknown key, the key
-	 * id or fingerprint as the signature names it. */
+	/* Fingerprint of the signer's primary key (upper-case hex), the one
+	 * to bind to a player even when a subkey made the signature; for an
+	 * unknown key, the issuer as the signature names it. */
 	char fpr[PGP_FPR_MAX + 1];
+	/* The (sub)key that made the signature. */
+	char signing_fpr[PGP_FPR_MAX + 1];
 	time_t created;		/* signature creation time (0 if unknown) */
 	time_t expires;		/* signature expiry, 0 = never */
 	unsigned int summary;	/* GPGME_SIGSUM_* bits, for logs and tests */

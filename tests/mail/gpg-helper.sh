@@ -52,6 +52,8 @@ for k in alice old rev; do
 	g verifier --import $k.pub
 done
 g stranger --armor --export "$(cat fpr.mallory)" > mallory.pub
+# alice2 signs with a subkey, as many real keys do
+g signer --faked-system-time $((now - 29 * day)) --quick-add-key "$(cat fpr.alice2)" ed25519 sign never
 # Revoke rev with the certificate gpg made at key creation.
 sed 's/^:-----/-----/' signer/openpgp-revocs.d/"$(cat fpr.rev)".rev > rev.revoke
 g verifier --import rev.revoke

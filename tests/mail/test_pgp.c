@@ -377,7 +377,10 @@ START_TEST(test_sign_and_pgp_mime)
 	ck_assert_ptr_nonnull(strstr(buf_str(&sig), "-----BEGIN PGP SIGNATURE-----"));
 	ck_assert_int_eq(pgp_verify_detached(ctx, data, 7, sig.data, sig.len, &res, &err), 0);
 	ck_assert_int_eq(res.status, PGP_SIG_GOOD);
+	/* made by alice2's signing subkey, reported as alice2 */
 	ck_assert_str_eq(res.fpr, alice2);
+	ck_assert_str_ne(res.signing_fpr, alice2);
+	ck_assert_uint_eq(strlen(res.signing_fpr), 40);
 	ck_assert_int_eq(pgp_verify_detached(ctx, "hellO\r\n", 7, sig.data, sig.len, &res, &err), 0);
 	ck_assert_int_eq(res.status, PGP_SIG_BAD);
 
