@@ -496,7 +496,9 @@ static int imap_scan(struct imap_source *is, const char **error_r)
 		}
 	}
 	mailimap_fetch_list_free(result);
-	qsort(is->pending, is->n_pending, sizeof(*is->pending), imap_uid_cmp);
+	if (is->n_pending > 1)
+		qsort(is->pending, is->n_pending, sizeof(*is->pending),
+		      imap_uid_cmp);
 	for (i = 0; i < n_stale; i++) {
 		if (imap_archive_uid(is, stale[i], error_r) < 0 &&
 		    is->imap == NULL)

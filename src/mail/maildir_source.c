@@ -98,7 +98,8 @@ static int dir_scan(struct dir_source *ds, const char **error_r)
 		n++;
 	}
 	closedir(d);
-	qsort(names, n, sizeof(*names), dir_name_cmp);
+	if (n > 1)
+		qsort(names, n, sizeof(*names), dir_name_cmp);
 	for (i = 0; i < n; i++) {
 		if (ds->n_entries == ds->cap_entries) {
 			ds->cap_entries = ds->cap_entries ?
