@@ -343,8 +343,8 @@ static bool valid_name(const struct word *w)
 	for (size_t i = 0; i < N_ELEMENTS(keywords); i++)
 		if (word_is(w, keywords[i].word))
 			return false;
-	return !word_is(w, "any") && !word_is(w, "swap") &&
-	       !word_is(w, "pass");
+	/* Nor a name that reads as a move ("c3e5"), for the same reason. */
+	return !word_is(w, "any") && !looks_like_move(w->s, w->len);
 }
 
 static int parse_option(struct command *cmd, const struct word *w)
@@ -695,9 +695,10 @@ void command_parse_mail(const char *subject, const char *body, size_t len,
 
 	memset(list, 0, sizeof(*list));
 
-	/* A subject that carries our tag is our own subject text coming back
-	 * in a reply: never a command. */
-	if (subject != NULL && command_thread_game(subject, NULL, NULL) == 0) {
+	/* Our own subject text coming back in a reply ("alice vs bob") is
+	 * no command, so it is ignored like any subject that does not parse;
+	 * "Re: [ashes #3] board" is `board` for game 3. */
+	if (subject != NULL) {
 		char clean[COMMAND_TEXT_MAX];
 		command_subject_clean(subject, clean, sizeof(clean));
 		if (clean[0] != '\0' &&

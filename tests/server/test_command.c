@@ -150,6 +150,10 @@ START_TEST(test_refusals)
 	ck_assert_int_eq(c.error, COMMAND_ERR_BAD_NAME);
 	c = line("register abcdefghijklmnopqrstuvwxyz", 0);
 	ck_assert_int_eq(c.error, COMMAND_ERR_BAD_NAME);
+	c = line("register c3e5", 0);
+	ck_assert_int_eq(c.error, COMMAND_ERR_BAD_NAME);
+	c = line("register swap", 0);
+	ck_assert_int_eq(c.error, COMMAND_ERR_BAD_NAME);
 	c = line("register al!ce", 0);
 	ck_assert_int_eq(c.error, COMMAND_ERR_BAD_NAME);
 	c = line("challenge bob clock=3d", 0);
@@ -342,9 +346,16 @@ START_TEST(test_subject_commands)
 	ck_assert_uint_eq(l.count, 1);
 	command_list_free(&l);
 
-	/* Our own tagged subject coming back is never a command. */
-	l = parse("Re: [ashes #3] board 3", "", 3);
-	ck_assert_uint_eq(l.count, 0);
+	/* Our own subject text coming back is no command... */
+	l = parse("Re: [ashes #3] alice vs bob", "board\n", 3);
+	ck_assert_uint_eq(l.count, 1);
+	ck_assert_int_eq(l.items[0].line, 1);
+	command_list_free(&l);
+	/* ...but a command after the tags is one, in the thread's game. */
+	l = parse("Re: [ashes #3] Board", "", 3);
+	ck_assert_uint_eq(l.count, 1);
+	ck_assert_int_eq(l.items[0].kind, COMMAND_BOARD);
+	ck_assert_int_eq(l.items[0].game, 3);
 	command_list_free(&l);
 }
 END_TEST
