@@ -303,20 +303,15 @@ static int imap_connect(struct imap_source *is, const char **error_r)
 	else
 		r = mailimap_socket_connect(is->imap, is->host, is->port);
 	if (r != MAILIMAP_NO_ERROR_NON_AUTHENTICATED &&
-	    r != MAILIMAP_NO_ERROR_AUTHENTICATED) {
-		if (r == MAILIMAP_ERROR_STREAM || r == MAILIMAP_ERROR_SSL)
-			r = MAILIMAP_ERROR_CONNECTION_REFUSED;
+	    r != MAILIMAP_NO_ERROR_AUTHENTICATED)
 		goto failed;
-	}
 	if (is->tls == MAIL_TLS_STARTTLS) {
 		what = "STARTTLS";
 		r = mailimap_socket_starttls_with_callback(is->imap,
 							   imap_tls_callback,
 							   is);
-		if (r != MAILIMAP_NO_ERROR) {
-			r = MAILIMAP_ERROR_CONNECTION_REFUSED;
+		if (r != MAILIMAP_NO_ERROR)
 			goto failed;
-		}
 	}
 	if (is->tls != MAIL_TLS_NONE && imap_check_certificate(is, error_r) < 0)
 		goto refused;
