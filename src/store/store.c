@@ -238,6 +238,37 @@ int store_query_int64(struct store *s, sqlite3_stmt *st, int64_t *value_r,
 	return store_fail_sqlite(s, error_r, rc, what);
 }
 
+int store_collect(struct store *s, sqlite3_stmt *st, size_t elem_size,
+		  void (*read_row)(sqlite3_stmt *st, void *elem),
+		  void (*clear_row)(void *elem), void *list_r,
+		  size_t *count_r, const char *what, const char **error_r)
+{
+	char *list = NULL;
+	size_t n = 0, cap = 0, i;
+	int rc;
+
+	while ((rc = store_step(s, st)) == SQLITE_ROW) {
+		list = store_array_grow(list, elem_size, n, &cap);
+		read_row(st, list + n * elem_size);
+		n++;
+	}
+	store_stmt_done(st);
+	if (rc != SQLITE_DONE) {
+		for (i = 0; clear_row != NULL && i < n; i++)
+			clear_row(list + i * elem_size);
+		free(list);
+		list = NULL;
+		n = 0;
+	}
+	/* list_r points to a T *; every object pointer has this size and
+	 * representation on the platforms SQLite runs on. */
+	memcpy(list_r, &list, sizeof(list));
+	*count_r = n;
+	if (rc != SQLITE_DONE)
+		return store_fail_sqlite(s, error_r, rc, what);
+	return 0;
+}
+
 void store_stmt_done(sqlite3_stmt *st)
 {
 	sqlite3_reset(st);

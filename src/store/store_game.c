@@ -35,8 +35,10 @@ int store_game_status_parse(const char *name,
 	return -1;
 }
 
-static void game_clear(struct store_game *g)
+static void game_clear(void *elem)
 {
+	struct store_game *g = elem;
+
 	free(g->variant);
 	free(g->result);
 	free(g->end_reason);
@@ -72,8 +74,9 @@ void store_games_free(struct store_game **games, size_t count)
 	"draw_offer_ply, clock_settings, clock_white, clock_black, " \
 	"clock_turn_started, deadline_at, reminders_sent, thread_message_id"
 
-static void game_read(sqlite3_stmt *st, struct store_game *g)
+static void game_read(sqlite3_stmt *st, void *elem)
 {
+	struct store_game *g = elem;
 	enum store_game_status status = STORE_GAME_CHALLENGE;
 
 	g->id = store_col_int64(st, 0);
@@ -235,22 +238,8 @@ static int games_collect(struct store *s, sqlite3_stmt *st,
 			 struct store_game **games_r, size_t *count_r,
 			 const char *what, const char **error_r)
 {
-	struct store_game *list = NULL;
-	size_t n = 0, cap = 0;
-	int rc;
-
-	while ((rc = store_step(s, st)) == SQLITE_ROW) {
-		list = store_array_grow(list, sizeof(*list), n, &cap);
-		game_read(st, &list[n++]);
-	}
-	store_stmt_done(st);
-	if (rc != SQLITE_DONE) {
-		store_games_free(&list, n);
-		return store_fail_sqlite(s, error_r, rc, what);
-	}
-	*games_r = list;
-	*count_r = n;
-	return 0;
+	return store_collect(s, st, sizeof(**games_r), game_read, game_clear,
+			     games_r, count_r, what, error_r);
 }
 
 /* 1 and *status_r if mask selects exactly one status. */
@@ -463,14 +452,27 @@ static const char sql_moves[] =
 	"SELECT ply, move, player_id, played_at, inbound_id FROM moves "
 	"WHERE game_id = ?1 ORDER BY ply";
 
+static void move_read(sqlite3_stmt *st, void *elem)
+{
+	struct store_move *m = elem;
+
+	m->ply = sqlite3_column_int(st, 0);
+	m->text = store_col_strdup(st, 1);
+	m->player_id = store_col_int64(st, 2);
+	m->played_at = store_col_int64(st, 3);
+	m->inbound_id = store_col_int64(st, 4);
+}
+
+static void move_clear(void *elem)
+{
+	free(((struct store_move *)elem)->text);
+}
+
 int store_game_move_records(struct store *store, int64_t game_id,
 			    struct store_move **moves_r, size_t *count_r,
 			    const char **error_r)
 {
-	struct store_move *list = NULL;
-	size_t n = 0, cap = 0;
 	sqlite3_stmt *st;
-	int rc;
 
 	store_ok(store);
 	*moves_r = NULL;
@@ -479,23 +481,9 @@ int store_game_move_records(struct store *store, int64_t game_id,
 	if (st == NULL)
 		return -1;
 	sqlite3_bind_int64(st, 1, game_id);
-	while ((rc = store_step(store, st)) == SQLITE_ROW) {
-		list = store_array_grow(list, sizeof(*list), n, &cap);
-		list[n].ply = sqlite3_column_int(st, 0);
-		list[n].text = store_col_strdup(st, 1);
-		list[n].player_id = store_col_int64(st, 2);
-		list[n].played_at = store_col_int64(st, 3);
-		list[n].inbound_id = store_col_int64(st, 4);
-		n++;
-	}
-	store_stmt_done(st);
-	if (rc != SQLITE_DONE) {
-		store_moves_free(&list, n);
-		return store_fail_sqlite(store, error_r, rc, "loading moves");
-	}
-	*moves_r = list;
-	*count_r = n;
-	return 0;
+	return store_collect(store, st, sizeof(**moves_r), move_read,
+			     move_clear, moves_r, count_r, "loading moves",
+			     error_r);
 }
 
 int store_game_moves(struct store *store, int64_t game_id, char ***moves_r,
@@ -570,6 +558,11 @@ int store_observer_remove(struct store *store, int64_t game_id,
 	return sqlite3_changes(store->db) > 0 ? 1 : 0;
 }
 
+static void id_read(sqlite3_stmt *st, void *elem)
+{
+	*(int64_t *)elem = store_col_int64(st, 0);
+}
+
 int store_observer_list(struct store *store, int64_t game_id,
 			int64_t **ids_r, size_t *count_r,
 			const char **error_r)
@@ -577,10 +570,7 @@ int store_observer_list(struct store *store, int64_t game_id,
 	static const char sql[] =
 		"SELECT player_id FROM observers WHERE game_id = ?1 "
 		"ORDER BY player_id";
-	int64_t *ids = NULL;
-	size_t n = 0, cap = 0;
 	sqlite3_stmt *st;
-	int rc;
 
 	store_ok(store);
 	*ids_r = NULL;
@@ -589,17 +579,6 @@ int store_observer_list(struct store *store, int64_t game_id,
 	if (st == NULL)
 		return -1;
 	sqlite3_bind_int64(st, 1, game_id);
-	while ((rc = store_step(store, st)) == SQLITE_ROW) {
-		ids = store_array_grow(ids, sizeof(*ids), n, &cap);
-		ids[n++] = store_col_int64(st, 0);
-	}
-	store_stmt_done(st);
-	if (rc != SQLITE_DONE) {
-		free(ids);
-		return store_fail_sqlite(store, error_r, rc,
-					 "listing observers");
-	}
-	*ids_r = ids;
-	*count_r = n;
-	return 0;
+	return store_collect(store, st, sizeof(**ids_r), id_read, NULL, ids_r,
+			     count_r, "listing observers", error_r);
 }

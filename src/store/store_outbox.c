@@ -4,8 +4,10 @@
 
 #include <stdlib.h>
 
-static void msg_clear(struct store_outbox_msg *m)
+static void msg_clear(void *elem)
 {
+	struct store_outbox_msg *m = elem;
+
 	free(m->recipient);
 	free(m->message_id);
 	free(m->headers);
@@ -29,8 +31,9 @@ void store_outbox_msgs_free(struct store_outbox_msg **msgs, size_t count)
 	"id, recipient, message_id, headers, body, game_id, inbound_id, " \
 	"created, attempts, next_attempt_at, sent_at, failed, last_error"
 
-static void msg_read(sqlite3_stmt *st, struct store_outbox_msg *m)
+static void msg_read(sqlite3_stmt *st, void *elem)
 {
+	struct store_outbox_msg *m = elem;
 	m->id = store_col_int64(st, 0);
 	m->recipient = store_col_strdup(st, 1);
 	m->message_id = store_col_strdup(st, 2);
@@ -50,22 +53,8 @@ static int msgs_collect(struct store *s, sqlite3_stmt *st,
 			struct store_outbox_msg **msgs_r, size_t *count_r,
 			const char *what, const char **error_r)
 {
-	struct store_outbox_msg *list = NULL;
-	size_t n = 0, cap = 0;
-	int rc;
-
-	while ((rc = store_step(s, st)) == SQLITE_ROW) {
-		list = store_array_grow(list, sizeof(*list), n, &cap);
-		msg_read(st, &list[n++]);
-	}
-	store_stmt_done(st);
-	if (rc != SQLITE_DONE) {
-		store_outbox_msgs_free(&list, n);
-		return store_fail_sqlite(s, error_r, rc, what);
-	}
-	*msgs_r = list;
-	*count_r = n;
-	return 0;
+	return store_collect(s, st, sizeof(**msgs_r), msg_read, msg_clear,
+			     msgs_r, count_r, what, error_r);
 }
 
 int store_outbox_enqueue(struct store *store,

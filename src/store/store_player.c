@@ -5,8 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void player_clear(struct store_player *p)
+static void player_clear(void *elem)
 {
+	struct store_player *p = elem;
 	size_t i;
 
 	free(p->name);
@@ -18,6 +19,15 @@ static void player_clear(struct store_player *p)
 	for (i = 0; i < p->n_fingerprints; i++)
 		free(p->fingerprints[i]);
 	free(p->fingerprints);
+}
+
+static void player_read(sqlite3_stmt *st, void *elem)
+{
+	struct store_player *p = elem;
+
+	p->id = store_col_int64(st, 0);
+	p->name = store_col_strdup(st, 1);
+	p->created = store_col_int64(st, 2);
 }
 
 void store_player_free(struct store_player **player)
@@ -205,6 +215,34 @@ int store_player_add_address(struct store *store, int64_t player_id,
 			 "adding an address", error_r);
 }
 
+static void address_read(sqlite3_stmt *st, void *elem)
+{
+	struct store_address *a = elem;
+
+	a->address = store_col_strdup(st, 0);
+	a->failing = sqlite3_column_int(st, 1) != 0;
+	a->failing_since = store_col_int64(st, 2);
+	a->failing_reason = store_col_strdup(st, 3);
+}
+
+static void address_clear(void *elem)
+{
+	struct store_address *a = elem;
+
+	free(a->address);
+	free(a->failing_reason);
+}
+
+static void string_read(sqlite3_stmt *st, void *elem)
+{
+	*(char **)elem = store_col_strdup(st, 0);
+}
+
+static void string_clear(void *elem)
+{
+	free(*(char **)elem);
+}
+
 /* Fill p->addresses and p->fingerprints for p->id. */
 static int player_load_details(struct store *s, struct store_player *p,
 			       const char **error_r)
@@ -216,45 +254,22 @@ static int player_load_details(struct store *s, struct store_player *p,
 		"SELECT fingerprint FROM player_keys WHERE player_id = ?1 "
 		"ORDER BY created, fingerprint";
 	sqlite3_stmt *st;
-	size_t cap = 0;
-	int rc;
 
 	st = store_stmt(s, sql_addr, error_r);
 	if (st == NULL)
 		return -1;
 	sqlite3_bind_int64(st, 1, p->id);
-	while ((rc = store_step(s, st)) == SQLITE_ROW) {
-		struct store_address *a;
-
-		p->addresses = store_array_grow(p->addresses,
-						sizeof(*p->addresses),
-						p->n_addresses, &cap);
-		a = &p->addresses[p->n_addresses++];
-		a->address = store_col_strdup(st, 0);
-		a->failing = sqlite3_column_int(st, 1) != 0;
-		a->failing_since = store_col_int64(st, 2);
-		a->failing_reason = store_col_strdup(st, 3);
-	}
-	store_stmt_done(st);
-	if (rc != SQLITE_DONE)
-		return store_fail_sqlite(s, error_r, rc, "loading addresses");
-
-	cap = 0;
+	if (store_collect(s, st, sizeof(*p->addresses), address_read,
+			  address_clear, &p->addresses, &p->n_addresses,
+			  "loading addresses", error_r) < 0)
+		return -1;
 	st = store_stmt(s, sql_keys, error_r);
 	if (st == NULL)
 		return -1;
 	sqlite3_bind_int64(st, 1, p->id);
-	while ((rc = store_step(s, st)) == SQLITE_ROW) {
-		p->fingerprints = store_array_grow(p->fingerprints,
-						   sizeof(*p->fingerprints),
-						   p->n_fingerprints, &cap);
-		p->fingerprints[p->n_fingerprints++] =
-			store_col_strdup(st, 0);
-	}
-	store_stmt_done(st);
-	if (rc != SQLITE_DONE)
-		return store_fail_sqlite(s, error_r, rc, "loading keys");
-	return 0;
+	return store_collect(s, st, sizeof(*p->fingerprints), string_read,
+			     string_clear, &p->fingerprints,
+			     &p->n_fingerprints, "loading keys", error_r);
 }
 
 int store_player_load(struct store *store, int64_t player_id,
@@ -283,9 +298,7 @@ int store_player_load(struct store *store, int64_t player_id,
 					 "loading a player");
 	}
 	p = store_xmalloc(sizeof(*p));
-	p->id = store_col_int64(st, 0);
-	p->name = store_col_strdup(st, 1);
-	p->created = store_col_int64(st, 2);
+	player_read(st, p);
 	store_stmt_done(st);
 	if (player_load_details(store, p, error_r) < 0) {
 		store_player_free(&p);
@@ -362,10 +375,8 @@ int store_player_list(struct store *store, struct store_player **players_r,
 {
 	static const char sql[] =
 		"SELECT id, name, created FROM players ORDER BY id";
-	struct store_player *list = NULL;
-	size_t n = 0, cap = 0, i;
 	sqlite3_stmt *st;
-	int rc;
+	size_t i;
 
 	store_ok(store);
 	*players_r = NULL;
@@ -373,27 +384,18 @@ int store_player_list(struct store *store, struct store_player **players_r,
 	st = store_stmt(store, sql, error_r);
 	if (st == NULL)
 		return -1;
-	while ((rc = store_step(store, st)) == SQLITE_ROW) {
-		list = store_array_grow(list, sizeof(*list), n, &cap);
-		list[n].id = store_col_int64(st, 0);
-		list[n].name = store_col_strdup(st, 1);
-		list[n].created = store_col_int64(st, 2);
-		n++;
-	}
-	store_stmt_done(st);
-	if (rc != SQLITE_DONE) {
-		store_players_free(&list, n);
-		return store_fail_sqlite(store, error_r, rc,
-					 "listing players");
-	}
-	for (i = 0; i < n; i++) {
-		if (player_load_details(store, &list[i], error_r) < 0) {
-			store_players_free(&list, n);
+	if (store_collect(store, st, sizeof(**players_r), player_read,
+			  player_clear, players_r, count_r, "listing players",
+			  error_r) < 0)
+		return -1;
+	for (i = 0; i < *count_r; i++) {
+		if (player_load_details(store, &(*players_r)[i],
+					error_r) < 0) {
+			store_players_free(players_r, *count_r);
+			*count_r = 0;
 			return -1;
 		}
 	}
-	*players_r = list;
-	*count_r = n;
 	return 0;
 }
 

@@ -79,6 +79,15 @@ int store_run_insert(struct store *s, sqlite3_stmt *st, const char *what,
 int store_query_int64(struct store *s, sqlite3_stmt *st, int64_t *value_r,
 		      const char *what, const char **error_r);
 
+/* Step a query to its end, reading each row with read_row into a new
+ * element (zeroed, elem_size bytes) of a growing array.  0 with the array
+ * in *(T **)list_r (NULL if no rows) and its length in *count_r; -1 on
+ * failure, after clear_row on every element read (may be NULL). */
+int store_collect(struct store *s, sqlite3_stmt *st, size_t elem_size,
+		  void (*read_row)(sqlite3_stmt *st, void *elem),
+		  void (*clear_row)(void *elem), void *list_r,
+		  size_t *count_r, const char *what, const char **error_r);
+
 /* sqlite3_step / sqlite3_exec through the fault injector. */
 int store_step(struct store *s, sqlite3_stmt *st);
 int store_exec(struct store *s, const char *sql);
