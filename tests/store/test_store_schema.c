@@ -392,6 +392,40 @@ START_TEST(test_embedded_matches_sql_dir)
 }
 END_TEST
 
+/* Without sql_dir: the installed migrations if there are any, else the
+ * embedded copy; either way the same schema. */
+START_TEST(test_default_sql_source)
+{
+	struct store_options o = { 0 };
+	struct store *s = test_open_at(test_db, &o);
+	const char *want = access(ASHES_DATADIR "/sql/001-initial.sql",
+				  R_OK) == 0 ? ASHES_DATADIR "/sql" :
+				  "(embedded)";
+	int cur = -1, known = -1;
+
+	ck_assert_str_eq(store_sql_source(s), want);
+	ck_assert_int_eq(store_schema_version(s, &cur, &known, &err), 0);
+	ck_assert_int_eq(known, count_sql_files(test_sql_dir));
+	ck_assert_int_eq(cur, known);
+	store_close(&s);
+}
+END_TEST
+
+START_TEST(test_open_bad_path)
+{
+	struct store_options o = test_options();
+	struct store *s = NULL;
+	char path[400];
+
+	snprintf(path, sizeof(path), "%s/no/such/dir/x.db", test_dir);
+	ck_assert_int_eq(store_open(path, &o, &s, &err), -1);
+	ck_assert_ptr_null(s);
+	ck_assert_ptr_nonnull(strstr(err, path));
+	/* store_close of NULL is harmless */
+	store_close(&s);
+}
+END_TEST
+
 START_TEST(test_check_report)
 {
 	struct store *s = test_open();
@@ -437,6 +471,8 @@ static Suite *schema_suite(void)
 	tcase_add_test(tc, test_migration_breaking_foreign_key_refused);
 	tcase_add_test(tc, test_bad_sql_dirs);
 	tcase_add_test(tc, test_embedded_matches_sql_dir);
+	tcase_add_test(tc, test_default_sql_source);
+	tcase_add_test(tc, test_open_bad_path);
 	tcase_add_test(tc, test_check_report);
 	suite_add_tcase(s, tc);
 	return s;
