@@ -501,8 +501,10 @@ static int queue_mail(struct handle *h, const char *to, struct game *g,
 		buf_printf(&hdr, "References: %s\n", buf_str(&refs));
 	buf_printf(&hdr, "Auto-Submitted: %s\n",
 		   auto_reply ? "auto-replied" : "auto-generated");
-	if (game_id != 0)
+	if (game_id != 0) {
 		buf_printf(&hdr, "X-Ashes-Game: %" PRId64 "\n", game_id);
+		buf_printf(&hdr, "X-Ashes-Ply: %d\n", ply);
+	}
 	buf_printf(&hdr, "X-Ashes-Kind: %s\n", kind);
 
 	memset(&m, 0, sizeof(m));
@@ -1756,4 +1758,53 @@ out:
 	template_ctx_free(&h.reply);
 	game_free(&g);
 	return ret < 0 ? -1 : 0;
+}
+
+int server_board_svg(struct server *server, int64_t game_id, int ply,
+		     struct buf *out, const char **error_r)
+{
+	struct handle h;
+	struct game g;
+	struct core_position pos;
+	const struct core_move *last = NULL;
+	enum core_error err;
+	int ret;
+
+	memset(&h, 0, sizeof(h));
+	h.srv = server;
+	ret = game_load(&h, game_id, &g, true);
+	template_ctx_free(&h.refusal);
+	if (ret <= 0) {
+		snprintf(server->errbuf, sizeof(server->errbuf),
+			 ret == 0 ? "no game %" PRId64 : "game %" PRId64 ": %s",
+			 game_id, h.error);
+		*error_r = server->errbuf;
+		return -1;
+	}
+	if (ply < 0 || (size_t)ply > g.rec.nplies) {
+		snprintf(server->errbuf, sizeof(server->errbuf),
+			 "game %" PRId64 " has no ply %d", game_id, ply);
+		*error_r = server->errbuf;
+		game_free(&g);
+		return -1;
+	}
+	/* Replay to that ply: the mail shows the board it was written for,
+	 * even if it is sent after later moves. */
+	if (core_position_init(&pos, &g.rec.variant, &err) < 0) {
+		game_free(&g);
+		*error_r = core_error_string(err);
+		return -1;
+	}
+	for (size_t i = 0; i < (size_t)ply; i++) {
+		if (g.rec.plies[i].kind == CORE_MOVE_PASS)
+			continue; /* played by the move before it */
+		core_play_unchecked(&pos, &g.rec.plies[i], NULL);
+		last = &g.rec.plies[i];
+		/* Forced passes came with that move. */
+		while (pos.ply > (int)i + 1 && (int)i + 1 < ply)
+			i++;
+	}
+	render_board_svg(&pos, last, out);
+	game_free(&g);
+	return 0;
 }

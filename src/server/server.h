@@ -35,10 +35,13 @@
  *   References: <...> <...>           (if any)
  *   Auto-Submitted: auto-replied      (replies) | auto-generated (notices)
  *   X-Ashes-Game: GAME                (if about a game)
+ *   X-Ashes-Ply: N                    (the plies played when queued)
  *   X-Ashes-Kind: reply|your-move|observer|challenge|result
  * The mail-out layer adds From, Reply-To, Date, MIME-Version and
- * Content-Type (and may add a text/html alternative, e.g. a board
- * picture, from X-Ashes-Game), then signs and sends.
+ * Content-Type (and may add a text/html alternative with the board
+ * picture from server_board_svg(X-Ashes-Game, X-Ashes-Ply); observers'
+ * mails, X-Ashes-Kind: observer, may get a List-Unsubscribe that sends
+ * "unobserve GAME"), then signs and sends.
  */
 #ifndef ASHES_SERVER_SERVER_H
 #define ASHES_SERVER_SERVER_H
@@ -168,6 +171,13 @@ int server_help_text(struct server *server, struct buf *out,
  * admin-game.txt, appended to out.  -1 with *error_r ("no game 12", a
  * store or template error; valid until the next call). */
 int server_game_show(struct server *server, int64_t game_id,
+		     struct buf *out, const char **error_r);
+
+/* The board of game_id after `ply` plies (as in X-Ashes-Ply), with the ply
+ * that led there outlined, as a self-contained SVG picture appended to
+ * out: for the text/html alternative of a mail.  -1 with *error_r (no
+ * such game or ply, store failure). */
+int server_board_svg(struct server *server, int64_t game_id, int ply,
 		     struct buf *out, const char **error_r);
 
 #endif

@@ -1481,6 +1481,44 @@ START_TEST(test_notes_and_limits)
 }
 END_TEST
 
+/* The picture for the text/html part: the board at the mail's ply. */
+START_TEST(test_board_svg)
+{
+	struct outbox o;
+	struct buf b = BUF_INIT;
+	const char *error;
+	char body[128];
+	int64_t g;
+
+	register_three();
+	g = start_game("");
+	snprintf(body, sizeof(body), "move %" PRId64 " 1 e5-e7\n", g);
+	ALICE_SAYS(body);
+	o = new_mail();
+	ck_assert_has(mail_to(&o, BOB, "your-move")->headers, "X-Ashes-Ply: 1\n");
+	outbox_free(&o);
+	snprintf(body, sizeof(body), "move %" PRId64 " 2 e5-e3\n", g);
+	BOB_SAYS(body);
+	o = new_mail();
+	outbox_free(&o);
+	ck_assert_int_eq(server_board_svg(srv, g, 1, &b, &error), 0);
+	ck_assert_has(buf_str(&b), "<svg");
+	/* After ply 1 there is no stack on e3 yet; after ply 2 there is:
+	 * the pictures differ. */
+	{
+		struct buf b2 = BUF_INIT;
+		ck_assert_int_eq(server_board_svg(srv, g, 2, &b2, &error), 0);
+		ck_assert_str_ne(buf_str(&b), buf_str(&b2));
+		buf_free(&b2);
+	}
+	buf_reset(&b);
+	ck_assert_int_eq(server_board_svg(srv, g, 3, &b, &error), -1);
+	ck_assert_has(error, "no ply 3");
+	ck_assert_int_eq(server_board_svg(srv, 999, 0, &b, &error), -1);
+	buf_free(&b);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("server");
@@ -1513,6 +1551,7 @@ int main(void)
 	tcase_add_test(tc, test_help_and_no_commands);
 	tcase_add_test(tc, test_batch);
 	tcase_add_test(tc, test_swap);
+	tcase_add_test(tc, test_board_svg);
 	tcase_add_test(tc, test_draw_lapses_on_move);
 	tcase_add_test(tc, test_notes_and_limits);
 	tcase_add_test(tc, test_admin_views);
