@@ -444,6 +444,52 @@ START_TEST(test_restart_during_idle)
 }
 END_TEST
 
+/* A server without MOVE, UIDPLUS and IDLE (mailstack's 127.0.0.2):
+ * archive by COPY + \Deleted + EXPUNGE, wait by sleeping. */
+START_TEST(test_fallbacks_without_move_and_idle)
+{
+	struct mail_source_settings set;
+	struct mail_source_message msg;
+	struct mail_source *src;
+	struct events ev = { 0 };
+	const char *error;
+	uint64_t t0;
+	int r;
+
+	doveadm_save("frank", "INBOX", "plain-1");
+	doveadm_save("frank", "INBOX", "plain-2");
+	settings_for(&set, "frank", &ev);
+	set.host = "127.0.0.2";
+	set.poll_ms = 300;
+	src = open_source(&set);
+	ck_assert_int_eq(mail_source_next(src, &msg, &error),
+			 MAIL_SOURCE_MESSAGE);
+	ck_assert(has_subject(&msg, "plain-1"));
+	ck_assert_int_eq(mail_source_mark_handled(src, msg.uid, &error), 0);
+	ck_assert_int_eq(inbox_count("frank"), 1);
+	ck_assert_int_eq(test_count_files(maildir("frank", ".Archive", "cur")),
+			 1);
+	ck_assert_int_eq(mail_source_next(src, &msg, &error),
+			 MAIL_SOURCE_MESSAGE);
+	ck_assert(has_subject(&msg, "plain-2"));
+	/* EXPUNGE without UIDPLUS also takes other \Deleted mail: only
+	 * ours carries it, and the unhandled one stays. */
+	ck_assert_int_eq(mail_source_mark_handled(src, msg.uid, &error), 0);
+	ck_assert_int_eq(inbox_count("frank"), 0);
+	ck_assert_int_eq(test_count_files(maildir("frank", ".Archive", "cur")),
+			 2);
+	ck_assert_int_eq(mail_source_next(src, &msg, &error), MAIL_SOURCE_NONE);
+	/* No IDLE: wait sleeps the poll interval, not the 10 s asked. */
+	t0 = test_now_ms();
+	r = mail_source_wait(src, 10000, &error);
+	ck_assert_int_eq(r, 1);
+	ck_assert_uint_ge(test_now_ms() - t0, 250);
+	ck_assert_uint_lt(test_now_ms() - t0, 3000);
+	mail_source_close(&src);
+	ck_assert_int_eq(ev.down, 0);
+}
+END_TEST
+
 START_TEST(test_tls_and_login)
 {
 	struct mail_source_settings set;
@@ -543,13 +589,14 @@ int main(void)
 	int failed;
 
 	test_stack_start("alice:alice-pw bob:bob-pw carol:carol-pw "
-			 "dave:dave-pw erin:erin-pw");
+			 "dave:dave-pw erin:erin-pw frank:frank-pw");
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_fetch_in_uid_order_and_archive);
 	tcase_add_test(tc, test_uidvalidity_change);
 	tcase_add_test(tc, test_restart_in_the_middle_of_a_poll);
 	tcase_add_test(tc, test_idle_wakes_on_delivery);
 	tcase_add_test(tc, test_restart_during_idle);
+	tcase_add_test(tc, test_fallbacks_without_move_and_idle);
 	tcase_add_test(tc, test_tls_and_login);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
