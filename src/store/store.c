@@ -90,6 +90,13 @@ int store_fail_sqlite(struct store *s, const char **error_r, int rc,
 		return store_fail(s, error_r, STORE_ERROR_FAULT,
 				  "%s: injected fault", what);
 	}
+	if (s->tx_lost) {
+		s->tx_lost = false;
+		return store_fail(s, error_r, STORE_ERROR_IO,
+				  "%s: the transaction was rolled back after "
+				  "an earlier failure; roll back and start "
+				  "again", what);
+	}
 	switch (rc & 0xff) {
 	case SQLITE_BUSY:
 	case SQLITE_LOCKED:
@@ -131,6 +138,11 @@ void store_debug_fail_after(struct store *store, long n)
 	store->fault_fired = false;
 }
 
+void store_debug_fault_rolls_back(struct store *store, bool rolls_back)
+{
+	store->fault_rolls_back = rolls_back;
+}
+
 long store_debug_step_count(const struct store *store)
 {
 	return store->step_count;
@@ -151,18 +163,40 @@ static bool fault_now(struct store *s)
 	return true;
 }
 
+/* What every step/exec goes through: SQLITE_OK to go on, or the error to
+ * report instead of making the call. */
+static int call_gate(struct store *s)
+{
+	/* SQLite ended the caller's transaction after an error: never let a
+	 * later call run in autocommit mode as if it were still inside. */
+	if (s->tx_open && sqlite3_get_autocommit(s->db)) {
+		s->tx_lost = true;
+		return SQLITE_ABORT_ROLLBACK;
+	}
+	if (!fault_now(s))
+		return SQLITE_OK;
+	if (s->fault_rolls_back) {
+		/* as SQLite does after SQLITE_FULL or some I/O errors */
+		if (!sqlite3_get_autocommit(s->db))
+			sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+		return SQLITE_FULL;
+	}
+	return SQLITE_IOERR;
+}
+
 int store_step(struct store *s, sqlite3_stmt *st)
 {
-	if (fault_now(s))
-		return SQLITE_IOERR;
-	return sqlite3_step(st);
+	int rc = call_gate(s);
+
+	return rc != SQLITE_OK ? rc : sqlite3_step(st);
 }
 
 int store_exec(struct store *s, const char *sql)
 {
-	if (fault_now(s))
-		return SQLITE_IOERR;
-	return sqlite3_exec(s->db, sql, NULL, NULL, NULL);
+	int rc = call_gate(s);
+
+	return rc != SQLITE_OK ? rc :
+		sqlite3_exec(s->db, sql, NULL, NULL, NULL);
 }
 
 int store_exec_nofault(struct store *s, const char *sql)
@@ -773,7 +807,7 @@ void store_close(struct store **store)
 
 bool store_in_transaction(const struct store *store)
 {
-	return store->db != NULL && !sqlite3_get_autocommit(store->db);
+	return store->tx_open;
 }
 
 int store_begin(struct store *store, const char **error_r)
@@ -789,6 +823,7 @@ int store_begin(struct store *store, const char **error_r)
 		rc = store_exec(store, "BEGIN IMMEDIATE");
 		if (rc == SQLITE_OK) {
 			store->savepoint_depth = 0;
+			store->tx_open = true;
 			return 0;
 		}
 		if ((rc & 0xff) != SQLITE_BUSY || store->fault_fired)
@@ -810,6 +845,7 @@ int store_commit(struct store *store, const char **error_r)
 		rc = store_exec(store, "COMMIT");
 		if (rc == SQLITE_OK) {
 			store->savepoint_depth = 0;
+			store->tx_open = false;
 			return 0;
 		}
 		if ((rc & 0xff) != SQLITE_BUSY || store->fault_fired)
@@ -822,8 +858,9 @@ int store_commit(struct store *store, const char **error_r)
 
 void store_rollback(struct store *store)
 {
-	if (store_in_transaction(store))
+	if (store->db != NULL && !sqlite3_get_autocommit(store->db))
 		store_exec_nofault(store, "ROLLBACK");
+	store->tx_open = false;
 	store->savepoint_depth = 0;
 }
 

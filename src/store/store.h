@@ -109,8 +109,12 @@ int store_begin(struct store *store, const char **error_r);
  * is in the database. */
 int store_commit(struct store *store, const char **error_r);
 /* Roll back the open transaction (no-op without one).  Never fails in a
- * way the caller could act on, so it returns nothing. */
+ * way the caller could act on, so it returns nothing.  After any failure
+ * inside a transaction the caller rolls back: if SQLite already ended the
+ * transaction itself (some I/O errors, a full disk), every later call
+ * fails until store_rollback(), so nothing runs outside it by mistake. */
 void store_rollback(struct store *store);
+/* True from store_begin() until store_commit() or store_rollback(). */
 bool store_in_transaction(const struct store *store);
 
 /* What kind the last failure was (STORE_ERROR_NONE after a success). */
@@ -138,6 +142,10 @@ void store_check_report_free(struct store_check_report **report);
  * ROLLBACK is never failed, so recovery can always be proven.  The fault
  * fires once, then the counter is off again. */
 void store_debug_fail_after(struct store *store, long n);
+/* Make the injected fault behave like SQLITE_FULL after which SQLite has
+ * rolled back the whole transaction by itself (default: an I/O error that
+ * fails only the statement). */
+void store_debug_fault_rolls_back(struct store *store, bool rolls_back);
 /* Number of SQLite step/exec calls made so far by this store. */
 long store_debug_step_count(const struct store *store);
 

@@ -52,9 +52,16 @@ struct store {
 	enum store_error_kind error_kind;
 	char error[512];
 
+	/* A transaction begun with store_begin is open (as far as the
+	 * caller knows: SQLite may have rolled it back after an I/O error,
+	 * and then tx_lost is set by the next call, which fails). */
+	bool tx_open;
+	bool tx_lost;
+
 	/* Fault injection: -1 off, else calls left before the failing one. */
 	long fail_countdown;
 	bool fault_fired;
+	bool fault_rolls_back;
 	long step_count;
 };
 

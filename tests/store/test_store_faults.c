@@ -290,7 +290,10 @@ out:
 	return ret;
 }
 
-START_TEST(test_fault_in_message_transaction)
+/* Fail call 0, 1, 2, ... of the transaction until a run gets through:
+ * every call of the clean run has then failed once, and each time the
+ * database must be exactly as before. */
+static void fault_every_call(bool rolls_back)
 {
 	struct store *s = test_open();
 	struct world w;
@@ -298,9 +301,8 @@ START_TEST(test_fault_in_message_transaction)
 	long n, steps, faults = 0;
 
 	make_world(s, &w);
+	store_debug_fault_rolls_back(s, rolls_back);
 	before = test_dump(test_db);
-	/* Fail call 0, 1, 2, ... of the transaction until a run gets
-	 * through: every call of the clean run has then failed once. */
 	for (n = 0;; n++) {
 		int rc;
 
@@ -337,6 +339,17 @@ START_TEST(test_fault_in_message_transaction)
 					"SELECT count(*) FROM outbox"), 2);
 	free(before);
 	store_close(&s);
+}
+
+START_TEST(test_fault_in_message_transaction)
+{
+	fault_every_call(false);
+}
+END_TEST
+
+START_TEST(test_fault_rolling_back_in_message_transaction)
+{
+	fault_every_call(true);
 }
 END_TEST
 
@@ -437,6 +450,44 @@ START_TEST(test_fault_keeps_callers_earlier_work)
 }
 END_TEST
 
+/* SQLite may end a transaction by itself after an I/O error or a full
+ * disk; later calls must then fail, not run in autocommit mode. */
+START_TEST(test_fault_that_rolls_back_everything)
+{
+	struct store *s = test_open();
+	struct store_outbox_msg m = { 0 };
+	int64_t id = 0;
+
+	m.recipient = "a@example.org";
+	m.headers = "Subject: x\n";
+	m.body = "y\n";
+	ck_assert_int_eq(store_begin(s, &err), 0);
+	ck_assert_int_eq(store_player_add(s, "Alice", NULL, NULL, 1, &id,
+					  &err), 0);
+	store_debug_fault_rolls_back(s, true);
+	store_debug_fail_after(s, 0);
+	ck_assert_int_eq(store_outbox_enqueue(s, &m, 1, NULL, &err), -1);
+	ck_assert_int_eq(store_error_kind(s), STORE_ERROR_FAULT);
+	ck_assert(store_in_transaction(s));
+	/* the caller goes on regardless: refused, nothing autocommitted */
+	ck_assert_int_eq(store_outbox_enqueue(s, &m, 1, NULL, &err), -1);
+	ck_assert_msg(strstr(err, "rolled back") != NULL, "%s", err);
+	ck_assert_int_eq(store_player_add(s, "Bob", NULL, NULL, 1, NULL,
+					  &err), -1);
+	ck_assert_int_eq(store_commit(s, &err), -1);
+	ck_assert(!store_in_transaction(s));
+	ck_assert_int_eq(test_query_int(test_db,
+					"SELECT count(*) FROM players"), 0);
+	ck_assert_int_eq(test_query_int(test_db,
+					"SELECT count(*) FROM outbox"), 0);
+	/* and after that the store works */
+	ck_assert_int_eq(store_outbox_enqueue(s, &m, 1, NULL, &err), 0);
+	ck_assert_int_eq(test_query_int(test_db,
+					"SELECT count(*) FROM outbox"), 1);
+	store_close(&s);
+}
+END_TEST
+
 START_TEST(test_fault_in_migration)
 {
 	struct store_options o = test_options();
@@ -489,8 +540,10 @@ static Suite *faults_suite(void)
 
 	tcase_add_checked_fixture(fault, setup, teardown);
 	tcase_add_test(fault, test_fault_in_message_transaction);
+	tcase_add_test(fault, test_fault_rolling_back_in_message_transaction);
 	tcase_add_test(fault, test_fault_in_atomic_calls);
 	tcase_add_test(fault, test_fault_keeps_callers_earlier_work);
+	tcase_add_test(fault, test_fault_that_rolls_back_everything);
 	tcase_add_test(fault, test_fault_in_migration);
 	suite_add_tcase(s, fault);
 	return s;
