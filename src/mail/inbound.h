@@ -36,9 +36,12 @@ struct inbound_options {
 	/* Context whose GNUPGHOME holds the known public keys.  NULL: no
 	 * verification (signature status stays NONE or ERROR). */
 	struct pgp_ctx *pgp;
-	/* When the signer's key is unknown and the signed content carries a
-	 * public key, import it into pgp's keyring and verify again (the
-	 * register path).  The imported fingerprints are reported. */
+	/* When the signer's key is unknown and the mail carries a public
+	 * key, import it into pgp's keyring and verify again (the register
+	 * path).  The imported fingerprints are reported.  Importing is safe
+	 * in that only a key that verifies the signature makes it GOOD, but
+	 * it grows the keyring: the daemon should parse without this first
+	 * and again with it only for a register command with key_count > 0. */
 	bool import_keys;
 };
 

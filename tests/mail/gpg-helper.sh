@@ -107,7 +107,14 @@ out=clearsigned.eml
 printf 'move 12 a1-b2\n' > text
 { hdrs 'Alice <alice@example.org>' 'game 7' 'Content-Type: text/plain; charset=utf-8\n'; printf '\n'; clearsign signer alice text; } > $out
 
+# ISO-8859-1 clearsigned text: signed in its own charset, read as UTF-8
+out=latin1-clearsigned.eml
+printf 'register Ren\351 M\374ller\n' > text
+{ hdrs 'Rene <alice@example.org>' 'register' 'Content-Type: text/plain; charset=ISO-8859-1\nContent-Transfer-Encoding: quoted-printable\n'
+  printf '\n'; clearsign signer alice text | sed 's/=/=3D/g; s/\xe9/=E9/; s/\xfc/=FC/'; } > $out
+
 out=outside.eml
+printf 'move 12 a1-b2\n' > text
 { hdrs 'Alice <alice@example.org>' 'game 7' 'Content-Type: text/plain; charset=utf-8\n'
   printf '\nresign\n\n'; clearsign signer alice text; printf '\n-- \nSent from my phone, resign\n'; } > $out
 

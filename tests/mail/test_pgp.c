@@ -154,6 +154,17 @@ START_TEST(test_clearsigned)
 }
 END_TEST
 
+START_TEST(test_clearsigned_latin1_qp)
+{
+	struct inbound_msg *m = parse_fixture("latin1-clearsigned.eml");
+
+	assert_status(m, PGP_SIG_GOOD);
+	ck_assert_int_eq(m->sig_kind, INBOUND_CLEARSIGNED);
+	ck_assert_str_eq(m->text, "register Ren\xc3\xa9 M\xc3\xbcller\n");
+	inbound_msg_free(&m);
+}
+END_TEST
+
 START_TEST(test_text_outside_signature)
 {
 	struct inbound_msg *m = parse_fixture("outside.eml");
@@ -536,6 +547,7 @@ int main(void)
 	tcase_add_test(tc, test_pgp_mime_good);
 	tcase_add_test(tc, test_tampered);
 	tcase_add_test(tc, test_clearsigned);
+	tcase_add_test(tc, test_clearsigned_latin1_qp);
 	tcase_add_test(tc, test_text_outside_signature);
 	tcase_add_test(tc, test_unsigned_with_gpg);
 	tcase_add_test(tc, test_unknown_key);
