@@ -222,8 +222,8 @@ sqlite3_stmt *store_stmt(struct store *s, const char *sql,
 		return NULL;
 	}
 	if (s->ncache == STORE_STMT_CACHE_MAX) {
-		/* More distinct statements than the cache holds is a bug in
-		 * the store; keep working, just without caching this one. */
+		/* The store has a fixed set of statements (about 50); more
+		 * than the cache holds is a bug in the store. */
 		fputs("ashes: store statement cache full\n", stderr);
 		abort();
 	}

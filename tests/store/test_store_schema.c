@@ -421,6 +421,18 @@ START_TEST(test_open_bad_path)
 	ck_assert_int_eq(store_open(path, &o, &s, &err), -1);
 	ck_assert_ptr_null(s);
 	ck_assert_ptr_nonnull(strstr(err, path));
+	/* a file that is not a database */
+	{
+		FILE *f = fopen(test_db, "w");
+
+		fputs("this is not an SQLite database, just some text that is "
+		      "long enough to fill a header of one hundred bytes or "
+		      "so, which SQLite reads first\n", f);
+		fclose(f);
+	}
+	ck_assert_int_eq(store_open(test_db, &o, &s, &err), -1);
+	ck_assert_ptr_null(s);
+	ck_assert_msg(strstr(err, "not a database") != NULL, "%s", err);
 	/* store_close of NULL is harmless */
 	store_close(&s);
 }
