@@ -660,10 +660,10 @@ int64_t command_thread_game(const char *subject, const char *references,
 }
 
 char *command_message_id(char *buf, size_t len, int64_t game, int ply,
-			 int64_t seq, const char *domain)
+			 int64_t inbound, int seq, const char *domain)
 {
-	snprintf(buf, len, "<ashes.%" PRId64 ".%d.%" PRId64 "@%s>", game, ply,
-		 seq, domain);
+	snprintf(buf, len, "<ashes.%" PRId64 ".%d.%" PRId64 ".%d@%s>", game,
+		 ply, inbound, seq, domain);
 	return buf;
 }
 

@@ -139,17 +139,19 @@ void command_list_free(struct command_list *list);
 bool command_line_ends_text(const char *line, size_t len);
 
 /* The game of a mail's thread: the N of a "[ashes #N]" tag in the subject,
- * else of a Message-ID of ours ("<ashes.N....@domain>", see
+ * else of a Message-ID of ours ("<ashes.N.*@domain>", see
  * command_message_id()) in `references` (References and In-Reply-To text,
  * may be NULL).  `domain` may be NULL to accept any domain.  0 if none. */
 int64_t command_thread_game(const char *subject, const char *references,
 			    const char *domain);
 
 /* Message-ID for a mail the service sends about a game (game 0: about no
- * game): "<ashes.GAME.PLY.SEQ@domain>" written into buf (len bytes).
- * Deterministic so retries and tests agree; seq makes it unique. */
+ * game): "<ashes.GAME.PLY.INBOUND.SEQ@domain>" written into buf (len
+ * bytes), where INBOUND is the id of the mail being handled and SEQ counts
+ * the mails queued while handling it.  Deterministic (tests and retries
+ * agree) and unique, with no randomness. */
 char *command_message_id(char *buf, size_t len, int64_t game, int ply,
-			 int64_t seq, const char *domain);
+			 int64_t inbound, int seq, const char *domain);
 
 /* Strip leading "Re:", "Fwd:", "Fw:", "AW:", "WG:", "SV:" tags and any
  * "[ashes #N]" tag from a subject, copying what is left (trimmed) to buf. */

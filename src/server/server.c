@@ -475,8 +475,8 @@ static int queue_mail(struct handle *h, const char *to, struct game *g,
 
 	if (to == NULL)
 		return 0;
-	command_message_id(id, sizeof(id), game_id, ply,
-			   h->inbound_id * 1000 + h->seq++, h->srv->domain);
+	command_message_id(id, sizeof(id), game_id, ply, h->inbound_id,
+			   h->seq++, h->srv->domain);
 	buf_printf(&hdr, "To: %s\n", to);
 	buf_printf(&hdr, "Subject: %s\n", subject);
 	buf_printf(&hdr, "Message-ID: %s\n", id);

@@ -30,7 +30,7 @@
  * ended by "\n":
  *   To: <address>
  *   Subject: [ashes #GAME] ...        (stable per game; ASCII)
- *   Message-ID: <ashes.GAME.PLY.SEQ@domain>
+ *   Message-ID: <ashes.GAME.PLY.INBOUND.SEQ@domain>
  *   In-Reply-To: <...>                (if answering or in a game thread)
  *   References: <...> <...>           (if any)
  *   Auto-Submitted: auto-replied      (replies) | auto-generated (notices)

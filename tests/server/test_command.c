@@ -368,10 +368,10 @@ START_TEST(test_thread_game)
 					     NULL), 12);
 	ck_assert_int_eq(command_thread_game("Re: [ASHES #7]", NULL, NULL), 7);
 	ck_assert_int_eq(command_thread_game("Re: hello", NULL, NULL), 0);
-	command_message_id(id, sizeof(id), 42, 8, 3, "example.org");
-	ck_assert_str_eq(id, "<ashes.42.8.3@example.org>");
+	command_message_id(id, sizeof(id), 42, 8, 3, 1, "example.org");
+	ck_assert_str_eq(id, "<ashes.42.8.3.1@example.org>");
 	ck_assert_int_eq(command_thread_game(
-		"Re: hello", "<x@y> <ashes.41.2.1@example.org> <ashes.42.8.3@example.org>",
+		"Re: hello", "<x@y> <ashes.41.2.1.0@example.org> <ashes.42.8.3.1@example.org>",
 		"example.org"), 42);
 	/* A foreign domain's look-alike id does not count. */
 	ck_assert_int_eq(command_thread_game(
