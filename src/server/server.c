@@ -34,6 +34,10 @@ struct handle {
 	int seq;                 /* Message-ID counter within this message */
 	size_t queued;
 	const char *error;       /* system failure (rolls back) */
+	/* The mail's Message-ID without <> (callers may pass either), or
+	 * NULL. */
+	char msgid[256];
+	const char *message_id;
 	/* Refusal of the current command: the reason code and its values,
 	 * rendered by mail/refusal.txt. */
 	struct template_ctx *refusal;
@@ -1469,7 +1473,7 @@ static int queue_reply(struct handle *h, const char *kind)
 		if (msg->references != NULL)
 			buf_puts(&refs, msg->references);
 		ret = queue_mail(h, to, have_game ? &g : NULL, kind,
-				 buf_str(&subject), msg->message_id,
+				 buf_str(&subject), h->message_id,
 				 buf_str(&refs), buf_str(&body), true);
 		buf_free(&refs);
 	}
@@ -1556,7 +1560,20 @@ static int handle_in_transaction(struct handle *h, struct server_outcome *out)
 	int64_t seen_id;
 	int ret;
 
-	ret = store_inbound_seen(st, msg->message_id, msg->raw_sha256,
+	if (msg->message_id != NULL && msg->message_id[0] != '\0') {
+		const char *id = msg->message_id;
+		size_t n = strlen(id);
+		if (n >= 2 && id[0] == '<' && id[n - 1] == '>') {
+			id++;
+			n -= 2;
+		}
+		if (n >= sizeof(h->msgid))
+			n = sizeof(h->msgid) - 1;
+		memcpy(h->msgid, id, n);
+		h->msgid[n] = '\0';
+		h->message_id = h->msgid;
+	}
+	ret = store_inbound_seen(st, h->message_id, msg->raw_sha256,
 				 &seen_id, &error);
 	if (ret < 0)
 		return store_fail(h, error);
@@ -1569,7 +1586,7 @@ static int handle_in_transaction(struct handle *h, struct server_outcome *out)
 	if (identify(h) < 0)
 		return -1;
 	memset(&in, 0, sizeof(in));
-	in.message_id = (char *)msg->message_id;
+	in.message_id = (char *)h->message_id;
 	in.sha256 = (char *)msg->raw_sha256;
 	in.raw = (char *)msg->raw;
 	in.raw_len = msg->raw_len;

@@ -96,7 +96,7 @@ struct server_inbound {
 	/* A public key came with the mail (attached or pasted) and the mail
 	 * layer imported it; `register` is only meaningful with a key. */
 	bool key_offered;
-	const char *message_id;   /* without <>; may be NULL */
+	const char *message_id;   /* with or without <>; may be NULL */
 	const char *raw_sha256;   /* 64 lower-case hex digits; required */
 	const char *raw;          /* raw bytes for the archive; may be NULL */
 	size_t raw_len;

@@ -808,8 +808,9 @@ START_TEST(test_idempotence)
 	ck_assert_uint_eq(first.queued, 1);
 	o = new_mail();
 	outbox_free(&o);
-	/* Same Message-ID, other bytes. */
+	/* Same Message-ID (written with <> this time), other bytes. */
 	m.body = "register alice\n\n";
+	m.msgid = "<same@client.test>";
 	ck_assert_int_eq(deliver(&m, &out), 0);
 	ck_assert_int_eq(out.status, SERVER_DUPLICATE);
 	ck_assert_int_eq(out.inbound_id, first.inbound_id);
