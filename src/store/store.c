@@ -530,8 +530,13 @@ static int migrations_load(struct store *s, const char *sql_dir)
 		return migrations_load_dir(s, sql_dir, false);
 	if (migrations_load_dir(s, ASHES_DATADIR "/sql", true) < 0)
 		return -1;
-	if (s->known_version > 0)
+	/* An uninstalled build newer than what is installed brings newer
+	 * migrations than the installed ones: the newer set wins. */
+	if (s->known_version >= (int)store_sql_embedded_count)
 		return 0;
+	migrations_free(s);
+	free(s->sql_source);
+	s->sql_source = NULL;
 	return migrations_load_embedded(s);
 }
 

@@ -42,9 +42,10 @@ struct store;
 /* ---- opening, schema, transactions ------------------------------------ */
 
 struct store_options {
-	/* Directory holding NNN-name.sql migrations.  NULL: ASHES_DATADIR
-	 * "/sql" if it holds 001-*.sql, else the copy of sql/ embedded in the
-	 * program at build time (so an uninstalled binary works). */
+	/* Directory holding NNN-name.sql migrations.  NULL: the installed
+	 * ASHES_DATADIR "/sql", unless the copy of sql/ embedded in the
+	 * program at build time knows more versions (an uninstalled build,
+	 * or nothing installed at all). */
 	const char *sql_dir;
 	/* How long one statement waits for a lock held by another
 	 * connection or process.  0: STORE_DEFAULT_BUSY_TIMEOUT_MS. */
