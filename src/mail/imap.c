@@ -324,7 +324,7 @@ static int imap_connect(struct imap_source *is, const char **error_r)
 	else
 		r = mailimap_login(is->imap, is->user, is->password);
 	if (r != MAILIMAP_NO_ERROR)
-		goto failed_refused;
+		goto failed;
 
 	what = "CAPABILITY";
 	{
@@ -340,6 +340,7 @@ static int imap_connect(struct imap_source *is, const char **error_r)
 	is->has_uidplus = mailimap_has_uidplus(is->imap) != 0;
 
 	/* Make the archive folder; "already exists" is the usual answer. */
+	what = "CREATE";
 	r = mailimap_create(is->imap, is->archive);
 	if (imap_is_connection_error(r))
 		goto failed;
@@ -347,7 +348,7 @@ static int imap_connect(struct imap_source *is, const char **error_r)
 	what = "SELECT";
 	r = mailimap_select(is->imap, is->mailbox);
 	if (r != MAILIMAP_NO_ERROR)
-		goto failed_refused;
+		goto failed;
 	uidvalidity = is->imap->imap_selection_info->sel_uidvalidity;
 	if (is->src.state.uidvalidity != uidvalidity) {
 		if (is->src.state.uidvalidity != 0)
@@ -359,13 +360,9 @@ static int imap_connect(struct imap_source *is, const char **error_r)
 	is->n_pending = 0;
 	return 0;
 
-failed_refused:
-	/* A refused login or a missing mailbox: the session works, but
-	 * nothing can be done; treat it as an outage too (retried later). */
-	*error_r = mail_source_error(&is->src, "IMAP %s:%u: %s: %s", is->host,
-				     is->port, what, imap_strerror(r));
-	goto refused;
 failed:
+	/* A refused login or a missing mailbox counts as an outage too: the
+	 * caller logs it once, and it is retried with backoff. */
 	*error_r = mail_source_error(&is->src, "IMAP %s:%u: %s: %s", is->host,
 				     is->port, what, imap_strerror(r));
 refused:
