@@ -29,7 +29,9 @@
  * and later calls reconnect, with exponential backoff capped at
  * backoff_max_ms.  The event hook fires once when an outage begins and once
  * when it ends, so the caller logs once per outage, not once per try.
- * Passwords are never logged nor put in error strings.
+ * Passwords are never logged nor put in error strings.  The process must
+ * ignore SIGPIPE: a server that hangs up must not kill the daemon (gnutls
+ * and libetpan write without MSG_NOSIGNAL).
  */
 #ifndef ASHES_MAIL_SOURCE_H
 #define ASHES_MAIL_SOURCE_H
