@@ -1520,6 +1520,97 @@ START_TEST(test_board_svg)
 }
 END_TEST
 
+/* A game with a forced pass: found by random play in the rules core, then
+ * played through the service; the stored plies (passes recorded with no
+ * player) equal the core's record, and the game still loads. */
+START_TEST(test_forced_pass)
+{
+	struct core_variant v;
+	struct core_record rec;
+	struct core_move moves[1024];
+	enum core_error err;
+	uint64_t seed = 12345;
+	bool found = false;
+	char subject[128], body[64], text[CORE_MOVE_TEXT_MAX];
+	int64_t g, alice_id;
+	struct store_player *alice = NULL;
+	struct store_move *stored = NULL;
+	size_t nstored = 0;
+	const char *error;
+
+	core_variant_default(&v);
+	/* Forced passes are rare in random play: about 1 game in 300 on
+	 * size 5. */
+	for (int tries = 0; tries < 5000 && !found; tries++) {
+		record_init(&rec, &v, &err);
+		while (rec.pos.result == CORE_ONGOING) {
+			size_t n = core_legal_moves(&rec.pos, moves, 1024);
+			ck_assert_uint_gt(n, 0);
+			seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+			ck_assert_int_eq(record_play(&rec, &moves[(seed >> 33) % (n < 1024 ? n : 1024)],
+						     &err), 0);
+		}
+		for (size_t i = 0; i < rec.nplies; i++)
+			if (rec.plies[i].kind == CORE_MOVE_PASS)
+				found = true;
+		if (!found)
+			record_free(&rec);
+	}
+	ck_assert_msg(found, "no game with a forced pass found");
+
+	register_three();
+	ck_assert_int_eq(store_player_by_name(st, "alice", &alice, &error), 1);
+	alice_id = alice->id;
+	store_player_free(&alice);
+	g = start_game("");
+	snprintf(subject, sizeof(subject), "Re: [ashes #%" PRId64 "] alice vs bob", g);
+	for (size_t i = 0; i < rec.nplies; i++) {
+		struct core_record now_rec;
+		struct store_game *row = NULL;
+		int64_t who;
+		struct server_outcome out;
+		struct outbox o;
+
+		if (rec.plies[i].kind == CORE_MOVE_PASS)
+			continue; /* the service records it by itself */
+		position_of(g, &now_rec);
+		ck_assert_int_eq(now_rec.pos.ply, (int)i);
+		ck_assert_int_eq(store_game_load(st, g, &row, &error), 1);
+		who = now_rec.pos.to_move == CORE_WHITE ? row->white_id : row->black_id;
+		store_game_free(&row);
+		record_free(&now_rec);
+		snprintf(body, sizeof(body), "%s\n",
+			 notation_format_move(rec.pos.geom, &rec.plies[i], text));
+		out = send_as(who == alice_id ? ALICE_FP : BOB_FP,
+			      who == alice_id ? ALICE : BOB, subject, body);
+		ck_assert_msg(out.status == SERVER_OK, "ply %zu: %s", i + 1, out.outcome);
+		o = new_mail();
+		outbox_free(&o);
+	}
+	ck_assert_int_eq(status_of(g), STORE_GAME_FINISHED);
+	ck_assert_int_eq(store_game_move_records(st, g, &stored, &nstored, &error), 0);
+	ck_assert_uint_eq(nstored, rec.nplies);
+	for (size_t i = 0; i < nstored; i++) {
+		notation_format_move(rec.pos.geom, &rec.plies[i], text);
+		ck_assert_str_eq(stored[i].text, text);
+		if (rec.plies[i].kind == CORE_MOVE_PASS)
+			ck_assert_int_eq(stored[i].player_id, 0);
+		else
+			ck_assert_int_ne(stored[i].player_id, 0);
+	}
+	store_moves_free(&stored, nstored);
+	{
+		struct outbox o;
+		snprintf(body, sizeof(body), "history %" PRId64 "\n", g);
+		ck_assert_int_eq(CAROL_SAYS(body).status, SERVER_OK);
+		o = new_mail();
+		ck_assert_has(o.m[0].body, "pass");
+		outbox_free(&o);
+	}
+	record_free(&rec);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("server");
@@ -1552,6 +1643,7 @@ int main(void)
 	tcase_add_test(tc, test_help_and_no_commands);
 	tcase_add_test(tc, test_batch);
 	tcase_add_test(tc, test_swap);
+	tcase_add_test(tc, test_forced_pass);
 	tcase_add_test(tc, test_board_svg);
 	tcase_add_test(tc, test_draw_lapses_on_move);
 	tcase_add_test(tc, test_notes_and_limits);
