@@ -186,6 +186,51 @@ START_TEST(test_locked_too_long_fails_cleanly)
 }
 END_TEST
 
+/* Several processes starting on a new database at once (the daemon and
+ * `ashes db migrate`, say): each waits for the others, the schema is
+ * created once, and all of them end up using it. */
+START_TEST(test_processes_migrate_at_once)
+{
+	enum { N = 4 };
+	pid_t pids[N];
+	int i, known = 0;
+
+	for (i = 0; i < N; i++) {
+		pids[i] = fork();
+		ck_assert_int_ge(pids[i], 0);
+		if (pids[i] == 0) {
+			struct store_options o = test_options();
+			struct store *s = NULL;
+			char name[32];
+
+			if (store_open(test_db, &o, &s, &err) < 0) {
+				fprintf(stderr, "child %d: %s\n", i, err);
+				_exit(2);
+			}
+			snprintf(name, sizeof(name), "Player%d", i);
+			if (store_player_add(s, name, NULL, NULL, 1, NULL,
+					     &err) != 0)
+				_exit(3);
+			store_close(&s);
+			_exit(0);
+		}
+	}
+	for (i = 0; i < N; i++)
+		wait_child(pids[i]);
+	{
+		struct store *s = test_open();
+
+		ck_assert_int_eq(store_schema_version(s, NULL, &known, &err),
+				 0);
+		store_close(&s);
+	}
+	ck_assert_int_eq(test_query_int(test_db, "PRAGMA user_version"),
+			 known);
+	ck_assert_int_eq(test_query_int(test_db,
+					"SELECT count(*) FROM players"), N);
+}
+END_TEST
+
 /* ---- injected faults ------------------------------------------------ */
 
 struct world {
@@ -536,6 +581,7 @@ static Suite *faults_suite(void)
 	tcase_add_test(lock, test_locked_by_process_waits);
 	tcase_add_test(lock, test_locked_begin_retried);
 	tcase_add_test(lock, test_locked_too_long_fails_cleanly);
+	tcase_add_test(lock, test_processes_migrate_at_once);
 	suite_add_tcase(s, lock);
 
 	tcase_add_checked_fixture(fault, setup, teardown);
