@@ -3,7 +3,9 @@
 -- observers, the outbox, IMAP mailbox state and rate-limit counters.
 --
 -- Applied by store_migrate() inside one transaction that also sets
--- PRAGMA user_version = 1.  Every table is STRICT; times are unix seconds.
+-- PRAGMA user_version = 1, with foreign keys off while it runs and checked
+-- before it commits; so a migration holds neither BEGIN/COMMIT nor PRAGMA
+-- foreign_keys.  Every table is STRICT; times are unix seconds.
 
 CREATE TABLE players (
 	id INTEGER PRIMARY KEY,

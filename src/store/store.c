@@ -592,8 +592,9 @@ static int migrate_one(struct store *s, const struct store_migration *m,
 	char pragma[64];
 	int current, rc, ret = -1;
 
-	if (store_exec(s, "PRAGMA foreign_keys = OFF") != SQLITE_OK)
-		return store_fail_sqlite(s, error_r, SQLITE_ERROR,
+	rc = store_exec(s, "PRAGMA foreign_keys = OFF");
+	if (rc != SQLITE_OK)
+		return store_fail_sqlite(s, error_r, rc,
 					 "turning foreign keys off");
 	if (store_begin(s, error_r) < 0)
 		goto out;
