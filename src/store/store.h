@@ -180,7 +180,8 @@ void store_players_free(struct store_player **players, size_t count);
 int store_player_add(struct store *store, const char *name,
 		     const char *address, const char *fingerprint,
 		     int64_t now, int64_t *id_r, const char **error_r);
-/* Bind one more key / address.  1 if already bound (to anyone). */
+/* Bind one more key / address.  1 if already bound (to anyone); -1 with
+ * STORE_ERROR_USAGE for no such player or a malformed key/address. */
 int store_player_add_key(struct store *store, int64_t player_id,
 			 const char *fingerprint, int64_t now,
 			 const char **error_r);
@@ -409,6 +410,9 @@ int store_outbox_due(struct store *store, int64_t now, size_t limit,
  * if nothing is pending. */
 int store_outbox_next_due(struct store *store, int64_t *at_r,
 			  const char **error_r);
+/* The three marks apply to a pending message only (not sent, not
+ * failed): -1 with STORE_ERROR_USAGE otherwise, so a message is never
+ * marked sent twice. */
 /* After the SMTP server accepted it.  attempts += 1. */
 int store_outbox_mark_sent(struct store *store, int64_t id, int64_t now,
 			   const char **error_r);
