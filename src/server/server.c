@@ -421,6 +421,7 @@ static int last_moves_ctx(struct handle *h, const struct game *g, size_t from,
 				break;
 			}
 			template_ctx_set(item, "words", buf_str(&words));
+			template_ctx_set_bool(ctx, "has_last_moves", true);
 			template_ctx_set(item, "move",
 					 notation_format_move(pos.geom, &m,
 							      text));
