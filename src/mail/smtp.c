@@ -222,6 +222,14 @@ enum smtp_result smtp_send(struct smtp_sender *ss, const char *from,
 	CURLcode res;
 	size_t i;
 
+	if (n_rcpts == 0) {
+		buf_reset(&ss->last);
+		buf_puts(&ss->last, "no recipient given");
+		*reply_r = buf_str(&ss->last);
+		if (code_r != NULL)
+			*code_r = 0;
+		return SMTP_PERMFAIL;
+	}
 	smtp_setup(ss);
 	for (i = 0; i < n_rcpts; i++) {
 		struct curl_slist *l = curl_slist_append(list, rcpts[i]);

@@ -63,7 +63,8 @@ int smtp_sender_new(const struct smtp_settings *set,
  * (owned by the sender, valid until the next call) gets the server's last
  * reply, e.g. "550 5.1.1 <x@y>: Recipient address rejected", or
  * libcurl's words when there was no reply ("Couldn't connect to server").
- * *code_r (may be NULL) gets the reply code, 0 if none. */
+ * *code_r (may be NULL) gets the reply code, 0 if none.  No recipient at
+ * all is a permanent failure. */
 enum smtp_result smtp_send(struct smtp_sender *sender, const char *from,
 			   const char *const *rcpts, size_t n_rcpts,
 			   const void *data, size_t size,

@@ -214,6 +214,8 @@ START_TEST(test_failures_are_classified)
 	ck_assert_int_eq(code, 451);
 	ck_assert_msg(strstr(reply, "temporary failure on purpose"), "%s",
 		      reply);
+	ck_assert_int_eq(smtp_send(s, "bob@mailstack.test", NULL, 0, msg,
+				   strlen(msg), &reply, &code), SMTP_PERMFAIL);
 	smtp_sender_free(&s);
 	ck_assert_str_eq(smtp_result_name(SMTP_PERMFAIL), "permanent failure");
 }
