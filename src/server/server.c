@@ -1826,3 +1826,42 @@ int server_board_svg(struct server *server, int64_t game_id, int ply,
 	game_free(&g);
 	return 0;
 }
+
+/* Every template the service renders (partials are checked through
+ * these).  move-words.txt is render's, used for the last moves. */
+static const char *const server_templates[] = {
+	"mail/challenge-closed.txt",
+	"mail/challenge.txt",
+	"mail/cmd-accept.txt",
+	"mail/cmd-board.txt",
+	"mail/cmd-challenge.txt",
+	"mail/cmd-decline.txt",
+	"mail/cmd-draw.txt",
+	"mail/cmd-games.txt",
+	"mail/cmd-history.txt",
+	"mail/cmd-move.txt",
+	"mail/cmd-moves.txt",
+	"mail/cmd-observe.txt",
+	"mail/cmd-preview.txt",
+	"mail/cmd-register.txt",
+	"mail/cmd-resign.txt",
+	"mail/draw.txt",
+	"mail/help.txt",
+	"mail/observer.txt",
+	"mail/refusal.txt",
+	"mail/reply.txt",
+	"mail/result.txt",
+	"mail/subject-game.txt",
+	"mail/subject-reply.txt",
+	"mail/your-move.txt",
+	"move-words.txt",
+	NULL,
+};
+
+int server_check_templates(struct server *server, const char **error_r)
+{
+	for (const char *const *n = server_templates; *n != NULL; n++)
+		if (template_check(server->cfg.templates, *n, error_r) < 0)
+			return -1;
+	return 0;
+}

@@ -161,6 +161,12 @@ int server_handle_batch(struct server *server,
 			int64_t now, struct server_outcome *outs,
 			const char **error_r);
 
+/* Load and parse every template the service uses (and their partials),
+ * so a broken or incomplete override folder is refused at start-up and on
+ * reload rather than on the first mail.  -1 with *error_r
+ * ("path:line: reason", valid until the next call on the template set). */
+int server_check_templates(struct server *server, const char **error_r);
+
 /* Render the mailed `help` text (templates/mail/help.txt, which includes
  * templates/help-commands.txt) into out.  -1 on a template error. */
 int server_help_text(struct server *server, struct buf *out,

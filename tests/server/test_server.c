@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -1611,6 +1612,40 @@ START_TEST(test_forced_pass)
 }
 END_TEST
 
+/* The daemon checks the templates at start-up: all there by default; an
+ * override folder with a broken one is refused, naming it. */
+START_TEST(test_check_templates)
+{
+	char over[PATH_MAX + 8], file[PATH_MAX + 32], tdir[PATH_MAX];
+	const char *src = getenv("ASHES_SRCDIR"), *error = NULL;
+	struct template_set *bad;
+	struct server *s2 = NULL;
+	struct server_config cfg;
+	FILE *f;
+
+	ck_assert_msg(server_check_templates(srv, &error) == 0, "%s", error);
+	snprintf(over, sizeof(over), "%s/over", tmpdir);
+	ck_assert_int_eq(mkdir(over, 0700), 0);
+	snprintf(file, sizeof(file), "%s/mail", over);
+	ck_assert_int_eq(mkdir(file, 0700), 0);
+	snprintf(file, sizeof(file), "%s/mail/your-move.txt", over);
+	f = fopen(file, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs("{{#board}}unclosed\n", f);
+	fclose(f);
+	snprintf(tdir, sizeof(tdir), "%s/templates", src ? src : "..");
+	bad = template_set_new(over, tdir);
+	server_config_default(&cfg);
+	cfg.domain = DOMAIN;
+	cfg.templates = bad;
+	ck_assert_int_eq(server_new(st, &cfg, &s2, &error), 0);
+	ck_assert_int_eq(server_check_templates(s2, &error), -1);
+	ck_assert_has(error, "your-move.txt");
+	server_free(&s2);
+	template_set_free(&bad);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("server");
@@ -1643,6 +1678,7 @@ int main(void)
 	tcase_add_test(tc, test_help_and_no_commands);
 	tcase_add_test(tc, test_batch);
 	tcase_add_test(tc, test_swap);
+	tcase_add_test(tc, test_check_templates);
 	tcase_add_test(tc, test_forced_pass);
 	tcase_add_test(tc, test_board_svg);
 	tcase_add_test(tc, test_draw_lapses_on_move);
