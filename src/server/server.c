@@ -1722,6 +1722,30 @@ int server_help_text(struct server *server, struct buf *out,
 	return ret;
 }
 
+/* Load and replay a game for a caller outside any message (the admin
+ * command, mail-out's picture).  0, or -1 with *error_r in errbuf. */
+static int game_load_outside(struct server *server, struct handle *h,
+			     int64_t game_id, struct game *g,
+			     const char **error_r)
+{
+	int ret;
+
+	memset(h, 0, sizeof(*h));
+	h->srv = server;
+	ret = game_load(h, game_id, g, true);
+	template_ctx_free(&h->refusal);
+	if (ret > 0)
+		return 0;
+	if (ret == 0)
+		snprintf(server->errbuf, sizeof(server->errbuf),
+			 "no game %" PRId64, game_id);
+	else
+		snprintf(server->errbuf, sizeof(server->errbuf),
+			 "game %" PRId64 ": %s", game_id, h->error);
+	*error_r = server->errbuf;
+	return -1;
+}
+
 int server_game_show(struct server *server, int64_t game_id,
 		     struct buf *out, const char **error_r)
 {
@@ -1732,17 +1756,8 @@ int server_game_show(struct server *server, int64_t game_id,
 	const char *error;
 	int ret;
 
-	memset(&h, 0, sizeof(h));
-	h.srv = server;
-	ret = game_load(&h, game_id, &g, true);
-	template_ctx_free(&h.refusal);
-	if (ret <= 0) {
-		snprintf(server->errbuf, sizeof(server->errbuf),
-			 ret == 0 ? "no game %" PRId64 : "game %" PRId64 ": %s",
-			 game_id, h.error);
-		*error_r = server->errbuf;
+	if (game_load_outside(server, &h, game_id, &g, error_r) < 0)
 		return -1;
-	}
 	h.reply = template_ctx_new();
 	game_ctx(&h, &g, h.reply);
 	template_ctx_setf(h.reply, "created", "%" PRId64, g.row->created);
@@ -1786,19 +1801,9 @@ int server_board_svg(struct server *server, int64_t game_id, int ply,
 	struct core_position pos;
 	const struct core_move *last = NULL;
 	enum core_error err;
-	int ret;
 
-	memset(&h, 0, sizeof(h));
-	h.srv = server;
-	ret = game_load(&h, game_id, &g, true);
-	template_ctx_free(&h.refusal);
-	if (ret <= 0) {
-		snprintf(server->errbuf, sizeof(server->errbuf),
-			 ret == 0 ? "no game %" PRId64 : "game %" PRId64 ": %s",
-			 game_id, h.error);
-		*error_r = server->errbuf;
+	if (game_load_outside(server, &h, game_id, &g, error_r) < 0)
 		return -1;
-	}
 	if (ply < 0 || (size_t)ply > g.rec.nplies) {
 		snprintf(server->errbuf, sizeof(server->errbuf),
 			 "game %" PRId64 " has no ply %d", game_id, ply);
