@@ -1,0 +1,470 @@
+/* test_record.c -- the move notation, variant options, the text game
+ * record (format, parse, replay, errors with their line) and the position
+ * key.
+ */
+#include "core-test.h"
+#include "core/record.h"
+
+/* ---- Notation ---- */
+
+static struct core_move parse_ok(const struct core_position *p,
+				 const char *text)
+{
+	struct core_move m;
+	enum core_error err = CORE_OK;
+
+	ck_assert_msg(notation_parse_move(p, text, strlen(text), &m, &err) == 0,
+		      "%s: %s", text, core_error_string(err));
+	return m;
+}
+
+static void parse_fails(const struct core_position *p, const char *text,
+			enum core_error want)
+{
+	struct core_move m;
+	enum core_error err = CORE_OK;
+
+	ck_assert_msg(notation_parse_move(p, text, strlen(text), &m, &err) == -1,
+		      "%s parsed", text);
+	ck_assert_msg(err == want, "%s: %s", text, core_error_string(err));
+}
+
+static void canonical(const struct core_position *p, const char *text,
+		      const char *want)
+{
+	struct core_move m = parse_ok(p, text);
+	char buf[CORE_MOVE_TEXT_MAX];
+
+	ck_assert_str_eq(notation_format_move(p->geom, &m, buf), want);
+}
+
+START_TEST(t_notation_forms)
+{
+	struct core_position p;
+
+	setup_pos(&p, 5, "d4=W5 b2=B2 c3=W1", 0, 0, CORE_WHITE);
+	canonical(&p, "e5-a1", "e5-a1");
+	canonical(&p, "E5A1", "e5-a1");
+	canonical(&p, "e5xa1", "e5-a1"); /* x only when T holds a stack */
+	canonical(&p, "d4-b2", "d4xb2");
+	canonical(&p, "D4B2", "d4xb2");
+	canonical(&p, "d4Xb2/3", "d4xb2/3");
+	canonical(&p, "d4-e5/2", "d4-e5/2");
+	canonical(&p, "d4e5/02", "d4-e5/2");
+	canonical(&p, "swap", "swap");
+	canonical(&p, "Pass", "pass");
+	ck_assert_int_eq(parse_ok(&p, "e5-a1").kind, CORE_MOVE_GROWTH);
+	ck_assert_int_eq(parse_ok(&p, "d4-a1").kind, CORE_MOVE_WHOLE);
+	ck_assert_int_eq(parse_ok(&p, "d4-a1/2").kind, CORE_MOVE_SPLIT);
+	ck_assert_int_eq(parse_ok(&p, "d4-a1/2").part, 2);
+	ck_assert_int_eq(parse_ok(&p, "SWAP").kind, CORE_MOVE_SWAP);
+	ck_assert_int_eq(parse_ok(&p, "pass").kind, CORE_MOVE_PASS);
+	ck_assert(parse_ok(&p, "c3xb2").capture);
+	ck_assert(!parse_ok(&p, "c3-a1").capture);
+	/* Large boards: two-digit rows. */
+	setup_pos(&p, 13, "", 0, 0, CORE_WHITE);
+	canonical(&p, "M13-M25", "m13-m25");
+	canonical(&p, "a1a13", "a1-a13");
+}
+END_TEST
+
+START_TEST(t_notation_errors)
+{
+	struct core_position p;
+	const char *syntax[] = {
+		"", "e5", "e5-", "-e5", "e5--a1", "e5-a1/", "e5-a1/x",
+		"e5-a1/-2", "e5-a1/2/3", " e5-a1", "e5-a1 ", "e5 a1", "5e-a1",
+		"swapx", "passe", "e5+a1", "e5-a1x", "ee5-a1", "e5_a1",
+	};
+
+	setup_pos(&p, 5, "d4=W5", 0, 0, CORE_WHITE);
+	for (size_t i = 0; i < sizeof(syntax) / sizeof(syntax[0]); i++)
+		parse_fails(&p, syntax[i], CORE_ERR_SYNTAX);
+	parse_fails(&p, "z1-e5", CORE_ERR_UNKNOWN_CELL);
+	parse_fails(&p, "e5-a9", CORE_ERR_UNKNOWN_CELL);
+	parse_fails(&p, "e5-e10", CORE_ERR_UNKNOWN_CELL);
+	parse_fails(&p, "e0-e5", CORE_ERR_UNKNOWN_CELL);
+	parse_fails(&p, "e5-a1/2", CORE_ERR_PART_OF_EMPTY);
+	/* A NUL inside the length is not part of a move. */
+	struct core_move m;
+	enum core_error err;
+	ck_assert_int_eq(notation_parse_move(&p, "e5-a1\0", 6, &m, &err), -1);
+}
+END_TEST
+
+START_TEST(t_variant_options)
+{
+	struct core_variant v;
+	enum core_error err = CORE_OK;
+	char buf[64];
+
+	core_variant_default(&v);
+	ck_assert_str_eq(notation_format_variant(&v, buf, sizeof(buf)),
+			 "size=5 tax=removed");
+	ck_assert_int_eq(notation_parse_variant_option(&v, "size=7", &err), 0);
+	ck_assert_int_eq(notation_parse_variant_option(&v, "swap", &err), 0);
+	ck_assert_int_eq(notation_parse_variant_option(&v, "tax=lost", &err), 0);
+	ck_assert_str_eq(notation_format_variant(&v, buf, sizeof(buf)),
+			 "size=7 tax=lost swap");
+	ck_assert_int_eq(notation_parse_variant_option(&v, "tax=removed", &err), 0);
+	ck_assert_int_eq(v.tax_rule, CORE_TAX_REMOVED);
+	ck_assert_int_eq(notation_parse_variant_option(&v, "size=14", &err), -1);
+	ck_assert_int_eq(err, CORE_ERR_BAD_SIZE);
+	ck_assert_int_eq(notation_parse_variant_option(&v, "size=2", &err), -1);
+	ck_assert_int_eq(err, CORE_ERR_BAD_SIZE);
+	ck_assert_int_eq(notation_parse_variant_option(&v, "size=", &err), -1);
+	ck_assert_int_eq(notation_parse_variant_option(&v, "size=5x", &err), -1);
+	ck_assert_int_eq(err, CORE_ERR_BAD_SIZE);
+	ck_assert_int_eq(notation_parse_variant_option(&v, "tax=gone", &err), -1);
+	ck_assert_int_eq(err, CORE_ERR_BAD_VARIANT);
+	ck_assert_int_eq(notation_parse_variant_option(&v, "colour", &err), -1);
+	ck_assert_int_eq(err, CORE_ERR_BAD_VARIANT);
+	ck_assert_int_eq(v.size, 7); /* unchanged by the failures */
+}
+END_TEST
+
+/* ---- Records ---- */
+
+static char *format_alloc(const struct core_record *rec)
+{
+	size_t n = record_format(rec, NULL, 0);
+	char *buf = malloc(n + 1);
+
+	ck_assert_ptr_nonnull(buf);
+	ck_assert_uint_eq(record_format(rec, buf, n + 1), n);
+	ck_assert_uint_eq(strlen(buf), n);
+	return buf;
+}
+
+static void roundtrip(const struct core_record *rec)
+{
+	struct core_record back;
+	enum core_error err = CORE_OK;
+	char *text = format_alloc(rec), *again, msg[256];
+	int line = 0;
+
+	ck_assert_msg(record_parse_detail(&back, text, strlen(text), &line,
+					  &err, msg, sizeof(msg)) == 0,
+		      "line %d: %s\n%s", line, msg, text);
+	again = format_alloc(&back);
+	ck_assert_str_eq(again, text);
+	ck_assert_uint_eq(back.nplies, rec->nplies);
+	for (size_t i = 0; i < rec->nplies; i++) {
+		const struct core_move *a = &back.plies[i], *b = &rec->plies[i];
+		ck_assert(a->kind == b->kind && a->capture == b->capture &&
+			  a->from == b->from && a->to == b->to &&
+			  a->part == b->part);
+	}
+	ck_assert_uint_eq(back.pos.key, rec->pos.key);
+	ck_assert_int_eq(back.pos.result, rec->pos.result);
+	ck_assert_int_eq(back.pos.end_reason, rec->pos.end_reason);
+	free(text);
+	free(again);
+	record_free(&back);
+}
+
+static void rec_play(struct core_record *rec, const char *text)
+{
+	enum core_error err = CORE_OK;
+
+	ck_assert_msg(record_play_text(rec, text, strlen(text), NULL, &err) == 0,
+		      "%s: %s", text, core_error_string(err));
+}
+
+START_TEST(t_record_format)
+{
+	struct core_variant v;
+	struct core_record rec;
+	enum core_error err;
+	char *text;
+
+	core_variant_default(&v);
+	v.swap = true;
+	ck_assert_int_eq(record_init(&rec, &v, &err), 0);
+	rec_play(&rec, "E5-A1");
+	rec_play(&rec, "swap");
+	rec_play(&rec, "e5-i9");
+	rec_play(&rec, "a1xi9");
+	text = format_alloc(&rec);
+	ck_assert_str_eq(text,
+		"ashes-record 1\n"
+		"variant: size=5 tax=removed swap\n"
+		"1. e5-a1\n"
+		"2. swap\n"
+		"3. e5-i9\n"
+		"4. a1xi9\n"
+		"result: ongoing\n");
+	free(text);
+	roundtrip(&rec);
+	ck_assert_int_eq(record_end(&rec, CORE_END_RESIGNATION, CORE_BLACK, &err), 0);
+	text = format_alloc(&rec);
+	ck_assert_ptr_nonnull(strstr(text, "4. a1xi9\nresult: white (resignation)\n"));
+	free(text);
+	roundtrip(&rec);
+	/* snprintf-like: a short buffer gets a NUL-terminated prefix. */
+	char small[10];
+	ck_assert_uint_gt(record_format(&rec, small, sizeof(small)), 10);
+	ck_assert_str_eq(small, "ashes-rec");
+	record_free(&rec);
+	ck_assert_ptr_null(rec.plies);
+}
+END_TEST
+
+START_TEST(t_record_forced_pass)
+{
+	struct core_record rec;
+	struct core_variant v;
+	enum core_error err;
+	int pending = 0;
+
+	core_variant_default(&v);
+	v.size = 3;
+	ck_assert_int_eq(record_init(&rec, &v, &err), 0);
+	/* The walled-in black stack of test_rules' t_forced_pass. */
+	setup_pos(&rec.pos, 3, "a1=B1 b1=W2 a2=W2 b2=W1 c3=W1", 0, 5, CORE_WHITE);
+	rec.pos.ply = 0;
+	core_position_refresh(&rec.pos);
+	ck_assert_int_eq(record_play_text(&rec, "c3-d3", 5, &pending, &err), 0);
+	ck_assert_int_eq(pending, 1);
+	ck_assert_uint_eq(rec.nplies, 2);
+	ck_assert_int_eq(rec.plies[1].kind, CORE_MOVE_PASS);
+	/* The player may mention the forced pass, once. */
+	ck_assert_int_eq(record_play_text(&rec, "pass", 4, &pending, &err), 0);
+	ck_assert_int_eq(pending, 0);
+	ck_assert_int_eq(record_play_text(&rec, "pass", 4, &pending, &err), -1);
+	ck_assert_int_eq(err, CORE_ERR_PASS_NOT_FORCED);
+	ck_assert_uint_eq(rec.nplies, 2);
+	record_free(&rec);
+}
+END_TEST
+
+static void parse_error(const char *text, enum core_error want, int want_line,
+			const char *words)
+{
+	struct core_record rec;
+	enum core_error err = CORE_OK;
+	int line = 0;
+	char msg[512];
+
+	ck_assert_msg(record_parse_detail(&rec, text, strlen(text), &line,
+					  &err, msg, sizeof(msg)) == -1,
+		      "accepted:\n%s", text);
+	ck_assert_msg(err == want, "%s: got %s", text, core_error_string(err));
+	ck_assert_int_eq(line, want_line);
+	ck_assert_msg(strstr(msg, words) != NULL, "'%s' lacks '%s'", msg, words);
+	ck_assert_ptr_null(rec.plies);
+	/* The plain form agrees. */
+	ck_assert_int_eq(record_parse(&rec, text, strlen(text), &line, &err), -1);
+	ck_assert_int_eq(line, want_line);
+}
+
+START_TEST(t_record_errors)
+{
+	const char *head = "ashes-record 1\nvariant: size=5 tax=removed\n";
+	char buf[512];
+
+	parse_error("", CORE_ERR_RECORD, 0, "the record is empty");
+	parse_error("ashes-record 2\n", CORE_ERR_RECORD, 1,
+		    "a record starts with the line 'ashes-record 1'");
+	parse_error("ashes-record 1\n1. e5-a1\n", CORE_ERR_RECORD, 2,
+		    "expected the line 'variant:");
+	parse_error("ashes-record 1\nvariant: size=14\n", CORE_ERR_BAD_SIZE, 2,
+		    "size");
+	parse_error("ashes-record 1\nvariant: colour=red\n", CORE_ERR_BAD_VARIANT,
+		    2, "unknown variant option");
+	parse_error("ashes-record 1\n", CORE_ERR_RECORD, 1, "no variant line");
+	snprintf(buf, sizeof(buf), "%s1. e5-a1\n3. e5-i9\n", head);
+	parse_error(buf, CORE_ERR_RECORD, 4, "ply 2 is numbered 3");
+	snprintf(buf, sizeof(buf), "%s1. e5-a1\n2. e5-a1\n", head);
+	parse_error(buf, CORE_ERR_TARGET_BIGGER, 4,
+		    "ply 2 (e5xa1): e5 is empty, so e5xa1 is a growth move");
+	snprintf(buf, sizeof(buf), "%s1. e5-a1\n2. e5-i9\n3. a1-e5/4\n", head);
+	parse_error(buf, CORE_ERR_PART_WHOLE_STACK, 5,
+		    "ply 3 (a1-e5/4): a1-e5/4 names the whole stack on a1: leave the count off (a1-e5)");
+	snprintf(buf, sizeof(buf), "%s1. e5-a1\n2. z9-a1\n", head);
+	parse_error(buf, CORE_ERR_UNKNOWN_CELL, 4, "ply 2");
+	snprintf(buf, sizeof(buf), "%s1. e5-a1\n2. pass\n", head);
+	parse_error(buf, CORE_ERR_PASS_NOT_FORCED, 4,
+		    "black has a legal move, so a pass cannot be played here");
+	snprintf(buf, sizeof(buf), "%s1. e5-a1 (forced)\n", head);
+	parse_error(buf, CORE_ERR_RECORD, 3, "only a pass can be forced");
+	snprintf(buf, sizeof(buf), "%s1. e5-a1\nresult: white (elimination)\n", head);
+	parse_error(buf, CORE_ERR_RECORD, 4, "the game is still on");
+	snprintf(buf, sizeof(buf), "%s1. e5-a1\nresult: white\n", head);
+	parse_error(buf, CORE_ERR_RECORD, 4, "reason in brackets");
+	snprintf(buf, sizeof(buf), "%s1. e5-a1\nresult: draw (resignation)\n", head);
+	parse_error(buf, CORE_ERR_RECORD, 4, "draw cannot end with resignation");
+	snprintf(buf, sizeof(buf), "%s1. e5-a1\nresult: maybe\n", head);
+	parse_error(buf, CORE_ERR_RECORD, 4, "unknown result 'maybe'");
+	snprintf(buf, sizeof(buf), "%s1. e5-a1\nresult: ongoing\n2. e5-i9\n", head);
+	parse_error(buf, CORE_ERR_RECORD, 5, "nothing may follow the result line");
+	snprintf(buf, sizeof(buf), "%s1. e5-a1\nresult: black (resignation)\n2. e5-i9\n", head);
+	parse_error(buf, CORE_ERR_RECORD, 5, "nothing may follow the result line");
+	snprintf(buf, sizeof(buf), "%se5-a1\n", head);
+	parse_error(buf, CORE_ERR_RECORD, 3, "expected a numbered ply like '1. e5-c3'");
+}
+END_TEST
+
+START_TEST(t_record_lenient_input)
+{
+	/* Comments, blank lines, CRLF, any case in moves; canonical out. */
+	const char *text =
+		"# a game\r\n"
+		"ashes-record 1\r\n"
+		"\r\n"
+		"variant: swap size=4\r\n"
+		"1. D4-A1   \r\n"
+		"  # black thinks\n"
+		"2. SWAP\n"
+		"3. d4c3\n";
+	struct core_record rec;
+	enum core_error err;
+	int line;
+	char *out;
+
+	ck_assert_int_eq(record_parse(&rec, text, strlen(text), &line, &err), 0);
+	out = format_alloc(&rec);
+	ck_assert_str_eq(out,
+		"ashes-record 1\n"
+		"variant: size=4 tax=removed swap\n"
+		"1. d4-a1\n"
+		"2. swap\n"
+		"3. d4-c3\n"
+		"result: ongoing\n");
+	free(out);
+	record_free(&rec);
+}
+END_TEST
+
+static uint64_t rng_state;
+
+static uint64_t rng_next(void)
+{
+	rng_state = rng_state * 6364136223846793005ULL + 1442695040888963407ULL;
+	return rng_state >> 33;
+}
+
+/* Seeded random games in every variant: format, parse back, same text,
+ * same plies, same final position; every tenth ends by resignation, agreed
+ * draw or time. */
+START_TEST(t_record_random_games)
+{
+	static struct core_move moves[8192];
+
+	rng_state = 42 + (uint64_t)_i;
+	for (int game = 0; game < 40; game++) {
+		struct core_variant v;
+		struct core_record rec;
+		enum core_error err;
+
+		core_variant_default(&v);
+		v.size = 3 + (int)(rng_next() % 5);
+		v.swap = rng_next() % 2;
+		v.tax_rule = rng_next() % 3 == 0 ? CORE_TAX_LOST : CORE_TAX_REMOVED;
+		ck_assert_int_eq(record_init(&rec, &v, &err), 0);
+		int stop = (int)(rng_next() % 400);
+		while (rec.pos.result == CORE_ONGOING && rec.pos.ply < stop) {
+			size_t n = core_legal_moves(&rec.pos, moves, 8192);
+			ck_assert_uint_gt(n, 0);
+			struct core_move m;
+			size_t r = rng_next() % n;
+			if (r < 8192)
+				m = moves[r];
+			else
+				ck_assert_uint_eq(core_legal_moves_from(&rec.pos, r, &m, 1), n);
+			ck_assert_int_eq(record_play(&rec, &m, &err), 0);
+		}
+		if (rec.pos.result == CORE_ONGOING && game % 10 == 3)
+			ck_assert_int_eq(record_end(&rec, CORE_END_RESIGNATION + game % 3,
+						    (enum core_color)(game & 1), &err), 0);
+		roundtrip(&rec);
+		record_free(&rec);
+	}
+}
+END_TEST
+
+/* ---- Position key ---- */
+
+START_TEST(t_key)
+{
+	struct core_variant v;
+	struct core_position a, b, c;
+	enum core_error err;
+
+	core_variant_default(&v);
+	ck_assert_int_eq(core_position_init(&a, &v, &err), 0);
+	b = a;
+	ck_assert_uint_eq(a.key, core_position_key(&a));
+	/* Two orders, one position: equal keys. */
+	play_ok(&a, "e5-a1");
+	play_ok(&a, "e5-i9");
+	play_ok(&a, "d4-d1");
+	play_ok(&b, "d4-d1");
+	play_ok(&b, "e5-i9");
+	play_ok(&b, "e5-a1");
+	ck_assert_int_eq(memcmp(a.stack, b.stack, sizeof(a.stack)), 0);
+	ck_assert_uint_eq(a.key, b.key);
+	ck_assert_uint_eq(a.key, core_position_key(&a));
+	/* Different side to move, tax, owner or size: different keys. */
+	c = a;
+	c.to_move ^= 1;
+	ck_assert_uint_ne(core_position_key(&c), a.key);
+	c = a;
+	c.tax[CORE_BLACK] = 1;
+	ck_assert_uint_ne(core_position_key(&c), a.key);
+	c = a;
+	c.stack[core_cell_parse(c.geom, "a1", 2)] *= -1;
+	ck_assert_uint_ne(core_position_key(&c), a.key);
+	c = a;
+	c.stack[core_cell_parse(c.geom, "a1", 2)] += 1;
+	ck_assert_uint_ne(core_position_key(&c), a.key);
+	/* Incremental keys stay right through long random games, and huge
+	 * stacks hash like any other size. */
+	rng_state = 7;
+	for (int game = 0; game < 20; game++) {
+		struct core_move moves[4096];
+		v.size = 3 + game % 4;
+		v.tax_rule = game % 2 ? CORE_TAX_LOST : CORE_TAX_REMOVED;
+		ck_assert_int_eq(core_position_init(&a, &v, &err), 0);
+		while (a.result == CORE_ONGOING) {
+			size_t n = core_legal_moves(&a, moves, 4096);
+			size_t r = rng_next() % n;
+			struct core_move m;
+			if (r < 4096)
+				m = moves[r];
+			else
+				core_legal_moves_from(&a, r, &m, 1);
+			core_play_unchecked(&a, &m, NULL);
+			if (a.key != core_position_key(&a))
+				ck_abort_msg("key drifted at ply %d", a.ply);
+		}
+	}
+	c = a;
+	c.stack[0] = 2000000000;
+	ck_assert_uint_ne(core_position_key(&c), core_position_key(&a));
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("core record");
+	TCase *tc = tcase_create("record");
+	SRunner *sr;
+	int failed;
+
+	tcase_add_test(tc, t_notation_forms);
+	tcase_add_test(tc, t_notation_errors);
+	tcase_add_test(tc, t_variant_options);
+	tcase_add_test(tc, t_record_format);
+	tcase_add_test(tc, t_record_forced_pass);
+	tcase_add_test(tc, t_record_errors);
+	tcase_add_test(tc, t_record_lenient_input);
+	tcase_add_loop_test(tc, t_record_random_games, 0, 3);
+	tcase_add_test(tc, t_key);
+	suite_add_tcase(s, tc);
+	sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed != 0;
+}
