@@ -16,6 +16,9 @@
 
 #include "util/buf.h"
 
+/* Most handled messages moved to the archive with one command. */
+#define IMAP_ARCHIVE_BATCH 100
+
 struct imap_source {
 	struct mail_source src;
 	/* settings, copied */
@@ -45,6 +48,8 @@ struct imap_source {
 	uint32_t cursor;	/* last UID handed out */
 	uint32_t *pending;	/* UIDs > cursor, ascending */
 	size_t n_pending, cap_pending;
+	uint32_t *archive_uids;	/* handled, move not yet sent */
+	size_t n_archive, cap_archive;
 	struct buf data;	/* the message handed out */
 	int wake_pipe[2];	/* interrupt() while sleeping */
 	volatile sig_atomic_t idling;	/* interrupt() while in IDLE */
@@ -258,6 +263,8 @@ static void imap_disconnect(struct imap_source *is)
 	mailimap_free(is->imap);
 	is->imap = NULL;
 	is->n_pending = 0;
+	/* Their UIDs are <= last_uid: the next scan archives them. */
+	is->n_archive = 0;
 }
 
 /* An operation failed with libetpan code r: drop a dead session, note the
@@ -434,8 +441,8 @@ imap_msg_static(struct mailimap_msg_att *att, int att_type)
 	return NULL;
 }
 
-static int imap_archive_uid(struct imap_source *is, uint32_t uid,
-			    const char **error_r);
+static void imap_archive_add(struct imap_source *is, uint32_t uid);
+static int imap_archive_flush(struct imap_source *is, const char **error_r);
 
 /* List the mailbox: archive leftovers (UID <= last_uid), queue UIDs above
  * the cursor.  -1 with *error_r on failure. */
@@ -445,9 +452,7 @@ static int imap_scan(struct imap_source *is, const char **error_r)
 	struct mailimap_fetch_type *ft;
 	clist *result = NULL;
 	clistiter *it;
-	uint32_t *stale = NULL;
-	size_t n_stale = 0, i;
-	int r, ret = -1;
+	int r;
 
 	set = mailimap_set_new_interval(1, 0);
 	ft = mailimap_fetch_type_new_fetch_att_list_empty();
@@ -470,10 +475,7 @@ static int imap_scan(struct imap_source *is, const char **error_r)
 			continue;
 		uid = st->att_data.att_uid;
 		if (uid <= is->src.state.last_uid) {
-			stale = realloc(stale, (n_stale + 1) * sizeof(*stale));
-			if (stale == NULL)
-				abort();
-			stale[n_stale++] = uid;
+			imap_archive_add(is, uid);
 		} else if (uid > is->cursor) {
 			if (is->n_pending == is->cap_pending) {
 				is->cap_pending = is->cap_pending ?
@@ -491,15 +493,10 @@ static int imap_scan(struct imap_source *is, const char **error_r)
 	if (is->n_pending > 1)
 		qsort(is->pending, is->n_pending, sizeof(*is->pending),
 		      imap_uid_cmp);
-	for (i = 0; i < n_stale; i++) {
-		if (imap_archive_uid(is, stale[i], error_r) < 0 &&
-		    is->imap == NULL)
-			goto out;
-	}
-	ret = 0;
-out:
-	free(stale);
-	return ret;
+	/* Leftovers a crash or an outage kept from being archived. */
+	if (imap_archive_flush(is, error_r) < 0 && is->imap == NULL)
+		return -1;
+	return 0;
 }
 
 /* Fetch one body into is->data.  1 found, 0 gone, -1 error. */
@@ -568,6 +565,10 @@ static enum mail_source_result imap_next(struct mail_source *src,
 		uint32_t uid;
 
 		if (is->n_pending == 0) {
+			/* Archive what was handled before looking again,
+			 * so a scan never sees it. */
+			if (imap_archive_flush(is, error_r) < 0)
+				return MAIL_SOURCE_ERROR;
 			if (imap_scan(is, error_r) < 0)
 				return MAIL_SOURCE_ERROR;
 			if (is->n_pending == 0)
@@ -600,13 +601,41 @@ static struct mailimap_flag_list *imap_flags(bool deleted)
 	return fl;
 }
 
-/* \Seen, then MOVE (or COPY + \Deleted + EXPUNGE) to the archive. */
-static int imap_archive_uid(struct imap_source *is, uint32_t uid,
-			    const char **error_r)
+static void imap_archive_add(struct imap_source *is, uint32_t uid)
 {
-	struct mailimap_set *set = mailimap_set_new_single(uid);
+	if (is->n_archive == is->cap_archive) {
+		is->cap_archive = is->cap_archive ? is->cap_archive * 2 : 64;
+		is->archive_uids = realloc(is->archive_uids, is->cap_archive *
+					   sizeof(*is->archive_uids));
+		if (is->archive_uids == NULL)
+			abort();
+	}
+	is->archive_uids[is->n_archive++] = uid;
+}
+
+/* \Seen, then MOVE (or COPY + \Deleted + EXPUNGE) to the archive, for all
+ * UIDs in the batch at once: one round trip per command, not per message
+ * (Dovecot spends several ms on each).  The batch is emptied either way:
+ * what failed is at or below last_uid, and a later scan retries it. */
+static int imap_archive_flush(struct imap_source *is, const char **error_r)
+{
+	struct mailimap_set *set;
 	struct mailimap_store_att_flags *flags;
+	size_t i;
 	int r, ret = -1;
+
+	if (is->n_archive == 0)
+		return 0;
+	if (is->imap == NULL) {
+		is->n_archive = 0;
+		*error_r = mail_source_error(&is->src, "IMAP %s:%u: not "
+					     "connected", is->host, is->port);
+		return -1;
+	}
+	set = mailimap_set_new_empty();
+	for (i = 0; i < is->n_archive; i++)
+		mailimap_set_add_single(set, is->archive_uids[i]);
+	is->n_archive = 0;
 
 	flags = mailimap_store_att_flags_new_add_flags_silent(
 		imap_flags(false));
@@ -661,9 +690,12 @@ static int imap_mark_handled(struct mail_source *src, uint32_t uid,
 	 * (a failed move is redone by a later scan). */
 	if (uid > src->state.last_uid)
 		src->state.last_uid = uid;
-	if (imap_ensure_connected(is, error_r) < 0)
-		return -1;
-	return imap_archive_uid(is, uid, error_r);
+	/* Batched: sent before the next scan, wait or close, or now if
+	 * the batch is large. */
+	imap_archive_add(is, uid);
+	if (is->n_archive >= IMAP_ARCHIVE_BATCH)
+		return imap_archive_flush(is, error_r);
+	return 0;
 }
 
 static int imap_wait(struct mail_source *src, unsigned int max_ms,
@@ -685,6 +717,8 @@ static int imap_wait(struct mail_source *src, unsigned int max_ms,
 		mail_source_sleep(is->wake_pipe, ms);
 		return 0;
 	}
+	if (imap_archive_flush(is, error_r) < 0)
+		return -1;
 	if (!is->has_idle || ms < 1000)
 		return mail_source_sleep(is->wake_pipe, ms);
 
@@ -754,8 +788,13 @@ static void imap_close(struct mail_source *src)
 {
 	struct imap_source *is = (struct imap_source *)src;
 
-	if (is->imap != NULL)
+	if (is->imap != NULL) {
+		const char *error;
+
+		/* Best effort: what is left is archived by a later scan. */
+		(void)imap_archive_flush(is, &error);
 		mailimap_logout(is->imap);
+	}
 	imap_disconnect(is);
 	free(is->host);
 	free(is->ca_file);
@@ -767,6 +806,7 @@ static void imap_close(struct mail_source *src)
 	free(is->mailbox);
 	free(is->archive);
 	free(is->pending);
+	free(is->archive_uids);
 	buf_free(&is->data);
 	mail_source_wake_close(is->wake_pipe);
 	free(is);

@@ -14,9 +14,12 @@
  *   so the listing stays short.  Messages whose UID is at or below the saved
  *   last UID were committed by the caller but not yet archived (a crash or
  *   a dropped connection): they are archived, never handed out again.
- * - Bodies are fetched one by one with BODY.PEEK[] (no implicit \\Seen).
- * - Archive: UID STORE +FLAGS (\\Seen), then UID MOVE if the server has the
- *   MOVE capability, else UID COPY + \\Deleted + (UID) EXPUNGE.
+ * - Bodies are fetched one by one with BODY.PEEK[] (no implicit \Seen).
+ * - Archive: UID STORE +FLAGS (\Seen), then UID MOVE if the server has the
+ *   MOVE capability, else UID COPY + \Deleted + (UID) EXPUNGE, for a batch
+ *   of handled UIDs at once (Dovecot spends ~5 ms on each command, more than
+ *   a signature check): sent before the next scan, before waiting, on close
+ *   and every 100 messages.
  * - Waiting: IDLE when the server has it, else a sleep of poll_ms.
  */
 #ifndef ASHES_MAIL_IMAP_H

@@ -153,10 +153,13 @@ enum mail_source_result mail_source_next(struct mail_source *src,
 					 struct mail_source_message *msg_r,
 					 const char **error_r);
 
-/* The caller has committed message UID: mark it \Seen, move it to the
- * archive folder (MOVE, or COPY + \Deleted + EXPUNGE) and advance the last
- * UID.  Returns 0, or -1 with *error_r (the message stays and is archived
- * by a later scan, as the saved last UID covers it). */
+/* The caller has committed message UID: advance the last UID, mark it
+ * \Seen and move it to the archive folder (MOVE, or COPY + \Deleted +
+ * EXPUNGE).  The IMAP source batches the moves (one STORE and one MOVE for
+ * many messages): they are sent before next() looks at the mailbox again,
+ * before wait() and in close(), so a message is never handed out twice.
+ * Returns 0, or -1 with *error_r (the message stays and is archived by a
+ * later scan, as the saved last UID covers it). */
 int mail_source_mark_handled(struct mail_source *src, uint32_t uid,
 			     const char **error_r);
 
