@@ -307,6 +307,29 @@ START_TEST(test_tls_and_auth)
 }
 END_TEST
 
+/* mailstack adduser: the new address is usable at once. */
+START_TEST(test_stack_adduser)
+{
+	struct smtp_settings set = plain_settings();
+	struct smtp_sender *s;
+	const char *reply;
+	char dir[600];
+	int code;
+
+	ck_assert_int_eq(test_stack_cmd("status", NULL), 0);
+	ck_assert_int_eq(test_stack_cmd("adduser", "gina gina-pw"), 0);
+	s = new_sender(&set);
+	ck_assert_msg(send_one(s, "gina@mailstack.test",
+			       "Subject: welcome\r\n\r\nhi\r\n", &reply,
+			       &code) == SMTP_SENT, "%s", reply);
+	smtp_sender_free(&s);
+	snprintf(dir, sizeof(dir), "%s/mail/gina/Maildir/new",
+		 test_stack.dir);
+	ck_assert_int_eq(test_wait_files(dir, 1, 5000), 1);
+	ck_assert_int_ne(test_stack_cmd("adduser", "'bad user' pw"), 0);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("smtp");
@@ -321,6 +344,7 @@ int main(void)
 	tcase_add_test(tc, test_failures_are_classified);
 	tcase_add_test(tc, test_server_down_is_temporary);
 	tcase_add_test(tc, test_tls_and_auth);
+	tcase_add_test(tc, test_stack_adduser);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
