@@ -717,6 +717,12 @@ static int imap_wait(struct mail_source *src, unsigned int max_ms,
 		mail_source_sleep(is->wake_pipe, ms);
 		return 0;
 	}
+	/* A message handed out but not marked was not handled (the caller
+	 * waits to retry it): offer it again after this wait. */
+	if (is->cursor > src->state.last_uid) {
+		is->cursor = src->state.last_uid;
+		is->n_pending = 0;
+	}
 	if (imap_archive_flush(is, error_r) < 0)
 		return -1;
 	if (!is->has_idle || ms < 1000)

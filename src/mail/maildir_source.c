@@ -252,6 +252,9 @@ static int dir_wait(struct mail_source *src, unsigned int max_ms,
 	unsigned int ms = max_ms < ds->poll_ms ? max_ms : ds->poll_ms;
 	size_t i;
 
+	/* Files handed out but not marked were not handled: offer them
+	 * again after this wait (they are still here). */
+	ds->cursor = 0;
 	if (mail_source_sleep(ds->wake_pipe, ms) == 0)
 		return 0;
 	/* Cheap to check: tell the caller whether anything waits. */

@@ -19,8 +19,10 @@
  *		}
  *	}
  *
- * A message is archived (\Seen, moved to the archive folder) only by
- * mark_handled, i.e. after the caller's commit.  If the daemon dies between
+ * Messages come in UID order; one handed out but not marked is offered
+ * again after the next wait() (the caller could not handle it and retries;
+ * it should not skip ahead).  A message is archived (\Seen, moved to the
+ * archive folder) only by mark_handled, i.e. after the caller's commit.  If the daemon dies between
  * its commit and the move, the message stays in the mailbox with a UID at or
  * below the saved last UID: the next scan archives it without handing it
  * out again.  Nothing here knows of games, rules or the store.

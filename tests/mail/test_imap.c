@@ -528,6 +528,41 @@ static enum mail_source_result first_result(const struct mail_source_settings
 	return r;
 }
 
+/* The caller could not handle a message (no mark): after a wait it is
+ * offered again, before the newer one. */
+START_TEST(test_unmarked_offered_again)
+{
+	struct mail_source_settings set;
+	struct mail_source_message msg;
+	struct mail_source *src;
+	struct events ev = { 0 };
+	const char *error;
+	uint32_t first;
+
+	doveadm_save("gwen", "INBOX", "retry-1");
+	doveadm_save("gwen", "INBOX", "retry-2");
+	settings_for(&set, "gwen", &ev);
+	src = open_source(&set);
+	ck_assert_int_eq(mail_source_next(src, &msg, &error),
+			 MAIL_SOURCE_MESSAGE);
+	ck_assert(has_subject(&msg, "retry-1"));
+	first = msg.uid;
+	mail_source_wait(src, 10, &error);
+	ck_assert_int_eq(mail_source_next(src, &msg, &error),
+			 MAIL_SOURCE_MESSAGE);
+	ck_assert_uint_eq(msg.uid, first);
+	ck_assert(has_subject(&msg, "retry-1"));
+	ck_assert_int_eq(mail_source_mark_handled(src, msg.uid, &error), 0);
+	ck_assert_int_eq(mail_source_next(src, &msg, &error),
+			 MAIL_SOURCE_MESSAGE);
+	ck_assert(has_subject(&msg, "retry-2"));
+	ck_assert_int_eq(mail_source_mark_handled(src, msg.uid, &error), 0);
+	ck_assert_int_eq(mail_source_next(src, &msg, &error), MAIL_SOURCE_NONE);
+	ck_assert_int_eq(inbox_count("gwen"), 0);
+	mail_source_close(&src);
+}
+END_TEST
+
 START_TEST(test_tls_and_login)
 {
 	struct mail_source_settings set;
@@ -616,7 +651,8 @@ int main(void)
 	int failed;
 
 	test_stack_start("alice:alice-pw bob:bob-pw carol:carol-pw "
-			 "dave:dave-pw erin:erin-pw frank:frank-pw");
+			 "dave:dave-pw erin:erin-pw frank:frank-pw "
+			 "gwen:gwen-pw");
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_fetch_in_uid_order_and_archive);
 	tcase_add_test(tc, test_uidvalidity_change);
@@ -624,6 +660,7 @@ int main(void)
 	tcase_add_test(tc, test_idle_wakes_on_delivery);
 	tcase_add_test(tc, test_restart_during_idle);
 	tcase_add_test(tc, test_fallbacks_without_move_and_idle);
+	tcase_add_test(tc, test_unmarked_offered_again);
 	tcase_add_test(tc, test_tls_and_login);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);

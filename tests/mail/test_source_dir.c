@@ -100,9 +100,12 @@ START_TEST(test_name_order_and_archive)
 	mail_source_get_state(src, &st);
 	ck_assert_uint_eq(st.last_uid, a);
 
-	/* A new file shows up after the others; an unknown UID fails. */
+	/* A new file shows up after the others (second, not marked, comes
+	 * again first); an unknown UID fails. */
 	put("", "05-late.eml", "late\n");
 	ck_assert_int_eq(mail_source_wait(src, 1000, &error), 1);
+	expect_text(src, "second\n", &c);
+	ck_assert_uint_eq(c, b);
 	expect_text(src, "late\n", &c);
 	ck_assert_uint_gt(c, b);
 	ck_assert_int_eq(mail_source_mark_handled(src, 9999, &error), -1);
@@ -170,6 +173,27 @@ START_TEST(test_rescan_and_interrupt)
 }
 END_TEST
 
+/* Not marked (the caller could not handle it): offered again after a
+ * wait, before anything newer. */
+START_TEST(test_unmarked_offered_again)
+{
+	struct mail_source *src;
+	const char *error;
+	uint32_t a, again, b;
+
+	put("", "a.eml", "a\n");
+	put("", "b.eml", "b\n");
+	src = open_dir();
+	expect_text(src, "a\n", &a);
+	ck_assert_int_eq(mail_source_wait(src, 10, &error), 1);
+	expect_text(src, "a\n", &again);
+	ck_assert_uint_eq(again, a);
+	ck_assert_int_eq(mail_source_mark_handled(src, a, &error), 0);
+	expect_text(src, "b\n", &b);
+	mail_source_close(&src);
+}
+END_TEST
+
 START_TEST(test_backend_by_name)
 {
 	struct mail_source_settings set = { .backend = "pop3" };
@@ -207,6 +231,7 @@ int main(void)
 	tcase_add_test(tc, test_name_order_and_archive);
 	tcase_add_test(tc, test_new_subfolder_and_vanished_file);
 	tcase_add_test(tc, test_rescan_and_interrupt);
+	tcase_add_test(tc, test_unmarked_offered_again);
 	tcase_add_test(tc, test_backend_by_name);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
