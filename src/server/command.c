@@ -689,7 +689,7 @@ void command_parse_mail(const char *subject, const char *body, size_t len,
 {
 	struct command_list *list = list_r;
 	struct command subject_cmd;
-	bool have_subject = false, subject_pending = false;
+	bool have_subject = false, subject_pending = false, in_armor = false;
 	size_t cap = 0, pos = 0;
 	int lineno = 0;
 
@@ -736,6 +736,12 @@ void command_parse_mail(const char *subject, const char *body, size_t len,
 			if (!(tl == 2 && memcmp(t, "--", 2) == 0))
 				list->skipped_quoted = true;
 			break;
+		}
+		/* A pasted public key (for `register`) travels with the
+		 * commands; its armour is data, never commands. */
+		if (in_armor || starts_with_ci(line, llen, "-----BEGIN PGP ")) {
+			in_armor = !starts_with_ci(line, llen, "-----END PGP ");
+			continue;
 		}
 		if (is_quoted(line, llen) ||
 		    is_attribution(line, llen, next, next_len)) {

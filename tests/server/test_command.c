@@ -295,6 +295,28 @@ START_TEST(test_mutt_reply)
 }
 END_TEST
 
+/* register with the public key pasted below it: the armour is data. */
+START_TEST(test_pasted_key_is_not_commands)
+{
+	const char *body =
+		"register alice\n"
+		"\n"
+		"-----BEGIN PGP PUBLIC KEY BLOCK-----\n"
+		"\n"
+		"mDMEaWx1cBYJKwYBBAHaRw8BAQdA\n"
+		"=abcd\n"
+		"-----END PGP PUBLIC KEY BLOCK-----\n"
+		"games\n";
+	struct command_list l = parse("register", body, 0);
+
+	ck_assert_uint_eq(l.count, 2);
+	ck_assert_int_eq(l.items[0].kind, COMMAND_REGISTER);
+	ck_assert_int_eq(l.items[1].kind, COMMAND_GAMES);
+	ck_assert_int_eq(l.items[1].line, 8);
+	command_list_free(&l);
+}
+END_TEST
+
 START_TEST(test_outlook_reply)
 {
 	const char *body =
@@ -426,6 +448,7 @@ int main(void)
 	tcase_add_test(tc, test_thread_game);
 	tcase_add_test(tc, test_subject_clean);
 	tcase_add_test(tc, test_too_many);
+	tcase_add_test(tc, test_pasted_key_is_not_commands);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
