@@ -318,3 +318,10 @@ void daemon_detach_ready(int *ready_fd, const char *error)
 	close(*ready_fd);
 	*ready_fd = -1;
 }
+
+void daemon_started(struct daemon *d)
+{
+	daemon_detach_ready(&d->ready_fd, NULL);
+	if (daemon_notify("READY=1") < 0)
+		log_warning("cannot notify systemd: %s", strerror(errno));
+}

@@ -28,6 +28,7 @@ struct daemon {
 	struct config_overrides overrides; /* re-applied on every reload */
 	bool once;                    /* --once: one pass, then return */
 	bool detached;                /* --daemon: stderr is /dev/null */
+	int ready_fd;                 /* --daemon: the waiting parent, or -1 */
 	daemon_reload_fn *reload_hook;
 	void *context;                /* the loop's own state */
 	unsigned reloads;             /* successful reloads (for tests/logs) */
@@ -78,6 +79,11 @@ int daemon_notify(const char *state);
 int daemon_detach(const char *pid_file, int *ready_fd_r, const char **error_r);
 /* Tell the waiting parent how start-up went (error NULL: fine). */
 void daemon_detach_ready(int *ready_fd, const char *error);
+
+/* The loop has opened everything it needs (store, templates, mailbox,
+ * SMTP): tell the waiting parent (--daemon) and systemd that start-up is
+ * over.  Before this, a failure makes `ashesd --daemon` exit 1. */
+void daemon_started(struct daemon *d);
 
 /* The mail loop, in loop.c: handles mail until daemon_check_signals()
  * says stop (or after one pass with d->once).  Returns 0 on a clean stop,

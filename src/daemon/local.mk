@@ -9,10 +9,13 @@ libashes_daemon_a_SOURCES = \
 	src/daemon/settings.c src/daemon/settings.h
 
 sbin_PROGRAMS += ashesd
-ashesd_SOURCES = src/daemon/main.c src/daemon/loop.c
-# Higher layers first: the lead adds mail/server/store/render/core here
-# when the loop is wired.
-ashesd_LDADD = libashes_daemon.a libashes_util.a
+ashesd_SOURCES = src/daemon/main.c src/daemon/loop.c \
+	src/daemon/outbox.c src/daemon/outbox.h
+ashesd_CPPFLAGS = $(AM_CPPFLAGS) $(GPGME_CFLAGS) $(CURL_CFLAGS) $(ETPAN_CFLAGS)
+# Higher layers first, down to core and util.
+ashesd_LDADD = libashes_daemon.a libashes_mail.a libashes_server.a \
+	libashes_store.a libashes_render.a libashes_core.a libashes_util.a \
+	$(ETPAN_LIBS) $(GPGME_LIBS) $(CURL_LIBS) $(SQLITE_LIBS)
 
 # Tests: Check binaries, run by make check.
 check_PROGRAMS += tests/daemon/test_config tests/daemon/test_daemon \

@@ -1,42 +1,603 @@
-/* loop.c -- ashesd's mail loop: mail source -> server -> store -> outbox.
+/* loop.c -- ashesd's mail loop: mail source -> inbound parser -> game
+ * server (one store transaction) -> archive -> outbox -> SMTP.
  *
- * TODO(lead): this is the one place that wires the layers together, to be
- * written once src/mail, src/server and src/store have landed.  What the
- * daemon infrastructure already gives it:
- *   - d->cfg: the typed config in force (replaced on SIGHUP; re-read any
- *     field after daemon_check_signals() returns, don't cache pointers);
- *     d->reload_hook to reopen templates/store on reload;
- *   - daemon_check_signals(d) between messages: true means stop now (the
- *     message in hand is finished first, SIGTERM's contract);
- *   - daemon_wait(ms, fd) to sleep until the poll interval, a signal, or
- *     an IDLE socket becoming readable;
- *   - d->once: handle what is there, then return (tests, demo);
- *   - log_*() for everything worth telling the operator.
- * The shape it should take:
- *
- *	while (!daemon_check_signals(d)) {
- *		fetch the next message from the source; if none:
- *			flush the outbox (SMTP batch);
- *			if (d->once) break;
- *			daemon_wait(d->cfg.imap.poll_interval_ms, idle_fd);
- *			continue;
- *		hand it to the server in one store transaction;
- *		archive it in the source; flush the outbox;
- *	}
- *
- * Until then this stub keeps the daemon's contract (ready, reload, clean
- * stop) so the unit, the signals and the pid file can be used and tested.
+ * This is the one place that wires the layers together.  The order of the
+ * steps is what makes "applied and answered exactly once" hold when the
+ * daemon is killed at any point:
+ *   1. server_handle() commits the moves, the replies (into the outbox)
+ *      and the record of the message in one transaction;
+ *   2. only then is the mailbox state saved and the message archived, so a
+ *      crash before 2 hands the message out again, and the store's
+ *      Message-ID / sha256 record turns the second handling into a no-op;
+ *   3. the outbox is sent afterwards, at least once per row (outbox.h).
+ * A message the machinery cannot handle now (store busy, gpg not running)
+ * is left in the mailbox and tried again on the next round.
  */
+#include <config.h>
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
 #include "daemon/daemon.h"
 #include "daemon/log.h"
+#include "daemon/outbox.h"
+#include "daemon/settings.h"
+#include "mail/inbound.h"
+#include "mail/pgp.h"
+#include "mail/smtp.h"
+#include "mail/source.h"
+#include "render/template.h"
+#include "server/server.h"
+#include "store/store.h"
+
+struct loop {
+	struct store *store;
+	struct template_set *templates;
+	struct server *server;
+	struct pgp_ctx *pgp;
+	struct mail_source *source;
+	struct smtp_sender *smtp;
+	char source_name[512];
+	/* SMTP server away: do not try the outbox again before this time */
+	int64_t smtp_next_try;
+	int smtp_failures;
+	bool imap_down;
+};
+
+/* Test hook: ASHES_TEST_KILL_AT=after-commit|after-archive makes the
+ * daemon kill itself with SIGKILL at that point of handling a mail, so
+ * the e2e tests can prove that a crash there loses nothing and repeats
+ * nothing.  Unset in production. */
+static void loop_test_kill(const char *point)
+{
+	const char *at = getenv("ASHES_TEST_KILL_AT");
+
+	if (at && strcmp(at, point) == 0) {
+		log_notice("test hook: killing myself %s", point);
+		raise(SIGKILL);
+	}
+}
+
+static int64_t loop_now(void)
+{
+	return (int64_t)time(NULL);
+}
+
+static void loop_source_event(void *ctx, enum mail_source_event ev,
+			      const char *detail)
+{
+	struct loop *l = ctx;
+
+	/* The source reports an outage once when it starts and once when it
+	 * ends, so the log tells an operator without flooding. */
+	if (ev == MAIL_SOURCE_EVENT_DOWN) {
+		l->imap_down = true;
+		log_warning("mailbox %s unreachable: %s (retrying with backoff)",
+			    l->source_name, detail ? detail : "");
+	} else {
+		l->imap_down = false;
+		log_notice("mailbox %s reachable again", l->source_name);
+	}
+}
+
+/* Everything that depends on the config: opened at start and again on
+ * SIGHUP (into a fresh struct, swapped in only if all of it opened). */
+static void loop_close(struct loop *l)
+{
+	mail_source_close(&l->source);
+	smtp_sender_free(&l->smtp);
+	server_free(&l->server);
+	template_set_free(&l->templates);
+	pgp_ctx_free(&l->pgp);
+	store_close(&l->store);
+}
+
+static int loop_open(struct loop *l, const struct config *cfg,
+		     const char **error_r)
+{
+	static char err[768];
+	struct store_options so;
+	struct server_config sc;
+	struct mail_source_settings ms;
+	const char *e = NULL;
+	static const char *const checked[] = { "mail/reply.txt", "mail/your-move.txt",
+					       "mail/refusal.txt", "mail/help.txt" };
+	size_t i;
+
+	memset(l, 0, sizeof(*l));
+	memset(&so, 0, sizeof(so));
+	so.busy_timeout_ms = (int)cfg->database.busy_timeout_ms;
+	if (store_open(cfg->database.path, &so, &l->store, &e) < 0) {
+		snprintf(err, sizeof(err), "database %s: %s", cfg->database.path, e);
+		goto fail;
+	}
+	l->templates = template_set_new(cfg->templates.dir, getenv("ASHES_TEMPLATES"));
+	for (i = 0; i < sizeof(checked) / sizeof(checked[0]); i++) {
+		if (template_check(l->templates, checked[i], &e) < 0) {
+			snprintf(err, sizeof(err), "templates: %s", e);
+			goto fail;
+		}
+	}
+	server_config_default(&sc);
+	settings_server(cfg, &sc);
+	sc.templates = l->templates;
+	if (server_new(l->store, &sc, &l->server, &e) < 0) {
+		snprintf(err, sizeof(err), "game server: %s", e);
+		goto fail;
+	}
+	if (cfg->gpg.home) {
+		/* gpg wants its home private; create it on first start */
+		if (mkdir(cfg->gpg.home, 0700) < 0 && errno != EEXIST) {
+			snprintf(err, sizeof(err), "gpg home %s: %s", cfg->gpg.home,
+				 strerror(errno));
+			goto fail;
+		}
+		if (pgp_ctx_new(cfg->gpg.home, &l->pgp, &e) < 0) {
+			snprintf(err, sizeof(err), "gpg home %s: %s", cfg->gpg.home, e);
+			goto fail;
+		}
+	}
+	settings_mail_source(cfg, &ms);
+	ms.event = loop_source_event;
+	ms.event_context = l;
+	if (cfg->source.type == CONFIG_SOURCE_MAILDIR)
+		snprintf(l->source_name, sizeof(l->source_name), "dir:%s",
+			 cfg->source.maildir);
+	else
+		snprintf(l->source_name, sizeof(l->source_name), "imap://%s@%s:%u/%s",
+			 cfg->imap.server.user ? cfg->imap.server.user : "",
+			 cfg->imap.server.host ? cfg->imap.server.host : "",
+			 cfg->imap.server.port,
+			 cfg->imap.mailbox ? cfg->imap.mailbox : "INBOX");
+	if (mail_source_open(&ms, &l->source, &e) < 0) {
+		snprintf(err, sizeof(err), "mailbox %s: %s", l->source_name, e);
+		goto fail;
+	}
+	if (cfg->smtp.server.url) {
+		struct smtp_settings ss;
+
+		settings_smtp(cfg, &ss);
+		if (smtp_sender_new(&ss, &l->smtp, &e) < 0) {
+			snprintf(err, sizeof(err), "smtp %s: %s", cfg->smtp.server.url, e);
+			goto fail;
+		}
+	}
+	{
+		struct mail_source_state st = { 0, 0 };
+
+		if (store_mailbox_state_get(l->store, l->source_name, &st.uidvalidity,
+					    &st.last_uid, &e) < 0) {
+			snprintf(err, sizeof(err), "database: %s", e);
+			goto fail;
+		}
+		mail_source_set_state(l->source, &st);
+	}
+	return 0;
+fail:
+	loop_close(l);
+	*error_r = err;
+	return -1;
+}
+
+/* "<id@x>" -> "id@x" into a static-sized buffer owned by the caller. */
+static const char *strip_angles(const char *id, char *buf, size_t len)
+{
+	size_t n;
+
+	if (id == NULL)
+		return NULL;
+	if (*id == '<')
+		id++;
+	snprintf(buf, len, "%s", id);
+	n = strlen(buf);
+	if (n && buf[n - 1] == '>')
+		buf[n - 1] = '\0';
+	return buf;
+}
+
+/* What a mail the game cannot read gets as a reason (templates know the
+ * words for each code). */
+static const char *sig_refusal(const struct inbound_msg *im)
+{
+	switch (im->sig.status) {
+	case PGP_SIG_BAD:
+		return "bad_signature";
+	case PGP_SIG_KEY_EXPIRED:
+		return "key_expired";
+	case PGP_SIG_KEY_REVOKED:
+		return "key_revoked";
+	case PGP_SIG_SIG_EXPIRED:
+		return "signature_expired";
+	case PGP_SIG_UNKNOWN_KEY:
+		return "unknown_key";
+	case PGP_SIG_ERROR:
+		return "bad_signature";
+	case PGP_SIG_GOOD:
+		if (im->freshness == INBOUND_FRESH_TOO_OLD)
+			return "signature_too_old";
+		if (im->freshness == INBOUND_FRESH_FUTURE)
+			return "signature_future";
+		return NULL;
+	case PGP_SIG_NONE:
+	default:
+		return "unsigned";
+	}
+}
+
+/* The detail a refusal shows: the signer, the size limit, or the
+ * decoder's reason. */
+static const char *refusal_detail(const struct config *cfg,
+				  const struct inbound_msg *im,
+				  const char *refusal, char *buf, size_t len)
+{
+	if (strcmp(refusal, "too_big") == 0)
+		snprintf(buf, len, "%zu bytes; the limit is %llu", im->raw_size,
+			 (unsigned long long)cfg->limits.max_message_size);
+	else if (strcmp(refusal, "unreadable") == 0)
+		snprintf(buf, len, "%s", im->problem_detail ? im->problem_detail
+						      : "no text part");
+	else if (strcmp(refusal, "rate_limited") == 0)
+		snprintf(buf, len, "%u mails an hour", cfg->limits.sender_rate_limit);
+	else if (strcmp(refusal, "signature_too_old") == 0 ||
+		 strcmp(refusal, "signature_future") == 0) {
+		struct tm tm;
+		time_t t = im->sig.created;
+		char when[64];
+
+		gmtime_r(&t, &tm);
+		strftime(when, sizeof(when), "%Y-%m-%d %H:%M UTC", &tm);
+		snprintf(buf, len, "signed %s", when);
+	} else
+		snprintf(buf, len, "%s", im->sig.fpr);
+	return buf;
+}
+
+struct bounce_ctx {
+	struct store *store;
+	int64_t now;
+	size_t marked;
+};
+
+static void bounce_mark(struct bounce_ctx *b, const char *addr, const char *why)
+{
+	const char *e;
+	int r = store_address_mark_failing(b->store, addr, true, b->now, why, &e);
+
+	if (r < 0)
+		log_error("marking %s as failing: %s", addr, e);
+	else if (r == 1) {
+		log_notice("address %s marked failing: %s", addr, why);
+		b->marked++;
+	}
+}
+
+/* A delivery report: the address our mail went to is failing.  The
+ * recipient comes from our own outbox row where the report names one of
+ * our Message-IDs (trusted), else from the report's recipient lines. */
+static void loop_bounce(struct loop *l, const struct inbound_msg *im, int64_t now)
+{
+	struct bounce_ctx b = { l->store, now, 0 };
+	size_t i;
+	char id[512];
+
+	for (i = 0; i < im->bounce_message_ids.count; i++) {
+		struct store_outbox_msg *msg = NULL;
+		const char *e;
+
+		if (store_outbox_by_message_id(l->store,
+					       strip_angles(im->bounce_message_ids.items[i],
+							    id, sizeof(id)),
+					       &msg, &e) == 1) {
+			bounce_mark(&b, msg->recipient, "our mail bounced");
+			store_outbox_msgs_free(&msg, 1);
+		}
+	}
+	if (b.marked == 0)
+		for (i = 0; i < im->bounce_recipients.count; i++)
+			bounce_mark(&b, im->bounce_recipients.items[i],
+				    "delivery report");
+}
+
+static char *join_references(const struct inbound_msg *im)
+{
+	struct buf b = BUF_INIT;
+	size_t i;
+
+	for (i = 0; i < im->references.count; i++) {
+		if (b.len)
+			buf_putc(&b, ' ');
+		buf_puts(&b, im->references.items[i]);
+	}
+	if (im->in_reply_to) {
+		if (b.len)
+			buf_putc(&b, ' ');
+		buf_puts(&b, im->in_reply_to);
+	}
+	return b.len ? buf_steal(&b) : (buf_free(&b), NULL);
+}
+
+/* Handle one message.  0: handled and committed (archive it); -1: leave
+ * it in the mailbox and try again later (already logged). */
+static int loop_handle(struct loop *l, const struct config *cfg,
+		       const struct mail_source_message *m)
+{
+	const char *our[2];
+	struct inbound_options opts;
+	struct inbound_msg *im = NULL;
+	struct server_inbound si;
+	struct server_outcome out;
+	const char *e = NULL, *refusal = NULL;
+	char mid[512], detail[256];
+	char *refs = NULL;
+	int64_t now = loop_now();
+	int ret = -1;
+	settings_inbound(cfg, our, &opts);
+	opts.now = (time_t)now;
+	opts.pgp = l->pgp;
+	if (inbound_parse(m->data, m->size, &opts, &im, &e) < 0) {
+		log_error("uid %u: cannot read the mail now: %s", m->uid, e);
+		goto out;
+	}
+	/* Signed by a key we do not know, with a key inside: the register
+	 * path.  Import it and read the mail again; only then, so that the
+	 * keyring grows only with keys that signed what they carry. */
+	if (im->sig.status == PGP_SIG_UNKNOWN_KEY && im->key_count > 0) {
+		inbound_msg_free(&im);
+		opts.import_keys = true;
+		if (inbound_parse(m->data, m->size, &opts, &im, &e) < 0) {
+			log_error("uid %u: cannot read the mail now: %s", m->uid, e);
+			goto out;
+		}
+	}
+	refs = join_references(im);
+	memset(&si, 0, sizeof(si));
+	si.from_address = im->from_addr;
+	si.message_id = strip_angles(im->message_id, mid, sizeof(mid));
+	si.raw_sha256 = im->raw_sha256;
+	si.raw = m->data;
+	si.raw_len = m->size;
+	si.subject = im->subject;
+	si.references = refs;
+	si.source = l->source_name;
+	si.body = im->text ? im->text : "";
+	si.body_len = strlen(si.body);
+	si.unsigned_text_ignored = im->text_outside_signature;
+	si.key_offered = im->key_count > 0 || im->imported_fprs.count > 0;
+
+	switch (im->verdict) {
+	case CLASSIFY_NORMAL:
+		break;
+	case CLASSIFY_OVERSIZED:
+		refusal = "too_big";
+		break;
+	case CLASSIFY_BOUNCE:
+		/* Marking is idempotent, so a crash between it and the
+		 * record only repeats it. */
+		loop_bounce(l, im, now);
+		si.silent_outcome = "bounce";
+		if (server_handle(l->server, &si, now, &out, &e) < 0) {
+			log_error("uid %u: recording a bounce: %s", m->uid, e);
+			goto out;
+		}
+		log_info("uid %u: delivery report from %s recorded", m->uid,
+			 im->from_addr ? im->from_addr : "<>");
+		ret = 0;
+		goto out;
+	default:
+		/* Loops and automatic mail are archived and never answered. */
+		si.silent_outcome = classify_verdict_name(im->verdict);
+		if (server_handle(l->server, &si, now, &out, &e) < 0) {
+			log_error("uid %u: %s", m->uid, e);
+			goto out;
+		}
+		log_info("uid %u: not answered (%s) from %s", m->uid,
+			 classify_verdict_name(im->verdict),
+			 im->from_addr ? im->from_addr : "?");
+		ret = 0;
+		goto out;
+	}
+	if (refusal == NULL && im->problem != INBOUND_OK)
+		refusal = "unreadable";
+	if (refusal == NULL) {
+		if (im->sig_kind == INBOUND_UNSIGNED && !cfg->gpg.require_signature) {
+			si.weak_identity = true;
+		} else {
+			refusal = sig_refusal(im);
+			if (refusal == NULL) {
+				si.fingerprint = im->sig.fpr;
+				si.signed_sha256 = im->signed_sha256;
+				si.signature_time = (int64_t)im->sig.created;
+			}
+		}
+	}
+	/* A flood from one sender is answered once, then ignored for the
+	 * rest of the hour, so it cannot starve the other players. */
+	if (refusal == NULL && cfg->limits.sender_rate_limit && im->from_addr) {
+		long count = 0;
+
+		if (store_rate_hit(l->store, si.fingerprint ? si.fingerprint : im->from_addr,
+				   now, 3600, &count, &e) < 0) {
+			log_error("uid %u: rate limit: %s", m->uid, e);
+			goto out;
+		}
+		if (count > (long)cfg->limits.sender_rate_limit + 1) {
+			si.silent_outcome = "rate-limited";
+			if (server_handle(l->server, &si, now, &out, &e) < 0) {
+				log_error("uid %u: %s", m->uid, e);
+				goto out;
+			}
+			log_warning("uid %u: %s is over the rate limit; not answered",
+				    m->uid, im->from_addr);
+			ret = 0;
+			goto out;
+		}
+		if (count == (long)cfg->limits.sender_rate_limit + 1)
+			refusal = "rate_limited";
+	}
+	if (refusal) {
+		si.mail_refusal = refusal;
+		si.mail_refusal_detail = refusal_detail(cfg, im, refusal, detail,
+							sizeof(detail));
+		si.fingerprint = NULL;
+		if (server_handle(l->server, &si, now, &out, &e) < 0) {
+			log_error("uid %u: %s", m->uid, e);
+			goto out;
+		}
+		if (out.status == SERVER_DUPLICATE)
+			log_info("uid %u: seen before; nothing to do", m->uid);
+		else
+			log_notice("uid %u: refused (%s) mail from %s%s%s", m->uid,
+				   refusal, im->from_addr ? im->from_addr : "?",
+				   im->sig.fpr[0] ? " signed by " : "", im->sig.fpr);
+		ret = 0;
+		goto out;
+	}
+	if (server_handle(l->server, &si, now, &out, &e) < 0) {
+		log_error("uid %u: not handled now, will retry: %s", m->uid, e);
+		goto out;
+	}
+	log_info("uid %u: %s from %s: %s (%zu queued)", m->uid,
+		 si.message_id ? si.message_id : "(no Message-ID)",
+		 im->from_addr ? im->from_addr : "?", out.outcome, out.queued);
+	ret = 0;
+out:
+	free(refs);
+	inbound_msg_free(&im);
+	return ret;
+}
+
+static void loop_save_state(struct loop *l)
+{
+	struct mail_source_state st;
+	const char *e;
+
+	mail_source_get_state(l->source, &st);
+	if (store_mailbox_state_set(l->store, l->source_name, st.uidvalidity,
+				    st.last_uid, loop_now(), &e) < 0)
+		log_error("saving the mailbox state: %s", e);
+}
+
+static void loop_flush_outbox(struct loop *l, const struct config *cfg)
+{
+	struct outbox_stats st;
+	const char *e;
+	int64_t now = loop_now();
+
+	if (l->smtp == NULL || now < l->smtp_next_try)
+		return;
+	if (outbox_flush(cfg, l->store, l->smtp, l->pgp, now, &st, &e) < 0) {
+		log_error("outbox: %s", e);
+		return;
+	}
+	if (st.server_down) {
+		uint64_t d = outbox_backoff_ms(&cfg->smtp, ++l->smtp_failures, 0);
+
+		if (l->smtp_failures == 1)
+			log_warning("SMTP server %s unreachable; replies wait in the outbox",
+				    cfg->smtp.server.url);
+		l->smtp_next_try = now + (int64_t)(d / 1000);
+	} else if (st.sent && l->smtp_failures) {
+		log_notice("SMTP server %s reachable again", cfg->smtp.server.url);
+		l->smtp_failures = 0;
+		l->smtp_next_try = 0;
+	}
+}
+
+/* How long to wait for new mail: the poll interval, or less when an
+ * outbox row falls due sooner. */
+static unsigned int loop_wait_ms(struct loop *l, const struct config *cfg)
+{
+	uint64_t ms = cfg->imap.poll_interval_ms ? cfg->imap.poll_interval_ms : 60000;
+	int64_t at = 0, now = loop_now();
+	const char *e;
+
+	if (l->smtp && store_outbox_next_due(l->store, &at, &e) == 1) {
+		if (at < l->smtp_next_try)
+			at = l->smtp_next_try;
+		if (at <= now)
+			ms = ms < 1000 ? ms : 1000;
+		else if ((uint64_t)(at - now) * 1000 < ms)
+			ms = (uint64_t)(at - now) * 1000;
+	}
+	return ms > 0x7fffffff ? 0x7fffffff : (unsigned int)ms;
+}
+
+static struct loop *current_loop;
+
+static void loop_on_signal(void)
+{
+	if (current_loop && current_loop->source)
+		mail_source_interrupt(current_loop->source);
+}
+
+static int loop_reload(struct daemon *d, const struct config *next,
+		       const char **error_r)
+{
+	struct loop fresh, *l = d->context;
+
+	if (loop_open(&fresh, next, error_r) < 0)
+		return -1;
+	loop_close(l);
+	*l = fresh;
+	return 0;
+}
 
 int daemon_run_loop(struct daemon *d)
 {
-	log_warning("the mail loop is not wired in yet: waiting for signals only");
+	struct loop l;
+	const char *e;
+	int ret = -1;
+
+	if (loop_open(&l, &d->cfg, &e) < 0) {
+		log_error("%s", e);
+		daemon_detach_ready(&d->ready_fd, e);
+		return -1;
+	}
+	d->context = &l;
+	d->reload_hook = loop_reload;
+	current_loop = &l;
+	daemon_set_signal_hook(loop_on_signal);
+	log_notice("reading %s; database %s", l.source_name, d->cfg.database.path);
+	daemon_started(d);
+	loop_flush_outbox(&l, &d->cfg);
 	while (!daemon_check_signals(d)) {
+		struct mail_source_message m;
+		enum mail_source_result r = mail_source_next(l.source, &m, &e);
+
+		if (r == MAIL_SOURCE_MESSAGE) {
+			if (loop_handle(&l, &d->cfg, &m) == 0) {
+				loop_test_kill("after-commit");
+				if (mail_source_mark_handled(l.source, m.uid, &e) < 0)
+					log_warning("uid %u: handled, but not archived yet: %s",
+						    m.uid, e);
+				loop_save_state(&l);
+				loop_test_kill("after-archive");
+				loop_flush_outbox(&l, &d->cfg);
+				continue;
+			}
+			/* Not handled: wait before trying it again. */
+		} else if (r == MAIL_SOURCE_RESCAN) {
+			log_notice("mailbox %s changed UIDVALIDITY: scanning it again",
+				   l.source_name);
+			loop_save_state(&l);
+			continue;
+		}
+		loop_flush_outbox(&l, &d->cfg);
 		if (d->once)
 			break;
-		daemon_wait(d->cfg.imap.poll_interval_ms, -1);
+		if (mail_source_wait(l.source, loop_wait_ms(&l, &d->cfg), &e) < 0 &&
+		    !l.imap_down)
+			log_debug("waiting for mail: %s", e);
 	}
-	return 0;
+	ret = 0;
+	daemon_set_signal_hook(NULL);
+	current_loop = NULL;
+	loop_close(&l);
+	d->context = NULL;
+	return ret;
 }

@@ -178,15 +178,16 @@ int main(int argc, char **argv)
 		   ? d.cfg.source.maildir : d.cfg.imap.server.host);
 	if (d.cfg.smtp.server.url == NULL)
 		log_warning("no [smtp] url: replies stay in the outbox");
-	daemon_detach_ready(&ready_fd, NULL);
-	if (daemon_notify("READY=1") < 0)
-		log_warning("cannot notify systemd: %s", strerror(errno));
-
+	/* Ready is reported by the loop (daemon_started) once the store,
+	 * templates and mailbox are open, so a broken start-up is seen by
+	 * whoever started us. */
+	d.ready_fd = ready_fd;
 	/* ------------------------------------------------------------------
 	 * The mail loop (loop.c).  Everything around it -- config, reload,
 	 * signals, readiness, pid file, logging -- is set up above and torn
 	 * down below. */
 	status = daemon_run_loop(&d) < 0 ? 1 : 0;
+	daemon_detach_ready(&d.ready_fd, "start-up failed; see the log");
 	/* ------------------------------------------------------------------ */
 
 	daemon_notify("STOPPING=1");

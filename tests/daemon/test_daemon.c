@@ -387,11 +387,12 @@ END_TEST
 
 static void daemon_config_file(const char *path, const char *level)
 {
-	char text[600];
+	char text[1200];
 
 	snprintf(text, sizeof(text),
 		 "[source]\ntype = maildir\nmaildir = %s\n[smtp]\nfrom = ashes@example.org\n"
-		 "[log]\nlevel = %s\n", tmpdir, level);
+		 "[database]\npath = %s/ashes.db\n[gpg]\nhome = %s/gnupg\n"
+		 "[log]\nlevel = %s\n", tmpdir, tmpdir, tmpdir, level);
 	daemon_test_write(path, text, 0644);
 }
 
@@ -672,7 +673,14 @@ START_TEST(test_once_with_maildir_override)
 	snprintf(maildir, sizeof(maildir), "%s/mail", tmpdir);
 	ck_assert_int_eq(mkdir(maildir, 0700), 0);
 	/* An IMAP config without its [imap] keys: fine with --maildir. */
-	daemon_test_write(conf, "[smtp]\nfrom = ashes@example.org\n", 0644);
+	{
+		char text[1000];
+
+		snprintf(text, sizeof(text),
+			 "[smtp]\nfrom = ashes@example.org\n[database]\npath = %s/ashes.db\n"
+			 "[gpg]\nhome = %s/gnupg\n", tmpdir, tmpdir);
+		daemon_test_write(conf, text, 0644);
+	}
 	r = ashesd_run(args);
 	ck_assert_msg(r.status == 0, "exit %d: %s", r.status, r.err);
 	ck_assert_msg(strstr(r.err, "ashesd: notice: ashesd " PACKAGE_VERSION " starting") != NULL,
