@@ -34,6 +34,7 @@ nobase_dist_pkgdata_DATA += templates/help-commands.txt \
 	templates/mail/draw.txt \
 	templates/mail/game-state.txt \
 	templates/mail/help.txt \
+	templates/mail/mail-refused.txt \
 	templates/mail/last-moves.txt \
 	templates/mail/legal-moves.txt \
 	templates/mail/observer.txt \

@@ -1439,8 +1439,10 @@ static int queue_reply(struct handle *h, const char *kind)
 	bool have_game = false;
 	int ret;
 
-	template_ctx_set_bool(h->reply, "weak", msg->weak_identity ||
-			      msg->fingerprint == NULL);
+	/* A refused mail says why it was refused, not that it was weak. */
+	template_ctx_set_bool(h->reply, "weak", (msg->weak_identity ||
+						 msg->fingerprint == NULL) &&
+			      msg->mail_refusal == NULL);
 	template_ctx_set_bool(h->reply, "unsigned_text_ignored",
 			      msg->unsigned_text_ignored);
 	if (h->me != NULL)
@@ -1609,6 +1611,27 @@ static int handle_in_transaction(struct handle *h, struct server_outcome *out)
 	}
 	out->inbound_id = h->inbound_id;
 
+	if (msg->silent_outcome != NULL) {
+		out->status = SERVER_IGNORED;
+		snprintf(out->outcome, sizeof(out->outcome), "ignored: %s",
+			 msg->silent_outcome);
+		goto record;
+	}
+	if (msg->mail_refusal != NULL) {
+		/* The mail as a whole cannot be read as commands: answer
+		 * once with why, and run nothing. */
+		out->status = SERVER_MAIL_REFUSED;
+		snprintf(out->outcome, sizeof(out->outcome), "refused: %s",
+			 msg->mail_refusal);
+		template_ctx_set_bool(h->reply, "mail_refused", true);
+		template_ctx_set_bool(h->reply, msg->mail_refusal, true);
+		template_ctx_set(h->reply, "detail",
+				 msg->mail_refusal_detail != NULL ?
+				 msg->mail_refusal_detail : "");
+		if (queue_reply(h, "reply") < 0)
+			return -1;
+		goto record;
+	}
 	if (msg->signed_sha256 != NULL && msg->fingerprint != NULL) {
 		ret = store_signature_record(st, msg->fingerprint,
 					     msg->signature_time,
@@ -1852,6 +1875,7 @@ static const char *const server_templates[] = {
 	"mail/cmd-resign.txt",
 	"mail/draw.txt",
 	"mail/help.txt",
+	"mail/mail-refused.txt",
 	"mail/observer.txt",
 	"mail/refusal.txt",
 	"mail/reply.txt",

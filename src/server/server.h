@@ -111,6 +111,18 @@ struct server_inbound {
 	size_t body_len;
 	/* Text outside the signed part was ignored: the reply says so. */
 	bool unsigned_text_ignored;
+	/* Set by the mail layer when the mail cannot be taken as commands at
+	 * all: the reason code (a section of templates/mail/mail-refused.txt:
+	 * unsigned, bad_signature, unknown_key, key_expired, key_revoked,
+	 * signature_expired, signature_too_old, signature_future, too_big,
+	 * unreadable, rate_limited) and a detail shown with it (a
+	 * fingerprint, a size, the decoder's words).  The message is recorded
+	 * and answered once with why; no command runs.  NULL: a normal mail. */
+	const char *mail_refusal;
+	const char *mail_refusal_detail;
+	/* Set for mail that is archived and never answered (a loop, an
+	 * auto-reply, a bounce, a flood): the outcome word to record. */
+	const char *silent_outcome;
 	const char *source;       /* mailbox source name, may be NULL */
 };
 
@@ -120,6 +132,8 @@ enum server_status {
 	SERVER_DUPLICATE,    /* handled before: nothing changed or queued */
 	SERVER_REPLAY,       /* a signed text used before; answered, no effect */
 	SERVER_NO_COMMANDS,  /* nothing to do; a short reply was queued */
+	SERVER_MAIL_REFUSED, /* msg->mail_refusal: recorded, answered why */
+	SERVER_IGNORED,      /* msg->silent_outcome: recorded, not answered */
 };
 
 struct server_outcome {
