@@ -596,6 +596,10 @@ START_TEST(test_tls_and_login)
 			 MAIL_SOURCE_ERROR);
 	ck_assert_msg(strstr(error, "certificate") != NULL, "%s", error);
 	ck_assert_int_eq(ev.down, 1);
+	/* ... unless turned off (tests only). */
+	set.tls_no_verify = true;
+	ck_assert_msg(first_result(&set, error, sizeof(error)) !=
+		      MAIL_SOURCE_ERROR, "%s", error);
 
 	/* The check itself: right CA, right and wrong names. */
 	{
