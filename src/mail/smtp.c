@@ -134,7 +134,9 @@ int smtp_sender_new(const struct smtp_settings *set,
 	}
 	port = set->port ? set->port :
 	       set->security == SMTP_IMPLICIT_TLS ? 465 : 25;
-	buf_printf(&url, "%s://%s:%u/%s",
+	/* An IPv6 literal needs brackets in a URL. */
+	buf_printf(&url, strchr(set->host, ':') ? "%s://[%s]:%u/%s" :
+		   "%s://%s:%u/%s",
 		   set->security == SMTP_IMPLICIT_TLS ? "smtps" : "smtp",
 		   set->host, port, set->helo_name ? set->helo_name : "");
 	ss->url = buf_steal(&url);

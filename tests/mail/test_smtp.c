@@ -252,6 +252,14 @@ START_TEST(test_server_down_is_temporary)
 	ck_assert_msg(reply[0] != '\0', "no reason given");
 	ck_assert_uint_lt(test_now_ms() - t0, 5000);
 	smtp_sender_free(&s);
+
+	/* An IPv6 literal makes a valid URL (nothing listens there). */
+	set.host = "::1";
+	s = new_sender(&set);
+	ck_assert_int_eq(send_one(s, "alice@mailstack.test", "x\r\n", &reply,
+				  &code), SMTP_TEMPFAIL);
+	ck_assert_msg(strstr(reply, "URL") == NULL, "%s", reply);
+	smtp_sender_free(&s);
 }
 END_TEST
 
