@@ -671,6 +671,8 @@ int main(void)
 	srunner_run_all(sr, CK_NORMAL);
 	failed = srunner_ntests_failed(sr);
 	srunner_free(sr);
-	test_stack_stop();
+	/* The stack must stop cleanly, nothing left running. */
+	if (test_stack_stop() < 0)
+		failed++;
 	return failed != 0;
 }

@@ -59,21 +59,29 @@ int test_stack_cmd(const char *cmd, const char *args)
 			  test_stack.dir, args ? args : "");
 }
 
-void test_stack_stop(void)
+int test_stack_stop(void)
 {
 	if (!test_stack_running || getpid() != test_stack_owner)
-		return;
+		return 0;
 	test_stack_running = 0;
-	if (test_stack_cmd("stop", NULL) != 0)
+	if (test_stack_cmd("stop", NULL) != 0) {
 		fprintf(stderr, "mailstack stop failed (see %s)\n",
 			test_stack.dir);
-	else if (getenv("ASHES_KEEP_STACK") == NULL)
+		return -1;
+	}
+	if (getenv("ASHES_KEEP_STACK") == NULL)
 		test_shell("rm -rf '%s'", test_stack.root);
+	return 0;
+}
+
+static void test_stack_atexit(void)
+{
+	(void)test_stack_stop();
 }
 
 static void test_stack_signal(int sig)
 {
-	test_stack_stop();
+	(void)test_stack_stop();
 	signal(sig, SIG_DFL);
 	raise(sig);
 }
@@ -147,7 +155,7 @@ void test_stack_start(const char *users)
 		 test_stack.root);
 	test_stack_owner = getpid();
 	test_stack_running = 1;
-	atexit(test_stack_stop);
+	atexit(test_stack_atexit);
 	signal(SIGINT, test_stack_signal);
 	signal(SIGTERM, test_stack_signal);
 	signal(SIGHUP, test_stack_signal);

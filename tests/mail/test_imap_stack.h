@@ -22,8 +22,9 @@ extern struct test_stack test_stack;
  * default ashes alice bob; passwords are always "<name>-pw") (exits 77, "skipped", when not root or when Dovecot or
  * Postfix is missing; exits 1 if it fails to start).  Prints the time. */
 void test_stack_start(const char *users);
-/* Stop it and remove the temp folder; safe to call twice. */
-void test_stack_stop(void);
+/* Stop it and remove the temp folder; safe to call twice.  Returns -1 if
+ * mailstack stop failed (e.g. something was left running). */
+int test_stack_stop(void);
 /* Run `mailstack CMD DIR ARGS`; returns the exit status. */
 int test_stack_cmd(const char *cmd, const char *args);
 /* Run a shell command line; returns the exit status. */
