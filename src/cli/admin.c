@@ -1,6 +1,7 @@
 /* admin.c -- the operator's subcommands of `ashes`: the database schema
  * (`db migrate|check`), games (`games`, `game show ID`), players
- * (`player list|add|key`) and the outbox (`outbox list`).  They read and
+ * (`player list|add|key`), the outbox (`outbox list`) and the mails read
+ * (`inbound list`).  They read and
  * change the same SQLite file as ashesd, through the store (and the
  * service for `game show`); the WAL lets them run while the daemon does.
  *
@@ -459,6 +460,57 @@ int cli_outbox(int argc, char **argv)
 	rc = CLI_EXIT_OK;
 out:
 	store_outbox_msgs_free(&msgs, n);
+	store_close(&st);
+	admin_done(&o);
+	return rc;
+}
+
+/* ---- inbound ----------------------------------------------------------- */
+
+/* Every mail the daemon recorded, oldest first, one line each with what
+ * became of it: what an operator (and the e2e tests) look at to see why a
+ * mail had no effect.  Inbound rows are never deleted, so their ids run
+ * from 1 without gaps and a walk by id until the first missing one sees
+ * them all without a listing function in the store. */
+int cli_inbound(int argc, char **argv)
+{
+	struct admin_opts o;
+	struct store *st = NULL;
+	const char *error;
+	int rc = CLI_EXIT_FAILURE, ret;
+	int64_t id;
+
+	if (admin_parse(argc, argv, &o) < 0 || o.argc != 1 ||
+	    strcmp(o.argv[0], "list") != 0)
+		return admin_usage("inbound list [--db PATH]");
+	if (admin_open(&o, false, &st) < 0)
+		goto out;
+	printf("%6s  %-16s  %-16s  %-28s  %s\n", "ID", "RECEIVED", "PLAYER",
+	       "FROM", "OUTCOME");
+	for (id = 1;; id++) {
+		struct store_inbound *in = NULL;
+		char t[32], name[64];
+
+		ret = store_inbound_load(st, id, &in, &error);
+		if (ret < 0) {
+			fprintf(stderr, "ashes inbound list: %s\n", error);
+			goto out;
+		}
+		if (ret == 0)
+			break;
+		format_time(in->received, t, sizeof(t));
+		printf("%6" PRId64 "  %-16s  %-16s  %-28s  %s\n", in->id, t,
+		       player_name_of(st, in->player_id, name, sizeof(name)),
+		       in->sender_address ? in->sender_address : "-",
+		       in->outcome ? in->outcome : "-");
+		printf("%6s  message-id %s  key %s  bytes %zu\n", "",
+		       in->message_id ? in->message_id : "-",
+		       in->sender_fingerprint ? in->sender_fingerprint : "-",
+		       in->raw_len);
+		store_inbound_free(&in);
+	}
+	rc = CLI_EXIT_OK;
+out:
 	store_close(&st);
 	admin_done(&o);
 	return rc;

@@ -89,6 +89,7 @@ int cli_db(int argc, char **argv);
 int cli_games(int argc, char **argv);
 int cli_game(int argc, char **argv);
 int cli_player(int argc, char **argv);
+int cli_inbound(int argc, char **argv);
 int cli_outbox(int argc, char **argv);
 
 #endif

@@ -20,6 +20,7 @@ const struct cli_command cli_commands[] = {
 	{ "game", cli_game, "show ID: players, board and plies of one game" },
 	{ "player", cli_player, "list | add NAME ADDRESS [KEY] | key NAME KEY" },
 	{ "outbox", cli_outbox, "list the mails queued, sent and failed" },
+	{ "inbound", cli_inbound, "list the mails read and what became of each" },
 	{ "help", cli_help, "this text" },
 	{ NULL, NULL, NULL },
 };
