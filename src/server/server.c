@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 
 #include "core/notation.h"
 #include "core/record.h"
@@ -1747,6 +1748,18 @@ int server_help_text(struct server *server, struct buf *out,
 
 /* Load and replay a game for a caller outside any message (the admin
  * command, mail-out's picture).  0, or -1 with *error_r in errbuf. */
+/* An operator reads times as UTC dates, not seconds. */
+static void set_time(struct template_ctx *ctx, const char *key, int64_t t)
+{
+	time_t tt = (time_t)t;
+	struct tm tm;
+	char text[32];
+
+	gmtime_r(&tt, &tm);
+	strftime(text, sizeof(text), "%Y-%m-%d %H:%M:%S UTC", &tm);
+	template_ctx_set(ctx, key, text);
+}
+
 static int game_load_outside(struct server *server, struct handle *h,
 			     int64_t game_id, struct game *g,
 			     const char **error_r)
@@ -1783,21 +1796,21 @@ int server_game_show(struct server *server, int64_t game_id,
 		return -1;
 	h.reply = template_ctx_new();
 	game_ctx(&h, &g, h.reply);
-	template_ctx_setf(h.reply, "created", "%" PRId64, g.row->created);
-	template_ctx_setf(h.reply, "updated", "%" PRId64, g.row->updated);
+	set_time(h.reply, "created", g.row->created);
+	set_time(h.reply, "updated", g.row->updated);
 	if (store_game_move_records(server->store, game_id, &moves, &n,
 				    &error) < 0) {
 		ret = store_fail(&h, error);
 		goto out;
 	}
 	template_ctx_list(h.reply, "plies");
+	template_ctx_set_bool(h.reply, "any_plies", n > 0);
 	for (size_t i = 0; i < n; i++) {
 		struct template_ctx *it = template_ctx_add(h.reply, "plies");
 		char name[COMMAND_NAME_MAX + 1];
 		template_ctx_set_int(it, "ply", moves[i].ply);
 		template_ctx_set(it, "move", moves[i].text);
-		template_ctx_setf(it, "played_at", "%" PRId64,
-				  moves[i].played_at);
+		set_time(it, "played_at", moves[i].played_at);
 		template_ctx_setf(it, "inbound", "%" PRId64,
 				  moves[i].inbound_id);
 		if ((ret = player_name(&h, moves[i].player_id, name)) < 0)

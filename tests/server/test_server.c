@@ -1347,6 +1347,9 @@ START_TEST(test_admin_views)
 	ck_assert_has(text, "White: alice");
 	ck_assert_has(text, "1. e5-e7  by alice");
 	ck_assert_has(text, "W2");
+	/* one heading over the plies; times as UTC dates */
+	ck_assert_ptr_eq(strstr(strstr(text, "Plies:\n") + 1, "Plies:"), NULL);
+	ck_assert_has(text, " UTC");
 	free(text);
 	text = run_ashes("outbox list --status pending");
 	ck_assert_has(text, BOB);
