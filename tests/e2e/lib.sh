@@ -211,13 +211,21 @@ e2e_mails() {
 	done | sort | cut -f2
 }
 
-# Subject and decoded text of a mail, decoded once and kept.
+# Subject and decoded text of a mail, decoded once (one python run) and
+# kept.
 e2e_digest() {
 	local f=$1 c=$E2E_DIR/digest/${1##*/}
 	c=${c%%:*}
 	if [ ! -f "$c" ]; then
 		mkdir -p "$E2E_DIR/digest"
-		{ echo "Subject: $(mail_header "$f" Subject)"; mail_text "$f"; } >"$c.tmp"
+		python3 - "$f" >"$c.tmp" <<'EOF'
+import email, sys
+from email import policy
+m = email.message_from_binary_file(open(sys.argv[1], "rb"), policy=policy.default)
+print("Subject: %s" % (m.get("Subject") or ""))
+part = m.get_body(preferencelist=("plain",))
+sys.stdout.write(part.get_content() if part is not None else "")
+EOF
 		mv "$c.tmp" "$c"
 	fi
 	cat "$c"
@@ -319,7 +327,7 @@ e2e_play_game() {
 		ply=$(e2e_digest "$f" | sed -n "s/^ *move $game \([0-9][0-9]*\) MOVE.*/\1/p" | head -1)
 		if [ -n "$show" ]; then
 			echo
-			echo "---- to $who: $(mail_header "$f" Subject)"
+			echo "---- to $who: $(e2e_digest "$f" | sed -n '1s/^Subject: //p')"
 			e2e_digest "$f" | sed -n '/^Game /,/^Send back/p' | sed '$d'
 		fi
 		mapfile -t moves < <(e2e_ashes legal --size "$size" "${hist[@]}")
