@@ -33,6 +33,29 @@ tests_daemon_test_settings_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_daemon_test_settings_LDADD = libashes_daemon.a libashes_util.a $(CHECK_LIBS)
 EXTRA_DIST += tests/daemon/broken.conf
 
+# >>> outbox helper: the outbox's html template and tests (owned by the
+# outbox helper; tests compile src/daemon/outbox.c, which is ashesd's).
+nobase_dist_pkgdata_DATA += templates/mail/board.html
+outbox_test_ldadd = libashes_daemon.a libashes_mail.a libashes_server.a \
+	libashes_store.a libashes_render.a libashes_core.a libashes_util.a \
+	$(CHECK_LIBS) $(ETPAN_LIBS) $(GPGME_LIBS) $(CURL_LIBS) $(SQLITE_LIBS)
+check_PROGRAMS += tests/daemon/test_outbox tests/daemon/test_outbox_stack
+TESTS += tests/daemon/test_outbox tests/daemon/test_outbox_stack
+tests_daemon_test_outbox_SOURCES = tests/daemon/test_outbox.c \
+	tests/daemon/outbox_test.h src/daemon/outbox.c
+tests_daemon_test_outbox_CPPFLAGS = $(AM_CPPFLAGS) $(GPGME_CFLAGS) $(CURL_CFLAGS)
+tests_daemon_test_outbox_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_daemon_test_outbox_LDADD = $(outbox_test_ldadd)
+tests_daemon_test_outbox_stack_SOURCES = tests/daemon/test_outbox_stack.c \
+	tests/daemon/outbox_test.h src/daemon/outbox.c \
+	tests/mail/test_imap_stack.c tests/mail/test_imap_stack.h
+tests_daemon_test_outbox_stack_CPPFLAGS = $(AM_CPPFLAGS) $(GPGME_CFLAGS) \
+	$(CURL_CFLAGS) -I$(top_srcdir)/tests/mail
+tests_daemon_test_outbox_stack_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_daemon_test_outbox_stack_LDADD = $(outbox_test_ldadd)
+EXTRA_DIST += tests/daemon/outbox_check.py
+# <<< outbox helper
+
 # Documentation and the example configuration.
 dist_man_MANS += man/ashesd.8 man/ashesd.conf.5
 ashesd_exampledir = $(docdir)/examples

@@ -105,9 +105,6 @@ static int loop_open(struct loop *l, const struct config *cfg,
 	struct server_config sc;
 	struct mail_source_settings ms;
 	const char *e = NULL;
-	static const char *const checked[] = { "mail/reply.txt", "mail/your-move.txt",
-					       "mail/refusal.txt", "mail/help.txt" };
-	size_t i;
 
 	memset(l, 0, sizeof(*l));
 	memset(&so, 0, sizeof(so));
@@ -117,17 +114,16 @@ static int loop_open(struct loop *l, const struct config *cfg,
 		goto fail;
 	}
 	l->templates = template_set_new(cfg->templates.dir, getenv("ASHES_TEMPLATES"));
-	for (i = 0; i < sizeof(checked) / sizeof(checked[0]); i++) {
-		if (template_check(l->templates, checked[i], &e) < 0) {
-			snprintf(err, sizeof(err), "templates: %s", e);
-			goto fail;
-		}
-	}
 	server_config_default(&sc);
 	settings_server(cfg, &sc);
 	sc.templates = l->templates;
 	if (server_new(l->store, &sc, &l->server, &e) < 0) {
 		snprintf(err, sizeof(err), "game server: %s", e);
+		goto fail;
+	}
+	/* A broken override folder is refused now, not on the first mail. */
+	if (server_check_templates(l->server, &e) < 0) {
+		snprintf(err, sizeof(err), "templates: %s", e);
 		goto fail;
 	}
 	if (cfg->gpg.home) {
@@ -321,156 +317,6 @@ static char *join_references(const struct inbound_msg *im)
 	return b.len ? buf_steal(&b) : (buf_free(&b), NULL);
 }
 
-/* Handle one message.  0: handled and committed (archive it); -1: leave
- * it in the mailbox and try again later (already logged). */
-static int loop_handle(struct loop *l, const struct config *cfg,
-		       const struct mail_source_message *m)
-{
-	const char *our[2];
-	struct inbound_options opts;
-	struct inbound_msg *im = NULL;
-	struct server_inbound si;
-	struct server_outcome out;
-	const char *e = NULL, *refusal = NULL;
-	char mid[512], detail[256];
-	char *refs = NULL;
-	int64_t now = loop_now();
-	int ret = -1;
-	settings_inbound(cfg, our, &opts);
-	opts.now = (time_t)now;
-	opts.pgp = l->pgp;
-	if (inbound_parse(m->data, m->size, &opts, &im, &e) < 0) {
-		log_error("uid %u: cannot read the mail now: %s", m->uid, e);
-		goto out;
-	}
-	/* Signed by a key we do not know, with a key inside: the register
-	 * path.  Import it and read the mail again; only then, so that the
-	 * keyring grows only with keys that signed what they carry. */
-	if (im->sig.status == PGP_SIG_UNKNOWN_KEY && im->key_count > 0) {
-		inbound_msg_free(&im);
-		opts.import_keys = true;
-		if (inbound_parse(m->data, m->size, &opts, &im, &e) < 0) {
-			log_error("uid %u: cannot read the mail now: %s", m->uid, e);
-			goto out;
-		}
-	}
-	refs = join_references(im);
-	memset(&si, 0, sizeof(si));
-	si.from_address = im->from_addr;
-	si.message_id = strip_angles(im->message_id, mid, sizeof(mid));
-	si.raw_sha256 = im->raw_sha256;
-	si.raw = m->data;
-	si.raw_len = m->size;
-	si.subject = im->subject;
-	si.references = refs;
-	si.source = l->source_name;
-	si.body = im->text ? im->text : "";
-	si.body_len = strlen(si.body);
-	si.unsigned_text_ignored = im->text_outside_signature;
-	si.key_offered = im->key_count > 0 || im->imported_fprs.count > 0;
-
-	switch (im->verdict) {
-	case CLASSIFY_NORMAL:
-		break;
-	case CLASSIFY_OVERSIZED:
-		refusal = "too_big";
-		break;
-	case CLASSIFY_BOUNCE:
-		/* Marking is idempotent, so a crash between it and the
-		 * record only repeats it. */
-		loop_bounce(l, im, now);
-		si.silent_outcome = "bounce";
-		if (server_handle(l->server, &si, now, &out, &e) < 0) {
-			log_error("uid %u: recording a bounce: %s", m->uid, e);
-			goto out;
-		}
-		log_info("uid %u: delivery report from %s recorded", m->uid,
-			 im->from_addr ? im->from_addr : "<>");
-		ret = 0;
-		goto out;
-	default:
-		/* Loops and automatic mail are archived and never answered. */
-		si.silent_outcome = classify_verdict_name(im->verdict);
-		if (server_handle(l->server, &si, now, &out, &e) < 0) {
-			log_error("uid %u: %s", m->uid, e);
-			goto out;
-		}
-		log_info("uid %u: not answered (%s) from %s", m->uid,
-			 classify_verdict_name(im->verdict),
-			 im->from_addr ? im->from_addr : "?");
-		ret = 0;
-		goto out;
-	}
-	if (refusal == NULL && im->problem != INBOUND_OK)
-		refusal = "unreadable";
-	if (refusal == NULL) {
-		if (im->sig_kind == INBOUND_UNSIGNED && !cfg->gpg.require_signature) {
-			si.weak_identity = true;
-		} else {
-			refusal = sig_refusal(im);
-			if (refusal == NULL) {
-				si.fingerprint = im->sig.fpr;
-				si.signed_sha256 = im->signed_sha256;
-				si.signature_time = (int64_t)im->sig.created;
-			}
-		}
-	}
-	/* A flood from one sender is answered once, then ignored for the
-	 * rest of the hour, so it cannot starve the other players. */
-	if (refusal == NULL && cfg->limits.sender_rate_limit && im->from_addr) {
-		long count = 0;
-
-		if (store_rate_hit(l->store, si.fingerprint ? si.fingerprint : im->from_addr,
-				   now, 3600, &count, &e) < 0) {
-			log_error("uid %u: rate limit: %s", m->uid, e);
-			goto out;
-		}
-		if (count > (long)cfg->limits.sender_rate_limit + 1) {
-			si.silent_outcome = "rate-limited";
-			if (server_handle(l->server, &si, now, &out, &e) < 0) {
-				log_error("uid %u: %s", m->uid, e);
-				goto out;
-			}
-			log_warning("uid %u: %s is over the rate limit; not answered",
-				    m->uid, im->from_addr);
-			ret = 0;
-			goto out;
-		}
-		if (count == (long)cfg->limits.sender_rate_limit + 1)
-			refusal = "rate_limited";
-	}
-	if (refusal) {
-		si.mail_refusal = refusal;
-		si.mail_refusal_detail = refusal_detail(cfg, im, refusal, detail,
-							sizeof(detail));
-		si.fingerprint = NULL;
-		if (server_handle(l->server, &si, now, &out, &e) < 0) {
-			log_error("uid %u: %s", m->uid, e);
-			goto out;
-		}
-		if (out.status == SERVER_DUPLICATE)
-			log_info("uid %u: seen before; nothing to do", m->uid);
-		else
-			log_notice("uid %u: refused (%s) mail from %s%s%s", m->uid,
-				   refusal, im->from_addr ? im->from_addr : "?",
-				   im->sig.fpr[0] ? " signed by " : "", im->sig.fpr);
-		ret = 0;
-		goto out;
-	}
-	if (server_handle(l->server, &si, now, &out, &e) < 0) {
-		log_error("uid %u: not handled now, will retry: %s", m->uid, e);
-		goto out;
-	}
-	log_info("uid %u: %s from %s: %s (%zu queued)", m->uid,
-		 si.message_id ? si.message_id : "(no Message-ID)",
-		 im->from_addr ? im->from_addr : "?", out.outcome, out.queued);
-	ret = 0;
-out:
-	free(refs);
-	inbound_msg_free(&im);
-	return ret;
-}
-
 static void loop_save_state(struct loop *l)
 {
 	struct mail_source_state st;
@@ -482,15 +328,251 @@ static void loop_save_state(struct loop *l)
 		log_error("saving the mailbox state: %s", e);
 }
 
+/* One mail in hand: its bytes (copied: the source's are only valid until
+ * its next call), what the parser made of it, and what goes to the
+ * server. */
+struct pending {
+	uint32_t uid;
+	char *data;
+	size_t size;
+	struct inbound_msg *im;
+	struct server_inbound si;
+	struct server_outcome out;
+	char *refs;
+	char mid[512];
+	char detail[256];
+	const char *refusal; /* the mail-level refusal, or NULL */
+};
+
+static void pending_free(struct pending *p)
+{
+	free(p->data);
+	free(p->refs);
+	inbound_msg_free(&p->im);
+	memset(p, 0, sizeof(*p));
+}
+
+/* Read, verify and classify one mail into p->si.  0: ready for the
+ * server; -1: the machinery failed (gpg, store), try it again later. */
+static int loop_prepare(struct loop *l, const struct config *cfg,
+			struct pending *p, int64_t now)
+{
+	const char *our[2];
+	struct inbound_options opts;
+	struct server_inbound *si = &p->si;
+	struct inbound_msg *im;
+	const char *e = NULL;
+
+	settings_inbound(cfg, our, &opts);
+	opts.now = (time_t)now;
+	opts.pgp = l->pgp;
+	if (inbound_parse(p->data, p->size, &opts, &p->im, &e) < 0) {
+		log_error("uid %u: cannot read the mail now: %s", p->uid, e);
+		return -1;
+	}
+	/* Signed by a key we do not know, with a key inside: the register
+	 * path.  Import it and read the mail again; only then, so that the
+	 * keyring grows only with keys that signed what they carry. */
+	if (p->im->sig.status == PGP_SIG_UNKNOWN_KEY && p->im->key_count > 0) {
+		inbound_msg_free(&p->im);
+		opts.import_keys = true;
+		if (inbound_parse(p->data, p->size, &opts, &p->im, &e) < 0) {
+			log_error("uid %u: cannot read the mail now: %s", p->uid, e);
+			return -1;
+		}
+	}
+	im = p->im;
+	p->refs = join_references(im);
+	memset(si, 0, sizeof(*si));
+	si->from_address = im->from_addr;
+	si->message_id = strip_angles(im->message_id, p->mid, sizeof(p->mid));
+	si->raw_sha256 = im->raw_sha256;
+	si->raw = p->data;
+	si->raw_len = p->size;
+	si->subject = im->subject;
+	si->references = p->refs;
+	si->source = l->source_name;
+	si->body = im->text ? im->text : "";
+	si->body_len = strlen(si->body);
+	si->unsigned_text_ignored = im->text_outside_signature;
+	si->key_offered = im->key_count > 0 || im->imported_fprs.count > 0;
+
+	switch (im->verdict) {
+	case CLASSIFY_NORMAL:
+		break;
+	case CLASSIFY_OVERSIZED:
+		p->refusal = "too_big";
+		break;
+	case CLASSIFY_BOUNCE:
+		/* Marking is idempotent, so a crash before the record only
+		 * repeats it. */
+		loop_bounce(l, im, now);
+		si->silent_outcome = "bounce";
+		return 0;
+	default:
+		/* Loops and automatic mail are archived, never answered. */
+		si->silent_outcome = classify_verdict_name(im->verdict);
+		return 0;
+	}
+	if (p->refusal == NULL && im->problem != INBOUND_OK)
+		p->refusal = "unreadable";
+	if (p->refusal == NULL) {
+		if (im->sig_kind == INBOUND_UNSIGNED && !cfg->gpg.require_signature) {
+			si->weak_identity = true;
+		} else {
+			p->refusal = sig_refusal(im);
+			if (p->refusal == NULL) {
+				si->fingerprint = im->sig.fpr;
+				si->signed_sha256 = im->signed_sha256;
+				si->signature_time = (int64_t)im->sig.created;
+			}
+		}
+	}
+	/* A flood from one sender is answered once, then ignored for the
+	 * rest of the hour, so it cannot starve the other players. */
+	if (p->refusal == NULL && cfg->limits.sender_rate_limit && im->from_addr) {
+		long count = 0;
+
+		if (store_rate_hit(l->store, si->fingerprint ? si->fingerprint : im->from_addr,
+				   now, 3600, &count, &e) < 0) {
+			log_error("uid %u: rate limit: %s", p->uid, e);
+			return -1;
+		}
+		if (count > (long)cfg->limits.sender_rate_limit + 1) {
+			si->silent_outcome = "rate-limited";
+			return 0;
+		}
+		if (count == (long)cfg->limits.sender_rate_limit + 1)
+			p->refusal = "rate_limited";
+	}
+	if (p->refusal) {
+		si->mail_refusal = p->refusal;
+		si->mail_refusal_detail = refusal_detail(cfg, im, p->refusal,
+							 p->detail, sizeof(p->detail));
+		si->fingerprint = NULL;
+		si->signed_sha256 = NULL;
+	}
+	return 0;
+}
+
+static void loop_log_outcome(const struct pending *p)
+{
+	const struct inbound_msg *im = p->im;
+	const char *from = im->from_addr ? im->from_addr : "?";
+
+	if (p->out.status == SERVER_DUPLICATE)
+		log_info("uid %u: seen before; nothing to do", p->uid);
+	else if (p->si.silent_outcome)
+		log_info("uid %u: not answered (%s) from %s", p->uid,
+			 p->si.silent_outcome, from);
+	else if (p->refusal)
+		log_notice("uid %u: refused (%s) mail from %s%s%s", p->uid,
+			   p->refusal, from, im->sig.fpr[0] ? " signed by " : "",
+			   im->sig.fpr);
+	else
+		log_info("uid %u: %s from %s: %s (%zu queued)", p->uid,
+			 p->si.message_id ? p->si.message_id : "(no Message-ID)",
+			 from, p->out.outcome, p->out.queued);
+}
+
+/* Most mails taken into one store transaction: a burst (after an outage,
+ * or a busy club) costs one commit per batch instead of one per mail. */
+#define LOOP_BATCH_MAX 32
+
+/* Take the mails that are there (up to LOOP_BATCH_MAX), hand them to the
+ * server in one transaction, then archive them.  Returns the number of
+ * mails handled, 0 when there was nothing (or nothing could be done now:
+ * the mail stays and is offered again after the next wait), -1 after a
+ * RESCAN (call again at once). */
+static int loop_take_batch(struct loop *l, const struct config *cfg)
+{
+	struct pending batch[LOOP_BATCH_MAX];
+	struct server_inbound sis[LOOP_BATCH_MAX];
+	struct server_outcome outs[LOOP_BATCH_MAX];
+	size_t n = 0, i, handled = 0;
+	int64_t now = loop_now();
+	const char *e;
+	int rescan = 0;
+
+	memset(batch, 0, sizeof(batch));
+	while (n < LOOP_BATCH_MAX) {
+		struct mail_source_message m;
+		enum mail_source_result r = mail_source_next(l->source, &m, &e);
+
+		if (r == MAIL_SOURCE_RESCAN) {
+			log_notice("mailbox %s changed UIDVALIDITY: scanning it again",
+				   l->source_name);
+			rescan = 1;
+			break;
+		}
+		if (r != MAIL_SOURCE_MESSAGE)
+			break;
+		batch[n].uid = m.uid;
+		batch[n].size = m.size;
+		batch[n].data = malloc(m.size + 1);
+		if (batch[n].data == NULL) {
+			log_error("uid %u: out of memory", m.uid);
+			break;
+		}
+		memcpy(batch[n].data, m.data, m.size);
+		batch[n].data[m.size] = '\0';
+		if (loop_prepare(l, cfg, &batch[n], now) < 0) {
+			pending_free(&batch[n]);
+			break;
+		}
+		n++;
+	}
+	if (n == 0)
+		goto out;
+	for (i = 0; i < n; i++)
+		sis[i] = batch[i].si;
+	if (server_handle_batch(l->server, sis, n, now, outs, &e) == 0) {
+		for (i = 0; i < n; i++)
+			batch[i].out = outs[i];
+		handled = n;
+	} else {
+		/* One bad mail must not hold up the others: one at a time,
+		 * stopping at the first that cannot be done now. */
+		log_warning("a batch of %zu mails failed (%s); taking them one by one",
+			    n, e);
+		for (i = 0; i < n; i++) {
+			if (server_handle(l->server, &batch[i].si, now, &batch[i].out,
+					  &e) < 0) {
+				log_error("uid %u: not handled now, will retry: %s",
+					  batch[i].uid, e);
+				break;
+			}
+			handled++;
+		}
+	}
+	loop_test_kill("after-commit");
+	for (i = 0; i < handled; i++) {
+		loop_log_outcome(&batch[i]);
+		if (mail_source_mark_handled(l->source, batch[i].uid, &e) < 0)
+			log_warning("uid %u: handled, but not archived yet: %s",
+				    batch[i].uid, e);
+	}
+out:
+	if (handled || rescan)
+		loop_save_state(l);
+	if (handled)
+		loop_test_kill("after-archive");
+	for (i = 0; i < n; i++)
+		pending_free(&batch[i]);
+	return rescan && handled == 0 ? -1 : (int)handled;
+}
+
+
 static void loop_flush_outbox(struct loop *l, const struct config *cfg)
 {
 	struct outbox_stats st;
 	const char *e;
 	int64_t now = loop_now();
+	struct outbox_html html = { l->templates, outbox_server_board, l->server };
 
 	if (l->smtp == NULL || now < l->smtp_next_try)
 		return;
-	if (outbox_flush(cfg, l->store, l->smtp, l->pgp, now, &st, &e) < 0) {
+	if (outbox_flush(cfg, l->store, l->smtp, l->pgp, &html, now, &st, &e) < 0) {
 		log_error("outbox: %s", e);
 		return;
 	}
@@ -566,25 +648,11 @@ int daemon_run_loop(struct daemon *d)
 	daemon_started(d);
 	loop_flush_outbox(&l, &d->cfg);
 	while (!daemon_check_signals(d)) {
-		struct mail_source_message m;
-		enum mail_source_result r = mail_source_next(l.source, &m, &e);
+		int r = loop_take_batch(&l, &d->cfg);
 
-		if (r == MAIL_SOURCE_MESSAGE) {
-			if (loop_handle(&l, &d->cfg, &m) == 0) {
-				loop_test_kill("after-commit");
-				if (mail_source_mark_handled(l.source, m.uid, &e) < 0)
-					log_warning("uid %u: handled, but not archived yet: %s",
-						    m.uid, e);
-				loop_save_state(&l);
-				loop_test_kill("after-archive");
-				loop_flush_outbox(&l, &d->cfg);
-				continue;
-			}
-			/* Not handled: wait before trying it again. */
-		} else if (r == MAIL_SOURCE_RESCAN) {
-			log_notice("mailbox %s changed UIDVALIDITY: scanning it again",
-				   l.source_name);
-			loop_save_state(&l);
+		if (r != 0) {
+			/* Answer what was handled before looking for more. */
+			loop_flush_outbox(&l, &d->cfg);
 			continue;
 		}
 		loop_flush_outbox(&l, &d->cfg);

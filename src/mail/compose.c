@@ -250,15 +250,63 @@ static void text_part(struct buf *out, const char *type, const char *text)
 	compose_qp_encode(text, strlen(text), out);
 }
 
-/* The body entity (its MIME headers and content), without a final CRLF. */
+/* base64 in lines of 76 characters with CRLF (RFC 2045 6.8). */
+static void base64_lines(struct buf *out, const void *data, size_t len)
+{
+	const unsigned char *p = data;
+	size_t i;
+
+	for (i = 0; i < len; i += 57) {
+		base64_append(out, p + i, len - i < 57 ? len - i : 57);
+		buf_puts(out, "\r\n");
+	}
+}
+
+/* The html with its picture, as multipart/related.  Why a cid: part and
+ * not the alternatives: an inline <svg> element is dropped by most
+ * webmail sanitisers and by Outlook; data: URIs in <img> are blocked by
+ * Gmail and Outlook and count against the message in spam filters; a
+ * remote URL needs a web server and leaks reads.  A cid: reference to a
+ * part of the same message (RFC 2392) is what every mainstream client
+ * shows for inline images.  The part is also marked inline with a file
+ * name, so a client that does not render SVG offers it as an
+ * attachment. */
+static void related_entity(const struct compose_msg *m, struct buf *out)
+{
+	char boundary[64];
+
+	make_boundary(boundary, sizeof(boundary), "rel", m->message_id);
+	buf_printf(out,
+		   "Content-Type: multipart/related; type=\"text/html\";\r\n"
+		   " boundary=\"%s\"\r\n\r\n"
+		   "--%s\r\n",
+		   boundary, boundary);
+	text_part(out, "text/html", m->html);
+	buf_printf(out, "\r\n--%s\r\n", boundary);
+	buf_printf(out, "Content-Type: %s", m->image_type);
+	if (m->image_name)
+		buf_printf(out, "; name=\"%s\"", m->image_name);
+	buf_printf(out, "\r\nContent-Transfer-Encoding: base64\r\n"
+		   "Content-ID: <%s>\r\nContent-Disposition: inline",
+		   m->image_cid);
+	if (m->image_name)
+		buf_printf(out, "; filename=\"%s\"", m->image_name);
+	buf_puts(out, "\r\n\r\n");
+	base64_lines(out, m->image, m->image_len);
+	buf_printf(out, "--%s--", boundary);
+}
+
+/* The body entity (its MIME headers and content). */
 static void body_entity(const struct compose_msg *m, struct buf *out)
 {
 	char boundary[64];
-	size_t len;
 
 	if (m->html == NULL) {
 		text_part(out, "text/plain", m->text);
 	} else {
+		/* RFC 2046 5.1.4: the last alternative is the preferred one,
+		 * so the text comes first and text-only readers (mutt with
+		 * alternative_order text/plain) get it whole. */
 		make_boundary(boundary, sizeof(boundary), "alt", m->message_id);
 		buf_printf(out,
 			   "Content-Type: multipart/alternative;\r\n"
@@ -268,16 +316,16 @@ static void body_entity(const struct compose_msg *m, struct buf *out)
 			   boundary, boundary);
 		text_part(out, "text/plain", m->text);
 		buf_printf(out, "\r\n--%s\r\n", boundary);
-		text_part(out, "text/html", m->html);
+		if (m->image && m->image_type && m->image_cid)
+			related_entity(m, out);
+		else
+			text_part(out, "text/html", m->html);
 		buf_printf(out, "\r\n--%s--", boundary);
 	}
-	/* RFC 3156: the signed part must not end in a line end of its own */
-	len = out->len;
-	while (len >= 2 && out->data[len - 2] == '\r' && out->data[len - 1] == '\n')
-		len -= 2;
-	out->len = len;
-	if (out->data)
-		out->data[len] = '\0';
+	/* A text's own last line end stays: it is content.  (RFC 2046
+	 * and 3156: the CRLF before a boundary belongs to the boundary, so
+	 * the signer signs exactly these bytes and the multipart/signed
+	 * wrapper adds one more CRLF of its own.) */
 }
 
 int compose_message(const struct compose_msg *m, compose_sign_fn *sign,
@@ -316,7 +364,8 @@ int compose_message(const struct compose_msg *m, compose_sign_fn *sign,
 	body_entity(m, &body);
 	if (sign == NULL) {
 		buf_append(out, body.data, body.len);
-		buf_puts(out, "\r\n");
+		if (body.len < 2 || memcmp(body.data + body.len - 2, "\r\n", 2) != 0)
+			buf_puts(out, "\r\n");
 		ret = 0;
 		goto out;
 	}

@@ -1,7 +1,8 @@
 /* compose.h -- turn an outgoing message (addresses, thread ids, UTF-8 text
  * and an optional HTML alternative) into the exact RFC 5322 bytes handed to
  * SMTP: CRLF line ends, folded and RFC 2047-encoded headers, UTF-8 text in
- * quoted-printable, multipart/alternative when there is HTML, and
+ * quoted-printable, multipart/alternative when there is HTML (with an
+ * inline picture in a multipart/related beside the HTML), and
  * optionally a multipart/signed (RFC 3156) wrapper made by the caller's
  * signing function.
  *
@@ -31,6 +32,15 @@ struct compose_msg {
 	int64_t date;                 /* unix seconds, for the Date header */
 	const char *text;             /* UTF-8 text/plain body (required) */
 	const char *html;             /* optional UTF-8 text/html alternative */
+	/* Optional picture the html shows as <img src="cid:IMAGE_CID">: sent
+	 * as a base64 part of a multipart/related (RFC 2387) beside the html,
+	 * so the text/plain part stays the first alternative, untouched.
+	 * Ignored without html. */
+	const void *image;
+	size_t image_len;
+	const char *image_type;       /* "image/svg+xml" */
+	const char *image_cid;        /* Content-ID without <> */
+	const char *image_name;       /* file name offered, e.g. "board.svg" */
 };
 
 /* Sign `data` (the exact bytes of the MIME part to be covered) and return

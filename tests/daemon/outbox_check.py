@@ -1,0 +1,206 @@
+#!/usr/bin/env python3
+"""outbox_check.py MAIL --body FILE [options] -- check a mail the outbox
+composed (raw bytes from outbox_compose, or the file Postfix/Dovecot
+delivered) with Python's own MIME parser, independent of ours.
+
+  --headers A,B,..   the exact set of top-level header names (any order)
+  --header NAME=VAL  that header has exactly that (unfolded) value
+  --date EPOCH       Date is that instant
+  --html SVGFILE     a text/html alternative with the picture SVGFILE by cid:
+  --no-html          a single text/plain part
+  --signed FPR GNUPGHOME   PGP/MIME, and gpg verifies it as made by FPR
+  --crlf             every line of the raw bytes ends in CRLF
+Exit 0 when all holds; else prints why and exits 1.
+"""
+import argparse
+import email
+import email.policy
+import email.utils
+import html
+import html.parser
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+
+def fail(msg):
+    print("outbox_check: FAIL: " + msg, file=sys.stderr)
+    sys.exit(1)
+
+
+class HtmlCheck(html.parser.HTMLParser):
+    VOID = {"meta", "img", "br", "hr", "link", "input"}
+
+    def __init__(self):
+        super().__init__(convert_charrefs=False)
+        self.stack, self.errors, self.imgs = [], [], []
+        self.in_pre, self.pre = False, []
+
+    def handle_starttag(self, tag, attrs):
+        if tag == "img":
+            self.imgs.append(dict(attrs))
+        if tag in self.VOID:
+            return
+        self.stack.append(tag)
+        if tag == "pre":
+            self.in_pre = True
+
+    def handle_endtag(self, tag):
+        if not self.stack or self.stack[-1] != tag:
+            self.errors.append("unbalanced </%s> (open: %s)" % (tag, self.stack))
+            return
+        self.stack.pop()
+        if tag == "pre":
+            self.in_pre = False
+
+    def handle_data(self, data):
+        if self.in_pre:
+            if "<" in data or ">" in data:
+                self.errors.append("raw < or > in <pre>")
+            self.pre.append(data)
+
+    def handle_entityref(self, name):
+        if self.in_pre:
+            self.pre.append("&%s;" % name)
+
+    def handle_charref(self, name):
+        if self.in_pre:
+            self.pre.append("&#%s;" % name)
+
+
+def text_of(part):
+    if part.get_content_type() not in ("text/plain", "text/html"):
+        fail("not text: " + part.get_content_type())
+    if (part.get_content_charset() or "").lower() != "utf-8":
+        fail("charset is not utf-8: %s" % part.get_content_charset())
+    if part.get("Content-Transfer-Encoding", "").lower() != "quoted-printable":
+        fail("not quoted-printable")
+    return part.get_payload(decode=True).decode("utf-8").replace("\r\n", "\n")
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("mail")
+    ap.add_argument("--body", required=True)
+    ap.add_argument("--headers")
+    ap.add_argument("--header", action="append", default=[])
+    ap.add_argument("--date", type=int)
+    ap.add_argument("--html")
+    ap.add_argument("--no-html", action="store_true")
+    ap.add_argument("--signed", nargs=2)
+    ap.add_argument("--crlf", action="store_true")
+    a = ap.parse_args()
+
+    raw = open(a.mail, "rb").read()
+    body = open(a.body, "rb").read().decode("utf-8")
+    if a.crlf and re.search(rb"(?<!\r)\n", raw):
+        fail("a bare LF in the raw bytes")
+    for line in raw.split(b"\n"):
+        if len(line) > 998:
+            fail("a line longer than 998 bytes")
+    msg = email.message_from_bytes(raw, policy=email.policy.default)
+
+    names = [k for k in msg.keys()]
+    # Delivery adds its own trace headers above ours.
+    trace = {"return-path", "delivered-to", "received", "x-original-to"}
+    mine = [n for n in names if n.lower() not in trace]
+    if a.headers is not None:
+        want = sorted(h.lower() for h in a.headers.split(","))
+        got = sorted(n.lower() for n in mine)
+        if want != got:
+            fail("headers %s, expected %s" % (got, want))
+    if len(set(n.lower() for n in mine)) != len(mine):
+        fail("a header appears twice: %s" % mine)
+    if "precedence" in (n.lower() for n in names):
+        fail("a Precedence header")
+    if msg.get("MIME-Version") != "1.0":
+        fail("MIME-Version is not 1.0")
+    for hv in a.header:
+        name, _, val = hv.partition("=")
+        got = msg.get(name)
+        got = None if got is None else re.sub(r"\s*\r?\n\s+", " ", str(got))
+        if got != val:
+            fail("%s is %r, expected %r" % (name, got, val))
+    if a.date is not None:
+        d = email.utils.parsedate_to_datetime(msg["Date"])
+        if int(d.timestamp()) != a.date:
+            fail("Date %s is not %d" % (msg["Date"], a.date))
+
+    content = msg
+    if a.signed:
+        fpr, home = a.signed
+        if msg.get_content_type() != "multipart/signed":
+            fail("not multipart/signed: " + msg.get_content_type())
+        if msg.get_param("protocol") != "application/pgp-signature":
+            fail("signed protocol is %s" % msg.get_param("protocol"))
+        if not (msg.get_param("micalg") or "").startswith("pgp-"):
+            fail("micalg %s" % msg.get_param("micalg"))
+        # RFC 3156: verify the exact bytes of the first part, with CRLF.
+        crlf = re.sub(rb"(?<!\r)\n", b"\r\n", raw)
+        b = msg.get_param("boundary").encode()
+        start = crlf.index(b"--" + b + b"\r\n") + len(b) + 4
+        end = crlf.index(b"\r\n--" + b + b"\r\n", start)
+        signed = crlf[start:end]
+        parts = msg.get_payload()
+        if len(parts) != 2 or parts[1].get_content_type() != "application/pgp-signature":
+            fail("multipart/signed without a signature part")
+        sig = parts[1].get_payload(decode=True)
+        with tempfile.TemporaryDirectory() as td:
+            open(os.path.join(td, "data"), "wb").write(signed)
+            open(os.path.join(td, "sig.asc"), "wb").write(sig)
+            r = subprocess.run(["gpg", "--homedir", home, "--batch", "--status-fd", "1",
+                                "--verify", os.path.join(td, "sig.asc"),
+                                os.path.join(td, "data")],
+                               capture_output=True, text=True)
+        if r.returncode != 0 or "[GNUPG:] GOODSIG" not in r.stdout:
+            fail("gpg does not verify: %s %s" % (r.stdout, r.stderr))
+        m = re.search(r"VALIDSIG (\w+) .* (\w+)$", r.stdout, re.M)
+        if not m or fpr.upper() not in (m.group(1), m.group(2)):
+            fail("signed by another key: %s" % r.stdout)
+        content = parts[0]
+
+    if a.no_html:
+        if content.get_content_type() != "text/plain":
+            fail("not a single text/plain: " + content.get_content_type())
+        if text_of(content) != body:
+            fail("text/plain does not decode to the body: %r" % text_of(content))
+    if a.html:
+        if content.get_content_type() != "multipart/alternative":
+            fail("not multipart/alternative: " + content.get_content_type())
+        alts = content.get_payload()
+        if len(alts) != 2:
+            fail("%d alternatives" % len(alts))
+        if alts[0].get_content_type() != "text/plain":
+            fail("text/plain is not the first alternative")
+        if text_of(alts[0]) != body:
+            fail("text/plain does not decode to the body")
+        rel = alts[1]
+        if rel.get_content_type() != "multipart/related" or \
+                rel.get_param("type") != "text/html":
+            fail("second alternative is not multipart/related of text/html")
+        hpart, img = rel.get_payload()
+        page = text_of(hpart)
+        hc = HtmlCheck()
+        hc.feed(page)
+        hc.close()
+        if hc.errors or hc.stack:
+            fail("html not well-formed: %s open %s" % (hc.errors, hc.stack))
+        if not page.lstrip().lower().startswith("<!doctype html>"):
+            fail("html lacks a doctype")
+        if html.unescape("".join(hc.pre)) != body:
+            fail("the html <pre> is not the escaped body: %r" % "".join(hc.pre))
+        if len(hc.imgs) != 1 or not hc.imgs[0].get("src", "").startswith("cid:"):
+            fail("html has no cid: image: %s" % hc.imgs)
+        cid = hc.imgs[0]["src"][4:]
+        if img.get_content_type() != "image/svg+xml":
+            fail("the picture is %s" % img.get_content_type())
+        if img.get("Content-ID") != "<%s>" % cid:
+            fail("Content-ID %s does not match cid:%s" % (img.get("Content-ID"), cid))
+        if img.get_payload(decode=True) != open(a.html, "rb").read():
+            fail("the picture's bytes differ")
+    print("outbox_check: ok")
+
+
+main()

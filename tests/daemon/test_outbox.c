@@ -1,0 +1,428 @@
+/* test_outbox.c -- the outbox with fixed inputs: the backoff function,
+ * the mail composed for each kind of outbox row (exact header set, the
+ * html alternative with the board picture, the text part decoding to the
+ * body; checked by Python's MIME parser), PGP/MIME signing verified by
+ * gpg, and what happens to a row when signing fails or the SMTP port is
+ * closed (retry with growing delays, give-up rules).  test_outbox_stack.c
+ * covers a real Postfix. */
+#include "config.h"
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+
+#include "outbox_test.h"
+#include "server/command.h"
+
+/* Headers of every mail, and of a mail with one text part. */
+#define H_COMMON "From,To,Reply-To,Subject,Date,Message-ID,Auto-Submitted," \
+	"X-Loop,MIME-Version,Content-Type"
+#define H_THREAD ",In-Reply-To,References"
+#define H_TEXT ",Content-Transfer-Encoding"
+
+START_TEST(test_backoff)
+{
+	struct config_smtp c = { .retry_initial_ms = 30000, .retry_max_ms = 3600000 };
+	uint64_t prev = 0;
+	int i;
+
+	/* no jitter: initial * 2^(n-1), capped */
+	ck_assert_uint_eq(outbox_backoff_ms(&c, 1, 0), 30000);
+	ck_assert_uint_eq(outbox_backoff_ms(&c, 2, 0), 60000);
+	ck_assert_uint_eq(outbox_backoff_ms(&c, 3, 0), 120000);
+	ck_assert_uint_eq(outbox_backoff_ms(&c, 7, 0), 1920000);
+	ck_assert_uint_eq(outbox_backoff_ms(&c, 8, 0), 3600000);
+	ck_assert_uint_eq(outbox_backoff_ms(&c, 1000, 0), 3600000);
+	/* jitter takes up to 20% off */
+	ck_assert_uint_eq(outbox_backoff_ms(&c, 1, 0.5), 27000);
+	ck_assert_uint_eq(outbox_backoff_ms(&c, 2, 0.25), 57000);
+	ck_assert_uint_eq(outbox_backoff_ms(&c, 9, 0.5), 3240000);
+	ck_assert_uint_eq(outbox_backoff_ms(&c, 1, 0.999), 24006);
+	/* out-of-range jitter counts as none */
+	ck_assert_uint_eq(outbox_backoff_ms(&c, 2, 1.0), 60000);
+	ck_assert_uint_eq(outbox_backoff_ms(&c, 2, -0.1), 60000);
+	/* with the worst jitter each delay still grows until the cap */
+	for (i = 1; i < 8; i++) {
+		uint64_t d = outbox_backoff_ms(&c, i, 0.999);
+		ck_assert_uint_gt(d, prev);
+		prev = d;
+	}
+	/* unset initial: one second */
+	c.retry_initial_ms = 0;
+	ck_assert_uint_eq(outbox_backoff_ms(&c, 1, 0), 1000);
+}
+END_TEST
+
+/* Compose the row (to, kind, game, ply) and check it with the script. */
+static void compose_and_check(const char *kind, int64_t game, const char *args)
+{
+	struct buf h = BUF_INIT, out = BUF_INIT;
+	const char *error = NULL, *path;
+	enum outbox_compose_error r;
+
+	ot_headers(&h, "alice@mailstack.test", kind, game, 3, 0);
+	r = outbox_compose(&ot.cfg, NULL, &ot.html, buf_str(&h), ot_body, OT_NOW,
+			   &out, &error);
+	ck_assert_msg(r == OUTBOX_COMPOSE_OK, "%s", error);
+	path = ot_write("mail.eml", out.data, out.len);
+	ck_assert_msg(ot_check_mail(path, args) == 0, "%s mail:\n%s", kind,
+		      buf_str(&out));
+	buf_free(&h);
+	buf_free(&out);
+}
+
+START_TEST(test_compose_reply)
+{
+	char args[16384];
+
+	snprintf(args, sizeof(args),
+		 "--crlf --no-html --date %" PRId64 " --headers " H_COMMON H_THREAD H_TEXT
+		 " --header 'From=Ashes Club <" OT_FROM ">' --header 'Reply-To=" OT_FROM "'"
+		 " --header 'X-Loop=" OT_FROM "' --header Auto-Submitted=auto-replied"
+		 " --header 'To=alice@mailstack.test' --header 'Subject=Re: register alice'"
+		 " --header 'Message-ID=<ashes.0.3.7.0@" OT_DOMAIN ">'"
+		 " --header 'In-Reply-To=<m1@alice.example>'", OT_NOW);
+	compose_and_check("reply", 0, args);
+	ck_assert_int_eq(ot.board_calls, 0);
+}
+END_TEST
+
+/* Every kind of mail about a game carries the board. */
+START_TEST(test_compose_game_kinds)
+{
+	static const char *const kinds[] = { "your-move", "challenge", "result" };
+	char args[16384], svg[PATH_MAX + 64];
+
+	snprintf(svg, sizeof(svg), "%s", ot_write("board.svg", OT_SVG, strlen(OT_SVG)));
+	snprintf(args, sizeof(args),
+		 "--crlf --html '%s' --date %" PRId64 " --headers " H_COMMON
+		 " --header Auto-Submitted=auto-generated"
+		 " --header 'Subject=[ashes #12] alice vs bob'", svg, OT_NOW);
+	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
+		compose_and_check(kinds[i], 12, args);
+	ck_assert_int_eq(ot.board_calls, 3);
+	/* A reply in a game's thread is about the game too. */
+	snprintf(args, sizeof(args),
+		 "--crlf --html '%s' --headers " H_COMMON H_THREAD
+		 " --header Auto-Submitted=auto-replied", svg);
+	compose_and_check("reply", 12, args);
+}
+END_TEST
+
+START_TEST(test_compose_observer)
+{
+	char args[16384], svg[PATH_MAX + 64];
+
+	snprintf(svg, sizeof(svg), "%s", ot_write("board.svg", OT_SVG, strlen(OT_SVG)));
+	snprintf(args, sizeof(args),
+		 "--crlf --html '%s' --headers " H_COMMON ",List-Unsubscribe"
+		 " --header Auto-Submitted=auto-generated"
+		 " --header 'List-Unsubscribe=<mailto:" OT_FROM "?subject=unobserve%%2012>'",
+		 svg);
+	compose_and_check("observer", 12, args);
+}
+END_TEST
+
+/* The List-Unsubscribe mail's Subject is a command the server runs. */
+START_TEST(test_unobserve_subject)
+{
+	struct command_list l;
+
+	/* what a client sends for mailto:...?subject=unobserve%2012 */
+	command_parse_mail("unobserve 12", "", 0, 0, &l);
+	ck_assert_uint_eq(l.count, 1);
+	ck_assert_int_eq(l.items[0].kind, COMMAND_UNOBSERVE);
+	ck_assert_int_eq(l.items[0].game, 12);
+	ck_assert_int_eq(l.items[0].line, 0);
+	command_list_free(&l);
+}
+END_TEST
+
+/* No picture (or no template): the mail still goes, text only. */
+START_TEST(test_compose_no_picture)
+{
+	compose_and_check("your-move", 404, "--crlf --no-html --headers "
+			  H_COMMON H_TEXT);
+	ck_assert_int_eq(ot.board_calls, 1);
+	ot.html.templates = NULL;
+	compose_and_check("your-move", 12, "--crlf --no-html");
+	ck_assert_int_eq(ot.board_calls, 1);
+	/* an operator's broken override of mail/board.html */
+	{
+		const char *src = getenv("ASHES_SRCDIR");
+		char over[PATH_MAX + 16], tdir[PATH_MAX + 16];
+		struct template_set *bad;
+
+		snprintf(over, sizeof(over), "%s/over", ot.dir);
+		snprintf(tdir, sizeof(tdir), "%s/templates", src ? src : "..");
+		ck_assert_int_eq(ot_shell("mkdir -p '%s/mail' && echo '{{#text}}' > "
+					  "'%s/mail/board.html'", over, over), 0);
+		bad = template_set_new(over, tdir);
+		ot.html.templates = bad;
+		compose_and_check("your-move", 12, "--crlf --no-html");
+		ck_assert_int_eq(ot.board_calls, 2);
+		template_set_free(&bad);
+		ot.html.templates = ot.templates;
+	}
+	/* and without html settings at all */
+	{
+		struct buf h = BUF_INIT, out = BUF_INIT;
+		const char *error = NULL;
+
+		ot_headers(&h, "alice@mailstack.test", "your-move", 12, 3, 0);
+		ck_assert_int_eq(outbox_compose(&ot.cfg, NULL, NULL, buf_str(&h),
+						ot_body, OT_NOW, &out, &error),
+				 OUTBOX_COMPOSE_OK);
+		ck_assert_ptr_null(strstr(buf_str(&out), "text/html"));
+		buf_free(&h);
+		buf_free(&out);
+	}
+}
+END_TEST
+
+START_TEST(test_compose_bad_row)
+{
+	struct buf out = BUF_INIT;
+	const char *error = NULL;
+
+	ck_assert_int_eq(outbox_compose(&ot.cfg, NULL, &ot.html,
+					"To: a@b\nX-Ashes-Kind: reply\n", ot_body,
+					OT_NOW, &out, &error),
+			 OUTBOX_COMPOSE_BAD_ROW);
+	ck_assert_ptr_nonnull(strstr(error, "Message-ID"));
+	buf_free(&out);
+}
+END_TEST
+
+START_TEST(test_compose_signed)
+{
+	char fpr[64], args[16384], svg[PATH_MAX + 64];
+	struct pgp_ctx *pgp = NULL;
+	const char *error = NULL, *path;
+	struct buf h = BUF_INIT, out = BUF_INIT;
+
+	ot_gpg_key(fpr, sizeof(fpr));
+	ck_assert_msg(pgp_ctx_new(ot.gnupghome, &pgp, &error) == 0, "%s", error);
+	ot.cfg.gpg.sign_replies = true;
+	ot.cfg.gpg.signing_key = strdup(fpr);
+	snprintf(svg, sizeof(svg), "%s", ot_write("board.svg", OT_SVG, strlen(OT_SVG)));
+
+	/* with the html alternative */
+	ot_headers(&h, "alice@mailstack.test", "your-move", 12, 3, 0);
+	ck_assert_msg(outbox_compose(&ot.cfg, pgp, &ot.html, buf_str(&h), ot_body,
+				     OT_NOW, &out, &error) == OUTBOX_COMPOSE_OK,
+		      "%s", error);
+	path = ot_write("signed.eml", out.data, out.len);
+	snprintf(args, sizeof(args), "--crlf --signed %s '%s' --html '%s' --headers "
+		 H_COMMON, fpr, ot.gnupghome, svg);
+	ck_assert_msg(ot_check_mail(path, args) == 0, "%s", buf_str(&out));
+
+	/* text only */
+	buf_reset(&h);
+	buf_reset(&out);
+	ot_headers(&h, "alice@mailstack.test", "reply", 0, 0, 1);
+	ck_assert_int_eq(outbox_compose(&ot.cfg, pgp, &ot.html, buf_str(&h),
+					ot_body, OT_NOW, &out, &error),
+			 OUTBOX_COMPOSE_OK);
+	path = ot_write("signed.eml", out.data, out.len);
+	snprintf(args, sizeof(args), "--crlf --signed %s '%s' --no-html --headers "
+		 H_COMMON H_THREAD, fpr, ot.gnupghome);
+	ck_assert_msg(ot_check_mail(path, args) == 0, "%s", buf_str(&out));
+
+	/* a tampered copy does not verify (the check can fail) */
+	{
+		char *p = strstr(out.data, "alice, it is");
+		ck_assert_ptr_nonnull(p);
+		p[0] = 'A';
+		path = ot_write("tampered.eml", out.data, out.len);
+		ck_assert_int_ne(ot_check_mail(path, args), 0);
+	}
+
+	/* no pgp context: never signed, whatever the config says */
+	buf_reset(&out);
+	ck_assert_int_eq(outbox_compose(&ot.cfg, NULL, &ot.html, buf_str(&h),
+					ot_body, OT_NOW, &out, &error),
+			 OUTBOX_COMPOSE_OK);
+	ck_assert_ptr_null(strstr(buf_str(&out), "multipart/signed"));
+	pgp_ctx_free(&pgp);
+	buf_free(&h);
+	buf_free(&out);
+}
+END_TEST
+
+/* A TCP port on 127.0.0.1 where nothing listens. */
+static unsigned int closed_port(void)
+{
+	struct sockaddr_in a = { .sin_family = AF_INET };
+	socklen_t len = sizeof(a);
+	int fd = socket(AF_INET, SOCK_STREAM, 0);
+
+	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	ck_assert_int_eq(bind(fd, (struct sockaddr *)&a, sizeof(a)), 0);
+	ck_assert_int_eq(getsockname(fd, (struct sockaddr *)&a, &len), 0);
+	close(fd);
+	return ntohs(a.sin_port);
+}
+
+static struct smtp_sender *closed_sender(void)
+{
+	struct smtp_settings set = {
+		.host = "127.0.0.1",
+		.port = closed_port(),
+		.security = SMTP_PLAIN,
+		.timeout_ms = 5000,
+	};
+	struct smtp_sender *s = NULL;
+	const char *error = NULL;
+
+	ck_assert_msg(smtp_sender_new(&set, &s, &error) == 0, "%s", error);
+	return s;
+}
+
+static struct store_outbox_msg *row(int64_t id)
+{
+	static struct store_outbox_msg *msgs;
+	static size_t n;
+	const char *error = NULL;
+	size_t i;
+
+	store_outbox_msgs_free(&msgs, n);
+	ck_assert_int_eq(store_outbox_list(ot.store, STORE_OUTBOX_ALL, 0, 0, &msgs,
+					   &n, &error), 0);
+	for (i = 0; i < n; i++)
+		if (msgs[i].id == id)
+			return &msgs[i];
+	ck_abort_msg("no outbox row %" PRId64, id);
+	return NULL;
+}
+
+/* Signing fails (no such key): the row waits, it is not lost or failed. */
+START_TEST(test_sign_failure_retries)
+{
+	char fpr[64];
+	struct pgp_ctx *pgp = NULL;
+	struct smtp_sender *s = closed_sender();
+	struct outbox_stats st;
+	const char *error = NULL;
+	int64_t a, b;
+
+	ot_gpg_key(fpr, sizeof(fpr));
+	ck_assert_int_eq(pgp_ctx_new(ot.gnupghome, &pgp, &error), 0);
+	ot.cfg.gpg.sign_replies = true;
+	ot.cfg.gpg.signing_key = strdup("0000000000000000000000000000000000000000");
+	a = ot_enqueue("alice@mailstack.test", "reply", 0, 0, 1, OT_NOW);
+	b = ot_enqueue("bob@mailstack.test", "reply", 0, 0, 2, OT_NOW);
+	ck_assert_int_eq(outbox_flush(&ot.cfg, ot.store, s, pgp, &ot.html, OT_NOW,
+				      &st, &error), 0);
+	ck_assert_uint_eq(st.sent + st.failed, 0);
+	ck_assert_uint_eq(st.retried, 1); /* the batch stops at gpg trouble */
+	ck_assert(!row(a)->failed);
+	ck_assert_int_eq(row(a)->attempts, 1);
+	ck_assert_int_gt(row(a)->next_attempt_at, OT_NOW);
+	ck_assert_ptr_nonnull(strstr(row(a)->last_error, "signing"));
+	ck_assert_int_eq(row(b)->attempts, 0);
+	pgp_ctx_free(&pgp);
+	smtp_sender_free(&s);
+}
+END_TEST
+
+/* Connection refused: temporary; each retry waits longer; the batch
+ * stops at the first (the server is away); give-up rules apply. */
+START_TEST(test_closed_port_backoff)
+{
+	struct smtp_sender *s = closed_sender();
+	struct outbox_stats st;
+	const char *error = NULL;
+	int64_t a, b, c, d, now = OT_NOW, prev_delay = 0;
+	int i;
+
+	a = ot_enqueue("alice@mailstack.test", "reply", 0, 0, 1, now);
+	for (i = 1; i <= 5; i++) {
+		int64_t delay;
+
+		ck_assert_int_eq(outbox_flush(&ot.cfg, ot.store, s, NULL, &ot.html,
+					      now, &st, &error), 0);
+		ck_assert(st.server_down);
+		ck_assert_uint_eq(st.retried, 1);
+		ck_assert_int_eq(row(a)->attempts, i);
+		ck_assert(!row(a)->failed);
+		ck_assert_ptr_nonnull(row(a)->last_error);
+		delay = row(a)->next_attempt_at - now;
+		/* initial * 2^(i-1) less at most 20% */
+		ck_assert_int_le(delay, 30 << (i - 1));
+		ck_assert_int_ge(delay, (30 << (i - 1)) * 8 / 10);
+		ck_assert_int_gt(delay, prev_delay);
+		prev_delay = delay;
+		/* not due before its time */
+		ck_assert_int_eq(outbox_flush(&ot.cfg, ot.store, s, NULL, &ot.html,
+					      now + delay - 1, &st, &error), 0);
+		ck_assert_int_eq(st.retried, 0);
+		ck_assert_int_eq(row(a)->attempts, i);
+		now += delay;
+	}
+
+	/* max_attempts: the 7th attempt is the last */
+	ot.cfg.smtp.max_attempts = 7;
+	ck_assert_int_eq(outbox_flush(&ot.cfg, ot.store, s, NULL, &ot.html, now,
+				      &st, &error), 0);
+	ck_assert(!row(a)->failed);
+	now = row(a)->next_attempt_at;
+	ck_assert_int_eq(outbox_flush(&ot.cfg, ot.store, s, NULL, &ot.html, now,
+				      &st, &error), 0);
+	ck_assert(row(a)->failed);
+	ck_assert_int_eq(row(a)->attempts, 7);
+	ck_assert_ptr_nonnull(strstr(row(a)->last_error, "gave up after 7 attempts"));
+	/* failed for good: never tried again */
+	ck_assert_int_eq(outbox_flush(&ot.cfg, ot.store, s, NULL, &ot.html,
+				      now + 86400 * 30, &st, &error), 0);
+	ck_assert_int_eq(row(a)->attempts, 7);
+
+	/* give_up_after: a row older than that fails at its next failure */
+	ot.cfg.smtp.max_attempts = 0;
+	ot.cfg.smtp.give_up_after_ms = 3600 * 1000;
+	b = ot_enqueue("bob@mailstack.test", "reply", 0, 0, 2, OT_NOW);
+	ck_assert_int_eq(outbox_flush(&ot.cfg, ot.store, s, NULL, &ot.html,
+				      OT_NOW + 3599, &st, &error), 0);
+	ck_assert(!row(b)->failed);
+	ck_assert_int_eq(outbox_flush(&ot.cfg, ot.store, s, NULL, &ot.html,
+				      OT_NOW + 3600 + 300, &st, &error), 0);
+	ck_assert(row(b)->failed);
+	ck_assert_uint_eq(st.failed, 1);
+
+	/* the server away: the rest of the batch is not tried */
+	c = ot_enqueue("carol@mailstack.test", "reply", 0, 0, 3, now);
+	d = ot_enqueue("dave@mailstack.test", "reply", 0, 0, 4, now);
+	ck_assert_int_eq(outbox_flush(&ot.cfg, ot.store, s, NULL, &ot.html, now,
+				      &st, &error), 0);
+	ck_assert_uint_eq(st.retried, 1);
+	ck_assert_int_eq(row(c)->attempts + row(d)->attempts, 1);
+	smtp_sender_free(&s);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *su = suite_create("outbox");
+	TCase *tc = tcase_create("outbox");
+	SRunner *sr;
+	int failed;
+
+	tcase_add_checked_fixture(tc, ot_setup, ot_teardown);
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_backoff);
+	tcase_add_test(tc, test_compose_reply);
+	tcase_add_test(tc, test_compose_game_kinds);
+	tcase_add_test(tc, test_compose_observer);
+	tcase_add_test(tc, test_unobserve_subject);
+	tcase_add_test(tc, test_compose_no_picture);
+	tcase_add_test(tc, test_compose_bad_row);
+	tcase_add_test(tc, test_compose_signed);
+	tcase_add_test(tc, test_sign_failure_retries);
+	tcase_add_test(tc, test_closed_port_backoff);
+	suite_add_tcase(su, tc);
+	sr = srunner_create(su);
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed != 0;
+}
