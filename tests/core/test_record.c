@@ -336,6 +336,53 @@ START_TEST(t_record_lenient_input)
 }
 END_TEST
 
+/* A real game with forced passes (from the fuzz seed corpus): it parses,
+ * its passes are plies, and leaving one out is an error on that line. */
+START_TEST(t_record_with_passes)
+{
+	const char *src = getenv("ASHES_SRCDIR");
+	char path[4096], text[8192], *p, *out;
+	struct core_record rec;
+	enum core_error err;
+	size_t len, passes = 0;
+	int line;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/fuzz/corpus/record/game-n4-pass",
+		 src ? src : ".");
+	f = fopen(path, "r");
+	ck_assert_msg(f != NULL, "%s", path);
+	len = fread(text, 1, sizeof(text) - 1, f);
+	fclose(f);
+	text[len] = '\0';
+	ck_assert_int_eq(record_parse(&rec, text, len, &line, &err), 0);
+	for (size_t i = 0; i < rec.nplies; i++)
+		passes += rec.plies[i].kind == CORE_MOVE_PASS;
+	ck_assert_uint_gt(passes, 0);
+	out = format_alloc(&rec);
+	ck_assert_str_eq(out, text);
+	free(out);
+	record_free(&rec);
+	/* Drop the first pass line: the next ply is then misnumbered. */
+	p = strstr(text, " pass (forced)\n");
+	ck_assert_ptr_nonnull(p);
+	while (p > text && p[-1] != '\n')
+		p--;
+	int want_line = 1;
+	for (char *q = text; q < p; q++)
+		want_line += *q == '\n';
+	char *eol = strchr(p, '\n');
+	memmove(p, eol + 1, strlen(eol + 1) + 1);
+	ck_assert_int_eq(record_parse(&rec, text, strlen(text), &line, &err), -1);
+	ck_assert_int_eq(err, CORE_ERR_RECORD);
+	ck_assert_int_eq(line, want_line);
+	/* A record that stops right before a forced pass lacks it. */
+	*p = '\0';
+	ck_assert_int_eq(record_parse(&rec, text, strlen(text), &line, &err), -1);
+	ck_assert_int_eq(err, CORE_ERR_RECORD);
+}
+END_TEST
+
 static uint64_t rng_state;
 
 static uint64_t rng_next(void)
@@ -459,6 +506,7 @@ int main(void)
 	tcase_add_test(tc, t_record_forced_pass);
 	tcase_add_test(tc, t_record_errors);
 	tcase_add_test(tc, t_record_lenient_input);
+	tcase_add_test(tc, t_record_with_passes);
 	tcase_add_loop_test(tc, t_record_random_games, 0, 3);
 	tcase_add_test(tc, t_key);
 	suite_add_tcase(s, tc);
