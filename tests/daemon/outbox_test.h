@@ -165,7 +165,9 @@ static int64_t ot_enqueue(const char *to, const char *kind, int64_t game,
 	m.message_id = (char *)buf_str(&id);
 	m.headers = (char *)buf_str(&h);
 	m.body = (char *)ot_body;
-	m.game_id = game;
+	/* The headers name the game; the row's game_id (a foreign key to a
+	 * game these tests do not create) is not what the outbox reads. */
+	m.game_id = 0;
 	ck_assert_msg(store_outbox_enqueue(ot.store, &m, now, &rid, &error) == 0,
 		      "%s", error);
 	buf_free(&h);
