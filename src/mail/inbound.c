@@ -481,6 +481,25 @@ static void inbound_freshness(struct inbound_msg *msg,
 		msg->freshness = INBOUND_FRESH_FUTURE;
 }
 
+/* Turn the digest of the signed content in msg->signed_sha256 into the
+ * digest of the signature itself: signer, creation time and content, as
+ * dak's signature history keys it.  The replay history must refuse the
+ * same signature sent again (however its armor or MIME wrapping was
+ * redone), but not the same words signed again: a player sends "board 3"
+ * or "accept 5" more than once, and another player signing the words of
+ * your next move first must not make your own move a "replay". */
+static void inbound_signature_id(struct inbound_msg *msg)
+{
+	char id[PGP_FPR_MAX + SHA256_HEX_LEN + 32];
+	int n;
+
+	if (msg->sig.fpr[0] == '\0')
+		return;
+	n = snprintf(id, sizeof(id), "%s %lld %s", msg->sig.fpr,
+		     (long long)msg->sig.created, msg->signed_sha256);
+	sha256_hex(id, (size_t)n, msg->signed_sha256);
+}
+
 /* Import the keys the mail carries (the register path). */
 static int inbound_import(struct inbound_msg *msg,
 			  const struct inbound_options *opts,
@@ -613,6 +632,7 @@ static int inbound_pgp_mime(struct inbound_msg *msg,
 				sig.len, &msg->sig, error_r) < 0)
 		goto out;
 	inbound_freshness(msg, opts);
+	inbound_signature_id(msg);
 	ret = 0;
 out:
 	buf_free(&sig);
@@ -707,6 +727,7 @@ static int inbound_clearsigned(struct inbound_msg *msg,
 			goto out;
 	}
 	inbound_freshness(msg, opts);
+	inbound_signature_id(msg);
 	ret = 0;
 out:
 	buf_free(&plain);

@@ -94,7 +94,12 @@ struct inbound_msg {
 	enum inbound_sig_kind sig_kind;
 	struct pgp_sig sig;	/* status NONE when unsigned */
 	enum inbound_freshness freshness;
-	char signed_sha256[SHA256_HEX_LEN + 1]; /* "" when unsigned */
+	/* The replay history's key: sha256 over the signer's fingerprint,
+	 * the signature's creation time and the signed content (just the
+	 * content when no signer is named).  The same signature sent again
+	 * keeps it; the same text signed again gets a new one.  "" when
+	 * unsigned. */
+	char signed_sha256[SHA256_HEX_LEN + 1];
 	bool text_outside_signature; /* unsigned text was ignored */
 
 	char raw_sha256[SHA256_HEX_LEN + 1];

@@ -103,6 +103,13 @@ crlf pgpmime.eml > pgpmime-crlf.eml
 out=tampered.eml
 sed 's/^move 12 a1-b2$/move 12 a1-b3/' pgpmime.eml > $out
 
+# The same words signed again a minute earlier, and by another key: new
+# signatures, not replays of pgpmime.eml.
+out=same-text-earlier.eml
+{ hdrs 'Alice <alice@example.org>' 'game 7'; pgpmime signer alice part --faked-system-time $((now - 60)); } > $out
+out=same-text-mallory.eml
+{ hdrs 'Mallory <mallory@example.net>' 'game 7'; pgpmime stranger mallory part; } > $out
+
 out=clearsigned.eml
 printf 'move 12 a1-b2\n' > text
 { hdrs 'Alice <alice@example.org>' 'game 7' 'Content-Type: text/plain; charset=utf-8\n'; printf '\n'; clearsign signer alice text; } > $out

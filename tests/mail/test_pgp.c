@@ -128,6 +128,35 @@ START_TEST(test_pgp_mime_good)
 }
 END_TEST
 
+/* The replay key is the signature's, not the words': the same words
+ * signed again, or by someone else, are new; the same signature in other
+ * bytes (line ends) is the same. */
+START_TEST(test_replay_digest)
+{
+	struct inbound_msg *m = parse_fixture("pgpmime.eml");
+	struct inbound_msg *c = parse_fixture("pgpmime-crlf.eml");
+	struct inbound_msg *e = parse_fixture("same-text-earlier.eml");
+	struct pgp_ctx *ctx = open_home("stranger");
+	struct inbound_msg *x = parse_with("same-text-mallory.eml", ctx, false, 0);
+	char *mallory = fpr_of("mallory");
+
+	assert_status(e, PGP_SIG_GOOD);
+	ck_assert_str_eq(e->text, m->text);
+	ck_assert_str_ne(e->signed_sha256, m->signed_sha256);
+	assert_status(x, PGP_SIG_GOOD);
+	ck_assert_str_eq(x->sig.fpr, mallory);
+	ck_assert_str_eq(x->text, m->text);
+	ck_assert_str_ne(x->signed_sha256, m->signed_sha256);
+	ck_assert_str_eq(c->signed_sha256, m->signed_sha256);
+	inbound_msg_free(&m);
+	inbound_msg_free(&c);
+	inbound_msg_free(&e);
+	inbound_msg_free(&x);
+	pgp_ctx_free(&ctx);
+	free(mallory);
+}
+END_TEST
+
 START_TEST(test_tampered)
 {
 	struct inbound_msg *m = parse_fixture("tampered.eml");
@@ -545,6 +574,7 @@ int main(void)
 	if (run(cmd) != 0)
 		return 1;
 	tcase_add_test(tc, test_pgp_mime_good);
+	tcase_add_test(tc, test_replay_digest);
 	tcase_add_test(tc, test_tampered);
 	tcase_add_test(tc, test_clearsigned);
 	tcase_add_test(tc, test_clearsigned_latin1_qp);
