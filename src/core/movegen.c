@@ -70,9 +70,21 @@ size_t generate(const struct core_position *pos, size_t first,
 				const int16_t *ray = g->ray_cells +
 					g->ray_start[from][d];
 				for (int c; (c = *ray++) >= 0 && st[c] == 0;) {
-					if (g->dist[c] >= min_dt)
-						emit(&gen, CORE_MOVE_GROWTH,
-						     false, from, c, 0);
+					/* Branch-free: whether T is far
+					 * enough out is unpredictable.  The
+					 * slot is written anyway and only
+					 * counted if T qualifies. */
+					if (!count_only &&
+					    gen.n - first < cap) {
+						struct core_move *m =
+							&moves[gen.n - first];
+						m->kind = CORE_MOVE_GROWTH;
+						m->capture = false;
+						m->from = (int16_t)from;
+						m->to = (int16_t)c;
+						m->part = 0;
+					}
+					gen.n += g->dist[c] >= min_dt;
 				}
 			}
 			continue;
