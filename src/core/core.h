@@ -174,7 +174,9 @@ size_t core_legal_moves_from(const struct core_position *pos, size_t first,
 size_t core_legal_moves_bound(const struct core_position *pos);
 
 /* 0 if `move` (from/to/part/kind as parsed) is legal for the side to move;
- * sets move->capture.  -1 with the precise reason otherwise. */
+ * sets move->capture, and sets kind to growth or whole stack by what FROM
+ * holds (both are written FROM-TO).  -1 with the precise reason otherwise
+ * (core_explain_move() turns it into a sentence). */
 int core_check_move(const struct core_position *pos, struct core_move *move,
 		    enum core_error *err_r);
 

@@ -325,7 +325,10 @@ static void settle(struct core_position *pos, int *passes_r)
 		pos->end_reason = CORE_END_ELIMINATION;
 		goto out;
 	}
-	/* Each player in turn who has no move passes; two in a row draw. */
+	/* Each player in turn who has no move passes; two in a row draw.
+	 * (The second cannot happen in a real game: the biggest stack on
+	 * the board always has a move, so only one side can be stuck; see
+	 * t_double_pass_unreachable in tests/core/test_rules.c.) */
 	while (!core_has_legal_move(pos)) {
 		pos->ply++;
 		pos->to_move ^= 1;
