@@ -54,6 +54,8 @@ tests_daemon_test_outbox_stack_CPPFLAGS = $(AM_CPPFLAGS) $(GPGME_CFLAGS) \
 tests_daemon_test_outbox_stack_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_daemon_test_outbox_stack_LDADD = $(outbox_test_ldadd)
 EXTRA_DIST += tests/daemon/outbox_check.py
+dist_check_SCRIPTS += tests/daemon/test_outbox_e2e.sh
+TESTS += tests/daemon/test_outbox_e2e.sh
 # <<< outbox helper
 
 # Documentation and the example configuration.

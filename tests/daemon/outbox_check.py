@@ -1,12 +1,15 @@
 #!/usr/bin/env python3
-"""outbox_check.py MAIL --body FILE [options] -- check a mail the outbox
+"""outbox_check.py MAIL [--body FILE] [options] -- check a mail the outbox
 composed (raw bytes from outbox_compose, or the file Postfix/Dovecot
 delivered) with Python's own MIME parser, independent of ours.
 
   --headers A,B,..   the exact set of top-level header names (any order)
   --header NAME=VAL  that header has exactly that (unfolded) value
   --date EPOCH       Date is that instant
-  --html SVGFILE     a text/html alternative with the picture SVGFILE by cid:
+  --body FILE        the text/plain part decodes to FILE's text
+  --html [SVGFILE]   a text/html alternative showing a picture by cid: (an
+                     SVG document; with SVGFILE, exactly those bytes), its
+                     <pre> the text/plain part, escaped
   --no-html          a single text/plain part
   --signed FPR GNUPGHOME   PGP/MIME, and gpg verifies it as made by FPR
   --crlf             every line of the raw bytes ends in CRLF
@@ -23,6 +26,7 @@ import re
 import subprocess
 import sys
 import tempfile
+import xml.etree.ElementTree
 
 
 def fail(msg):
@@ -83,18 +87,18 @@ def text_of(part):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("mail")
-    ap.add_argument("--body", required=True)
+    ap.add_argument("--body")
     ap.add_argument("--headers")
     ap.add_argument("--header", action="append", default=[])
     ap.add_argument("--date", type=int)
-    ap.add_argument("--html")
+    ap.add_argument("--html", nargs="?", const="")
     ap.add_argument("--no-html", action="store_true")
     ap.add_argument("--signed", nargs=2)
     ap.add_argument("--crlf", action="store_true")
     a = ap.parse_args()
 
     raw = open(a.mail, "rb").read()
-    body = open(a.body, "rb").read().decode("utf-8")
+    body = open(a.body, "rb").read().decode("utf-8") if a.body else None
     if a.crlf and re.search(rb"(?<!\r)\n", raw):
         fail("a bare LF in the raw bytes")
     for line in raw.split(b"\n"):
@@ -164,9 +168,9 @@ def main():
     if a.no_html:
         if content.get_content_type() != "text/plain":
             fail("not a single text/plain: " + content.get_content_type())
-        if text_of(content) != body:
+        if body is not None and text_of(content) != body:
             fail("text/plain does not decode to the body: %r" % text_of(content))
-    if a.html:
+    if a.html is not None:
         if content.get_content_type() != "multipart/alternative":
             fail("not multipart/alternative: " + content.get_content_type())
         alts = content.get_payload()
@@ -174,7 +178,8 @@ def main():
             fail("%d alternatives" % len(alts))
         if alts[0].get_content_type() != "text/plain":
             fail("text/plain is not the first alternative")
-        if text_of(alts[0]) != body:
+        text = text_of(alts[0])
+        if body is not None and text != body:
             fail("text/plain does not decode to the body")
         rel = alts[1]
         if rel.get_content_type() != "multipart/related" or \
@@ -189,7 +194,7 @@ def main():
             fail("html not well-formed: %s open %s" % (hc.errors, hc.stack))
         if not page.lstrip().lower().startswith("<!doctype html>"):
             fail("html lacks a doctype")
-        if html.unescape("".join(hc.pre)) != body:
+        if html.unescape("".join(hc.pre)) != text:
             fail("the html <pre> is not the escaped body: %r" % "".join(hc.pre))
         if len(hc.imgs) != 1 or not hc.imgs[0].get("src", "").startswith("cid:"):
             fail("html has no cid: image: %s" % hc.imgs)
@@ -198,8 +203,15 @@ def main():
             fail("the picture is %s" % img.get_content_type())
         if img.get("Content-ID") != "<%s>" % cid:
             fail("Content-ID %s does not match cid:%s" % (img.get("Content-ID"), cid))
-        if img.get_payload(decode=True) != open(a.html, "rb").read():
+        pic = img.get_payload(decode=True)
+        if a.html and pic != open(a.html, "rb").read():
             fail("the picture's bytes differ")
+        try:
+            root = xml.etree.ElementTree.fromstring(pic)
+        except xml.etree.ElementTree.ParseError as e:
+            fail("the picture is not well-formed XML: %s" % e)
+        if root.tag not in ("svg", "{http://www.w3.org/2000/svg}svg"):
+            fail("the picture is not an SVG document: %s" % root.tag)
     print("outbox_check: ok")
 
 

@@ -1,0 +1,120 @@
+#!/bin/bash
+# tests/daemon/test_outbox_e2e.sh -- the outbox in the running ashesd on
+# the private mail stack (tests/e2e/lib.sh): the daemon signs its mails
+# with its own key (sign_replies), a "your move" mail carries the real
+# board picture (server_board_svg) as a text/html alternative and gpg
+# verifies it; an observer's mail has List-Unsubscribe, and the mail that
+# link makes (Subject "unobserve GAME", no body) stops the observer mails.
+set -u
+if [ "$(id -u)" != 0 ]; then
+	echo "SKIP: needs root (private Postfix)"
+	exit 77
+fi
+for t in gpg python3 curl; do
+	command -v "$t" >/dev/null || { echo "SKIP: no $t"; exit 77; }
+done
+[ -x /usr/sbin/postfix ] && command -v dovecot >/dev/null ||
+	{ echo "SKIP: no Postfix or Dovecot"; exit 77; }
+. "${ASHES_SRCDIR:-$(dirname "$0")/../..}/tests/e2e/lib.sh"
+CHECK=$E2E_TOP/tests/daemon/outbox_check.py
+
+N=0 FAILED=0
+check() {
+	local what=$1
+	shift
+	N=$((N + 1))
+	if "$@"; then
+		echo "ok $N - $what"
+	else
+		FAILED=$((FAILED + 1))
+		echo "not ok $N - $what"
+	fi
+}
+
+e2e_start "[game]
+size = 3"
+# The daemon's own key, then sign_replies on, and start it again.
+e2e_stop_daemon
+home=$E2E_DIR/daemon-gnupg
+mkdir -p "$home" && chmod 700 "$home"
+GNUPGHOME=$home gpg --batch --pinentry-mode loopback --passphrase '' \
+	--quick-gen-key "Ashes club <ashes@$MAIL_DOMAIN>" ed25519 sign 1y \
+	>/dev/null 2>&1 || e2e_fail "no daemon key"
+dfpr=$(GNUPGHOME=$home gpg --batch --with-colons --list-secret-keys |
+	awk -F: '/^fpr/ { print $10; exit }')
+sed -i "s|^home = $home\$|&\nsign_replies = yes\nsigning_key = $dfpr|" \
+	"$E2E_DIR/ashesd.conf"
+grep -q "^sign_replies = yes" "$E2E_DIR/ashesd.conf" || e2e_fail "config not edited"
+e2e_start_daemon
+
+for who in alice bob mallory; do
+	e2e_register "$who" pgpmime >/dev/null
+done
+player_send alice pgpmime challenge "challenge bob size=3"
+f=$(wait_mail alice "Game [0-9]+ created" 30) || e2e_fail "no answer to the challenge"
+game=$(e2e_game_of "$f")
+wait_mail bob "challenges you to game $game" 30 >/dev/null || e2e_fail "bob got no challenge"
+player_send mallory pgpmime "observe" "observe $game"
+wait_mail mallory "You now observe game $game" 30 >/dev/null || e2e_fail "mallory cannot observe"
+player_send bob pgpmime "Re: [ashes #$game]" "accept $game"
+f=$(wait_mail alice "it is your move in game $game" 30) || e2e_fail "no your-move mail"
+
+# --- the your-move mail: signed by the daemon, board picture, headers
+check "your-move mail: signed by the daemon's key, html with the board (real SVG), text first" \
+	python3 "$CHECK" "$f" --signed "$dfpr" "$home" --html \
+	--header "Reply-To=ashes@$MAIL_DOMAIN" --header "X-Loop=ashes@$MAIL_DOMAIN" \
+	--header Auto-Submitted=auto-generated
+check "your-move mail: From is the daemon" \
+	test "$(mail_header "$f" From)" = "Ashes club <ashes@$MAIL_DOMAIN>"
+check "your-move mail: a Date" test -n "$(mail_header "$f" Date)"
+check "your-move mail: no List-Unsubscribe for a player" \
+	test -z "$(mail_header "$f" List-Unsubscribe)"
+
+# --- a move: the observer's mail, and the way out it offers
+pick=$(e2e_ashes legal --size 3 | tail -n 1)
+player_send alice pgpmime "Re: [ashes #$game]" "move $game 1 $pick"
+o=$(wait_mail mallory "game $game .*which you observe" 30)
+check "mallory got an observer mail" test -n "$o"
+unsub=$(mail_header "$o" List-Unsubscribe)
+check "observer mail: List-Unsubscribe <mailto:ashes@$MAIL_DOMAIN?subject=unobserve%20$game>" \
+	test "$unsub" = "<mailto:ashes@$MAIL_DOMAIN?subject=unobserve%20$game>"
+check "observer mail: signed, with the board" \
+	python3 "$CHECK" "$o" --signed "$dfpr" "$home" --html --header Auto-Submitted=auto-generated
+
+# What a mail client sends for that link: the Subject, no text (signed,
+# as mallory's client signs everything).
+n=$(mail_count mallory)
+player_send mallory pgpmime "unobserve $game" ""
+r=$(wait_mail mallory "You no longer observe game $game" 30 "$n")
+check "the List-Unsubscribe mail (subject only) ended mallory's observing" test -n "$r"
+check "the answer to it is auto-replied" \
+	test "$(mail_header "$r" Auto-Submitted)" = auto-replied
+
+# bob moves; alice is told; mallory is not any more
+n=$(mail_count mallory)
+pick2=$(e2e_ashes legal --size 3 "$pick" | tail -n 1)
+na=$(mail_count alice)
+player_send bob pgpmime "Re: [ashes #$game]" "move $game 2 $pick2"
+wait_mail alice "it is your move in game $game" 30 "$na" >/dev/null ||
+	e2e_fail "alice got no second your-move mail"
+sleep 1
+check "no observer mail to mallory after unobserve" test "$(mail_count mallory)" = "$n"
+
+# --- nothing pending or failed in the outbox (the last may be on its way)
+unsent() {
+	ASHES_TEMPLATES=$E2E_TOP/templates "$E2E_BUILD/ashes" outbox list \
+		--db "$E2E_DIR/ashes.db" | awk '$2 == "pending" || $2 == "failed"'
+}
+for i in $(seq 1 50); do
+	[ -z "$(unsent)" ] && break
+	sleep 0.1
+done
+check "outbox: every row sent" \
+	test -z "$(unsent)"
+
+echo "$((N - FAILED)) passed, $FAILED failed"
+if [ "$FAILED" -ne 0 ]; then
+	tail -n 30 "$E2E_DIR/ashesd.log"
+	exit 1
+fi
+exit 0
