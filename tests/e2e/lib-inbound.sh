@@ -1,0 +1,348 @@
+# tests/e2e/lib-inbound.sh -- helpers of the mail-in e2e tests
+# (tests/e2e/test_inbound_*.sh): mails built byte by byte (any MIME shape,
+# transfer encoding or charset, signed by the player's own gpg over the
+# exact bytes of the signed part), sent raw; the store looked at through
+# the `ashes` admin commands; TAP-ish checks.
+#
+# Source it after setting ASHES_BUILDDIR / ASHES_SRCDIR (make check does);
+# it sources lib.sh.
+#
+#   t_ok DESC / t_fail DESC [WHY] / t_todo DESC REASON / t_done
+#   t_is DESC EXPECTED ACTUAL        equal strings
+#   t_has DESC REGEX TEXT            TEXT matches the extended REGEX
+#   t_hasnt DESC REGEX TEXT
+#   in_entity_text BODY [CHARSET] [CTE]   a text/plain MIME entity (CRLF)
+#   in_mail OUT WHO SIGN ENTITY [HEADER...]   a whole mail; SIGN: pgpmime
+#                                    (multipart/signed around ENTITY) or
+#                                    none (ENTITY's headers at the top)
+#   in_clearsign WHO TEXT            TEXT clearsigned by WHO
+#   in_send WHO FILE                 hand FILE to Postfix (envelope WHO)
+#   in_inbound_count / in_wait_inbound N [SECS] / in_outcome MSGID
+#   in_game_ply GAME / in_players / in_replies WHO
+# IN_MSGID is the Message-ID (without <>) of the last mail in_mail built.
+
+# shellcheck source=tests/e2e/lib.sh
+. "${ASHES_SRCDIR:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}/tests/e2e/lib.sh"
+
+T_N=0
+T_FAILED=0
+T_TODO=0
+T_START=$(date +%s)
+
+t_ok() { T_N=$((T_N + 1)); echo "ok $T_N - $1"; }
+
+t_fail() {
+	T_N=$((T_N + 1))
+	T_FAILED=$((T_FAILED + 1))
+	echo "not ok $T_N - $1"
+	[ -n "${2:-}" ] && printf '%s\n' "$2" | head -n 30 | sed 's/^/#   /'
+	return 0
+}
+
+# A check that shows a known product bug: reported, not counted as failed.
+t_todo() {
+	T_N=$((T_N + 1))
+	T_TODO=$((T_TODO + 1))
+	echo "not ok $T_N - $1 # TODO $2"
+}
+
+t_is() {
+	if [ "$2" = "$3" ]; then
+		t_ok "$1"
+	else
+		t_fail "$1" "expected: $2
+actual:   $3"
+	fi
+}
+
+t_has() {
+	if printf '%s\n' "$3" | grep -qE -- "$2"; then
+		t_ok "$1"
+	else
+		t_fail "$1" "no match for /$2/ in:
+$3"
+	fi
+}
+
+t_hasnt() {
+	if printf '%s\n' "$3" | grep -qE -- "$2"; then
+		t_fail "$1" "unexpected match for /$2/ in:
+$3"
+	else
+		t_ok "$1"
+	fi
+}
+
+t_done() {
+	local passed=$((T_N - T_FAILED - T_TODO))
+	echo "# $(( $(date +%s) - T_START )) s"
+	if [ "$T_TODO" -gt 0 ]; then
+		echo "$passed passed, $T_FAILED failed, $T_TODO known failures (TODO)"
+	else
+		echo "$passed passed, $T_FAILED failed"
+	fi
+	[ "$T_FAILED" -eq 0 ]
+	exit $?
+}
+
+# in_entity_text BODY [CHARSET] [CTE]: a text/plain entity with CRLF line
+# ends.  BODY is given in UTF-8 and converted to CHARSET (iconv); CTE is
+# 8bit (default), quoted-printable or base64.  For quoted-printable, every
+# "-" is written =2D and lines longer than 20 characters get a soft line
+# break, so that a reader that does not decode sees no command.
+in_entity_text() {
+	local body=$1 charset=${2:-utf-8} cte=${3:-8bit}
+	printf 'Content-Type: text/plain; charset=%s\r\n' "$charset"
+	printf 'Content-Transfer-Encoding: %s\r\n\r\n' "$cte"
+	printf '%s\n' "$body" | iconv -f UTF-8 -t "$charset" |
+		python3 -c '
+import base64, sys
+cte = sys.argv[1]
+data = sys.stdin.buffer.read()
+lines = data.split(b"\n")
+if lines and lines[-1] == b"":
+	lines.pop()
+out = sys.stdout.buffer
+if cte == "base64":
+	b = base64.encodebytes(b"\r\n".join(lines) + b"\r\n")
+	out.write(b.replace(b"\n", b"\r\n"))
+elif cte == "quoted-printable":
+	for line in lines:
+		enc = ""
+		for ch in line:
+			if ch == 0x2d or ch == 0x3d or ch > 126 or (ch < 32 and ch != 9):
+				enc += "=%02X" % ch
+			else:
+				enc += chr(ch)
+		# soft breaks, never inside an =XX escape
+		while len(enc) > 20:
+			cut = 20
+			while "=" in enc[cut - 2:cut]:
+				cut -= 1
+			out.write(enc[:cut].encode() + b"=\r\n")
+			enc = enc[cut:]
+		out.write(enc.encode() + b"\r\n")
+else:
+	for line in lines:
+		out.write(line + b"\r\n")
+' "$cte"
+}
+
+# in_clearsign WHO TEXT: the inline clearsigned text (LF line ends).
+in_clearsign() {
+	printf '%s\n' "$2" | GNUPGHOME=$E2E_DIR/gnupg-$1 gpg --batch \
+		--clearsign --local-user "$(e2e_fpr "$1")" 2>/dev/null ||
+		e2e_fail "gpg --clearsign failed for $1"
+}
+
+# in_mail OUT WHO SIGN ENTITY-FILE [HEADER...]: write a whole mail to OUT.
+# From is "WHO <WHO@domain>" unless IN_FROM is set (a full header value);
+# Subject is IN_SUBJECT (default "ashes").  pgpmime signs the exact bytes
+# of ENTITY-FILE (CRLF) with WHO's key, detached, as mutt does; none puts
+# the entity's own headers at the top of the mail.  Extra gpg options for
+# the signature (e.g. --faked-system-time) come from IN_GPG_OPTS.
+in_mail() {
+	local out=$1 who=$2 sign=$3 entity=$4 h sig
+	shift 4
+	E2E_SEQ=$((E2E_SEQ + 1))
+	IN_MSGID="in.$who.$(date +%s%N).$E2E_SEQ@$MAIL_DOMAIN"
+	{
+		printf 'From: %s\r\n' "${IN_FROM:-$who <$who@$MAIL_DOMAIN>}"
+		printf 'To: ashes@%s\r\n' "$MAIL_DOMAIN"
+		printf 'Subject: %s\r\n' "${IN_SUBJECT:-ashes}"
+		printf 'Date: %s\r\n' "$(date -R)"
+		printf 'Message-ID: <%s>\r\n' "$IN_MSGID"
+		for h in "$@"; do
+			printf '%s\r\n' "$h"
+		done
+		printf 'MIME-Version: 1.0\r\n'
+	} >"$out"
+	case $sign in
+	pgpmime)
+		# shellcheck disable=SC2086
+		sig=$(GNUPGHOME=$E2E_DIR/gnupg-$who gpg --batch --armor \
+			--detach-sign --digest-algo SHA256 ${IN_GPG_OPTS:-} \
+			--local-user "$(e2e_fpr "$who")" <"$entity" 2>/dev/null) ||
+			e2e_fail "gpg could not sign for $who"
+		{
+			printf 'Content-Type: multipart/signed; micalg=pgp-sha256;\r\n'
+			printf ' protocol="application/pgp-signature"; boundary="in-sig-b"\r\n\r\n'
+			printf 'This is an OpenPGP/MIME signed message (RFC 4880 and 3156)\r\n'
+			printf -- '--in-sig-b\r\n'
+			cat "$entity"
+			printf '\r\n--in-sig-b\r\n'
+			printf 'Content-Type: application/pgp-signature; name="signature.asc"\r\n'
+			printf 'Content-Description: OpenPGP digital signature\r\n\r\n'
+			printf '%s\n' "$sig" | sed 's/$/\r/'
+			printf -- '\r\n--in-sig-b--\r\n'
+		} >>"$out"
+		;;
+	none) cat "$entity" >>"$out" ;;
+	*) e2e_fail "in_mail: sign mode $sign" ;;
+	esac
+}
+
+# in_send WHO FILE: hand FILE unchanged to Postfix, envelope sender WHO
+# (an empty WHO sends with the null sender <>, as bounces are).
+in_send() {
+	local from=
+	[ -n "$1" ] && from=$1@$MAIL_DOMAIN
+	curl -s --url "smtp://127.0.0.1:$SMTP_PORT" --mail-from "$from" \
+		--mail-rcpt "ashes@$MAIL_DOMAIN" --upload-file "$2" ||
+		e2e_fail "SMTP refused the mail $2"
+}
+
+in_admin() { e2e_ashes "$@" --db "$E2E_DIR/ashes.db"; }
+
+# Mails recorded by the daemon (handled, refused or ignored alike).
+in_inbound_count() {
+	in_admin inbound list | awk '$1 ~ /^[0-9]+$/ { n++ } END { print n + 0 }'
+}
+
+# in_wait_inbound N [SECS]: wait until at least N mails are recorded.
+in_wait_inbound() {
+	local i
+	for i in $(seq 1 $((${2:-20} * 10))); do
+		[ "$(in_inbound_count)" -ge "$1" ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+# in_outcome MSGID: the recorded outcome of that mail ("" if none).
+in_outcome() {
+	in_admin inbound list | awk -v id="$1" '
+		$1 ~ /^[0-9]+$/ { line = substr($0, 75) }
+		$1 == "message-id" && $2 == id { print line; exit }'
+}
+
+# in_inbound_player MSGID: the player the mail was attributed to ("-").
+in_inbound_player() {
+	in_admin inbound list | awk -v id="$1" '
+		$1 ~ /^[0-9]+$/ { p = $4 }
+		$1 == "message-id" && $2 == id { print p; exit }'
+}
+
+# in_inbound_key MSGID: the fingerprint recorded as the signer ("-" if none).
+in_inbound_key() {
+	in_admin inbound list | awk -v id="$1" '
+		$1 == "message-id" && $2 == id { print $4; exit }'
+}
+
+# in_game_ply GAME: plies played in GAME ("" if there is no such game).
+in_game_ply() {
+	in_admin games --all | awk -v g="$1" '$1 == g { print $5 }'
+}
+
+in_games_count() {
+	in_admin games --all | awk '$1 ~ /^[0-9]+$/ { n++ } END { print n + 0 }'
+}
+
+in_players() { in_admin player list; }
+
+in_outbox_count() {
+	in_admin outbox list | awk '$1 ~ /^[0-9]+$/ { n++ } END { print n + 0 }'
+}
+
+# in_reply WHO REGEX SKIP [SECS]: wait for the first mail of WHO after the
+# first SKIP whose Subject or text matches; its file in R.  A test fails
+# when none comes.  (Not to be called in $(...): it counts failures.)
+in_reply() {
+	R=$(wait_mail "$1" "$2" "${4:-20}" "$3") && return 0
+	t_fail "a mail to $1 matching /$2/ within ${4:-20} s"
+	return 1
+}
+
+# in_wait_count WHO N [SECS]: wait until WHO has N mails.
+in_wait_count() {
+	local i
+	for i in $(seq 1 $((${3:-20} * 10))); do
+		[ "$(mail_count "$1")" -ge "$2" ] && return 0
+		sleep 0.1
+	done
+	t_fail "$1 got $2 mails within ${3:-20} s (has $(mail_count "$1"))"
+	return 1
+}
+
+# in_pick WHO SKIP REGEX: like in_reply among the mails already there.
+in_pick() {
+	local f n=0
+	R=
+	for f in $(e2e_mails "$1"); do
+		n=$((n + 1))
+		[ "$n" -gt "$2" ] || continue
+		if e2e_digest "$f" | grep -qE -- "$3"; then
+			R=$f
+			return 0
+		fi
+	done
+	t_fail "a mail to $1 matching /$3/"
+	return 1
+}
+
+# in_legal MOVE...: the legal moves after these, sorted, one a line.
+in_legal() { e2e_ashes legal --size 5 "$@"; }
+
+# in_make_key WHO EXPIRE: like lib.sh's keys, with the expiry given
+# (gpg's syntax: 1y, seconds=N ...).  Extra gpg options in IN_GPG_OPTS.
+in_make_key() {
+	local who=$1 home=$E2E_DIR/gnupg-$1
+	mkdir -p "$home"
+	chmod 700 "$home"
+	# shellcheck disable=SC2086
+	GNUPGHOME=$home gpg --batch --pinentry-mode loopback --passphrase '' \
+		${IN_GPG_OPTS:-} --quick-gen-key "$who <$who@$MAIL_DOMAIN>" \
+		ed25519 sign "$2" >/dev/null 2>&1 ||
+		e2e_fail "gpg could not make a key for $who"
+	GNUPGHOME=$home gpg --batch --with-colons --list-secret-keys 2>/dev/null |
+		awk -F: '/^fpr/ { print $10; exit }' >"$E2E_DIR/fpr.$who"
+}
+
+in_doveadm() {
+	doveadm -c "$E2E_DIR/stack/dovecot/dovecot.conf" "$@"
+}
+
+# lib.sh's e2e_digest starts python twice per mail (Subject, then text),
+# about a second each on this loaded machine; the same digest from one
+# python run halves the wait for every reply.  Same cache, same output.
+e2e_digest() {
+	local f=$1 c=$E2E_DIR/digest/${1##*/}
+	c=${c%%:*}
+	if [ ! -f "$c" ]; then
+		mkdir -p "$E2E_DIR/digest"
+		python3 - "$f" >"$c.tmp" <<'PY'
+import email, sys
+from email import policy
+m = email.message_from_binary_file(open(sys.argv[1], "rb"), policy=policy.default)
+v = m.get("Subject")
+print("Subject: %s" % (v if v is not None else ""))
+part = m.get_body(preferencelist=("plain",))
+sys.stdout.write(part.get_content() if part is not None else "")
+PY
+		mv "$c.tmp" "$c"
+	fi
+	cat "$c"
+}
+
+# The parts of the store a refused mail must leave alone: games (with
+# their plies) and players (with addresses and keys).
+in_snapshot() {
+	in_admin games --all
+	in_admin player list
+}
+
+# in_outbox_to WHO: replies and notices queued for WHO's address.
+in_outbox_to() {
+	in_admin outbox list | awk -v a="$1@$MAIL_DOMAIN" '$1 ~ /^[0-9]+$/ && $6 == a { n++ } END { print n + 0 }'
+}
+
+# in_wait_sent [SECS]: until nothing in the outbox is pending.
+in_wait_sent() {
+	local i
+	for i in $(seq 1 $((${1:-20} * 10))); do
+		in_admin outbox list --status pending | awk '$1 ~ /^[0-9]+$/ { n++ } END { exit n > 0 }' &&
+			return 0
+		sleep 0.1
+	done
+	return 1
+}
