@@ -180,8 +180,21 @@ START_TEST(test_unknown_recipient)
 	n = fread(out, 1, sizeof(out) - 1, p);
 	out[n] = '\0';
 	ck_assert_int_eq(pclose(p), 0);
-	ck_assert_msg(strstr(out, "failed") && strstr(out, "nobody@mailstack.test") &&
+	ck_assert_msg(strstr(out, "nobody@mailstack.test") &&
 		      strstr(out, "error: 550"), "%s", out);
+	/* the row's line: id, state, attempts */
+	{
+		const char *l = strchr(out, '\n');
+		long rid = 0;
+		int tries = -1;
+		char state[16] = "";
+
+		ck_assert_ptr_nonnull(l);
+		ck_assert_int_eq(sscanf(l + 1, "%ld %15s %d", &rid, state, &tries), 3);
+		ck_assert_int_eq(rid, id);
+		ck_assert_str_eq(state, "failed");
+		ck_assert_int_eq(tries, 1);
+	}
 }
 END_TEST
 
