@@ -83,9 +83,17 @@ outbox_compose(const struct config *cfg, struct pgp_ctx *pgp,
 	       const char *body, int64_t now, struct buf *out,
 	       const char **error_r);
 
-/* Send every due message (at most cfg->smtp.batch_size) over sender.
- * Returns 0 (per-message outcomes are in the store and *stats), or -1
- * with *error_r when the store failed. */
+/* Send every due message (next_attempt_at <= now; at most
+ * cfg->smtp.batch_size, oldest due first) over sender, whose connection
+ * stays open for the batch.  Per message: accepted -> marked sent; 5xx ->
+ * failed with the server's reply; 4xx or no server (refused, timeout,
+ * TLS/login trouble) or signing failure -> retried at now +
+ * outbox_backoff_ms(attempts), or failed ("gave up after N attempts:
+ * ...") once [smtp] max_attempts or give_up_after is reached.  With no
+ * server at all, or gpg failing, the rest of the batch waits for the next
+ * round (stats->server_down for the former).  A row that cannot become a
+ * mail is failed.  Returns 0 (outcomes are in the store and *stats), or
+ * -1 with *error_r when the store failed. */
 int outbox_flush(const struct config *cfg, struct store *store,
 		 struct smtp_sender *sender, struct pgp_ctx *pgp,
 		 const struct outbox_html *html, int64_t now,
