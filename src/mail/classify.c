@@ -110,6 +110,17 @@ enum classify_verdict classify_headers(const struct classify_headers *h,
 
 	if (classify_is_ours(h->from_addr, our_addrs))
 		return CLASSIFY_FROM_SELF;
+	/* A bounce: a delivery report, or mail from the mailer daemon.  Before
+	 * Auto-Submitted, since MTAs mark their reports auto-replied (Postfix,
+	 * Exim do), and a bounce must be recorded as one. */
+	if (h->content_type != NULL &&
+	    strcmp(h->content_type, "multipart/report") == 0 &&
+	    h->report_type != NULL &&
+	    strcasecmp(h->report_type, "delivery-status") == 0)
+		return CLASSIFY_BOUNCE;
+	if (classify_local_part_is(h->from_addr, "mailer-daemon") ||
+	    classify_local_part_is(h->from_addr, "postmaster"))
+		return CLASSIFY_BOUNCE;
 	if (h->auto_submitted != NULL && !classify_token_is(h->auto_submitted, "no"))
 		return CLASSIFY_AUTO_SUBMITTED;
 	if (h->precedence != NULL &&
@@ -120,16 +131,9 @@ enum classify_verdict classify_headers(const struct classify_headers *h,
 	for (i = 0; i < h->x_loop_count; i++)
 		if (classify_x_loop_ours(h->x_loop[i], our_addrs))
 			return CLASSIFY_X_LOOP;
-	/* A bounce: a delivery report, or mail from the mailer daemon, or
-	 * the null reverse path (RFC 5321 4.5.5: only notifications use it). */
-	if (h->content_type != NULL &&
-	    strcmp(h->content_type, "multipart/report") == 0 &&
-	    h->report_type != NULL &&
-	    strcasecmp(h->report_type, "delivery-status") == 0)
-		return CLASSIFY_BOUNCE;
-	if (classify_local_part_is(h->from_addr, "mailer-daemon") ||
-	    classify_local_part_is(h->from_addr, "postmaster"))
-		return CLASSIFY_BOUNCE;
+	/* The null reverse path (RFC 5321 4.5.5: only notifications use it)
+	 * counts only after Auto-Submitted: a vacation reply comes from <>
+	 * too (RFC 5230 5.5), and its address is not failing. */
 	if (h->return_path != NULL && h->return_path[0] == '\0')
 		return CLASSIFY_BOUNCE;
 	return CLASSIFY_NORMAL;

@@ -39,8 +39,8 @@ struct classify_headers {
 /* Short name of a verdict ("normal", "from-self", ...). */
 const char *classify_verdict_name(enum classify_verdict v);
 
-/* The filters in a fixed order (self, auto-submitted, precedence, x-loop,
- * bounce).  our_addrs is a NULL-terminated list of the daemon's own
+/* The filters in a fixed order (self, delivery report or mailer-daemon,
+ * auto-submitted, precedence, x-loop, null reverse path).  our_addrs is a NULL-terminated list of the daemon's own
  * addresses (may be NULL).  Never fails. */
 enum classify_verdict classify_headers(const struct classify_headers *h,
 				       const char *const *our_addrs);

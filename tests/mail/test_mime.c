@@ -316,6 +316,27 @@ START_TEST(test_bounce_dsn)
 }
 END_TEST
 
+/* Postfix and Exim mark their reports "Auto-Submitted: auto-replied":
+ * still a bounce.  A vacation reply from <> with that header is not. */
+START_TEST(test_bounce_auto_submitted)
+{
+	struct buf b = BUF_INIT;
+	struct inbound_msg *m;
+
+	buf_printf(&b, "Auto-Submitted: auto-replied\n%s", dsn);
+	m = parse(buf_str(&b));
+	ck_assert_int_eq(m->verdict, CLASSIFY_BOUNCE);
+	ck_assert_uint_eq(m->bounce_message_ids.count, 1);
+	ck_assert_str_eq(m->bounce_message_ids.items[0], "<our-1@club.example>");
+	inbound_msg_free(&m);
+	buf_free(&b);
+	m = parse("Return-Path: <>\nAuto-Submitted: auto-replied (vacation)\n"
+		  HDRS "In-Reply-To: <our-1@club.example>\n\nI am away.\n");
+	ck_assert_int_eq(m->verdict, CLASSIFY_AUTO_SUBMITTED);
+	inbound_msg_free(&m);
+}
+END_TEST
+
 START_TEST(test_bounce_plain_text)
 {
 	struct inbound_msg *m = parse(
@@ -425,6 +446,7 @@ int main(void)
 	tcase_add_test(tc, test_filters);
 	tcase_add_test(tc, test_from_self_and_daemon);
 	tcase_add_test(tc, test_bounce_dsn);
+	tcase_add_test(tc, test_bounce_auto_submitted);
 	tcase_add_test(tc, test_bounce_plain_text);
 	tcase_add_test(tc, test_pasted_key_unsigned);
 	tcase_add_test(tc, test_sha256_vectors);
