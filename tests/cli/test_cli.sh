@@ -176,7 +176,7 @@ check "missing record file" 1 "$rc"
 # help: from the template, every command of the table.
 run help
 check "help exit" 0 "$rc"
-for c in legal status show perft play record export db games game player outbox help; do
+for c in legal status show perft play record export db games game player outbox inbound help; do
 	check "help lists $c" 1 "$(printf '%s\n' "$out" | sed '/^Playing by mail/q' | grep -c "^  $c ")"
 done
 # the mail command grammar comes from the same template as the mailed help
@@ -186,7 +186,7 @@ check "help without templates fails" 1 "$?"
 mkdir -p "$tmp/over"
 printf 'operator help: {{#commands}}{{name}}|{{/commands}}\n' >"$tmp/over/help-cli.txt"
 run --templates "$tmp/over" help
-check "help from an override folder" "operator help: legal   |status  |show    |perft   |play    |record  |export  |db      |games   |game    |player  |outbox  |help    |" "$out"
+check "help from an override folder" "operator help: legal   |status  |show    |perft   |play    |record  |export  |db      |games   |game    |player  |outbox  |inbound |help    |" "$out"
 # show.txt is not in the override folder: looked for in the default one.
 run --templates "$tmp/over" show --size 3
 case $err in *"template 'show.txt' not found in $tmp/over nor in "*) r=yes ;; *) r=$err ;; esac
