@@ -10,6 +10,10 @@
  *      crash before 2 hands the message out again, and the store's
  *      Message-ID / sha256 record turns the second handling into a no-op;
  *   3. the outbox is sent afterwards, at least once per row (outbox.h).
+ * The mails waiting in the mailbox are taken in batches (LOOP_BATCH_MAX)
+ * into one transaction, so a burst costs one commit (one fsync) per batch
+ * rather than per mail; if a batch fails, its mails are taken one by one
+ * so that one bad mail cannot hold up the others.
  * A message the machinery cannot handle now (store busy, gpg not running)
  * is left in the mailbox and tried again on the next round.
  */
