@@ -374,9 +374,14 @@ int outbox_flush(const struct config *cfg, struct store *store,
 			if (outbox_defer(cfg, store, msg, now, reply, stats,
 					 error_r) < 0)
 				goto out;
-			/* No reply code: the server itself is away; the rest
-			 * of the batch waits for the next round. */
-			if (code == 0) {
+			/* Only a 4xx to this message's MAIL/RCPT/DATA is about
+			 * this message.  No reply code (refused, timeout, TLS
+			 * or certificate trouble), 421 (the server is closing)
+			 * or a 5xx that smtp.c calls temporary (535: our login
+			 * refused) is about the server or our setup: the
+			 * others would fail the same way and spend their
+			 * attempts, so the rest of the batch waits. */
+			if (code < 400 || code >= 500 || code == 421) {
 				stats->server_down = true;
 				break;
 			}

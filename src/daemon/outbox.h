@@ -47,7 +47,7 @@ struct outbox_stats {
 	size_t sent;
 	size_t retried;
 	size_t failed;
-	bool server_down; /* the batch stopped on a connection failure */
+	bool server_down; /* the batch stopped: server away or refusing us */
 };
 
 /* The delay before attempt number `attempts` + 1 after a temporary
@@ -89,9 +89,10 @@ outbox_compose(const struct config *cfg, struct pgp_ctx *pgp,
  * failed with the server's reply; 4xx or no server (refused, timeout,
  * TLS/login trouble) or signing failure -> retried at now +
  * outbox_backoff_ms(attempts), or failed ("gave up after N attempts:
- * ...") once [smtp] max_attempts or give_up_after is reached.  With no
- * server at all, or gpg failing, the rest of the batch waits for the next
- * round (stats->server_down for the former).  A row that cannot become a
+ * ...") once [smtp] max_attempts or give_up_after is reached.  When the
+ * trouble is not the message's (no server, TLS, login refused, 421, gpg
+ * failing), the rest of the batch waits for the next round
+ * (stats->server_down, except for gpg).  A row that cannot become a
  * mail is failed.  Returns 0 (outcomes are in the store and *stats), or
  * -1 with *error_r when the store failed. */
 int outbox_flush(const struct config *cfg, struct store *store,

@@ -194,7 +194,7 @@ static const char *ot_write(const char *name, const void *data, size_t len)
 static int ot_check_mail(const char *path, const char *args)
 {
 	const char *src = getenv("ASHES_SRCDIR");
-	char mail[PATH_MAX + 64];
+	char mail[PATH_MAX + 400];
 	const char *body;
 
 	snprintf(mail, sizeof(mail), "%s", path); /* ot_write reuses its buffer */

@@ -341,6 +341,50 @@ START_TEST(test_signed_delivered)
 }
 END_TEST
 
+/* Trouble that is ours or the server's, not a message's (a wrong
+ * password, a certificate we do not trust): the row is kept for a retry,
+ * and the rest of the batch does not spend attempts on it. */
+START_TEST(test_setup_trouble_stops_batch)
+{
+	struct smtp_settings set = {
+		.host = "localhost",
+		.port = test_stack.smtp_port,
+		.security = SMTP_STARTTLS_REQUIRED,
+		.ca_file = test_stack.ca_file,
+		.user = "bob",
+		.password = "wrong-secret",
+		.timeout_ms = 10000,
+	};
+	struct smtp_sender *s = NULL;
+	struct outbox_stats st;
+	const char *error = NULL;
+	int64_t a, b;
+
+	a = ot_enqueue("alice@mailstack.test", "reply", 0, 0, 51, OT_NOW);
+	b = ot_enqueue("bob@mailstack.test", "reply", 0, 0, 52, OT_NOW);
+	for (int round = 0; round < 2; round++) {
+		int64_t now = OT_NOW + round * 86400;
+
+		if (round == 1) {
+			/* certificate verification on by default: no CA */
+			set.ca_file = NULL;
+			set.user = set.password = NULL;
+		}
+		ck_assert_int_eq(smtp_sender_new(&set, &s, &error), 0);
+		ck_assert_int_eq(outbox_flush(&ot.cfg, ot.store, s, NULL, &ot.html,
+					      now, &st, &error), 0);
+		ck_assert(st.server_down);
+		ck_assert_uint_eq(st.retried, 1);
+		ck_assert_uint_eq(st.sent + st.failed, 0);
+		ck_assert_int_eq(row(a)->attempts + row(b)->attempts, round + 1);
+		ck_assert(!row(a)->failed && !row(b)->failed);
+		smtp_sender_free(&s);
+	}
+	ck_assert_ptr_null(strstr(row(a)->last_error ? row(a)->last_error : "",
+				  "wrong-secret"));
+}
+END_TEST
+
 int main(void)
 {
 	Suite *su = suite_create("outbox_stack");
@@ -356,6 +400,7 @@ int main(void)
 	tcase_add_test(tc, test_down_then_up);
 	tcase_add_test(tc, test_batch_one_connection);
 	tcase_add_test(tc, test_signed_delivered);
+	tcase_add_test(tc, test_setup_trouble_stops_batch);
 	suite_add_tcase(su, tc);
 	sr = srunner_create(su);
 	srunner_run_all(sr, CK_NORMAL);
