@@ -1,6 +1,17 @@
 # tests: shared test helpers and the test summary.
 
 # ---- e2e mail-in (tests/e2e/test_inbound_*.sh; owner: e2e mail-in) ----
-TESTS += tests/e2e/test_inbound_sig.sh
-EXTRA_DIST += tests/e2e/lib-inbound.sh tests/e2e/test_inbound_sig.sh
+TESTS += tests/e2e/test_inbound_sig.sh tests/e2e/test_inbound_mime.sh
+EXTRA_DIST += tests/e2e/lib-inbound.sh tests/e2e/test_inbound_sig.sh \
+	tests/e2e/test_inbound_mime.sh
 # ---- end e2e mail-in ----
+
+# --- e2e game / recovery / config (owner: e2egame helper) ---
+# The whole loop on a private Postfix + Dovecot with the real ashesd
+# (tests/e2e/lib.sh); each skips (77) without root.
+TESTS += tests/e2e/test_game.sh tests/e2e/test_game_inline.sh \
+	tests/e2e/test_recovery.sh tests/e2e/test_daemon_config.sh
+EXTRA_DIST += tests/e2e/lib-game.sh tests/e2e/test_game.sh \
+	tests/e2e/test_game_inline.sh tests/e2e/test_recovery.sh \
+	tests/e2e/test_daemon_config.sh
+# --- end e2e game ---

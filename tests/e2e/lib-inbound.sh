@@ -88,7 +88,7 @@ t_done() {
 # in_entity_text BODY [CHARSET] [CTE]: a text/plain entity with CRLF line
 # ends.  BODY is given in UTF-8 and converted to CHARSET (iconv); CTE is
 # 8bit (default), quoted-printable or base64.  For quoted-printable, every
-# "-" is written =2D and lines longer than 20 characters get a soft line
+# "-" is written =2D and lines longer than 12 characters get a soft line
 # break, so that a reader that does not decode sees no command.
 in_entity_text() {
 	local body=$1 charset=${2:-utf-8} cte=${3:-8bit}
@@ -109,14 +109,15 @@ if cte == "base64":
 elif cte == "quoted-printable":
 	for line in lines:
 		enc = ""
-		for ch in line:
-			if ch == 0x2d or ch == 0x3d or ch > 126 or (ch < 32 and ch != 9):
+		for i, ch in enumerate(line):
+			if ch == 0x2d or ch == 0x3d or ch > 126 or (ch < 32 and ch != 9) \
+			   or (ch in (9, 32) and i == len(line) - 1):
 				enc += "=%02X" % ch
 			else:
 				enc += chr(ch)
 		# soft breaks, never inside an =XX escape
-		while len(enc) > 20:
-			cut = 20
+		while len(enc) > 12:
+			cut = 12
 			while "=" in enc[cut - 2:cut]:
 				cut -= 1
 			out.write(enc[:cut].encode() + b"=\r\n")
