@@ -1,7 +1,86 @@
 /* movegen.c -- legal-move generation into a caller's array (no
  * allocation), counting by ranges, and perft.
  */
+#include <pthread.h>
+
 #include "core/core-int.h"
+
+/* Bitboards for boards of up to 128 cells (N <= 7), used to find growth
+ * moves: the empty cells seen from S are the ray's cells before its first
+ * stack, and the targets among them are those far enough out.  Cell
+ * numbers grow along directions 0, 1, 2 and shrink along 3, 4, 5, so the
+ * nearest stack is the lowest or highest set bit. */
+typedef unsigned __int128 bits128;
+#define BB_MAX_SIZE 7
+#define BB_MAX_CELLS 127
+
+struct bb_geom {
+	bits128 ray[BB_MAX_CELLS][CORE_DIRECTIONS];
+	bits128 far[BB_MAX_SIZE + 1]; /* far[m]: cells at distance >= m */
+};
+
+static struct bb_geom bb_geoms[BB_MAX_SIZE + 1];
+static pthread_once_t bb_once = PTHREAD_ONCE_INIT;
+
+static void bb_build_all(void)
+{
+	for (int size = CORE_MIN_SIZE; size <= BB_MAX_SIZE; size++) {
+		const struct core_geom *g = core_geom_get(size);
+		struct bb_geom *b = &bb_geoms[size];
+		for (int c = 0; c < g->ncells; c++) {
+			for (int d = 0; d < CORE_DIRECTIONS; d++) {
+				const int16_t *ray = g->ray_cells +
+					g->ray_start[c][d];
+				for (int t; (t = *ray++) >= 0;)
+					b->ray[c][d] |= (bits128)1 << t;
+			}
+			for (int m = 0; m <= g->dist[c]; m++)
+				b->far[m] |= (bits128)1 << c;
+		}
+	}
+}
+
+static inline int bb_lowest(bits128 v)
+{
+	uint64_t lo = (uint64_t)v;
+
+	return lo ? __builtin_ctzll(lo) : 64 + __builtin_ctzll((uint64_t)(v >> 64));
+}
+
+static inline int bb_highest(bits128 v)
+{
+	uint64_t hi = (uint64_t)(v >> 64);
+
+	return hi ? 127 - __builtin_clzll(hi) : 63 - __builtin_clzll((uint64_t)v);
+}
+
+static inline int bb_count(bits128 v)
+{
+	return __builtin_popcountll((uint64_t)v) +
+	       __builtin_popcountll((uint64_t)(v >> 64));
+}
+
+/* The growth targets from the empty cell s: visible, empty, and at
+ * distance >= min_dt. */
+static inline bits128 bb_growth_targets(const struct bb_geom *b, int s,
+					bits128 occ, int min_dt)
+{
+	bits128 seen = 0;
+
+	for (int d = 0; d < CORE_DIRECTIONS; d++) {
+		bits128 ray = b->ray[s][d], block = ray & occ;
+		if (block == 0) {
+			seen |= ray;
+		} else if (d < 3) {
+			int k = bb_lowest(block);
+			seen |= ray & (((bits128)1 << k) - 1);
+		} else {
+			int k = bb_highest(block);
+			seen |= ray & ~((((bits128)1 << k) << 1) - 1);
+		}
+	}
+	return seen & b->far[min_dt];
+}
 
 /* The generator writes the moves numbered first .. first + cap - 1 and
  * counts all of them. */
@@ -55,8 +134,17 @@ size_t generate(const struct core_position *pos, size_t first,
 	int max_growth_ds = g->radius - 1 - tax;
 	struct gen gen = { moves, first, cap, 0, count_only };
 
+	const struct bb_geom *bb = NULL;
+	bits128 occ = 0;
+
 	if (pos->result != CORE_ONGOING)
 		return 0;
+	if (g->size <= BB_MAX_SIZE && max_growth_ds >= 0) {
+		pthread_once(&bb_once, bb_build_all);
+		bb = &bb_geoms[g->size];
+		for (int c = 0; c < g->ncells; c++)
+			occ |= (bits128)(st[c] != 0) << c;
+	}
 	if (core_swap_available(pos))
 		emit(&gen, CORE_MOVE_SWAP, false, -1, -1, 0);
 	for (int from = 0; from < g->ncells; from++) {
@@ -66,6 +154,21 @@ size_t generate(const struct core_position *pos, size_t first,
 			if (ds > max_growth_ds)
 				continue;
 			int min_dt = ds + tax + 1;
+			if (bb != NULL) {
+				bits128 tg = bb_growth_targets(bb, from, occ,
+							       min_dt);
+				if (count_only) {
+					gen.n += (size_t)bb_count(tg);
+					continue;
+				}
+				while (tg != 0) {
+					int c = bb_lowest(tg);
+					tg &= tg - 1;
+					emit(&gen, CORE_MOVE_GROWTH, false,
+					     from, c, 0);
+				}
+				continue;
+			}
 			for (int d = 0; d < CORE_DIRECTIONS; d++) {
 				const int16_t *ray = g->ray_cells +
 					g->ray_start[from][d];
