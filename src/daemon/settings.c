@@ -91,4 +91,6 @@ void settings_server(const struct config *cfg, struct server_config *set)
 	set->default_variant.tax_rule = cfg->game.tax_rule;
 	set->draw_default = cfg->game.draw_offers;
 	set->max_listed_moves = cfg->game.max_listed_moves;
+	/* The mail parser stops at COMMAND_MAX lines whatever this says. */
+	set->max_commands = cfg->limits.max_commands;
 }

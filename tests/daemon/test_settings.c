@@ -135,7 +135,7 @@ START_TEST(test_inbound_and_server)
 	load("[source]\ntype = maildir\nmaildir = /tmp\n"
 	     "[smtp]\nfrom = ashes@games.example.org\n"
 	     "[gpg]\nmax_signature_age = 2d\nmax_future_skew = 0\n"
-	     "[limits]\nmax_message_size = 256K\n"
+	     "[limits]\nmax_message_size = 256K\nmax_commands = 7\n"
 	     "[game]\nsize = 7\nswap = yes\ntax = lost\ndraw_offers = no\n"
 	     "max_listed_moves = 300\n", &cfg);
 	settings_inbound(&cfg, addrs, &opts);
@@ -155,12 +155,15 @@ START_TEST(test_inbound_and_server)
 	ck_assert_int_eq(srv.default_variant.tax_rule, CORE_TAX_LOST);
 	ck_assert(!srv.draw_default);
 	ck_assert_uint_eq(srv.max_listed_moves, 300);
+	ck_assert_uint_eq(srv.max_commands, 7);
 	config_free(&cfg);
 
 	load("[source]\ntype = maildir\nmaildir = /tmp\n"
 	     "[smtp]\nfrom = ashes@games.example.org\ndomain = mid.example\n", &cfg);
 	settings_server(&cfg, &srv);
 	ck_assert_str_eq(srv.domain, "mid.example");
+	/* the documented default, not the parser's cap */
+	ck_assert_uint_eq(srv.max_commands, 20);
 	settings_inbound(&cfg, addrs, &opts);
 	ck_assert_int_eq(opts.max_future, 600);
 	ck_assert_int_eq(opts.max_age, 7 * 86400);
