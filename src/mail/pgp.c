@@ -387,13 +387,20 @@ static int pgp_sign_raw(struct pgp_ctx *ctx, const char *signer_fpr,
 	size_t out_len;
 	int ret = -1;
 
-	if ((err = gpgme_get_key(ctx->gpg, signer_fpr, &key, 1)) != 0) {
-		*error_r = pgp_fail(ctx, "no secret key for signing", err);
-		goto out;
-	}
 	gpgme_signers_clear(ctx->gpg);
-	if ((err = gpgme_signers_add(ctx->gpg, key)) != 0 ||
-	    (err = gpgme_data_new_from_mem(&d_in, data, len, 0)) != 0 ||
+	/* No key named: gpg signs with its default key, the first secret
+	 * key of the keyring (what ashesd.conf(5) promises). */
+	if (signer_fpr != NULL && signer_fpr[0] != '\0') {
+		if ((err = gpgme_get_key(ctx->gpg, signer_fpr, &key, 1)) != 0) {
+			*error_r = pgp_fail(ctx, "no secret key for signing", err);
+			goto out;
+		}
+		if ((err = gpgme_signers_add(ctx->gpg, key)) != 0) {
+			*error_r = pgp_fail(ctx, "sign setup", err);
+			goto out;
+		}
+	}
+	if ((err = gpgme_data_new_from_mem(&d_in, data, len, 0)) != 0 ||
 	    (err = gpgme_data_new(&d_out)) != 0) {
 		*error_r = pgp_fail(ctx, "sign setup", err);
 		goto out;

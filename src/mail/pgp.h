@@ -81,7 +81,8 @@ int pgp_import_keys(struct pgp_ctx *ctx, const void *data, size_t len,
 void pgp_fprs_free(char ***fprs);
 
 /* Make an armored detached signature over data with the secret key
- * signer_fpr (no passphrase), appended to *sig_r. */
+ * signer_fpr (no passphrase), appended to *sig_r.  signer_fpr NULL or
+ * "": gpg's default key (the first secret key in the keyring). */
 int pgp_sign_detached(struct pgp_ctx *ctx, const char *signer_fpr,
 		      const void *data, size_t len, struct buf *sig_r,
 		      const char **error_r);

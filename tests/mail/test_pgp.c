@@ -423,6 +423,12 @@ START_TEST(test_sign_and_pgp_mime)
 	ck_assert_uint_eq(strlen(res.signing_fpr), 40);
 	ck_assert_int_eq(pgp_verify_detached(ctx, "hellO\r\n", 7, sig.data, sig.len, &res, &err), 0);
 	ck_assert_int_eq(res.status, PGP_SIG_BAD);
+	/* no key named: gpg's default (first) secret key signs */
+	buf_reset(&sig);
+	ck_assert_msg(pgp_sign_detached(ctx, NULL, data, 7, &sig, &err) == 0, "%s", err);
+	ck_assert_int_eq(pgp_verify_detached(ctx, data, 7, sig.data, sig.len, &res, &err), 0);
+	ck_assert_int_eq(res.status, PGP_SIG_GOOD);
+	buf_reset(&sig);
 
 	buf_puts(&mail, "From: Club <ashes@club.example>\r\nTo: a@example.org\r\n"
 		 "Subject: signed reply\r\nMIME-Version: 1.0\r\n");
