@@ -126,7 +126,8 @@ static int loop_open(struct loop *l, const struct config *cfg,
 		goto fail;
 	}
 	/* A broken override folder is refused now, not on the first mail. */
-	if (server_check_templates(l->server, &e) < 0) {
+	if (server_check_templates(l->server, &e) < 0 ||
+	    template_check(l->templates, "mail/board.html", &e) < 0) {
 		snprintf(err, sizeof(err), "templates: %s", e);
 		goto fail;
 	}
