@@ -14,4 +14,6 @@ TESTS += tests/e2e/test_game.sh tests/e2e/test_game_inline.sh \
 EXTRA_DIST += tests/e2e/lib-game.sh tests/e2e/test_game.sh \
 	tests/e2e/test_game_inline.sh tests/e2e/test_recovery.sh \
 	tests/e2e/test_daemon_config.sh
+# the end-to-end benchmarks (run by bench/run as root) use lib-game.sh
+EXTRA_DIST += bench/e2e-mail.sh bench/e2e-imap.sh
 # --- end e2e game ---

@@ -275,22 +275,31 @@ s.quit()
 EOF
 }
 
-# game_many N SIZE: alice challenges bob to N games in one mail and bob
-# accepts them in one (needs [limits] max_commands >= N); sets G_FIRST
-# and G_LAST, the game numbers.
+# game_many N SIZE: alice challenges bob to N games and bob accepts them,
+# 60 commands a mail (needs [limits] max_commands >= 60; the parser's cap
+# is 64); sets G_FIRST and G_LAST, the game numbers (consecutive).
 game_many() {
-	local n=$1 size=$2 i body= acc= f na
-	for i in $(seq 1 "$n"); do body+="challenge bob size=$size"$'\n'; done
-	na=$(mail_count alice)
-	player_send alice pgpmime "challenges" "$body-- 
+	local n=$1 size=$2 i k body acc f na first last
+	G_FIRST= G_LAST=
+	for ((k = 0; k < n; k += 60)); do
+		body=
+		for ((i = k; i < n && i < k + 60; i++)); do
+			body+="challenge bob size=$size"$'\n'
+		done
+		na=$(mail_count alice)
+		player_send alice pgpmime "challenges" "$body-- 
 $(date +%s%N)"
-	f=$(raw_wait alice "created" 120 "$na") || e2e_fail "no answer to the challenges"
-	G_FIRST=$(e2e_digest "$f" | sed -n 's/.*Game \([0-9][0-9]*\) created.*/\1/p' | head -n 1)
-	G_LAST=$(e2e_digest "$f" | sed -n 's/.*Game \([0-9][0-9]*\) created.*/\1/p' | tail -n 1)
-	[ -n "$G_FIRST" ] && [ $((G_LAST - G_FIRST + 1)) = "$n" ] ||
-		e2e_fail "$n challenges made games ${G_FIRST:-none}..${G_LAST:-none}"
-	for i in $(seq "$G_FIRST" "$G_LAST"); do acc+="accept $i"$'\n'; done
-	player_send bob pgpmime "accepts" "$acc"
-	raw_wait alice "move $G_LAST 1 MOVE" 300 "$na" >/dev/null ||
-		e2e_fail "bob's accepts were not answered"
+		f=$(raw_wait alice "created" 120 "$na") || e2e_fail "no answer to the challenges"
+		first=$(e2e_digest "$f" | sed -n 's/.*Game \([0-9][0-9]*\) created.*/\1/p' | head -n 1)
+		last=$(e2e_digest "$f" | sed -n 's/.*Game \([0-9][0-9]*\) created.*/\1/p' | tail -n 1)
+		[ -n "$first" ] && [ $((last - first)) = $((i - k - 1)) ] ||
+			e2e_fail "challenges made games ${first:-none}..${last:-none}"
+		G_FIRST=${G_FIRST:-$first}
+		G_LAST=$last
+		acc=
+		for ((i = first; i <= last; i++)); do acc+="accept $i"$'\n'; done
+		player_send bob pgpmime "accepts" "$acc"
+		raw_wait alice "move $last 1 MOVE" 300 "$na" >/dev/null ||
+			e2e_fail "bob's accepts were not answered"
+	done
 }
