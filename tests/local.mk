@@ -1,5 +1,9 @@
 # tests: shared test helpers and the test summary.
 
+# --- shared (owner: lead) ---
+EXTRA_DIST += tests/summary.sh tests/e2e/lib.sh
+# --- end shared ---
+
 # ---- e2e mail-in (tests/e2e/test_inbound_*.sh; owner: e2e mail-in) ----
 TESTS += tests/e2e/test_inbound_sig.sh tests/e2e/test_inbound_mime.sh
 EXTRA_DIST += tests/e2e/lib-inbound.sh tests/e2e/test_inbound_sig.sh \
