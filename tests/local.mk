@@ -1,7 +1,8 @@
 # tests: shared test helpers and the test summary.
 
 # --- shared (owner: lead) ---
-EXTRA_DIST += tests/summary.sh tests/e2e/lib.sh
+EXTRA_DIST += tests/summary.sh tests/e2e/lib.sh tests/e2e/test_limits.sh
+TESTS += tests/e2e/test_limits.sh
 # --- end shared ---
 
 # ---- e2e mail-in (tests/e2e/test_inbound_*.sh; owner: e2e mail-in) ----

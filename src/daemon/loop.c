@@ -433,9 +433,11 @@ static int loop_prepare(struct loop *l, const struct config *cfg,
 			}
 		}
 	}
-	/* A flood from one sender is answered once, then ignored for the
-	 * rest of the hour, so it cannot starve the other players. */
-	if (p->refusal == NULL && cfg->limits.sender_rate_limit && im->from_addr) {
+	/* A flood from one sender -- signed or not, refused or not -- is
+	 * answered once more, then ignored for the rest of the hour, so it
+	 * can neither starve the other players nor make us a mail cannon.
+	 * A verified signer is counted by key, anyone else by address. */
+	if (cfg->limits.sender_rate_limit && (si->fingerprint || im->from_addr)) {
 		long count = 0;
 
 		if (store_rate_hit(l->store, si->fingerprint ? si->fingerprint : im->from_addr,
