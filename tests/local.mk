@@ -6,9 +6,10 @@ TESTS += tests/e2e/test_limits.sh
 # --- end shared ---
 
 # ---- e2e mail-in (tests/e2e/test_inbound_*.sh; owner: e2e mail-in) ----
-TESTS += tests/e2e/test_inbound_sig.sh tests/e2e/test_inbound_mime.sh
+TESTS += tests/e2e/test_inbound_sig.sh tests/e2e/test_inbound_mime.sh \
+	tests/e2e/test_inbound_imap.sh
 EXTRA_DIST += tests/e2e/lib-inbound.sh tests/e2e/test_inbound_sig.sh \
-	tests/e2e/test_inbound_mime.sh
+	tests/e2e/test_inbound_mime.sh tests/e2e/test_inbound_imap.sh
 # ---- end e2e mail-in ----
 
 # --- e2e game / recovery / config (owner: e2egame helper) ---
