@@ -20,6 +20,7 @@ void settings_mail_source(const struct config *cfg,
 	memset(set_r, 0, sizeof(*set_r));
 	set_r->poll_ms = settings_ms(cfg->imap.poll_interval_ms);
 	set_r->backoff_max_ms = settings_ms(cfg->imap.reconnect_max_ms);
+	set_r->no_idle = !cfg->imap.idle;
 	if (cfg->source.type == CONFIG_SOURCE_MAILDIR) {
 		set_r->backend = "dir";
 		set_r->path = cfg->source.maildir;

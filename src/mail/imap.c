@@ -34,6 +34,7 @@ struct imap_source {
 	char *archive;
 	unsigned int timeout_ms;
 	unsigned int poll_ms;
+	bool no_idle;		/* the operator turned IDLE off */
 	unsigned int backoff_min_ms, backoff_max_ms;
 	void (*event)(void *context, enum mail_source_event event,
 		      const char *detail);
@@ -343,7 +344,7 @@ static int imap_connect(struct imap_source *is, const char **error_r)
 		mailimap_capability_data_free(cap);
 	}
 	is->has_move = imap_has_capability(is->imap, "MOVE");
-	is->has_idle = mailimap_has_idle(is->imap) != 0;
+	is->has_idle = !is->no_idle && mailimap_has_idle(is->imap) != 0;
 	is->has_uidplus = mailimap_has_uidplus(is->imap) != 0;
 
 	/* Make the archive folder; "already exists" is the usual answer. */
@@ -848,6 +849,7 @@ static int imap_open(const struct mail_source_settings *set,
 	is->archive = imap_strdup(set->archive ? set->archive : "Archive");
 	is->timeout_ms = set->timeout_ms ? set->timeout_ms : 30000;
 	is->poll_ms = set->poll_ms ? set->poll_ms : 60000;
+	is->no_idle = set->no_idle;
 	is->backoff_min_ms = set->backoff_min_ms ? set->backoff_min_ms : 1000;
 	is->backoff_max_ms = set->backoff_max_ms ? set->backoff_max_ms :
 			     300000;

@@ -80,6 +80,7 @@ struct mail_source_settings {
 
 	/* both */
 	unsigned int poll_ms;		/* wait without IDLE; 0: 60 s */
+	bool no_idle;		/* poll even where the server offers IDLE */
 	unsigned int backoff_min_ms;	/* first reconnect delay; 0: 1 s */
 	unsigned int backoff_max_ms;	/* cap; 0: 5 min */
 	void (*event)(void *context, enum mail_source_event event,

@@ -426,6 +426,45 @@ START_TEST(test_idle_wakes_on_delivery)
 }
 END_TEST
 
+/* [imap] idle = no: the source polls even though the server offers
+ * IDLE, so a delivery does not cut the wait short. */
+START_TEST(test_idle_turned_off)
+{
+	struct mail_source_settings set;
+	struct mail_source_message msg;
+	struct mail_source *src;
+	struct events ev = { 0 };
+	const char *error;
+	uint64_t t0, waited;
+	int r;
+	pid_t pid;
+
+	settings_for(&set, "hank", &ev);
+	set.poll_ms = 2000;
+	set.no_idle = true;
+	src = open_source(&set);
+	r = mail_source_next(src, &msg, &error);
+	ck_assert_msg(r == MAIL_SOURCE_NONE, "next: %d %s", r, error);
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		usleep(200000);
+		deliver("hank", "no-idle-1");
+		_exit(0);
+	}
+	t0 = test_now_ms();
+	r = mail_source_wait(src, 10000, &error);
+	waited = test_now_ms() - t0;
+	waitpid(pid, NULL, 0);
+	ck_assert_int_ge(r, 0);
+	/* a lower bound only: IDLE would have woken soon after delivery */
+	ck_assert_msg(waited >= 1900, "woke after %llu ms", (unsigned long long)waited);
+	ck_assert_int_eq(next_within(src, &msg, 5000), MAIL_SOURCE_MESSAGE);
+	ck_assert(has_subject(&msg, "no-idle-1"));
+	mail_source_close(&src);
+}
+END_TEST
+
 /* IDLE in progress when the server restarts: wait reports trouble, the
  * next call reconnects and finds the mail delivered meanwhile. */
 START_TEST(test_restart_during_idle)
@@ -656,12 +695,13 @@ int main(void)
 
 	test_stack_start("alice:alice-pw bob:bob-pw carol:carol-pw "
 			 "dave:dave-pw erin:erin-pw frank:frank-pw "
-			 "gwen:gwen-pw");
+			 "gwen:gwen-pw hank:hank-pw");
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_fetch_in_uid_order_and_archive);
 	tcase_add_test(tc, test_uidvalidity_change);
 	tcase_add_test(tc, test_restart_in_the_middle_of_a_poll);
 	tcase_add_test(tc, test_idle_wakes_on_delivery);
+	tcase_add_test(tc, test_idle_turned_off);
 	tcase_add_test(tc, test_restart_during_idle);
 	tcase_add_test(tc, test_fallbacks_without_move_and_idle);
 	tcase_add_test(tc, test_unmarked_offered_again);
