@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # tests/e2e/lib-inbound.sh -- helpers of the mail-in e2e tests
 # (tests/e2e/test_inbound_*.sh): mails built byte by byte (any MIME shape,
 # transfer encoding or charset, signed by the player's own gpg over the
@@ -20,6 +21,15 @@
 #   in_inbound_count / in_wait_inbound N [SECS] / in_outcome MSGID
 #   in_game_ply GAME / in_players / in_replies WHO
 # IN_MSGID is the Message-ID (without <>) of the last mail in_mail built.
+
+# The private Postfix needs root; without it (or the tools) the tests skip.
+if [ "$(id -u)" != 0 ]; then
+	echo "# SKIP: the mail stack needs root (Postfix)"
+	exit 77
+fi
+for _t in gpg curl python3 iconv doveadm; do
+	command -v "$_t" >/dev/null 2>&1 || { echo "# SKIP: no $_t"; exit 77; }
+done
 
 # shellcheck source=tests/e2e/lib.sh
 . "${ASHES_SRCDIR:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}/tests/e2e/lib.sh"
@@ -202,8 +212,7 @@ in_inbound_count() {
 
 # in_wait_inbound N [SECS]: wait until at least N mails are recorded.
 in_wait_inbound() {
-	local i
-	for i in $(seq 1 $((${2:-20} * 10))); do
+	for _ in $(seq 1 $((${2:-20} * 10))); do
 		[ "$(in_inbound_count)" -ge "$1" ] && return 0
 		sleep 0.1
 	done
@@ -256,8 +265,7 @@ in_reply() {
 
 # in_wait_count WHO N [SECS]: wait until WHO has N mails.
 in_wait_count() {
-	local i
-	for i in $(seq 1 $((${3:-20} * 10))); do
+	for _ in $(seq 1 $((${3:-20} * 10))); do
 		[ "$(mail_count "$1")" -ge "$2" ] && return 0
 		sleep 0.1
 	done
@@ -339,8 +347,7 @@ in_outbox_to() {
 
 # in_wait_sent [SECS]: until nothing in the outbox is pending.
 in_wait_sent() {
-	local i
-	for i in $(seq 1 $((${1:-20} * 10))); do
+	for _ in $(seq 1 $((${1:-20} * 10))); do
 		in_admin outbox list --status pending | awk '$1 ~ /^[0-9]+$/ { n++ } END { exit n > 0 }' &&
 			return 0
 		sleep 0.1

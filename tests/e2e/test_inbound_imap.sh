@@ -22,8 +22,9 @@ in_reply alice "Welcome, alice" 0 || e2e_fail "alice is not registered"
 in_reply bob "Welcome, bob" 0 || e2e_fail "bob is not registered"
 
 # build_batch NAME COUNT: COUNT signed "challenge any" mails, alice and bob
-# in turn, in batch.NAME.K.eml; their Message-IDs in ids_NAME[K] and
-# senders in who_NAME[K].
+# in turn, in batch.NAME.K.eml; their Message-IDs in IDS[NAME.K] and
+# senders in WHO[NAME.K].
+declare -A IDS WHO
 build_batch() {
 	local name=$1 k who
 	for k in $(seq 1 "$2"); do
@@ -34,15 +35,15 @@ build_batch() {
 -- 
 $name $k" >ent
 		IN_SUBJECT="$name $k" in_mail "batch.$name.$k.eml" "$who" pgpmime ent
-		eval "ids_$name[$k]=\$IN_MSGID; who_$name[$k]=\$who"
+		IDS[$name.$k]=$IN_MSGID
+		WHO[$name.$k]=$who
 	done
 }
 
 send_batch() {
-	local name=$1 k who
+	local name=$1 k
 	for k in $(seq 1 "$2"); do
-		eval "who=\${who_$name[$k]}"
-		in_send "$who" "batch.$name.$k.eml"
+		in_send "${WHO[$name.$k]}" "batch.$name.$k.eml"
 	done
 }
 
@@ -51,12 +52,11 @@ send_batch() {
 # down: into tmp/, then renamed into new/, LF line ends.  (Postfix cannot
 # take mail then: its smtpd's SASL goes through Dovecot's auth socket.)
 md_batch() {
-	local name=$1 k who f md=$E2E_DIR/stack/mail/ashes/Maildir
+	local name=$1 k f md=$E2E_DIR/stack/mail/ashes/Maildir
 	for k in $(seq 1 "$2"); do
-		eval "who=\${who_$name[$k]}"
 		f=$(date +%s).M$(date +%N)P$$Q$k.mda
 		{
-			printf 'Return-Path: <%s@%s>\n' "$who" "$MAIL_DOMAIN"
+			printf 'Return-Path: <%s@%s>\n' "${WHO[$name.$k]}" "$MAIL_DOMAIN"
 			tr -d '\r' <"batch.$name.$k.eml"
 		} >"$md/tmp/$f"
 		chown nobody:nogroup "$md/tmp/$f"
@@ -67,10 +67,10 @@ md_batch() {
 # replies_per_mail NAME COUNT: how many mails each sender got that answer
 # each mail of the batch (by In-Reply-To/References), as "1 1 1 ...".
 replies_per_mail() {
-	local name=$1 k who id out=
+	local name=$1 k out="" files
 	for k in $(seq 1 "$2"); do
-		eval "who=\${who_$name[$k]} id=\${ids_$name[$k]}"
-		out="$out $(grep -lF "<$id>" $(e2e_mails "$who") 2>/dev/null | wc -l)"
+		mapfile -t files < <(e2e_mails "${WHO[$name.$k]}")
+		out="$out $(grep -lF "<${IDS[$name.$k]}>" "${files[@]}" 2>/dev/null | wc -l)"
 	done
 	echo "${out# }"
 }
@@ -94,7 +94,7 @@ ones() { printf '1 %.0s' $(seq 1 "$1") | sed 's/ $//'; }
 # wait_games N [SECS]: until N games exist
 wait_games() {
 	local i
-	for i in $(seq 1 $((${2:-30} * 10))); do
+	for _ in $(seq 1 $((${2:-30} * 10))); do
 		[ "$(in_games_count)" -ge "$1" ] && return 0
 		sleep 0.2
 	done
@@ -108,7 +108,7 @@ build_batch a 8
 build_batch b 4
 e2e_stop_daemon
 send_batch a 8
-for i in $(seq 1 100); do
+for _ in $(seq 1 100); do
 	[ "$(in_doveadm search -u ashes mailbox INBOX all | wc -l)" -ge 8 ] && break
 	sleep 0.1
 done
@@ -128,7 +128,7 @@ E2E_PIDS+=("$E2E_DAEMON_PID")
 	kill "$tailpid"
 ) &
 watcher=$!
-for i in $(seq 1 300); do
+for _ in $(seq 1 300); do
 	kill -0 "$watcher" 2>/dev/null || break
 	sleep 0.05
 done
@@ -138,7 +138,7 @@ t0=$(date +%s%N)
 bash "$MAILSTACK" restart-imap "$E2E_DIR/stack" || e2e_fail "restart-imap failed"
 kill -CONT "$E2E_DAEMON_PID"
 echo "# Dovecot restarted after $before of 8 mails were handled ($(( ($(date +%s%N) - t0) / 1000000 )) ms)"
-for i in $(seq 1 100); do
+for _ in $(seq 1 100); do
 	grep -q 'unreachable' ashesd.log && break
 	sleep 0.1
 done
@@ -180,8 +180,8 @@ build_batch c 2
 md=$E2E_DIR/stack/mail/ashes/Maildir
 old_v=$(in_doveadm -f tab mailbox status -u ashes uidvalidity INBOX | tail -n 1)
 bash "$MAILSTACK" stop-imap "$E2E_DIR/stack" || e2e_fail "stop-imap failed"
-old1=$(grep -lF "<${ids_a[1]}>" "$md"/.Archive/cur/* | head -n 1)
-old2=$(grep -lF "<${ids_b[1]}>" "$md"/.Archive/cur/* | head -n 1)
+old1=$(grep -lF "<${IDS[a.1]}>" "$md"/.Archive/cur/* | head -n 1)
+old2=$(grep -lF "<${IDS[b.1]}>" "$md"/.Archive/cur/* | head -n 1)
 if [ -n "$old1" ] && [ -n "$old2" ]; then
 	cp -p "$old1" "$md/new/1.copy.a1"
 	cp -p "$old2" "$md/new/2.copy.b1"
@@ -205,7 +205,7 @@ else
 	t_fail "the two new mails are handled after the UIDVALIDITY change" \
 		"$(tail -n 20 ashesd.log)"
 fi
-for i in $(seq 1 100); do
+for _ in $(seq 1 100); do
 	[ -z "$(in_doveadm search -u ashes mailbox INBOX all)" ] && break
 	sleep 0.2
 done
@@ -225,7 +225,7 @@ flags=$(in_doveadm -f tab fetch -u ashes 'flags' mailbox Archive all | tail -n +
 t_is "Archive holds every mail read (16, and the 2 copies)" 18 \
 	"$(printf '%s\n' "$flags" | grep -c .)"
 t_is "every archived mail is \\Seen" 0 "$(printf '%s\n' "$flags" | grep -vc 'Seen')"
-for id in "${ids_a[@]}" "${ids_b[@]}" "${ids_c[@]}"; do
+for id in "${IDS[@]}"; do
 	n=$(in_doveadm search -u ashes mailbox Archive header Message-ID "$id" | wc -l)
 	[ "$n" -ge 1 ] || t_fail "mail $id is in the Archive folder"
 done

@@ -7,6 +7,7 @@
 # (recorded, not answered, the address marked failing), one written like
 # Postfix's and one made by this Postfix for a mailbox that went away.
 # Each case checks the reply (or its absence) and the store.
+# shellcheck disable=SC2317 # the part makers are called through play_encoded
 set -u
 . "${ASHES_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/e2e/lib-inbound.sh"
 
