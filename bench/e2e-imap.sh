@@ -87,7 +87,7 @@ game_restart_daemon_at() {
 	T_START=$(now)
 	e2e_start_daemon
 	if [ -n "${BENCH_STRACE:-}" ] && [ -z "${STRACE_PID:-}" ]; then
-		strace -c -f -p "$E2E_DAEMON_PID" -o "$E2E_DIR/strace.txt" &
+		strace -c -f -p "$E2E_DAEMON_PID" -o "$E2E_DIR/strace.txt" 2>/dev/null &
 		STRACE_PID=$!
 	fi
 }
