@@ -108,7 +108,8 @@ tap_check "the reply holds no override text" \
 # a broken override is refused at start: the daemon keeps its word
 printf '{{#open}} never closed\n' >"$E2E_DIR/tpl/mail/reply.txt"
 e2e_stop_daemon
-"$E2E_BUILD/ashesd" -c "$E2E_DIR/ashesd.conf" --foreground </dev/null \
+ASHES_TEMPLATES=${ASHES_TEMPLATES:-$E2E_TOP/templates} \
+	"$E2E_BUILD/ashesd" -c "$E2E_DIR/ashesd.conf" --foreground </dev/null \
 	>"$E2E_DIR/broken.log" 2>&1 &
 pid=$!
 for i in $(seq 1 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
@@ -116,6 +117,6 @@ if kill -0 "$pid" 2>/dev/null; then kill "$pid"; fi
 wait "$pid"
 rc=$?
 sed 's/^/#   /' "$E2E_DIR/broken.log"
-tap_check "a broken override template: ashesd refuses to start" \
-	bash -c "[ $rc = 1 ] && grep -q 'reply.txt' '$E2E_DIR/broken.log'"
+tap_check "a broken override template: ashesd refuses to start, naming it" \
+	bash -c "[ $rc = 1 ] && grep -q 'tpl/mail/reply.txt:1:' '$E2E_DIR/broken.log'"
 tap_end
