@@ -84,7 +84,18 @@ $3"
 }
 
 t_done() {
-	local passed=$((T_N - T_FAILED - T_TODO))
+	local passed
+	# under --enable-sanitizers: a report in the daemon's log fails (the
+	# daemon is stopped first, so that leaks are reported too)
+	e2e_stop_daemon
+	if grep -qE 'AddressSanitizer|LeakSanitizer|runtime error:' \
+		"$E2E_DIR/ashesd.log" 2>/dev/null; then
+		t_fail "no sanitizer report in ashesd.log" \
+			"$(grep -m 5 -E 'AddressSanitizer|LeakSanitizer|runtime error:' "$E2E_DIR/ashesd.log")"
+	else
+		t_ok "no sanitizer report in ashesd.log"
+	fi
+	passed=$((T_N - T_FAILED - T_TODO))
 	echo "# $(( $(date +%s) - T_START )) s"
 	if [ "$T_TODO" -gt 0 ]; then
 		echo "$passed passed, $T_FAILED failed, $T_TODO known failures (TODO)"
