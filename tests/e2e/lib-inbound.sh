@@ -365,3 +365,52 @@ in_wait_sent() {
 	done
 	return 1
 }
+
+# in_mutt_mail OUT WHO SUBJECT BODY: a mail signed by mutt's own PGP/MIME
+# code (crypt_use_gpgme, crypt_autosign) with WHO's key, written to OUT by
+# the "sendmail" mutt is given.  Mutt only autosigns on a terminal, so it
+# runs under script(1): Enter at the To and Subject prompts, the editor is
+# `true`, and 'y' (sent until the mail exists) in the compose menu.  As in
+# tests/mail/gpg-helper.sh.  Fails when mutt or script is missing.
+in_mutt_mail() {
+	local out=$1 who=$2 subject=$3 body=$4 d=$E2E_DIR/mutt-$2
+	command -v mutt >/dev/null 2>&1 && command -v script >/dev/null 2>&1 ||
+		return 1
+	mkdir -p "$d"
+	rm -f "$d/out.eml"
+	printf '#!/bin/sh\ncat > "%s/out.eml"\n' "$d" >"$d/sendmail.sh"
+	chmod +x "$d/sendmail.sh"
+	cat >"$d/muttrc" <<MUTTRC
+set crypt_use_gpgme=yes
+set crypt_autosign=yes
+set pgp_sign_as="$(e2e_fpr "$who")"
+set pgp_autoinline=no
+set crypt_opportunistic_encrypt=no
+set sendmail="$d/sendmail.sh"
+set from="$who@$MAIL_DOMAIN"
+set realname="$who"
+set use_from=yes
+set copy=no
+set record=""
+set postpone=no
+set abort_unmodified=no
+set editor="true"
+set edit_headers=no
+set charset="utf-8"
+set send_charset="utf-8"
+set spoolfile=/dev/null
+set folder="$d"
+set tmpdir="$d"
+MUTTRC
+	printf '%s\n' "$body" >"$d/body"
+	( sleep 0.5; printf '\r'; sleep 0.2; printf '\r'
+	  for _ in $(seq 1 40); do
+		[ -s "$d/out.eml" ] && break
+		sleep 0.5; printf 'y'
+	  done; sleep 0.5 ) |
+	TERM=vt100 GNUPGHOME=$E2E_DIR/gnupg-$who HOME=$d timeout 40 \
+		script -qec "mutt -n -F '$d/muttrc' -s '$subject' -i '$d/body' ashes@$MAIL_DOMAIN" \
+		/dev/null >"$d/mutt.log" 2>&1
+	[ -s "$d/out.eml" ] || return 1
+	cp "$d/out.eml" "$out"
+}

@@ -182,9 +182,15 @@ t_has "replays: recorded as replays" "replay.*replay" \
 t_has "stale ply: recorded" "stale_ply" "$(in_outcome "$stale_id")"
 
 # ---- alice's real move 3, with the words mallory signed first --------
+# signed by mutt's own PGP/MIME code, as a player's mail client does
 na=$(mail_count alice)
-in_entity_text "move 1 3 $m3" >ent
-in_mail m.eml alice pgpmime ent
+if in_mutt_mail m.eml alice "game 1" "move 1 3 $m3"; then
+	t_has "mutt made a PGP/MIME signed mail" "^Content-Type: multipart/signed" "$(cat m.eml)"
+else
+	echo "# no mutt here (or it failed): the mail is built by the test"
+	in_entity_text "move 1 3 $m3" >ent
+	in_mail m.eml alice pgpmime ent
+fi
 in_send alice m.eml
 in_reply alice "Taken: move 1 3 $m3|earlier mail" "$na"
 t_has "move 3 is taken although mallory signed the same words" \
