@@ -414,3 +414,20 @@ MUTTRC
 	[ -s "$d/out.eml" ] || return 1
 	cp "$d/out.eml" "$out"
 }
+
+# in_start [CONFIG-EXTRA]: e2e_start, and at exit in_stop: lib.sh's
+# e2e_stop removes the folder but leaves a gpg-agent running for every
+# GNUPGHOME that signed or verified; stop those first.
+in_start() {
+	e2e_start "$@"
+	trap in_stop EXIT
+}
+
+in_stop() {
+	local h
+	e2e_stop_daemon
+	for h in "$E2E_DIR"/gnupg-* "$E2E_DIR"/daemon-gnupg; do
+		[ -d "$h" ] && gpgconf --homedir "$h" --kill gpg-agent >/dev/null 2>&1
+	done
+	e2e_stop
+}

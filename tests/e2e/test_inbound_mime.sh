@@ -11,7 +11,7 @@
 set -u
 . "${ASHES_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/e2e/lib-inbound.sh"
 
-e2e_start
+in_start
 cd "$E2E_DIR" || exit 1
 D=$MAIL_DOMAIN
 bash "$MAILSTACK" adduser "$E2E_DIR/stack" dave dave-pw >/dev/null ||

@@ -12,7 +12,7 @@
 set -u
 . "${ASHES_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/e2e/lib-inbound.sh"
 
-e2e_start
+in_start
 cd "$E2E_DIR" || exit 1
 D=$MAIL_DOMAIN
 
