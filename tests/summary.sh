@@ -1,7 +1,8 @@
 #!/bin/bash
 # tests/summary.sh BUILDDIR -- add up what `make check` ran: each Check
-# binary's "Checks: N, Failures: F, Errors: E" line, and each script test
-# as one check.  Ends with the line "N passed, N failed".
+# binary's "Checks: N, Failures: F, Errors: E" line, each script test's
+# own "N passed, N failed" line, and a script test without one as one
+# check.  Ends with the line "N passed, N failed".
 set -u
 cd "${1:-.}"
 pass=0 fail=0
@@ -17,6 +18,13 @@ for trs in $(find . -name '*.trs' | sort); do
 		pass=$((pass + n - f - e)); fail=$((fail + f + e))
 		# A binary that crashed after its summary still failed.
 		[ "$res" = PASS ] || [ "$res" = SKIP ] || [ $((f + e)) -gt 0 ] || fail=$((fail + 1))
+	elif line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$log" 2>/dev/null | tail -1) && [ -n "$line" ]; then
+		# a script test that counts its own checks
+		echo "${log#./}: $res ($line)"
+		n=$(echo "$line" | sed -E 's/^([0-9]+) passed.*/\1/')
+		f=$(echo "$line" | sed -E 's/^[0-9]+ passed, ([0-9]+) failed.*/\1/')
+		pass=$((pass + n)); fail=$((fail + f))
+		[ "$res" = PASS ] || [ "$res" = SKIP ] || [ "$f" -gt 0 ] || fail=$((fail + 1))
 	else
 		case "$res" in
 		PASS) pass=$((pass + 1)) ;;
