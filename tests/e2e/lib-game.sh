@@ -146,6 +146,16 @@ tap_check() {
 	if "$@"; then tap_ok "$what"; else tap_not "$what"; fi
 }
 tap_end() {
+	# a sanitizer build reports at exit: stop the daemon, then read its logs
+	if [ -n "$E2E_DIR" ] && [ -f "$E2E_DIR/ashesd.log" ]; then
+		e2e_stop_daemon
+		if grep -l -E 'Sanitizer|runtime error:' "$E2E_DIR"/ashesd.log* >/dev/null 2>&1; then
+			grep -h -E -A5 'Sanitizer|runtime error:' "$E2E_DIR"/ashesd.log* | sed 's/^/#   /' | head -n 40
+			tap_not "no sanitizer report in ashesd's logs"
+		else
+			tap_ok "no sanitizer report in ashesd's logs"
+		fi
+	fi
 	echo "$((TAP_N - TAP_FAILED)) passed, $TAP_FAILED failed"
 	if [ "$TAP_FAILED" -ne 0 ] && [ -n "$E2E_DIR" ] && [ -f "$E2E_DIR/ashesd.log" ]; then
 		echo "---- last lines of ashesd.log ----"
