@@ -136,6 +136,10 @@ e2e_stop() {
 	if [ -n "$E2E_DIR" ] && [ -d "$E2E_DIR/stack" ]; then
 		bash "$MAILSTACK" stop "$E2E_DIR/stack" >/dev/null 2>&1 || true
 	fi
+	# each key folder has its own gpg-agent; leave none running
+	for p in "$E2E_DIR"/gnupg-* "$E2E_DIR"/daemon-gnupg; do
+		[ -d "$p" ] && GNUPGHOME=$p gpgconf --kill all >/dev/null 2>&1
+	done
 	if [ -n "$E2E_DIR" ] && [ -z "${E2E_KEEP:-}" ]; then
 		rm -rf "$E2E_DIR"
 	fi
