@@ -552,6 +552,7 @@ static int loop_take_batch(struct loop *l, const struct config *cfg)
 			handled++;
 		}
 	}
+	log_debug("%zu of %zu mails handled in one transaction", handled, n);
 	loop_test_kill("after-commit");
 	for (i = 0; i < handled; i++) {
 		loop_log_outcome(&batch[i]);
