@@ -8,6 +8,7 @@
 #include <config.h> /* autoconf's: _GNU_SOURCE */
 
 #include "daemon/config.h"
+#include "server/command.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -199,8 +200,9 @@ static const struct config_key config_keys[] = {
 	  NULL, 4096, 1ull << 30 },
 	{ "limits", "sender_rate_limit", KT_UINT, OFF(limits.sender_rate_limit),
 	  "60", NULL, 0, 1000000 },
+	/* The command parser reads at most COMMAND_MAX lines of one mail. */
 	{ "limits", "max_commands", KT_UINT, OFF(limits.max_commands), "20", NULL,
-	  1, 1000 },
+	  1, COMMAND_MAX },
 };
 
 #define NKEYS (sizeof(config_keys) / sizeof(config_keys[0]))

@@ -456,6 +456,7 @@ START_TEST(test_bad_values)
 		{ "[imap]\npoll_interval = 10ms\n", "t.conf:2: [imap] poll_interval: 10ms is out of range (1s..1d)" },
 		{ "[limits]\nmax_message_size = 1K\n", "t.conf:2: [limits] max_message_size: 1K is out of range (4K..1G)" },
 		{ "[smtp]\nbatch_size = 0\n", "batch_size: 0 is out of range (1..10000)" },
+		{ "[limits]\nmax_commands = 65\n", "t.conf:2: [limits] max_commands: 65 is out of range (1..64)" },
 		{ "[log]\nlevel = loud\n", "[log] level: \"loud\" is not one of: debug info notice warning error" },
 		{ "[log]\ntarget = file\n", "[log] target: \"file\" is not one of: stderr syslog journal" },
 		{ "[imap]\nstarttls = sometimes\n", "[imap] starttls: \"sometimes\" is not one of: required optional no" },
