@@ -868,7 +868,8 @@ static void config_check_server(struct config_parse *ps, const char *section,
 	unsigned pw_line = config_line(ps, section, "password");
 	unsigned pwf_line = config_line(ps, section, "password_file");
 
-	if (needed && srv->url == NULL)
+	/* A url that was given but refused has its own message already. */
+	if (needed && srv->url == NULL && config_line(ps, section, "url") == 0)
 		config_error(ps->errors, ps->file, 0, "[%s] url is required", section);
 	if (srv->password != NULL && srv->password_file != NULL) {
 		config_error(ps->errors, ps->file, pwf_line,

@@ -496,6 +496,18 @@ START_TEST(test_bad_values)
 		free(errors);
 		buf_free(&text);
 	}
+	{
+		/* A refused url is reported once, not also as missing. */
+		struct config cfg;
+		char *errors;
+
+		ck_assert(load("[imap]\nurl = http://example.org\nuser = u\npassword = p\n"
+			       "[smtp]\nurl = smtp://127.0.0.1\nfrom = a@b.example\n",
+			       &cfg, &errors) < 0);
+		ck_assert_ptr_nonnull(strstr(errors, "[imap] url: bad value"));
+		ck_assert_msg(strstr(errors, "[imap] url is required") == NULL, "%s", errors);
+		free(errors);
+	}
 }
 END_TEST
 
