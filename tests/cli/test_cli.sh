@@ -203,7 +203,7 @@ check "play: error names the ply" 1 "$(grep -c '^error: ply 1: zz: not a move' "
 check "play: move in words" 2 "$(grep -c '^White grew a 4-stack on a1 from e5.$' "$tmp/play")"
 check "play: moves listed" 1 "$(grep -c '^384 legal moves for white.$' "$tmp/play")"
 check "play: resignation ends the game" 1 \
-	"$(grep -c '^Game over after 2 plies: Black wins by resignation.$' "$tmp/play")"
+	"$(grep -c '^Game over at ply 2: Black wins by resignation.$' "$tmp/play")"
 
 echo "$n checks, $failed failed"
 [ "$failed" -eq 0 ]

@@ -23,9 +23,9 @@ echo "# game $game: $G_PLIES plies, result $G_RESULT: ${G_HISTORY[*]}"
 tap_check "game $game played to its end ($G_RESULT after $G_PLIES plies)" \
 	test "$G_RESULT" != ongoing
 f=$(raw_wait alice "game $game is over" 30)
-tap_check "white (alice) got the result mail" digest_has "$f" "after $G_PLIES plies"
+tap_check "white (alice) got the result mail" digest_has "$f" "over at ply $G_PLIES:"
 f=$(raw_wait bob "game $game is over" 30)
-tap_check "black (bob) got the result mail" digest_has "$f" "after $G_PLIES plies"
+tap_check "black (bob) got the result mail" digest_has "$f" "over at ply $G_PLIES:"
 stored=$(db_moves "$game" | tr '\n' ' ')
 tap_check "the stored move list equals the moves sent" \
 	test "$stored" = "${G_HISTORY[*]} "

@@ -384,7 +384,7 @@ START_TEST(test_position_ctx)
 	ck_assert_int_eq(template_render(templates, "show.txt", ctx, &out,
 					 &error), 0);
 	ck_assert_ptr_nonnull(strstr(buf_str(&out),
-				     "Game over after 7 plies: Black wins by elimination.\n"));
+				     "Game over at ply 7: Black wins by elimination.\n"));
 	template_ctx_free(&ctx);
 	buf_free(&out);
 }
