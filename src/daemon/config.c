@@ -9,6 +9,7 @@
 
 #include "daemon/config.h"
 #include "server/command.h"
+#include "util/xstr.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -434,17 +435,6 @@ void config_errors_format(const struct config_errors *errors, struct buf *out)
 
 /* ---------------------------------------------------------------- storing */
 
-static char *config_xstrdup(const char *s)
-{
-	char *p = strdup(s);
-
-	if (p == NULL) {
-		fputs("ashesd: out of memory\n", stderr);
-		abort();
-	}
-	return p;
-}
-
 static void config_wipe_free(char **p)
 {
 	if (*p != NULL) {
@@ -458,7 +448,7 @@ static void config_set_string(char **field, const char *value)
 {
 	config_wipe_free(field);
 	if (*value != '\0')
-		*field = config_xstrdup(value);
+		*field = xstrdup(value);
 }
 
 /* Split "scheme://host[:port][/]" for the key's scheme list.  Userinfo in
@@ -854,7 +844,7 @@ static int config_read_password_file(const char *path, char **password_r,
 		buf_printf(msg, "%s holds no password on its first line", path);
 		goto out;
 	}
-	*password_r = config_xstrdup(data);
+	*password_r = xstrdup(data);
 	ret = 0;
 out:
 	explicit_bzero(data, sizeof(data));
@@ -940,7 +930,7 @@ static void config_check(struct config_parse *ps, const struct config_overrides 
 		config_error(ps->errors, ps->file, 0,
 			     "[smtp] from (the daemon's own address) is required");
 	else if (cfg->smtp.domain == NULL)
-		cfg->smtp.domain = config_xstrdup(strchr(cfg->smtp.from, '@') + 1);
+		cfg->smtp.domain = xstrdup(strchr(cfg->smtp.from, '@') + 1);
 	if (cfg->imap.mailbox == NULL)
 		config_error(ps->errors, ps->file, config_line(ps, "imap", "mailbox"),
 			     "[imap] mailbox must not be empty");
@@ -988,7 +978,7 @@ int config_load_string(const char *name, const char *text,
 		config_free(cfg);
 		return -1;
 	}
-	cfg->path = config_xstrdup(name);
+	cfg->path = xstrdup(name);
 	log_add_secret(cfg->imap.server.password);
 	log_add_secret(cfg->smtp.server.password);
 	return 0;

@@ -15,6 +15,7 @@
 #include <libetpan/libetpan.h>
 
 #include "util/buf.h"
+#include "util/xstr.h"
 
 /* Most handled messages moved to the archive with one command. */
 #define IMAP_ARCHIVE_BATCH 100
@@ -62,18 +63,6 @@ static uint64_t imap_now_ms(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
-}
-
-static char *imap_strdup(const char *s)
-{
-	char *d;
-
-	if (s == NULL)
-		return NULL;
-	d = strdup(s);
-	if (d == NULL)
-		abort();
-	return d;
 }
 
 /* libetpan's error codes, in words for logs (never with a password). */
@@ -836,17 +825,17 @@ static int imap_open(const struct mail_source_settings *set,
 	if (is == NULL)
 		abort();
 	is->src.v = &mail_source_imap;
-	is->host = imap_strdup(set->host);
+	is->host = xstrdup(set->host);
 	is->tls = set->tls;
 	is->port = set->port ? (uint16_t)set->port :
 		   set->tls == MAIL_TLS_IMPLICIT ? 993 : 143;
-	is->ca_file = imap_strdup(set->ca_file);
+	is->ca_file = xstrdup(set->ca_file);
 	is->tls_no_verify = set->tls_no_verify;
 	is->auth = set->auth;
-	is->user = imap_strdup(set->user);
-	is->password = imap_strdup(set->password);
-	is->mailbox = imap_strdup(set->mailbox ? set->mailbox : "INBOX");
-	is->archive = imap_strdup(set->archive ? set->archive : "Archive");
+	is->user = xstrdup(set->user);
+	is->password = xstrdup(set->password);
+	is->mailbox = xstrdup(set->mailbox ? set->mailbox : "INBOX");
+	is->archive = xstrdup(set->archive ? set->archive : "Archive");
 	is->timeout_ms = set->timeout_ms ? set->timeout_ms : 30000;
 	is->poll_ms = set->poll_ms ? set->poll_ms : 60000;
 	is->no_idle = set->no_idle;

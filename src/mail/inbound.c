@@ -12,22 +12,12 @@
 
 #include "mail/mime.h"
 #include "util/buf.h"
+#include "util/xstr.h"
 
 /* Headers of an oversized mail are read from at most this many bytes. */
 #define INBOUND_HEADER_MAX (256 * 1024)
 
 static __thread char inbound_error[256];
-
-static char *inbound_strdup(const char *s)
-{
-	char *d = strdup(s);
-
-	if (d == NULL) {
-		fputs("inbound: out of memory\n", stderr);
-		abort();
-	}
-	return d;
-}
 
 static void inbound_strs_add(struct inbound_strs *l, const char *s)
 {
@@ -43,7 +33,7 @@ static void inbound_strs_add(struct inbound_strs *l, const char *s)
 		abort();
 	}
 	l->items = items;
-	l->items[l->count++] = inbound_strdup(s);
+	l->items[l->count++] = xstrdup(s);
 }
 
 static void inbound_strs_free(struct inbound_strs *l)
@@ -95,7 +85,7 @@ static void inbound_problem(struct inbound_msg *msg, enum inbound_problem p,
 	if (msg->problem != INBOUND_OK)
 		return;
 	msg->problem = p;
-	msg->problem_detail = inbound_strdup(detail);
+	msg->problem_detail = xstrdup(detail);
 }
 
 /* ---- headers ---- */
@@ -187,14 +177,14 @@ static void inbound_read_headers(struct inbound_msg *msg,
 			    clist_count(f->fld_data.fld_from->frm_mb_list->mb_list) > 0) {
 				const struct mailimf_mailbox *mb = clist_content(
 					clist_begin(f->fld_data.fld_from->frm_mb_list->mb_list));
-				msg->from_addr = inbound_strdup(mb->mb_addr_spec);
+				msg->from_addr = xstrdup(mb->mb_addr_spec);
 			}
 			break;
 		case MAILIMF_FIELD_MESSAGE_ID:
 			if (msg->message_id == NULL) {
 				snprintf(id, sizeof(id), "<%s>",
 					 f->fld_data.fld_message_id->mid_value);
-				msg->message_id = inbound_strdup(id);
+				msg->message_id = xstrdup(id);
 			}
 			break;
 		case MAILIMF_FIELD_IN_REPLY_TO:
@@ -202,7 +192,7 @@ static void inbound_read_headers(struct inbound_msg *msg,
 			    clist_count(f->fld_data.fld_in_reply_to->mid_list) > 0) {
 				snprintf(id, sizeof(id), "<%s>", (const char *)clist_content(
 					clist_begin(f->fld_data.fld_in_reply_to->mid_list)));
-				msg->in_reply_to = inbound_strdup(id);
+				msg->in_reply_to = xstrdup(id);
 			}
 			break;
 		case MAILIMF_FIELD_REFERENCES: {

@@ -7,6 +7,7 @@
 #include <curl/curl.h>
 
 #include "util/buf.h"
+#include "util/xstr.h"
 
 struct smtp_sender {
 	CURL *curl;
@@ -25,18 +26,6 @@ struct smtp_sender {
 	const char *rd;		/* message bytes left to upload */
 	size_t rd_left;
 };
-
-static char *smtp_strdup(const char *s)
-{
-	char *d;
-
-	if (s == NULL)
-		return NULL;
-	d = strdup(s);
-	if (d == NULL)
-		abort();
-	return d;
-}
 
 static size_t smtp_read_cb(char *ptr, size_t size, size_t nmemb, void *data)
 {
@@ -140,9 +129,9 @@ int smtp_sender_new(const struct smtp_settings *set,
 		   set->security == SMTP_IMPLICIT_TLS ? "smtps" : "smtp",
 		   set->host, port, set->helo_name ? set->helo_name : "");
 	ss->url = buf_steal(&url);
-	ss->ca_file = smtp_strdup(set->ca_file);
-	ss->user = smtp_strdup(set->user);
-	ss->password = smtp_strdup(set->password);
+	ss->ca_file = xstrdup(set->ca_file);
+	ss->user = xstrdup(set->user);
+	ss->password = xstrdup(set->password);
 	ss->security = set->security;
 	ss->tls_no_verify = set->tls_no_verify;
 	ss->timeout_ms = set->timeout_ms ? set->timeout_ms : 60000;
