@@ -15,6 +15,7 @@ const char *classify_verdict_name(enum classify_verdict v)
 	case CLASSIFY_FROM_SELF: return "from-self";
 	case CLASSIFY_AUTO_SUBMITTED: return "auto-submitted";
 	case CLASSIFY_PRECEDENCE: return "precedence";
+	case CLASSIFY_LIST: return "list";
 	case CLASSIFY_X_LOOP: return "x-loop";
 	case CLASSIFY_BOUNCE: return "bounce";
 	case CLASSIFY_OVERSIZED: return "oversized";
@@ -128,6 +129,8 @@ enum classify_verdict classify_headers(const struct classify_headers *h,
 	     classify_token_is(h->precedence, "list") ||
 	     classify_token_is(h->precedence, "junk")))
 		return CLASSIFY_PRECEDENCE;
+	if (h->list)
+		return CLASSIFY_LIST;
 	for (i = 0; i < h->x_loop_count; i++)
 		if (classify_x_loop_ours(h->x_loop[i], our_addrs))
 			return CLASSIFY_X_LOOP;

@@ -21,6 +21,8 @@ enum classify_verdict {
 	CLASSIFY_X_LOOP,	 /* X-Loop names one of our addresses */
 	CLASSIFY_BOUNCE,	 /* delivery report / mailer-daemon */
 	CLASSIFY_OVERSIZED,	 /* larger than the configured limit */
+	CLASSIFY_LIST,		 /* List-Id or List-Post: a mailing list's
+				  * copy (RFC 3834 2: never answered) */
 };
 
 /* The headers the filters look at; NULL when the header is absent.  The
@@ -30,6 +32,7 @@ struct classify_headers {
 	const char *return_path;  /* addr-spec of Return-Path ("" for <>) */
 	const char *auto_submitted;
 	const char *precedence;
+	bool list;		  /* a List-Id or List-Post header is there */
 	const char *const *x_loop; /* every X-Loop value */
 	size_t x_loop_count;
 	const char *content_type; /* lower-case "type/subtype" of the body */
@@ -40,7 +43,7 @@ struct classify_headers {
 const char *classify_verdict_name(enum classify_verdict v);
 
 /* The filters in a fixed order (self, delivery report or mailer-daemon,
- * auto-submitted, precedence, x-loop, null reverse path).  our_addrs is a NULL-terminated list of the daemon's own
+ * auto-submitted, precedence, mailing list, x-loop, null reverse path).  our_addrs is a NULL-terminated list of the daemon's own
  * addresses (may be NULL).  Never fails. */
 enum classify_verdict classify_headers(const struct classify_headers *h,
 				       const char *const *our_addrs);

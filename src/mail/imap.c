@@ -1,8 +1,10 @@
-/* imap.c -- the "imap" mailbox source on libetpan's mailimap (see imap.h). */
+/* imap.c -- the "imap" mailbox source on libetpan's mailimap (see imap.h):
+ * connecting, scanning, fetching and waiting; moving messages out of the
+ * mailbox (archive, set aside) is in imap_move.c. */
 #include "config.h"
 
 #include "mail/imap.h"
-#include "mail/source.h"
+#include "mail/imap_private.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -16,46 +18,6 @@
 
 #include "util/buf.h"
 #include "util/xstr.h"
-
-/* Most handled messages moved to the archive with one command. */
-#define IMAP_ARCHIVE_BATCH 100
-
-struct imap_source {
-	struct mail_source src;
-	/* settings, copied */
-	char *host;
-	uint16_t port;
-	enum mail_tls tls;
-	char *ca_file;
-	bool tls_no_verify;
-	enum mail_source_auth auth;
-	char *user;
-	char *password;
-	char *mailbox;
-	char *archive;
-	unsigned int timeout_ms;
-	unsigned int poll_ms;
-	bool no_idle;		/* the operator turned IDLE off */
-	unsigned int backoff_min_ms, backoff_max_ms;
-	void (*event)(void *context, enum mail_source_event event,
-		      const char *detail);
-	void *event_context;
-
-	mailimap *imap;		/* NULL while disconnected */
-	bool has_move, has_idle, has_uidplus;
-	bool rescan_pending;	/* report RESCAN on the next next() */
-	bool in_outage;		/* DOWN was reported, UP not yet */
-	unsigned int backoff_ms;	/* current reconnect delay */
-	uint64_t retry_at_ms;	/* no connect try before this */
-	uint32_t cursor;	/* last UID handed out */
-	uint32_t *pending;	/* UIDs > cursor, ascending */
-	size_t n_pending, cap_pending;
-	uint32_t *archive_uids;	/* handled, move not yet sent */
-	size_t n_archive, cap_archive;
-	struct buf data;	/* the message handed out */
-	int wake_pipe[2];	/* interrupt() while sleeping */
-	volatile sig_atomic_t idling;	/* interrupt() while in IDLE */
-};
 
 static uint64_t imap_now_ms(void)
 {
@@ -253,14 +215,16 @@ static void imap_disconnect(struct imap_source *is)
 	mailimap_free(is->imap);
 	is->imap = NULL;
 	is->n_pending = 0;
-	/* Their UIDs are <= last_uid: the next scan archives them. */
+	/* Their UIDs are <= last_uid: the next scan archives them.  The
+	 * set-asides (is->aside) are kept: no scan may archive them. */
 	is->n_archive = 0;
+	is->quarantine_created = false;
 }
 
 /* An operation failed with libetpan code r: drop a dead session, note the
  * outage (the event fires once), fill *error_r. */
-static void imap_failed(struct imap_source *is, const char *what, int r,
-			const char **error_r)
+void imap_failed(struct imap_source *is, const char *what, int r,
+		 const char **error_r)
 {
 	*error_r = mail_source_error(&is->src, "IMAP %s:%u: %s: %s", is->host,
 				     is->port, what, imap_strerror(r));
@@ -352,6 +316,7 @@ static int imap_connect(struct imap_source *is, const char **error_r)
 			is->rescan_pending = true;
 		is->src.state.uidvalidity = uidvalidity;
 		is->src.state.last_uid = 0;
+		is->n_aside = 0;	/* UIDs of the old mailbox */
 	}
 	is->cursor = is->src.state.last_uid;
 	is->n_pending = 0;
@@ -431,11 +396,9 @@ imap_msg_static(struct mailimap_msg_att *att, int att_type)
 	return NULL;
 }
 
-static void imap_archive_add(struct imap_source *is, uint32_t uid);
-static int imap_archive_flush(struct imap_source *is, const char **error_r);
-
-/* List the mailbox: archive leftovers (UID <= last_uid), queue UIDs above
- * the cursor.  -1 with *error_r on failure. */
+/* List the mailbox: archive leftovers (UID <= last_uid) but those waiting
+ * to be set aside, queue UIDs above the cursor.  -1 with *error_r on
+ * failure. */
 static int imap_scan(struct imap_source *is, const char **error_r)
 {
 	struct mailimap_set *set;
@@ -465,7 +428,8 @@ static int imap_scan(struct imap_source *is, const char **error_r)
 			continue;
 		uid = st->att_data.att_uid;
 		if (uid <= is->src.state.last_uid) {
-			imap_archive_add(is, uid);
+			if (!imap_set_aside_queued(is, uid))
+				imap_archive_add(is, uid);
 		} else if (uid > is->cursor) {
 			if (is->n_pending == is->cap_pending) {
 				is->cap_pending = is->cap_pending ?
@@ -559,6 +523,10 @@ static enum mail_source_result imap_next(struct mail_source *src,
 			 * so a scan never sees it. */
 			if (imap_archive_flush(is, error_r) < 0)
 				return MAIL_SOURCE_ERROR;
+			/* A refused set-aside must not hold up the mail. */
+			if (imap_set_aside_flush(is, error_r) < 0 &&
+			    is->imap == NULL)
+				return MAIL_SOURCE_ERROR;
 			if (imap_scan(is, error_r) < 0)
 				return MAIL_SOURCE_ERROR;
 			if (is->n_pending == 0)
@@ -567,6 +535,8 @@ static enum mail_source_result imap_next(struct mail_source *src,
 		uid = is->pending[0];
 		memmove(is->pending, is->pending + 1,
 			--is->n_pending * sizeof(*is->pending));
+		if (uid <= src->state.last_uid)
+			continue;	/* done meanwhile (set aside ahead) */
 		r = imap_fetch_body(is, uid, error_r);
 		if (r < 0)
 			return MAIL_SOURCE_ERROR;
@@ -579,113 +549,6 @@ static enum mail_source_result imap_next(struct mail_source *src,
 		msg_r->size = is->data.len;
 		return MAIL_SOURCE_MESSAGE;
 	}
-}
-
-static struct mailimap_flag_list *imap_flags(bool deleted)
-{
-	struct mailimap_flag_list *fl = mailimap_flag_list_new_empty();
-
-	mailimap_flag_list_add(fl, mailimap_flag_new_seen());
-	if (deleted)
-		mailimap_flag_list_add(fl, mailimap_flag_new_deleted());
-	return fl;
-}
-
-static void imap_archive_add(struct imap_source *is, uint32_t uid)
-{
-	if (is->n_archive == is->cap_archive) {
-		is->cap_archive = is->cap_archive ? is->cap_archive * 2 : 64;
-		is->archive_uids = realloc(is->archive_uids, is->cap_archive *
-					   sizeof(*is->archive_uids));
-		if (is->archive_uids == NULL)
-			abort();
-	}
-	is->archive_uids[is->n_archive++] = uid;
-}
-
-/* \Seen, then MOVE (or COPY + \Deleted + EXPUNGE) to the archive, for all
- * UIDs in the batch at once: one round trip per command, not per message
- * (Dovecot spends several ms on each).  The batch is emptied either way:
- * what failed is at or below last_uid, and a later scan retries it. */
-static int imap_archive_flush(struct imap_source *is, const char **error_r)
-{
-	struct mailimap_set *set;
-	struct mailimap_store_att_flags *flags;
-	size_t i;
-	int r, ret = -1;
-
-	if (is->n_archive == 0)
-		return 0;
-	if (is->imap == NULL) {
-		is->n_archive = 0;
-		*error_r = mail_source_error(&is->src, "IMAP %s:%u: not "
-					     "connected", is->host, is->port);
-		return -1;
-	}
-	set = mailimap_set_new_empty();
-	for (i = 0; i < is->n_archive; i++)
-		mailimap_set_add_single(set, is->archive_uids[i]);
-	is->n_archive = 0;
-
-	flags = mailimap_store_att_flags_new_add_flags_silent(
-		imap_flags(false));
-	r = mailimap_uid_store(is->imap, set, flags);
-	mailimap_store_att_flags_free(flags);
-	if (r != MAILIMAP_NO_ERROR) {
-		imap_failed(is, "UID STORE \\Seen", r, error_r);
-		goto out;
-	}
-	if (is->has_move) {
-		r = mailimap_uid_move(is->imap, set, is->archive);
-		if (r != MAILIMAP_NO_ERROR) {
-			imap_failed(is, "UID MOVE", r, error_r);
-			goto out;
-		}
-		ret = 0;
-		goto out;
-	}
-	r = mailimap_uid_copy(is->imap, set, is->archive);
-	if (r != MAILIMAP_NO_ERROR) {
-		imap_failed(is, "UID COPY", r, error_r);
-		goto out;
-	}
-	flags = mailimap_store_att_flags_new_add_flags_silent(
-		imap_flags(true));
-	r = mailimap_uid_store(is->imap, set, flags);
-	mailimap_store_att_flags_free(flags);
-	if (r != MAILIMAP_NO_ERROR) {
-		imap_failed(is, "UID STORE \\Deleted", r, error_r);
-		goto out;
-	}
-	/* Without UIDPLUS, EXPUNGE also removes other \Deleted mail: in our
-	 * own mailbox only our own archived copies carry \Deleted. */
-	r = is->has_uidplus ? mailimap_uid_expunge(is->imap, set) :
-			      mailimap_expunge(is->imap);
-	if (r != MAILIMAP_NO_ERROR) {
-		imap_failed(is, "EXPUNGE", r, error_r);
-		goto out;
-	}
-	ret = 0;
-out:
-	mailimap_set_free(set);
-	return ret;
-}
-
-static int imap_mark_handled(struct mail_source *src, uint32_t uid,
-			     const char **error_r)
-{
-	struct imap_source *is = (struct imap_source *)src;
-
-	/* The caller committed: whatever happens below, this UID is done
-	 * (a failed move is redone by a later scan). */
-	if (uid > src->state.last_uid)
-		src->state.last_uid = uid;
-	/* Batched: sent before the next scan, wait or close, or now if
-	 * the batch is large. */
-	imap_archive_add(is, uid);
-	if (is->n_archive >= IMAP_ARCHIVE_BATCH)
-		return imap_archive_flush(is, error_r);
-	return 0;
 }
 
 static int imap_wait(struct mail_source *src, unsigned int max_ms,
@@ -787,9 +650,13 @@ static void imap_close(struct mail_source *src)
 	if (is->imap != NULL) {
 		const char *error;
 
-		/* Best effort: what is left is archived by a later scan. */
+		/* Best effort: what is left is archived by a later scan (a
+		 * set-aside not done yet too: see imap_move.c). */
 		(void)imap_archive_flush(is, &error);
-		mailimap_logout(is->imap);
+		if (is->imap != NULL)
+			(void)imap_set_aside_flush(is, &error);
+		if (is->imap != NULL)
+			mailimap_logout(is->imap);
 	}
 	imap_disconnect(is);
 	free(is->host);
@@ -801,8 +668,10 @@ static void imap_close(struct mail_source *src)
 	}
 	free(is->mailbox);
 	free(is->archive);
+	free(is->quarantine);
 	free(is->pending);
 	free(is->archive_uids);
+	free(is->aside);
 	buf_free(&is->data);
 	mail_source_wake_close(is->wake_pipe);
 	free(is);
@@ -836,6 +705,8 @@ static int imap_open(const struct mail_source_settings *set,
 	is->password = xstrdup(set->password);
 	is->mailbox = xstrdup(set->mailbox ? set->mailbox : "INBOX");
 	is->archive = xstrdup(set->archive ? set->archive : "Archive");
+	is->quarantine = xstrdup(set->quarantine ? set->quarantine :
+				 "Quarantine");
 	is->timeout_ms = set->timeout_ms ? set->timeout_ms : 30000;
 	is->poll_ms = set->poll_ms ? set->poll_ms : 60000;
 	is->no_idle = set->no_idle;
@@ -860,6 +731,7 @@ const struct mail_source_vfuncs mail_source_imap = {
 	.open = imap_open,
 	.next = imap_next,
 	.mark_handled = imap_mark_handled,
+	.set_aside = imap_set_aside,
 	.wait = imap_wait,
 	.interrupt = imap_interrupt,
 	.close = imap_close,

@@ -93,6 +93,7 @@ static void inbound_problem(struct inbound_msg *msg, enum inbound_problem p,
 struct inbound_hdrs {
 	const char *auto_submitted;
 	const char *precedence;
+	bool list;
 	const char *x_loop[8];
 	size_t x_loop_count;
 	const char *return_path;
@@ -218,6 +219,9 @@ static void inbound_read_headers(struct inbound_msg *msg,
 			} else if (strcasecmp(o->fld_name, "Precedence") == 0) {
 				if (h->precedence == NULL)
 					h->precedence = o->fld_value;
+			} else if (strcasecmp(o->fld_name, "List-Id") == 0 ||
+				   strcasecmp(o->fld_name, "List-Post") == 0) {
+				h->list = true;
 			} else if (strcasecmp(o->fld_name, "X-Loop") == 0) {
 				if (h->x_loop_count < sizeof(h->x_loop) / sizeof(h->x_loop[0]))
 					h->x_loop[h->x_loop_count++] = o->fld_value;
@@ -251,6 +255,7 @@ static enum classify_verdict inbound_classify(const struct inbound_msg *msg,
 		.return_path = h->have_return_path ? h->return_path : NULL,
 		.auto_submitted = h->auto_submitted,
 		.precedence = h->precedence,
+		.list = h->list,
 		.x_loop = h->x_loop,
 		.x_loop_count = h->x_loop_count,
 		.content_type = content_type,
@@ -260,15 +265,19 @@ static enum classify_verdict inbound_classify(const struct inbound_msg *msg,
 	return classify_headers(&ch, opts->our_addrs);
 }
 
-/* ---- oversized: headers only ---- */
+/* ---- headers only: a mail too big, or whose MIME is refused ---- */
 
-static void inbound_oversized(struct inbound_msg *msg, const char *raw,
-			      size_t len, const struct inbound_options *opts)
+/* Read the top-level header block alone (From, Message-ID, the loop and
+ * bounce filters), so that even a mail whose body cannot be read can be
+ * recorded with its sender and answered. */
+static void inbound_header_only(struct inbound_msg *msg, const char *raw,
+				size_t len, const struct inbound_options *opts)
 {
 	struct buf hdr = BUF_INIT;
 	struct mailimf_fields *fields = NULL;
 	struct inbound_hdrs h = { 0 };
 	size_t n = len < INBOUND_HEADER_MAX ? len : INBOUND_HEADER_MAX, i, idx = 0;
+	const char *err;
 
 	for (i = 0; i + 1 < n; i++) {
 		if (raw[i] == '\n' && (raw[i + 1] == '\n' ||
@@ -277,16 +286,30 @@ static void inbound_oversized(struct inbound_msg *msg, const char *raw,
 			break;
 		}
 	}
+	msg->header_len = n;
 	mime_to_crlf(raw, n, &hdr);
 	buf_append(&hdr, "\r\n", 2);
-	if (mailimf_fields_parse(hdr.data, hdr.len, &idx, &fields) == MAILIMF_NO_ERROR)
+	/* libetpan recurses once per nested comment: a hostile header
+	 * would overflow the stack (mime.h); such a header is not read.
+	 * And it is read as mime_parse reads the top-level header (envelope
+	 * fields, the rest optional): mailimf_fields_parse's Return-Path
+	 * parser leaks the address of a malformed path. */
+	if (mime_check_header(hdr.data, hdr.len, &err) == 0 &&
+	    mailimf_envelope_and_optional_fields_parse(hdr.data, hdr.len, &idx,
+						       &fields) == MAILIMF_NO_ERROR)
 		inbound_read_headers(msg, fields, &h);
 	msg->verdict = inbound_classify(msg, &h, NULL, NULL, opts);
-	if (msg->verdict == CLASSIFY_NORMAL || msg->verdict == CLASSIFY_BOUNCE)
-		msg->verdict = CLASSIFY_OVERSIZED;
 	if (fields != NULL)
 		mailimf_fields_free(fields);
 	buf_free(&hdr);
+}
+
+static void inbound_oversized(struct inbound_msg *msg, const char *raw,
+			      size_t len, const struct inbound_options *opts)
+{
+	inbound_header_only(msg, raw, len, opts);
+	if (msg->verdict == CLASSIFY_NORMAL || msg->verdict == CLASSIFY_BOUNCE)
+		msg->verdict = CLASSIFY_OVERSIZED;
 }
 
 /* ---- bounces ---- */
@@ -471,6 +494,41 @@ static void inbound_freshness(struct inbound_msg *msg,
 		msg->freshness = INBOUND_FRESH_FUTURE;
 }
 
+/* The digest of signed content as every signature over it sees it: line
+ * ends (CRLF, CR or LF) made one, trailing blanks of each line and blank
+ * lines at the end dropped.  An OpenPGP text signature (a clearsigned
+ * block, and PGP/MIME signed in text mode) does not cover trailing blanks
+ * or the form of line ends, so an attacker can change those and the
+ * signature still verifies: the replay history must not see a new text
+ * then.  Coarser than any signature's own canonical form is safe -- the
+ * same verified content always gives the same digest. */
+static void inbound_canon_digest(const char *s, size_t len, char *hex)
+{
+	struct buf b = BUF_INIT;
+	size_t i = 0, keep = 0;
+
+	while (i < len) {
+		size_t start = i, end;
+
+		while (i < len && s[i] != '\r' && s[i] != '\n')
+			i++;
+		end = i;
+		while (end > start && (s[end - 1] == ' ' || s[end - 1] == '\t'))
+			end--;
+		buf_append(&b, s + start, end - start);
+		if (end > start)
+			keep = b.len;
+		if (i < len && s[i] == '\r' && i + 1 < len && s[i + 1] == '\n')
+			i++;
+		if (i < len) {
+			i++;
+			buf_putc(&b, '\n');
+		}
+	}
+	sha256_hex(b.data ? b.data : "", keep, hex);
+	buf_free(&b);
+}
+
 /* Turn the digest of the signed content in msg->signed_sha256 into the
  * digest of the signature itself: signer, creation time and content, as
  * dak's signature history keys it.  The replay history must refuse the
@@ -510,6 +568,10 @@ static int inbound_import(struct inbound_msg *msg,
 			inbound_strs_add(&msg->imported_fprs, fprs[k]);
 		imported += (int)n;
 		pgp_fprs_free(&fprs);
+		/* One key a mail: a registration brings one, and a mail with
+		 * many attachments must not grow the keyring by many. */
+		if (n > 0)
+			break;
 	}
 	(void)error_r;
 	return imported;
@@ -591,7 +653,7 @@ static int inbound_pgp_mime(struct inbound_msg *msg,
 		ret = 0;
 		goto out;
 	}
-	sha256_hex(signed_data, signed_len, msg->signed_sha256);
+	inbound_canon_digest(signed_data, signed_len, msg->signed_sha256);
 	mime_walk(mime_message_body(root), inbound_outside_part, &outside);
 	msg->text_outside_signature = outside.found;
 
@@ -632,8 +694,10 @@ out:
 }
 
 /* Our own reading of a clearsigned block's text (dash-escapes removed,
- * trailing whitespace dropped, CRLF), for the replay digest and for keys
- * pasted in it: it does not depend on whether gpg could verify. */
+ * trailing whitespace dropped, CRLF), for keys pasted in it and for the
+ * reply when gpg could not verify it.  Never for the replay digest: that
+ * comes from the text gpg verified (a "- " line, for one, reads otherwise
+ * here than in gpg). */
 static void inbound_clear_text(const char *blk, size_t len, struct buf *out)
 {
 	size_t i = 0, e;
@@ -688,7 +752,6 @@ static int inbound_clearsigned(struct inbound_msg *msg,
 	msg->text_outside_signature = !inbound_blank(bytes, start) ||
 		!inbound_blank(bytes + start + blen, len - start - blen);
 	inbound_clear_text(bytes + start, blen, &ours);
-	sha256_hex(ours.data, ours.len, msg->signed_sha256);
 	if (opts->pgp == NULL) {
 		msg->sig.status = PGP_SIG_ERROR;
 	} else {
@@ -716,6 +779,13 @@ static int inbound_clearsigned(struct inbound_msg *msg,
 					   &msg->sig, &plain, error_r) < 0)
 			goto out;
 	}
+	/* The replay digest: of the text gpg verified, when it did. */
+	if (msg->sig.status == PGP_SIG_GOOD)
+		inbound_canon_digest(plain.data ? plain.data : "", plain.len,
+				     msg->signed_sha256);
+	else
+		inbound_canon_digest(ours.data ? ours.data : "", ours.len,
+				     msg->signed_sha256);
 	inbound_freshness(msg, opts);
 	inbound_signature_id(msg);
 	ret = 0;
@@ -810,7 +880,10 @@ int inbound_parse(const char *raw, size_t len,
 	if (canon.data == NULL)
 		buf_puts(&canon, "");
 	if (mime_parse(canon.data, canon.len, &root, &err) < 0) {
+		/* Still say to whom: the reply tells the sender why. */
 		inbound_problem(msg, INBOUND_BAD_MIME, err);
+		inbound_header_only(msg, canon.data, canon.len, opts);
+		msg->header_len = 0;
 		ret = 0;
 		goto out;
 	}

@@ -104,6 +104,9 @@ struct inbound_msg {
 
 	char raw_sha256[SHA256_HEX_LEN + 1];
 	size_t raw_size;
+	/* For CLASSIFY_OVERSIZED: the bytes of the header block, all that is
+	 * worth keeping of a mail too big to read (0 otherwise). */
+	size_t header_len;
 
 	/* Command text, UTF-8 with LF line ends: the signed text of a signed
 	 * mail, else the body text.  NULL when verdict != NORMAL or problem. */

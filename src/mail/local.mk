@@ -7,7 +7,7 @@ libashes_mail_a_CPPFLAGS = $(AM_CPPFLAGS) $(ETPAN_CFLAGS) $(GPGME_CFLAGS) $(CURL
 libashes_mail_a_SOURCES += \
 	src/mail/sha256.c src/mail/sha256.h \
 	src/mail/pgp.c src/mail/pgp.h \
-	src/mail/mime.c src/mail/mime.h \
+	src/mail/mime.c src/mail/mime_limits.c src/mail/html.c src/mail/mime.h \
 	src/mail/classify.c src/mail/classify.h \
 	src/mail/inbound.c src/mail/inbound.h
 check_PROGRAMS += tests/mail/test_mime
@@ -35,6 +35,7 @@ tests_mail_test_compose_LDADD = libashes_mail.a libashes_util.a $(CHECK_LIBS)
 libashes_mail_a_SOURCES += \
 	src/mail/source.c src/mail/source.h \
 	src/mail/imap.c src/mail/imap.h \
+	src/mail/imap_move.c src/mail/imap_private.h \
 	src/mail/maildir_source.c \
 	src/mail/smtp.c src/mail/smtp.h
 check_PROGRAMS += tests/mail/test_imap

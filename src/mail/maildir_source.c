@@ -3,7 +3,10 @@
  *
  * Files are read from DIR/new/ when that folder exists, else from DIR, in
  * name order; a handled file is renamed into DIR/archive/ (rename is atomic,
- * so a file present is a file not yet handled).  UIDs are handed out in
+ * so a file present is a file not yet handled), a set-aside one into
+ * DIR/quarantine/.  A set-aside whose rename failed is never handed out
+ * again by this source; the rename is retried before each scan (after a
+ * restart such a file is handed out again).  UIDs are handed out in
  * discovery order for the life of the source and UIDVALIDITY is 1: the
  * saved last UID is not used to skip files, since the files themselves say
  * what is left.  After a crash between the caller's commit and the rename
@@ -30,12 +33,14 @@
 struct dir_entry {
 	char *name;
 	uint32_t uid;
+	bool aside;	/* set aside, rename not done yet: never handed out */
 };
 
 struct dir_source {
 	struct mail_source src;
 	char *path;		/* where the .eml files are */
 	char *archive;		/* where handled files go */
+	char *quarantine;	/* where set-aside files go */
 	unsigned int poll_ms;
 	struct dir_entry *entries;	/* known, not yet archived */
 	size_t n_entries, cap_entries;
@@ -111,6 +116,7 @@ static int dir_scan(struct dir_source *ds, const char **error_r)
 		}
 		ds->entries[ds->n_entries].name = names[i];
 		ds->entries[ds->n_entries].uid = ++ds->next_uid;
+		ds->entries[ds->n_entries].aside = false;
 		ds->n_entries++;
 	}
 	ret = 0;
@@ -159,6 +165,62 @@ out:
 	return ret;
 }
 
+/* Drop entry i (its file is gone). */
+static void dir_forget(struct dir_source *ds, size_t i)
+{
+	free(ds->entries[i].name);
+	memmove(&ds->entries[i], &ds->entries[i + 1],
+		(ds->n_entries - i - 1) * sizeof(*ds->entries));
+	ds->n_entries--;
+}
+
+/* Rename entry i into folder TO (made 0700 when missing) and forget it.
+ * Returns 0, or -1 with *error_r and errno (the entry stays). */
+static int dir_move(struct dir_source *ds, size_t i, const char *to,
+		    const char **error_r)
+{
+	struct buf from = BUF_INIT, dest = BUF_INIT;
+	int ret = -1, err = 0;
+
+	buf_printf(&from, "%s/%s", ds->path, ds->entries[i].name);
+	buf_printf(&dest, "%s/%s", to, ds->entries[i].name);
+	if (mkdir(to, 0700) < 0 && errno != EEXIST) {
+		err = errno;
+		*error_r = mail_source_error(&ds->src, "mkdir %s: %s", to,
+					     strerror(errno));
+		goto out;
+	}
+	if (rename(buf_str(&from), buf_str(&dest)) < 0) {
+		err = errno;
+		*error_r = mail_source_error(&ds->src, "rename %s to %s: %s",
+					     buf_str(&from), buf_str(&dest),
+					     strerror(errno));
+		goto out;
+	}
+	dir_forget(ds, i);
+	ret = 0;
+out:
+	buf_free(&from);
+	buf_free(&dest);
+	errno = err;
+	return ret;
+}
+
+/* Entry of UID, or -1 with *error_r. */
+static ssize_t dir_find_uid(struct dir_source *ds, uint32_t uid,
+			    const char **error_r)
+{
+	size_t i;
+
+	for (i = 0; i < ds->n_entries; i++) {
+		if (ds->entries[i].uid == uid)
+			return (ssize_t)i;
+	}
+	*error_r = mail_source_error(&ds->src, "no message with UID %u",
+				     (unsigned int)uid);
+	return -1;
+}
+
 static enum mail_source_result dir_next(struct mail_source *src,
 					struct mail_source_message *msg_r,
 					const char **error_r)
@@ -175,20 +237,31 @@ static enum mail_source_result dir_next(struct mail_source *src,
 		if (changed)
 			return MAIL_SOURCE_RESCAN;
 	}
+	/* Set-asides whose rename failed: try again (the error was
+	 * reported then).  A file taken away meanwhile is forgotten. */
+	for (i = 0; i < ds->n_entries; i++) {
+		const char *ignored;
+
+		if (!ds->entries[i].aside)
+			continue;
+		if (dir_move(ds, i, ds->quarantine, &ignored) == 0) {
+			i--;
+		} else if (errno == ENOENT) {
+			dir_forget(ds, i);
+			i--;
+		}
+	}
 	if (dir_scan(ds, error_r) < 0)
 		return MAIL_SOURCE_ERROR;
 	for (i = 0; i < ds->n_entries; i++) {
-		if (ds->entries[i].uid <= ds->cursor)
+		if (ds->entries[i].uid <= ds->cursor || ds->entries[i].aside)
 			continue;
 		r = dir_read_file(ds, ds->entries[i].name, error_r);
 		if (r < 0)
 			return MAIL_SOURCE_ERROR;
 		if (r == 0) {
 			/* Taken away by someone else: forget it. */
-			free(ds->entries[i].name);
-			memmove(&ds->entries[i], &ds->entries[i + 1],
-				(ds->n_entries - i - 1) * sizeof(*ds->entries));
-			ds->n_entries--;
+			dir_forget(ds, i);
 			i--;
 			continue;
 		}
@@ -206,43 +279,32 @@ static int dir_mark_handled(struct mail_source *src, uint32_t uid,
 			    const char **error_r)
 {
 	struct dir_source *ds = (struct dir_source *)src;
-	struct buf from = BUF_INIT, to = BUF_INIT;
-	size_t i;
-	int ret = -1;
+	ssize_t i = dir_find_uid(ds, uid, error_r);
 
-	for (i = 0; i < ds->n_entries; i++) {
-		if (ds->entries[i].uid == uid)
-			break;
-	}
-	if (i == ds->n_entries) {
-		*error_r = mail_source_error(src, "no message with UID %u",
-					     (unsigned int)uid);
+	if (i < 0)
 		return -1;
-	}
-	buf_printf(&from, "%s/%s", ds->path, ds->entries[i].name);
-	buf_printf(&to, "%s/%s", ds->archive, ds->entries[i].name);
-	if (mkdir(ds->archive, 0700) < 0 && errno != EEXIST) {
-		*error_r = mail_source_error(src, "mkdir %s: %s", ds->archive,
-					     strerror(errno));
-		goto out;
-	}
-	if (rename(buf_str(&from), buf_str(&to)) < 0) {
-		*error_r = mail_source_error(src, "rename %s to %s: %s",
-					     buf_str(&from), buf_str(&to),
-					     strerror(errno));
-		goto out;
-	}
-	free(ds->entries[i].name);
-	memmove(&ds->entries[i], &ds->entries[i + 1],
-		(ds->n_entries - i - 1) * sizeof(*ds->entries));
-	ds->n_entries--;
+	/* Set aside already: it goes to quarantine, not to the archive. */
+	if (!ds->entries[i].aside &&
+	    dir_move(ds, (size_t)i, ds->archive, error_r) < 0)
+		return -1;
 	if (uid > src->state.last_uid)
 		src->state.last_uid = uid;
-	ret = 0;
-out:
-	buf_free(&from);
-	buf_free(&to);
-	return ret;
+	return 0;
+}
+
+static int dir_set_aside(struct mail_source *src, uint32_t uid,
+			 const char **error_r)
+{
+	struct dir_source *ds = (struct dir_source *)src;
+	ssize_t i = dir_find_uid(ds, uid, error_r);
+
+	if (i < 0)
+		return -1;
+	/* Done with, whether the rename works now or at a later next(). */
+	ds->entries[i].aside = true;
+	if (uid > src->state.last_uid)
+		src->state.last_uid = uid;
+	return dir_move(ds, (size_t)i, ds->quarantine, error_r);
 }
 
 static int dir_wait(struct mail_source *src, unsigned int max_ms,
@@ -261,7 +323,7 @@ static int dir_wait(struct mail_source *src, unsigned int max_ms,
 	if (dir_scan(ds, error_r) < 0)
 		return -1;
 	for (i = 0; i < ds->n_entries; i++) {
-		if (ds->entries[i].uid > ds->cursor)
+		if (ds->entries[i].uid > ds->cursor && !ds->entries[i].aside)
 			return 1;
 	}
 	return 0;
@@ -284,6 +346,7 @@ static void dir_close(struct mail_source *src)
 	free(ds->entries);
 	free(ds->path);
 	free(ds->archive);
+	free(ds->quarantine);
 	buf_free(&ds->data);
 	mail_source_wake_close(ds->wake_pipe);
 	free(ds);
@@ -316,6 +379,8 @@ static int dir_open(const struct mail_source_settings *set,
 	buf_free(&sub);
 	buf_printf(&sub, "%s/archive", set->path);
 	ds->archive = buf_steal(&sub);
+	buf_printf(&sub, "%s/quarantine", set->path);
+	ds->quarantine = buf_steal(&sub);
 	if (ds->path == NULL)
 		abort();
 	ds->poll_ms = set->poll_ms ? set->poll_ms : 1000;
@@ -323,6 +388,7 @@ static int dir_open(const struct mail_source_settings *set,
 		*error_r = "mail source dir: pipe failed";
 		free(ds->path);
 		free(ds->archive);
+		free(ds->quarantine);
 		free(ds);
 		return -1;
 	}
@@ -335,6 +401,7 @@ const struct mail_source_vfuncs mail_source_dir = {
 	.open = dir_open,
 	.next = dir_next,
 	.mark_handled = dir_mark_handled,
+	.set_aside = dir_set_aside,
 	.wait = dir_wait,
 	.interrupt = dir_interrupt,
 	.close = dir_close,

@@ -21,6 +21,8 @@ int mime_parse(const char *data, size_t len, struct mailmime **mime_r,
 	size_t idx = 0;
 
 	*mime_r = NULL;
+	if (mime_check_structure(data, len, NULL, error_r) < 0)
+		return -1;
 	if (mailmime_parse(data, len, &idx, mime_r) != MAILIMF_NO_ERROR) {
 		*error_r = "the message's MIME structure cannot be parsed";
 		return -1;
@@ -240,235 +242,19 @@ int mime_to_utf8(const char *charset, const char *in, size_t len,
 	return ret;
 }
 
-static void mime_put_utf8(struct buf *out, uint32_t cp)
-{
-	char s[4];
-
-	if (cp == 0 || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff) ||
-	    (cp < 0x20 && cp != '\n' && cp != '\t'))
-		cp = 0xfffd;
-	if (cp < 0x80) {
-		buf_putc(out, (char)cp);
-	} else if (cp < 0x800) {
-		s[0] = (char)(0xc0 | cp >> 6);
-		s[1] = (char)(0x80 | (cp & 0x3f));
-		buf_append(out, s, 2);
-	} else if (cp < 0x10000) {
-		s[0] = (char)(0xe0 | cp >> 12);
-		s[1] = (char)(0x80 | ((cp >> 6) & 0x3f));
-		s[2] = (char)(0x80 | (cp & 0x3f));
-		buf_append(out, s, 3);
-	} else {
-		s[0] = (char)(0xf0 | cp >> 18);
-		s[1] = (char)(0x80 | ((cp >> 12) & 0x3f));
-		s[2] = (char)(0x80 | ((cp >> 6) & 0x3f));
-		s[3] = (char)(0x80 | (cp & 0x3f));
-		buf_append(out, s, 4);
-	}
-}
-
-/* Decode the entity at html[i] (just after '&'); returns the bytes used
- * after '&', or 0 if it is not an entity we know (then '&' is literal). */
-static size_t mime_html_entity(const char *html, size_t len, size_t i,
-			       struct buf *out)
-{
-	static const struct { const char *name; uint32_t cp; } names[] = {
-		{ "amp", '&' }, { "lt", '<' }, { "gt", '>' }, { "quot", '"' },
-		{ "apos", '\'' }, { "nbsp", ' ' }, { "copy", 0xa9 },
-		{ "hellip", 0x2026 }, { "mdash", 0x2014 }, { "ndash", 0x2013 },
-	};
-	char name[12];
-	size_t n = 0, k;
-
-	while (i + n < len && n < sizeof(name) - 1 && html[i + n] != ';' &&
-	       (isalnum((unsigned char)html[i + n]) || html[i + n] == '#')) {
-		name[n] = html[i + n];
-		n++;
-	}
-	if (i + n >= len || html[i + n] != ';' || n == 0)
-		return 0;
-	name[n] = '\0';
-	if (name[0] == '#') {
-		unsigned long cp;
-		char *end;
-
-		if (name[1] == 'x' || name[1] == 'X')
-			cp = strtoul(name + 2, &end, 16);
-		else
-			cp = strtoul(name + 1, &end, 10);
-		if (*end != '\0' || end == name + 1)
-			return 0;
-		mime_put_utf8(out, cp > 0x10ffff ? 0xfffd : (uint32_t)cp);
-		return n + 1;
-	}
-	for (k = 0; k < sizeof(names) / sizeof(names[0]); k++) {
-		if (strcmp(name, names[k].name) == 0) {
-			mime_put_utf8(out, names[k].cp);
-			return n + 1;
-		}
-	}
-	return 0;
-}
-
-static bool mime_html_is_block(const char *tag)
-{
-	static const char *const blocks[] = {
-		"br", "p", "div", "tr", "li", "h1", "h2", "h3", "h4", "h5",
-		"h6", "blockquote", "pre", "table", "hr", "ul", "ol", "dt",
-		"dd", "section", "article", "header", "footer",
-	};
-	size_t k;
-
-	for (k = 0; k < sizeof(blocks) / sizeof(blocks[0]); k++)
-		if (strcmp(tag, blocks[k]) == 0)
-			return true;
-	return false;
-}
-
-/* Case-insensitive search for needle in hay[from..len). */
-static size_t mime_find_ci(const char *hay, size_t len, size_t from,
-			   const char *needle)
-{
-	size_t n = strlen(needle), i;
-
-	for (i = from; i + n <= len; i++)
-		if (strncasecmp(hay + i, needle, n) == 0)
-			return i;
-	return len;
-}
-
-void mime_html_to_text(const char *html, size_t len, struct buf *out)
-{
-	struct buf raw = BUF_INIT;
-	size_t i = 0, j;
-	bool pre = false, space = false;
-
-	while (i < len) {
-		char c = html[i];
-
-		if (c == '<') {
-			char tag[16];
-			size_t n = 0;
-			bool closing = false;
-
-			if (mime_find_ci(html, len, i, "<!--") == i) {
-				j = mime_find_ci(html, len, i + 4, "-->");
-				i = j < len ? j + 3 : len;
-				continue;
-			}
-			j = i + 1;
-			if (j < len && html[j] == '/') {
-				closing = true;
-				j++;
-			}
-			while (j < len && n < sizeof(tag) - 1 &&
-			       isalnum((unsigned char)html[j]))
-				tag[n++] = (char)tolower((unsigned char)html[j++]);
-			tag[n] = '\0';
-			/* skip to the end of the tag, past quoted values */
-			{
-				char q = 0;
-				for (; j < len; j++) {
-					if (q) {
-						if (html[j] == q)
-							q = 0;
-					} else if (html[j] == '"' || html[j] == '\'') {
-						q = html[j];
-					} else if (html[j] == '>') {
-						break;
-					}
-				}
-			}
-			i = j < len ? j + 1 : len;
-			if (!closing && (strcmp(tag, "script") == 0 ||
-					 strcmp(tag, "style") == 0 ||
-					 strcmp(tag, "head") == 0 ||
-					 strcmp(tag, "title") == 0)) {
-				char endtag[24];
-
-				snprintf(endtag, sizeof(endtag), "</%s", tag);
-				j = mime_find_ci(html, len, i, endtag);
-				j = mime_find_ci(html, len, j, ">");
-				i = j < len ? j + 1 : len;
-				continue;
-			}
-			if (strcmp(tag, "pre") == 0)
-				pre = !closing;
-			if (mime_html_is_block(tag)) {
-				buf_putc(&raw, '\n');
-				space = false;
-			}
-			continue;
-		}
-		if (c == '&') {
-			size_t used = mime_html_entity(html, len, i + 1, &raw);
-
-			if (used > 0) {
-				i += 1 + used;
-				space = false;
-				continue;
-			}
-		}
-		if (!pre && (c == ' ' || c == '\t' || c == '\n' || c == '\r')) {
-			if (!space && raw.len > 0 && raw.data[raw.len - 1] != '\n')
-				buf_putc(&raw, ' ');
-			space = true;
-			i++;
-			continue;
-		}
-		if (c == '\r') {
-			i++;
-			continue;
-		}
-		if ((unsigned char)c < 0x20 && c != '\n' && c != '\t') {
-			i++;
-			continue;
-		}
-		buf_putc(&raw, c);
-		space = false;
-		i++;
-	}
-	/* Tidy: no spaces at line ends or starts, no blank lines. */
-	{
-		const char *s = buf_str(&raw);
-		size_t k = 0;
-		bool started = false;
-
-		while (s[k] != '\0') {
-			size_t e = k, b, t;
-
-			while (s[e] != '\0' && s[e] != '\n')
-				e++;
-			b = k;
-			while (b < e && s[b] == ' ')
-				b++;
-			t = e;
-			while (t > b && s[t - 1] == ' ')
-				t--;
-			/* Blank lines carry nothing for a command reader and
-			 * HTML makes many of them: drop them all. */
-			if (t != b) {
-				if (started)
-					buf_putc(out, '\n');
-				buf_append(out, s + b, t - b);
-				started = true;
-			}
-			if (s[e] == '\0')
-				break;
-			k = e + 1;
-		}
-		if (started)
-			buf_putc(out, '\n');
-	}
-	buf_free(&raw);
-}
+/* Trees deeper than mime_parse lets through are never walked: the
+ * guards only keep a tree from elsewhere from costing stack. */
+#define MIME_WALK_MAX (MIME_MAX_DEPTH + 2)
 
 static struct mailmime *mime_find_text_rec(struct mailmime *m,
-					   struct mailmime **html)
+					   struct mailmime **html,
+					   unsigned depth)
 {
 	char type[64];
 	clistiter *it;
 
+	if (depth > MIME_WALK_MAX)
+		return NULL;
 	if (m->mm_type == MAILMIME_SINGLE) {
 		if (mime_is_attachment(m))
 			return NULL;
@@ -483,7 +269,8 @@ static struct mailmime *mime_find_text_rec(struct mailmime *m,
 		return NULL;
 	for (it = clist_begin(m->mm_data.mm_multipart.mm_mp_list); it != NULL;
 	     it = clist_next(it)) {
-		struct mailmime *found = mime_find_text_rec(clist_content(it), html);
+		struct mailmime *found = mime_find_text_rec(clist_content(it),
+							    html, depth + 1);
 		if (found != NULL)
 			return found;
 	}
@@ -494,7 +281,7 @@ struct mailmime *mime_find_text_part(struct mailmime *root, bool *is_html_r)
 {
 	struct mailmime *html = NULL, *plain;
 
-	plain = mime_find_text_rec(mime_message_body(root), &html);
+	plain = mime_find_text_rec(mime_message_body(root), &html, 0);
 	*is_html_r = plain == NULL && html != NULL;
 	return plain != NULL ? plain : html;
 }
@@ -616,18 +403,28 @@ bool mime_find_clearsigned(const char *text, size_t len, size_t *start_r,
 	return true;
 }
 
-void mime_walk(struct mailmime *root,
-	       void (*fn)(struct mailmime *m, void *ctx), void *ctx)
+static void mime_walk_rec(struct mailmime *m,
+			  void (*fn)(struct mailmime *m, void *ctx), void *ctx,
+			  unsigned depth)
 {
 	clistiter *it;
 
-	fn(root, ctx);
-	if (root->mm_type == MAILMIME_MULTIPLE) {
-		for (it = clist_begin(root->mm_data.mm_multipart.mm_mp_list);
+	if (depth > MIME_WALK_MAX)
+		return;
+	fn(m, ctx);
+	if (m->mm_type == MAILMIME_MULTIPLE) {
+		for (it = clist_begin(m->mm_data.mm_multipart.mm_mp_list);
 		     it != NULL; it = clist_next(it))
-			mime_walk(clist_content(it), fn, ctx);
-	} else if (root->mm_type == MAILMIME_MESSAGE &&
-		   root->mm_data.mm_message.mm_msg_mime != NULL) {
-		mime_walk(root->mm_data.mm_message.mm_msg_mime, fn, ctx);
+			mime_walk_rec(clist_content(it), fn, ctx, depth + 1);
+	} else if (m->mm_type == MAILMIME_MESSAGE &&
+		   m->mm_data.mm_message.mm_msg_mime != NULL) {
+		mime_walk_rec(m->mm_data.mm_message.mm_msg_mime, fn, ctx,
+			      depth + 1);
 	}
+}
+
+void mime_walk(struct mailmime *root,
+	       void (*fn)(struct mailmime *m, void *ctx), void *ctx)
+{
+	mime_walk_rec(root, fn, ctx, 0);
 }

@@ -18,11 +18,34 @@
 
 struct mailmime;
 
+/* The deepest a mail may nest, counted in containers: multipart parts
+ * with a boundary and message/rfc822 parts (what libetpan parses as
+ * nested; a part without Content-Type in a multipart/digest is one), the
+ * mail itself not counted -- so 32 multiparts inside each other are fine,
+ * 33 are refused.  Comments "( ( ... ) )" in a header may nest as deep.
+ * libetpan recurses without limit on both, so deeper mail would overflow
+ * the stack; real mail nests a handful of levels. */
+#define MIME_MAX_DEPTH 32
+
 /* Parse a whole message (headers and body).  data must stay alive and
  * unchanged while the tree is used.  Returns -1 with a static error if
- * libetpan cannot parse it at all.  Free with mime_free(). */
+ * mime_check_structure refuses it or libetpan cannot parse it at all.
+ * Free with mime_free(). */
 int mime_parse(const char *data, size_t len, struct mailmime **mime_r,
 	       const char **error_r);
+
+/* Walk data as libetpan's mailmime_parse will, without recursion, and
+ * refuse (-1, static error) a mail nested deeper than MIME_MAX_DEPTH, a
+ * header whose comments nest deeper, or a boundary libetpan mishandles.
+ * Otherwise 0, and *depth_r (if not NULL) is the mail's depth as counted
+ * for MIME_MAX_DEPTH.  mime_parse calls it first. */
+int mime_check_structure(const char *data, size_t len, unsigned *depth_r,
+			 const char **error_r);
+
+/* Refuse (-1, static error) a header block, starting at data, whose
+ * comments nest deeper than MIME_MAX_DEPTH: call it before giving a
+ * header to libetpan's mailimf_* parsers yourself. */
+int mime_check_header(const char *data, size_t len, const char **error_r);
 void mime_free(struct mailmime **mime);
 
 /* The body entity of a parsed message (the entity below the top-level
@@ -50,10 +73,15 @@ int mime_decode(const struct mailmime *m, struct buf *out,
 int mime_to_utf8(const char *charset, const char *in, size_t len,
 		 struct buf *out, const char **error_r);
 
-/* Append a plain-text rendering of UTF-8 HTML to *out: tags removed,
- * script/style/head content dropped, block tags become line breaks,
- * entities decoded (named basics and numeric), blank lines dropped.
- * Never fails. */
+/* Append a plain-text rendering of UTF-8 HTML to *out (html.c): tags
+ * removed, script/style/head content dropped, block tags become line
+ * breaks, entities decoded (named basics and numeric), blank lines
+ * dropped.  What the sender's client quoted -- any <blockquote> (Apple
+ * Mail, Thunderbird, Gmail), Gmail's gmail_quote and Thunderbird's
+ * moz-cite-prefix divs, Yahoo's yahoo_quoted, and Outlook's reply header
+ * (id divRplyFwdMsg or appendonsend) with everything after it -- is
+ * dropped and stands as one line "> (quoted text)", which the command
+ * reader skips as quoted.  Never fails. */
 void mime_html_to_text(const char *html, size_t len, struct buf *out);
 
 /* The entity holding the readable text below root: the first inline

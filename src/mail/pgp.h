@@ -1,6 +1,7 @@
 /* pgp.h -- OpenPGP through GPGME for the mail layer: verify detached
  * (PGP/MIME) and clearsigned signatures, import public keys, sign the
- * daemon's own replies, and time a verification for the bench.
+ * daemon's own replies, take revocations and updates of known keys, and
+ * time a verification for the bench.
  *
  * Each context has its own GNUPGHOME (given by the caller) and uses the
  * OpenPGP protocol only.  Trust is NOT taken from the web of trust: a keyring
@@ -14,6 +15,7 @@
 #ifndef ASHES_MAIL_PGP_H
 #define ASHES_MAIL_PGP_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <time.h>
 
@@ -71,14 +73,71 @@ int pgp_verify_clearsigned(struct pgp_ctx *ctx, const void *data, size_t len,
 			   struct pgp_sig *sig_r, struct buf *text_r,
 			   const char **error_r);
 
-/* Import the armored or binary public keys in data.  The fingerprints of
- * the keys imported or already present are returned as a NULL-terminated
- * array in *fprs_r (free with pgp_fprs_free); *count_r gets their number.
- * Secret keys are refused.  Returns -1 if nothing could be read. */
+/* The most key material one import reads, armored or binary, in bytes.
+ * A player's key without photos is a few KiB (armored, an ed25519 key is
+ * under 1 KiB, an RSA-4096 key about 3 KiB, more with certifications);
+ * anything near this is bulk we do not want in the keyring. */
+#define PGP_KEY_MAX_BYTES (64 * 1024)
+
+/* Import a new player's public key from the armored or binary data (the
+ * register path).  The data must hold either one key not yet in the
+ * keyring and nothing else, or only keys already there (then nothing is
+ * imported: keys we hold change only through pgp_import_known).  Photo
+ * IDs and other attribute user IDs are dropped on the way in.  The
+ * fingerprints (primary, upper-case hex) of the key imported or of the
+ * keys already present are returned as a NULL-terminated array in
+ * *fprs_r (free with pgp_fprs_free); *count_r gets their number.
+ * Returns -1, with *fprs_r NULL, *count_r 0 and the keyring unchanged, if
+ * the data is larger than PGP_KEY_MAX_BYTES, holds a secret key, holds a
+ * new key together with any other, or holds no usable public key. */
 int pgp_import_keys(struct pgp_ctx *ctx, const void *data, size_t len,
 		    char ***fprs_r, unsigned int *count_r,
 		    const char **error_r);
 void pgp_fprs_free(char ***fprs);
+
+/* What pgp_import_known did.  revoked is a NULL-terminated array of the
+ * primary fingerprints (upper-case hex) of keys revoked after the import
+ * and not before; revoked_count its length (the array is NULL when 0).
+ * changed: gpg took something new (a revocation, a signature, a subkey or
+ * a user ID) into the keyring. */
+struct pgp_known_import {
+	char **revoked;
+	unsigned int revoked_count;
+	bool changed;
+};
+
+/* Frees what r holds and zeroes it; r itself is the caller's. */
+void pgp_known_import_free(struct pgp_known_import *r);
+
+/* Take into the keyring what data brings for keys it already holds: a
+ * revocation certificate (bare, as gpg --gen-revoke writes it, or as gpg
+ * keeps it under openpgp-revocs.d with its leading ':'), or a refreshed
+ * copy of a known key (its revocation, new self-signatures, subkeys).
+ * Never adds a key: if data holds a key not in the keyring, nothing is
+ * imported and -1 is returned.  A revocation for a key not in the
+ * keyring, or data gpg cannot read at all, changes nothing: 0 with an
+ * empty *r.  Certifications of a known key by other keys are dropped
+ * (nobody may grow another player's key).  Fills *r (zeroed first; free
+ * with pgp_known_import_free) and returns 0; -1 with *r empty if the data
+ * is larger than PGP_KEY_MAX_BYTES, holds a secret key or a key not in
+ * the keyring, or gpg failed. */
+int pgp_import_known(struct pgp_ctx *ctx, const void *data, size_t len,
+		     struct pgp_known_import *r, const char **error_r);
+
+/* Drop the public key fpr (a 40 or 64 hex digit primary fingerprint)
+ * from the keyring: a key a mail brought that no player holds after all
+ * (the registration was refused), so that refused mails cannot grow the
+ * keyring.  Never a key with a secret part (the daemon's own).  0 when
+ * the key is gone or was not there; -1 with *error_r. */
+int pgp_forget_key(struct pgp_ctx *ctx, const char *fpr, const char **error_r);
+
+/* Whether the keyring holds the key whose primary fingerprint is fpr (40
+ * or 64 hex digits, any case; a subkey's fingerprint is "not known") and
+ * whether that key is revoked.  Returns 0 with *known_r and *revoked_r
+ * set (*revoked_r false for an unknown key); -1 if fpr is not a
+ * fingerprint or gpg failed. */
+int pgp_key_state(struct pgp_ctx *ctx, const char *fpr, bool *known_r,
+		  bool *revoked_r, const char **error_r);
 
 /* Make an armored detached signature over data with the secret key
  * signer_fpr (no passphrase), appended to *sig_r.  signer_fpr NULL or

@@ -62,6 +62,12 @@ int mail_source_mark_handled(struct mail_source *src, uint32_t uid,
 	return src->v->mark_handled(src, uid, error_r);
 }
 
+int mail_source_set_aside(struct mail_source *src, uint32_t uid,
+			  const char **error_r)
+{
+	return src->v->set_aside(src, uid, error_r);
+}
+
 int mail_source_wait(struct mail_source *src, unsigned int max_ms,
 		     const char **error_r)
 {

@@ -1,8 +1,8 @@
 /* source.h -- where inbound mail comes from.  A mailbox source is a backend
  * chosen by name, a struct of function pointers (like OpenSMTPD's queue
- * backends): "imap" in production (imap.c, libetpan), "dir" for a folder of
- * .eml files in local runs and unit tests (maildir_source.c).  The daemon's
- * loop is the same for both:
+ * backends): "imap" in production (imap.c, imap_move.c; libetpan), "dir" for
+ * a folder of .eml files in local runs and unit tests (maildir_source.c).
+ * The daemon's loop is the same for both:
  *
  *	mail_source_set_state(src, &saved);        (from the store)
  *	for (;;) {
@@ -11,6 +11,8 @@
  *			store transaction: handle msg.data, save
  *			  {msg.uidvalidity, msg.uid} as the new state; commit;
  *			mail_source_mark_handled(src, msg.uid, &error);
+ *			  (or, for a mail that keeps failing: record that,
+ *			  then mail_source_set_aside(src, msg.uid, &error))
  *		} else if (r == MAIL_SOURCE_RESCAN) {
  *			save the new state (uidvalidity, last_uid 0): the store's
  *			  Message-ID / sha256 record stops double-applying;
@@ -22,10 +24,13 @@
  * Messages come in UID order; one handed out but not marked is offered
  * again after the next wait() (the caller could not handle it and retries;
  * it should not skip ahead).  A message is archived (\Seen, moved to the
- * archive folder) only by mark_handled, i.e. after the caller's commit.  If the daemon dies between
- * its commit and the move, the message stays in the mailbox with a UID at or
- * below the saved last UID: the next scan archives it without handing it
- * out again.  Nothing here knows of games, rules or the store.
+ * archive folder) only by mark_handled, i.e. after the caller's commit.  If
+ * the daemon dies between its commit and the move, the message stays in the
+ * mailbox with a UID at or below the saved last UID: the next scan archives
+ * it without handing it out again.  A message that must not be retried for
+ * ever (it keeps failing) is set aside instead: set_aside moves it to the
+ * quarantine folder, unread.  Nothing here knows of games, rules or the
+ * store.
  *
  * Connection trouble never loses state: next/wait report MAIL_SOURCE_ERROR
  * and later calls reconnect, with exponential backoff capped at
@@ -72,10 +77,13 @@ struct mail_source_settings {
 	const char *password;	/* never logged */
 	const char *mailbox;	/* NULL: "INBOX" */
 	const char *archive;	/* NULL: "Archive"; created when missing */
+	const char *quarantine;	/* set-aside mail: NULL: "Quarantine";
+				   created when missing */
 	unsigned int timeout_ms;	/* per network operation; 0: 30 s */
 
 	/* dir: reads the .eml files of PATH/new if it exists, else of PATH, in
-	 * name order; handled files move to PATH/archive. */
+	 * name order; handled files move to PATH/archive, set-aside ones to
+	 * PATH/quarantine. */
 	const char *path;
 
 	/* both */
@@ -123,6 +131,8 @@ struct mail_source_vfuncs {
 					const char **error_r);
 	int (*mark_handled)(struct mail_source *src, uint32_t uid,
 			    const char **error_r);
+	int (*set_aside)(struct mail_source *src, uint32_t uid,
+			 const char **error_r);
 	int (*wait)(struct mail_source *src, unsigned int max_ms,
 		    const char **error_r);
 	void (*interrupt)(struct mail_source *src);
@@ -165,6 +175,23 @@ enum mail_source_result mail_source_next(struct mail_source *src,
  * later scan, as the saved last UID covers it). */
 int mail_source_mark_handled(struct mail_source *src, uint32_t uid,
 			     const char **error_r);
+
+/* Move message UID out of the mailbox into the quarantine folder (IMAP:
+ * settings->quarantine, default "Quarantine", created when missing; dir:
+ * PATH/quarantine/), so it is never handed out again; it is not marked
+ * \Seen, so an operator looking at the folder sees it as new.  Like
+ * mark_handled it advances the last UID (every UID <= last_uid is done).
+ * The IMAP source moves it at once (not batched); it is taken out of the
+ * archive batch, and other messages waiting there are not affected.
+ * Returns 0 or -1 with *error_r.  On -1 the message is still never handed
+ * out again: the source retries the move before its next scans (IMAP: up
+ * to 5 refusals, then it leaves the message in the mailbox; connection
+ * trouble does not count).  After a crash before the move was done, the
+ * message is in the mailbox at or below the saved last UID, and the next
+ * scan archives it like any handled message (never hands it out); once
+ * the move was done it is only in the quarantine folder. */
+int mail_source_set_aside(struct mail_source *src, uint32_t uid,
+			  const char **error_r);
 
 /* Wait up to max_ms (and at most the poll interval) for new mail: IMAP IDLE
  * when the server offers it, else a sleep; while disconnected, until the

@@ -3,11 +3,16 @@
 # tests at test time with real gpg (no private key or signature is ever
 # committed).  In DIR it makes:
 #   signer/    GNUPGHOME with the secret keys alice, old (expired), rev
-#              (revoked), alice2 (spare, for pgp_mime_sign tests)
-#   stranger/  GNUPGHOME with mallory's secret key (unknown to the daemon)
+#              (revoked), alice2 (spare, for pgp_mime_sign tests), late
+#              (to be revoked by the import tests)
+#   stranger/  GNUPGHOME with the secret keys of mallory, photo and
+#              bigphoto (with photo IDs), all unknown to the daemon
 #   verifier/  the daemon's GNUPGHOME: public keys of alice, old, rev (rev
 #              revoked), nothing of mallory
-#   fpr.NAME   fingerprints;  NAME.eml  the test mails (see the end).
+#   fpr.NAME   fingerprints;  NAME.pub  public keys (late-certified.pub:
+#              late with mallory's certification);  late.rev and
+#              mallory.revoke  revocation certificates;
+#   NAME.eml   the test mails (see the end).
 # A mail produced by mutt's own signing code is mutt.eml (if mutt exists).
 # `gpg-helper.sh --kill DIR` stops the gpg-agents started for DIR.
 set -eu
@@ -57,6 +62,39 @@ g signer --faked-system-time $((now - 29 * day)) --quick-add-key "$(cat fpr.alic
 # Revoke rev with the certificate gpg made at key creation.
 sed 's/^:-----/-----/' signer/openpgp-revocs.d/"$(cat fpr.rev)".rev > rev.revoke
 g verifier --import rev.revoke
+
+# For pgp_import_known: late (in signer, not in verifier) and its
+# revocation certificate as gpg keeps it (leading ':' and all); mallory's
+# revocation, for a key the daemon does not hold.
+genkey signer late late@example.org $((now - 30 * day)) never
+g signer --armor --export "$(cat fpr.late)" > late.pub
+cp signer/openpgp-revocs.d/"$(cat fpr.late)".rev late.rev
+sed 's/^:-----/-----/' stranger/openpgp-revocs.d/"$(cat fpr.mallory)".rev > mallory.revoke
+# late as mallory certified it: what a stranger could send to grow it
+g stranger --import late.pub
+g stranger --quick-sign-key "$(cat fpr.late)" >/dev/null
+g stranger --armor --export "$(cat fpr.late)" > late-certified.pub
+g stranger --yes --delete-keys "$(cat fpr.late)"
+
+# Keys with a photo ID (an attribute user ID holding a JPEG): a small one
+# that fits the import limit and a 100 KB one that does not.
+jpeg() { # size file -- a JFIF header and random bytes
+	{ printf '\377\330\377\340\000\020JFIF\000\001\001\000\000\001\000\001\000\000'
+	  head -c "$1" /dev/urandom; printf '\377\331'; } > "$2"
+}
+jpeg 3000 small.jpg
+jpeg 100000 big.jpg
+genkey stranger photo photo@example.net $((now - 30 * day)) never
+genkey stranger bigphoto bigphoto@example.net $((now - 30 * day)) never
+printf 'addphoto\n%s\nsave\n' "$PWD/small.jpg" |
+	g stranger --command-fd 0 --edit-key "$(cat fpr.photo)" >/dev/null
+# gpg asks whether a JPEG this large is really meant
+printf 'addphoto\n%s\ny\nsave\n' "$PWD/big.jpg" |
+	g stranger --command-fd 0 --edit-key "$(cat fpr.bigphoto)" >/dev/null
+for k in photo bigphoto; do
+	g stranger --list-keys --with-colons "$(cat fpr.$k)" | grep -q '^uat:'
+	g stranger --armor --export "$(cat fpr.$k)" > $k.pub
+done
 
 crlf() { sed 's/$/\r/' "$1"; }
 
@@ -113,6 +151,19 @@ out=same-text-mallory.eml
 out=clearsigned.eml
 printf 'move 12 a1-b2\n' > text
 { hdrs 'Alice <alice@example.org>' 'game 7' 'Content-Type: text/plain; charset=utf-8\n'; printf '\n'; clearsign signer alice text; } > $out
+
+# The outside test's replay bypass: a clearsigned text with an empty line,
+# and the same signed block with that line dash-escaped ("- ") and
+# trailing blanks added -- gpg verifies both, and they are one signature.
+out=replay-blank.eml
+printf 'challenge bob\n\nboard 1\n' > text
+clearsign signer alice text > replay.asc
+{ hdrs 'Alice <alice@example.org>' 'x' 'Content-Type: text/plain; charset=utf-8\n'; printf '\n'; cat replay.asc; } > $out
+out=replay-dash.eml
+{ hdrs 'Alice <alice@example.org>' 'x' 'Content-Type: text/plain; charset=utf-8\n'; printf '\n'
+  awk 'BEGIN { body = 0 } /^$/ && body == 0 { body = 1; print; next }
+       body == 1 && /^$/ { print "- "; body = 2; next }
+       /^challenge bob$/ { print "challenge bob  \t"; next } { print }' replay.asc; } > $out
 
 # ISO-8859-1 clearsigned text: signed in its own charset, read as UTF-8
 out=latin1-clearsigned.eml

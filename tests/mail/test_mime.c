@@ -425,6 +425,343 @@ START_TEST(test_dsn_parse)
 }
 END_TEST
 
+/* ---- nesting limits (mime_limits.c) ---- */
+
+static double secs_since(const struct timespec *t0)
+{
+	struct timespec t1;
+
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	return (double)(t1.tv_sec - t0->tv_sec) +
+	       (double)(t1.tv_nsec - t0->tv_nsec) / 1e9;
+}
+
+/* mime_parse must refuse raw with err_part in its error; inbound_parse
+ * then reports BAD_MIME with the same words and no text. */
+static void check_refused(const char *raw, size_t len, const char *err_part)
+{
+	struct mailmime *mime = NULL;
+	struct inbound_msg *m;
+	const char *err = NULL;
+
+	ck_assert_int_eq(mime_parse(raw, len, &mime, &err), -1);
+	ck_assert_ptr_null(mime);
+	ck_assert_msg(strstr(err, err_part) != NULL, "error: %s", err);
+	m = parse_opts(raw, len, &(struct inbound_options){ .now = 1800000000 });
+	ck_assert_int_eq(m->problem, INBOUND_BAD_MIME);
+	ck_assert_msg(strstr(m->problem_detail, err_part) != NULL, "%s",
+		      m->problem_detail);
+	ck_assert_ptr_null(m->text);
+	inbound_msg_free(&m);
+}
+
+static unsigned check_depth(const char *raw, size_t len)
+{
+	const char *err = NULL;
+	unsigned depth = 0;
+
+	ck_assert_msg(mime_check_structure(raw, len, &depth, &err) == 0, "%s", err);
+	return depth;
+}
+
+START_TEST(test_depth_rfc822_bomb)
+{
+	/* The reported crash: ~900 KB of message/rfc822 parts nested 28,000
+	 * deep, unsigned; libetpan recursed once per level. */
+	struct buf b = BUF_INIT;
+	struct timespec t0;
+	int i;
+
+	buf_puts(&b, HDRS);
+	for (i = 0; i < 28000; i++)
+		buf_puts(&b, "Content-Type: message/rfc822\r\n\r\n");
+	buf_puts(&b, "resign 5\r\n");
+	ck_assert_uint_gt(b.len, 850000);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	check_refused(b.data, b.len, "nested deeper than 32 levels");
+	ck_assert_msg(secs_since(&t0) < 1.0, "took %.3f s", secs_since(&t0));
+	buf_free(&b);
+}
+END_TEST
+
+static void nest_multipart(struct buf *b, int levels)
+{
+	int i;
+
+	buf_reset(b);
+	buf_puts(b, HDRS "MIME-Version: 1.0\n");
+	for (i = 0; i < levels; i++)
+		buf_printf(b, "Content-Type: multipart/mixed;\n boundary=\"b%dZ\"\n\n"
+			   "preamble\n--b%dZ\n", i, i);
+	buf_puts(b, "Content-Type: text/plain\n\nhi\n");
+	for (i = levels - 1; i >= 0; i--)
+		buf_printf(b, "--b%dZ--\n", i);
+}
+
+START_TEST(test_depth_multipart_limit)
+{
+	struct buf b = BUF_INIT;
+	struct inbound_msg *m;
+
+	nest_multipart(&b, 31);
+	ck_assert_uint_eq(check_depth(b.data, b.len), 31);
+	m = parse_opts(b.data, b.len, &(struct inbound_options){ .now = 1 });
+	ck_assert_int_eq(m->problem, INBOUND_OK);
+	ck_assert_str_eq(m->text, "hi\n");
+	inbound_msg_free(&m);
+	nest_multipart(&b, MIME_MAX_DEPTH);
+	ck_assert_uint_eq(check_depth(b.data, b.len), MIME_MAX_DEPTH);
+	nest_multipart(&b, 33);
+	check_refused(b.data, b.len,
+		      "the message's MIME structure is nested deeper than 32 levels");
+	buf_free(&b);
+}
+END_TEST
+
+static void nest_digest(struct buf *b, int levels)
+{
+	int i;
+
+	buf_reset(b);
+	for (i = 0; i < levels; i++)
+		buf_printf(b, "Content-Type: multipart/digest; boundary=\"d%dZ\"\r\n\r\n"
+			   "--d%dZ\r\nContent-Description: m\r\n\r\n", i, i);
+	buf_puts(b, "hi\r\n");
+	for (i = levels - 1; i >= 0; i--)
+		buf_printf(b, "--d%dZ--\r\n", i);
+}
+
+START_TEST(test_depth_counts_as_libetpan_reads)
+{
+	struct buf b = BUF_INIT;
+	int i;
+
+	/* A digest's part without Content-Type is a message: two levels per
+	 * digest here, 16 fit. */
+	nest_digest(&b, 16);
+	ck_assert_uint_eq(check_depth(b.data, b.len), 32);
+	nest_digest(&b, 17);
+	check_refused(b.data, b.len, "nested deeper");
+
+	/* libetpan does not end a multipart at "--B--" when a "--B" line
+	 * follows it: a scan by RFC 2046 would see one level here. */
+	buf_reset(&b);
+	for (i = 0; i < 43; i++)
+		buf_printf(&b, "Content-Type: multipart/mixed; boundary=\"L%dZ\"\r\n\r\n"
+			   "--L%dZ\r\n\r\nx\r\n--L%dZ--\r\n--L%dZ\r\n", i, i, i, i);
+	buf_puts(&b, "Content-Type: text/plain\r\n\r\nresign 5\r\n");
+	check_refused(b.data, b.len, "nested deeper");
+
+	/* an encoded message/rfc822 is not parsed below; case does not matter */
+	buf_reset(&b);
+	buf_puts(&b, "Content-Type: MULTIPART/Mixed; BOUNDARY=\"x\"\r\n\r\n--x\r\n"
+		 "Content-Type: message/rfc822\r\nContent-Transfer-Encoding: base64\r\n\r\n"
+		 "AAAA\r\n--x\r\nContent-Type: Message/RFC822\r\n\r\nSubject: s\r\n\r\nhi\r\n--x--\r\n");
+	ck_assert_uint_eq(check_depth(b.data, b.len), 2);
+	buf_free(&b);
+}
+END_TEST
+
+START_TEST(test_depth_many_siblings)
+{
+	struct buf b = BUF_INIT;
+	struct inbound_msg *m;
+	int i;
+
+	buf_puts(&b, HDRS "MIME-Version: 1.0\nContent-Type: multipart/mixed; boundary=s\n\n"
+		 "--s\nContent-Type: text/plain\n\nboard 5\n");
+	for (i = 0; i < 100; i++)
+		buf_printf(&b, "--s\nContent-Type: application/octet-stream\n"
+			   "Content-Disposition: attachment; filename=\"f%d.bin\"\n"
+			   "Content-Transfer-Encoding: base64\n\nAAECAw==\n", i);
+	for (i = 0; i < 100; i++)
+		buf_printf(&b, "--s\nContent-Type: message/rfc822\n\n"
+			   "From: x%d@example.org\nSubject: fwd\n\nold mail\n", i);
+	buf_puts(&b, "--s--\n");
+	ck_assert_uint_eq(check_depth(b.data, b.len), 2);
+	m = parse_opts(b.data, b.len, &(struct inbound_options){ .now = 1 });
+	ck_assert_int_eq(m->problem, INBOUND_OK);
+	ck_assert_str_eq(m->text, "board 5\n");
+	inbound_msg_free(&m);
+	buf_free(&b);
+}
+END_TEST
+
+START_TEST(test_comment_nesting)
+{
+	struct buf b = BUF_INIT;
+	struct inbound_msg *m;
+	struct timespec t0;
+	const char *err;
+	int i;
+
+	/* 32 nested comments are fine */
+	buf_puts(&b, "From: Bob <bob@example.org> ");
+	for (i = 0; i < 32; i++)
+		buf_putc(&b, '(');
+	for (i = 0; i < 32; i++)
+		buf_putc(&b, ')');
+	buf_puts(&b, "\r\nSubject: ((((((((((((((((((((((((((((((((((((((\r\n\r\nhi\r\n");
+	ck_assert_uint_eq(check_depth(b.data, b.len), 0);
+
+	/* 33 are not, folded or not; a quoted ')' does not close one */
+	buf_reset(&b);
+	buf_puts(&b, "From: bob@example.org\r\nContent-Type: text/plain;\r\n ");
+	for (i = 0; i < 33; i++)
+		buf_puts(&b, i == 20 ? "\r\n\t(\\)" : "(\\)");
+	buf_puts(&b, "\r\n\r\nhi\r\n");
+	check_refused(b.data, b.len,
+		      "a header of the message nests comments deeper than 32 levels");
+
+	/* a Subject is plain text to libetpan, unless a quoted string of
+	 * the line before reads on into it */
+	buf_reset(&b);
+	buf_puts(&b, "From: \"a\\\nSubject: x\" ");
+	for (i = 0; i < 33; i++)
+		buf_putc(&b, '(');
+	buf_puts(&b, "\n\nhi\n");
+	ck_assert_int_eq(mime_check_header(b.data, b.len, &err), -1);
+
+	/* a million, in a part's header, fast */
+	buf_reset(&b);
+	buf_puts(&b, "Content-Type: multipart/mixed; boundary=x\r\n\r\n--x\r\nX-A (");
+	for (i = 0; i < 1000000; i++)
+		buf_putc(&b, '(');
+	buf_puts(&b, ": 1\r\n\r\nhi\r\n--x--\r\n");
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	check_refused(b.data, b.len, "comments deeper");
+	ck_assert_msg(secs_since(&t0) < 1.0, "took %.3f s", secs_since(&t0));
+
+	/* and in an oversized mail, whose header alone is read */
+	buf_reset(&b);
+	buf_puts(&b, "Message-ID: <big@example.org>\nFrom: ");
+	for (i = 0; i < 200000; i++)
+		buf_putc(&b, '(');
+	buf_puts(&b, "\n\n");
+	for (i = 0; i < 20000; i++)
+		buf_puts(&b, "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef\n");
+	m = parse_opts(b.data, b.len, &(struct inbound_options){ .now = 1 });
+	ck_assert_int_eq(m->verdict, CLASSIFY_OVERSIZED);
+	ck_assert_ptr_null(m->message_id);
+	inbound_msg_free(&m);
+	ck_assert_int_eq(mime_check_header(b.data, b.len, &err), -1);
+	ck_assert_int_eq(mime_check_header("a: (b)\r\n\r\n(((", 14, &err), 0);
+	buf_free(&b);
+}
+END_TEST
+
+START_TEST(test_boundary_quote)
+{
+	/* libetpan 1.9.4 copies SIZE_MAX bytes for this boundary */
+	static const char raw[] = HDRS "Content-Type: multipart/mixed; boundary=\"\\\"\"\n\n"
+		"--\"\nContent-Type: text/plain\n\nhi\n--\"--\n";
+
+	check_refused(raw, sizeof(raw) - 1, "boundary of the message is malformed");
+}
+END_TEST
+
+/* ---- quoted HTML (html.c) ---- */
+
+static char *html_text(const char *html)
+{
+	struct buf b = BUF_INIT;
+
+	mime_html_to_text(html, strlen(html), &b);
+	buf_puts(&b, "");
+	return buf_steal(&b);
+}
+
+#define ck_html(html, want) do {				\
+		char *got_ = html_text(html);			\
+		ck_assert_str_eq(got_, want);			\
+		free(got_);					\
+	} while (0)
+
+START_TEST(test_html_quote_thunderbird)
+{
+	struct inbound_msg *m = parse(HDRS
+		"MIME-Version: 1.0\nContent-Type: text/html; charset=UTF-8\n\n"
+		"<html><head><meta http-equiv=\"content-type\" content=\"text/html; charset=UTF-8\">"
+		"</head><body><p>board 5</p>\n"
+		"<div class=\"moz-cite-prefix\">On 1/2/27 10:00, Bob wrote:<br></div>\n"
+		"<blockquote type=\"cite\" cite=\"mid:m0@example.org\">resign 5<br>\n"
+		"<blockquote type=\"cite\">draw offer 5</blockquote>resign 6</blockquote>\n"
+		"<br></body></html>\n");
+
+	ck_assert_int_eq(m->problem, INBOUND_OK);
+	ck_assert_str_eq(m->text, "board 5\n> (quoted text)\n");
+	inbound_msg_free(&m);
+}
+END_TEST
+
+START_TEST(test_html_quote_gmail)
+{
+	ck_html("<div dir=\"ltr\">move 7 a1-b2</div><br><div class=\"gmail_quote gmail_quote_container\">"
+		"<div dir=\"ltr\" class=\"gmail_attr\">On Fri, Jan 2, 2027 at 10:00 AM Bob "
+		"&lt;bob@example.org&gt; wrote:<br></div><blockquote class=\"gmail_quote\" "
+		"style=\"margin:0px 0px 0px 0.8ex;border-left:1px solid rgb(204,204,204);"
+		"padding-left:1ex\"><div dir=\"ltr\">resign 7<div><br></div></div></blockquote></div>"
+		"<div>-- </div>",
+		"move 7 a1-b2\n> (quoted text)\n--\n");
+	/* older Gmail: the quote div alone */
+	ck_html("<div>board 1</div><DIV CLASS=gmail_quote><div>resign 1</div></DIV><p>ok</p>",
+		"board 1\n> (quoted text)\nok\n");
+}
+END_TEST
+
+START_TEST(test_html_quote_outlook)
+{
+	ck_html("<div class=\"elementToProof\" style=\"font-family: Aptos\">board 5</div>"
+		"<div id=\"appendonsend\"></div><hr style=\"display:inline-block;width:98%\" "
+		"tabindex=\"-1\"><div id=\"divRplyFwdMsg\" dir=\"ltr\"><font face=\"Calibri, "
+		"sans-serif\" style=\"font-size:11pt\" color=\"#000000\"><b>From:</b> Bob<br>"
+		"<b>Sent:</b> Friday<br><b>Subject:</b> game 5</font><div>&nbsp;</div></div>"
+		"<div><div dir=\"ltr\">resign 5</div></div>",
+		"board 5\n> (quoted text)\n");
+	/* without appendonsend, and as Outlook on the web quotes it again */
+	ck_html("<div>board 5</div><hr><div id=\"divRplyFwdMsg\"><b>From:</b> Bob</div>"
+		"<div>resign 5</div>", "board 5\n> (quoted text)\n");
+	ck_html("<div>board 5</div><div id=\"x_divRplyFwdMsg\">From: Bob</div><div>resign 5</div>",
+		"board 5\n> (quoted text)\n");
+	/* a word that merely ends alike is no reply header */
+	ck_html("<div id=\"mydivRplyFwdMsg\">board 5</div>", "board 5\n");
+}
+END_TEST
+
+START_TEST(test_html_quote_apple)
+{
+	ck_html("<html><head></head><body style=\"overflow-wrap: break-word;\">board 5"
+		"<br id=\"lineBreakAtBeginningOfMessage\"><div><br><blockquote type=\"cite\">"
+		"<div>On 2 Jan 2027, at 10:00, Bob &lt;bob@example.org&gt; wrote:</div>"
+		"<br class=\"Apple-interchange-newline\"><div><div>resign 5</div></div>"
+		"</blockquote></div><br></body></html>",
+		"board 5\n> (quoted text)\n");
+}
+END_TEST
+
+START_TEST(test_html_quote_robust)
+{
+	/* nested divs and blockquotes inside a quote do not end it early */
+	ck_html("<p>a</p><div class=\"gmail_quote\"><div><div>x</div></div><p>resign 1</p>"
+		"<blockquote><blockquote>y</blockquote>resign 2</blockquote>resign 3</div><p>b</p>",
+		"a\n> (quoted text)\nb\n");
+	/* nor does an end tag in raw text, an attribute or a comment */
+	ck_html("<blockquote><style></blockquote></style>resign 1</blockquote>ok 1",
+		"> (quoted text)\nok 1\n");
+	ck_html("<blockquote title=\"</blockquote>\" x='>'>resign 2</blockquote>ok 2",
+		"> (quoted text)\nok 2\n");
+	ck_html("<blockquote><!-- </blockquote> -->resign 3</blockquote>ok 3",
+		"> (quoted text)\nok 3\n");
+	ck_html("<blockquote><div/>resign 4</blockquote>ok 4", "> (quoted text)\nok 4\n");
+	/* unclosed: to the end */
+	ck_html("<p>a</p><blockquote type=cite>resign 5<div>", "a\n> (quoted text)\n");
+	ck_html("<p>a</p><div class='x gmail_quote'><div></div>resign 6", "a\n> (quoted text)\n");
+	/* a '<' that starts no tag is text; quotes elsewhere stay */
+	ck_html("<p>1 < 2 &lt;blockquote&gt; x</p><!--->y<blockquotes>z</blockquotes>",
+		"1 < 2 <blockquote> x\nyz\n");
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("mime");
@@ -452,6 +789,21 @@ int main(void)
 	tcase_add_test(tc, test_sha256_vectors);
 	tcase_add_test(tc, test_crlf);
 	tcase_add_test(tc, test_dsn_parse);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("limits");
+	tcase_add_test(tc, test_depth_rfc822_bomb);
+	tcase_add_test(tc, test_depth_multipart_limit);
+	tcase_add_test(tc, test_depth_counts_as_libetpan_reads);
+	tcase_add_test(tc, test_depth_many_siblings);
+	tcase_add_test(tc, test_comment_nesting);
+	tcase_add_test(tc, test_boundary_quote);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("html");
+	tcase_add_test(tc, test_html_quote_thunderbird);
+	tcase_add_test(tc, test_html_quote_gmail);
+	tcase_add_test(tc, test_html_quote_outlook);
+	tcase_add_test(tc, test_html_quote_apple);
+	tcase_add_test(tc, test_html_quote_robust);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

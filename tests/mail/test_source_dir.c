@@ -194,6 +194,93 @@ START_TEST(test_unmarked_offered_again)
 }
 END_TEST
 
+/* A poison mail set aside: renamed into PATH/quarantine/ (also when the
+ * files are in PATH/new), never handed out again, the last UID advanced,
+ * later messages still come. */
+START_TEST(test_set_aside)
+{
+	struct mail_source *src;
+	struct mail_source_message msg;
+	struct mail_source_state st;
+	const char *error;
+	char path[256];
+	uint32_t a, b, c;
+
+	snprintf(path, sizeof(path), "%s/new", tmpdir);
+	ck_assert_int_eq(mkdir(path, 0700), 0);
+	put("new", "1-a.eml", "a\n");
+	put("new", "2-poison.eml", "poison\n");
+	put("new", "3-c.eml", "c\n");
+	src = open_dir();
+	expect_text(src, "a\n", &a);
+	ck_assert_int_eq(mail_source_mark_handled(src, a, &error), 0);
+	expect_text(src, "poison\n", &b);
+	ck_assert_int_eq(mail_source_set_aside(src, b, &error), 0);
+	ck_assert(exists("quarantine/2-poison.eml"));
+	ck_assert(!exists("new/2-poison.eml"));
+	ck_assert(!exists("archive/2-poison.eml"));
+	mail_source_get_state(src, &st);
+	ck_assert_uint_eq(st.last_uid, b);
+	/* A wait re-offers what was not marked: not the set-aside one. */
+	ck_assert_int_eq(mail_source_wait(src, 10, &error), 1);
+	expect_text(src, "c\n", &c);
+	ck_assert_uint_gt(c, b);
+	ck_assert_int_eq(mail_source_mark_handled(src, c, &error), 0);
+	ck_assert_int_eq(mail_source_wait(src, 10, &error), 0);
+	ck_assert_int_eq(mail_source_next(src, &msg, &error), MAIL_SOURCE_NONE);
+	mail_source_get_state(src, &st);
+	ck_assert_uint_eq(st.last_uid, c);
+	ck_assert(exists("archive/1-a.eml") && exists("archive/3-c.eml"));
+	ck_assert_int_eq(mail_source_set_aside(src, 9999, &error), -1);
+	ck_assert_ptr_nonnull(strstr(error, "9999"));
+	mail_source_close(&src);
+
+	/* Only the archive and the quarantine hold them: a restart finds
+	 * nothing. */
+	src = open_dir();
+	ck_assert_int_eq(mail_source_next(src, &msg, &error), MAIL_SOURCE_NONE);
+	mail_source_close(&src);
+}
+END_TEST
+
+/* The rename fails (PATH/quarantine is a file): the message is still
+ * never handed out again nor archived; the rename is retried by next(). */
+START_TEST(test_set_aside_retried)
+{
+	struct mail_source *src;
+	struct mail_source_message msg;
+	struct mail_source_state st;
+	const char *error;
+	char path[256];
+	uint32_t a, b;
+
+	put("", "a.eml", "a\n");
+	put("", "b.eml", "b\n");
+	put("", "quarantine", "in the way\n");
+	src = open_dir();
+	expect_text(src, "a\n", &a);
+	ck_assert_int_eq(mail_source_set_aside(src, a, &error), -1);
+	ck_assert_ptr_nonnull(strstr(error, "a.eml"));
+	mail_source_get_state(src, &st);
+	ck_assert_uint_eq(st.last_uid, a);
+	ck_assert_int_eq(mail_source_mark_handled(src, a, &error), 0);
+	ck_assert(exists("a.eml"));
+	ck_assert(!exists("archive/a.eml"));
+	ck_assert_int_eq(mail_source_wait(src, 10, &error), 1);
+	expect_text(src, "b\n", &b);
+	ck_assert_int_eq(mail_source_mark_handled(src, b, &error), 0);
+	ck_assert_int_eq(mail_source_wait(src, 10, &error), 0);
+	ck_assert_int_eq(mail_source_next(src, &msg, &error), MAIL_SOURCE_NONE);
+
+	snprintf(path, sizeof(path), "%s/quarantine", tmpdir);
+	ck_assert_int_eq(unlink(path), 0);
+	ck_assert_int_eq(mail_source_next(src, &msg, &error), MAIL_SOURCE_NONE);
+	ck_assert(exists("quarantine/a.eml"));
+	ck_assert(!exists("a.eml"));
+	mail_source_close(&src);
+}
+END_TEST
+
 START_TEST(test_backend_by_name)
 {
 	struct mail_source_settings set = { .backend = "pop3" };
@@ -232,6 +319,8 @@ int main(void)
 	tcase_add_test(tc, test_new_subfolder_and_vanished_file);
 	tcase_add_test(tc, test_rescan_and_interrupt);
 	tcase_add_test(tc, test_unmarked_offered_again);
+	tcase_add_test(tc, test_set_aside);
+	tcase_add_test(tc, test_set_aside_retried);
 	tcase_add_test(tc, test_backend_by_name);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);

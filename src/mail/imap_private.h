@@ -1,0 +1,98 @@
+/* imap_private.h -- the "imap" mailbox source's state, shared by imap.c
+ * (connection, scanning, fetching, waiting) and imap_move.c (moving
+ * messages out of the mailbox: the archive batch and set-aside).  Not an
+ * interface: nothing outside those two files includes it. */
+#ifndef ASHES_MAIL_IMAP_PRIVATE_H
+#define ASHES_MAIL_IMAP_PRIVATE_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <libetpan/libetpan.h>
+
+#include "mail/source.h"
+#include "util/buf.h"
+
+/* Most handled messages moved to the archive with one command. */
+#define IMAP_ARCHIVE_BATCH 100
+/* Refusals (not connection trouble) after which a set-aside is no longer
+ * retried; the message then stays in the mailbox until a restart. */
+#define IMAP_SET_ASIDE_TRIES 5
+
+/* A message to move to the quarantine folder (see imap_move.c). */
+struct imap_aside {
+	uint32_t uid;
+	unsigned int refusals;	/* MOVE/COPY refused this many times */
+};
+
+struct imap_source {
+	struct mail_source src;
+	/* settings, copied */
+	char *host;
+	uint16_t port;
+	enum mail_tls tls;
+	char *ca_file;
+	bool tls_no_verify;
+	enum mail_source_auth auth;
+	char *user;
+	char *password;
+	char *mailbox;
+	char *archive;
+	char *quarantine;
+	unsigned int timeout_ms;
+	unsigned int poll_ms;
+	bool no_idle;		/* the operator turned IDLE off */
+	unsigned int backoff_min_ms, backoff_max_ms;
+	void (*event)(void *context, enum mail_source_event event,
+		      const char *detail);
+	void *event_context;
+
+	mailimap *imap;		/* NULL while disconnected */
+	bool has_move, has_idle, has_uidplus;
+	bool quarantine_created;	/* CREATE sent on this connection */
+	bool rescan_pending;	/* report RESCAN on the next next() */
+	bool in_outage;		/* DOWN was reported, UP not yet */
+	unsigned int backoff_ms;	/* current reconnect delay */
+	uint64_t retry_at_ms;	/* no connect try before this */
+	uint32_t cursor;	/* last UID handed out */
+	uint32_t *pending;	/* UIDs > cursor, ascending */
+	size_t n_pending, cap_pending;
+	uint32_t *archive_uids;	/* handled, move not yet sent */
+	size_t n_archive, cap_archive;
+	/* Set aside, move not done yet: kept across reconnects (unlike the
+	 * archive batch), so a scan never archives them. */
+	struct imap_aside *aside;
+	size_t n_aside, cap_aside;
+	struct buf data;	/* the message handed out */
+	int wake_pipe[2];	/* interrupt() while sleeping */
+	volatile sig_atomic_t idling;	/* interrupt() while in IDLE */
+};
+
+/* imap.c: an operation failed with libetpan code r: drop a dead session
+ * (is->imap becomes NULL), note the outage, fill *error_r. */
+void imap_failed(struct imap_source *is, const char *what, int r,
+		 const char **error_r);
+
+/* imap_move.c */
+
+/* Queue UID for the archive batch. */
+void imap_archive_add(struct imap_source *is, uint32_t uid);
+/* Send the archive batch (\Seen, then move) and empty it.  Returns 0, or
+ * -1 with *error_r (what failed is at or below last_uid: a later scan
+ * archives it). */
+int imap_archive_flush(struct imap_source *is, const char **error_r);
+/* Whether UID is waiting to be set aside (the scan must not archive it). */
+bool imap_set_aside_queued(const struct imap_source *is, uint32_t uid);
+/* Retry the set-asides not done yet.  Returns 0, or -1 with *error_r (the
+ * session is gone if is->imap is NULL; else the server refused). */
+int imap_set_aside_flush(struct imap_source *is, const char **error_r);
+
+/* The vfuncs of source.h. */
+int imap_mark_handled(struct mail_source *src, uint32_t uid,
+		      const char **error_r);
+int imap_set_aside(struct mail_source *src, uint32_t uid,
+		   const char **error_r);
+
+#endif
