@@ -23,3 +23,13 @@ EXTRA_DIST += tests/e2e/lib-game.sh tests/e2e/test_game.sh \
 # the end-to-end benchmarks (run by bench/run as root) use lib-game.sh
 EXTRA_DIST += bench/e2e-mail.sh bench/e2e-imap.sh
 # --- end e2e game ---
+
+# --- e2e hostile mail (tests/e2e/test_hostile_*.sh; owner: e2e hostile) ---
+# The security review's cases, each through the real daemon on the
+# private Postfix + Dovecot (tests/e2e/lib-hostile.sh); each skips (77)
+# without root.
+TESTS += tests/e2e/test_hostile_mime.sh tests/e2e/test_hostile_identity.sh \
+	tests/e2e/test_hostile_flood.sh
+EXTRA_DIST += tests/e2e/lib-hostile.sh tests/e2e/test_hostile_mime.sh \
+	tests/e2e/test_hostile_identity.sh tests/e2e/test_hostile_flood.sh
+# --- end e2e hostile mail ---

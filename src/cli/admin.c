@@ -324,17 +324,25 @@ int cli_player(int argc, char **argv)
 			goto out;
 		}
 		for (size_t i = 0; i < n; i++) {
+			struct store_claim claim;
+
 			printf("%" PRId64 "\t%s\n", players[i].id,
 			       players[i].name);
 			for (size_t k = 0; k < players[i].n_addresses; k++)
-				printf("\taddress %s%s%s\n",
+				printf("\taddress %s%s%s%s\n",
 				       players[i].addresses[k].address,
 				       players[i].addresses[k].failing ?
 				       "  (failing: " : "",
 				       players[i].addresses[k].failing ?
 				       (players[i].addresses[k].failing_reason ?
 					players[i].addresses[k].failing_reason :
-					"?") : "");
+					"?") : "",
+				       players[i].addresses[k].failing ? ")" : "");
+			if (store_claim_get(st, players[i].id, &claim,
+					    &error) == 1)
+				printf("\tclaims  %s  (not confirmed)\n",
+				       claim.address);
+			store_claim_clear(&claim);
 			for (size_t k = 0; k < players[i].n_fingerprints; k++)
 				printf("\tkey     %s\n",
 				       players[i].fingerprints[k]);

@@ -143,6 +143,8 @@ static const struct config_key config_keys[] = {
 	{ "imap", "mailbox", KT_STRING, OFF(imap.mailbox), "INBOX", NULL, 0, 0 },
 	{ "imap", "archive_folder", KT_STRING, OFF(imap.archive_folder), "Archive",
 	  NULL, 0, 0 },
+	{ "imap", "quarantine_folder", KT_STRING, OFF(imap.quarantine_folder),
+	  "Quarantine", NULL, 0, 0 },
 	{ "imap", "poll_interval", KT_DURATION, OFF(imap.poll_interval_ms), "60s",
 	  NULL, SEC, DAY },
 	{ "imap", "idle", KT_BOOL, OFF(imap.idle), "yes", NULL, 0, 0 },
@@ -204,6 +206,8 @@ static const struct config_key config_keys[] = {
 	/* The command parser reads at most COMMAND_MAX lines of one mail. */
 	{ "limits", "max_commands", KT_UINT, OFF(limits.max_commands), "20", NULL,
 	  1, COMMAND_MAX },
+	{ "limits", "registrations_per_hour", KT_UINT,
+	  OFF(limits.registrations_per_hour), "20", NULL, 0, 1000000 },
 };
 
 #define NKEYS (sizeof(config_keys) / sizeof(config_keys[0]))
@@ -939,6 +943,15 @@ static void config_check(struct config_parse *ps, const struct config_overrides 
 	     strcmp(cfg->imap.archive_folder, cfg->imap.mailbox) == 0))
 		config_error(ps->errors, ps->file, config_line(ps, "imap", "archive_folder"),
 			     "[imap] archive_folder must be set, and differ from mailbox");
+	if (cfg->imap.quarantine_folder == NULL ||
+	    (cfg->imap.mailbox != NULL &&
+	     strcmp(cfg->imap.quarantine_folder, cfg->imap.mailbox) == 0) ||
+	    (cfg->imap.archive_folder != NULL &&
+	     strcmp(cfg->imap.quarantine_folder, cfg->imap.archive_folder) == 0))
+		config_error(ps->errors, ps->file,
+			     config_line(ps, "imap", "quarantine_folder"),
+			     "[imap] quarantine_folder must be set, and differ "
+			     "from mailbox and archive_folder");
 	if (cfg->smtp.retry_initial_ms > cfg->smtp.retry_max_ms)
 		config_error(ps->errors, ps->file, config_line(ps, "smtp", "retry_initial"),
 			     "[smtp] retry_initial is longer than retry_max");
@@ -1043,6 +1056,7 @@ void config_free(struct config *cfg)
 	config_server_free(&cfg->imap.server);
 	free(cfg->imap.mailbox);
 	free(cfg->imap.archive_folder);
+	free(cfg->imap.quarantine_folder);
 	config_server_free(&cfg->smtp.server);
 	free(cfg->smtp.from);
 	free(cfg->smtp.from_name);

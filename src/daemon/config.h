@@ -77,6 +77,7 @@ struct config_imap {
 	enum config_imap_auth auth;
 	char *mailbox;        /* folder to read, "INBOX" */
 	char *archive_folder; /* handled mail moves here ("Archive") */
+	char *quarantine_folder; /* a mail that keeps failing ("Quarantine") */
 	uint64_t poll_interval_ms;
 	bool idle;            /* use IDLE when the server offers it */
 	uint64_t reconnect_max_ms; /* cap of the reconnect backoff */
@@ -132,6 +133,7 @@ struct config_log {
 struct config_limits {
 	uint64_t max_message_size;    /* bytes; bigger mail is not parsed */
 	unsigned sender_rate_limit;   /* mails per sender per hour; 0: none */
+	unsigned registrations_per_hour; /* new players, all senders; 0: none */
 	unsigned max_commands;        /* command lines read from one mail */
 };
 

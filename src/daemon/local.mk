@@ -10,6 +10,7 @@ libashes_daemon_a_SOURCES = \
 
 sbin_PROGRAMS += ashesd
 ashesd_SOURCES = src/daemon/main.c src/daemon/loop.c \
+	src/daemon/guard.c src/daemon/guard.h \
 	src/daemon/outbox.c src/daemon/outbox.h
 ashesd_CPPFLAGS = $(AM_CPPFLAGS) $(GPGME_CFLAGS) $(CURL_CFLAGS) $(ETPAN_CFLAGS)
 # Higher layers first, down to core and util.
@@ -62,6 +63,8 @@ TESTS += tests/daemon/test_outbox_e2e.sh
 dist_man_MANS += man/ashesd.8 man/ashesd.conf.5
 ashesd_exampledir = $(docdir)/examples
 dist_ashesd_example_DATA = contrib/ashesd.conf
+# The threat model goes with every install: what stops each attack.
+dist_doc_DATA = SECURITY.md
 
 # systemd: the unit, a sysusers.d and a tmpfiles.d snippet.  The
 # directories come from systemd's pkg-config file, under this build's

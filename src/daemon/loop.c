@@ -24,20 +24,25 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "daemon/daemon.h"
+#include "daemon/guard.h"
 #include "daemon/log.h"
 #include "daemon/outbox.h"
 #include "daemon/settings.h"
 #include "mail/inbound.h"
 #include "mail/pgp.h"
+#include "mail/sha256.h"
 #include "mail/smtp.h"
 #include "mail/source.h"
 #include "render/template.h"
 #include "server/server.h"
 #include "store/store.h"
+#include "util/xstr.h"
 
 struct loop {
 	struct store *store;
@@ -47,6 +52,7 @@ struct loop {
 	struct mail_source *source;
 	struct smtp_sender *smtp;
 	char source_name[512];
+	struct guard guard;	/* counts crashes and failures per mail */
 	/* SMTP server away: do not try the outbox again before this time */
 	int64_t smtp_next_try;
 	int smtp_failures;
@@ -64,6 +70,21 @@ static void loop_test_kill(const char *point)
 	if (at && strcmp(at, point) == 0) {
 		log_notice("test hook: killing myself %s", point);
 		raise(SIGKILL);
+	}
+}
+
+/* Test hook: ASHES_TEST_CRASH_ON=TEXT makes the daemon die of SIGSEGV
+ * while reading any mail whose bytes hold TEXT, as a parser bug would, so
+ * the e2e tests can prove such a mail is set aside after GUARD_MAX_ATTEMPTS
+ * crashes and the mail behind it still goes through.  Unset in
+ * production. */
+static void loop_test_crash(const char *data, size_t size)
+{
+	const char *on = getenv("ASHES_TEST_CRASH_ON");
+
+	if (on != NULL && *on != '\0' && memmem(data, size, on, strlen(on))) {
+		log_notice("test hook: crashing on this mail");
+		raise(SIGSEGV);
 	}
 }
 
@@ -155,6 +176,7 @@ static int loop_open(struct loop *l, const struct config *cfg,
 			 cfg->imap.server.host ? cfg->imap.server.host : "",
 			 cfg->imap.server.port,
 			 cfg->imap.mailbox ? cfg->imap.mailbox : "INBOX");
+	guard_init(&l->guard, cfg->database.path, l->store, l->source_name);
 	if (mail_source_open(&ms, &l->source, &e) < 0) {
 		snprintf(err, sizeof(err), "mailbox %s: %s", l->source_name, e);
 		goto fail;
@@ -242,8 +264,6 @@ static const char *refusal_detail(const struct config *cfg,
 	else if (strcmp(refusal, "unreadable") == 0)
 		snprintf(buf, len, "%s", im->problem_detail ? im->problem_detail
 						      : "no text part");
-	else if (strcmp(refusal, "rate_limited") == 0)
-		snprintf(buf, len, "%u mails an hour", cfg->limits.sender_rate_limit);
 	else if (strcmp(refusal, "signature_too_old") == 0 ||
 		 strcmp(refusal, "signature_future") == 0) {
 		struct tm tm;
@@ -256,52 +276,6 @@ static const char *refusal_detail(const struct config *cfg,
 	} else
 		snprintf(buf, len, "%s", im->sig.fpr);
 	return buf;
-}
-
-struct bounce_ctx {
-	struct store *store;
-	int64_t now;
-	size_t marked;
-};
-
-static void bounce_mark(struct bounce_ctx *b, const char *addr, const char *why)
-{
-	const char *e;
-	int r = store_address_mark_failing(b->store, addr, true, b->now, why, &e);
-
-	if (r < 0)
-		log_error("marking %s as failing: %s", addr, e);
-	else if (r == 1) {
-		log_notice("address %s marked failing: %s", addr, why);
-		b->marked++;
-	}
-}
-
-/* A delivery report: the address our mail went to is failing.  The
- * recipient comes from our own outbox row where the report names one of
- * our Message-IDs (trusted), else from the report's recipient lines. */
-static void loop_bounce(struct loop *l, const struct inbound_msg *im, int64_t now)
-{
-	struct bounce_ctx b = { l->store, now, 0 };
-	size_t i;
-	char id[512];
-
-	for (i = 0; i < im->bounce_message_ids.count; i++) {
-		struct store_outbox_msg *msg = NULL;
-		const char *e;
-
-		if (store_outbox_by_message_id(l->store,
-					       strip_angles(im->bounce_message_ids.items[i],
-							    id, sizeof(id)),
-					       &msg, &e) == 1) {
-			bounce_mark(&b, msg->recipient, "our mail bounced");
-			store_outbox_msgs_free(&msg, 1);
-		}
-	}
-	if (b.marked == 0)
-		for (i = 0; i < im->bounce_recipients.count; i++)
-			bounce_mark(&b, im->bounce_recipients.items[i],
-				    "delivery report");
 }
 
 static char *join_references(const struct inbound_msg *im)
@@ -338,6 +312,8 @@ static void loop_save_state(struct loop *l)
  * server. */
 struct pending {
 	uint32_t uid;
+	uint32_t uidvalidity;
+	long attempts; /* failed attempts before this one */
 	char *data;
 	size_t size;
 	struct inbound_msg *im;
@@ -347,20 +323,104 @@ struct pending {
 	char mid[512];
 	char detail[256];
 	const char *refusal; /* the mail-level refusal, or NULL */
+	/* Keys of this mail imported for `key replace` (not the signer's). */
+	struct inbound_strs offered;
+	/* Bound keys a revocation certificate in this mail revoked. */
+	struct inbound_strs revoked;
 };
 
 static void pending_free(struct pending *p)
 {
+	size_t i;
+
+	for (i = 0; i < p->offered.count; i++)
+		free(p->offered.items[i]);
+	free(p->offered.items);
+	for (i = 0; i < p->revoked.count; i++)
+		free(p->revoked.items[i]);
+	free(p->revoked.items);
 	free(p->data);
 	free(p->refs);
 	inbound_msg_free(&p->im);
 	memset(p, 0, sizeof(*p));
 }
 
+static void loop_strs_add(struct inbound_strs *l, const char *s)
+{
+	char **items = realloc(l->items, (l->count + 1) * sizeof(*items));
+
+	if (items == NULL) {
+		log_error("out of memory");
+		abort();
+	}
+	l->items = items;
+	l->items[l->count++] = xstrdup(s);
+}
+
+/* Key material in any mail, signed or not: a revocation certificate (or a
+ * refreshed copy carrying one) for a key in our keyring revokes it.  The
+ * certificate proves itself -- gpg takes it only for the key it names --
+ * and nothing new enters the keyring this way (pgp_import_known). */
+static void loop_import_revocations(struct loop *l, struct pending *p)
+{
+	const struct inbound_msg *im = p->im;
+	size_t i;
+	unsigned int k;
+
+	for (i = 0; l->pgp != NULL && i < im->key_count; i++) {
+		struct pgp_known_import r;
+		const char *e;
+
+		memset(&r, 0, sizeof(r));
+		if (pgp_import_known(l->pgp, im->keys[i].data, im->keys[i].len,
+				     &r, &e) < 0) {
+			log_debug("uid %u: key material not taken: %s", p->uid, e);
+			continue;
+		}
+		for (k = 0; k < r.revoked_count; k++) {
+			log_notice("uid %u: key %s revoked by a certificate",
+				   p->uid, r.revoked[k]);
+			loop_strs_add(&p->revoked, r.revoked[k]);
+		}
+		pgp_known_import_free(&r);
+	}
+	p->si.revoked_fprs = (const char *const *)p->revoked.items;
+	p->si.revoked_count = p->revoked.count;
+}
+
+/* A signed mail from a known key that carries another key: import it, so
+ * that `key replace` can bind it.  The keyring grows only with keys a
+ * known player sent under their own signature (the pgp layer caps their
+ * size and count); a key that cannot be imported is simply not offered. */
+static void loop_import_offered(struct loop *l, struct pending *p)
+{
+	const struct inbound_msg *im = p->im;
+	size_t i;
+
+	for (i = 0; i < im->key_count; i++) {
+		char **fprs = NULL;
+		unsigned int n = 0, k;
+		const char *e;
+
+		if (pgp_import_keys(l->pgp, im->keys[i].data, im->keys[i].len,
+				    &fprs, &n, &e) < 0) {
+			log_info("uid %u: a key in the mail was not imported: %s",
+				 p->uid, e);
+			continue;
+		}
+		for (k = 0; k < n; k++)
+			if (strcasecmp(fprs[k], im->sig.fpr) != 0)
+				loop_strs_add(&p->offered, fprs[k]);
+		pgp_fprs_free(&fprs);
+	}
+	p->si.offered_fprs = (const char *const *)p->offered.items;
+	p->si.offered_count = p->offered.count;
+}
+
 /* Read, verify and classify one mail into p->si.  0: ready for the
  * server; -1: the machinery failed (gpg, store), try it again later. */
 static int loop_prepare(struct loop *l, const struct config *cfg,
-			struct pending *p, int64_t now)
+			struct pending *p, int64_t now, const char **error_r)
 {
 	const char *our[2];
 	struct inbound_options opts;
@@ -368,11 +428,13 @@ static int loop_prepare(struct loop *l, const struct config *cfg,
 	struct inbound_msg *im;
 	const char *e = NULL;
 
+	loop_test_crash(p->data, p->size);
 	settings_inbound(cfg, our, &opts);
 	opts.now = (time_t)now;
 	opts.pgp = l->pgp;
 	if (inbound_parse(p->data, p->size, &opts, &p->im, &e) < 0) {
 		log_error("uid %u: cannot read the mail now: %s", p->uid, e);
+		*error_r = e;
 		return -1;
 	}
 	/* Signed by a key we do not know, with a key inside: the register
@@ -383,6 +445,7 @@ static int loop_prepare(struct loop *l, const struct config *cfg,
 		opts.import_keys = true;
 		if (inbound_parse(p->data, p->size, &opts, &p->im, &e) < 0) {
 			log_error("uid %u: cannot read the mail now: %s", p->uid, e);
+			*error_r = e;
 			return -1;
 		}
 	}
@@ -406,13 +469,17 @@ static int loop_prepare(struct loop *l, const struct config *cfg,
 	case CLASSIFY_NORMAL:
 		break;
 	case CLASSIFY_OVERSIZED:
+		/* Only the header block is worth keeping of it. */
 		p->refusal = "too_big";
+		si->raw_len = im->header_len;
+		si->raw_truncated = true;
 		break;
 	case CLASSIFY_BOUNCE:
-		/* Marking is idempotent, so a crash before the record only
-		 * repeats it. */
-		loop_bounce(l, im, now);
+		/* The service marks an address failing only for a report
+		 * naming one of our Message-IDs. */
 		si->silent_outcome = "bounce";
+		si->bounce_ids = (const char *const *)im->bounce_message_ids.items;
+		si->bounce_id_count = im->bounce_message_ids.count;
 		return 0;
 	default:
 		/* Loops and automatic mail are archived, never answered. */
@@ -434,24 +501,15 @@ static int loop_prepare(struct loop *l, const struct config *cfg,
 		}
 	}
 	/* A flood from one sender -- signed or not, refused or not -- is
-	 * answered once more, then ignored for the rest of the hour, so it
-	 * can neither starve the other players nor make us a mail cannon.
-	 * A verified signer is counted by key, anyone else by address. */
-	if (cfg->limits.sender_rate_limit && (si->fingerprint || im->from_addr)) {
-		long count = 0;
-
-		if (store_rate_hit(l->store, si->fingerprint ? si->fingerprint : im->from_addr,
-				   now, 3600, &count, &e) < 0) {
-			log_error("uid %u: rate limit: %s", p->uid, e);
-			return -1;
-		}
-		if (count > (long)cfg->limits.sender_rate_limit + 1) {
-			si->silent_outcome = "rate-limited";
-			return 0;
-		}
-		if (count == (long)cfg->limits.sender_rate_limit + 1)
-			p->refusal = "rate_limited";
-	}
+	 * answered once more, then ignored for the rest of the hour (the
+	 * service counts it, after its duplicate check).  A verified signer
+	 * is counted by key, anyone else by address. */
+	if (cfg->limits.sender_rate_limit)
+		si->rate_key = si->fingerprint ? si->fingerprint : im->from_addr;
+	if (im->key_count > 0)
+		loop_import_revocations(l, p);
+	if (p->refusal == NULL && si->fingerprint != NULL && im->key_count > 0)
+		loop_import_offered(l, p);
 	if (p->refusal) {
 		si->mail_refusal = p->refusal;
 		si->mail_refusal_detail = refusal_detail(cfg, im, p->refusal,
@@ -460,6 +518,31 @@ static int loop_prepare(struct loop *l, const struct config *cfg,
 		si->signed_sha256 = NULL;
 	}
 	return 0;
+}
+
+/* Keys a handled mail brought that no player holds now (a refused or
+ * failed registration, a `key replace` refused) leave the keyring again:
+ * refused mail must not grow it. */
+static void loop_drop_unbound_keys(struct loop *l, const struct pending *p)
+{
+	const struct inbound_strs *lists[2] = { &p->im->imported_fprs,
+						&p->offered };
+	size_t i, k;
+
+	for (k = 0; k < 2; k++)
+		for (i = 0; l->pgp != NULL && i < lists[k]->count; i++) {
+			const char *fpr = lists[k]->items[i], *e;
+			int r = server_key_bound(l->server, fpr, &e);
+
+			if (r < 0)
+				log_warning("uid %u: key %s: %s", p->uid, fpr, e);
+			else if (r == 0 && pgp_forget_key(l->pgp, fpr, &e) < 0)
+				log_warning("uid %u: key %s stays: %s", p->uid,
+					    fpr, e);
+			else if (r == 0)
+				log_info("uid %u: key %s dropped: no player "
+					 "holds it", p->uid, fpr);
+		}
 }
 
 static void loop_log_outcome(const struct pending *p)
@@ -473,9 +556,11 @@ static void loop_log_outcome(const struct pending *p)
 		log_info("uid %u: not answered (%s) from %s", p->uid,
 			 p->si.silent_outcome, from);
 	else if (p->refusal)
-		log_notice("uid %u: refused (%s) mail from %s%s%s", p->uid,
-			   p->refusal, from, im->sig.fpr[0] ? " signed by " : "",
-			   im->sig.fpr);
+		log_notice("uid %u: refused (%s%s%s) mail from %s%s%s: %s", p->uid,
+			   p->refusal, p->si.mail_refusal_detail ? ": " : "",
+			   p->si.mail_refusal_detail ? p->si.mail_refusal_detail : "",
+			   from, im->sig.fpr[0] ? " signed by " : "", im->sig.fpr,
+			   p->out.outcome);
 	else
 		log_info("uid %u: %s from %s: %s (%zu queued)", p->uid,
 			 p->si.message_id ? p->si.message_id : "(no Message-ID)",
@@ -491,20 +576,83 @@ static void loop_log_outcome(const struct pending *p)
  * mails handled, 0 when there was nothing (or nothing could be done now:
  * the mail stays and is offered again after the next wait), -1 after a
  * RESCAN (call again at once). */
+/* Set aside a mail that crashed the daemon or failed GUARD_MAX_ATTEMPTS
+ * times: recorded (raw, unparsed: parsing is what failed) and moved to the
+ * quarantine folder, the operator told in the log.  0, or -1 when even
+ * that could not be done now (it is tried again next round). */
+static int loop_set_aside(struct loop *l, const struct mail_source_message *m,
+			  long attempts, const char *why, int64_t now)
+{
+	struct server_inbound si;
+	struct server_outcome out;
+	char sha[SHA256_HEX_LEN + 1], outcome[256];
+	const char *e;
+
+	sha256_hex(m->data, m->size, sha);
+	snprintf(outcome, sizeof(outcome), "quarantined after %ld attempts: %s",
+		 attempts, why ? why : "failed");
+	memset(&si, 0, sizeof(si));
+	si.raw_sha256 = sha;
+	si.raw = m->data;
+	si.raw_len = m->size;
+	si.source = l->source_name;
+	si.silent_outcome = outcome;
+	if (server_handle(l->server, &si, now, &out, &e) < 0) {
+		log_error("uid %u: cannot record it for the quarantine now: %s",
+			  m->uid, e);
+		return -1;
+	}
+	if (mail_source_set_aside(l->source, m->uid, &e) < 0)
+		log_error("uid %u: not moved to the quarantine folder yet: %s",
+			  m->uid, e);
+	log_error("uid %u: set aside in the quarantine folder after %ld "
+		  "attempts (%s); recorded as inbound %lld", m->uid, attempts,
+		  why ? why : "failed", (long long)out.inbound_id);
+	guard_forget(&l->guard, m->uidvalidity, m->uid);
+	return 0;
+}
+
+/* Handle the prepared mails one at a time, each named alone in the
+ * in-flight file: after a crash, only the mail in hand is counted. */
+static size_t loop_one_by_one(struct loop *l, struct pending *batch, size_t n,
+			      int64_t now)
+{
+	size_t i;
+	const char *e;
+
+	for (i = 0; i < n; i++) {
+		guard_inflight_set(&l->guard, batch[i].uidvalidity, &batch[i].uid, 1);
+		if (server_handle(l->server, &batch[i].si, now, &batch[i].out,
+				  &e) < 0) {
+			/* The store or templates, not the mail: the service
+			 * records a mail's own faults and goes on. */
+			log_error("uid %u: not handled now, will retry: %s",
+				  batch[i].uid, e);
+			break;
+		}
+	}
+	return i;
+}
+
 static int loop_take_batch(struct loop *l, const struct config *cfg)
 {
 	struct pending batch[LOOP_BATCH_MAX];
 	struct server_inbound sis[LOOP_BATCH_MAX];
 	struct server_outcome outs[LOOP_BATCH_MAX];
-	size_t n = 0, i, handled = 0;
+	uint32_t uids[LOOP_BATCH_MAX];
+	size_t n = 0, i, handled = 0, aside = 0;
 	int64_t now = loop_now();
 	const char *e;
 	int rescan = 0;
+	/* A mail that failed before is handled on its own. */
+	bool careful = false;
 
 	memset(batch, 0, sizeof(batch));
 	while (n < LOOP_BATCH_MAX) {
 		struct mail_source_message m;
 		enum mail_source_result r = mail_source_next(l->source, &m, &e);
+		char *why = NULL;
+		long attempts = 0;
 
 		if (r == MAIL_SOURCE_RESCAN) {
 			log_notice("mailbox %s changed UIDVALIDITY: scanning it again",
@@ -514,7 +662,23 @@ static int loop_take_batch(struct loop *l, const struct config *cfg)
 		}
 		if (r != MAIL_SOURCE_MESSAGE)
 			break;
+		if (guard_attempts(&l->guard, m.uidvalidity, m.uid, &attempts,
+				   &why) < 0)
+			break;
+		if (attempts >= GUARD_MAX_ATTEMPTS) {
+			int ok = loop_set_aside(l, &m, attempts, why, now);
+
+			free(why);
+			if (ok < 0)
+				break;
+			aside++;
+			continue;
+		}
+		free(why);
+		batch[n].attempts = attempts;
+		careful |= attempts > 0;
 		batch[n].uid = m.uid;
+		batch[n].uidvalidity = m.uidvalidity;
 		batch[n].size = m.size;
 		batch[n].data = malloc(m.size + 1);
 		if (batch[n].data == NULL) {
@@ -523,7 +687,13 @@ static int loop_take_batch(struct loop *l, const struct config *cfg)
 		}
 		memcpy(batch[n].data, m.data, m.size);
 		batch[n].data[m.size] = '\0';
-		if (loop_prepare(l, cfg, &batch[n], now) < 0) {
+		guard_inflight_set(&l->guard, m.uidvalidity, &m.uid, 1);
+		if (loop_prepare(l, cfg, &batch[n], now, &e) < 0) {
+			/* Counted: a mail that makes gpg fail every time must
+			 * not hold up the mail behind it for ever. */
+			guard_count_failure(&l->guard, m.uidvalidity, m.uid, e,
+					    now);
+			guard_inflight_clear(&l->guard);
 			pending_free(&batch[n]);
 			break;
 		}
@@ -531,43 +701,46 @@ static int loop_take_batch(struct loop *l, const struct config *cfg)
 	}
 	if (n == 0)
 		goto out;
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		sis[i] = batch[i].si;
-	if (server_handle_batch(l->server, sis, n, now, outs, &e) == 0) {
-		for (i = 0; i < n; i++)
-			batch[i].out = outs[i];
-		handled = n;
-	} else {
-		/* One bad mail must not hold up the others: one at a time,
-		 * stopping at the first that cannot be done now. */
-		log_warning("a batch of %zu mails failed (%s); taking them one by one",
-			    n, e);
-		for (i = 0; i < n; i++) {
-			if (server_handle(l->server, &batch[i].si, now, &batch[i].out,
-					  &e) < 0) {
-				log_error("uid %u: not handled now, will retry: %s",
-					  batch[i].uid, e);
-				break;
-			}
-			handled++;
+		uids[i] = batch[i].uid;
+	}
+	if (!careful) {
+		guard_inflight_set(&l->guard, batch[0].uidvalidity, uids, n);
+		if (server_handle_batch(l->server, sis, n, now, outs, &e) == 0) {
+			for (i = 0; i < n; i++)
+				batch[i].out = outs[i];
+			handled = n;
+		} else {
+			log_warning("a batch of %zu mails failed (%s); taking "
+				    "them one by one", n, e);
 		}
 	}
+	if (handled == 0)
+		handled = loop_one_by_one(l, batch, n, now);
+	guard_inflight_clear(&l->guard);
 	log_debug("%zu of %zu mails handled in one transaction", handled, n);
 	loop_test_kill("after-commit");
 	for (i = 0; i < handled; i++) {
 		loop_log_outcome(&batch[i]);
+		loop_drop_unbound_keys(l, &batch[i]);
+		if (batch[i].attempts > 0)
+			guard_forget(&l->guard, batch[i].uidvalidity,
+				     batch[i].uid);
 		if (mail_source_mark_handled(l->source, batch[i].uid, &e) < 0)
 			log_warning("uid %u: handled, but not archived yet: %s",
 				    batch[i].uid, e);
 	}
 out:
-	if (handled || rescan)
+	if (handled || rescan || aside)
 		loop_save_state(l);
 	if (handled)
 		loop_test_kill("after-archive");
 	for (i = 0; i < n; i++)
 		pending_free(&batch[i]);
-	return rescan && handled == 0 ? -1 : (int)handled;
+	if (rescan && handled == 0)
+		return -1;
+	return (int)(handled + aside);
 }
 
 
@@ -653,6 +826,7 @@ int daemon_run_loop(struct daemon *d)
 	current_loop = &l;
 	daemon_set_signal_hook(loop_on_signal);
 	log_notice("reading %s; database %s", l.source_name, d->cfg.database.path);
+	guard_recover(&l.guard, loop_now());
 	daemon_started(d);
 	loop_flush_outbox(&l, &d->cfg);
 	while (!daemon_check_signals(d)) {

@@ -210,10 +210,12 @@ outbox_compose(const struct config *cfg, struct pgp_ctx *pgp,
 	m.date = now;
 	m.text = body;
 	/* An observer can leave with one mail, as list mail allows (RFC
-	 * 2369); the server takes the Subject as a command. */
+	 * 2369).  The command goes in the body (RFC 6068 body=): only the
+	 * signed text is read for commands, never the Subject. */
 	if (h.kind && strcmp(h.kind, "observer") == 0 && h.game) {
-		buf_printf(&unsub, "<mailto:%s?subject=unobserve%%20%s>",
-			   cfg->smtp.from, h.game);
+		buf_printf(&unsub, "<mailto:%s?subject=unobserve%%20%s"
+			   "&body=unobserve%%20%s>", cfg->smtp.from, h.game,
+			   h.game);
 		m.list_unsubscribe = buf_str(&unsub);
 	}
 	if (outbox_html_part(html, &h, body, &svg, &html_text, &cid) == 0) {

@@ -43,6 +43,7 @@ void settings_mail_source(const struct config *cfg,
 	set_r->password = srv->password;
 	set_r->mailbox = cfg->imap.mailbox;
 	set_r->archive = cfg->imap.archive_folder;
+	set_r->quarantine = cfg->imap.quarantine_folder;
 	set_r->timeout_ms = settings_ms(srv->timeout_ms);
 }
 
@@ -94,4 +95,7 @@ void settings_server(const struct config *cfg, struct server_config *set)
 	set->max_listed_moves = cfg->game.max_listed_moves;
 	/* The mail parser stops at COMMAND_MAX lines whatever this says. */
 	set->max_commands = cfg->limits.max_commands;
+	set->sender_rate_limit = cfg->limits.sender_rate_limit;
+	set->registrations_per_hour = cfg->limits.registrations_per_hour;
+	set->our_address = cfg->smtp.from;
 }

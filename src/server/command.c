@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 /* Challenge options the grammar knows.  Clock settings will be added here;
  * anything else is refused by name so a typo never silently changes a
@@ -49,6 +50,8 @@ static const struct keyword keywords[] = {
 	{ "games", COMMAND_GAMES },
 	{ "observe", COMMAND_OBSERVE },
 	{ "unobserve", COMMAND_UNOBSERVE },
+	{ "confirm", COMMAND_CONFIRM },
+	{ "key", COMMAND_KEY_REPLACE },
 };
 
 #define N_ELEMENTS(a) (sizeof(a) / sizeof((a)[0]))
@@ -81,6 +84,10 @@ const char *command_error_string(enum command_error err)
 	case COMMAND_ERR_NO_GAME:
 		return "a move without a game number only works in a reply to the game's own mail";
 	case COMMAND_ERR_TOO_MANY: return "too many commands in one mail";
+	case COMMAND_ERR_THREAD_UNCONFIRMED:
+		return "the signed text does not name the game";
+	case COMMAND_ERR_BAD_CODE: return "not a confirmation code";
+	case COMMAND_ERR_BAD_KEY_ACTION: return "unknown key action";
 	}
 	return "unknown error";
 }
@@ -464,7 +471,9 @@ int command_parse_line(const char *line, size_t len, int64_t thread_game,
 		if (no_more(cmd, w, nw, 1) < 0)
 			return -1;
 		if (thread_game <= 0)
-			return fail(cmd, COMMAND_ERR_NO_GAME, w[0].s, w[0].len);
+			return fail(cmd, thread_game < 0 ?
+				    COMMAND_ERR_THREAD_UNCONFIRMED :
+				    COMMAND_ERR_NO_GAME, w[0].s, w[0].len);
 		cmd->game = thread_game;
 		return 0;
 	}
@@ -480,6 +489,26 @@ int command_parse_line(const char *line, size_t len, int64_t thread_game,
 		if (!valid_name(&w[1]))
 			return fail(cmd, COMMAND_ERR_BAD_NAME, w[1].s, w[1].len);
 		copy_cut(cmd->name, sizeof(cmd->name), w[1].s, w[1].len);
+		return no_more(cmd, w, nw, 2);
+	case COMMAND_CONFIRM:
+		if (nw < 2)
+			return fail_str(cmd, COMMAND_ERR_MISSING_ARG, "CODE");
+		if (w[1].len < COMMAND_CODE_MIN || w[1].len > COMMAND_CODE_MAX)
+			return fail(cmd, COMMAND_ERR_BAD_CODE, w[1].s, w[1].len);
+		for (size_t i = 0; i < w[1].len; i++) {
+			if (!isalnum((unsigned char)w[1].s[i]))
+				return fail(cmd, COMMAND_ERR_BAD_CODE, w[1].s,
+					    w[1].len);
+			cmd->code[i] = (char)toupper((unsigned char)w[1].s[i]);
+		}
+		cmd->code[w[1].len] = '\0';
+		return no_more(cmd, w, nw, 2);
+	case COMMAND_KEY_REPLACE:
+		if (nw < 2)
+			return fail_str(cmd, COMMAND_ERR_MISSING_ARG, "replace");
+		if (!word_is(&w[1], "replace"))
+			return fail(cmd, COMMAND_ERR_BAD_KEY_ACTION, w[1].s,
+				    w[1].len);
 		return no_more(cmd, w, nw, 2);
 	case COMMAND_CHALLENGE:
 		if (nw < 2)
@@ -660,11 +689,57 @@ int64_t command_thread_game(const char *subject, const char *references,
 }
 
 char *command_message_id(char *buf, size_t len, int64_t game, int ply,
-			 int64_t inbound, int seq, const char *domain)
+			 int64_t inbound, int seq, const char *token,
+			 const char *domain)
 {
-	snprintf(buf, len, "<ashes.%" PRId64 ".%d.%" PRId64 ".%d@%s>", game,
-		 ply, inbound, seq, domain);
+	bool tok = token != NULL && token[0] != '\0';
+
+	snprintf(buf, len, "<ashes.%" PRId64 ".%d.%" PRId64 ".%d%s%s@%s>", game,
+		 ply, inbound, seq, tok ? "." : "", tok ? token : "", domain);
 	return buf;
+}
+
+/* The number after `word` at s (len bytes), if s starts with word and
+ * blanks: 1 and *game_r, else 0. */
+static int game_after_word(const char *s, size_t len, const char *word,
+			   int64_t *game_r)
+{
+	size_t wl = strlen(word), i, start;
+
+	if (len <= wl || !starts_with_ci(s, len, word) || !is_blank(s[wl]))
+		return 0;
+	for (i = wl; i < len && is_blank(s[i]); i++)
+		;
+	start = i;
+	if (i < len && s[i] == '#')
+		i++;
+	while (i < len && isdigit((unsigned char)s[i]))
+		i++;
+	if (i == start || (i < len && isalnum((unsigned char)s[i])))
+		return 0;
+	return command_parse_game(s + start, i - start, game_r) == 0;
+}
+
+bool command_thread_confirmed(const char *body, size_t len, int64_t game)
+{
+	size_t i;
+
+	if (body == NULL || game <= 0)
+		return false;
+	for (i = 0; i < len; i++) {
+		int64_t g = 0;
+		bool word_start = i == 0 || !isalnum((unsigned char)body[i - 1]);
+
+		if (body[i] == '[' && scan_tag(body + i, len - i, &g) > 0 &&
+		    g == game)
+			return true;
+		if (word_start &&
+		    (game_after_word(body + i, len - i, "game", &g) ||
+		     game_after_word(body + i, len - i, "move", &g)) &&
+		    g == game)
+			return true;
+	}
+	return false;
 }
 
 /* --- the whole mail ------------------------------------------------------ */
@@ -689,24 +764,21 @@ void command_parse_mail(const char *subject, const char *body, size_t len,
 {
 	struct command_list *list = list_r;
 	struct command subject_cmd;
-	bool have_subject = false, subject_pending = false, in_armor = false;
+	bool have_subject = false, in_armor = false;
 	size_t cap = 0, pos = 0;
 	int lineno = 0;
 
 	memset(list, 0, sizeof(*list));
 
-	/* Our own subject text coming back in a reply ("alice vs bob") is
-	 * no command, so it is ignored like any subject that does not parse;
-	 * "Re: [ashes #3] board" is `board` for game 3. */
+	/* The Subject is not signed: it never runs.  If it reads as a
+	 * command the body does not repeat, the reply says it was ignored. */
 	if (subject != NULL) {
 		char clean[COMMAND_TEXT_MAX];
 		command_subject_clean(subject, clean, sizeof(clean));
 		if (clean[0] != '\0' &&
 		    command_parse_line(clean, strlen(clean), thread_game,
-				       &subject_cmd) == 0) {
-			subject_cmd.line = 0;
-			have_subject = subject_pending = true;
-		}
+				       &subject_cmd) == 0)
+			have_subject = true;
 	}
 
 	while (pos < len) {
@@ -764,12 +836,8 @@ void command_parse_mail(const char *subject, const char *body, size_t len,
 		}
 		command_parse_line(line, llen, thread_game, &cmd);
 		cmd.line = lineno;
-		if (subject_pending) {
-			subject_pending = false;
-			/* The same command in Subject and body runs once. */
-			if (strcasecmp(cmd.text, subject_cmd.text) != 0)
-				*list_add(list, &cap) = subject_cmd;
-		}
+		if (have_subject && strcasecmp(cmd.text, subject_cmd.text) == 0)
+			have_subject = false;
 		if (list->count >= COMMAND_MAX) {
 			cmd.kind = COMMAND_INVALID;
 			cmd.error = COMMAND_ERR_TOO_MANY;
@@ -777,8 +845,7 @@ void command_parse_mail(const char *subject, const char *body, size_t len,
 		}
 		*list_add(list, &cap) = cmd;
 	}
-	if (subject_pending && have_subject)
-		*list_add(list, &cap) = subject_cmd;
+	list->subject_ignored = have_subject;
 }
 
 void command_list_free(struct command_list *list)

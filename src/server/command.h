@@ -36,6 +36,8 @@ enum command_kind {
 	COMMAND_GAMES,
 	COMMAND_OBSERVE,     /* game */
 	COMMAND_UNOBSERVE,   /* game */
+	COMMAND_CONFIRM,     /* code: the one mailed to a claimed address */
+	COMMAND_KEY_REPLACE, /* `key replace`: the key the mail carries */
 };
 
 /* Why a line is not a command.  command_error_string() gives a short
@@ -55,6 +57,11 @@ enum command_error {
 	COMMAND_ERR_BAD_DRAW,       /* detail: the word after "draw" */
 	COMMAND_ERR_NO_GAME,        /* a bare move outside a game's thread */
 	COMMAND_ERR_TOO_MANY,       /* more than COMMAND_MAX commands */
+	/* A bare move (or a command without GAME) in a thread whose game
+	 * only the unsigned headers name: the signed text does not. */
+	COMMAND_ERR_THREAD_UNCONFIRMED,
+	COMMAND_ERR_BAD_CODE,       /* detail: the word given for CODE */
+	COMMAND_ERR_BAD_KEY_ACTION, /* detail: the word after "key" */
 };
 
 enum command_draw_action {
@@ -72,6 +79,9 @@ enum command_draw_action {
 #define COMMAND_MOVE_MAX 40
 #define COMMAND_TEXT_MAX 200
 #define COMMAND_DETAIL_MAX 64
+/* Confirmation codes: letters and digits, compared ignoring case. */
+#define COMMAND_CODE_MIN 6
+#define COMMAND_CODE_MAX 32
 /* A mail with more commands than this is refused at the extra line. */
 #define COMMAND_MAX 64
 
@@ -96,6 +106,7 @@ struct command {
 	int ply;       /* 0 when not given */
 	char move[COMMAND_MOVE_MAX];       /* lower case, blanks removed */
 	char name[COMMAND_NAME_MAX + 1];   /* register / challenge target */
+	char code[COMMAND_CODE_MAX + 1];   /* confirm, upper case */
 	enum command_draw_action draw;
 	struct command_option options[COMMAND_MAX_OPTIONS];
 	size_t noptions;
@@ -113,13 +124,19 @@ struct command_list {
 	/* True when the list ends at a COMMAND_INVALID entry and more
 	 * command lines followed it (they were not parsed, and not run). */
 	bool stopped_early;
+	/* The Subject reads as a command the body does not hold: it was not
+	 * run (headers are not signed), and the reply says so. */
+	bool subject_ignored;
 };
 
-/* Parse a mail.  `subject` may be NULL; its Re:/Fwd:/[ashes #N] tags are
- * removed, and what is left counts as a command only if it parses as one
- * (a subject like "Hello" is ignored; a subject repeated as the first body
- * line runs once).  `thread_game` is the game of the thread the mail
- * replies to (from command_thread_game()), or 0: bare moves need it.
+/* Parse a mail.  Only the body -- the signed text of a signed mail --
+ * carries commands: no signature covers the Subject, so a Subject that
+ * reads as a command (its Re:/Fwd:/[ashes #N] tags removed) is not run,
+ * and list_r->subject_ignored says so unless the body holds the same
+ * line.  `subject` may be NULL.  `thread_game` is the game of the thread
+ * the mail replies to, confirmed by the signed text (see
+ * command_thread_confirmed()), or 0 when there is none, or -1 when the
+ * headers name a game the text does not confirm: bare moves need it.
  * The list always ends at the first COMMAND_INVALID entry, if any.
  * Never fails; list_r is filled (possibly empty) and must be freed. */
 void command_parse_mail(const char *subject, const char *body, size_t len,
@@ -145,13 +162,23 @@ bool command_line_ends_text(const char *line, size_t len);
 int64_t command_thread_game(const char *subject, const char *references,
 			    const char *domain);
 
+/* Does the signed text confirm that the mail is about `game`?  The
+ * thread's game comes from unsigned headers (Subject, References), which
+ * anyone on the way can change; the text -- quoted lines included, since
+ * a reply quotes the mail it answers -- must name the game too: a
+ * "[ashes #N]" tag, "game N", or a "move N PLY" line.  False when it
+ * names none, or only other games. */
+bool command_thread_confirmed(const char *body, size_t len, int64_t game);
+
 /* Message-ID for a mail the service sends about a game (game 0: about no
- * game): "<ashes.GAME.PLY.INBOUND.SEQ@domain>" written into buf (len
- * bytes), where INBOUND is the id of the mail being handled and SEQ counts
- * the mails queued while handling it.  Deterministic (tests and retries
- * agree) and unique, with no randomness. */
+ * game): "<ashes.GAME.PLY.INBOUND.SEQ.TOKEN@domain>" written into buf (len
+ * bytes), where INBOUND is the id of the mail being handled, SEQ counts
+ * the mails queued while handling it, and TOKEN (letters and digits; may
+ * be NULL or "" for none) is the caller's random part, so that nobody can
+ * guess our Message-IDs to forge a delivery report naming one. */
 char *command_message_id(char *buf, size_t len, int64_t game, int ply,
-			 int64_t inbound, int seq, const char *domain);
+			 int64_t inbound, int seq, const char *token,
+			 const char *domain);
 
 /* Strip leading "Re:", "Fwd:", "Fw:", "AW:", "WG:", "SV:" tags and any
  * "[ashes #N]" tag from a subject, copying what is left (trimmed) to buf. */

@@ -3,7 +3,9 @@
 noinst_LIBRARIES += libashes_server.a
 libashes_server_a_SOURCES = \
 	src/server/command.c src/server/command.h \
-	src/server/server.c src/server/server.h
+	src/server/server.c src/server/server.h \
+	src/server/server_private.h src/server/intake.c \
+	src/server/identity.c
 
 # tests/server: Check tests for the command language and the service.
 check_PROGRAMS += tests/server/test_command
@@ -21,10 +23,12 @@ nobase_dist_pkgdata_DATA += templates/help-commands.txt \
 	templates/mail/cmd-accept.txt \
 	templates/mail/cmd-board.txt \
 	templates/mail/cmd-challenge.txt \
+	templates/mail/cmd-confirm.txt \
 	templates/mail/cmd-decline.txt \
 	templates/mail/cmd-draw.txt \
 	templates/mail/cmd-games.txt \
 	templates/mail/cmd-history.txt \
+	templates/mail/cmd-key.txt \
 	templates/mail/cmd-move.txt \
 	templates/mail/cmd-moves.txt \
 	templates/mail/cmd-observe.txt \
@@ -34,6 +38,7 @@ nobase_dist_pkgdata_DATA += templates/help-commands.txt \
 	templates/mail/draw.txt \
 	templates/mail/game-state.txt \
 	templates/mail/help.txt \
+	templates/mail/key-revoked.txt \
 	templates/mail/mail-refused.txt \
 	templates/mail/last-moves.txt \
 	templates/mail/legal-moves.txt \
@@ -47,11 +52,20 @@ nobase_dist_pkgdata_DATA += templates/help-commands.txt \
 
 check_PROGRAMS += tests/server/test_server
 TESTS += tests/server/test_server
-tests_server_test_server_SOURCES = tests/server/test_server.c
+tests_server_test_server_SOURCES = tests/server/test_server.c \
+	tests/server/server_test.h
 tests_server_test_server_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_server_test_server_LDADD = libashes_server.a libashes_render.a \
 	libashes_store.a libashes_core.a libashes_util.a $(SQLITE_LIBS) \
 	$(CHECK_LIBS)
+# The mail as a whole (intake.c) and the account commands (identity.c):
+# what the hostile-mail review found, case by case.
+check_PROGRAMS += tests/server/test_intake
+TESTS += tests/server/test_intake
+tests_server_test_intake_SOURCES = tests/server/test_intake.c \
+	tests/server/server_test.h
+tests_server_test_intake_CFLAGS = $(AM_CFLAGS) $(SQLITE_CFLAGS) $(CHECK_CFLAGS)
+tests_server_test_intake_LDADD = $(tests_server_test_server_LDADD)
 
 # `ashes db|games|game|player|outbox` (src/cli/admin.c), as operators run
 # them.

@@ -1,5 +1,6 @@
 /* server.c -- the game service: one inbound mail, one store transaction. */
 #include "server/server.h"
+#include "server/server_private.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -7,6 +8,7 @@
 #include <string.h>
 #include <strings.h>
 #include <time.h>
+#include <sys/random.h>
 
 #include "core/notation.h"
 #include "core/record.h"
@@ -16,49 +18,6 @@
 #include "store/store.h"
 #include "util/buf.h"
 
-struct server {
-	struct store *store;
-	struct server_config cfg;
-	char *domain;
-	char errbuf[512];
-};
-
-/* Everything about the message in hand. */
-struct handle {
-	struct server *srv;
-	const struct server_inbound *msg;
-	int64_t now;
-	int64_t inbound_id;
-	struct store_player *me; /* NULL: not registered */
-	int64_t first_game;      /* first game a command touched, for the
-				  * reply's subject and thread */
-	int seq;                 /* Message-ID counter within this message */
-	size_t queued;
-	const char *error;       /* system failure (rolls back) */
-	/* The mail's Message-ID without <> (callers may pass either), or
-	 * NULL. */
-	char msgid[256];
-	const char *message_id;
-	/* Refusal of the current command: the reason code and its values,
-	 * rendered by mail/refusal.txt. */
-	struct template_ctx *refusal;
-	struct template_ctx *reply; /* the reply's variables */
-};
-
-/* A game as the service works with it: the stored row and the replayed
- * record. */
-struct game {
-	struct store_game *row;
-	struct core_record rec;
-	bool rec_ok;
-	bool draws;
-	char white[COMMAND_NAME_MAX + 1];
-	char black[COMMAND_NAME_MAX + 1];
-	char challenger[COMMAND_NAME_MAX + 1];
-	char opponent[COMMAND_NAME_MAX + 1]; /* "anyone" for open */
-};
-
-#define REFUSED 1
 
 void server_config_default(struct server_config *cfg_r)
 {
@@ -110,7 +69,7 @@ void server_free(struct server **server)
 
 /* --- small helpers ------------------------------------------------------ */
 
-static const char *player_address(const struct store_player *p)
+const char *server_player_address(const struct store_player *p)
 {
 	for (size_t i = 0; i < p->n_addresses; i++)
 		if (!p->addresses[i].failing)
@@ -120,7 +79,7 @@ static const char *player_address(const struct store_player *p)
 
 /* Start a refusal with reason code `code` (a section name in
  * mail/refusal.txt). */
-static int refuse(struct handle *h, const char *code)
+int server_refuse(struct handle *h, const char *code)
 {
 	template_ctx_free(&h->refusal);
 	h->refusal = template_ctx_new();
@@ -131,18 +90,18 @@ static int refuse(struct handle *h, const char *code)
 
 static int refuse_game(struct handle *h, const char *code, int64_t game)
 {
-	refuse(h, code);
+	server_refuse(h, code);
 	template_ctx_setf(h->refusal, "game", "%" PRId64, game);
 	return REFUSED;
 }
 
-static int store_fail(struct handle *h, const char *error)
+int server_store_fail(struct handle *h, const char *error)
 {
 	h->error = error != NULL ? error : "store failure";
 	return -1;
 }
 
-static int render(struct handle *h, const char *name,
+int server_render(struct handle *h, const char *name,
 		  const struct template_ctx *ctx, struct buf *out)
 {
 	const char *error;
@@ -157,12 +116,12 @@ static int render(struct handle *h, const char *name,
 
 /* Render into a string value of ctx (trailing newlines dropped, so values
  * compose inside other templates). */
-static int render_into(struct handle *h, const char *name,
+int server_render_into(struct handle *h, const char *name,
 		       const struct template_ctx *src, struct template_ctx *dst,
 		       const char *key)
 {
 	struct buf b = BUF_INIT;
-	int ret = render(h, name, src, &b);
+	int ret = server_render(h, name, src, &b);
 
 	if (ret == 0) {
 		while (b.len > 0 && b.data[b.len - 1] == '\n')
@@ -201,7 +160,7 @@ static int player_name(struct handle *h, int64_t id, char *dst)
 	}
 	ret = store_player_load(h->srv->store, id, &p, &error);
 	if (ret < 0)
-		return store_fail(h, error);
+		return server_store_fail(h, error);
 	if (ret == 1)
 		copy_name(dst, p->name);
 	store_player_free(&p);
@@ -275,7 +234,7 @@ static int game_load(struct handle *h, int64_t id, struct game *g,
 	memset(g, 0, sizeof(*g));
 	ret = store_game_load(h->srv->store, id, &g->row, &error);
 	if (ret < 0)
-		return store_fail(h, error);
+		return server_store_fail(h, error);
 	if (ret == 0) {
 		refuse_game(h, "no_such_game", id);
 		return 0;
@@ -283,19 +242,19 @@ static int game_load(struct handle *h, int64_t id, struct game *g,
 	if (variant_parse(g->row->variant, &v, &g->draws,
 			  h->srv->cfg.draw_default) < 0) {
 		game_free(g);
-		return store_fail(h, "stored game has a bad variant");
+		return server_store_fail(h, "stored game has a bad variant");
 	}
 	if (!replay)
 		goto names;
 	if (record_init(&g->rec, &v, &err) < 0) {
 		game_free(g);
-		return store_fail(h, "stored game has a bad variant");
+		return server_store_fail(h, "stored game has a bad variant");
 	}
 	g->rec_ok = true;
 	if (g->row->ply > 0) {
 		if (store_game_moves(h->srv->store, id, &moves, &n, &error) < 0) {
 			game_free(g);
-			return store_fail(h, error);
+			return server_store_fail(h, error);
 		}
 		for (size_t i = 0; i < n; i++) {
 			/* Forced passes were appended by the record when the
@@ -307,7 +266,7 @@ static int game_load(struct handle *h, int64_t id, struct game *g,
 					     &err) < 0) {
 				store_strings_free(&moves);
 				game_free(g);
-				return store_fail(h, "stored game does not replay");
+				return server_store_fail(h, "stored game does not replay");
 			}
 		}
 		store_strings_free(&moves);
@@ -315,7 +274,7 @@ static int game_load(struct handle *h, int64_t id, struct game *g,
 	if (g->row->status == STORE_GAME_FINISHED &&
 	    g->rec.pos.result == CORE_ONGOING && game_end_replay(g) < 0) {
 		game_free(g);
-		return store_fail(h, "stored game has a bad end");
+		return server_store_fail(h, "stored game has a bad end");
 	}
 names:
 	if (player_name(h, g->row->white_id, g->white) < 0 ||
@@ -403,7 +362,7 @@ static int last_moves_ctx(struct handle *h, const struct game *g, size_t from,
 	if (from >= g->rec.nplies)
 		return 0;
 	if (core_position_init(&pos, &g->rec.variant, &err) < 0)
-		return store_fail(h, core_error_string(err));
+		return server_store_fail(h, core_error_string(err));
 	for (size_t i = 0; i < g->rec.nplies; i++) {
 		struct core_move m = g->rec.plies[i];
 		if (m.kind == CORE_MOVE_PASS)
@@ -455,7 +414,7 @@ static int game_subject(struct handle *h, const struct game *g,
 
 	buf_printf(out, "[ashes #%" PRId64 "] ", g->row->id);
 	game_names_ctx(g, ctx);
-	ret = render(h, "mail/subject-game.txt", ctx, out);
+	ret = server_render(h, "mail/subject-game.txt", ctx, out);
 	template_ctx_free(&ctx);
 	while (out->len > 0 && (out->data[out->len - 1] == '\n' ||
 				out->data[out->len - 1] == '\r'))
@@ -463,17 +422,34 @@ static int game_subject(struct handle *h, const struct game *g,
 	return ret;
 }
 
+/* The random part of our Message-IDs: a forged delivery report must name
+ * a mail we really sent, and nobody can guess one from the game, ply and
+ * inbound numbers. */
+#define MESSAGE_ID_TOKEN_BYTES 8
+
+static int message_id_token(char *hex)
+{
+	unsigned char raw[MESSAGE_ID_TOKEN_BYTES];
+	size_t i;
+
+	if (getrandom(raw, sizeof(raw), 0) != (ssize_t)sizeof(raw))
+		return -1;
+	for (i = 0; i < sizeof(raw); i++)
+		snprintf(hex + 2 * i, 3, "%02x", raw[i]);
+	return 0;
+}
+
 /* Queue one mail.  `g` (may be NULL) threads it into the game's thread,
  * whose root becomes this mail if the game has none yet; `answer_id` and
  * `answer_refs` (may be NULL) thread it under the sender's mail. */
-static int queue_mail(struct handle *h, const char *to, struct game *g,
+int server_queue_mail(struct handle *h, const char *to, struct game *g,
 		      const char *kind, const char *subject,
 		      const char *answer_id, const char *answer_refs,
 		      const char *body, bool auto_reply)
 {
 	struct store_outbox_msg m;
 	struct buf hdr = BUF_INIT, refs = BUF_INIT;
-	char id[256];
+	char id[256], token[MESSAGE_ID_TOKEN_BYTES * 2 + 1];
 	const char *error;
 	int64_t game_id = g != NULL ? g->row->id : 0;
 	int ply = g != NULL ? g->row->ply : 0;
@@ -481,8 +457,10 @@ static int queue_mail(struct handle *h, const char *to, struct game *g,
 
 	if (to == NULL)
 		return 0;
+	if (message_id_token(token) < 0)
+		return server_store_fail(h, "no random bytes for a Message-ID");
 	command_message_id(id, sizeof(id), game_id, ply, h->inbound_id,
-			   h->seq++, h->srv->domain);
+			   h->seq++, token, h->srv->domain);
 	buf_printf(&hdr, "To: %s\n", to);
 	buf_printf(&hdr, "Subject: %s\n", subject);
 	buf_printf(&hdr, "Message-ID: %s\n", id);
@@ -523,7 +501,7 @@ static int queue_mail(struct handle *h, const char *to, struct game *g,
 	m.game_id = game_id;
 	m.inbound_id = h->inbound_id;
 	if (store_outbox_enqueue(h->srv->store, &m, h->now, NULL, &error) < 0) {
-		ret = store_fail(h, error);
+		ret = server_store_fail(h, error);
 		goto out;
 	}
 	h->queued++;
@@ -532,7 +510,7 @@ static int queue_mail(struct handle *h, const char *to, struct game *g,
 		if (g->row->thread_message_id == NULL ||
 		    store_game_update(h->srv->store, g->row, h->now,
 				      &error) < 0) {
-			ret = store_fail(h, "cannot record the game's thread");
+			ret = server_store_fail(h, "cannot record the game's thread");
 			goto out;
 		}
 	}
@@ -557,15 +535,15 @@ static int notify(struct handle *h, struct game *g, int64_t pid,
 		return 0;
 	ret = store_player_load(h->srv->store, pid, &p, &error);
 	if (ret < 0)
-		return store_fail(h, error);
+		return server_store_fail(h, error);
 	if (ret == 0)
 		return 0;
 	template_ctx_set(ctx, "recipient", p->name);
-	ret = render(h, tpl, ctx, &body);
+	ret = server_render(h, tpl, ctx, &body);
 	if (ret == 0)
 		ret = game_subject(h, g, &subject);
 	if (ret == 0)
-		ret = queue_mail(h, player_address(p), g, kind,
+		ret = server_queue_mail(h, server_player_address(p), g, kind,
 				 buf_str(&subject), NULL, NULL, buf_str(&body),
 				 false);
 	buf_free(&body);
@@ -621,7 +599,7 @@ static int notify_game(struct handle *h, struct game *g, size_t from,
 	if (ret == 0 &&
 	    store_observer_list(h->srv->store, g->row->id, &obs, &nobs,
 				&error) < 0)
-		ret = store_fail(h, error);
+		ret = server_store_fail(h, error);
 	for (size_t i = 0; ret == 0 && i < nobs; i++)
 		ret = notify(h, g, obs[i], "mail/observer.txt", "observer",
 			     ctx);
@@ -635,7 +613,7 @@ static int game_save(struct handle *h, struct game *g)
 	const char *error;
 
 	if (store_game_update(h->srv->store, g->row, h->now, &error) < 0)
-		return store_fail(h, error);
+		return server_store_fail(h, error);
 	return 0;
 }
 
@@ -663,7 +641,7 @@ static int game_finish_row(struct handle *h, struct game *g)
 	if (set_row_text(&g->row->result, result) < 0 ||
 	    set_row_text(&g->row->end_reason,
 			 core_end_reason_name(pos->end_reason)) < 0)
-		return store_fail(h, "out of memory");
+		return server_store_fail(h, "out of memory");
 	return 0;
 }
 
@@ -672,68 +650,13 @@ static int game_finish_row(struct handle *h, struct game *g)
 static int need_player(struct handle *h)
 {
 	if (h->me == NULL)
-		return refuse(h, "not_registered");
+		return server_refuse(h, "not_registered");
 	return 0;
 }
 
 static int cmd_help(struct handle *h, struct template_ctx *out)
 {
-	return render_into(h, "mail/help.txt", h->reply, out, "output");
-}
-
-static int cmd_register(struct handle *h, const struct command *c,
-			struct template_ctx *out)
-{
-	const struct server_inbound *msg = h->msg;
-	struct store_player *other = NULL;
-	const char *error;
-	int64_t id;
-	int ret;
-
-	if (h->me != NULL) {
-		refuse(h, "already_registered");
-		template_ctx_set(h->refusal, "name", h->me->name);
-		return REFUSED;
-	}
-	if (msg->fingerprint == NULL && msg->from_address == NULL)
-		return refuse(h, "no_identity");
-	ret = store_player_by_name(h->srv->store, c->name, &other, &error);
-	if (ret < 0)
-		return store_fail(h, error);
-	store_player_free(&other);
-	if (ret == 1) {
-		refuse(h, "name_taken");
-		template_ctx_set(h->refusal, "name", c->name);
-		return REFUSED;
-	}
-	if (msg->from_address != NULL) {
-		ret = store_player_by_address(h->srv->store, msg->from_address,
-					      &other, &error);
-		if (ret < 0)
-			return store_fail(h, error);
-		store_player_free(&other);
-		if (ret == 1) {
-			refuse(h, "address_taken");
-			template_ctx_set(h->refusal, "address",
-					 msg->from_address);
-			return REFUSED;
-		}
-	}
-	ret = store_player_add(h->srv->store, c->name, msg->from_address,
-			       msg->fingerprint, h->now, &id, &error);
-	if (ret < 0)
-		return store_fail(h, error);
-	if (ret == 1)
-		return refuse(h, "key_taken");
-	ret = store_player_load(h->srv->store, id, &h->me, &error);
-	if (ret != 1)
-		return store_fail(h, error);
-	template_ctx_set(out, "name", c->name);
-	template_ctx_set(out, "address",
-			 msg->from_address != NULL ? msg->from_address : "");
-	if (msg->fingerprint != NULL)
-		template_ctx_set(out, "fingerprint", msg->fingerprint);
-	return render_into(h, "mail/cmd-register.txt", out, out, "output");
+	return server_render_into(h, "mail/help.txt", h->reply, out, "output");
 }
 
 static int cmd_challenge(struct handle *h, const struct command *c,
@@ -764,7 +687,7 @@ static int cmd_challenge(struct handle *h, const struct command *c,
 		}
 		snprintf(opt, sizeof(opt), "%s=%s", o->key, o->value);
 		if (notation_parse_variant_option(&v, opt, &err) < 0) {
-			refuse(h, "bad_option");
+			server_refuse(h, "bad_option");
 			template_ctx_set(h->refusal, "option", opt);
 			template_ctx_set(h->refusal, "rule",
 					 core_error_string(err));
@@ -775,15 +698,15 @@ static int cmd_challenge(struct handle *h, const struct command *c,
 		ret = store_player_by_name(h->srv->store, c->name, &target,
 					   &error);
 		if (ret < 0)
-			return store_fail(h, error);
+			return server_store_fail(h, error);
 		if (ret == 0) {
-			refuse(h, "no_such_player");
+			server_refuse(h, "no_such_player");
 			template_ctx_set(h->refusal, "name", c->name);
 			return REFUSED;
 		}
 		if (target->id == h->me->id) {
 			store_player_free(&target);
-			return refuse(h, "challenge_self");
+			return server_refuse(h, "challenge_self");
 		}
 	}
 	notation_format_variant(&v, vtext, sizeof(vtext));
@@ -798,15 +721,15 @@ static int cmd_challenge(struct handle *h, const struct command *c,
 	row.status = target != NULL ? STORE_GAME_CHALLENGE : STORE_GAME_OPEN;
 	store_player_free(&target);
 	if (store_game_create(h->srv->store, &row, h->now, &id, &error) < 0)
-		return store_fail(h, error);
+		return server_store_fail(h, error);
 	ret = game_load(h, id, &g, true);
 	if (ret != 1)
-		return ret < 0 ? -1 : store_fail(h, "new game vanished");
+		return ret < 0 ? -1 : server_store_fail(h, "new game vanished");
 	if (h->first_game == 0)
 		h->first_game = id;
 	game_ctx(h, &g, out);
 	template_ctx_set_bool(out, "open", g.row->status == STORE_GAME_OPEN);
-	ret = render_into(h, "mail/cmd-challenge.txt", out, out, "output");
+	ret = server_render_into(h, "mail/cmd-challenge.txt", out, out, "output");
 	if (ret == 0 && g.row->status == STORE_GAME_CHALLENGE) {
 		struct template_ctx *ctx = template_ctx_new();
 		game_ctx(h, &g, ctx);
@@ -867,7 +790,7 @@ static int cmd_accept(struct handle *h, const struct command *c,
 	if ((ret = game_save(h, &g)) < 0)
 		goto out;
 	game_ctx(h, &g, out);
-	ret = render_into(h, "mail/cmd-accept.txt", out, out, "output");
+	ret = server_render_into(h, "mail/cmd-accept.txt", out, out, "output");
 	if (ret == 0)
 		ret = notify_game(h, &g, 0, out);
 out:
@@ -909,7 +832,7 @@ static int cmd_decline_withdraw(struct handle *h, const struct command *c,
 		goto out;
 	game_ctx(h, &g, out);
 	template_ctx_set_bool(out, withdraw ? "withdrawn" : "declined", true);
-	ret = render_into(h, "mail/cmd-decline.txt", out, out, "output");
+	ret = server_render_into(h, "mail/cmd-decline.txt", out, out, "output");
 	other = withdraw ? g.row->black_id : g.row->challenger_id;
 	if (ret == 0 && other != 0) {
 		ctx = template_ctx_new();
@@ -1003,7 +926,7 @@ static int cmd_move(struct handle *h, const struct command *c,
 					i == before ? h->me->id : 0, h->now,
 					h->inbound_id, &error);
 		if (ret < 0) {
-			ret = store_fail(h, error);
+			ret = server_store_fail(h, error);
 			goto out;
 		}
 		if (ret == 1) {
@@ -1038,7 +961,7 @@ static int cmd_move(struct handle *h, const struct command *c,
 	template_ctx_set_bool(out, "bare", c->bare);
 	if ((ret = last_moves_ctx(h, &g, before, out)) < 0)
 		goto out;
-	ret = render_into(h, "mail/cmd-move.txt", out, out, "output");
+	ret = server_render_into(h, "mail/cmd-move.txt", out, out, "output");
 	if (ret == 0)
 		ret = notify_game(h, &g, before, out);
 out:
@@ -1092,7 +1015,7 @@ static int cmd_preview(struct handle *h, const struct command *c,
 	render_position_ctx(&after, out);
 	template_ctx_set(out, "move",
 			 notation_format_move(after.geom, &m, text));
-	ret = render_into(h, "mail/cmd-preview.txt", out, out, "output");
+	ret = server_render_into(h, "mail/cmd-preview.txt", out, out, "output");
 out:
 	game_free(&g);
 	return ret;
@@ -1120,7 +1043,7 @@ static int cmd_resign(struct handle *h, const struct command *c,
 	if ((ret = game_finish_row(h, &g)) < 0 || (ret = game_save(h, &g)) < 0)
 		goto out;
 	game_ctx(h, &g, out);
-	ret = render_into(h, "mail/cmd-resign.txt", out, out, "output");
+	ret = server_render_into(h, "mail/cmd-resign.txt", out, out, "output");
 	if (ret == 0)
 		ret = notify_game(h, &g, g.rec.nplies, out);
 out:
@@ -1188,7 +1111,7 @@ static int cmd_draw(struct handle *h, const struct command *c,
 			      c->draw == COMMAND_DRAW_ACCEPT ? "accept" :
 			      "decline", true);
 	template_ctx_set(out, "me", h->me->name);
-	ret = render_into(h, "mail/cmd-draw.txt", out, out, "output");
+	ret = server_render_into(h, "mail/cmd-draw.txt", out, out, "output");
 	if (ret != 0)
 		goto out;
 	if (c->draw == COMMAND_DRAW_ACCEPT) {
@@ -1223,7 +1146,7 @@ static int cmd_view(struct handle *h, const struct command *c,
 		size_t need = record_format(&g.rec, NULL, 0);
 		char *text = malloc(need + 1);
 		if (text == NULL) {
-			ret = store_fail(h, "out of memory");
+			ret = server_store_fail(h, "out of memory");
 			goto out;
 		}
 		record_format(&g.rec, text, need + 1);
@@ -1244,7 +1167,7 @@ static int cmd_view(struct handle *h, const struct command *c,
 			goto out;
 		tpl = "mail/cmd-board.txt";
 	}
-	ret = render_into(h, tpl, out, out, "output");
+	ret = server_render_into(h, tpl, out, out, "output");
 out:
 	game_free(&g);
 	return ret;
@@ -1263,7 +1186,7 @@ static int cmd_games(struct handle *h, struct template_ctx *out)
 		return REFUSED;
 	if (store_games_for_player(h->srv->store, h->me->id, mask, &games, &n,
 				   &error) < 0)
-		return store_fail(h, error);
+		return server_store_fail(h, error);
 	template_ctx_list(out, "games");
 	for (size_t i = 0; i < n && ret == 0; i++) {
 		struct template_ctx *it = template_ctx_add(out, "games");
@@ -1299,7 +1222,7 @@ static int cmd_games(struct handle *h, struct template_ctx *out)
 	/* Open challenges by others that the sender could accept. */
 	if (store_games_list(h->srv->store, 1u << STORE_GAME_OPEN, 0, 20,
 			     &games, &n, &error) < 0)
-		return store_fail(h, error);
+		return server_store_fail(h, error);
 	template_ctx_list(out, "open_games");
 	for (size_t i = 0; i < n && ret == 0; i++) {
 		struct template_ctx *it;
@@ -1315,7 +1238,7 @@ static int cmd_games(struct handle *h, struct template_ctx *out)
 	store_games_free(&games, n);
 	if (ret < 0)
 		return -1;
-	return render_into(h, "mail/cmd-games.txt", out, out, "output");
+	return server_render_into(h, "mail/cmd-games.txt", out, out, "output");
 }
 
 static int cmd_observe(struct handle *h, const struct command *c,
@@ -1340,14 +1263,14 @@ static int cmd_observe(struct handle *h, const struct command *c,
 		    store_observer_remove(h->srv->store, g.row->id, h->me->id,
 					  &error);
 	if (ret < 0) {
-		ret = store_fail(h, error);
+		ret = server_store_fail(h, error);
 		goto out;
 	}
 	game_ctx(h, &g, out);
 	template_ctx_set_bool(out, add ? "observe" : "unobserve", true);
 	/* observer_add: 1 already; observer_remove: 0 was not. */
 	template_ctx_set_bool(out, "no_change", add ? ret == 1 : ret == 0);
-	ret = render_into(h, "mail/cmd-observe.txt", out, out, "output");
+	ret = server_render_into(h, "mail/cmd-observe.txt", out, out, "output");
 out:
 	game_free(&g);
 	return ret;
@@ -1371,25 +1294,53 @@ static const char *parse_error_code(enum command_error err)
 	case COMMAND_ERR_BAD_DRAW: return "e_bad_draw";
 	case COMMAND_ERR_NO_GAME: return "e_no_game";
 	case COMMAND_ERR_TOO_MANY: return "e_too_many";
+	case COMMAND_ERR_THREAD_UNCONFIRMED: return "e_thread_unconfirmed";
+	case COMMAND_ERR_BAD_CODE: return "e_bad_code";
+	case COMMAND_ERR_BAD_KEY_ACTION: return "e_bad_key_action";
 	}
 	return "e_unknown";
+}
+
+/* A command from a player whose address is not confirmed yet. */
+static int refuse_pending(struct handle *h)
+{
+	struct store_claim claim;
+	const char *error;
+	int r;
+
+	server_refuse(h, "not_confirmed");
+	r = store_claim_get(h->srv->store, h->me->id, &claim, &error);
+	if (r < 0)
+		return server_store_fail(h, error);
+	if (r == 1)
+		template_ctx_set(h->refusal, "address", claim.address);
+	store_claim_clear(&claim);
+	return REFUSED;
 }
 
 static int run_command(struct handle *h, const struct command *c,
 		       struct template_ctx *out)
 {
 	if (c->kind == COMMAND_INVALID) {
-		refuse(h, parse_error_code(c->error));
+		server_refuse(h, parse_error_code(c->error));
 		template_ctx_set(h->refusal, "detail", c->detail);
 		return REFUSED;
 	}
-	/* An unknown sender may only register (or ask for help). */
-	if (h->me == NULL && c->kind != COMMAND_REGISTER &&
-	    c->kind != COMMAND_HELP)
-		return refuse(h, "not_registered");
+	/* An unknown sender may only register (or ask for help, or confirm
+	 * a claim, in an unsigned club); a player who has not confirmed an
+	 * address yet, only that. */
+	if (c->kind != COMMAND_REGISTER && c->kind != COMMAND_HELP &&
+	    c->kind != COMMAND_CONFIRM) {
+		if (h->me == NULL)
+			return server_refuse(h, "not_registered");
+		if (identity_pending(h->me))
+			return refuse_pending(h);
+	}
 	switch (c->kind) {
 	case COMMAND_HELP: return cmd_help(h, out);
-	case COMMAND_REGISTER: return cmd_register(h, c, out);
+	case COMMAND_REGISTER: return identity_register(h, c, out);
+	case COMMAND_CONFIRM: return identity_confirm(h, c, out);
+	case COMMAND_KEY_REPLACE: return identity_key_replace(h, c, out);
 	case COMMAND_CHALLENGE: return cmd_challenge(h, c, out);
 	case COMMAND_ACCEPT: return cmd_accept(h, c, out);
 	case COMMAND_DECLINE:
@@ -1406,7 +1357,7 @@ static int run_command(struct handle *h, const struct command *c,
 	case COMMAND_UNOBSERVE: return cmd_observe(h, c, out);
 	case COMMAND_INVALID: break;
 	}
-	return refuse(h, "e_unknown");
+	return server_refuse(h, "e_unknown");
 }
 
 /* --- one message ------------------------------------------------------- */
@@ -1421,34 +1372,46 @@ static int identify(struct handle *h)
 		ret = store_player_by_fingerprint(h->srv->store,
 						  msg->fingerprint, &h->me,
 						  &error);
-	else if (msg->from_address != NULL)
+	else if (msg->weak_identity && msg->mail_refusal == NULL &&
+		 server_address_usable(msg->from_address))
+		/* Only where the operator chose to trust From (unsigned
+		 * clubs): a refused mail's From is nobody's word. */
 		ret = store_player_by_address(h->srv->store, msg->from_address,
 					      &h->me, &error);
-	return ret < 0 ? store_fail(h, error) : 0;
+	return ret < 0 ? server_store_fail(h, error) : 0;
 }
 
 /* The reply to the sender: every command's result in order, the refusal
  * if one stopped the rest.  Goes to the registered address (From only
  * for a sender still unknown after the commands). */
-static int queue_reply(struct handle *h, const char *kind)
+int server_queue_reply(struct handle *h, const char *kind)
 {
 	const struct server_inbound *msg = h->msg;
-	const char *to = h->me != NULL ? player_address(h->me) :
-					 msg->from_address;
 	struct buf body = BUF_INIT, subject = BUF_INIT;
 	struct game g = { 0 };
 	bool have_game = false;
+	char *to = NULL;
 	int ret;
 
+	/* A player is answered where their mail goes (a confirmed address,
+	 * else the one they claim); a stranger at From, if it is usable. */
+	if (h->me != NULL) {
+		if (server_reply_address(h, h->me, &to) < 0)
+			return -1;
+	} else if (server_address_usable(msg->from_address)) {
+		to = strdup(msg->from_address);
+		if (to == NULL)
+			return server_store_fail(h, "out of memory");
+	}
 	/* A refused mail says why it was refused, not that it was weak. */
 	template_ctx_set_bool(h->reply, "weak", (msg->weak_identity ||
 						 msg->fingerprint == NULL) &&
-			      msg->mail_refusal == NULL);
+			      h->mail_refusal == NULL);
 	template_ctx_set_bool(h->reply, "unsigned_text_ignored",
 			      msg->unsigned_text_ignored);
 	if (h->me != NULL)
 		template_ctx_set(h->reply, "name", h->me->name);
-	ret = render(h, "mail/reply.txt", h->reply, &body);
+	ret = server_render(h, "mail/reply.txt", h->reply, &body);
 	if (ret < 0)
 		goto out;
 	if (h->first_game != 0) {
@@ -1462,7 +1425,7 @@ static int queue_reply(struct handle *h, const char *kind)
 	} else {
 		char clean[COMMAND_TEXT_MAX];
 		command_subject_clean(msg->subject, clean, sizeof(clean));
-		ret = render(h, "mail/subject-reply.txt", h->reply, &subject);
+		ret = server_render(h, "mail/subject-reply.txt", h->reply, &subject);
 		while (subject.len > 0 && subject.data[subject.len - 1] == '\n')
 			subject.data[--subject.len] = '\0';
 		if (clean[0] != '\0' && ret == 0) {
@@ -1476,7 +1439,7 @@ static int queue_reply(struct handle *h, const char *kind)
 		struct buf refs = BUF_INIT;
 		if (msg->references != NULL)
 			buf_puts(&refs, msg->references);
-		ret = queue_mail(h, to, have_game ? &g : NULL, kind,
+		ret = server_queue_mail(h, to, have_game ? &g : NULL, kind,
 				 buf_str(&subject), h->message_id,
 				 buf_str(&refs), buf_str(&body), true);
 		buf_free(&refs);
@@ -1488,6 +1451,7 @@ out:
 		store_game_free(&g.row);
 	buf_free(&body);
 	buf_free(&subject);
+	free(to);
 	return ret;
 }
 
@@ -1498,12 +1462,19 @@ static int run_commands(struct handle *h, struct server_outcome *out)
 	int64_t thread;
 	int ret = 0;
 
+	/* The headers say which game's thread this is; only the signed text
+	 * can confirm it (a header can be changed on the way). */
 	thread = command_thread_game(msg->subject, msg->references,
 				     h->srv->domain);
+	if (thread > 0 &&
+	    !command_thread_confirmed(msg->body, msg->body != NULL ?
+				      msg->body_len : 0, thread))
+		thread = -1;
 	command_parse_mail(msg->subject, msg->body != NULL ? msg->body : "",
 			   msg->body != NULL ? msg->body_len : 0, thread,
 			   &list);
 	template_ctx_set_bool(h->reply, "skipped_quoted", list.skipped_quoted);
+	template_ctx_set_bool(h->reply, "subject_ignored", list.subject_ignored);
 	template_ctx_list(h->reply, "results");
 	if (list.count == 0) {
 		out->status = SERVER_NO_COMMANDS;
@@ -1519,7 +1490,7 @@ static int run_commands(struct handle *h, struct server_outcome *out)
 		template_ctx_set_bool(item, "from_subject", c->line == 0);
 		if (h->srv->cfg.max_commands > 0 &&
 		    i >= h->srv->cfg.max_commands) {
-			refuse(h, "e_too_many");
+			server_refuse(h, "e_too_many");
 			ret = REFUSED;
 		} else {
 			ret = run_command(h, c, item);
@@ -1529,7 +1500,7 @@ static int run_commands(struct handle *h, struct server_outcome *out)
 		if (ret == REFUSED) {
 			template_ctx_set(h->refusal, "text", c->text);
 			template_ctx_set_int(h->refusal, "line", c->line);
-			ret = render_into(h, "mail/refusal.txt", h->refusal,
+			ret = server_render_into(h, "mail/refusal.txt", h->refusal,
 					  item, "refusal");
 			if (ret < 0)
 				break;
@@ -1552,7 +1523,7 @@ static int run_commands(struct handle *h, struct server_outcome *out)
 	if (out->status == SERVER_OK)
 		snprintf(out->outcome, sizeof(out->outcome), "ok: %zu command%s",
 			 out->commands_run, out->commands_run == 1 ? "" : "s");
-	return queue_reply(h, "reply");
+	return server_queue_reply(h, "reply");
 }
 
 static int handle_in_transaction(struct handle *h, struct server_outcome *out)
@@ -1577,10 +1548,9 @@ static int handle_in_transaction(struct handle *h, struct server_outcome *out)
 		h->msgid[n] = '\0';
 		h->message_id = h->msgid;
 	}
-	ret = store_inbound_seen(st, h->message_id, msg->raw_sha256,
-				 &seen_id, &error);
+	ret = store_inbound_seen(st, msg->raw_sha256, &seen_id, &error);
 	if (ret < 0)
-		return store_fail(h, error);
+		return server_store_fail(h, error);
 	if (ret == 1) {
 		out->status = SERVER_DUPLICATE;
 		out->inbound_id = seen_id;
@@ -1594,6 +1564,7 @@ static int handle_in_transaction(struct handle *h, struct server_outcome *out)
 	in.sha256 = (char *)msg->raw_sha256;
 	in.raw = (char *)msg->raw;
 	in.raw_len = msg->raw_len;
+	in.raw_truncated = msg->raw_truncated;
 	in.received = h->now;
 	in.source = (char *)msg->source;
 	in.sender_address = (char *)msg->from_address;
@@ -1602,7 +1573,7 @@ static int handle_in_transaction(struct handle *h, struct server_outcome *out)
 	in.outcome = "handling";
 	ret = store_inbound_record(st, &in, &h->inbound_id, &error);
 	if (ret < 0)
-		return store_fail(h, error);
+		return server_store_fail(h, error);
 	if (ret == 1) {
 		/* seen() said no, record() says yes: another process got it
 		 * between; it is a duplicate all the same. */
@@ -1612,40 +1583,24 @@ static int handle_in_transaction(struct handle *h, struct server_outcome *out)
 	}
 	out->inbound_id = h->inbound_id;
 
-	if (msg->silent_outcome != NULL) {
-		out->status = SERVER_IGNORED;
-		snprintf(out->outcome, sizeof(out->outcome), "ignored: %s",
-			 msg->silent_outcome);
+	ret = intake_decide(h, out);
+	if (ret < 0)
+		return -1;
+	if (ret == 1)
 		goto record;
-	}
-	if (msg->mail_refusal != NULL) {
-		/* The mail as a whole cannot be read as commands: answer
-		 * once with why, and run nothing. */
-		out->status = SERVER_MAIL_REFUSED;
-		snprintf(out->outcome, sizeof(out->outcome), "refused: %s",
-			 msg->mail_refusal);
-		template_ctx_set_bool(h->reply, "mail_refused", true);
-		template_ctx_set_bool(h->reply, msg->mail_refusal, true);
-		template_ctx_set(h->reply, "detail",
-				 msg->mail_refusal_detail != NULL ?
-				 msg->mail_refusal_detail : "");
-		if (queue_reply(h, "reply") < 0)
-			return -1;
-		goto record;
-	}
 	if (msg->signed_sha256 != NULL && msg->fingerprint != NULL) {
 		ret = store_signature_record(st, msg->fingerprint,
 					     msg->signature_time,
 					     msg->signed_sha256, h->inbound_id,
 					     h->now, &error);
 		if (ret < 0)
-			return store_fail(h, error);
+			return server_store_fail(h, error);
 		if (ret == 1) {
 			out->status = SERVER_REPLAY;
 			snprintf(out->outcome, sizeof(out->outcome),
 				 "replay: signed text used before");
 			template_ctx_set_bool(h->reply, "replay", true);
-			if (queue_reply(h, "reply") < 0)
+			if (server_queue_reply(h, "reply") < 0)
 				return -1;
 			goto record;
 		}
@@ -1656,21 +1611,24 @@ record:
 	out->player_id = h->me != NULL ? h->me->id : 0;
 	if (store_inbound_set_outcome(st, h->inbound_id, out->outcome,
 				      &error) < 0)
-		return store_fail(h, error);
+		return server_store_fail(h, error);
 	return 0;
 }
 
 /* One message inside the open transaction.  0 handled (out filled), -1
- * with *error_r (the caller rolls back). */
+ * with *error_r (the caller rolls back); *mail_fault_r tells a failure
+ * that is the mail's own (a value the store's rules refuse) from one of
+ * the machinery (busy, I/O, a template missing). */
 static int handle_one(struct server *server, const struct server_inbound *msg,
 		      int64_t now, struct server_outcome *out,
-		      const char **error_r)
+		      bool *mail_fault_r, const char **error_r)
 {
 	struct handle h;
 	int ret = 0;
 
 	memset(out, 0, sizeof(*out));
 	out->failed_line = -1;
+	*mail_fault_r = false;
 	if (msg->raw_sha256 == NULL) {
 		*error_r = "server: message without a sha256";
 		return -1;
@@ -1685,6 +1643,8 @@ static int handle_one(struct server *server, const struct server_inbound *msg,
 		snprintf(server->errbuf, sizeof(server->errbuf), "%s",
 			 h.error != NULL ? h.error : "failure");
 		*error_r = server->errbuf;
+		*mail_fault_r = h.error != NULL &&
+			store_error_kind(server->store) == STORE_ERROR_USAGE;
 		ret = -1;
 	} else {
 		out->queued = h.queued;
@@ -1693,6 +1653,34 @@ static int handle_one(struct server *server, const struct server_inbound *msg,
 	template_ctx_free(&h.reply);
 	template_ctx_free(&h.refusal);
 	return ret;
+}
+
+/* A mail whose own data broke a rule of the store (after its effects were
+ * rolled back to its savepoint): record it as failed, with why, so it is
+ * neither retried for ever nor holding up the mails behind it. */
+static int record_failed(struct server *server,
+			 const struct server_inbound *msg, int64_t now,
+			 const char *why, struct server_outcome *out)
+{
+	struct store_inbound in;
+	const char *error;
+	char outcome[sizeof(out->outcome)];
+
+	snprintf(outcome, sizeof(outcome), "failed: %s", why);
+	memset(out, 0, sizeof(*out));
+	out->failed_line = -1;
+	out->status = SERVER_FAILED;
+	snprintf(out->outcome, sizeof(out->outcome), "%s", outcome);
+	memset(&in, 0, sizeof(in));
+	in.sha256 = (char *)msg->raw_sha256;
+	in.raw = (char *)msg->raw;
+	in.raw_len = msg->raw_len;
+	in.raw_truncated = msg->raw_truncated;
+	in.received = now;
+	in.source = (char *)msg->source;
+	in.outcome = outcome;
+	return store_inbound_record(server->store, &in, &out->inbound_id,
+				    &error) < 0 ? -1 : 0;
 }
 
 int server_handle_batch(struct server *server,
@@ -1711,9 +1699,26 @@ int server_handle_batch(struct server *server,
 		*error_r = error;
 		return -1;
 	}
-	for (i = 0; i < count; i++)
-		if (handle_one(server, &msgs[i], now, &outs[i], error_r) < 0)
+	for (i = 0; i < count; i++) {
+		bool mail_fault = false;
+		int r;
+
+		if (store_savepoint(server->store, error_r) < 0)
 			break;
+		r = handle_one(server, &msgs[i], now, &outs[i], &mail_fault,
+			       error_r);
+		if (store_savepoint_end(server->store, r == 0, &error) < 0 &&
+		    r == 0) {
+			*error_r = error;
+			break;
+		}
+		if (r == 0)
+			continue;
+		/* One mail's own fault costs only that mail. */
+		if (!mail_fault || record_failed(server, &msgs[i], now, *error_r,
+						 &outs[i]) < 0)
+			break;
+	}
 	if (i == count && store_commit(server->store, &error) == 0)
 		return 0;
 	if (i == count) {
@@ -1734,6 +1739,16 @@ int server_handle(struct server *server, const struct server_inbound *msg,
 		  const char **error_r)
 {
 	return server_handle_batch(server, msg, 1, now, out, error_r);
+}
+
+int server_key_bound(struct server *server, const char *fpr,
+		     const char **error_r)
+{
+	struct store_player *p = NULL;
+	int r = store_player_by_fingerprint(server->store, fpr, &p, error_r);
+
+	store_player_free(&p);
+	return r;
 }
 
 int server_help_text(struct server *server, struct buf *out,
@@ -1800,7 +1815,7 @@ int server_game_show(struct server *server, int64_t game_id,
 	set_time(h.reply, "updated", g.row->updated);
 	if (store_game_move_records(server->store, game_id, &moves, &n,
 				    &error) < 0) {
-		ret = store_fail(&h, error);
+		ret = server_store_fail(&h, error);
 		goto out;
 	}
 	template_ctx_list(h.reply, "plies");
@@ -1817,7 +1832,7 @@ int server_game_show(struct server *server, int64_t game_id,
 			goto out;
 		template_ctx_set(it, "player", name[0] ? name : "(forced)");
 	}
-	ret = render(&h, "admin-game.txt", h.reply, out);
+	ret = server_render(&h, "admin-game.txt", h.reply, out);
 out:
 	if (ret < 0) {
 		snprintf(server->errbuf, sizeof(server->errbuf), "%s", h.error);
@@ -1876,10 +1891,12 @@ static const char *const server_templates[] = {
 	"mail/cmd-accept.txt",
 	"mail/cmd-board.txt",
 	"mail/cmd-challenge.txt",
+	"mail/cmd-confirm.txt",
 	"mail/cmd-decline.txt",
 	"mail/cmd-draw.txt",
 	"mail/cmd-games.txt",
 	"mail/cmd-history.txt",
+	"mail/cmd-key.txt",
 	"mail/cmd-move.txt",
 	"mail/cmd-moves.txt",
 	"mail/cmd-observe.txt",
@@ -1888,6 +1905,7 @@ static const char *const server_templates[] = {
 	"mail/cmd-resign.txt",
 	"mail/draw.txt",
 	"mail/help.txt",
+	"mail/key-revoked.txt",
 	"mail/mail-refused.txt",
 	"mail/observer.txt",
 	"mail/refusal.txt",

@@ -7,9 +7,13 @@
  * IMAP, SMTP, MIME or OpenPGP.
  *
  * What server_handle() does with a message, in one transaction:
- *  1. idempotence: a message already handled (same Message-ID, or same
- *     sha256 of the raw bytes) changes nothing and queues nothing
- *     (SERVER_DUPLICATE);
+ *  1. idempotence: a message already handled (the same raw bytes, by
+ *     sha256; never by Message-ID alone, which anyone can take first)
+ *     changes nothing and queues nothing (SERVER_DUPLICATE);
+ *  1b. the mail as a whole (intake.c): revocations it carries, a
+ *     delivery report naming one of our Message-IDs, loops and automatic
+ *     mail, the sender rate limit, a refusal and whether to answer it
+ *     (unverified senders are answered once a day at most);
  *  2. the signature history: a signed text (sha256 of the signed content)
  *     is accepted once, ever (SERVER_REPLAY, answered once);
  *  3. identity: the verified fingerprint decides who the sender is (or,
@@ -73,6 +77,16 @@ struct server_config {
 	/* Commands run from one mail; the next one is refused as "too many".
 	 * 0: COMMAND_MAX. */
 	size_t max_commands;
+	/* Mails answered per sender (msg->rate_key) per hour: the next one is
+	 * answered once, saying so, and the rest of the hour are recorded
+	 * unanswered.  0: no limit. */
+	unsigned sender_rate_limit;
+	/* New players per hour, all senders together.  0: no limit. */
+	unsigned registrations_per_hour;
+	/* Our own From address: a refusal is never sent to an address of our
+	 * own domain that is no player's (a forged sender there only makes
+	 * bounces).  May be NULL. */
+	const char *our_address;
 };
 
 /* Defaults: no domain, no templates, default variant, draws allowed. */
@@ -124,6 +138,25 @@ struct server_inbound {
 	 * auto-reply, a bounce, a flood): the outcome word to record. */
 	const char *silent_outcome;
 	const char *source;       /* mailbox source name, may be NULL */
+	/* What this mail counts as for the sender rate limit: the verified
+	 * signer's fingerprint, else the From address; NULL: not counted.
+	 * Counted in the transaction, after the duplicate check, so a mail
+	 * handed out twice counts once. */
+	const char *rate_key;
+	/* A delivery report (silent_outcome "bounce"): the Message-IDs it
+	 * names.  Only one of ours marks the address we sent it to failing. */
+	const char *const *bounce_ids;
+	size_t bounce_id_count;
+	/* Bound keys a revocation certificate in this mail revoked (the mail
+	 * layer imported it; gpg checked it is the key's own). */
+	const char *const *revoked_fprs;
+	size_t revoked_count;
+	/* Keys this mail carried that the mail layer imported (not the
+	 * signer's): what `key replace` binds. */
+	const char *const *offered_fprs;
+	size_t offered_count;
+	/* raw holds only the header block (a mail too big to keep). */
+	bool raw_truncated;
 };
 
 enum server_status {
@@ -134,6 +167,8 @@ enum server_status {
 	SERVER_NO_COMMANDS,  /* nothing to do; a short reply was queued */
 	SERVER_MAIL_REFUSED, /* msg->mail_refusal: recorded, answered why */
 	SERVER_IGNORED,      /* msg->silent_outcome: recorded, not answered */
+	SERVER_FAILED,       /* the mail's own data broke a rule of the store:
+			      * nothing of it applied; recorded with why */
 };
 
 struct server_outcome {
@@ -174,6 +209,13 @@ int server_handle_batch(struct server *server,
 			const struct server_inbound *msgs, size_t count,
 			int64_t now, struct server_outcome *outs,
 			const char **error_r);
+
+/* Does a player hold the key fpr (bound, not revoked)?  1 yes, 0 no, -1
+ * with *error_r.  The mail layer drops a key a mail brought that no
+ * player holds after the mail was handled (a refused registration), so
+ * refused mail cannot grow the keyring. */
+int server_key_bound(struct server *server, const char *fpr,
+		     const char **error_r);
 
 /* Load and parse every template the service uses (and their partials),
  * so a broken or incomplete override folder is refused at start-up and on

@@ -1,7 +1,7 @@
 # src/store: the SQLite store -- open, migrate (sql/NNN-*.sql) and every
 # query.  The migrations are installed under $(pkgdatadir)/sql and also
 # compiled in (store_sql_embedded.c) so an uninstalled program works.
-STORE_SQL_FILES = sql/001-initial.sql
+STORE_SQL_FILES = sql/001-initial.sql sql/002-hostile-mail.sql
 nobase_dist_pkgdata_DATA += $(STORE_SQL_FILES)
 
 noinst_LIBRARIES += libashes_store.a
@@ -14,7 +14,8 @@ libashes_store_a_SOURCES = \
 	src/store/store_game.c \
 	src/store/store_inbound.c \
 	src/store/store_outbox.c \
-	src/store/store_mailbox.c
+	src/store/store_mailbox.c \
+	src/store/store_identity.c
 nodist_libashes_store_a_SOURCES = src/store/store_sql_embedded.c
 EXTRA_DIST += src/store/embed-sql.sh
 CLEANFILES += src/store/store_sql_embedded.c

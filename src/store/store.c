@@ -872,6 +872,20 @@ void store_rollback(struct store *store)
 
 #define ATOMIC_MAX_DEPTH 16
 
+int store_savepoint(struct store *store, const char **error_r)
+{
+	store_ok(store);
+	if (!store_in_transaction(store))
+		return store_fail(store, error_r, STORE_ERROR_USAGE,
+				  "a savepoint needs an open transaction");
+	return store_atomic_begin(store, error_r);
+}
+
+int store_savepoint_end(struct store *store, bool ok, const char **error_r)
+{
+	return store_atomic_end(store, ok, error_r);
+}
+
 int store_atomic_begin(struct store *s, const char **error_r)
 {
 	int rc;

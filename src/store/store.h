@@ -115,6 +115,11 @@ int store_commit(struct store *store, const char **error_r);
  * transaction itself (some I/O errors, a full disk), every later call
  * fails until store_rollback(), so nothing runs outside it by mistake. */
 void store_rollback(struct store *store);
+/* Inside a transaction: mark a point to roll back to (one mail of a
+ * batch), and end it: ok keeps what was done since, !ok undoes only that,
+ * leaving the transaction open.  -1 on failure. */
+int store_savepoint(struct store *store, const char **error_r);
+int store_savepoint_end(struct store *store, bool ok, const char **error_r);
 /* True from store_begin() until store_commit() or store_rollback(). */
 bool store_in_transaction(const struct store *store);
 
@@ -209,6 +214,48 @@ int store_player_list(struct store *store, struct store_player **players_r,
 int store_address_mark_failing(struct store *store, const char *address,
 			       bool failing, int64_t now, const char *reason,
 			       const char **error_r);
+
+/* The longest address the store binds (RFC 5321's path limit less the
+ * angle brackets); the service refuses longer ones before it asks. */
+#define STORE_ADDRESS_MAX 254
+
+/* ---- address claims and the key lifecycle (store_identity.c) --------- */
+
+/* A pending claim: `register` named an address, and the code mailed there
+ * must come back signed by the player's key before the address is bound. */
+struct store_claim {
+	int64_t player_id;
+	char *address;
+	char *code;
+	int64_t created;
+};
+/* Free the strings of a claim filled by store_claim_get (NULL-safe). */
+void store_claim_clear(struct store_claim *claim);
+/* Set (or replace) the one pending claim of a player. */
+int store_claim_set(struct store *store, int64_t player_id,
+		    const char *address, const char *code, int64_t now,
+		    const char **error_r);
+/* 1 and *claim_r (clear with store_claim_clear), 0 if none. */
+int store_claim_get(struct store *store, int64_t player_id,
+		    struct store_claim *claim_r, const char **error_r);
+/* The player whose claim of address holds code: 1 and *player_id_r. */
+int store_claim_find(struct store *store, const char *address,
+		     const char *code, int64_t *player_id_r,
+		     const char **error_r);
+int store_claim_delete(struct store *store, int64_t player_id,
+		       const char **error_r);
+
+/* A revocation for a bound key came in: the key identifies nobody from
+ * now on (lookups by fingerprint skip it, player loads leave it out).  1
+ * and *player_id_r (may be NULL) if it was bound and not yet revoked, 0
+ * otherwise. */
+int store_key_revoke(struct store *store, const char *fingerprint,
+		     int64_t now, int64_t *player_id_r, const char **error_r);
+/* Bind new_fpr to the player and revoke old_fpr, atomically: 1 if the new
+ * key is bound already (to anyone; nothing changed). */
+int store_key_replace(struct store *store, int64_t player_id,
+		      const char *old_fpr, const char *new_fpr, int64_t now,
+		      const char **error_r);
 
 /* ---- games and moves ------------------------------------------------ */
 
@@ -346,16 +393,19 @@ struct store_inbound {
 	char *sender_fingerprint; /* the verified signer, or NULL */
 	int64_t player_id;  /* the player it was from, or 0 */
 	char *outcome;      /* short text: "ok", "refused: ...", "bounce" */
+	/* raw holds only the header block (a mail refused as too big: its
+	 * bytes are not kept, sha256 is still of all of them). */
+	bool raw_truncated;
 };
 void store_inbound_free(struct store_inbound **in);
 
-/* Was this message handled already: by Message-ID (may be NULL) or by the
- * sha256 of its bytes.  1 and *inbound_id_r (may be NULL) if so. */
-int store_inbound_seen(struct store *store, const char *message_id,
-		       const char *sha256, int64_t *inbound_id_r,
-		       const char **error_r);
-/* Record a message (in->id ignored).  1 if the Message-ID or sha256 is
- * already recorded (nothing changed).  *id_r (may be NULL) gets the id. */
+/* Was this message handled already: by the sha256 of its raw bytes, never
+ * by Message-ID alone (an unsigned mail could take a player's next
+ * Message-ID first).  1 and *inbound_id_r (may be NULL) if so. */
+int store_inbound_seen(struct store *store, const char *sha256,
+		       int64_t *inbound_id_r, const char **error_r);
+/* Record a message (in->id ignored).  1 if the sha256 is already recorded
+ * (nothing changed).  *id_r (may be NULL) gets the id. */
 int store_inbound_record(struct store *store, const struct store_inbound *in,
 			 int64_t *id_r, const char **error_r);
 /* Set the outcome text of a recorded message. */
@@ -451,6 +501,25 @@ int store_mailbox_state_get(struct store *store, const char *source,
 int store_mailbox_state_set(struct store *store, const char *source,
 			    uint32_t uidvalidity, uint32_t last_uid,
 			    int64_t now, const char **error_r);
+
+/* ---- attempts (the poison-mail guard) -------------------------------- */
+
+/* Count one more attempt at handling message uid of a mailbox source
+ * (error: why the last one failed, or NULL), committed at once, before the
+ * attempt: a mail that crashes the daemon still counts.  *attempts_r gets
+ * the count, this one included.  Not inside a transaction. */
+int store_attempt_hit(struct store *store, const char *source,
+		      uint32_t uidvalidity, uint32_t uid, const char *error,
+		      int64_t now, long *attempts_r, const char **error_r);
+/* 1 with the count and the last error (caller frees; may be NULL), 0 if
+ * the message has no failed attempt on record. */
+int store_attempt_get(struct store *store, const char *source,
+		      uint32_t uidvalidity, uint32_t uid, long *attempts_r,
+		      char **last_error_r, const char **error_r);
+/* The message was handled (or set aside): forget its attempts. */
+int store_attempt_clear(struct store *store, const char *source,
+			uint32_t uidvalidity, uint32_t uid,
+			const char **error_r);
 
 /* ---- rate limits ---------------------------------------------------- */
 

@@ -37,21 +37,17 @@ static bool sha256_ok(const char *hex)
 	return i == 64;
 }
 
-int store_inbound_seen(struct store *store, const char *message_id,
-		       const char *sha256, int64_t *inbound_id_r,
-		       const char **error_r)
+int store_inbound_seen(struct store *store, const char *sha256,
+		       int64_t *inbound_id_r, const char **error_r)
 {
-	static const char sql[] =
-		"SELECT id FROM inbound WHERE message_id = ?1 "
-		"UNION ALL SELECT id FROM inbound WHERE sha256 = ?2 LIMIT 1";
+	static const char sql[] = "SELECT id FROM inbound WHERE sha256 = ?1";
 	sqlite3_stmt *st;
 
 	store_ok(store);
 	st = store_stmt(store, sql, error_r);
 	if (st == NULL)
 		return -1;
-	store_bind_text(st, 1, message_id);
-	store_bind_text(st, 2, sha256);
+	store_bind_text(st, 1, sha256);
 	return store_query_int64(store, st, inbound_id_r, "looking up an inbound message", error_r);
 }
 
@@ -61,7 +57,8 @@ int store_inbound_record(struct store *store, const struct store_inbound *in,
 	static const char sql[] =
 		"INSERT INTO inbound (message_id, sha256, raw, received, "
 		"source, sender_address, sender_fingerprint, player_id, "
-		"outcome) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)";
+		"outcome, raw_truncated) "
+		"VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)";
 	sqlite3_stmt *st;
 	int rc;
 
@@ -88,6 +85,7 @@ int store_inbound_record(struct store *store, const struct store_inbound *in,
 	store_bind_text(st, 7, in->sender_fingerprint);
 	store_bind_id(st, 8, in->player_id);
 	store_bind_text(st, 9, in->outcome);
+	sqlite3_bind_int(st, 10, in->raw_truncated ? 1 : 0);
 	rc = store_run_insert(store, st, "recording an inbound message", error_r);
 	if (rc != 0)
 		return rc;
@@ -123,8 +121,8 @@ int store_inbound_load(struct store *store, int64_t inbound_id,
 {
 	static const char sql[] =
 		"SELECT id, message_id, sha256, raw, received, source, "
-		"sender_address, sender_fingerprint, player_id, outcome "
-		"FROM inbound WHERE id = ?1";
+		"sender_address, sender_fingerprint, player_id, outcome, "
+		"raw_truncated FROM inbound WHERE id = ?1";
 	struct store_inbound *in;
 	sqlite3_stmt *st;
 	const void *raw;
@@ -160,6 +158,7 @@ int store_inbound_load(struct store *store, int64_t inbound_id,
 	in->sender_fingerprint = store_col_strdup(st, 7);
 	in->player_id = store_col_int64(st, 8);
 	in->outcome = store_col_strdup(st, 9);
+	in->raw_truncated = store_col_int64(st, 10) != 0;
 	store_stmt_done(st);
 	*in_r = in;
 	return 1;

@@ -150,3 +150,95 @@ int store_rate_prune(struct store *store, int64_t before,
 		return -1;
 	return 0;
 }
+
+/* ---- attempts at one message (the poison-mail guard) ---------------- */
+
+/* The prepared statement for sql with the message's key bound as ?1..?3. */
+static sqlite3_stmt *attempt_stmt(struct store *store, const char *sql,
+				  const char *source, uint32_t uidvalidity,
+				  uint32_t uid, const char **error_r)
+{
+	sqlite3_stmt *st = store_stmt(store, sql, error_r);
+
+	if (st == NULL)
+		return NULL;
+	sqlite3_bind_text(st, 1, source ? source : "", -1, SQLITE_TRANSIENT);
+	sqlite3_bind_int64(st, 2, uidvalidity);
+	sqlite3_bind_int64(st, 3, uid);
+	return st;
+}
+
+int store_attempt_hit(struct store *store, const char *source,
+		      uint32_t uidvalidity, uint32_t uid, const char *error,
+		      int64_t now, long *attempts_r, const char **error_r)
+{
+	static const char sql[] =
+		"INSERT INTO mail_attempts (source, uidvalidity, uid, attempts, "
+		"last_error, updated) VALUES (?1, ?2, ?3, 1, ?4, ?5) "
+		"ON CONFLICT (source, uidvalidity, uid) DO UPDATE SET "
+		"attempts = attempts + 1, last_error = coalesce(?4, last_error), "
+		"updated = ?5 RETURNING attempts";
+	sqlite3_stmt *st;
+	int64_t n = 0;
+	int r;
+
+	store_ok(store);
+	st = attempt_stmt(store, sql, source, uidvalidity, uid, error_r);
+	if (st == NULL)
+		return -1;
+	store_bind_text(st, 4, error);
+	sqlite3_bind_int64(st, 5, now);
+	r = store_query_int64(store, st, &n, "counting an attempt", error_r);
+	if (r < 0)
+		return -1;
+	if (attempts_r != NULL)
+		*attempts_r = (long)n;
+	return 0;
+}
+
+int store_attempt_get(struct store *store, const char *source,
+		      uint32_t uidvalidity, uint32_t uid, long *attempts_r,
+		      char **last_error_r, const char **error_r)
+{
+	static const char sql[] =
+		"SELECT attempts, last_error FROM mail_attempts WHERE "
+		"source = ?1 AND uidvalidity = ?2 AND uid = ?3";
+	sqlite3_stmt *st;
+	int rc;
+
+	store_ok(store);
+	*attempts_r = 0;
+	if (last_error_r != NULL)
+		*last_error_r = NULL;
+	st = attempt_stmt(store, sql, source, uidvalidity, uid, error_r);
+	if (st == NULL)
+		return -1;
+	rc = store_step(store, st);
+	if (rc == SQLITE_ROW) {
+		*attempts_r = (long)store_col_int64(st, 0);
+		if (last_error_r != NULL)
+			*last_error_r = store_col_strdup(st, 1);
+	}
+	store_stmt_done(st);
+	if (rc == SQLITE_ROW)
+		return 1;
+	if (rc == SQLITE_DONE)
+		return 0;
+	return store_fail_sqlite(store, error_r, rc, "loading attempts");
+}
+
+int store_attempt_clear(struct store *store, const char *source,
+			uint32_t uidvalidity, uint32_t uid,
+			const char **error_r)
+{
+	static const char sql[] =
+		"DELETE FROM mail_attempts WHERE source = ?1 AND "
+		"uidvalidity = ?2 AND uid = ?3";
+	sqlite3_stmt *st;
+
+	store_ok(store);
+	st = attempt_stmt(store, sql, source, uidvalidity, uid, error_r);
+	if (st == NULL)
+		return -1;
+	return store_run(store, st, "clearing attempts", error_r);
+}

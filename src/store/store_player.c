@@ -252,7 +252,7 @@ static int player_load_details(struct store *s, struct store_player *p,
 		"FROM player_addresses WHERE player_id = ?1 ORDER BY id";
 	static const char sql_keys[] =
 		"SELECT fingerprint FROM player_keys WHERE player_id = ?1 "
-		"ORDER BY created, fingerprint";
+		"AND revoked IS NULL ORDER BY created, fingerprint";
 	sqlite3_stmt *st;
 
 	st = store_stmt(s, sql_addr, error_r);
@@ -348,7 +348,8 @@ int store_player_by_fingerprint(struct store *store, const char *fingerprint,
 				const char **error_r)
 {
 	static const char sql[] =
-		"SELECT player_id FROM player_keys WHERE fingerprint = ?1";
+		"SELECT player_id FROM player_keys WHERE fingerprint = ?1 "
+		"AND revoked IS NULL";
 	char fpr[72];
 
 	if (fingerprint == NULL ||

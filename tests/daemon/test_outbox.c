@@ -117,23 +117,25 @@ START_TEST(test_compose_observer)
 	snprintf(args, sizeof(args),
 		 "--crlf --html '%s' --headers " H_COMMON ",List-Unsubscribe"
 		 " --header Auto-Submitted=auto-generated"
-		 " --header 'List-Unsubscribe=<mailto:" OT_FROM "?subject=unobserve%%2012>'",
+		 " --header 'List-Unsubscribe=<mailto:" OT_FROM "?subject=unobserve%%2012&body=unobserve%%2012>'",
 		 svg);
 	compose_and_check("observer", 12, args);
 }
 END_TEST
 
-/* The List-Unsubscribe mail's Subject is a command the server runs. */
+/* The List-Unsubscribe mail's body is a command the server runs; its
+ * Subject is not (nobody signs a Subject). */
 START_TEST(test_unobserve_subject)
 {
 	struct command_list l;
 
-	/* what a client sends for mailto:...?subject=unobserve%2012 */
-	command_parse_mail("unobserve 12", "", 0, 0, &l);
+	/* what a client sends for mailto:...?subject=unobserve%2012&body=... */
+	command_parse_mail("unobserve 12", "unobserve 12", 12, 0, &l);
 	ck_assert_uint_eq(l.count, 1);
 	ck_assert_int_eq(l.items[0].kind, COMMAND_UNOBSERVE);
 	ck_assert_int_eq(l.items[0].game, 12);
-	ck_assert_int_eq(l.items[0].line, 0);
+	ck_assert_int_eq(l.items[0].line, 1);
+	ck_assert(!l.subject_ignored);
 	command_list_free(&l);
 }
 END_TEST

@@ -4,7 +4,7 @@
 # with its own key (sign_replies), a "your move" mail carries the real
 # board picture (server_board_svg) as a text/html alternative and gpg
 # verifies it; an observer's mail has List-Unsubscribe, and the mail that
-# link makes (Subject "unobserve GAME", no body) stops the observer mails.
+# link makes (Subject and body "unobserve GAME") stops the observer mails.
 set -u
 if [ "$(id -u)" != 0 ]; then
 	echo "SKIP: needs root (private Postfix)"
@@ -76,17 +76,17 @@ player_send alice pgpmime "Re: [ashes #$game]" "move $game 1 $pick"
 o=$(wait_mail mallory "game $game .*which you observe" 30)
 check "mallory got an observer mail" test -n "$o"
 unsub=$(mail_header "$o" List-Unsubscribe)
-check "observer mail: List-Unsubscribe <mailto:ashes@$MAIL_DOMAIN?subject=unobserve%20$game>" \
-	test "$unsub" = "<mailto:ashes@$MAIL_DOMAIN?subject=unobserve%20$game>"
+check "observer mail: List-Unsubscribe <mailto:ashes@$MAIL_DOMAIN?subject=unobserve%20$game&body=unobserve%20$game>" \
+	test "$unsub" = "<mailto:ashes@$MAIL_DOMAIN?subject=unobserve%20$game&body=unobserve%20$game>"
 check "observer mail: signed, with the board" \
 	python3 "$CHECK" "$o" --signed "$dfpr" "$home" --html --header Auto-Submitted=auto-generated
 
 # What a mail client sends for that link: the Subject, no text (signed,
 # as mallory's client signs everything).
 n=$(mail_count mallory)
-player_send mallory pgpmime "unobserve $game" ""
+player_send mallory pgpmime "unobserve $game" "unobserve $game"
 r=$(wait_mail mallory "You no longer observe game $game" 30 "$n")
-check "the List-Unsubscribe mail (subject only) ended mallory's observing" test -n "$r"
+check "the List-Unsubscribe mail (subject and body) ended mallory's observing" test -n "$r"
 check "the answer to it is auto-replied" \
 	test "$(mail_header "$r" Auto-Submitted)" = auto-replied
 

@@ -331,7 +331,7 @@ START_TEST(test_signed_delivered)
 	snprintf(svg, sizeof(svg), "%s", ot_write("board.svg", OT_SVG, strlen(OT_SVG)));
 	snprintf(args, sizeof(args),
 		 "--signed %s '%s' --html '%s' --date %" PRId64
-		 " --header 'List-Unsubscribe=<mailto:" OT_FROM "?subject=unobserve%%2041>'"
+		 " --header 'List-Unsubscribe=<mailto:" OT_FROM "?subject=unobserve%%2041&body=unobserve%%2041>'"
 		 " --headers From,To,Reply-To,Subject,Date,Message-ID,Auto-Submitted,"
 		 "X-Loop,MIME-Version,Content-Type,List-Unsubscribe",
 		 fpr, ot.gnupghome, svg, OT_NOW);

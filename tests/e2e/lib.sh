@@ -282,15 +282,30 @@ e2e_ashes() {
 }
 
 # e2e_register WHO MODE: register WHO with the public key pasted into the
-# signed text; waits for the welcome.
+# signed text, then confirm the address with the code mailed to it (as a
+# player would: a signed mail saying "confirm CODE"); prints the welcome.
 e2e_register() {
-	local who=$1 mode=$2 f
+	local who=$1 mode=$2 f n
+	n=$(mail_count "$who")
 	player_send "$who" "$mode" "register" "register $who
 
 $(e2e_pubkey "$who")"
-	f=$(wait_mail "$who" "Welcome, $who" 30) ||
+	f=$(wait_mail "$who" "Welcome, $who" 30 "$n") ||
 		e2e_fail "$who got no welcome (mode $mode)"
+	e2e_confirm "$who" "$mode" "$f"
 	echo "$f"
+}
+
+# e2e_confirm WHO MODE MAIL: send back the code MAIL holds; wait until the
+# address is confirmed.
+e2e_confirm() {
+	local who=$1 mode=$2 code n
+	code=$(e2e_digest "$3" | sed -n 's/^ *confirm \([A-Z0-9]*\)$/\1/p' | head -1)
+	[ -n "$code" ] || e2e_fail "no confirmation code for $who"
+	n=$(mail_count "$who")
+	player_send "$who" "$mode" "confirm" "confirm $code"
+	wait_mail "$who" "is confirmed" 30 "$n" >/dev/null ||
+		e2e_fail "$who could not confirm the address (mode $mode)"
 }
 
 # The game number in the last reply of WHO matching "Game N created".

@@ -4,8 +4,10 @@
 #     size-3 board: every ply stored once, the stored move list equals the
 #     moves sent, both players get the result, the outbox is empty;
 #  3. a reply-in-thread move: answering a "your move" mail with only the
-#     move (Re: subject, In-Reply-To/References) is taken, and the reply
-#     says so.
+#     move (Re: subject, In-Reply-To/References) and the mail quoted below
+#     it is taken, and the reply says so; the same bare move whose game
+#     only the headers name (nothing quoted: nobody signs the headers) is
+#     refused and not stored.
 set -u
 . "$(dirname "$0")/lib-game.sh"
 game_require_stack
@@ -52,9 +54,21 @@ for who in alice bob; do
 	subj=$(mail_header "$f" Subject)
 	mapfile -t hist < <(db_moves "$game")
 	pick=$(e2e_ashes legal --size 3 "${hist[@]}" | tail -n 1)
+	# first without the quote: only the headers name the game
 	n=$(mail_count "$who")
 	player_send "$who" pgpmime "Re: $subj" "$pick" "In-Reply-To: $id" \
 		"References: ${refs:+$refs }$id"
+	r=$(wait_mail "$who" "> $pick" 30 "$n")
+	tap_check "$who's bare '$pick', game named by the headers only: refused" \
+		digest_has "$r" "only the mail's headers \\(which nobody"
+	tap_check "and not stored" test "$(db_plies "$game" | wc -l)" = $((ply - 1))
+	# then as a mail client answers: the your-move mail quoted below
+	quoted=$(e2e_digest "$f" | sed 1d | sed 's/^/> /')
+	n=$(mail_count "$who")
+	player_send "$who" pgpmime "Re: $subj" "$pick
+
+On $(mail_header "$f" Date), Ashes club wrote:
+$quoted" "In-Reply-To: $id" "References: ${refs:+$refs }$id"
 	r=$(wait_mail "$who" "Taken: move $game $ply $pick" 30 "$n")
 	tap_check "$who's bare '$pick' in the thread of game $game was taken" test -n "$r"
 	if [ -n "$r" ]; then

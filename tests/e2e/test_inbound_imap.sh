@@ -19,7 +19,9 @@ player_send bob inline register "register bob
 
 $(e2e_pubkey bob)"
 in_reply alice "Welcome, alice" 0 || e2e_fail "alice is not registered"
+e2e_confirm alice pgpmime "$R"
 in_reply bob "Welcome, bob" 0 || e2e_fail "bob is not registered"
+e2e_confirm bob inline "$R"
 
 # build_batch NAME COUNT: COUNT signed "challenge any" mails, alice and bob
 # in turn, in batch.NAME.K.eml; their Message-IDs in IDS[NAME.K] and
@@ -162,7 +164,8 @@ sleep 2
 t_is "no mail lost, none applied twice: 12 games" 12 "$(in_games_count)"
 t_is "the burst: one reply to each mail" "$(ones 8)" "$(replies_per_mail a 8)"
 t_is "the outage: one reply to each mail" "$(ones 4)" "$(replies_per_mail b 4)"
-t_is "14 mails recorded (2 registers, 12 challenges)" 14 "$(in_inbound_count)"
+# each registration is two mails: register, and confirm with the code
+t_is "16 mails recorded (2 registers, 2 confirms, 12 challenges)" 16 "$(in_inbound_count)"
 down=$(grep -c 'unreachable' ashesd.log)
 up=$(grep -c 'reachable again' ashesd.log)
 # two outages: the restart, and the stop while mail came in
@@ -217,12 +220,12 @@ t_is "no mail applied twice: 14 games" 14 "$(in_games_count)"
 t_is "new mails: one reply each" "1 1" "$(replies_per_mail c 2)"
 t_is "old mails put back: not answered again" "1 1" \
 	"$(replies_per_mail a 1) $(replies_per_mail b 1)"
-t_is "16 mails recorded (the copies are not new)" 16 "$(in_inbound_count)"
+t_is "18 mails recorded (the copies are not new)" 18 "$(in_inbound_count)"
 
 # ---- where the mails are: Archive, \Seen; INBOX empty ------------------
 t_is "INBOX is empty" "" "$(in_doveadm search -u ashes mailbox INBOX all)"
 flags=$(in_doveadm -f tab fetch -u ashes 'flags' mailbox Archive all | tail -n +2)
-t_is "Archive holds every mail read (16, and the 2 copies)" 18 \
+t_is "Archive holds every mail read (18, and the 2 copies)" 20 \
 	"$(printf '%s\n' "$flags" | grep -c .)"
 t_is "every archived mail is \\Seen" 0 "$(printf '%s\n' "$flags" | grep -vc 'Seen')"
 for id in "${IDS[@]}"; do

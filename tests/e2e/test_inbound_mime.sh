@@ -34,6 +34,9 @@ in_mail m.eml mallory pgpmime ent
 in_send mallory m.eml
 for who in alice bob dave; do
 	in_reply "$who" "Welcome, $who" 0 || e2e_fail "$who is not registered"
+	mode=pgpmime
+	[ "$who" = bob ] && mode=inline
+	e2e_confirm "$who" "$mode" "$R"
 done
 if in_reply mallory . 0; then
 	t_has "ISO-8859-1: the refused name is quoted back in UTF-8" \
@@ -42,11 +45,12 @@ if in_reply mallory . 0; then
 fi
 t_hasnt "ISO-8859-1: no player Zoë" "Zo|mallory" "$(in_players)"
 
+na=$(mail_count alice) nb=$(mail_count bob)
 player_send alice pgpmime challenge "challenge bob"
-in_reply alice "Game 1 created" 1
+in_reply alice "Game 1 created" "$na"
 player_send bob inline accept "accept 1"
-in_reply bob "accepted game 1" 1
-in_reply alice "your move in game 1" 1
+in_reply bob "accepted game 1" "$nb"
+in_reply alice "your move in game 1" "$na"
 hist=()
 
 # play_encoded WHO PLY ENTITY-MAKER...: WHO sends move PLY (the first
@@ -174,8 +178,8 @@ ob=$(in_outbox_count)
 in_send "" dsn.eml
 in_wait_inbound $((ni + 1)) || t_fail "the delivery report was not recorded"
 in_wait_sent
-t_has "bounce: bob's address is marked failing" \
-	"address bob@$D +\\(failing" "$(in_players)"
+t_has "bounce: bob's address is marked failing, with why, in parentheses" \
+	"address bob@$D  \\(failing: our mail bounced\\)\$" "$(in_players)"
 t_is "bounce: nothing queued" "$ob" "$(in_outbox_count)"
 t_hasnt "bounce: alice's address is not failing" "address alice@$D +\\(failing" "$(in_players)"
 
@@ -193,7 +197,7 @@ if grep -q "status=bounced" "$E2E_DIR/stack/postfix/maillog"; then
 else
 	t_fail "real bounce: Postfix bounced the reply to dave"
 fi
-t_has "real bounce: dave's address is marked failing" \
-	"address dave@$D +\\(failing" "$(in_players)"
+t_has "real bounce: dave's address is marked failing, with why, in parentheses" \
+	"address dave@$D  \\(failing: our mail bounced\\)\$" "$(in_players)"
 
 t_done

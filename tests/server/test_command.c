@@ -344,40 +344,98 @@ START_TEST(test_subject_commands)
 {
 	struct command_list l;
 
+	/* No signature covers the Subject: it never runs, and the reply is
+	 * told when it read as a command. */
 	l = parse("register alice", "", 0);
-	ck_assert_uint_eq(l.count, 1);
-	ck_assert_int_eq(l.items[0].kind, COMMAND_REGISTER);
-	ck_assert_int_eq(l.items[0].line, 0);
+	ck_assert_uint_eq(l.count, 0);
+	ck_assert(l.subject_ignored);
 	command_list_free(&l);
 
-	/* The same command in subject and body runs once. */
+	/* The same command in the body: it runs from there, once. */
 	l = parse("Re: register alice", "register alice\n", 0);
 	ck_assert_uint_eq(l.count, 1);
 	ck_assert_int_eq(l.items[0].line, 1);
+	ck_assert(!l.subject_ignored);
 	command_list_free(&l);
 
-	/* Subject first, then the body. */
-	l = parse("Fwd: challenge bob", "games\n", 0);
-	ck_assert_uint_eq(l.count, 2);
-	ck_assert_int_eq(l.items[0].kind, COMMAND_CHALLENGE);
-	ck_assert_int_eq(l.items[1].kind, COMMAND_GAMES);
+	/* The outside test's case: body "board 2", Subject "resign 2". */
+	l = parse("resign 2", "board 2\n", 0);
+	ck_assert_uint_eq(l.count, 1);
+	ck_assert_int_eq(l.items[0].kind, COMMAND_BOARD);
+	ck_assert(l.subject_ignored);
 	command_list_free(&l);
 
-	/* A subject that is no command is ignored, not refused. */
+	/* A subject that is no command is simply no command. */
 	l = parse("Hello there", "games\n", 0);
 	ck_assert_uint_eq(l.count, 1);
+	ck_assert(!l.subject_ignored);
 	command_list_free(&l);
-
-	/* Our own subject text coming back is no command... */
 	l = parse("Re: [ashes #3] alice vs bob", "board\n", 3);
 	ck_assert_uint_eq(l.count, 1);
 	ck_assert_int_eq(l.items[0].line, 1);
+	ck_assert(!l.subject_ignored);
 	command_list_free(&l);
-	/* ...but a command after the tags is one, in the thread's game. */
 	l = parse("Re: [ashes #3] Board", "", 3);
+	ck_assert_uint_eq(l.count, 0);
+	ck_assert(l.subject_ignored);
+	command_list_free(&l);
+}
+END_TEST
+
+START_TEST(test_thread_confirmed)
+{
+	static const char quoted[] =
+		"c3-e5\n"
+		"\n"
+		"On Mon, Ashes wrote:\n"
+		"> alice, it is your move in game 12.\n"
+		"> Send back this line, with your move in place of MOVE:\n"
+		">     move 12 7 MOVE\n";
+	struct command_list l;
+
+	ck_assert(command_thread_confirmed(quoted, strlen(quoted), 12));
+	ck_assert(!command_thread_confirmed(quoted, strlen(quoted), 1));
+	ck_assert(!command_thread_confirmed(quoted, strlen(quoted), 5));
+	ck_assert(command_thread_confirmed("see [ashes #5] below", 20, 5));
+	ck_assert(command_thread_confirmed("Game #5, please", 15, 5));
+	ck_assert(!command_thread_confirmed("game 55", 7, 5));
+	ck_assert(!command_thread_confirmed("endgame 5", 9, 5));
+	ck_assert(!command_thread_confirmed("c3-e5\n", 6, 5));
+	ck_assert(!command_thread_confirmed(NULL, 0, 5));
+	/* headers name a game the text does not: a bare move is refused
+	 * with its own reason, and a command without GAME misses it. */
+	l = parse(NULL, "c3-e5\n", -1);
 	ck_assert_uint_eq(l.count, 1);
-	ck_assert_int_eq(l.items[0].kind, COMMAND_BOARD);
-	ck_assert_int_eq(l.items[0].game, 3);
+	ck_assert_int_eq(l.items[0].kind, COMMAND_INVALID);
+	ck_assert_int_eq(l.items[0].error, COMMAND_ERR_THREAD_UNCONFIRMED);
+	command_list_free(&l);
+	l = parse(NULL, "resign\n", -1);
+	ck_assert_int_eq(l.items[0].error, COMMAND_ERR_MISSING_ARG);
+	command_list_free(&l);
+}
+END_TEST
+
+START_TEST(test_account_commands)
+{
+	struct command_list l;
+
+	l = parse(NULL, "confirm abcd2345kz\nkey replace\n", 0);
+	ck_assert_uint_eq(l.count, 2);
+	ck_assert_int_eq(l.items[0].kind, COMMAND_CONFIRM);
+	ck_assert_str_eq(l.items[0].code, "ABCD2345KZ");
+	ck_assert_int_eq(l.items[1].kind, COMMAND_KEY_REPLACE);
+	command_list_free(&l);
+	l = parse(NULL, "confirm abc\n", 0);
+	ck_assert_int_eq(l.items[0].error, COMMAND_ERR_BAD_CODE);
+	command_list_free(&l);
+	l = parse(NULL, "confirm abc-def-ghi\n", 0);
+	ck_assert_int_eq(l.items[0].error, COMMAND_ERR_BAD_CODE);
+	command_list_free(&l);
+	l = parse(NULL, "key delete\n", 0);
+	ck_assert_int_eq(l.items[0].error, COMMAND_ERR_BAD_KEY_ACTION);
+	command_list_free(&l);
+	l = parse(NULL, "confirm\n", 0);
+	ck_assert_int_eq(l.items[0].error, COMMAND_ERR_MISSING_ARG);
 	command_list_free(&l);
 }
 END_TEST
@@ -390,8 +448,12 @@ START_TEST(test_thread_game)
 					     NULL), 12);
 	ck_assert_int_eq(command_thread_game("Re: [ASHES #7]", NULL, NULL), 7);
 	ck_assert_int_eq(command_thread_game("Re: hello", NULL, NULL), 0);
-	command_message_id(id, sizeof(id), 42, 8, 3, 1, "example.org");
+	command_message_id(id, sizeof(id), 42, 8, 3, 1, NULL, "example.org");
 	ck_assert_str_eq(id, "<ashes.42.8.3.1@example.org>");
+	command_message_id(id, sizeof(id), 42, 8, 3, 1, "9f3a", "example.org");
+	ck_assert_str_eq(id, "<ashes.42.8.3.1.9f3a@example.org>");
+	ck_assert_int_eq(command_thread_game("Re: hello", id, "example.org"),
+			 42);
 	ck_assert_int_eq(command_thread_game(
 		"Re: hello", "<x@y> <ashes.41.2.1.0@example.org> <ashes.42.8.3.1@example.org>",
 		"example.org"), 42);
@@ -445,6 +507,8 @@ int main(void)
 	tcase_add_test(tc, test_mutt_reply);
 	tcase_add_test(tc, test_outlook_reply);
 	tcase_add_test(tc, test_subject_commands);
+	tcase_add_test(tc, test_thread_confirmed);
+	tcase_add_test(tc, test_account_commands);
 	tcase_add_test(tc, test_thread_game);
 	tcase_add_test(tc, test_subject_clean);
 	tcase_add_test(tc, test_too_many);

@@ -18,299 +18,7 @@
 #include "server/server.h"
 #include "store/store.h"
 
-#define ALICE_FP "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"
-#define BOB_FP "BBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB"
-#define CAROL_FP "CCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCC"
-#define EVE_FP "EEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEE"
-#define ALICE "alice@example.org"
-#define BOB "bob@example.net"
-#define CAROL "carol@example.com"
-#define DOMAIN "ashes.test"
-
-static char tmpdir[PATH_MAX];
-static char dbpath[PATH_MAX + 16];
-static struct store *st;
-static struct template_set *ts;
-static struct server *srv;
-static int64_t now = 1767434400; /* 2026-01-03 10:00 UTC */
-static int counter;
-static int64_t last_outbox;
-
-/* A stand-in digest: 64 lower-case hex digits that differ when the text
- * differs (the real one is the mail layer's business). */
-static void digest(const char *text, size_t len, char out[65])
-{
-	for (int part = 0; part < 4; part++) {
-		uint64_t h = 1469598103934665603ULL ^ (uint64_t)(part * 7919);
-		for (size_t i = 0; i < len; i++) {
-			h ^= (unsigned char)text[i];
-			h *= 1099511628211ULL;
-		}
-		snprintf(out + part * 16, 17, "%016" PRIx64, h);
-	}
-}
-
-static void setup(void)
-{
-	const char *src = getenv("ASHES_SRCDIR");
-	char tdir[PATH_MAX];
-	struct server_config cfg;
-	const char *error = NULL;
-
-	snprintf(tmpdir, sizeof(tmpdir), "/tmp/ashes-server-XXXXXX");
-	ck_assert_ptr_nonnull(mkdtemp(tmpdir));
-	snprintf(dbpath, sizeof(dbpath), "%s/ashes.db", tmpdir);
-	ck_assert_msg(store_open(dbpath, NULL, &st, &error) == 0, "%s", error);
-	snprintf(tdir, sizeof(tdir), "%s/templates", src ? src : "..");
-	ts = template_set_new(NULL, tdir);
-	server_config_default(&cfg);
-	cfg.domain = DOMAIN;
-	cfg.templates = ts;
-	ck_assert_int_eq(server_new(st, &cfg, &srv, &error), 0);
-	counter = 0;
-	last_outbox = 0;
-}
-
-static void teardown(void)
-{
-	char cmd[PATH_MAX + 16];
-
-	server_free(&srv);
-	template_set_free(&ts);
-	store_close(&st);
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
-	ck_assert_int_eq(system(cmd), 0);
-}
-
-/* One mail; msgid/raw/signed NULL: made unique from a counter. */
-struct mail {
-	const char *fp, *from, *subject, *refs, *body;
-	const char *msgid, *raw, *signed_text;
-	bool unsigned_ignored;
-};
-
-static int deliver(const struct mail *m, struct server_outcome *out)
-{
-	struct server_inbound in;
-	char msgid[64], raw[8192], sha[65], ssha[65];
-	const char *error = NULL;
-	int ret;
-
-	counter++;
-	now += 60;
-	memset(&in, 0, sizeof(in));
-	in.fingerprint = m->fp;
-	in.from_address = m->from;
-	in.weak_identity = m->fp == NULL;
-	snprintf(msgid, sizeof(msgid), "t%d@client.test", counter);
-	in.message_id = m->msgid ? m->msgid : msgid;
-	if (m->raw != NULL)
-		snprintf(raw, sizeof(raw), "%s", m->raw);
-	else
-		snprintf(raw, sizeof(raw), "Message-ID: <%s>\nSubject: %s\n\n%s",
-			 in.message_id, m->subject ? m->subject : "", m->body);
-	in.raw = raw;
-	in.raw_len = strlen(raw);
-	digest(raw, strlen(raw), sha);
-	in.raw_sha256 = sha;
-	if (m->fp != NULL) {
-		char s[8192];
-		if (m->signed_text != NULL)
-			snprintf(s, sizeof(s), "%s", m->signed_text);
-		else
-			snprintf(s, sizeof(s), "%d\n%s", counter, m->body);
-		digest(s, strlen(s), ssha);
-		in.signed_sha256 = ssha;
-		in.signature_time = now - 5;
-	}
-	in.subject = m->subject;
-	in.references = m->refs;
-	in.body = m->body;
-	in.body_len = strlen(m->body);
-	in.unsigned_text_ignored = m->unsigned_ignored;
-	ret = server_handle(srv, &in, now, out, &error);
-	if (ret < 0 && store_error_kind(st) != STORE_ERROR_FAULT)
-		fprintf(stderr, "server_handle: %s\n", error);
-	return ret;
-}
-
-static struct server_outcome send_as(const char *fp, const char *from,
-				     const char *subject, const char *body)
-{
-	struct mail m = { .fp = fp, .from = from, .subject = subject,
-			  .body = body };
-	struct server_outcome out;
-	ck_assert_int_eq(deliver(&m, &out), 0);
-	return out;
-}
-
-#define ALICE_SAYS(body) send_as(ALICE_FP, ALICE, NULL, body)
-#define BOB_SAYS(body) send_as(BOB_FP, BOB, NULL, body)
-#define CAROL_SAYS(body) send_as(CAROL_FP, CAROL, NULL, body)
-
-/* The outbox rows queued since the last call. */
-struct outbox {
-	struct store_outbox_msg *m;
-	size_t n;
-};
-
-static struct outbox new_mail(void)
-{
-	struct outbox o = { NULL, 0 };
-	const char *error;
-	ck_assert_int_eq(store_outbox_list(st, STORE_OUTBOX_ALL, last_outbox, 0,
-					   &o.m, &o.n, &error), 0);
-	if (o.n > 0)
-		last_outbox = o.m[o.n - 1].id;
-	/* ASHES_TEST_DUMP=1 prints every queued mail, to read them. */
-	for (size_t i = 0; getenv("ASHES_TEST_DUMP") != NULL && i < o.n; i++)
-		printf("==== to %s\n%s\n%s\n", o.m[i].recipient, o.m[i].headers,
-		       o.m[i].body);
-	return o;
-}
-
-static void outbox_free(struct outbox *o)
-{
-	store_outbox_msgs_free(&o->m, o->n);
-}
-
-/* The mail to `to` of kind `kind`, or NULL. */
-static const struct store_outbox_msg *mail_to(const struct outbox *o,
-					      const char *to, const char *kind)
-{
-	char k[64];
-	snprintf(k, sizeof(k), "X-Ashes-Kind: %s\n", kind);
-	for (size_t i = 0; i < o->n; i++)
-		if (strcmp(o->m[i].recipient, to) == 0 &&
-		    strstr(o->m[i].headers, k) != NULL)
-			return &o->m[i];
-	return NULL;
-}
-
-static size_t count_to(const struct outbox *o, const char *to)
-{
-	size_t n = 0;
-	for (size_t i = 0; i < o->n; i++)
-		n += strcmp(o->m[i].recipient, to) == 0;
-	return n;
-}
-
-#define ck_assert_has(hay, needle) \
-	ck_assert_msg(strstr((hay), (needle)) != NULL, \
-		      "expected \"%s\" in:\n%s", (needle), (hay))
-#define ck_assert_lacks(hay, needle) \
-	ck_assert_msg(strstr((hay), (needle)) == NULL, \
-		      "did not expect \"%s\" in:\n%s", (needle), (hay))
-
-static void register_three(void)
-{
-	struct outbox o;
-	ck_assert_int_eq(ALICE_SAYS("register alice\n").status, SERVER_OK);
-	ck_assert_int_eq(BOB_SAYS("register bob\n").status, SERVER_OK);
-	ck_assert_int_eq(CAROL_SAYS("register carol\n").status, SERVER_OK);
-	o = new_mail();
-	outbox_free(&o);
-}
-
-/* The game id of the reply's X-Ashes-Game header in the last batch. */
-static int64_t game_of(const struct store_outbox_msg *m)
-{
-	const char *p;
-	ck_assert_ptr_nonnull(m);
-	p = strstr(m->headers, "X-Ashes-Game: ");
-	ck_assert_ptr_nonnull(p);
-	return strtoll(p + 14, NULL, 10);
-}
-
-/* alice challenges bob (with options), bob accepts: the game id. */
-static int64_t start_game(const char *options)
-{
-	char body[128];
-	struct outbox o;
-	int64_t g;
-
-	snprintf(body, sizeof(body), "challenge bob %s\n", options);
-	ck_assert_int_eq(ALICE_SAYS(body).status, SERVER_OK);
-	o = new_mail();
-	g = game_of(mail_to(&o, ALICE, "reply"));
-	outbox_free(&o);
-	snprintf(body, sizeof(body), "accept %" PRId64 "\n", g);
-	ck_assert_int_eq(BOB_SAYS(body).status, SERVER_OK);
-	o = new_mail();
-	outbox_free(&o);
-	return g;
-}
-
-/* The position of game g, replayed from the store. */
-static void position_of(int64_t g, struct core_record *rec)
-{
-	struct store_game *row = NULL;
-	struct core_variant v;
-	enum core_error err;
-	char **moves = NULL;
-	size_t n = 0;
-	const char *error;
-	const char *p;
-
-	ck_assert_int_eq(store_game_load(st, g, &row, &error), 1);
-	core_variant_default(&v);
-	for (p = row->variant; *p;) {
-		char word[32];
-		size_t k = strcspn(p, " ");
-		snprintf(word, sizeof(word), "%.*s", (int)k, p);
-		if (strncmp(word, "draw=", 5) != 0)
-			ck_assert_int_eq(notation_parse_variant_option(&v, word,
-								       &err), 0);
-		p += k;
-		while (*p == ' ')
-			p++;
-	}
-	ck_assert_int_eq(record_init(rec, &v, &err), 0);
-	ck_assert_int_eq(store_game_moves(st, g, &moves, &n, &error), 0);
-	for (size_t i = 0; i < n; i++)
-		if (i >= rec->nplies)
-			ck_assert_int_eq(record_play_text(rec, moves[i],
-							  strlen(moves[i]),
-							  NULL, &err), 0);
-	store_strings_free(&moves);
-	store_game_free(&row);
-}
-
-/* The first legal move of game g, as text. */
-static void first_legal(int64_t g, char *text)
-{
-	struct core_record rec;
-	struct core_move moves[1024];
-	size_t n;
-
-	position_of(g, &rec);
-	n = core_legal_moves(&rec.pos, moves, 1024);
-	ck_assert_uint_gt(n, 0);
-	notation_format_move(rec.pos.geom, &moves[0], text);
-	record_free(&rec);
-}
-
-static int ply_of(int64_t g)
-{
-	struct store_game *row = NULL;
-	const char *error;
-	int ply;
-	ck_assert_int_eq(store_game_load(st, g, &row, &error), 1);
-	ply = row->ply;
-	store_game_free(&row);
-	return ply;
-}
-
-static enum store_game_status status_of(int64_t g)
-{
-	struct store_game *row = NULL;
-	const char *error;
-	enum store_game_status s;
-	ck_assert_int_eq(store_game_load(st, g, &row, &error), 1);
-	s = row->status;
-	store_game_free(&row);
-	return s;
-}
+#include "server_test.h"
 
 /* ---- register ---------------------------------------------------------- */
 
@@ -321,13 +29,15 @@ START_TEST(test_register)
 	const struct store_outbox_msg *r;
 	struct store_player *p = NULL;
 	const char *error;
+	char code[32], body[64];
 
 	out = ALICE_SAYS("register alice\n");
 	ck_assert_int_eq(out.status, SERVER_OK);
 	ck_assert_int_gt(out.player_id, 0);
 	ck_assert_int_eq(store_player_by_fingerprint(st, ALICE_FP, &p, &error), 1);
 	ck_assert_str_eq(p->name, "alice");
-	ck_assert_str_eq(p->addresses[0].address, ALICE);
+	/* the key is bound; the address only once its code comes back */
+	ck_assert_uint_eq(p->n_addresses, 0);
 	store_player_free(&p);
 	o = new_mail();
 	ck_assert_uint_eq(o.n, 1);
@@ -335,8 +45,57 @@ START_TEST(test_register)
 	ck_assert_ptr_nonnull(r);
 	ck_assert_has(r->body, "Welcome, alice");
 	ck_assert_has(r->body, ALICE_FP);
+	ck_assert_has(r->body, "    confirm ");
 	ck_assert_has(r->headers, "In-Reply-To: <t1@client.test>");
 	ck_assert_has(r->headers, "Auto-Submitted: auto-replied");
+	ck_assert_int_eq(sscanf(strstr(r->body, "    confirm "), " confirm %31s",
+				code), 1);
+	ck_assert_uint_eq(strlen(code), 10);
+	outbox_free(&o);
+
+	/* Pending: nothing but confirm (or help, or register), and the
+	 * claimed address gets nothing but its code: refusals are recorded,
+	 * not mailed (a squatter must not fill the owner's inbox). */
+	out = ALICE_SAYS("games\n");
+	ck_assert_int_eq(out.status, SERVER_REFUSED);
+	ck_assert_has(out.outcome, "not_confirmed");
+	o = new_mail();
+	ck_assert_uint_eq(o.n, 0);
+	outbox_free(&o);
+	/* A wrong code, then the right one (in any case). */
+	out = ALICE_SAYS("confirm ABCDEFGHJK\n");
+	ck_assert_int_eq(out.status, SERVER_REFUSED);
+	ck_assert_has(out.outcome, "bad_code");
+	o = new_mail();
+	ck_assert_uint_eq(o.n, 0);
+	outbox_free(&o);
+	/* register again: a fresh code, mailed; the old one is void */
+	{
+		char fresh[32];
+		out = ALICE_SAYS("register alice\n");
+		ck_assert_int_eq(out.status, SERVER_OK);
+		code_mailed_to(ALICE, fresh);
+		ck_assert_str_ne(fresh, code);
+		snprintf(body, sizeof(body), "confirm %s\n", code);
+		ck_assert_int_eq(ALICE_SAYS(body).status, SERVER_REFUSED);
+		snprintf(code, sizeof(code), "%s", fresh);
+	}
+	for (char *c = code; *c; c++)
+		*c = (char)(*c >= 'A' && *c <= 'Z' ? *c - 'A' + 'a' : *c);
+	snprintf(body, sizeof(body), "confirm %s\n", code);
+	out = ALICE_SAYS(body);
+	ck_assert_int_eq(out.status, SERVER_OK);
+	o = new_mail();
+	ck_assert_has(o.m[0].body, "is confirmed");
+	outbox_free(&o);
+	ck_assert_int_eq(store_player_by_fingerprint(st, ALICE_FP, &p, &error), 1);
+	ck_assert_uint_eq(p->n_addresses, 1);
+	ck_assert_str_eq(p->addresses[0].address, ALICE);
+	store_player_free(&p);
+	out = ALICE_SAYS(body);
+	ck_assert_int_eq(out.status, SERVER_REFUSED);
+	o = new_mail();
+	ck_assert_has(o.m[0].body, "no address waiting for confirmation");
 	outbox_free(&o);
 
 	/* The same key again. */
@@ -352,12 +111,6 @@ START_TEST(test_register)
 	ck_assert_str_eq(o.m[0].recipient, BOB);
 	ck_assert_has(o.m[0].body, "name ALICE is taken");
 	outbox_free(&o);
-	/* A new key from an address that is alice's. */
-	out = send_as(EVE_FP, ALICE, NULL, "register eve\n");
-	ck_assert_int_eq(out.status, SERVER_REFUSED);
-	o = new_mail();
-	ck_assert_has(o.m[0].body, "already belongs to a player");
-	outbox_free(&o);
 	/* A bad name. */
 	out = send_as(BOB_FP, BOB, NULL, "register 9bob\n");
 	ck_assert_int_eq(out.status, SERVER_REFUSED);
@@ -368,12 +121,71 @@ START_TEST(test_register)
 }
 END_TEST
 
+/* The squatting the outside test found: a new key registering with
+ * someone else's address takes nothing from its owner. */
+START_TEST(test_register_cannot_squat)
+{
+	struct server_outcome out;
+	struct outbox o;
+	struct store_player *p = NULL;
+	const char *error;
+	char code[32], body[64];
+
+	/* eve claims bob's address before bob ever wrote */
+	out = send_as(EVE_FP, BOB, NULL, "register eve\n");
+	ck_assert_int_eq(out.status, SERVER_OK);
+	code_mailed_to(BOB, code); /* the code goes to bob, not to eve */
+	/* bob registers and confirms his own address all the same */
+	join(BOB_FP, BOB, "bob");
+	o = new_mail();
+	outbox_free(&o);
+	ck_assert_int_eq(store_player_by_address(st, BOB, &p, &error), 1);
+	ck_assert_str_eq(p->name, "bob");
+	store_player_free(&p);
+	/* eve guessing can only fail; and even with bob's own code her claim
+	 * could not take the address from him */
+	out = send_as(EVE_FP, "eve@evil.example", NULL, "confirm 2345ABCDEF\n");
+	ck_assert_int_eq(out.status, SERVER_REFUSED);
+	snprintf(body, sizeof(body), "confirm %s\n", code);
+	out = send_as(EVE_FP, "eve@evil.example", NULL, body);
+	ck_assert_int_eq(out.status, SERVER_REFUSED);
+	ck_assert_has(out.outcome, "address_taken");
+	/* eve has no address and can do nothing */
+	out = send_as(EVE_FP, "eve@evil.example", NULL, "challenge bob\n");
+	ck_assert_int_eq(out.status, SERVER_REFUSED);
+	ck_assert_has(out.outcome, "not_confirmed");
+	/* and none of it reached bob, nor eve's From */
+	o = new_mail();
+	ck_assert_uint_eq(o.n, 0);
+	outbox_free(&o);
+	/* even eve registering again (a fresh code) mails bob nothing: he
+	 * confirmed the address himself */
+	out = send_as(EVE_FP, "eve@evil.example", NULL, "register eve\n");
+	o = new_mail();
+	ck_assert_uint_eq(count_to(&o, BOB), 0);
+	outbox_free(&o);
+	/* A From no address can be (the 330-character one of the outside
+	 * test) is refused by the service, not by the store's rules. */
+	{
+		char longaddr[400];
+		memset(longaddr, 'x', 320);
+		snprintf(longaddr + 320, sizeof(longaddr) - 320, "@example.org");
+		out = send_as(CAROL_FP, longaddr, NULL, "register carol\n");
+		ck_assert_int_eq(out.status, SERVER_REFUSED);
+		ck_assert_int_eq(store_player_by_name(st, "carol", &p, &error), 0);
+		o = new_mail();
+		ck_assert_uint_eq(o.n, 0); /* nowhere to write */
+		outbox_free(&o);
+	}
+}
+END_TEST
+
 START_TEST(test_unknown_key_may_only_register)
 {
 	struct server_outcome out;
 	struct outbox o;
 
-	ALICE_SAYS("register alice\n");
+	join(ALICE_FP, ALICE, "alice");
 	o = new_mail();
 	outbox_free(&o);
 	out = send_as(EVE_FP, "eve@evil.example", NULL,
@@ -400,7 +212,7 @@ START_TEST(test_reply_goes_to_registered_address)
 {
 	struct outbox o;
 
-	ALICE_SAYS("register alice\n");
+	join(ALICE_FP, ALICE, "alice");
 	o = new_mail();
 	outbox_free(&o);
 	/* Alice's key, but a From of someone else: the reply goes to the
@@ -419,8 +231,8 @@ START_TEST(test_unsigned_is_weak)
 	struct server_outcome out;
 	struct outbox o;
 
-	out = send_as(NULL, "dave@example.org", NULL, "register dave\n");
-	ck_assert_int_eq(out.status, SERVER_OK);
+	/* An unsigned club: the code still proves the address. */
+	join(NULL, "dave@example.org", "dave");
 	out = send_as(NULL, "dave@example.org", NULL, "games\n");
 	ck_assert_int_eq(out.status, SERVER_OK);
 	ck_assert_int_gt(out.player_id, 0);
@@ -737,9 +549,30 @@ START_TEST(test_bare_move_in_thread)
 	snprintf(refs, sizeof(refs), "%.*s", (int)strcspn(p + 12, "\n"), p + 12);
 	outbox_free(&o);
 	{
+		char quoted[256];
 		struct mail mm = { .fp = BOB_FP, .from = BOB,
 				   .subject = "Re: my move", .refs = refs,
-				   .body = "E3-E5\n" };
+				   .body = "e5-e1\n" };
+
+		/* Only the unsigned References name the game: refused. */
+		ck_assert_int_eq(deliver(&mm, &out), 0);
+		ck_assert_int_eq(out.status, SERVER_REFUSED);
+		o = new_mail();
+		ck_assert_has(o.m[0].body, "only the mail's headers");
+		outbox_free(&o);
+		ck_assert_int_eq(ply_of(g), 1);
+		/* The quoted text names another game: refused too. */
+		snprintf(quoted, sizeof(quoted), "e5-e1\n\n> bob, it is your "
+			 "move in game %" PRId64 ".\n", g + 1);
+		mm.body = quoted;
+		ck_assert_int_eq(deliver(&mm, &out), 0);
+		ck_assert_int_eq(out.status, SERVER_REFUSED);
+		o = new_mail();
+		outbox_free(&o);
+		/* The quote confirms it. */
+		snprintf(quoted, sizeof(quoted), "E3-E5\n\n> bob, it is your "
+			 "move in game %" PRId64 ".\n", g);
+		mm.body = quoted;
 		/* e3 is empty: a growth inward is illegal, named as such. */
 		ck_assert_int_eq(deliver(&mm, &out), 0);
 		ck_assert_int_eq(out.status, SERVER_REFUSED);
@@ -747,7 +580,9 @@ START_TEST(test_bare_move_in_thread)
 		ck_assert_has(o.m[0].body,
 			      core_error_string(CORE_ERR_GROWTH_NOT_OUTWARD));
 		outbox_free(&o);
-		mm.body = "e5-e1\n";
+		snprintf(quoted, sizeof(quoted), "e5-e1\n\n> bob, it is your "
+			 "move in game %" PRId64 ".\n", g);
+		mm.body = quoted;
 		ck_assert_int_eq(deliver(&mm, &out), 0);
 		ck_assert_int_eq(out.status, SERVER_OK);
 		ck_assert_int_eq(ply_of(g), 2);
@@ -797,31 +632,36 @@ END_TEST
 
 START_TEST(test_idempotence)
 {
-	struct mail m = { .fp = ALICE_FP, .from = ALICE, .body = "register alice\n",
-			  .msgid = "same@client.test" };
+	struct mail m = { .fp = NULL, .from = "mallory@evil.example",
+			  .body = "help\n", .msgid = "same@client.test" };
 	struct server_outcome out, first;
 	struct outbox o;
-	char body[128];
+	char body[128], code[32];
 	int64_t g;
 
+	/* An unsigned mail takes the Message-ID of alice's next mail first
+	 * (the outside test's pre-emption): alice's own mail is still hers. */
 	ck_assert_int_eq(deliver(&m, &first), 0);
-	ck_assert_int_eq(first.status, SERVER_OK);
-	ck_assert_uint_eq(first.queued, 1);
 	o = new_mail();
 	outbox_free(&o);
-	/* Same Message-ID (written with <> this time), other bytes. */
-	m.body = "register alice\n\n";
+	m.fp = ALICE_FP;
+	m.from = ALICE;
+	m.body = "register alice\n";
 	m.msgid = "<same@client.test>";
 	ck_assert_int_eq(deliver(&m, &out), 0);
-	ck_assert_int_eq(out.status, SERVER_DUPLICATE);
-	ck_assert_int_eq(out.inbound_id, first.inbound_id);
-	ck_assert_uint_eq(out.queued, 0);
+	ck_assert_int_eq(out.status, SERVER_OK);
+	ck_assert_int_ne(out.inbound_id, first.inbound_id);
+	ck_assert_uint_eq(out.queued, 1);
 	o = new_mail();
-	ck_assert_uint_eq(o.n, 0);
+	ck_assert_has(o.m[0].body, "Welcome, alice");
+	ck_assert_int_eq(sscanf(strstr(o.m[0].body, "    confirm "),
+				" confirm %31s", code), 1);
 	outbox_free(&o);
 
 	/* Same raw bytes, new Message-ID (and a move in them). */
-	BOB_SAYS("register bob\n");
+	snprintf(body, sizeof(body), "confirm %s\n", code);
+	ALICE_SAYS(body);
+	join(BOB_FP, BOB, "bob");
 	o = new_mail();
 	outbox_free(&o);
 	g = start_game("");
@@ -1104,7 +944,9 @@ START_TEST(test_whole_game)
 		store_game_free(&row);
 		record_free(&rec);
 		first_legal(g, mv);
-		snprintf(body, sizeof(body), "%s\n", mv);
+		/* a reply quotes the mail it answers, which names the game */
+		snprintf(body, sizeof(body), "%s\n\n> your move in game %" PRId64
+			 ".\n", mv, g);
 		out = send_as(who == alice_id ? ALICE_FP : BOB_FP,
 			      who == alice_id ? ALICE : BOB,
 			      subject, body);
@@ -1224,6 +1066,7 @@ END_TEST
 START_TEST(test_help_and_no_commands)
 {
 	struct outbox o;
+	char body[64];
 	struct buf b = BUF_INIT;
 	const char *error;
 
@@ -1236,13 +1079,28 @@ START_TEST(test_help_and_no_commands)
 	ck_assert_has(o.m[0].body, "held no command");
 	ck_assert_has(o.m[0].headers, "Subject: Re: Hello\n");
 	outbox_free(&o);
-	/* Subject carries the command. */
+	/* The Subject carries no command (nobody signs it), and the reply
+	 * says so -- the outside test's "resign 2" in the Subject. */
 	ck_assert_int_eq(send_as(EVE_FP, "eve@x.example", "help", "").status,
-			 SERVER_OK);
+			 SERVER_NO_COMMANDS);
 	o = new_mail();
-	ck_assert_lacks(o.m[0].body, "Refused");
-	ck_assert_has(o.m[0].body, "register NAME");
+	ck_assert_lacks(o.m[0].body, "register NAME");
+	ck_assert_has(o.m[0].body, "Subject of your mail reads like a command");
 	outbox_free(&o);
+	register_three();
+	{
+		int64_t g = start_game("");
+		char subject[64];
+
+		snprintf(subject, sizeof(subject), "resign %" PRId64, g);
+		snprintf(body, sizeof(body), "board %" PRId64 "\n", g);
+		ck_assert_int_eq(send_as(ALICE_FP, ALICE, subject, body).status,
+				 SERVER_OK);
+		ck_assert_int_eq(status_of(g), STORE_GAME_ACTIVE);
+		o = new_mail();
+		ck_assert_has(o.m[0].body, "Subject of your mail reads like");
+		outbox_free(&o);
+	}
 }
 END_TEST
 
@@ -1454,10 +1312,17 @@ START_TEST(test_notes_and_limits)
 	int64_t g;
 
 	ck_assert_int_eq(deliver(&m, &out), 0);
-	o = new_mail();
-	ck_assert_has(o.m[0].body, "outside the signed part");
-	outbox_free(&o);
-	BOB_SAYS("register bob\n");
+	{
+		char code[32];
+		struct outbox c = new_mail();
+		ck_assert_has(c.m[0].body, "outside the signed part");
+		ck_assert_int_eq(sscanf(strstr(c.m[0].body, "    confirm "),
+					" confirm %31s", code), 1);
+		outbox_free(&c);
+		snprintf(body, sizeof(body), "confirm %s\n", code);
+		ALICE_SAYS(body);
+	}
+	join(BOB_FP, BOB, "bob");
 	o = new_mail();
 	outbox_free(&o);
 
@@ -1583,8 +1448,9 @@ START_TEST(test_forced_pass)
 		who = now_rec.pos.to_move == CORE_WHITE ? row->white_id : row->black_id;
 		store_game_free(&row);
 		record_free(&now_rec);
-		snprintf(body, sizeof(body), "%s\n",
-			 notation_format_move(rec.pos.geom, &rec.plies[i], text));
+		snprintf(body, sizeof(body), "%s\n\n> your move in game %" PRId64
+			 ".\n",
+			 notation_format_move(rec.pos.geom, &rec.plies[i], text), g);
 		out = send_as(who == alice_id ? ALICE_FP : BOB_FP,
 			      who == alice_id ? ALICE : BOB, subject, body);
 		ck_assert_msg(out.status == SERVER_OK, "ply %zu: %s", i + 1, out.outcome);
@@ -1659,6 +1525,7 @@ int main(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_register);
+	tcase_add_test(tc, test_register_cannot_squat);
 	tcase_add_test(tc, test_unknown_key_may_only_register);
 	tcase_add_test(tc, test_reply_goes_to_registered_address);
 	tcase_add_test(tc, test_unsigned_is_weak);

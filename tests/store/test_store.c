@@ -594,8 +594,7 @@ START_TEST(test_inbound)
 	a = add_player("Alice", 1);
 	test_sha(sha, 1);
 	test_sha(sha2, 2);
-	ck_assert_int_eq(store_inbound_seen(st, "m1@example.org", sha, &seen,
-					    &err), 0);
+	ck_assert_int_eq(store_inbound_seen(st, sha, &seen, &err), 0);
 	in.message_id = "m1@example.org";
 	in.sha256 = sha;
 	in.raw = (char *)raw;
@@ -608,25 +607,19 @@ START_TEST(test_inbound)
 	ck_assert_int_eq(store_inbound_record(st, &in, &id, &err), 0);
 	ck_assert_int_gt(id, 0);
 
-	/* seen by Message-ID, by bytes, by both */
-	ck_assert_int_eq(store_inbound_seen(st, "m1@example.org", NULL, &seen,
-					    &err), 1);
+	/* seen by the bytes only: a Message-ID anyone can take first */
+	ck_assert_int_eq(store_inbound_seen(st, sha, &seen, &err), 1);
 	ck_assert_int_eq(seen, id);
-	ck_assert_int_eq(store_inbound_seen(st, "other@x", sha, &seen, &err),
-			 1);
-	ck_assert_int_eq(store_inbound_seen(st, NULL, sha2, &seen, &err), 0);
-	ck_assert_int_eq(store_inbound_seen(st, NULL, NULL, NULL, &err), 0);
+	ck_assert_int_eq(store_inbound_seen(st, sha2, &seen, &err), 0);
+	ck_assert_int_eq(store_inbound_seen(st, NULL, NULL, &err), 0);
 
-	/* same Message-ID or same bytes: recorded once */
+	/* the same Message-ID with other bytes is another mail */
 	in.sha256 = sha2;
-	ck_assert_int_eq(store_inbound_record(st, &in, NULL, &err), 1);
+	ck_assert_int_eq(store_inbound_record(st, &in, NULL, &err), 0);
+	/* the same bytes: recorded once */
 	in.message_id = "m2@example.org";
 	in.sha256 = sha;
 	ck_assert_int_eq(store_inbound_record(st, &in, NULL, &err), 1);
-	/* no Message-ID: many such mails may exist */
-	in.message_id = NULL;
-	in.sha256 = sha2;
-	ck_assert_int_eq(store_inbound_record(st, &in, NULL, &err), 0);
 	test_sha(sha2, 3);
 	in.sha256 = sha2;
 	in.raw_len = 0;
@@ -654,6 +647,118 @@ START_TEST(test_inbound)
 	store_inbound_free(&got);
 	ck_assert_ptr_null(got);
 	ck_assert_int_eq(store_inbound_load(st, id + 50, &got, &err), 0);
+}
+END_TEST
+
+/* ---- address claims, key lifecycle, attempts, savepoints ------------- */
+
+START_TEST(test_claims_and_keys)
+{
+	struct store_claim c;
+	struct store_player *p = NULL;
+	char fpr[41], fpr2[41], fpr9[41];
+	int64_t a, pid = 0, id = 0;
+
+	a = add_player("Alice", 1);
+	test_fpr(fpr, 1);
+	test_fpr(fpr2, 2);
+	test_fpr(fpr9, 9);
+	/* a pending player: a key, no address, one claim */
+	ck_assert_int_eq(store_player_add(st, "Mallory", NULL, fpr9, 5, &id,
+					  &err), 0);
+	ck_assert_int_eq(store_claim_get(st, id, &c, &err), 0);
+	ck_assert_int_eq(store_claim_set(st, id, "Alice@example.org",
+					 "ABCDEF2345", 6, &err), 0);
+	/* a claim blocks nobody: alice's own address stays hers */
+	ck_assert_int_eq(store_player_by_address(st, "alice@example.org", &p,
+						 &err), 1);
+	ck_assert_int_eq(p->id, a);
+	store_player_free(&p);
+	ck_assert_int_eq(store_claim_set(st, id, "m@example.org",
+					 "ZZZZZZ2345", 7, &err), 0);
+	ck_assert_int_eq(store_claim_get(st, id, &c, &err), 1);
+	ck_assert_str_eq(c.address, "m@example.org");
+	ck_assert_str_eq(c.code, "ZZZZZZ2345");
+	ck_assert_int_eq(c.created, 7);
+	store_claim_clear(&c);
+	ck_assert_int_eq(store_claim_find(st, "M@example.org", "ZZZZZZ2345",
+					  &pid, &err), 1);
+	ck_assert_int_eq(pid, id);
+	ck_assert_int_eq(store_claim_find(st, "m@example.org", "ABCDEF2345",
+					  &pid, &err), 0);
+	ck_assert_int_eq(store_claim_set(st, id, "no-at-sign", "ABCDEF2345", 8,
+					 &err), -1);
+	ck_assert_int_eq(store_claim_delete(st, id, &err), 0);
+	ck_assert_int_eq(store_claim_get(st, id, &c, &err), 0);
+
+	/* a revoked key identifies nobody */
+	ck_assert_int_eq(store_key_revoke(st, fpr, 10, &pid, &err), 1);
+	ck_assert_int_eq(pid, a);
+	ck_assert_int_eq(store_key_revoke(st, fpr, 11, NULL, &err), 0);
+	ck_assert_int_eq(store_player_by_fingerprint(st, fpr, &p, &err), 0);
+	ck_assert_int_eq(store_player_load(st, a, &p, &err), 1);
+	ck_assert_uint_eq(p->n_fingerprints, 0);
+	store_player_free(&p);
+	/* replacing: the new key binds, the old one stops */
+	ck_assert_int_eq(store_key_replace(st, id, fpr9, fpr2, 12, &err), 0);
+	ck_assert_int_eq(store_player_by_fingerprint(st, fpr2, &p, &err), 1);
+	ck_assert_int_eq(p->id, id);
+	store_player_free(&p);
+	ck_assert_int_eq(store_player_by_fingerprint(st, fpr9, &p, &err), 0);
+	/* a key bound before (even revoked) is never bound again */
+	ck_assert_int_eq(store_key_replace(st, id, fpr2, fpr, 13, &err), 1);
+	ck_assert_int_eq(store_player_by_fingerprint(st, fpr2, &p, &err), 1);
+	store_player_free(&p);
+}
+END_TEST
+
+START_TEST(test_attempts_and_savepoints)
+{
+	long n = 0;
+	char *why = NULL;
+	char sha[65];
+	struct store_inbound in = { 0 };
+
+	ck_assert_int_eq(store_attempt_get(st, "imap", 7, 42, &n, &why, &err), 0);
+	ck_assert_int_eq(store_attempt_hit(st, "imap", 7, 42, NULL, 1, &n, &err),
+			 0);
+	ck_assert_int_eq(n, 1);
+	ck_assert_int_eq(store_attempt_hit(st, "imap", 7, 42, "crashed", 2, &n,
+					   &err), 0);
+	ck_assert_int_eq(n, 2);
+	ck_assert_int_eq(store_attempt_hit(st, "imap", 8, 42, NULL, 2, &n, &err),
+			 0);
+	ck_assert_int_eq(n, 1);
+	ck_assert_int_eq(store_attempt_get(st, "imap", 7, 42, &n, &why, &err), 1);
+	ck_assert_int_eq(n, 2);
+	ck_assert_str_eq(why, "crashed");
+	free(why);
+	ck_assert_int_eq(store_attempt_clear(st, "imap", 7, 42, &err), 0);
+	ck_assert_int_eq(store_attempt_get(st, "imap", 7, 42, &n, NULL, &err), 0);
+
+	/* a savepoint undoes one mail of a batch, not the batch */
+	ck_assert_int_eq(store_savepoint(st, &err), -1);
+	ck_assert_int_eq(store_begin(st, &err), 0);
+	test_sha(sha, 1);
+	in.sha256 = sha;
+	in.received = 1;
+	ck_assert_int_eq(store_inbound_record(st, &in, NULL, &err), 0);
+	ck_assert_int_eq(store_savepoint(st, &err), 0);
+	test_sha(sha, 2);
+	ck_assert_int_eq(store_inbound_record(st, &in, NULL, &err), 0);
+	ck_assert_int_eq(store_savepoint_end(st, false, &err), -1);
+	ck_assert_int_eq(store_savepoint(st, &err), 0);
+	test_sha(sha, 3);
+	in.raw = "Subject: big\r\n";
+	in.raw_len = strlen(in.raw);
+	in.raw_truncated = true;
+	ck_assert_int_eq(store_inbound_record(st, &in, NULL, &err), 0);
+	ck_assert_int_eq(store_savepoint_end(st, true, &err), 0);
+	ck_assert_int_eq(store_commit(st, &err), 0);
+	ck_assert_int_eq(count("inbound"), 2);
+	ck_assert_int_eq(store_inbound_seen(st, sha, NULL, &err), 1);
+	test_sha(sha, 2);
+	ck_assert_int_eq(store_inbound_seen(st, sha, NULL, &err), 0);
 }
 END_TEST
 
@@ -939,6 +1044,8 @@ static Suite *store_suite(void)
 	tcase_add_test(tc, test_observers);
 	tcase_add_test(tc, test_inbound);
 	tcase_add_test(tc, test_signatures);
+	tcase_add_test(tc, test_claims_and_keys);
+	tcase_add_test(tc, test_attempts_and_savepoints);
 	tcase_add_test(tc, test_outbox);
 	tcase_add_test(tc, test_mailbox_state);
 	tcase_add_test(tc, test_rate_limits);

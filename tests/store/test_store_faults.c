@@ -277,7 +277,7 @@ static int handle_one_message(struct store *s, const struct world *w)
 	test_fpr(fpr, 2);
 	if (store_begin(s, &err) < 0)
 		return -1;
-	if (store_inbound_seen(s, "mail-1@example.org", sha, NULL, &err) != 0)
+	if (store_inbound_seen(s, sha, NULL, &err) != 0)
 		goto out;
 	if (store_player_by_fingerprint(s, fpr, &p, &err) != 1)
 		goto out;
@@ -552,10 +552,18 @@ START_TEST(test_fault_in_migration)
 		ck_assert_int_eq(store_error_kind(s), STORE_ERROR_FAULT);
 		store_debug_fail_after(s, -1);
 		ck_assert_int_eq(store_schema_version(s, &cur, NULL, &err), 0);
-		ck_assert_int_eq(cur, 0);
 		store_close(&s);
-		ck_assert_int_eq(test_query_int(test_db,
-			"SELECT count(*) FROM sqlite_schema"), 0);
+		/* Each migration is all or nothing: a fault in the second
+		 * leaves the first whole and nothing of the second. */
+		ck_assert_int_le(cur, 1);
+		if (cur == 0)
+			ck_assert_int_eq(test_query_int(test_db,
+				"SELECT count(*) FROM sqlite_schema"), 0);
+		else
+			ck_assert_int_eq(test_query_int(test_db,
+				"SELECT count(*) FROM sqlite_schema WHERE "
+				"name IN ('address_claims', 'mail_attempts', "
+				"'inbound_new')"), 0);
 	}
 	ck_assert_int_ge(n, 3);
 	s = test_open_at(test_db, &o);

@@ -470,6 +470,7 @@ START_TEST(test_check_report)
 
 	/* a row that breaks a foreign key, written behind the store's back */
 	test_exec(test_db, "PRAGMA foreign_keys = OFF; INSERT INTO player_keys "
+		  "(fingerprint, player_id, created) "
 		  "VALUES ('0123456789ABCDEF0123456789ABCDEF01234567', 99, 1)");
 	s = test_open();
 	ck_assert_int_eq(store_check(s, &r, &err), 0);

@@ -1,0 +1,240 @@
+/* intake.c -- the game service's decisions about a mail as a whole, taken
+ * in its one transaction after the duplicate check, before any command
+ * runs: so a mail handed out twice (a crash before the mailbox heard of
+ * the commit) changes nothing twice, the rate counter included.
+ *
+ * In order: revocation certificates it carried (self-proving: no
+ * signature needed), delivery reports (only one naming a Message-ID of
+ * ours marks an address failing), loops and automatic mail (recorded,
+ * never answered), the sender rate limit, and a refusal of the whole mail
+ * with the backscatter rule: mail whose sender nobody verified is answered
+ * at most once a day per address, and never at an address that is not
+ * usable or is an unknown one of our own domain.
+ */
+#include "server/server_private.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+/* A day, for the one refusal an unverified address may get. */
+#define INTAKE_REFUSAL_WINDOW (24 * 3600)
+#define INTAKE_RATE_WINDOW 3600
+
+/* "<id@x>" or "id@x" -> "id@x" in buf. */
+static const char *bare_id(const char *id, char *buf, size_t len)
+{
+	size_t n;
+
+	if (*id == '<')
+		id++;
+	snprintf(buf, len, "%s", id);
+	n = strlen(buf);
+	if (n > 0 && buf[n - 1] == '>')
+		buf[n - 1] = '\0';
+	return buf;
+}
+
+/* A delivery report: mark the address a mail of ours went to failing --
+ * only for a report that names one of our Message-IDs (unguessable, see
+ * command_message_id()); a recipient line anyone can write is no proof. */
+static int intake_bounce(struct handle *h, struct server_outcome *out)
+{
+	const struct server_inbound *msg = h->msg;
+	size_t i, marked = 0;
+
+	for (i = 0; i < msg->bounce_id_count; i++) {
+		struct store_outbox_msg *sent = NULL;
+		const char *error;
+		char id[512];
+		int r;
+
+		r = store_outbox_by_message_id(h->srv->store,
+					       bare_id(msg->bounce_ids[i], id,
+						       sizeof(id)),
+					       &sent, &error);
+		if (r < 0)
+			return server_store_fail(h, error);
+		if (r == 0)
+			continue;
+		r = store_address_mark_failing(h->srv->store, sent->recipient,
+					       true, h->now, "our mail bounced",
+					       &error);
+		store_outbox_msgs_free(&sent, 1);
+		if (r < 0)
+			return server_store_fail(h, error);
+		marked += (size_t)r;
+	}
+	snprintf(out->outcome, sizeof(out->outcome),
+		 marked ? "ignored: bounce (%zu address%s marked failing)" :
+			  "ignored: bounce (names no mail of ours)",
+		 marked, marked == 1 ? "" : "es");
+	return 0;
+}
+
+/* Revocation certificates the mail carried and the mail layer imported:
+ * the key identifies nobody from now on, and its player is told at the
+ * address they confirmed. */
+static int intake_revocations(struct handle *h, size_t *revoked_r)
+{
+	const struct server_inbound *msg = h->msg;
+	size_t i;
+
+	*revoked_r = 0;
+	for (i = 0; i < msg->revoked_count; i++) {
+		struct store_player *p = NULL;
+		struct template_ctx *ctx;
+		struct buf body = BUF_INIT;
+		const char *error;
+		int64_t pid = 0;
+		int r;
+
+		r = store_key_revoke(h->srv->store, msg->revoked_fprs[i], h->now,
+				     &pid, &error);
+		if (r < 0)
+			return server_store_fail(h, error);
+		if (r == 0)
+			continue;
+		(*revoked_r)++;
+		r = store_player_load(h->srv->store, pid, &p, &error);
+		if (r < 0)
+			return server_store_fail(h, error);
+		if (r == 0)
+			continue;
+		ctx = template_ctx_new();
+		template_ctx_set(ctx, "name", p->name);
+		template_ctx_set(ctx, "fingerprint", msg->revoked_fprs[i]);
+		template_ctx_set_bool(ctx, "keys_left", p->n_fingerprints > 0);
+		r = server_render(h, "mail/key-revoked.txt", ctx, &body);
+		if (r == 0)
+			r = server_queue_mail(h, server_player_address(p), NULL,
+					      "notice", "Your key was revoked",
+					      NULL, NULL, buf_str(&body), false);
+		template_ctx_free(&ctx);
+		buf_free(&body);
+		store_player_free(&p);
+		if (r < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* Is addr on our own domain?  Such an address that no player holds is a
+ * forged sender: answering it only makes a bounce. */
+static bool intake_our_domain(const struct handle *h, const char *addr)
+{
+	const char *ours = h->srv->cfg.our_address, *a, *b;
+
+	if (ours == NULL || (a = strrchr(ours, '@')) == NULL ||
+	    (b = strrchr(addr, '@')) == NULL)
+		return false;
+	return strcasecmp(a, b) == 0;
+}
+
+/* Whether to answer a refused mail, and the outcome note when not. */
+static int intake_answer_refusal(struct handle *h, const char **why_r)
+{
+	const struct server_inbound *msg = h->msg;
+	const char *from = msg->from_address, *error;
+	struct store_player *p = NULL;
+	char key[STORE_ADDRESS_MAX + 16];
+	long count = 0;
+	int r;
+
+	*why_r = NULL;
+	if (msg->fingerprint != NULL && h->me != NULL)
+		return 0; /* a verified player: the reply goes to them */
+	if (!server_address_usable(from)) {
+		*why_r = "no usable From address";
+		return 0;
+	}
+	if (intake_our_domain(h, from)) {
+		r = store_player_by_address(h->srv->store, from, &p, &error);
+		store_player_free(&p);
+		if (r < 0)
+			return server_store_fail(h, error);
+		if (r == 0) {
+			*why_r = "From is an unknown address of our own domain";
+			return 0;
+		}
+	}
+	snprintf(key, sizeof(key), "refusal:%s", from);
+	if (store_rate_hit(h->srv->store, key, h->now, INTAKE_REFUSAL_WINDOW,
+			   &count, &error) < 0)
+		return server_store_fail(h, error);
+	if (count > 1)
+		*why_r = "this address had its refusal today";
+	return 0;
+}
+
+static void intake_refusal_detail(struct handle *h)
+{
+	const struct server_inbound *msg = h->msg;
+
+	if (strcmp(h->mail_refusal, "rate_limited") == 0)
+		snprintf(h->refusal_detail, sizeof(h->refusal_detail),
+			 "%u mails an hour", h->srv->cfg.sender_rate_limit);
+	else
+		snprintf(h->refusal_detail, sizeof(h->refusal_detail), "%s",
+			 msg->mail_refusal_detail != NULL ?
+			 msg->mail_refusal_detail : "");
+}
+
+int intake_decide(struct handle *h, struct server_outcome *out)
+{
+	const struct server_inbound *msg = h->msg;
+	const char *why = NULL, *error;
+	size_t revoked = 0;
+
+	if (intake_revocations(h, &revoked) < 0)
+		return -1;
+	if (revoked > 0) {
+		/* The certificate was the point of the mail; and commands
+		 * signed by a key it revoked must not run. */
+		out->status = SERVER_IGNORED;
+		snprintf(out->outcome, sizeof(out->outcome),
+			 "key revoked (%zu)", revoked);
+		return 1;
+	}
+	if (msg->silent_outcome != NULL) {
+		out->status = SERVER_IGNORED;
+		if (strcmp(msg->silent_outcome, "bounce") == 0)
+			return intake_bounce(h, out) < 0 ? -1 : 1;
+		snprintf(out->outcome, sizeof(out->outcome), "ignored: %s",
+			 msg->silent_outcome);
+		return 1;
+	}
+	h->mail_refusal = msg->mail_refusal;
+	if (h->srv->cfg.sender_rate_limit > 0 && msg->rate_key != NULL) {
+		long count = 0, limit = (long)h->srv->cfg.sender_rate_limit;
+
+		if (store_rate_hit(h->srv->store, msg->rate_key, h->now,
+				   INTAKE_RATE_WINDOW, &count, &error) < 0)
+			return server_store_fail(h, error);
+		if (count > limit + 1) {
+			out->status = SERVER_IGNORED;
+			snprintf(out->outcome, sizeof(out->outcome),
+				 "ignored: rate-limited");
+			return 1;
+		}
+		if (count == limit + 1)
+			h->mail_refusal = "rate_limited";
+	}
+	if (h->mail_refusal == NULL)
+		return 0;
+	/* The mail as a whole cannot be read as commands: answer once with
+	 * why (if the sender may be answered), and run nothing. */
+	out->status = SERVER_MAIL_REFUSED;
+	intake_refusal_detail(h);
+	if (intake_answer_refusal(h, &why) < 0)
+		return -1;
+	snprintf(out->outcome, sizeof(out->outcome), "refused: %s%s%s%s",
+		 h->mail_refusal, why ? " (not answered: " : "", why ? why : "",
+		 why ? ")" : "");
+	if (why != NULL)
+		return 1;
+	template_ctx_set_bool(h->reply, "mail_refused", true);
+	template_ctx_set_bool(h->reply, h->mail_refusal, true);
+	template_ctx_set(h->reply, "detail", h->refusal_detail);
+	return server_queue_reply(h, "reply") < 0 ? -1 : 1;
+}

@@ -1,0 +1,161 @@
+/* store_identity.c -- who a player is, beyond the first binding: address
+ * claims waiting for their confirmation code, and the key lifecycle
+ * (revoked by a certificate, replaced by the player); see store.h. */
+#include "store/store_private.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+int store_claim_set(struct store *store, int64_t player_id,
+		    const char *address, const char *code, int64_t now,
+		    const char **error_r)
+{
+	static const char sql[] =
+		"INSERT INTO address_claims (player_id, address, code, created) "
+		"VALUES (?1, ?2, ?3, ?4) ON CONFLICT (player_id) DO UPDATE "
+		"SET address = ?2, code = ?3, created = ?4";
+	sqlite3_stmt *st;
+
+	store_ok(store);
+	if (address == NULL || strchr(address, '@') == NULL ||
+	    strlen(address) > STORE_ADDRESS_MAX || code == NULL)
+		return store_fail(store, error_r, STORE_ERROR_USAGE,
+				  "not a claimable address: %s",
+				  address ? address : "(null)");
+	st = store_stmt(store, sql, error_r);
+	if (st == NULL)
+		return -1;
+	sqlite3_bind_int64(st, 1, player_id);
+	sqlite3_bind_text(st, 2, address, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 3, code, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_int64(st, 4, now);
+	return store_run(store, st, "recording an address claim", error_r);
+}
+
+int store_claim_get(struct store *store, int64_t player_id,
+		    struct store_claim *claim_r, const char **error_r)
+{
+	static const char sql[] =
+		"SELECT address, code, created FROM address_claims "
+		"WHERE player_id = ?1";
+	sqlite3_stmt *st;
+	int rc;
+
+	store_ok(store);
+	memset(claim_r, 0, sizeof(*claim_r));
+	st = store_stmt(store, sql, error_r);
+	if (st == NULL)
+		return -1;
+	sqlite3_bind_int64(st, 1, player_id);
+	rc = store_step(store, st);
+	if (rc == SQLITE_ROW) {
+		claim_r->player_id = player_id;
+		claim_r->address = store_col_strdup(st, 0);
+		claim_r->code = store_col_strdup(st, 1);
+		claim_r->created = store_col_int64(st, 2);
+	}
+	store_stmt_done(st);
+	if (rc == SQLITE_ROW)
+		return 1;
+	if (rc == SQLITE_DONE)
+		return 0;
+	return store_fail_sqlite(store, error_r, rc, "loading a claim");
+}
+
+int store_claim_find(struct store *store, const char *address,
+		     const char *code, int64_t *player_id_r,
+		     const char **error_r)
+{
+	static const char sql[] =
+		"SELECT player_id FROM address_claims WHERE address = ?1 "
+		"AND code = ?2";
+	sqlite3_stmt *st;
+
+	store_ok(store);
+	if (address == NULL || code == NULL)
+		return 0;
+	st = store_stmt(store, sql, error_r);
+	if (st == NULL)
+		return -1;
+	sqlite3_bind_text(st, 1, address, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 2, code, -1, SQLITE_TRANSIENT);
+	return store_query_int64(store, st, player_id_r, "finding a claim",
+				 error_r);
+}
+
+void store_claim_clear(struct store_claim *claim)
+{
+	free(claim->address);
+	free(claim->code);
+	memset(claim, 0, sizeof(*claim));
+}
+
+int store_claim_delete(struct store *store, int64_t player_id,
+		       const char **error_r)
+{
+	static const char sql[] =
+		"DELETE FROM address_claims WHERE player_id = ?1";
+	sqlite3_stmt *st;
+
+	store_ok(store);
+	st = store_stmt(store, sql, error_r);
+	if (st == NULL)
+		return -1;
+	sqlite3_bind_int64(st, 1, player_id);
+	return store_run(store, st, "dropping a claim", error_r);
+}
+
+int store_key_revoke(struct store *store, const char *fingerprint,
+		     int64_t now, int64_t *player_id_r, const char **error_r)
+{
+	static const char sql_find[] =
+		"SELECT player_id FROM player_keys WHERE fingerprint = ?1 "
+		"AND revoked IS NULL";
+	static const char sql[] =
+		"UPDATE player_keys SET revoked = ?2 WHERE fingerprint = ?1 "
+		"AND revoked IS NULL";
+	char fpr[72];
+	sqlite3_stmt *st;
+	int64_t pid = 0;
+	int r;
+
+	store_ok(store);
+	if (fingerprint == NULL ||
+	    store_fingerprint_normalise(fingerprint, fpr, sizeof(fpr)) < 0)
+		return 0;
+	st = store_stmt(store, sql_find, error_r);
+	if (st == NULL)
+		return -1;
+	sqlite3_bind_text(st, 1, fpr, -1, SQLITE_TRANSIENT);
+	r = store_query_int64(store, st, &pid, "finding a key", error_r);
+	if (r <= 0)
+		return r;
+	st = store_stmt(store, sql, error_r);
+	if (st == NULL)
+		return -1;
+	sqlite3_bind_text(st, 1, fpr, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_int64(st, 2, now);
+	if (store_run(store, st, "revoking a key", error_r) < 0)
+		return -1;
+	if (player_id_r != NULL)
+		*player_id_r = pid;
+	return 1;
+}
+
+int store_key_replace(struct store *store, int64_t player_id,
+		      const char *old_fpr, const char *new_fpr, int64_t now,
+		      const char **error_r)
+{
+	int ret;
+
+	store_ok(store);
+	if (store_atomic_begin(store, error_r) < 0)
+		return -1;
+	ret = store_player_add_key(store, player_id, new_fpr, now, error_r);
+	if (ret == 0 && store_key_revoke(store, old_fpr, now, NULL,
+					 error_r) < 0)
+		ret = -1;
+	if (store_atomic_end(store, ret == 0, error_r) < 0 && ret == 0)
+		ret = -1;
+	return ret;
+}

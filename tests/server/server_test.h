@@ -1,0 +1,363 @@
+/* server_test.h -- the harness the service's Check tests share: a real
+ * SQLite file in a temp folder, the real templates, mails delivered as the
+ * mail layer would hand them over, and the outbox read back. */
+#ifndef ASHES_TESTS_SERVER_TEST_H
+#define ASHES_TESTS_SERVER_TEST_H
+
+#include <check.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/core.h"
+#include "core/notation.h"
+#include "core/record.h"
+#include "render/template.h"
+#include "server/server.h"
+#include "store/store.h"
+
+#define ALICE_FP "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"
+#define BOB_FP "BBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB"
+#define CAROL_FP "CCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCC"
+#define EVE_FP "EEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEE"
+#define ALICE "alice@example.org"
+#define BOB "bob@example.net"
+#define CAROL "carol@example.com"
+#define DOMAIN "ashes.test"
+
+static char tmpdir[PATH_MAX];
+static char dbpath[PATH_MAX + 16];
+static struct store *st;
+static struct template_set *ts;
+static struct server *srv;
+static int64_t now = 1767434400; /* 2026-01-03 10:00 UTC */
+static int counter;
+static int64_t last_outbox;
+
+/* A stand-in digest: 64 lower-case hex digits that differ when the text
+ * differs (the real one is the mail layer's business). */
+static inline void digest(const char *text, size_t len, char out[65])
+{
+	for (int part = 0; part < 4; part++) {
+		uint64_t h = 1469598103934665603ULL ^ (uint64_t)(part * 7919);
+		for (size_t i = 0; i < len; i++) {
+			h ^= (unsigned char)text[i];
+			h *= 1099511628211ULL;
+		}
+		snprintf(out + part * 16, 17, "%016" PRIx64, h);
+	}
+}
+
+static inline void setup(void)
+{
+	const char *src = getenv("ASHES_SRCDIR");
+	char tdir[PATH_MAX];
+	struct server_config cfg;
+	const char *error = NULL;
+
+	snprintf(tmpdir, sizeof(tmpdir), "/tmp/ashes-server-XXXXXX");
+	ck_assert_ptr_nonnull(mkdtemp(tmpdir));
+	snprintf(dbpath, sizeof(dbpath), "%s/ashes.db", tmpdir);
+	ck_assert_msg(store_open(dbpath, NULL, &st, &error) == 0, "%s", error);
+	snprintf(tdir, sizeof(tdir), "%s/templates", src ? src : "..");
+	ts = template_set_new(NULL, tdir);
+	server_config_default(&cfg);
+	cfg.domain = DOMAIN;
+	cfg.templates = ts;
+	ck_assert_int_eq(server_new(st, &cfg, &srv, &error), 0);
+	counter = 0;
+	last_outbox = 0;
+}
+
+static inline void teardown(void)
+{
+	char cmd[PATH_MAX + 16];
+
+	server_free(&srv);
+	template_set_free(&ts);
+	store_close(&st);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
+	ck_assert_int_eq(system(cmd), 0);
+}
+
+/* One mail; msgid/raw/signed NULL: made unique from a counter. */
+struct mail {
+	const char *fp, *from, *subject, *refs, *body;
+	const char *msgid, *raw, *signed_text;
+	bool unsigned_ignored;
+	/* what the mail layer would add (tests of intake.c) */
+	const char *refusal, *silent, *rate_key;
+	const char *const *bounce_ids;
+	size_t nbounce;
+	const char *const *revoked;
+	size_t nrevoked;
+	const char *const *offered;
+	size_t noffered;
+};
+
+static inline int deliver(const struct mail *m, struct server_outcome *out)
+{
+	struct server_inbound in;
+	char msgid[64], raw[8192], sha[65], ssha[65];
+	const char *error = NULL;
+	int ret;
+
+	counter++;
+	now += 60;
+	memset(&in, 0, sizeof(in));
+	in.fingerprint = m->fp;
+	in.from_address = m->from;
+	in.weak_identity = m->fp == NULL;
+	snprintf(msgid, sizeof(msgid), "t%d@client.test", counter);
+	in.message_id = m->msgid ? m->msgid : msgid;
+	if (m->raw != NULL)
+		snprintf(raw, sizeof(raw), "%s", m->raw);
+	else
+		snprintf(raw, sizeof(raw), "Message-ID: <%s>\nSubject: %s\n\n%s",
+			 in.message_id, m->subject ? m->subject : "", m->body);
+	in.raw = raw;
+	in.raw_len = strlen(raw);
+	digest(raw, strlen(raw), sha);
+	in.raw_sha256 = sha;
+	if (m->fp != NULL) {
+		char s[8192];
+		if (m->signed_text != NULL)
+			snprintf(s, sizeof(s), "%s", m->signed_text);
+		else
+			snprintf(s, sizeof(s), "%d\n%s", counter, m->body);
+		digest(s, strlen(s), ssha);
+		in.signed_sha256 = ssha;
+		in.signature_time = now - 5;
+	}
+	in.subject = m->subject;
+	in.references = m->refs;
+	in.body = m->body;
+	in.body_len = strlen(m->body);
+	in.unsigned_text_ignored = m->unsigned_ignored;
+	in.mail_refusal = m->refusal;
+	in.silent_outcome = m->silent;
+	in.rate_key = m->rate_key;
+	in.bounce_ids = m->bounce_ids;
+	in.bounce_id_count = m->nbounce;
+	in.revoked_fprs = m->revoked;
+	in.revoked_count = m->nrevoked;
+	in.offered_fprs = m->offered;
+	in.offered_count = m->noffered;
+	if (m->refusal != NULL) {
+		/* the mail layer drops the signer of a refused mail */
+		in.fingerprint = NULL;
+		in.signed_sha256 = NULL;
+	}
+	ret = server_handle(srv, &in, now, out, &error);
+	if (ret < 0 && store_error_kind(st) != STORE_ERROR_FAULT)
+		fprintf(stderr, "server_handle: %s\n", error);
+	return ret;
+}
+
+static inline struct server_outcome send_as(const char *fp, const char *from,
+				     const char *subject, const char *body)
+{
+	struct mail m = { .fp = fp, .from = from, .subject = subject,
+			  .body = body };
+	struct server_outcome out;
+	ck_assert_int_eq(deliver(&m, &out), 0);
+	return out;
+}
+
+#define ALICE_SAYS(body) send_as(ALICE_FP, ALICE, NULL, body)
+#define BOB_SAYS(body) send_as(BOB_FP, BOB, NULL, body)
+#define CAROL_SAYS(body) send_as(CAROL_FP, CAROL, NULL, body)
+
+/* The outbox rows queued since the last call. */
+struct outbox {
+	struct store_outbox_msg *m;
+	size_t n;
+};
+
+static inline struct outbox new_mail(void)
+{
+	struct outbox o = { NULL, 0 };
+	const char *error;
+	ck_assert_int_eq(store_outbox_list(st, STORE_OUTBOX_ALL, last_outbox, 0,
+					   &o.m, &o.n, &error), 0);
+	if (o.n > 0)
+		last_outbox = o.m[o.n - 1].id;
+	/* ASHES_TEST_DUMP=1 prints every queued mail, to read them. */
+	for (size_t i = 0; getenv("ASHES_TEST_DUMP") != NULL && i < o.n; i++)
+		printf("==== to %s\n%s\n%s\n", o.m[i].recipient, o.m[i].headers,
+		       o.m[i].body);
+	return o;
+}
+
+static inline void outbox_free(struct outbox *o)
+{
+	store_outbox_msgs_free(&o->m, o->n);
+}
+
+/* The mail to `to` of kind `kind`, or NULL. */
+static inline const struct store_outbox_msg *mail_to(const struct outbox *o,
+					      const char *to, const char *kind)
+{
+	char k[64];
+	snprintf(k, sizeof(k), "X-Ashes-Kind: %s\n", kind);
+	for (size_t i = 0; i < o->n; i++)
+		if (strcmp(o->m[i].recipient, to) == 0 &&
+		    strstr(o->m[i].headers, k) != NULL)
+			return &o->m[i];
+	return NULL;
+}
+
+static inline size_t count_to(const struct outbox *o, const char *to)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < o->n; i++)
+		n += strcmp(o->m[i].recipient, to) == 0;
+	return n;
+}
+
+#define ck_assert_has(hay, needle) \
+	ck_assert_msg(strstr((hay), (needle)) != NULL, \
+		      "expected \"%s\" in:\n%s", (needle), (hay))
+#define ck_assert_lacks(hay, needle) \
+	ck_assert_msg(strstr((hay), (needle)) == NULL, \
+		      "did not expect \"%s\" in:\n%s", (needle), (hay))
+
+/* The code in the newest reply to `to` ("confirm CODE"), into code. */
+static inline void code_mailed_to(const char *to, char code[32])
+{
+	struct outbox o = new_mail();
+	const struct store_outbox_msg *r = mail_to(&o, to, "reply");
+	const char *p;
+
+	ck_assert_ptr_nonnull(r);
+	p = strstr(r->body, "    confirm ");
+	ck_assert_msg(p != NULL, "no code in:\n%s", r->body);
+	ck_assert_int_eq(sscanf(p, " confirm %31s", code), 1);
+	outbox_free(&o);
+}
+
+/* register NAME, then confirm the address with the code mailed there. */
+static inline void join(const char *fp, const char *from, const char *name)
+{
+	char body[96], code[32];
+
+	snprintf(body, sizeof(body), "register %s\n", name);
+	ck_assert_int_eq(send_as(fp, from, NULL, body).status, SERVER_OK);
+	code_mailed_to(from, code);
+	snprintf(body, sizeof(body), "confirm %s\n", code);
+	ck_assert_int_eq(send_as(fp, from, NULL, body).status, SERVER_OK);
+}
+
+static inline void register_three(void)
+{
+	struct outbox o;
+	join(ALICE_FP, ALICE, "alice");
+	join(BOB_FP, BOB, "bob");
+	join(CAROL_FP, CAROL, "carol");
+	o = new_mail();
+	outbox_free(&o);
+}
+
+/* The game id of the reply's X-Ashes-Game header in the last batch. */
+static inline int64_t game_of(const struct store_outbox_msg *m)
+{
+	const char *p;
+	ck_assert_ptr_nonnull(m);
+	p = strstr(m->headers, "X-Ashes-Game: ");
+	ck_assert_ptr_nonnull(p);
+	return strtoll(p + 14, NULL, 10);
+}
+
+/* alice challenges bob (with options), bob accepts: the game id. */
+static inline int64_t start_game(const char *options)
+{
+	char body[128];
+	struct outbox o;
+	int64_t g;
+
+	snprintf(body, sizeof(body), "challenge bob %s\n", options);
+	ck_assert_int_eq(ALICE_SAYS(body).status, SERVER_OK);
+	o = new_mail();
+	g = game_of(mail_to(&o, ALICE, "reply"));
+	outbox_free(&o);
+	snprintf(body, sizeof(body), "accept %" PRId64 "\n", g);
+	ck_assert_int_eq(BOB_SAYS(body).status, SERVER_OK);
+	o = new_mail();
+	outbox_free(&o);
+	return g;
+}
+
+/* The position of game g, replayed from the store. */
+static inline void position_of(int64_t g, struct core_record *rec)
+{
+	struct store_game *row = NULL;
+	struct core_variant v;
+	enum core_error err;
+	char **moves = NULL;
+	size_t n = 0;
+	const char *error;
+	const char *p;
+
+	ck_assert_int_eq(store_game_load(st, g, &row, &error), 1);
+	core_variant_default(&v);
+	for (p = row->variant; *p;) {
+		char word[32];
+		size_t k = strcspn(p, " ");
+		snprintf(word, sizeof(word), "%.*s", (int)k, p);
+		if (strncmp(word, "draw=", 5) != 0)
+			ck_assert_int_eq(notation_parse_variant_option(&v, word,
+								       &err), 0);
+		p += k;
+		while (*p == ' ')
+			p++;
+	}
+	ck_assert_int_eq(record_init(rec, &v, &err), 0);
+	ck_assert_int_eq(store_game_moves(st, g, &moves, &n, &error), 0);
+	for (size_t i = 0; i < n; i++)
+		if (i >= rec->nplies)
+			ck_assert_int_eq(record_play_text(rec, moves[i],
+							  strlen(moves[i]),
+							  NULL, &err), 0);
+	store_strings_free(&moves);
+	store_game_free(&row);
+}
+
+/* The first legal move of game g, as text. */
+static inline void first_legal(int64_t g, char *text)
+{
+	struct core_record rec;
+	struct core_move moves[1024];
+	size_t n;
+
+	position_of(g, &rec);
+	n = core_legal_moves(&rec.pos, moves, 1024);
+	ck_assert_uint_gt(n, 0);
+	notation_format_move(rec.pos.geom, &moves[0], text);
+	record_free(&rec);
+}
+
+static inline int ply_of(int64_t g)
+{
+	struct store_game *row = NULL;
+	const char *error;
+	int ply;
+	ck_assert_int_eq(store_game_load(st, g, &row, &error), 1);
+	ply = row->ply;
+	store_game_free(&row);
+	return ply;
+}
+
+static inline enum store_game_status status_of(int64_t g)
+{
+	struct store_game *row = NULL;
+	const char *error;
+	enum store_game_status s;
+	ck_assert_int_eq(store_game_load(st, g, &row, &error), 1);
+	s = row->status;
+	store_game_free(&row);
+	return s;
+}
+
+#endif
