@@ -100,12 +100,20 @@ struct inbound_hdrs {
 	bool have_return_path;
 };
 
+/* The Date header as a time, or 0 when any field is out of range (the
+ * numbers are the sender's: a zone of +4607453 must not overflow). */
 static time_t inbound_date(const struct mailimf_date_time *d)
 {
 	struct tm tm = { 0 };
 	int zone = d->dt_zone, off;
 	time_t t;
 
+	if (d->dt_year < 1900 || d->dt_year > 9999 || d->dt_month < 1 ||
+	    d->dt_month > 12 || d->dt_day < 1 || d->dt_day > 31 ||
+	    d->dt_hour < 0 || d->dt_hour > 23 || d->dt_min < 0 ||
+	    d->dt_min > 59 || d->dt_sec < 0 || d->dt_sec > 60 ||
+	    zone < -9959 || zone > 9959)
+		return 0;
 	tm.tm_year = d->dt_year - 1900;
 	tm.tm_mon = d->dt_month - 1;
 	tm.tm_mday = d->dt_day;

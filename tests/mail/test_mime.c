@@ -80,6 +80,32 @@ START_TEST(test_headers)
 }
 END_TEST
 
+/* A Date whose numbers are out of range is no date (the fuzzer's zone of
+ * +4607453 overflowed the offset arithmetic). */
+START_TEST(test_date_out_of_range)
+{
+	static const char *const dates[] = {
+		"Thu, 15 Jan 2027 08:00:00 +4607453",
+		"Thu, 15 Jan 2027 08:00:00 -99999",
+		"Thu, 15 Jan 99999 08:00:00 +0000",
+		"Thu, 99 Jan 2027 08:00:00 +0000",
+		"Thu, 15 Jan 2027 25:00:00 +0000",
+	};
+	char raw[256];
+
+	for (size_t i = 0; i < sizeof(dates) / sizeof(dates[0]); i++) {
+		struct inbound_msg *m;
+
+		snprintf(raw, sizeof(raw), "From: a@example.org\r\nDate: %s\r\n"
+			 "\r\nshow\r\n", dates[i]);
+		m = parse(raw);
+		ck_assert_msg(m->date == 0, "%s", dates[i]);
+		ck_assert_str_eq(m->text, "show\n");
+		inbound_msg_free(&m);
+	}
+}
+END_TEST
+
 START_TEST(test_lf_and_crlf_same_text)
 {
 	struct inbound_msg *a = parse(HDRS "\nline one\nline two\n");
@@ -771,6 +797,7 @@ int main(void)
 
 	tcase_add_test(tc, test_unsigned_plain);
 	tcase_add_test(tc, test_headers);
+	tcase_add_test(tc, test_date_out_of_range);
 	tcase_add_test(tc, test_lf_and_crlf_same_text);
 	tcase_add_test(tc, test_quoted_printable);
 	tcase_add_test(tc, test_base64);
