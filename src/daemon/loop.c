@@ -42,7 +42,6 @@
 #include "render/template.h"
 #include "server/server.h"
 #include "store/store.h"
-#include "util/xstr.h"
 
 struct loop {
 	struct store *store;
@@ -331,30 +330,12 @@ struct pending {
 
 static void pending_free(struct pending *p)
 {
-	size_t i;
-
-	for (i = 0; i < p->offered.count; i++)
-		free(p->offered.items[i]);
-	free(p->offered.items);
-	for (i = 0; i < p->revoked.count; i++)
-		free(p->revoked.items[i]);
-	free(p->revoked.items);
+	inbound_strs_free(&p->offered);
+	inbound_strs_free(&p->revoked);
 	free(p->data);
 	free(p->refs);
 	inbound_msg_free(&p->im);
 	memset(p, 0, sizeof(*p));
-}
-
-static void loop_strs_add(struct inbound_strs *l, const char *s)
-{
-	char **items = realloc(l->items, (l->count + 1) * sizeof(*items));
-
-	if (items == NULL) {
-		log_error("out of memory");
-		abort();
-	}
-	l->items = items;
-	l->items[l->count++] = xstrdup(s);
 }
 
 /* Key material in any mail, signed or not: a revocation certificate (or a
@@ -380,7 +361,7 @@ static void loop_import_revocations(struct loop *l, struct pending *p)
 		for (k = 0; k < r.revoked_count; k++) {
 			log_notice("uid %u: key %s revoked by a certificate",
 				   p->uid, r.revoked[k]);
-			loop_strs_add(&p->revoked, r.revoked[k]);
+			inbound_strs_add(&p->revoked, r.revoked[k]);
 		}
 		pgp_known_import_free(&r);
 	}
@@ -410,7 +391,7 @@ static void loop_import_offered(struct loop *l, struct pending *p)
 		}
 		for (k = 0; k < n; k++)
 			if (strcasecmp(fprs[k], im->sig.fpr) != 0)
-				loop_strs_add(&p->offered, fprs[k]);
+				inbound_strs_add(&p->offered, fprs[k]);
 		pgp_fprs_free(&fprs);
 	}
 	p->si.offered_fprs = (const char *const *)p->offered.items;

@@ -19,7 +19,7 @@
 
 static __thread char inbound_error[256];
 
-static void inbound_strs_add(struct inbound_strs *l, const char *s)
+void inbound_strs_add(struct inbound_strs *l, const char *s)
 {
 	char **items;
 	size_t i;
@@ -36,7 +36,7 @@ static void inbound_strs_add(struct inbound_strs *l, const char *s)
 	l->items[l->count++] = xstrdup(s);
 }
 
-static void inbound_strs_free(struct inbound_strs *l)
+void inbound_strs_free(struct inbound_strs *l)
 {
 	size_t i;
 

@@ -70,6 +70,11 @@ struct inbound_strs {
 	size_t count;
 };
 
+/* Add a copy of s unless the list holds it already (aborts when out of
+ * memory, like xstrdup); free the copies and the array, leaving it empty. */
+void inbound_strs_add(struct inbound_strs *l, const char *s);
+void inbound_strs_free(struct inbound_strs *l);
+
 struct inbound_key {
 	char *data;		/* armored text or binary packets */
 	size_t len;

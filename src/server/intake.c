@@ -21,20 +21,6 @@
 #define INTAKE_REFUSAL_WINDOW (24 * 3600)
 #define INTAKE_RATE_WINDOW 3600
 
-/* "<id@x>" or "id@x" -> "id@x" in buf. */
-static const char *bare_id(const char *id, char *buf, size_t len)
-{
-	size_t n;
-
-	if (*id == '<')
-		id++;
-	snprintf(buf, len, "%s", id);
-	n = strlen(buf);
-	if (n > 0 && buf[n - 1] == '>')
-		buf[n - 1] = '\0';
-	return buf;
-}
-
 /* A delivery report: mark the address a mail of ours went to failing --
  * only for a report that names one of our Message-IDs (unguessable, see
  * command_message_id()); a recipient line anyone can write is no proof. */
@@ -50,7 +36,7 @@ static int intake_bounce(struct handle *h, struct server_outcome *out)
 		int r;
 
 		r = store_outbox_by_message_id(h->srv->store,
-					       bare_id(msg->bounce_ids[i], id,
+					       server_bare_id(msg->bounce_ids[i], id,
 						       sizeof(id)),
 					       &sent, &error);
 		if (r < 0)

@@ -77,6 +77,21 @@ const char *server_player_address(const struct store_player *p)
 	return p->n_addresses > 0 ? p->addresses[0].address : NULL;
 }
 
+const char *server_bare_id(const char *id, char *buf, size_t len)
+{
+	size_t n = strlen(id);
+
+	if (n >= 2 && id[0] == '<' && id[n - 1] == '>') {
+		id++;
+		n -= 2;
+	}
+	if (n >= len)
+		n = len - 1;
+	memcpy(buf, id, n);
+	buf[n] = '\0';
+	return buf;
+}
+
 /* Start a refusal with reason code `code` (a section name in
  * mail/refusal.txt). */
 int server_refuse(struct handle *h, const char *code)
@@ -1535,19 +1550,9 @@ static int handle_in_transaction(struct handle *h, struct server_outcome *out)
 	int64_t seen_id;
 	int ret;
 
-	if (msg->message_id != NULL && msg->message_id[0] != '\0') {
-		const char *id = msg->message_id;
-		size_t n = strlen(id);
-		if (n >= 2 && id[0] == '<' && id[n - 1] == '>') {
-			id++;
-			n -= 2;
-		}
-		if (n >= sizeof(h->msgid))
-			n = sizeof(h->msgid) - 1;
-		memcpy(h->msgid, id, n);
-		h->msgid[n] = '\0';
-		h->message_id = h->msgid;
-	}
+	if (msg->message_id != NULL && msg->message_id[0] != '\0')
+		h->message_id = server_bare_id(msg->message_id, h->msgid,
+					       sizeof(h->msgid));
 	ret = store_inbound_seen(st, msg->raw_sha256, &seen_id, &error);
 	if (ret < 0)
 		return server_store_fail(h, error);

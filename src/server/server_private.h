@@ -70,6 +70,9 @@ struct game {
 
 #define REFUSED 1
 
+/* A Message-ID as we store it: "<id@x>" -> "id@x" (cut to fit len) in
+ * buf, which is returned; one without both angle brackets as it is. */
+const char *server_bare_id(const char *id, char *buf, size_t len);
 /* The address to write to: the first one not failing (NULL if none). */
 const char *server_player_address(const struct store_player *p);
 /* Start a refusal of the current command with reason `code` (a section of
