@@ -142,7 +142,7 @@ static void play_random(struct store *st, int64_t id, int64_t white_id,
 		if (n > 1024)
 			n = 1024;
 		if (record_play(rec, &moves[next_random() % n], &err) < 0)
-			die("playing", core_error_string(err));
+			die("playing", core_error_name(err));
 		for (size_t k = before; k < rec->nplies; k++)
 			if (store_move_append(st, id, (int)k + 1,
 					      notation_format_move(

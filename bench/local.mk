@@ -28,5 +28,5 @@ bench_bins += bench/bench_verify
 bench_bench_verify_SOURCES = bench/bench_verify.c
 bench_bench_verify_CFLAGS = $(AM_CFLAGS) -O2
 bench_bench_verify_LDADD = libashes_mail.a libashes_util.a \
-	$(ETPAN_LIBS) $(GPGME_LIBS)
+	$(ETPAN_LIBS) $(GPGME_LIBS) $(GNUTLS_LIBS)
 # --- end bench_verify ---

@@ -1,7 +1,8 @@
 /* fuzz_notation.c -- libFuzzer target for notation_parse_move: any bytes,
  * in a few positions (the first byte picks one), must be refused with an
  * error or give a move whose canonical text parses back to the same move;
- * checking, explaining and playing it must not misbehave.
+ * checking, explaining (core_check_info) and playing it must not
+ * misbehave.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -55,7 +56,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct core_position pos, next;
 	struct core_move move, again;
 	enum core_error err;
-	char text[CORE_MOVE_TEXT_MAX], why[512];
+	struct core_check_info info;
+	char text[CORE_MOVE_TEXT_MAX];
 
 	if (size < 1)
 		return 0;
@@ -66,8 +68,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (err != CORE_ERR_SYNTAX && err != CORE_ERR_UNKNOWN_CELL &&
 		    err != CORE_ERR_PART_OF_EMPTY)
 			abort();
-		if (err == CORE_ERR_PART_OF_EMPTY)
-			core_explain_move(&pos, &move, err, why, sizeof(why));
+		if (err == CORE_ERR_PART_OF_EMPTY) {
+			/* The parser filled the cells: the reason names them. */
+			core_check_info(&pos, &move, err, &info);
+			if (info.reason != CORE_REASON_PART_OF_EMPTY ||
+			    !info.has_move)
+				abort();
+		}
 		return 0;
 	}
 	notation_format_move(pos.geom, &move, text);
@@ -78,8 +85,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	next = pos;
 	if (core_play(&next, &move, NULL, &err) < 0) {
-		core_explain_move(&pos, &move, err, why, sizeof(why));
-		if (why[0] == '\0' || memcmp(&next.key, &pos.key, sizeof(pos.key)))
+		/* A refusal has a reason (never "legal") and changes nothing. */
+		core_check_info(&pos, &move, err, &info);
+		if (info.err != err || info.reason == CORE_REASON_LEGAL ||
+		    (unsigned)info.reason >= CORE_REASON_COUNT ||
+		    memcmp(&next.key, &pos.key, sizeof(pos.key)))
 			abort();
 		return 0;
 	}

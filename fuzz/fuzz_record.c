@@ -24,13 +24,19 @@ static char *format_alloc(const struct core_record *rec)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct core_record rec, back;
+	struct record_fault_info fault;
 	enum core_error err;
-	char msg[512], *text, *again;
+	char *text, *again;
 	int line = -1;
 
-	if (record_parse_detail(&rec, (const char *)data, size, &line, &err,
-				msg, sizeof(msg)) < 0) {
-		if (line < 0 || err == CORE_OK || msg[0] == '\0' ||
+	if (record_parse_detail(&rec, (const char *)data, size, &fault) < 0) {
+		/* A refusal says what and where, inside the input. */
+		if (fault.line < 0 || fault.err == CORE_OK ||
+		    fault.fault == RECORD_FAULT_NONE ||
+		    (unsigned)fault.fault >= RECORD_FAULT_COUNT ||
+		    (fault.text != NULL &&
+		     (fault.text < (const char *)data ||
+		      fault.text + fault.text_len > (const char *)data + size)) ||
 		    rec.plies != NULL)
 			abort();
 		return 0;

@@ -22,8 +22,8 @@ fuzz_check_fuzz_record_CPPFLAGS = $(AM_CPPFLAGS) -DFUZZ_CORPUS='"record"'
 fuzz_check_fuzz_record_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 fuzz_check_fuzz_record_LDADD = $(fuzz_check_ldadd)
 
-fuzz_mail_check_ldadd = libashes_mail.a libashes_server.a libashes_util.a \
-	$(ETPAN_LIBS) $(GPGME_LIBS) $(CHECK_LIBS)
+fuzz_mail_check_ldadd = libashes_mail.a libashes_server.a libashes_core.a \
+	libashes_util.a $(ETPAN_LIBS) $(GPGME_LIBS) $(GNUTLS_LIBS) $(CHECK_LIBS)
 check_PROGRAMS += fuzz/check_fuzz_inbound fuzz/check_fuzz_command \
 	fuzz/check_fuzz_mime
 TESTS += fuzz/check_fuzz_inbound fuzz/check_fuzz_command fuzz/check_fuzz_mime
@@ -34,7 +34,7 @@ fuzz_check_fuzz_inbound_LDADD = $(fuzz_mail_check_ldadd)
 fuzz_check_fuzz_command_SOURCES = fuzz/fuzz_command.c fuzz/corpus_check.c
 fuzz_check_fuzz_command_CPPFLAGS = $(AM_CPPFLAGS) -DFUZZ_CORPUS='"command"'
 fuzz_check_fuzz_command_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
-fuzz_check_fuzz_command_LDADD = libashes_server.a $(CHECK_LIBS)
+fuzz_check_fuzz_command_LDADD = libashes_server.a libashes_core.a $(CHECK_LIBS)
 fuzz_check_fuzz_mime_SOURCES = fuzz/fuzz_mime.c fuzz/corpus_check.c
 fuzz_check_fuzz_mime_CPPFLAGS = $(AM_CPPFLAGS) $(ETPAN_CFLAGS) -DFUZZ_CORPUS='"mime"'
 fuzz_check_fuzz_mime_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
@@ -45,31 +45,37 @@ FUZZ_SECONDS = 60
 if FUZZING
 noinst_PROGRAMS += fuzz/fuzz_notation fuzz/fuzz_record
 fuzz_core_sources = src/core/geom.c src/core/rules.c src/core/movegen.c \
-	src/core/explain.c src/core/notation.c src/core/record.c
+	src/core/explain.c src/core/notation.c src/core/record.c \
+	src/core/variant.c
 fuzz_fuzz_notation_SOURCES = fuzz/fuzz_notation.c $(fuzz_core_sources)
 fuzz_fuzz_notation_CFLAGS = $(AM_CFLAGS) -fsanitize=fuzzer,address,undefined
 fuzz_fuzz_notation_LDFLAGS = -fsanitize=fuzzer,address,undefined
 fuzz_fuzz_record_SOURCES = fuzz/fuzz_record.c $(fuzz_core_sources)
 fuzz_fuzz_record_CFLAGS = $(AM_CFLAGS) -fsanitize=fuzzer,address,undefined
 fuzz_fuzz_record_LDFLAGS = -fsanitize=fuzzer,address,undefined
-fuzz_mail_sources = src/mail/inbound.c src/mail/mime.c \
-	src/mail/mime_limits.c src/mail/html.c src/mail/classify.c \
-	src/mail/pgp.c src/mail/sha256.c src/util/buf.c src/util/xstr.c
+fuzz_mail_sources = src/mail/inbound.c src/mail/inbound_body.c \
+	src/mail/mime.c src/mail/mime_limits.c src/mail/html.c \
+	src/mail/classify.c src/mail/pgp.c src/mail/pgp_keys.c \
+	src/util/buf.c src/util/xalloc.c src/util/xstr.c
 noinst_PROGRAMS += fuzz/fuzz_inbound fuzz/fuzz_command fuzz/fuzz_mime
 fuzz_fuzz_inbound_SOURCES = fuzz/fuzz_inbound.c $(fuzz_mail_sources) \
-	src/server/command.c
-fuzz_fuzz_inbound_CPPFLAGS = $(AM_CPPFLAGS) $(ETPAN_CFLAGS) $(GPGME_CFLAGS)
+	src/server/command.c src/server/command_text.c src/core/variant.c
+fuzz_fuzz_inbound_CPPFLAGS = $(AM_CPPFLAGS) $(ETPAN_CFLAGS) $(GPGME_CFLAGS) \
+	$(GNUTLS_CFLAGS)
 fuzz_fuzz_inbound_CFLAGS = $(AM_CFLAGS) -fsanitize=fuzzer,address,undefined
 fuzz_fuzz_inbound_LDFLAGS = -fsanitize=fuzzer,address,undefined
-fuzz_fuzz_inbound_LDADD = $(ETPAN_LIBS) $(GPGME_LIBS)
-fuzz_fuzz_command_SOURCES = fuzz/fuzz_command.c src/server/command.c
+fuzz_fuzz_inbound_LDADD = $(ETPAN_LIBS) $(GPGME_LIBS) $(GNUTLS_LIBS)
+fuzz_fuzz_command_SOURCES = fuzz/fuzz_command.c src/server/command.c \
+	src/server/command_text.c \
+	src/core/variant.c
 fuzz_fuzz_command_CFLAGS = $(AM_CFLAGS) -fsanitize=fuzzer,address,undefined
 fuzz_fuzz_command_LDFLAGS = -fsanitize=fuzzer,address,undefined
 fuzz_fuzz_mime_SOURCES = fuzz/fuzz_mime.c $(fuzz_mail_sources)
-fuzz_fuzz_mime_CPPFLAGS = $(AM_CPPFLAGS) $(ETPAN_CFLAGS) $(GPGME_CFLAGS)
+fuzz_fuzz_mime_CPPFLAGS = $(AM_CPPFLAGS) $(ETPAN_CFLAGS) $(GPGME_CFLAGS) \
+	$(GNUTLS_CFLAGS)
 fuzz_fuzz_mime_CFLAGS = $(AM_CFLAGS) -fsanitize=fuzzer,address,undefined
 fuzz_fuzz_mime_LDFLAGS = -fsanitize=fuzzer,address,undefined
-fuzz_fuzz_mime_LDADD = $(ETPAN_LIBS) $(GPGME_LIBS)
+fuzz_fuzz_mime_LDADD = $(ETPAN_LIBS) $(GPGME_LIBS) $(GNUTLS_LIBS)
 fuzz-run: fuzz/fuzz_notation fuzz/fuzz_record fuzz/fuzz_inbound \
 		fuzz/fuzz_command fuzz/fuzz_mime
 	$(SHELL) $(srcdir)/fuzz/run '$(abs_top_builddir)' '$(abs_top_srcdir)' $(FUZZ_SECONDS)

@@ -18,7 +18,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
-#include "daemon/config.h"
+#include "config/club_config.h"
 #include "server/server.h"
 #include "store/store.h"
 #include "util/buf.h"
@@ -250,7 +250,7 @@ int cli_games(int argc, char **argv)
 	}
 	rc = CLI_EXIT_OK;
 out:
-	store_games_free(&games, n);
+	store_rows_free(&games, n, sizeof(*games), store_game_clear);
 	store_close(&st);
 	admin_done(&o);
 	return rc;
@@ -387,35 +387,13 @@ int cli_player(int argc, char **argv)
 	}
 out:
 	store_player_free(&p);
-	store_players_free(&players, n);
+	store_rows_free(&players, n, sizeof(*players), store_player_clear);
 	store_close(&st);
 	admin_done(&o);
 	return rc;
 }
 
 /* ---- outbox ------------------------------------------------------------ */
-
-/* The Subject line of a header block, into buf. */
-static void header_value(const char *headers, const char *name, char *buf,
-			 size_t len)
-{
-	size_t nlen = strlen(name);
-	const char *p = headers;
-
-	buf[0] = '\0';
-	while (p != NULL && *p != '\0') {
-		if (strncasecmp(p, name, nlen) == 0 && p[nlen] == ':') {
-			const char *v = p + nlen + 1;
-			while (*v == ' ')
-				v++;
-			snprintf(buf, len, "%.*s", (int)strcspn(v, "\r\n"), v);
-			return;
-		}
-		p = strchr(p, '\n');
-		if (p != NULL)
-			p++;
-	}
-}
 
 int cli_outbox(int argc, char **argv)
 {
@@ -455,12 +433,12 @@ int cli_outbox(int argc, char **argv)
 	       "CREATED", "TO", "SUBJECT / LAST ERROR");
 	for (size_t i = 0; i < n; i++) {
 		const struct store_outbox_msg *m = &msgs[i];
-		char subject[200], t[32];
-		header_value(m->headers, "Subject", subject, sizeof(subject));
+		char t[32];
 		format_time(m->created, t, sizeof(t));
-		printf("%6" PRId64 "  %-8s %3d  %-16s  %-28s  %s\n", m->id,
+		printf("%6" PRId64 "  %-8s %3d  %-16s  %-28s  %.199s\n", m->id,
 		       m->sent_at != 0 ? "sent" : m->failed ? "failed" :
-		       "pending", m->attempts, t, m->recipient, subject);
+		       "pending", m->attempts, t, m->recipient,
+		       m->subject ? m->subject : "");
 		if (m->last_error != NULL)
 			printf("%6s  %-8s %3s  %-16s  %-28s  error: %s\n", "", "",
 			       "", "", "", m->last_error);

@@ -24,30 +24,120 @@ static int cli_parse_int(const char *s, long min, long max, long *v_r)
 	return 0;
 }
 
+/* Why err, in the words of the templates, into out: the sentence naming
+ * cells (explain.txt) for a move in pos, the rule alone (rule.txt) if move
+ * is NULL (pos may then be NULL).  If the templates fail, the error's code
+ * word and the template error, so the reason is never lost. */
+static const char *cli_why(const struct core_position *pos,
+			   const struct core_move *move, enum core_error err,
+			   struct buf *out)
+{
+	struct template_set *set = cli_templates();
+	const char *error;
+	int rc;
+
+	if (move != NULL)
+		rc = render_explain(set, pos, move, err, out, &error);
+	else
+		rc = render_rule(set, err, out, &error);
+	if (rc < 0) {
+		buf_reset(out);
+		buf_printf(out, "%s (%s)", core_error_name(err), error);
+	}
+	template_set_free(&set);
+	return buf_str(out);
+}
+
+/* Drop the newlines a one-line template ends with. */
+static void cli_chomp(struct buf *b, size_t start)
+{
+	while (b->len > start && b->data[b->len - 1] == '\n')
+		b->data[--b->len] = '\0';
+}
+
+/* Why a record does not load, in the words of record-error.txt (with the
+ * rule from rule.txt and, for a refused ply, the sentence from
+ * explain.txt), one line into out.  If the templates fail, the fault's
+ * code word and the template error, as cli_why(). */
+static const char *cli_record_why(const struct record_fault_info *f,
+				  struct buf *out)
+{
+	struct template_set *set = cli_templates();
+	struct template_ctx *ctx = template_ctx_new();
+	struct buf words = BUF_INIT;
+	const char *fault = record_fault_name(f->fault), *error;
+	int rc;
+
+	template_ctx_set(ctx, "fault", fault);
+	template_ctx_set_bool(ctx, fault, true);
+	template_ctx_setf(ctx, "ply", "%zu", f->ply);
+	template_ctx_setf(ctx, "numbered", "%zu", f->numbered);
+	template_ctx_set(ctx, "first_line", RECORD_MAGIC);
+	if (f->text != NULL) {
+		buf_append(&words, f->text, f->text_len);
+		template_ctx_set(ctx, "text", buf_str(&words));
+		buf_reset(&words);
+	}
+	template_ctx_set(ctx, "result", core_result_name(f->result));
+	template_ctx_set(ctx, "end_reason",
+			 core_end_reason_name(f->end_reason));
+	template_ctx_set(ctx, "played_result",
+			 core_result_name(f->played_result));
+	template_ctx_set(ctx, "played_end_reason",
+			 core_end_reason_name(f->played_end_reason));
+	rc = render_rule(set, f->err, &words, &error);
+	if (rc == 0)
+		template_ctx_set(ctx, "rule", buf_str(&words));
+	if (rc == 0 && f->geom != NULL) {
+		/* A ply the rules refused: explain.txt with its numbers. */
+		struct template_ctx *check = template_ctx_new();
+
+		render_check_ctx(f->geom, &f->check, check);
+		buf_reset(&words);
+		rc = template_render(set, "explain.txt", check, &words, &error);
+		template_ctx_free(&check);
+		cli_chomp(&words, 0);
+		template_ctx_set(ctx, "explain", buf_str(&words));
+		template_ctx_set(ctx, "move", f->move_text);
+		template_ctx_set(ctx, "player", core_color_name(f->check.mover));
+	}
+	if (rc == 0) {
+		size_t start = out->len;
+
+		rc = template_render(set, "record-error.txt", ctx, out, &error);
+		cli_chomp(out, start);
+	}
+	if (rc < 0) {
+		buf_reset(out);
+		buf_printf(out, "%s (%s)", fault, error);
+	}
+	buf_free(&words);
+	template_ctx_free(&ctx);
+	template_set_free(&set);
+	return buf_str(out);
+}
+
 int cli_game_play(struct cli_game *g, const char *text, char *buf,
 		  size_t len)
 {
 	struct core_position before = g->rec.pos;
 	enum core_error err;
 	struct core_move move;
+	struct buf why = BUF_INIT;
 	size_t n = strlen(text);
+	bool explain;
 
 	if (record_play_text(&g->rec, text, n, &g->pending_passes, &err) == 0)
 		return 0;
-	/* A sentence naming cells where the move could at least be read. */
-	if (strcasecmp(text, "pass") != 0 && strcasecmp(text, "swap") != 0 &&
-	    err != CORE_ERR_GAME_OVER &&
-	    notation_parse_move(&before, text, n, &move, &err) == 0 &&
-	    core_check_move(&before, &move, &err) < 0) {
-		char why[256];
-
-		snprintf(buf, len, "ply %d: %s: %s", before.ply + 1, text,
-			 core_explain_move(&before, &move, err, why,
-					   sizeof(why)));
-		return -1;
-	}
+	/* A sentence naming cells where the move could at least be read;
+	 * the rule alone otherwise. */
+	explain = strcasecmp(text, "pass") != 0 &&
+		strcasecmp(text, "swap") != 0 && err != CORE_ERR_GAME_OVER &&
+		notation_parse_move(&before, text, n, &move, &err) == 0 &&
+		core_check_move(&before, &move, &err) < 0;
 	snprintf(buf, len, "ply %d: %s: %s", before.ply + 1, text,
-		 core_error_string(err));
+		 cli_why(&before, explain ? &move : NULL, err, &why));
+	buf_free(&why);
 	return -1;
 }
 
@@ -56,6 +146,7 @@ int cli_game_setup(struct cli_game *g, int argc, char **argv,
 {
 	struct core_variant v;
 	enum core_error err;
+	struct buf why = BUF_INIT; /* the reason of a refused option */
 	long n;
 	int i;
 
@@ -88,7 +179,9 @@ int cli_game_setup(struct cli_game *g, int argc, char **argv,
 					  &n) < 0) {
 				fprintf(stderr, "ashes %s: --size %s: %s\n",
 					argv[0], val,
-					core_error_string(CORE_ERR_BAD_SIZE));
+					cli_why(NULL, NULL, CORE_ERR_BAD_SIZE,
+						&why));
+				buf_free(&why);
 				goto usage;
 			}
 			v.size = (int)n;
@@ -96,7 +189,9 @@ int cli_game_setup(struct cli_game *g, int argc, char **argv,
 			   (opt[9] == '\0' || opt[9] == '=')) {
 			if (notation_parse_variant_option(&v, val, &err) < 0) {
 				fprintf(stderr, "ashes %s: --variant %s: %s\n",
-					argv[0], val, core_error_string(err));
+					argv[0], val,
+					cli_why(NULL, NULL, err, &why));
+				buf_free(&why);
 				goto usage;
 			}
 		} else if (allow_depth && strncmp(opt, "--depth", 7) == 0 &&
@@ -114,16 +209,18 @@ int cli_game_setup(struct cli_game *g, int argc, char **argv,
 		}
 	}
 	if (record_init(&g->rec, &v, &err) < 0) {
-		fprintf(stderr, "ashes %s: %s\n", argv[0], core_error_string(err));
+		fprintf(stderr, "ashes %s: %s\n", argv[0],
+			cli_why(NULL, NULL, err, &why));
+		buf_free(&why);
 		core_variant_default(&v);
 		record_init(&g->rec, &v, &err);
 		return CLI_EXIT_FAILURE;
 	}
 	for (; i < argc; i++) {
-		char why[384];
+		char line[384];
 
-		if (cli_game_play(g, argv[i], why, sizeof(why)) < 0) {
-			fprintf(stderr, "ashes %s: %s\n", argv[0], why);
+		if (cli_game_play(g, argv[i], line, sizeof(line)) < 0) {
+			fprintf(stderr, "ashes %s: %s\n", argv[0], line);
 			return CLI_EXIT_INVALID;
 		}
 	}
@@ -280,12 +377,11 @@ static int cli_read_file(const char *path, struct buf *b)
 int cli_record(int argc, char **argv)
 {
 	struct core_record rec;
+	struct record_fault_info fault;
 	struct buf text = BUF_INIT;
-	enum core_error err;
 	bool print = false;
 	const char *path = NULL;
-	char why[384];
-	int line = 0, i, rc = CLI_EXIT_OK;
+	int i, rc = CLI_EXIT_OK;
 
 	for (i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "--print") == 0) {
@@ -306,10 +402,12 @@ int cli_record(int argc, char **argv)
 		buf_free(&text);
 		return CLI_EXIT_FAILURE;
 	}
-	if (record_parse_detail(&rec, buf_str(&text), text.len, &line, &err,
-				why, sizeof(why)) < 0) {
-		fprintf(stderr, "ashes record: %s:%d: %s\n", path, line,
-			why[0] != '\0' ? why : core_error_string(err));
+	if (record_parse_detail(&rec, buf_str(&text), text.len, &fault) < 0) {
+		struct buf why = BUF_INIT;
+
+		fprintf(stderr, "ashes record: %s:%d: %s\n", path, fault.line,
+			cli_record_why(&fault, &why));
+		buf_free(&why);
 		rc = CLI_EXIT_INVALID;
 	} else {
 		if (print)

@@ -58,9 +58,9 @@ static inline bool core_swap_available(const struct core_position *pos)
 	       pos->to_move == CORE_BLACK && !pos->swapped;
 }
 
-/* What core_check_detail() found out about a move, for the sentences of
- * core_explain_move(). */
-struct core_check_info {
+/* What core_check_detail() found out about a move: the numbers behind its
+ * answer, which core_check_info() hands on to whoever explains it. */
+struct core_check_facts {
 	int32_t s;       /* size at S */
 	int32_t t;       /* signed stack value at T (0 empty) */
 	int ds, dt;      /* distances of S and T from the centre */
@@ -75,6 +75,10 @@ struct core_check_info {
  * move->kind (growth vs whole by the content of S) and sets capture. */
 enum core_error core_check_detail(const struct core_position *pos,
 				  struct core_move *move,
-				  struct core_check_info *info_r);
+				  struct core_check_facts *info_r);
+
+/* text[0 .. len-1] is word, ignoring the case of ASCII letters (word is
+ * lower case).  In variant.c, for notation.c and the variant table. */
+bool core_word_is(const char *text, size_t len, const char *word);
 
 #endif

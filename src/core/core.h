@@ -34,11 +34,13 @@ enum core_tax_rule {
 	CORE_TAX_LOST = 1,    /* tax = the player's own stacks removed by anyone */
 };
 
-/* The named options of a game: size=N, swap, tax=removed|lost. */
+/* The named options of a game: size=N, swap, tax=removed|lost, and the
+ * service's draw=yes|no.  Read and written by the table in variant.h. */
 struct core_variant {
 	int size;
 	bool swap;
 	enum core_tax_rule tax_rule;
+	bool draw_offers; /* may the players agree a draw; not a rule of play */
 };
 
 /* Cells on all rays of all cells of the biggest board, terminators
@@ -99,8 +101,10 @@ enum core_end_reason {
 	CORE_END_TIME,
 };
 
-/* Every reason the rules or the notation refuse something.  The text of each
- * is core_error_string(); core_explain_move() gives a sentence with cells. */
+/* Every reason the rules or the notation refuse something.  Its code word
+ * is core_error_name(); core_check_info() gives the cells and numbers
+ * behind it.  The words people read are templates/rule.txt (the rule) and
+ * templates/explain.txt (why, here), rendered by src/render. */
 enum core_error {
 	CORE_OK = 0,
 	CORE_ERR_SYNTAX,           /* not FROM-TO or FROM-TO/K */
@@ -146,7 +150,8 @@ struct core_position {
  * use into static storage; never freed. */
 const struct core_geom *core_geom_get(int size);
 
-/* The default variant: size 5, no swap, tax=removed. */
+/* The default variant: size 5, no swap, tax=removed, draws allowed (the
+ * defaults of the table in variant.c). */
 void core_variant_default(struct core_variant *v_r);
 
 /* Set up the empty starting position, White to move.  -1 with
@@ -176,7 +181,7 @@ size_t core_legal_moves_bound(const struct core_position *pos);
 /* 0 if `move` (from/to/part/kind as parsed) is legal for the side to move;
  * sets move->capture, and sets kind to growth or whole stack by what FROM
  * holds (both are written FROM-TO).  -1 with the precise reason otherwise
- * (core_explain_move() turns it into a sentence). */
+ * (core_check_info() gives the cells and numbers behind it). */
 int core_check_move(const struct core_position *pos, struct core_move *move,
 		    enum core_error *err_r);
 
@@ -222,15 +227,92 @@ uint64_t core_perft(const struct core_position *pos, int depth);
 /* Cell from its name ("e5", case-insensitive) or -1. */
 int core_cell_parse(const struct core_geom *g, const char *name, size_t len);
 
-/* Short fixed text of an error ("target is bigger than the moving stack"). */
-const char *core_error_string(enum core_error err);
+/* Code word of an error, stable for logs and template sections:
+ * "not_visible", "part_too_big", ...; "unknown" for a value out of range. */
+const char *core_error_name(enum core_error err);
 
-/* A full sentence on why `move` is refused in pos, naming cells and sizes,
- * e.g. "c3 is not visible from e5: d4 is in the way".  Writes at most len
- * bytes (NUL included) and returns buf. */
-char *core_explain_move(const struct core_position *pos,
-			const struct core_move *move, enum core_error err,
-			char *buf, size_t len);
+/* Why a move got the answer it got, finer than enum core_error where the
+ * explanation differs (a stack in the way or no line at all; how a game
+ * ended; ...).  Each has a section of templates/explain.txt, named by
+ * core_reason_name(). */
+enum core_reason {
+	CORE_REASON_LEGAL = 0,      /* CORE_OK: the move is legal */
+	CORE_REASON_RULE_ONLY,      /* nothing to add to the rule: the move
+				     * was not given or names no cells */
+	CORE_REASON_RULE_OF_MOVE,   /* the move and the rule (an error that
+				     * does not fit the move) */
+	CORE_REASON_SYNTAX,
+	CORE_REASON_UNKNOWN_CELL,   /* board_width says what exists */
+	CORE_REASON_BAD_SIZE,
+	CORE_REASON_GAME_OVER,      /* over, how unknown */
+	CORE_REASON_OVER_ELIMINATION,      /* loser eliminated */
+	CORE_REASON_OVER_BOTH_ELIMINATED,  /* by the same move: a draw */
+	CORE_REASON_OVER_DOUBLE_PASS,
+	CORE_REASON_OVER_RESIGNATION,
+	CORE_REASON_OVER_AGREED_DRAW,
+	CORE_REASON_OVER_TIME,
+	CORE_REASON_SWAP_NOT_IN_VARIANT,   /* a game without the swap option */
+	CORE_REASON_SWAP_WRONG_PLY,        /* only Black's first move: ply 2 */
+	CORE_REASON_PASS_NOT_FORCED,
+	CORE_REASON_SAME_CELL,
+	CORE_REASON_NOT_YOUR_STACK,
+	CORE_REASON_PART_OF_EMPTY,
+	CORE_REASON_PART_ZERO,
+	CORE_REASON_PART_WHOLE_STACK,
+	CORE_REASON_PART_TOO_BIG,
+	CORE_REASON_BLOCKED,        /* not visible: `blocker` is in the way */
+	CORE_REASON_OFF_LINE,       /* not visible: not on a line through FROM */
+	CORE_REASON_GROWTH_ONTO_STACK, /* a growth needs an empty target */
+	CORE_REASON_TARGET_BIGGER,
+	CORE_REASON_GROWTH_NOT_OUTWARD,
+	CORE_REASON_GROWTH_TAX,     /* the new stack would have < 1 piece */
+	CORE_REASON_SPLIT_TAX,      /* the part would arrive with < 1 piece */
+	CORE_REASON_TOO_FAR_INWARD,
+};
+#define CORE_REASON_COUNT (CORE_REASON_TOO_FAR_INWARD + 1)
+
+/* Code word of a reason ("blocked", "over_time"); "unknown" if out of
+ * range. */
+const char *core_reason_name(enum core_reason reason);
+
+/* The cells and numbers behind the answer to a move, for its explanation.
+ * Fields that do not concern the reason are 0 (cells -1). */
+struct core_check_info {
+	enum core_error err;     /* as given */
+	enum core_reason reason;
+	/* Both cells are on the board: `move` and the fields up to `loss`
+	 * are known.  move.kind is growth or whole by what FROM holds, as
+	 * core_check_move() sets it. */
+	bool has_move;
+	struct core_move move;
+	int blocker;             /* the first stack between FROM and TO, or -1 */
+	int32_t from_size;       /* the stack on FROM (0: empty) */
+	int32_t to_size;         /* the stack on TO, either colour (0: empty) */
+	int32_t moving;          /* the moving stack or part */
+	int from_dist, to_dist;  /* distances of FROM and TO from the centre */
+	int gain;                /* to_dist - from_dist: a growth's size before
+				  * tax */
+	int inward;              /* from_dist - to_dist: steps towards the
+				  * centre */
+	int loss;                /* 1 + inward: what a whole stack moving in
+				  * loses */
+	int64_t arrive;          /* what would arrive on TO (may be < 1) */
+	int32_t tax;             /* the mover's tax */
+	enum core_color mover;   /* the side to move */
+	int ply;                 /* the ply the move would be (ply + 1) */
+	enum core_result result; /* of a finished game */
+	enum core_color loser;   /* the side that did not win it */
+	int board_width;         /* columns (a, b, ...) = rows (1, 2, ...) */
+};
+
+/* Fill *info_r with why `move` got `err` in pos (err as core_check_move()
+ * or the notation gave it; CORE_OK for a legal move).  `move` may be NULL
+ * when there was no move to read.  Never fails: an err that does not fit
+ * the move gives CORE_REASON_RULE_OF_MOVE or CORE_REASON_RULE_ONLY.  No
+ * text and no allocation. */
+void core_check_info(const struct core_position *pos,
+		     const struct core_move *move, enum core_error err,
+		     struct core_check_info *info_r);
 
 const char *core_color_name(enum core_color c); /* "white" / "black" */
 const char *core_result_name(enum core_result r); /* ongoing|white|black|draw */

@@ -1,41 +1,91 @@
-/* explain.c -- the words of the rules core: short error texts, names of
- * colours, results and end reasons, and the full sentence explaining why a
- * move is refused (shown to players in reply mails and by `ashes`).
+/* explain.c -- what the rules core says about a refusal, without words:
+ * the code words of errors and reasons (for logs and template sections),
+ * the names of colours, results and end reasons, and core_check_info(),
+ * the cells and numbers behind the answer to a move.  The sentences people
+ * read are templates/rule.txt and templates/explain.txt, rendered by
+ * src/render/render_explain.c.
  */
-#include <stdarg.h>
-#include <stdio.h>
 #include <string.h>
 
 #include "core/core-int.h"
-#include "core/notation.h"
 
-const char *core_error_string(enum core_error err)
+/* Indexed by enum core_error: the code words of errors. */
+static const char *const core_error_names[] = {
+	[CORE_OK] = "ok",
+	[CORE_ERR_SYNTAX] = "syntax",
+	[CORE_ERR_UNKNOWN_CELL] = "unknown_cell",
+	[CORE_ERR_SAME_CELL] = "same_cell",
+	[CORE_ERR_NOT_VISIBLE] = "not_visible",
+	[CORE_ERR_TARGET_BIGGER] = "target_bigger",
+	[CORE_ERR_NOT_YOUR_STACK] = "not_your_stack",
+	[CORE_ERR_GROWTH_NOT_OUTWARD] = "growth_not_outward",
+	[CORE_ERR_TAX_NOT_PAYABLE] = "tax_not_payable",
+	[CORE_ERR_TOO_FAR_INWARD] = "too_far_inward",
+	[CORE_ERR_PART_TOO_BIG] = "part_too_big",
+	[CORE_ERR_PART_WHOLE_STACK] = "part_whole_stack",
+	[CORE_ERR_PART_ZERO] = "part_zero",
+	[CORE_ERR_PART_OF_EMPTY] = "part_of_empty",
+	[CORE_ERR_SWAP_NOT_ALLOWED] = "swap_not_allowed",
+	[CORE_ERR_PASS_NOT_FORCED] = "pass_not_forced",
+	[CORE_ERR_GAME_OVER] = "game_over",
+	[CORE_ERR_BAD_SIZE] = "bad_size",
+	[CORE_ERR_BAD_VARIANT] = "bad_variant",
+	[CORE_ERR_RECORD] = "record",
+	[CORE_ERR_NO_MEMORY] = "no_memory",
+	[CORE_ERR_BAD_ARGUMENT] = "bad_argument",
+};
+
+const char *core_error_name(enum core_error err)
 {
-	switch (err) {
-	case CORE_OK: return "no error";
-	case CORE_ERR_SYNTAX: return "not a move: write FROM-TO or FROM-TO/K";
-	case CORE_ERR_UNKNOWN_CELL: return "no such cell on this board";
-	case CORE_ERR_SAME_CELL: return "a move must go to another cell";
-	case CORE_ERR_NOT_VISIBLE: return "the target is not visible from the start";
-	case CORE_ERR_TARGET_BIGGER: return "the target is bigger than the moving stack";
-	case CORE_ERR_NOT_YOUR_STACK: return "that stack is not yours";
-	case CORE_ERR_GROWTH_NOT_OUTWARD: return "a growth move must go outward";
-	case CORE_ERR_TAX_NOT_PAYABLE: return "the tax cannot be paid";
-	case CORE_ERR_TOO_FAR_INWARD: return "the stack would shrink below nothing";
-	case CORE_ERR_PART_TOO_BIG: return "the part is bigger than the stack";
-	case CORE_ERR_PART_WHOLE_STACK: return "the part is the whole stack: leave the count off";
-	case CORE_ERR_PART_ZERO: return "a part must have at least one piece";
-	case CORE_ERR_PART_OF_EMPTY: return "an empty cell cannot be split";
-	case CORE_ERR_SWAP_NOT_ALLOWED: return "swap is not allowed here";
-	case CORE_ERR_PASS_NOT_FORCED: return "a player who can move must move";
-	case CORE_ERR_GAME_OVER: return "the game is over";
-	case CORE_ERR_BAD_SIZE: return "the board size must be 3 to 13";
-	case CORE_ERR_BAD_VARIANT: return "unknown variant option";
-	case CORE_ERR_RECORD: return "malformed game record";
-	case CORE_ERR_NO_MEMORY: return "out of memory";
-	case CORE_ERR_BAD_ARGUMENT: return "invalid argument";
-	}
-	return "unknown error";
+	size_t n = sizeof(core_error_names) / sizeof(core_error_names[0]);
+
+	/* A code added to the enum but not here is "unknown", not NULL. */
+	if ((unsigned)err >= n || core_error_names[err] == NULL)
+		return "unknown";
+	return core_error_names[err];
+}
+
+/* Indexed by enum core_reason: the code words of reasons.  Distinct from
+ * the error words where the two could meet in one template context. */
+static const char *const core_reason_names[CORE_REASON_COUNT] = {
+	[CORE_REASON_LEGAL] = "legal",
+	[CORE_REASON_RULE_ONLY] = "rule_only",
+	[CORE_REASON_RULE_OF_MOVE] = "rule_of_move",
+	[CORE_REASON_SYNTAX] = "syntax",
+	[CORE_REASON_UNKNOWN_CELL] = "unknown_cell",
+	[CORE_REASON_BAD_SIZE] = "bad_size",
+	[CORE_REASON_GAME_OVER] = "game_over",
+	[CORE_REASON_OVER_ELIMINATION] = "over_elimination",
+	[CORE_REASON_OVER_BOTH_ELIMINATED] = "over_both_eliminated",
+	[CORE_REASON_OVER_DOUBLE_PASS] = "over_double_pass",
+	[CORE_REASON_OVER_RESIGNATION] = "over_resignation",
+	[CORE_REASON_OVER_AGREED_DRAW] = "over_agreed_draw",
+	[CORE_REASON_OVER_TIME] = "over_time",
+	[CORE_REASON_SWAP_NOT_IN_VARIANT] = "swap_not_in_variant",
+	[CORE_REASON_SWAP_WRONG_PLY] = "swap_wrong_ply",
+	[CORE_REASON_PASS_NOT_FORCED] = "pass_not_forced",
+	[CORE_REASON_SAME_CELL] = "same_cell",
+	[CORE_REASON_NOT_YOUR_STACK] = "not_your_stack",
+	[CORE_REASON_PART_OF_EMPTY] = "part_of_empty",
+	[CORE_REASON_PART_ZERO] = "part_zero",
+	[CORE_REASON_PART_WHOLE_STACK] = "part_whole_stack",
+	[CORE_REASON_PART_TOO_BIG] = "part_too_big",
+	[CORE_REASON_BLOCKED] = "blocked",
+	[CORE_REASON_OFF_LINE] = "off_line",
+	[CORE_REASON_GROWTH_ONTO_STACK] = "growth_onto_stack",
+	[CORE_REASON_TARGET_BIGGER] = "target_bigger",
+	[CORE_REASON_GROWTH_NOT_OUTWARD] = "growth_not_outward",
+	[CORE_REASON_GROWTH_TAX] = "growth_tax",
+	[CORE_REASON_SPLIT_TAX] = "split_tax",
+	[CORE_REASON_TOO_FAR_INWARD] = "too_far_inward",
+};
+
+const char *core_reason_name(enum core_reason reason)
+{
+	if ((unsigned)reason >= CORE_REASON_COUNT ||
+	    core_reason_names[reason] == NULL)
+		return "unknown";
+	return core_reason_names[reason];
 }
 
 const char *core_color_name(enum core_color c)
@@ -67,154 +117,120 @@ const char *core_end_reason_name(enum core_end_reason r)
 	return "?";
 }
 
-static char *say(char *buf, size_t len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static char *say(char *buf, size_t len, const char *fmt, ...)
+/* How a finished game ended, as a reason. */
+static enum core_reason check_game_over(const struct core_position *pos)
 {
-	va_list ap;
-
-	if (len == 0)
-		return buf;
-	va_start(ap, fmt);
-	vsnprintf(buf, len, fmt, ap);
-	va_end(ap);
-	return buf;
-}
-
-/* "1 piece", "3 pieces" */
-static const char *pieces(long n)
-{
-	return n == 1 || n == -1 ? "piece" : "pieces";
-}
-
-static char *explain_game_over(const struct core_position *pos, char *buf,
-			       size_t len)
-{
-	enum core_result r = pos->result;
-	const char *loser = r == CORE_RESULT_WHITE ? "black" : "white";
-
 	switch (pos->end_reason) {
 	case CORE_END_ELIMINATION:
-		if (r == CORE_RESULT_DRAW)
-			return say(buf, len, "the game is over: both players were eliminated by the same move, a draw");
-		return say(buf, len, "the game is over: %s was eliminated, so %s won",
-			   loser, core_result_name(r));
-	case CORE_END_DOUBLE_PASS:
-		return say(buf, len, "the game is over: neither player had a legal move, a draw");
-	case CORE_END_RESIGNATION:
-		return say(buf, len, "the game is over: %s resigned, so %s won",
-			   loser, core_result_name(r));
-	case CORE_END_AGREED_DRAW:
-		return say(buf, len, "the game is over: the players agreed to a draw");
-	case CORE_END_TIME:
-		return say(buf, len, "the game is over: %s ran out of time, so %s won",
-			   loser, core_result_name(r));
-	default:
-		return say(buf, len, "the game is over");
+		return pos->result == CORE_RESULT_DRAW ?
+			CORE_REASON_OVER_BOTH_ELIMINATED :
+			CORE_REASON_OVER_ELIMINATION;
+	case CORE_END_DOUBLE_PASS: return CORE_REASON_OVER_DOUBLE_PASS;
+	case CORE_END_RESIGNATION: return CORE_REASON_OVER_RESIGNATION;
+	case CORE_END_AGREED_DRAW: return CORE_REASON_OVER_AGREED_DRAW;
+	case CORE_END_TIME: return CORE_REASON_OVER_TIME;
+	default: return CORE_REASON_GAME_OVER;
 	}
 }
 
-char *core_explain_move(const struct core_position *pos,
-			const struct core_move *move, enum core_error err,
-			char *buf, size_t len)
+/* The reason for an err that concerns a move with both cells on the board
+ * (info->move normalised, the numbers filled in). */
+static enum core_reason check_move_reason(const struct core_check_info *info)
+{
+	enum core_move_kind kind = (enum core_move_kind)info->move.kind;
+
+	switch (info->err) {
+	case CORE_OK: return CORE_REASON_LEGAL;
+	case CORE_ERR_SAME_CELL: return CORE_REASON_SAME_CELL;
+	case CORE_ERR_NOT_YOUR_STACK: return CORE_REASON_NOT_YOUR_STACK;
+	case CORE_ERR_PART_OF_EMPTY: return CORE_REASON_PART_OF_EMPTY;
+	case CORE_ERR_PART_ZERO: return CORE_REASON_PART_ZERO;
+	case CORE_ERR_PART_WHOLE_STACK: return CORE_REASON_PART_WHOLE_STACK;
+	case CORE_ERR_PART_TOO_BIG: return CORE_REASON_PART_TOO_BIG;
+	case CORE_ERR_NOT_VISIBLE:
+		return info->blocker >= 0 ? CORE_REASON_BLOCKED :
+			CORE_REASON_OFF_LINE;
+	case CORE_ERR_TARGET_BIGGER:
+		return kind == CORE_MOVE_GROWTH ? CORE_REASON_GROWTH_ONTO_STACK :
+			CORE_REASON_TARGET_BIGGER;
+	case CORE_ERR_GROWTH_NOT_OUTWARD: return CORE_REASON_GROWTH_NOT_OUTWARD;
+	case CORE_ERR_TAX_NOT_PAYABLE:
+		return kind == CORE_MOVE_GROWTH ? CORE_REASON_GROWTH_TAX :
+			CORE_REASON_SPLIT_TAX;
+	case CORE_ERR_TOO_FAR_INWARD: return CORE_REASON_TOO_FAR_INWARD;
+	default: return CORE_REASON_RULE_OF_MOVE;
+	}
+}
+
+void core_check_info(const struct core_position *pos,
+		     const struct core_move *move, enum core_error err,
+		     struct core_check_info *info_r)
 {
 	const struct core_geom *g = pos->geom;
-	struct core_move m = *move;
-	struct core_check_info in;
-	char text[CORE_MOVE_TEXT_MAX], whole[CORE_MOVE_TEXT_MAX];
-	const char *me = core_color_name(pos->to_move);
-	const char *S, *T;
+	struct core_check_info info;
+	struct core_check_facts in;
+	struct core_move m;
 
-	core_check_detail(pos, &m, &in);
+	memset(&info, 0, sizeof(info));
+	info.err = err;
+	info.blocker = -1;
+	info.move.from = info.move.to = -1;
+	info.mover = (enum core_color)pos->to_move;
+	info.ply = pos->ply + 1;
+	info.result = (enum core_result)pos->result;
+	info.loser = pos->result == CORE_RESULT_WHITE ? CORE_BLACK : CORE_WHITE;
+	info.board_width = 2 * g->radius + 1;
+	info.tax = pos->tax[pos->to_move];
+
+	/* Reasons that do not depend on the move come first, as a move
+	 * that cannot be read still gets them. */
 	switch (err) {
 	case CORE_ERR_GAME_OVER:
-		return explain_game_over(pos, buf, len);
+		info.reason = check_game_over(pos);
+		goto out;
 	case CORE_ERR_SWAP_NOT_ALLOWED:
-		if (!pos->variant.swap)
-			return say(buf, len, "swap is not allowed: this game is played without the swap option");
-		return say(buf, len, "swap is only allowed as black's first move (ply 2), and this is ply %d",
-			   pos->ply + 1);
+		info.reason = pos->variant.swap ? CORE_REASON_SWAP_WRONG_PLY :
+			CORE_REASON_SWAP_NOT_IN_VARIANT;
+		goto out;
 	case CORE_ERR_PASS_NOT_FORCED:
-		return say(buf, len, "%s has a legal move and must move: a pass is never chosen, it is only forced when there is no legal move (and then it is recorded automatically)",
-			   me);
+		info.reason = CORE_REASON_PASS_NOT_FORCED;
+		goto out;
 	case CORE_ERR_BAD_SIZE:
-		return say(buf, len, "the board size must be between %d and %d",
-			   CORE_MIN_SIZE, CORE_MAX_SIZE);
+		info.reason = CORE_REASON_BAD_SIZE;
+		goto out;
 	case CORE_ERR_SYNTAX:
-		return say(buf, len, "that is not a move: write FROM-TO (like e5-c3), FROM-TO/K to move K pieces of a stack (like e5-c3/2), or swap");
+		info.reason = CORE_REASON_SYNTAX;
+		goto out;
 	default:
 		break;
 	}
-	if (m.kind > CORE_MOVE_SPLIT || m.from < 0 || m.from >= g->ncells ||
-	    m.to < 0 || m.to >= g->ncells) {
-		if (err == CORE_ERR_UNKNOWN_CELL)
-			return say(buf, len, "there is no such cell on this board: columns run from a to %c and rows from 1 to %d",
-				   'a' + 2 * g->radius, 2 * g->radius + 1);
-		return say(buf, len, "%s", core_error_string(err));
+	if (move == NULL || move->kind > CORE_MOVE_SPLIT ||
+	    move->from < 0 || move->from >= g->ncells ||
+	    move->to < 0 || move->to >= g->ncells) {
+		info.reason = err == CORE_ERR_UNKNOWN_CELL ?
+			CORE_REASON_UNKNOWN_CELL : CORE_REASON_RULE_ONLY;
+		goto out;
 	}
+
+	/* The numbers as the rules saw them (whatever err says). */
+	m = *move;
+	core_check_detail(pos, &m, &in);
 	if (err == CORE_ERR_SAME_CELL)
 		m.capture = false; /* "d4-d4", not "d4xd4" */
-	notation_format_move(g, &m, text);
-	S = g->name[m.from];
-	T = g->name[m.to];
-	switch (err) {
-	case CORE_ERR_SAME_CELL:
-		return say(buf, len, "%s does not go anywhere: a move must end on another cell than %s",
-			   text, S);
-	case CORE_ERR_NOT_YOUR_STACK:
-		return say(buf, len, "the stack on %s (%ld) is %s's, and it is %s's turn",
-			   S, (long)in.s, core_color_name(pos->to_move ^ 1), me);
-	case CORE_ERR_PART_OF_EMPTY:
-		return say(buf, len, "%s is empty, so there is nothing to split: a growth move from %s is written without a count (%s-%s)",
-			   S, S, S, T);
-	case CORE_ERR_PART_ZERO:
-		return say(buf, len, "%s moves no pieces: a part must have at least 1 piece",
-			   text);
-	case CORE_ERR_PART_WHOLE_STACK:
-		m.kind = CORE_MOVE_WHOLE;
-		notation_format_move(g, &m, whole);
-		return say(buf, len, "%s names the whole stack on %s: leave the count off (%s)",
-			   text, S, whole);
-	case CORE_ERR_PART_TOO_BIG:
-		return say(buf, len, "%s asks for %ld %s, but the stack on %s has only %ld",
-			   text, (long)m.part, pieces(m.part), S, (long)in.s);
-	case CORE_ERR_NOT_VISIBLE:
-		if (in.blocker >= 0)
-			return say(buf, len, "%s is not visible from %s: %s is in the way",
-				   T, S, g->name[in.blocker]);
-		return say(buf, len, "%s is not visible from %s: it is not on one of the six lines through %s",
-			   T, S, S);
-	case CORE_ERR_TARGET_BIGGER: {
-		long t = in.t < 0 ? -in.t : in.t;
-		if (m.kind == CORE_MOVE_GROWTH)
-			return say(buf, len, "%s is empty, so %s is a growth move, which needs an empty target, but %s holds a stack (%ld)",
-				   S, text, T, t);
-		return say(buf, len, "the stack on %s (%ld) is bigger than the moving %s (%ld)",
-			   T, t, m.kind == CORE_MOVE_SPLIT ? "part" : "stack",
-			   (long)in.moving);
-	}
-	case CORE_ERR_GROWTH_NOT_OUTWARD:
-		return say(buf, len, "%s is empty, so %s is a growth move, which must go away from the centre, but %s (distance %d) is no farther out than %s (distance %d)",
-			   S, text, T, in.dt, S, in.ds);
-	case CORE_ERR_TAX_NOT_PAYABLE:
-		if (m.kind == CORE_MOVE_GROWTH)
-			return say(buf, len, "growing from %s to %s gains %d %s, but %s's tax is %ld, which would leave %lld: a new stack needs at least 1 piece",
-				   S, T, in.dt - in.ds, pieces(in.dt - in.ds),
-				   me, (long)in.tax, (long long)in.arrive);
-		return say(buf, len, "the part of %ld %s must pay %s's tax of %ld on arriving at %s, which would leave %lld: a new stack needs at least 1 piece",
-			   (long)m.part, pieces(m.part), me, (long)in.tax, T,
-			   (long long)in.arrive);
-	case CORE_ERR_TOO_FAR_INWARD: {
-		int closer = in.ds - in.dt;
-		return say(buf, len, "the stack on %s (%ld) cannot move in to %s: it would lose %d %s (1, plus %d for coming %d %s closer to the centre), but it has only %ld",
-			   S, (long)in.s, T, 1 + closer, pieces(1 + closer),
-			   closer, closer, closer == 1 ? "step" : "steps",
-			   (long)in.s);
-	}
-	case CORE_OK:
-		return say(buf, len, "%s is a legal move", text);
-	default:
-		return say(buf, len, "%s: %s", text, core_error_string(err));
-	}
+	info.has_move = true;
+	info.move = m;
+	info.blocker = in.blocker;
+	info.from_size = in.s;
+	info.to_size = in.t < 0 ? -in.t : in.t;
+	info.moving = in.moving;
+	info.from_dist = in.ds;
+	info.to_dist = in.dt;
+	info.gain = in.dt - in.ds;
+	info.inward = in.ds - in.dt;
+	info.loss = 1 + info.inward;
+	info.arrive = in.arrive;
+	info.tax = in.tax;
+	info.reason = check_move_reason(&info);
+out:
+	*info_r = info;
 }

@@ -2,9 +2,10 @@
 noinst_LIBRARIES += libashes_core.a
 libashes_core_a_SOURCES = \
 	src/core/core.h src/core/notation.h src/core/record.h \
-	src/core/core-int.h \
+	src/core/variant.h src/core/core-int.h \
 	src/core/geom.c src/core/rules.c src/core/movegen.c \
-	src/core/explain.c src/core/notation.c src/core/record.c
+	src/core/explain.c src/core/notation.c src/core/record.c \
+	src/core/variant.c
 
 # tests/core: Check tests of the rules core.
 core_test_ldadd = libashes_core.a $(CHECK_LIBS)
@@ -23,3 +24,13 @@ TESTS += tests/core/test_record
 tests_core_test_record_SOURCES = tests/core/test_record.c tests/core/core-test.h
 tests_core_test_record_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_core_test_record_LDADD = $(core_test_ldadd)
+check_PROGRAMS += tests/core/test_explain
+TESTS += tests/core/test_explain
+tests_core_test_explain_SOURCES = tests/core/test_explain.c tests/core/core-test.h
+tests_core_test_explain_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_core_test_explain_LDADD = $(core_test_ldadd)
+check_PROGRAMS += tests/core/test_variant
+TESTS += tests/core/test_variant
+tests_core_test_variant_SOURCES = tests/core/test_variant.c
+tests_core_test_variant_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_core_test_variant_LDADD = $(core_test_ldadd)

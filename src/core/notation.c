@@ -1,26 +1,13 @@
 /* notation.c -- the move notation (FROM-TO, FROMxTO, FROMTO, FROM-TO/K,
- * swap, pass) and the variant options (size=N, swap, tax=removed|lost).
+ * swap, pass), and the variant options of the rules (size=N, swap,
+ * tax=removed|lost) by the table of variant.c.
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "core/notation.h"
-
-static bool word_is(const char *text, size_t len, const char *word)
-{
-	size_t n = strlen(word);
-
-	if (len != n)
-		return false;
-	for (size_t i = 0; i < n; i++) {
-		char c = text[i];
-		if (c >= 'A' && c <= 'Z')
-			c = (char)(c - 'A' + 'a');
-		if (c != word[i])
-			return false;
-	}
-	return true;
-}
+#include "core/variant.h"
+#include "core/core-int.h"
 
 static bool is_letter(char c)
 {
@@ -53,7 +40,7 @@ int notation_parse_move(const struct core_position *pos, const char *text,
 	size_t a, b, i;
 	int from, to;
 
-	if (word_is(text, len, "swap") || word_is(text, len, "pass")) {
+	if (core_word_is(text, len, "swap") || core_word_is(text, len, "pass")) {
 		m.kind = (text[0] == 's' || text[0] == 'S') ?
 			CORE_MOVE_SWAP : CORE_MOVE_PASS;
 		*move_r = m;
@@ -138,48 +125,18 @@ char *notation_format_move(const struct core_geom *g,
 	return buf;
 }
 
+/* The variant options are read and written by the table in variant.c; these
+ * two keep the rules' part of it under the names records and the command
+ * line use. */
 int notation_parse_variant_option(struct core_variant *v, const char *text,
 				  enum core_error *err_r)
 {
-	size_t len = strlen(text);
-
-	if (word_is(text, len, "swap")) {
-		v->swap = true;
-		return 0;
-	}
-	if (word_is(text, len, "tax=removed")) {
-		v->tax_rule = CORE_TAX_REMOVED;
-		return 0;
-	}
-	if (word_is(text, len, "tax=lost")) {
-		v->tax_rule = CORE_TAX_LOST;
-		return 0;
-	}
-	if (len > 5 && word_is(text, 5, "size=")) {
-		int n = 0;
-		for (size_t i = 5; i < len; i++) {
-			if (!is_digit(text[i]) || i > 7) {
-				*err_r = CORE_ERR_BAD_SIZE;
-				return -1;
-			}
-			n = n * 10 + (text[i] - '0');
-		}
-		if (n < CORE_MIN_SIZE || n > CORE_MAX_SIZE) {
-			*err_r = CORE_ERR_BAD_SIZE;
-			return -1;
-		}
-		v->size = n;
-		return 0;
-	}
-	*err_r = CORE_ERR_BAD_VARIANT;
-	return -1;
+	return core_variant_parse_word(v, CORE_VARIANT_RULES, text,
+				       strlen(text), err_r);
 }
 
 char *notation_format_variant(const struct core_variant *v, char *buf,
 			      size_t len)
 {
-	snprintf(buf, len, "size=%d tax=%s%s", v->size,
-		 v->tax_rule == CORE_TAX_LOST ? "lost" : "removed",
-		 v->swap ? " swap" : "");
-	return buf;
+	return core_variant_format(v, CORE_VARIANT_RULES, buf, len);
 }

@@ -1,6 +1,7 @@
 /* record.c -- the text game record (docs/record-format.md): a header with
  * the variant, one numbered line per ply (swap and forced passes included)
- * and the result.  Parsing replays and validates every ply.
+ * and the result.  Parsing replays and validates every ply; a refusal is a
+ * code and its facts (struct record_fault_info), never words.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -9,8 +10,6 @@
 
 #include "core/notation.h"
 #include "core/record.h"
-
-#define RECORD_MAGIC "ashes-record 1"
 
 int record_init(struct core_record *rec, const struct core_variant *v,
 		enum core_error *err_r)
@@ -141,27 +140,64 @@ size_t record_format(const struct core_record *rec, char *buf, size_t len)
 	return o.n;
 }
 
-struct parse {
-	struct core_record *rec;
-	char *msg;
-	size_t msglen;
-	enum core_error err;
+/* Indexed by enum record_fault: the code words of faults. */
+static const char *const record_fault_names[RECORD_FAULT_COUNT] = {
+	[RECORD_FAULT_NONE] = "none",
+	[RECORD_FAULT_EMPTY] = "empty",
+	[RECORD_FAULT_NUL] = "nul",
+	[RECORD_FAULT_MAGIC] = "magic",
+	[RECORD_FAULT_NO_VARIANT] = "no_variant",
+	[RECORD_FAULT_VARIANT_LINE] = "variant_line",
+	[RECORD_FAULT_OPTION_TOO_LONG] = "option_too_long",
+	[RECORD_FAULT_OPTION] = "option",
+	[RECORD_FAULT_VARIANT] = "variant",
+	[RECORD_FAULT_PLY_UNNUMBERED] = "ply_unnumbered",
+	[RECORD_FAULT_PLY_MISNUMBERED] = "ply_misnumbered",
+	[RECORD_FAULT_PLY_UNREADABLE] = "ply_unreadable",
+	[RECORD_FAULT_PLY_FORCED] = "ply_forced",
+	[RECORD_FAULT_PLY_NOT_PASS] = "ply_not_pass",
+	[RECORD_FAULT_PASS_MISSING] = "pass_missing",
+	[RECORD_FAULT_PASS_NOT_FORCED] = "pass_not_forced",
+	[RECORD_FAULT_PLY_ILLEGAL] = "ply_illegal",
+	[RECORD_FAULT_RESULT_UNKNOWN] = "result_unknown",
+	[RECORD_FAULT_RESULT_NO_REASON] = "result_no_reason",
+	[RECORD_FAULT_RESULT_TRAILING] = "result_trailing",
+	[RECORD_FAULT_RESULT_GAME_ON] = "result_game_on",
+	[RECORD_FAULT_RESULT_MISMATCH] = "result_mismatch",
+	[RECORD_FAULT_RESULT_REASON] = "result_reason",
+	[RECORD_FAULT_RESULT_END] = "result_end",
+	[RECORD_FAULT_AFTER_RESULT] = "after_result",
 };
 
-static int parse_fail(struct parse *p, enum core_error err, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int parse_fail(struct parse *p, enum core_error err, const char *fmt, ...)
+const char *record_fault_name(enum record_fault fault)
 {
-	va_list ap;
+	if ((unsigned)fault >= RECORD_FAULT_COUNT ||
+	    record_fault_names[fault] == NULL)
+		return "unknown";
+	return record_fault_names[fault];
+}
 
-	p->err = err;
-	if (p->msg != NULL && p->msglen > 0) {
-		va_start(ap, fmt);
-		vsnprintf(p->msg, p->msglen, fmt, ap);
-		va_end(ap);
-	}
+struct parse {
+	struct core_record *rec;
+	struct record_fault_info info; /* the first fault */
+};
+
+/* Note the fault (the caller fills in its facts in p->info); returns -1. */
+static int parse_fail(struct parse *p, enum core_error err,
+		      enum record_fault fault)
+{
+	p->info.err = err;
+	p->info.fault = fault;
 	return -1;
+}
+
+/* The same, naming len bytes of the parsed text as the words at fault. */
+static int parse_fail_text(struct parse *p, enum core_error err,
+			   enum record_fault fault, const char *s, size_t len)
+{
+	p->info.text = s;
+	p->info.text_len = len;
+	return parse_fail(p, err, fault);
 }
 
 static bool starts_with(const char *s, size_t len, const char *prefix)
@@ -187,23 +223,23 @@ static int parse_variant(struct parse *p, const char *s, size_t len)
 		if (n == 0)
 			break;
 		if (n >= sizeof(opt))
-			return parse_fail(p, CORE_ERR_BAD_VARIANT,
-					  "unknown variant option '%.*s'",
-					  (int)n, s);
+			return parse_fail_text(p, CORE_ERR_BAD_VARIANT,
+					       RECORD_FAULT_OPTION_TOO_LONG,
+					       s, n);
 		memcpy(opt, s, n);
 		opt[n] = '\0';
 		if (notation_parse_variant_option(&v, opt, &err) < 0)
-			return parse_fail(p, err, "%s: '%s'",
-					  core_error_string(err), opt);
+			return parse_fail_text(p, err, RECORD_FAULT_OPTION,
+					       s, n);
 		s += n;
 		len -= n;
 	}
 	if (record_init(p->rec, &v, &err) < 0)
-		return parse_fail(p, err, "%s", core_error_string(err));
+		return parse_fail(p, err, RECORD_FAULT_VARIANT);
 	return 0;
 }
 
-/* "N. MOVE" or "N. pass (forced)". */
+/* "N. MOVE" or "N. pass (forced)", ply *parsed + 1 (counted on success). */
 static int parse_ply(struct parse *p, const char *s, size_t len,
 		     size_t *parsed)
 {
@@ -211,48 +247,47 @@ static int parse_ply(struct parse *p, const char *s, size_t len,
 	size_t i = 0, number = 0;
 	struct core_move move;
 	enum core_error err;
-	char text[CORE_MOVE_TEXT_MAX];
 
 	while (i < len && s[i] >= '0' && s[i] <= '9' && i < 9)
 		number = number * 10 + (size_t)(s[i++] - '0');
 	if (i == 0 || i + 1 >= len || s[i] != '.' || s[i + 1] != ' ')
 		return parse_fail(p, CORE_ERR_RECORD,
-				  "expected a numbered ply like '%zu. e5-c3' or the result line",
-				  *parsed + 1);
-	if (number != *parsed + 1)
+				  RECORD_FAULT_PLY_UNNUMBERED);
+	if (number != *parsed + 1) {
+		p->info.numbered = number;
 		return parse_fail(p, CORE_ERR_RECORD,
-				  "ply %zu is numbered %zu", *parsed + 1,
-				  number);
+				  RECORD_FAULT_PLY_MISNUMBERED);
+	}
 	s += i + 2;
 	len -= i + 2;
 	bool forced = len > 9 && memcmp(s + len - 9, " (forced)", 9) == 0;
 	if (forced)
 		len -= 9;
 	if (notation_parse_move(&rec->pos, s, len, &move, &err) < 0)
-		return parse_fail(p, err, "ply %zu: '%.*s': %s",
-				  number, (int)len, s, core_error_string(err));
+		return parse_fail_text(p, err, RECORD_FAULT_PLY_UNREADABLE,
+				       s, len);
 	if (forced && move.kind != CORE_MOVE_PASS)
-		return parse_fail(p, CORE_ERR_RECORD,
-				  "ply %zu: only a pass can be forced", number);
+		return parse_fail(p, CORE_ERR_RECORD, RECORD_FAULT_PLY_FORCED);
 	if (*parsed < rec->nplies) {
 		/* The replay already made this ply a forced pass. */
 		if (move.kind != CORE_MOVE_PASS)
 			return parse_fail(p, CORE_ERR_RECORD,
-					  "ply %zu must be a forced pass: the player to move has no legal move there",
-					  number);
+					  RECORD_FAULT_PLY_NOT_PASS);
 		(*parsed)++;
 		return 0;
 	}
 	struct core_position before = rec->pos;
 	if (record_play(rec, &move, &err) < 0) {
-		char why[256];
-		notation_format_move(before.geom, &move, text);
-		if (move.kind == CORE_MOVE_PASS && err == CORE_ERR_PASS_NOT_FORCED)
-			snprintf(why, sizeof(why), "%s has a legal move, so a pass cannot be played here",
-				 core_color_name(before.to_move));
-		else
-			core_explain_move(&before, &move, err, why, sizeof(why));
-		return parse_fail(p, err, "ply %zu (%s): %s", number, text, why);
+		/* The move as the replay left it: "e5xa1" once it saw the
+		 * stack on a1. */
+		notation_format_move(before.geom, &move, p->info.move_text);
+		p->info.geom = before.geom;
+		core_check_info(&before, &move, err, &p->info.check);
+		return parse_fail(p, err,
+				  move.kind == CORE_MOVE_PASS &&
+				  err == CORE_ERR_PASS_NOT_FORCED ?
+				  RECORD_FAULT_PASS_NOT_FORCED :
+				  RECORD_FAULT_PLY_ILLEGAL);
 	}
 	(*parsed)++;
 	return 0;
@@ -276,9 +311,8 @@ static int parse_result(struct parse *p, const char *s, size_t len)
 			continue;
 		goto found_result;
 	}
-	return parse_fail(p, CORE_ERR_RECORD,
-			  "unknown result '%.*s': expected ongoing, white, black or draw",
-			  (int)n, s);
+	return parse_fail_text(p, CORE_ERR_RECORD,
+			       RECORD_FAULT_RESULT_UNKNOWN, s, n);
 found_result:
 	s += n;
 	len -= n;
@@ -296,12 +330,14 @@ found_result:
 		}
 		if (!ok)
 			return parse_fail(p, CORE_ERR_RECORD,
-					  "the result needs its reason in brackets: elimination, double pass, resignation, agreed draw or time");
+					  RECORD_FAULT_RESULT_NO_REASON);
 	} else if (len != 0) {
 		return parse_fail(p, CORE_ERR_RECORD,
-				  "nothing may follow 'result: ongoing'");
+				  RECORD_FAULT_RESULT_TRAILING);
 	}
 
+	p->info.result = result;
+	p->info.end_reason = reason;
 	if (pos->result != CORE_ONGOING || result == CORE_ONGOING ||
 	    reason == CORE_END_ELIMINATION || reason == CORE_END_DOUBLE_PASS) {
 		/* Decided by the moves: the line must say what they did. */
@@ -310,39 +346,34 @@ found_result:
 			return 0;
 		if (pos->result == CORE_ONGOING)
 			return parse_fail(p, CORE_ERR_RECORD,
-					  "the result says %s (%s), but after these plies the game is still on",
-					  core_result_name(result),
-					  core_end_reason_name(reason));
+					  RECORD_FAULT_RESULT_GAME_ON);
+		p->info.played_result = (enum core_result)pos->result;
+		p->info.played_end_reason =
+			(enum core_end_reason)pos->end_reason;
 		return parse_fail(p, CORE_ERR_RECORD,
-				  "the result says %s, but the plies end the game with %s (%s)",
-				  core_result_name(result),
-				  core_result_name(pos->result),
-				  core_end_reason_name(pos->end_reason));
+				  RECORD_FAULT_RESULT_MISMATCH);
 	}
 	if ((reason == CORE_END_AGREED_DRAW) != (result == CORE_RESULT_DRAW))
 		return parse_fail(p, CORE_ERR_RECORD,
-				  "%s cannot end with %s",
-				  core_result_name(result),
-				  core_end_reason_name(reason));
+				  RECORD_FAULT_RESULT_REASON);
 	if (record_end(p->rec, reason,
 		       result == CORE_RESULT_WHITE ? CORE_BLACK : CORE_WHITE,
 		       &err) < 0)
-		return parse_fail(p, err, "%s", core_error_string(err));
+		return parse_fail(p, err, RECORD_FAULT_RESULT_END);
 	return 0;
 }
 
 int record_parse_detail(struct core_record *rec_r, const char *text,
-			size_t len, int *line_r, enum core_error *err_r,
-			char *msg, size_t msglen)
+			size_t len, struct record_fault_info *fault_r)
 {
-	struct parse p = { rec_r, msg, msglen, CORE_OK };
+	struct parse p;
 	enum { WANT_MAGIC, WANT_VARIANT, PLIES, DONE } state = WANT_MAGIC;
 	size_t at = 0, parsed = 0;
 	int line = 0;
 
+	memset(&p, 0, sizeof(p));
+	p.rec = rec_r;
 	memset(rec_r, 0, sizeof(*rec_r));
-	if (msg != NULL && msglen > 0)
-		msg[0] = '\0';
 	while (at < len) {
 		const char *s = text + at;
 		size_t n = 0;
@@ -360,7 +391,7 @@ int record_parse_detail(struct core_record *rec_r, const char *text,
 		if (l == 0 || s[0] == '#')
 			continue;
 		if (memchr(s, '\0', l) != NULL) {
-			parse_fail(&p, CORE_ERR_RECORD, "a NUL byte in the record");
+			parse_fail(&p, CORE_ERR_RECORD, RECORD_FAULT_NUL);
 			goto fail;
 		}
 		switch (state) {
@@ -368,8 +399,7 @@ int record_parse_detail(struct core_record *rec_r, const char *text,
 			if (l != strlen(RECORD_MAGIC) ||
 			    memcmp(s, RECORD_MAGIC, l) != 0) {
 				parse_fail(&p, CORE_ERR_RECORD,
-					   "a record starts with the line '%s'",
-					   RECORD_MAGIC);
+					   RECORD_FAULT_MAGIC);
 				goto fail;
 			}
 			state = WANT_VARIANT;
@@ -377,7 +407,7 @@ int record_parse_detail(struct core_record *rec_r, const char *text,
 		case WANT_VARIANT:
 			if (!starts_with(s, l, "variant:")) {
 				parse_fail(&p, CORE_ERR_RECORD,
-					   "expected the line 'variant: size=N tax=removed|lost [swap]'");
+					   RECORD_FAULT_VARIANT_LINE);
 				goto fail;
 			}
 			if (parse_variant(&p, s + 8, l - 8) < 0)
@@ -387,9 +417,9 @@ int record_parse_detail(struct core_record *rec_r, const char *text,
 		case PLIES:
 			if (starts_with(s, l, "result:")) {
 				if (parsed < rec_r->nplies) {
+					p.info.ply = parsed + 1;
 					parse_fail(&p, CORE_ERR_RECORD,
-						   "ply %zu, a forced pass, is missing",
-						   parsed + 1);
+						   RECORD_FAULT_PASS_MISSING);
 					goto fail;
 				}
 				size_t k = 7;
@@ -400,37 +430,45 @@ int record_parse_detail(struct core_record *rec_r, const char *text,
 				state = DONE;
 				break;
 			}
-			if (parse_ply(&p, s, l, &parsed) < 0)
+			if (parse_ply(&p, s, l, &parsed) < 0) {
+				p.info.ply = parsed + 1;
 				goto fail;
+			}
 			break;
 		case DONE:
 			parse_fail(&p, CORE_ERR_RECORD,
-				   "nothing may follow the result line");
+				   RECORD_FAULT_AFTER_RESULT);
 			goto fail;
 		}
 	}
 	if (state != PLIES && state != DONE) {
 		parse_fail(&p, CORE_ERR_RECORD, state == WANT_MAGIC ?
-			   "the record is empty" :
-			   "the record has no variant line");
+			   RECORD_FAULT_EMPTY : RECORD_FAULT_NO_VARIANT);
 		goto fail;
 	}
 	if (parsed < rec_r->nplies) {
-		parse_fail(&p, CORE_ERR_RECORD,
-			   "ply %zu, a forced pass, is missing", parsed + 1);
+		p.info.ply = parsed + 1;
+		parse_fail(&p, CORE_ERR_RECORD, RECORD_FAULT_PASS_MISSING);
 		goto fail;
 	}
 	return 0;
 fail:
 	record_free(rec_r);
-	if (line_r != NULL)
-		*line_r = line;
-	*err_r = p.err;
+	p.info.line = line;
+	if (fault_r != NULL)
+		*fault_r = p.info;
 	return -1;
 }
 
 int record_parse(struct core_record *rec_r, const char *text, size_t len,
 		 int *line_r, enum core_error *err_r)
 {
-	return record_parse_detail(rec_r, text, len, line_r, err_r, NULL, 0);
+	struct record_fault_info fault;
+
+	if (record_parse_detail(rec_r, text, len, &fault) == 0)
+		return 0;
+	if (line_r != NULL)
+		*line_r = fault.line;
+	*err_r = fault.err;
+	return -1;
 }

@@ -6,13 +6,6 @@
 
 #include "core/core-int.h"
 
-void core_variant_default(struct core_variant *v_r)
-{
-	v_r->size = CORE_DEFAULT_SIZE;
-	v_r->swap = false;
-	v_r->tax_rule = CORE_TAX_REMOVED;
-}
-
 uint64_t core_key_extras(const struct core_position *pos)
 {
 	uint64_t k = core_mix64(UINT64_C(0x41736865730a0001) ^
@@ -157,10 +150,10 @@ bool core_has_legal_move(const struct core_position *pos)
 
 enum core_error core_check_detail(const struct core_position *pos,
 				  struct core_move *move,
-				  struct core_check_info *info_r)
+				  struct core_check_facts *info_r)
 {
 	const struct core_geom *g = pos->geom;
-	struct core_check_info info;
+	struct core_check_facts info;
 	int me = pos->to_move;
 	int32_t sign = core_sign(me);
 

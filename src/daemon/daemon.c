@@ -17,7 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "daemon/log.h"
+#include "config/log.h"
 #include "daemon/pidfile.h"
 
 static volatile sig_atomic_t stop_flag;

@@ -12,7 +12,7 @@
 
 #include <stdbool.h>
 
-#include "daemon/config.h"
+#include "config/club_config.h"
 
 struct daemon;
 

@@ -9,13 +9,13 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "daemon/log.h"
-#include "store/store.h"
+#include "config/log.h"
+#include "server/server.h"
 
-void guard_init(struct guard *g, const char *db_path, struct store *store,
+void guard_init(struct guard *g, const char *db_path, struct server *server,
 		const char *source)
 {
-	g->store = store;
+	g->server = server;
 	snprintf(g->source, sizeof(g->source), "%s", source);
 	snprintf(g->path, sizeof(g->path), "%s.inflight", db_path);
 }
@@ -65,7 +65,7 @@ void guard_recover(struct guard *g, int64_t now)
 	for (p = end; (uid = strtoul(p, &end, 10)) != 0 && end != p; p = end) {
 		long n = 0;
 
-		if (store_attempt_hit(g->store, g->source, (uint32_t)uidvalidity,
+		if (server_attempt_count(g->server, g->source, (uint32_t)uidvalidity,
 				      (uint32_t)uid,
 				      "the daemon died while handling it", now,
 				      &n, &e) < 0) {
@@ -83,7 +83,7 @@ int guard_attempts(struct guard *g, uint32_t uidvalidity, uint32_t uid,
 {
 	const char *e;
 
-	if (store_attempt_get(g->store, g->source, uidvalidity, uid,
+	if (server_attempts(g->server, g->source, uidvalidity, uid,
 			      attempts_r, why_r, &e) < 0) {
 		log_error("uid %u: reading its attempts: %s", uid, e);
 		return -1;
@@ -97,7 +97,7 @@ void guard_count_failure(struct guard *g, uint32_t uidvalidity, uint32_t uid,
 	const char *e;
 	long n = 0;
 
-	if (store_attempt_hit(g->store, g->source, uidvalidity, uid, error, now,
+	if (server_attempt_count(g->server, g->source, uidvalidity, uid, error, now,
 			      &n, &e) < 0)
 		log_error("uid %u: counting the attempt: %s", uid, e);
 	else
@@ -109,6 +109,6 @@ void guard_forget(struct guard *g, uint32_t uidvalidity, uint32_t uid)
 {
 	const char *e;
 
-	if (store_attempt_clear(g->store, g->source, uidvalidity, uid, &e) < 0)
+	if (server_attempts_forget(g->server, g->source, uidvalidity, uid, &e) < 0)
 		log_warning("uid %u: %s", uid, e);
 }

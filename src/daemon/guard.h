@@ -9,7 +9,7 @@
  * not synced: the page cache outlives a crash of the process, and after a
  * crash of the machine a mail only gets one attempt fewer counted.  What
  * the file names at start-up was in hand when the daemon died: each of
- * those mails gets an attempt counted in the store (committed at once).
+ * those mails gets an attempt counted by the service (committed at once).
  */
 #ifndef ASHES_DAEMON_GUARD_H
 #define ASHES_DAEMON_GUARD_H
@@ -17,12 +17,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
-struct store;
+struct server;
 
 #define GUARD_MAX_ATTEMPTS 3
 
 struct guard {
-	struct store *store;   /* borrowed */
+	struct server *server; /* borrowed: it keeps the count */
 	char source[512];      /* the mailbox source's name (a copy: the
 				* loop's struct is copied on reload) */
 	char path[1024];       /* the in-flight file */
@@ -30,7 +30,7 @@ struct guard {
 
 /* Set up for the database at db_path (the in-flight file goes beside
  * it) and a mailbox source; nothing is read or written yet. */
-void guard_init(struct guard *g, const char *db_path, struct store *store,
+void guard_init(struct guard *g, const char *db_path, struct server *server,
 		const char *source);
 /* Name the mails in hand.  Failure is logged: the guard then only misses
  * a crash, the mail is handled all the same. */

@@ -1,45 +1,46 @@
-# src/daemon: ashesd -- config, logging, signals, pid file, systemd glue,
-# and (in loop.c) the mail loop that wires mail -> server -> store.
+# src/daemon: ashesd -- signals, pid file, systemd glue, the config mapped
+# onto the layers' settings, and (in loop.c) the mail loop that wires
+# mail -> server -> store.  The config and the logger are src/config.
 noinst_LIBRARIES += libashes_daemon.a
 libashes_daemon_a_SOURCES = \
-	src/daemon/config.c src/daemon/config.h \
 	src/daemon/daemon.c src/daemon/daemon.h \
-	src/daemon/log.c src/daemon/log.h \
 	src/daemon/pidfile.c src/daemon/pidfile.h \
 	src/daemon/settings.c src/daemon/settings.h
 
 sbin_PROGRAMS += ashesd
 ashesd_SOURCES = src/daemon/main.c src/daemon/loop.c \
+	src/daemon/loop_keys.c src/daemon/loop_private.h \
 	src/daemon/guard.c src/daemon/guard.h \
 	src/daemon/outbox.c src/daemon/outbox.h
 ashesd_CPPFLAGS = $(AM_CPPFLAGS) $(GPGME_CFLAGS) $(CURL_CFLAGS) $(ETPAN_CFLAGS)
 # Higher layers first, down to core and util.
-ashesd_LDADD = libashes_daemon.a libashes_mail.a libashes_server.a \
-	libashes_store.a libashes_render.a libashes_core.a libashes_util.a \
-	$(ETPAN_LIBS) $(GPGME_LIBS) $(CURL_LIBS) $(SQLITE_LIBS)
+ashesd_LDADD = libashes_daemon.a libashes_config.a libashes_mail.a \
+	libashes_server.a libashes_store.a libashes_render.a libashes_core.a \
+	libashes_util.a \
+	$(ETPAN_LIBS) $(GPGME_LIBS) $(CURL_LIBS) $(GNUTLS_LIBS) $(SQLITE_LIBS)
 
 # Tests: Check binaries, run by make check.
-check_PROGRAMS += tests/daemon/test_config tests/daemon/test_daemon \
-	tests/daemon/test_settings
-TESTS += tests/daemon/test_config tests/daemon/test_daemon \
-	tests/daemon/test_settings
-tests_daemon_test_config_SOURCES = tests/daemon/test_config.c tests/daemon/daemon_test.h
-tests_daemon_test_config_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
-tests_daemon_test_config_LDADD = libashes_daemon.a libashes_util.a $(CHECK_LIBS)
+# (tests/config/test_config is in src/config/local.mk.)
+check_PROGRAMS += tests/daemon/test_daemon tests/daemon/test_settings
+TESTS += tests/daemon/test_daemon tests/daemon/test_settings
+daemon_test_ldadd = libashes_daemon.a libashes_config.a libashes_core.a \
+	libashes_util.a $(CHECK_LIBS)
 tests_daemon_test_daemon_SOURCES = tests/daemon/test_daemon.c tests/daemon/daemon_test.h
 tests_daemon_test_daemon_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
-tests_daemon_test_daemon_LDADD = libashes_daemon.a libashes_util.a $(CHECK_LIBS)
+tests_daemon_test_daemon_LDADD = $(daemon_test_ldadd)
 tests_daemon_test_settings_SOURCES = tests/daemon/test_settings.c
 tests_daemon_test_settings_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
-tests_daemon_test_settings_LDADD = libashes_daemon.a libashes_util.a $(CHECK_LIBS)
+tests_daemon_test_settings_LDADD = $(daemon_test_ldadd)
 EXTRA_DIST += tests/daemon/broken.conf
 
 # >>> outbox helper: the outbox's html template and tests (owned by the
 # outbox helper; tests compile src/daemon/outbox.c, which is ashesd's).
 nobase_dist_pkgdata_DATA += templates/mail/board.html
-outbox_test_ldadd = libashes_daemon.a libashes_mail.a libashes_server.a \
-	libashes_store.a libashes_render.a libashes_core.a libashes_util.a \
-	$(CHECK_LIBS) $(ETPAN_LIBS) $(GPGME_LIBS) $(CURL_LIBS) $(SQLITE_LIBS)
+outbox_test_ldadd = libashes_daemon.a libashes_config.a libashes_mail.a \
+	libashes_server.a libashes_store.a libashes_render.a libashes_core.a \
+	libashes_util.a \
+	$(CHECK_LIBS) $(ETPAN_LIBS) $(GPGME_LIBS) $(CURL_LIBS) $(GNUTLS_LIBS) \
+	$(SQLITE_LIBS)
 check_PROGRAMS += tests/daemon/test_outbox tests/daemon/test_outbox_stack
 TESTS += tests/daemon/test_outbox tests/daemon/test_outbox_stack
 tests_daemon_test_outbox_SOURCES = tests/daemon/test_outbox.c \
@@ -54,7 +55,13 @@ tests_daemon_test_outbox_stack_CPPFLAGS = $(AM_CPPFLAGS) $(GPGME_CFLAGS) \
 	$(CURL_CFLAGS) -I$(top_srcdir)/tests/mail
 tests_daemon_test_outbox_stack_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_daemon_test_outbox_stack_LDADD = $(outbox_test_ldadd)
-EXTRA_DIST += tests/daemon/outbox_check.py
+EXTRA_DIST += tests/daemon/outbox_check.py \
+	tests/daemon/outbox-golden/reply.eml \
+	tests/daemon/outbox-golden/your-move.eml \
+	tests/daemon/outbox-golden/observer.eml \
+	tests/daemon/outbox-golden/reply-in-game.eml \
+	tests/daemon/outbox-golden/result-utf8-from.eml \
+	tests/daemon/outbox-golden/notice-no-from-name.eml
 dist_check_SCRIPTS += tests/daemon/test_outbox_e2e.sh
 TESTS += tests/daemon/test_outbox_e2e.sh
 # <<< outbox helper

@@ -1,14 +1,25 @@
-/* loop.c -- ashesd's mail loop: mail source -> inbound parser -> game
- * server (one store transaction) -> archive -> outbox -> SMTP.
+/* loop.c -- ashesd's mail loop: mail source -> mail layer (parse,
+ * verify, classify: no decisions, no store) -> game service (every
+ * decision about the mail, in one store transaction) -> archive ->
+ * outbox -> SMTP.
  *
- * This is the one place that wires the layers together.  The order of the
- * steps is what makes "applied and answered exactly once" hold when the
- * daemon is killed at any point:
- *   1. server_handle() commits the moves, the replies (into the outbox)
- *      and the record of the message in one transaction;
+ * This is the one place that wires the layers together, and it only
+ * wires: whether a mail is a duplicate, a replay, a bounce of ours, an
+ * automatic mail, over the rate limit, refused or read, the service
+ * decides (server.h); where the mailbox stopped and how often a mail
+ * failed, the service records (server_mailbox_*, server_attempt*).  The
+ * loop opens the store and hands it to the service and the outbox; it
+ * makes no query of its own.
+ *
+ * The order of the steps is what makes "applied and answered exactly
+ * once" hold when the daemon is killed at any point:
+ *   1. server_handle_batch() commits the moves, the replies (into the
+ *      outbox), the counters and the record of the message in one
+ *      transaction;
  *   2. only then is the mailbox state saved and the message archived, so a
- *      crash before 2 hands the message out again, and the store's
- *      Message-ID / sha256 record turns the second handling into a no-op;
+ *      crash before 2 hands the message out again, and the service's
+ *      sha256 record turns the second handling into a no-op (the rate
+ *      counter included);
  *   3. the outbox is sent afterwards, at least once per row (outbox.h).
  * The mails waiting in the mailbox are taken in batches (LOOP_BATCH_MAX)
  * into one transaction, so a burst costs one commit (one fsync) per batch
@@ -31,32 +42,18 @@
 
 #include "daemon/daemon.h"
 #include "daemon/guard.h"
-#include "daemon/log.h"
+#include "daemon/loop_private.h"
+#include "config/log.h"
 #include "daemon/outbox.h"
 #include "daemon/settings.h"
 #include "mail/inbound.h"
 #include "mail/pgp.h"
-#include "mail/sha256.h"
 #include "mail/smtp.h"
 #include "mail/source.h"
 #include "render/template.h"
 #include "server/server.h"
 #include "store/store.h"
 
-struct loop {
-	struct store *store;
-	struct template_set *templates;
-	struct server *server;
-	struct pgp_ctx *pgp;
-	struct mail_source *source;
-	struct smtp_sender *smtp;
-	char source_name[512];
-	struct guard guard;	/* counts crashes and failures per mail */
-	/* SMTP server away: do not try the outbox again before this time */
-	int64_t smtp_next_try;
-	int smtp_failures;
-	bool imap_down;
-};
 
 /* Test hook: ASHES_TEST_KILL_AT=after-commit|after-archive makes the
  * daemon kill itself with SIGKILL at that point of handling a mail, so
@@ -175,7 +172,7 @@ static int loop_open(struct loop *l, const struct config *cfg,
 			 cfg->imap.server.host ? cfg->imap.server.host : "",
 			 cfg->imap.server.port,
 			 cfg->imap.mailbox ? cfg->imap.mailbox : "INBOX");
-	guard_init(&l->guard, cfg->database.path, l->store, l->source_name);
+	guard_init(&l->guard, cfg->database.path, l->server, l->source_name);
 	if (mail_source_open(&ms, &l->source, &e) < 0) {
 		snprintf(err, sizeof(err), "mailbox %s: %s", l->source_name, e);
 		goto fail;
@@ -192,8 +189,8 @@ static int loop_open(struct loop *l, const struct config *cfg,
 	{
 		struct mail_source_state st = { 0, 0 };
 
-		if (store_mailbox_state_get(l->store, l->source_name, &st.uidvalidity,
-					    &st.last_uid, &e) < 0) {
+		if (server_mailbox_state(l->server, l->source_name,
+					 &st.uidvalidity, &st.last_uid, &e) < 0) {
 			snprintf(err, sizeof(err), "database: %s", e);
 			goto fail;
 		}
@@ -251,32 +248,6 @@ static const char *sig_refusal(const struct inbound_msg *im)
 	}
 }
 
-/* The detail a refusal shows: the signer, the size limit, or the
- * decoder's reason. */
-static const char *refusal_detail(const struct config *cfg,
-				  const struct inbound_msg *im,
-				  const char *refusal, char *buf, size_t len)
-{
-	if (strcmp(refusal, "too_big") == 0)
-		snprintf(buf, len, "%zu bytes; the limit is %llu", im->raw_size,
-			 (unsigned long long)cfg->limits.max_message_size);
-	else if (strcmp(refusal, "unreadable") == 0)
-		snprintf(buf, len, "%s", im->problem_detail ? im->problem_detail
-						      : "no text part");
-	else if (strcmp(refusal, "signature_too_old") == 0 ||
-		 strcmp(refusal, "signature_future") == 0) {
-		struct tm tm;
-		time_t t = im->sig.created;
-		char when[64];
-
-		gmtime_r(&t, &tm);
-		strftime(when, sizeof(when), "%Y-%m-%d %H:%M UTC", &tm);
-		snprintf(buf, len, "signed %s", when);
-	} else
-		snprintf(buf, len, "%s", im->sig.fpr);
-	return buf;
-}
-
 static char *join_references(const struct inbound_msg *im)
 {
 	struct buf b = BUF_INIT;
@@ -301,32 +272,11 @@ static void loop_save_state(struct loop *l)
 	const char *e;
 
 	mail_source_get_state(l->source, &st);
-	if (store_mailbox_state_set(l->store, l->source_name, st.uidvalidity,
-				    st.last_uid, loop_now(), &e) < 0)
+	if (server_mailbox_save(l->server, l->source_name, st.uidvalidity,
+				st.last_uid, loop_now(), &e) < 0)
 		log_error("saving the mailbox state: %s", e);
 }
 
-/* One mail in hand: its bytes (copied: the source's are only valid until
- * its next call), what the parser made of it, and what goes to the
- * server. */
-struct pending {
-	uint32_t uid;
-	uint32_t uidvalidity;
-	long attempts; /* failed attempts before this one */
-	char *data;
-	size_t size;
-	struct inbound_msg *im;
-	struct server_inbound si;
-	struct server_outcome out;
-	char *refs;
-	char mid[512];
-	char detail[256];
-	const char *refusal; /* the mail-level refusal, or NULL */
-	/* Keys of this mail imported for `key replace` (not the signer's). */
-	struct inbound_strs offered;
-	/* Bound keys a revocation certificate in this mail revoked. */
-	struct inbound_strs revoked;
-};
 
 static void pending_free(struct pending *p)
 {
@@ -336,66 +286,6 @@ static void pending_free(struct pending *p)
 	free(p->refs);
 	inbound_msg_free(&p->im);
 	memset(p, 0, sizeof(*p));
-}
-
-/* Key material in any mail, signed or not: a revocation certificate (or a
- * refreshed copy carrying one) for a key in our keyring revokes it.  The
- * certificate proves itself -- gpg takes it only for the key it names --
- * and nothing new enters the keyring this way (pgp_import_known). */
-static void loop_import_revocations(struct loop *l, struct pending *p)
-{
-	const struct inbound_msg *im = p->im;
-	size_t i;
-	unsigned int k;
-
-	for (i = 0; l->pgp != NULL && i < im->key_count; i++) {
-		struct pgp_known_import r;
-		const char *e;
-
-		memset(&r, 0, sizeof(r));
-		if (pgp_import_known(l->pgp, im->keys[i].data, im->keys[i].len,
-				     &r, &e) < 0) {
-			log_debug("uid %u: key material not taken: %s", p->uid, e);
-			continue;
-		}
-		for (k = 0; k < r.revoked_count; k++) {
-			log_notice("uid %u: key %s revoked by a certificate",
-				   p->uid, r.revoked[k]);
-			inbound_strs_add(&p->revoked, r.revoked[k]);
-		}
-		pgp_known_import_free(&r);
-	}
-	p->si.revoked_fprs = (const char *const *)p->revoked.items;
-	p->si.revoked_count = p->revoked.count;
-}
-
-/* A signed mail from a known key that carries another key: import it, so
- * that `key replace` can bind it.  The keyring grows only with keys a
- * known player sent under their own signature (the pgp layer caps their
- * size and count); a key that cannot be imported is simply not offered. */
-static void loop_import_offered(struct loop *l, struct pending *p)
-{
-	const struct inbound_msg *im = p->im;
-	size_t i;
-
-	for (i = 0; i < im->key_count; i++) {
-		char **fprs = NULL;
-		unsigned int n = 0, k;
-		const char *e;
-
-		if (pgp_import_keys(l->pgp, im->keys[i].data, im->keys[i].len,
-				    &fprs, &n, &e) < 0) {
-			log_info("uid %u: a key in the mail was not imported: %s",
-				 p->uid, e);
-			continue;
-		}
-		for (k = 0; k < n; k++)
-			if (strcasecmp(fprs[k], im->sig.fpr) != 0)
-				inbound_strs_add(&p->offered, fprs[k]);
-		pgp_fprs_free(&fprs);
-	}
-	p->si.offered_fprs = (const char *const *)p->offered.items;
-	p->si.offered_count = p->offered.count;
 }
 
 /* Read, verify and classify one mail into p->si.  0: ready for the
@@ -470,60 +360,26 @@ static int loop_prepare(struct loop *l, const struct config *cfg,
 	if (p->refusal == NULL && im->problem != INBOUND_OK)
 		p->refusal = "unreadable";
 	if (p->refusal == NULL) {
-		if (im->sig_kind == INBOUND_UNSIGNED && !cfg->gpg.require_signature) {
-			si->weak_identity = true;
-		} else {
-			p->refusal = sig_refusal(im);
-			if (p->refusal == NULL) {
-				si->fingerprint = im->sig.fpr;
-				si->signed_sha256 = im->signed_sha256;
-				si->signature_time = (int64_t)im->sig.created;
-			}
+		/* Unsigned mail is "unsigned" too: whether the club reads it
+		 * anyway is the service's decision. */
+		p->refusal = sig_refusal(im);
+		if (p->refusal == NULL) {
+			si->fingerprint = im->sig.fpr;
+			si->signed_sha256 = im->signed_sha256;
 		}
 	}
-	/* A flood from one sender -- signed or not, refused or not -- is
-	 * answered once more, then ignored for the rest of the hour (the
-	 * service counts it, after its duplicate check).  A verified signer
-	 * is counted by key, anyone else by address. */
-	if (cfg->limits.sender_rate_limit)
-		si->rate_key = si->fingerprint ? si->fingerprint : im->from_addr;
+	/* The facts a refusal is worded with. */
+	si->signer = im->sig.fpr;
+	si->signature_time = (int64_t)im->sig.created;
+	si->problem = im->problem_detail;
+	si->size = im->raw_size;
+	si->size_limit = (size_t)cfg->limits.max_message_size;
 	if (im->key_count > 0)
 		loop_import_revocations(l, p);
 	if (p->refusal == NULL && si->fingerprint != NULL && im->key_count > 0)
 		loop_import_offered(l, p);
-	if (p->refusal) {
-		si->mail_refusal = p->refusal;
-		si->mail_refusal_detail = refusal_detail(cfg, im, p->refusal,
-							 p->detail, sizeof(p->detail));
-		si->fingerprint = NULL;
-		si->signed_sha256 = NULL;
-	}
+	si->mail_refusal = p->refusal;
 	return 0;
-}
-
-/* Keys a handled mail brought that no player holds now (a refused or
- * failed registration, a `key replace` refused) leave the keyring again:
- * refused mail must not grow it. */
-static void loop_drop_unbound_keys(struct loop *l, const struct pending *p)
-{
-	const struct inbound_strs *lists[2] = { &p->im->imported_fprs,
-						&p->offered };
-	size_t i, k;
-
-	for (k = 0; k < 2; k++)
-		for (i = 0; l->pgp != NULL && i < lists[k]->count; i++) {
-			const char *fpr = lists[k]->items[i], *e;
-			int r = server_key_bound(l->server, fpr, &e);
-
-			if (r < 0)
-				log_warning("uid %u: key %s: %s", p->uid, fpr, e);
-			else if (r == 0 && pgp_forget_key(l->pgp, fpr, &e) < 0)
-				log_warning("uid %u: key %s stays: %s", p->uid,
-					    fpr, e);
-			else if (r == 0)
-				log_info("uid %u: key %s dropped: no player "
-					 "holds it", p->uid, fpr);
-		}
 }
 
 static void loop_log_outcome(const struct pending *p)
@@ -536,11 +392,9 @@ static void loop_log_outcome(const struct pending *p)
 	else if (p->si.silent_outcome)
 		log_info("uid %u: not answered (%s) from %s", p->uid,
 			 p->si.silent_outcome, from);
-	else if (p->refusal)
-		log_notice("uid %u: refused (%s%s%s) mail from %s%s%s: %s", p->uid,
-			   p->refusal, p->si.mail_refusal_detail ? ": " : "",
-			   p->si.mail_refusal_detail ? p->si.mail_refusal_detail : "",
-			   from, im->sig.fpr[0] ? " signed by " : "", im->sig.fpr,
+	else if (p->out.status == SERVER_MAIL_REFUSED)
+		log_notice("uid %u: mail from %s%s%s: %s", p->uid, from,
+			   im->sig.fpr[0] ? " signed by " : "", im->sig.fpr,
 			   p->out.outcome);
 	else
 		log_info("uid %u: %s from %s: %s (%zu queued)", p->uid,
@@ -552,11 +406,6 @@ static void loop_log_outcome(const struct pending *p)
  * or a busy club) costs one commit per batch instead of one per mail. */
 #define LOOP_BATCH_MAX 32
 
-/* Take the mails that are there (up to LOOP_BATCH_MAX), hand them to the
- * server in one transaction, then archive them.  Returns the number of
- * mails handled, 0 when there was nothing (or nothing could be done now:
- * the mail stays and is offered again after the next wait), -1 after a
- * RESCAN (call again at once). */
 /* Set aside a mail that crashed the daemon or failed GUARD_MAX_ATTEMPTS
  * times: recorded (raw, unparsed: parsing is what failed) and moved to the
  * quarantine folder, the operator told in the log.  0, or -1 when even
@@ -566,10 +415,10 @@ static int loop_set_aside(struct loop *l, const struct mail_source_message *m,
 {
 	struct server_inbound si;
 	struct server_outcome out;
-	char sha[SHA256_HEX_LEN + 1], outcome[256];
+	char sha[INBOUND_SHA256_HEX_LEN + 1], outcome[256];
 	const char *e;
 
-	sha256_hex(m->data, m->size, sha);
+	inbound_sha256_hex(m->data, m->size, sha);
 	snprintf(outcome, sizeof(outcome), "quarantined after %ld attempts: %s",
 		 attempts, why ? why : "failed");
 	memset(&si, 0, sizeof(si));
@@ -615,20 +464,18 @@ static size_t loop_one_by_one(struct loop *l, struct pending *batch, size_t n,
 	return i;
 }
 
-static int loop_take_batch(struct loop *l, const struct config *cfg)
+/* Take the mails that are there, up to LOOP_BATCH_MAX, into batch[]:
+ * copied, read and verified.  A mail that failed GUARD_MAX_ATTEMPTS times
+ * is set aside instead (counted in *aside_r).  Returns how many are in
+ * batch[]; *rescan_r when the mailbox changed UIDVALIDITY, *careful_r when
+ * one of them failed before (the batch is then taken one by one). */
+static size_t loop_fetch(struct loop *l, const struct config *cfg,
+			 struct pending *batch, int64_t now, size_t *aside_r,
+			 int *rescan_r, bool *careful_r)
 {
-	struct pending batch[LOOP_BATCH_MAX];
-	struct server_inbound sis[LOOP_BATCH_MAX];
-	struct server_outcome outs[LOOP_BATCH_MAX];
-	uint32_t uids[LOOP_BATCH_MAX];
-	size_t n = 0, i, handled = 0, aside = 0;
-	int64_t now = loop_now();
+	size_t n = 0;
 	const char *e;
-	int rescan = 0;
-	/* A mail that failed before is handled on its own. */
-	bool careful = false;
 
-	memset(batch, 0, sizeof(batch));
 	while (n < LOOP_BATCH_MAX) {
 		struct mail_source_message m;
 		enum mail_source_result r = mail_source_next(l->source, &m, &e);
@@ -638,7 +485,7 @@ static int loop_take_batch(struct loop *l, const struct config *cfg)
 		if (r == MAIL_SOURCE_RESCAN) {
 			log_notice("mailbox %s changed UIDVALIDITY: scanning it again",
 				   l->source_name);
-			rescan = 1;
+			*rescan_r = 1;
 			break;
 		}
 		if (r != MAIL_SOURCE_MESSAGE)
@@ -652,12 +499,12 @@ static int loop_take_batch(struct loop *l, const struct config *cfg)
 			free(why);
 			if (ok < 0)
 				break;
-			aside++;
+			(*aside_r)++;
 			continue;
 		}
 		free(why);
 		batch[n].attempts = attempts;
-		careful |= attempts > 0;
+		*careful_r |= attempts > 0;
 		batch[n].uid = m.uid;
 		batch[n].uidvalidity = m.uidvalidity;
 		batch[n].size = m.size;
@@ -680,6 +527,29 @@ static int loop_take_batch(struct loop *l, const struct config *cfg)
 		}
 		n++;
 	}
+	return n;
+}
+
+/* Take the mails that are there (up to LOOP_BATCH_MAX), hand them to the
+ * server in one transaction, then archive them.  Returns the number of
+ * mails handled or set aside, 0 when there was nothing (or nothing could
+ * be done now: the mail stays and is offered again after the next wait),
+ * -1 after a RESCAN (call again at once). */
+static int loop_take_batch(struct loop *l, const struct config *cfg)
+{
+	struct pending batch[LOOP_BATCH_MAX];
+	struct server_inbound sis[LOOP_BATCH_MAX];
+	struct server_outcome outs[LOOP_BATCH_MAX];
+	uint32_t uids[LOOP_BATCH_MAX];
+	size_t n, i, handled = 0, aside = 0;
+	int64_t now = loop_now();
+	const char *e;
+	int rescan = 0;
+	/* A mail that failed before is handled on its own. */
+	bool careful = false;
+
+	memset(batch, 0, sizeof(batch));
+	n = loop_fetch(l, cfg, batch, now, &aside, &rescan, &careful);
 	if (n == 0)
 		goto out;
 	for (i = 0; i < n; i++) {
@@ -730,11 +600,10 @@ static void loop_flush_outbox(struct loop *l, const struct config *cfg)
 	struct outbox_stats st;
 	const char *e;
 	int64_t now = loop_now();
-	struct outbox_html html = { l->templates, outbox_server_board, l->server };
 
 	if (l->smtp == NULL || now < l->smtp_next_try)
 		return;
-	if (outbox_flush(cfg, l->store, l->smtp, l->pgp, &html, now, &st, &e) < 0) {
+	if (outbox_flush(cfg, l->store, l->smtp, l->pgp, now, &st, &e) < 0) {
 		log_error("outbox: %s", e);
 		return;
 	}
@@ -760,7 +629,7 @@ static unsigned int loop_wait_ms(struct loop *l, const struct config *cfg)
 	int64_t at = 0, now = loop_now();
 	const char *e;
 
-	if (l->smtp && store_outbox_next_due(l->store, &at, &e) == 1) {
+	if (l->smtp && outbox_next_due(l->store, &at, &e) == 1) {
 		if (at < l->smtp_next_try)
 			at = l->smtp_next_try;
 		if (at <= now)

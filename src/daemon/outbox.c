@@ -3,19 +3,16 @@
 
 #include "daemon/outbox.h"
 
-#include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <time.h>
 #include <unistd.h>
 
-#include "daemon/log.h"
+#include "config/log.h"
 #include "mail/compose.h"
 #include "mail/pgp.h"
-#include "render/template.h"
-#include "server/server.h"
 #include "store/store.h"
 #include "util/buf.h"
 
@@ -34,197 +31,62 @@ uint64_t outbox_backoff_ms(const struct config_smtp *cfg, int attempts,
 	return d - (uint64_t)((double)d * 0.2 * rnd);
 }
 
-/* The header block of an outbox row, one "Name: value" per line. */
-struct row_headers {
-	char *to, *subject, *message_id, *in_reply_to, *references;
-	char *auto_submitted, *game, *ply, *kind;
-};
-
-static void row_headers_free(struct row_headers *h)
-{
-	free(h->to);
-	free(h->subject);
-	free(h->message_id);
-	free(h->in_reply_to);
-	free(h->references);
-	free(h->auto_submitted);
-	free(h->game);
-	free(h->ply);
-	free(h->kind);
-	memset(h, 0, sizeof(*h));
-}
-
-static void row_headers_parse(const char *block, struct row_headers *h)
-{
-	static const struct {
-		const char *name;
-		size_t off;
-	} fields[] = {
-		{ "To", offsetof(struct row_headers, to) },
-		{ "Subject", offsetof(struct row_headers, subject) },
-		{ "Message-ID", offsetof(struct row_headers, message_id) },
-		{ "In-Reply-To", offsetof(struct row_headers, in_reply_to) },
-		{ "References", offsetof(struct row_headers, references) },
-		{ "Auto-Submitted", offsetof(struct row_headers, auto_submitted) },
-		{ "X-Ashes-Game", offsetof(struct row_headers, game) },
-		{ "X-Ashes-Ply", offsetof(struct row_headers, ply) },
-		{ "X-Ashes-Kind", offsetof(struct row_headers, kind) },
-	};
-	const char *line = block;
-
-	memset(h, 0, sizeof(*h));
-	while (line && *line) {
-		const char *end = strchr(line, '\n');
-		size_t len = end ? (size_t)(end - line) : strlen(line);
-		const char *colon = memchr(line, ':', len);
-		size_t i;
-
-		if (len && line[len - 1] == '\r')
-			len--;
-		for (i = 0; colon && i < sizeof(fields) / sizeof(fields[0]); i++) {
-			size_t nl = strlen(fields[i].name);
-			const char *v = colon + 1;
-			char **slot = (char **)((char *)h + fields[i].off);
-
-			if ((size_t)(colon - line) != nl ||
-			    strncasecmp(line, fields[i].name, nl) != 0)
-				continue;
-			while (*v == ' ' || *v == '\t')
-				v++;
-			free(*slot);
-			*slot = strndup(v, len - (size_t)(v - line));
-			if (*slot == NULL)
-				abort(); /* as buf.h: out of memory is fatal */
-			break;
-		}
-		line = end ? end + 1 : NULL;
-	}
-}
-
-int outbox_server_board(void *server, int64_t game, int ply, struct buf *out,
-			const char **error_r)
-{
-	return server_board_svg(server, game, ply, out, error_r);
-}
-
-/* A decimal number filling all of s, in [min, max]. */
-static bool parse_num(const char *s, long long min, long long max,
-		      long long *v_r)
-{
-	char *end;
-
-	if (s == NULL || *s < '0' || *s > '9')
-		return false;
-	errno = 0;
-	*v_r = strtoll(s, &end, 10);
-	return errno == 0 && *end == '\0' && *v_r >= min && *v_r <= max;
-}
-
-/* The text/html alternative of a mail about a game: the board picture
- * into *svg, the html (templates mail/board.html, which shows the picture
- * and the text) into *html_r, the picture's Content-ID into cid.  -1 (the
- * mail then goes text-only) when the row names no game, or the picture or
- * the template failed (logged: an operator should see it). */
-static int outbox_html_part(const struct outbox_html *html,
-			    const struct row_headers *h, const char *body,
-			    struct buf *svg, struct buf *html_r, struct buf *cid)
-{
-	struct template_ctx *ctx;
-	long long game, ply;
-	const char *e = NULL;
-	int ret;
-
-	if (html == NULL || html->templates == NULL || html->board == NULL ||
-	    !parse_num(h->game, 1, INT64_MAX, &game) ||
-	    !parse_num(h->ply, 0, INT32_MAX, &ply))
-		return -1;
-	if (html->board(html->board_ctx, game, (int)ply, svg, &e) < 0) {
-		log_warning("outbox %s: no board picture for game %lld ply %lld, "
-			    "sending text only: %s", h->message_id, game, ply, e);
-		return -1;
-	}
-	/* Unique per mail (RFC 2392): our Message-ID is. */
-	buf_puts(cid, "board.");
-	buf_append(cid, h->message_id + 1, strlen(h->message_id) - 2);
-	ctx = template_ctx_new();
-	template_ctx_set(ctx, "subject", h->subject);
-	template_ctx_setf(ctx, "game", "%lld", game);
-	template_ctx_setf(ctx, "ply", "%lld", ply);
-	template_ctx_set(ctx, "image_cid", buf_str(cid));
-	template_ctx_set(ctx, "text", body);
-	ret = template_render(html->templates, "mail/board.html", ctx, html_r, &e);
-	template_ctx_free(&ctx);
-	if (ret < 0)
-		log_warning("outbox %s: html template failed, sending text only: %s",
-			    h->message_id, e);
-	return ret;
-}
-
 enum outbox_compose_error
 outbox_compose(const struct config *cfg, struct pgp_ctx *pgp,
-	       const struct outbox_html *html, const char *headers,
-	       const char *body, int64_t now, struct buf *out,
+	       const struct store_outbox_msg *msg, int64_t now, struct buf *out,
 	       const char **error_r)
 {
 	static char errbuf[512];
-	struct row_headers h;
 	struct compose_msg m;
-	struct buf from = BUF_INIT, unsub = BUF_INIT, svg = BUF_INIT;
-	struct buf html_text = BUF_INIT, cid = BUF_INIT;
+	struct buf cid = BUF_INIT;
 	struct pgp_signer signer = { pgp, cfg->gpg.signing_key };
 	bool sign = cfg->gpg.sign_replies && pgp != NULL;
 	enum outbox_compose_error ret = OUTBOX_COMPOSE_OK;
+	char command[64];
 	const char *e = NULL;
 
-	row_headers_parse(headers, &h);
-	if (h.to == NULL || h.subject == NULL || h.message_id == NULL ||
-	    h.message_id[0] != '<' || strlen(h.message_id) < 3 ||
-	    body == NULL || cfg->smtp.from == NULL) {
-		*error_r = "the outbox row lacks To, Subject, Message-ID or a "
-			   "body, or [smtp] from is unset";
+	if (msg->recipient == NULL || msg->subject == NULL ||
+	    msg->message_id == NULL || msg->message_id[0] == '\0' ||
+	    msg->body == NULL || cfg->smtp.from == NULL) {
+		*error_r = "the outbox row lacks a recipient, Subject, Message-ID "
+			   "or a body, or [smtp] from is unset";
 		ret = OUTBOX_COMPOSE_BAD_ROW;
 		goto out;
 	}
-	if (cfg->smtp.from_name)
-		buf_printf(&from, "\"%s\" <%s>", cfg->smtp.from_name, cfg->smtp.from);
-	else
-		buf_puts(&from, cfg->smtp.from);
 	memset(&m, 0, sizeof(m));
-	m.from = buf_str(&from);
+	m.from_address = cfg->smtp.from;
+	m.from_name = cfg->smtp.from_name;
 	m.reply_to = cfg->smtp.from;
-	m.to = h.to;
-	m.subject = h.subject;
-	m.message_id = h.message_id;
-	m.in_reply_to = h.in_reply_to;
-	m.references = h.references;
-	/* RFC 3834: answers to a mail are auto-replied, notices nobody asked
-	 * for (your move, observers, results) auto-generated.  The server
-	 * writes it in the row; a row without one goes by its kind. */
-	if (h.auto_submitted)
-		m.auto_submitted = h.auto_submitted;
-	else if (h.kind == NULL || strcmp(h.kind, "reply") == 0)
-		m.auto_submitted = "auto-replied";
-	else
-		m.auto_submitted = "auto-generated";
+	m.to = msg->recipient;
+	m.subject = msg->subject;
+	m.message_id = msg->message_id;
+	m.in_reply_to = msg->in_reply_to;
+	m.references = msg->references;
+	m.auto_reply = msg->auto_reply;
 	m.x_loop = cfg->smtp.from;
 	m.date = now;
-	m.text = body;
+	m.text = msg->body;
 	/* An observer can leave with one mail, as list mail allows (RFC
-	 * 2369).  The command goes in the body (RFC 6068 body=): only the
-	 * signed text is read for commands, never the Subject. */
-	if (h.kind && strcmp(h.kind, "observer") == 0 && h.game) {
-		buf_printf(&unsub, "<mailto:%s?subject=unobserve%%20%s"
-			   "&body=unobserve%%20%s>", cfg->smtp.from, h.game,
-			   h.game);
-		m.list_unsubscribe = buf_str(&unsub);
+	 * 2369): the mailto's body is the command, and only a mail's signed
+	 * text is read for commands. */
+	if (msg->kind != NULL && strcmp(msg->kind, "observer") == 0 &&
+	    msg->game_id != 0) {
+		snprintf(command, sizeof(command), "unobserve %" PRId64,
+			 msg->game_id);
+		m.unsubscribe_to = cfg->smtp.from;
+		m.unsubscribe_command = command;
 	}
-	if (outbox_html_part(html, &h, body, &svg, &html_text, &cid) == 0) {
-		m.html = buf_str(&html_text);
-		m.image = svg.data;
-		m.image_len = svg.len;
-		m.image_type = "image/svg+xml";
-		m.image_cid = buf_str(&cid);
-		m.image_name = "board.svg";
+	if (msg->html != NULL) {
+		m.html = msg->html;
+		if (msg->image != NULL) {
+			buf_printf(&cid, STORE_OUTBOX_IMAGE_CID_PREFIX "%s",
+				   msg->message_id);
+			m.image = msg->image;
+			m.image_len = msg->image_len;
+			m.image_type = "image/svg+xml";
+			m.image_cid = buf_str(&cid);
+			m.image_name = "board.svg";
+		}
 	}
 	if (compose_message(&m, sign ? pgp_compose_sign : NULL, &signer, out,
 			    &e) < 0) {
@@ -236,11 +98,6 @@ outbox_compose(const struct config *cfg, struct pgp_ctx *pgp,
 		ret = sign ? OUTBOX_COMPOSE_SIGN_FAILED : OUTBOX_COMPOSE_BAD_ROW;
 	}
 out:
-	row_headers_free(&h);
-	buf_free(&from);
-	buf_free(&unsub);
-	buf_free(&svg);
-	buf_free(&html_text);
 	buf_free(&cid);
 	return ret;
 }
@@ -306,8 +163,7 @@ static int outbox_defer(const struct config *cfg, struct store *store,
 }
 
 int outbox_flush(const struct config *cfg, struct store *store,
-		 struct smtp_sender *sender, struct pgp_ctx *pgp,
-		 const struct outbox_html *html, int64_t now,
+		 struct smtp_sender *sender, struct pgp_ctx *pgp, int64_t now,
 		 struct outbox_stats *stats, const char **error_r)
 {
 	struct store_outbox_msg *msgs = NULL;
@@ -329,8 +185,7 @@ int outbox_flush(const struct config *cfg, struct store *store,
 		enum smtp_result r;
 		int code = 0;
 
-		ce = outbox_compose(cfg, pgp, html, msg->headers, msg->body, now,
-				    &bytes, &err);
+		ce = outbox_compose(cfg, pgp, msg, now, &bytes, &err);
 		if (ce == OUTBOX_COMPOSE_BAD_ROW) {
 			/* Our own row cannot become a mail: retrying will not
 			 * help, an operator must look. */
@@ -393,4 +248,9 @@ int outbox_flush(const struct config *cfg, struct store *store,
 out:
 	store_outbox_msgs_free(&msgs, n);
 	return ret;
+}
+
+int outbox_next_due(struct store *store, int64_t *at_r, const char **error_r)
+{
+	return store_outbox_next_due(store, at_r, error_r);
 }

@@ -16,32 +16,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "daemon/config.h"
+#include "config/club_config.h"
 #include "mail/smtp.h"
 
-struct store;
-struct pgp_ctx;
-struct server;
-struct template_set;
 struct buf;
-
-/* The board picture of a mail about a game: append an SVG of game `game`
- * after `ply` plies to out; -1 with *error_r.  The daemon passes
- * outbox_server_board with its struct server; tests pass their own. */
-typedef int outbox_board_fn(void *ctx, int64_t game, int ply,
-			    struct buf *out, const char **error_r);
-
-/* server_board_svg() as an outbox_board_fn (ctx: the struct server). */
-int outbox_server_board(void *server, int64_t game, int ply,
-			struct buf *out, const char **error_r);
-
-/* What the text/html alternative needs.  Pass NULL (or a NULL member)
- * for text-only mails.  Borrowed; must outlive the call. */
-struct outbox_html {
-	struct template_set *templates; /* mail/board.html */
-	outbox_board_fn *board;
-	void *board_ctx;
-};
+struct pgp_ctx;
+struct store;
+struct store_outbox_msg;
 
 struct outbox_stats {
 	size_t sent;
@@ -66,22 +47,21 @@ enum outbox_compose_error {
 	OUTBOX_COMPOSE_SIGN_FAILED,
 };
 
-/* The header block of an outbox row (see server.h) and our own settings
- * as the bytes of a complete mail, appended to out.  From and Reply-To are
- * the daemon's address, Date is `now`, X-Loop our address, Auto-Submitted
- * the row's (else by X-Ashes-Kind), List-Unsubscribe "unobserve GAME" for
- * observer mails.  With html (and a row naming X-Ashes-Game and
- * X-Ashes-Ply) the mail gets a text/html alternative from
- * templates mail/board.html with the board picture; if the picture or the
- * template fails, the mail goes out text-only (logged).  pgp non-NULL with
- * cfg->gpg.sign_replies: signed as PGP/MIME with cfg->gpg.signing_key.
- * Returns OUTBOX_COMPOSE_OK, or the error with *error_r (valid until the
- * next call); *out then holds garbage. */
+/* An outbox row (its typed envelope, store.h) and our own settings as the
+ * bytes of a complete mail, appended to out: From is [smtp] from_name and
+ * from, Reply-To and X-Loop our address, Date `now`; To, Subject, the
+ * thread ids and Auto-Submitted come from the row, List-Unsubscribe
+ * ("unobserve GAME") for an observer's mail.  The row's html and board
+ * picture, if any, become the text/html alternative as they are (the
+ * picture as cid:STORE_OUTBOX_IMAGE_CID_PREFIX<message_id>): sending
+ * renders nothing.  pgp non-NULL with cfg->gpg.sign_replies: signed as
+ * PGP/MIME with cfg->gpg.signing_key.  Returns OUTBOX_COMPOSE_OK, or the
+ * error with *error_r (valid until the next call); *out then holds
+ * garbage. */
 enum outbox_compose_error
 outbox_compose(const struct config *cfg, struct pgp_ctx *pgp,
-	       const struct outbox_html *html, const char *headers,
-	       const char *body, int64_t now, struct buf *out,
-	       const char **error_r);
+	       const struct store_outbox_msg *msg, int64_t now,
+	       struct buf *out, const char **error_r);
 
 /* Send every due message (next_attempt_at <= now; at most
  * cfg->smtp.batch_size, oldest due first) over sender, whose connection
@@ -96,8 +76,11 @@ outbox_compose(const struct config *cfg, struct pgp_ctx *pgp,
  * mail is failed.  Returns 0 (outcomes are in the store and *stats), or
  * -1 with *error_r when the store failed. */
 int outbox_flush(const struct config *cfg, struct store *store,
-		 struct smtp_sender *sender, struct pgp_ctx *pgp,
-		 const struct outbox_html *html, int64_t now,
+		 struct smtp_sender *sender, struct pgp_ctx *pgp, int64_t now,
 		 struct outbox_stats *stats, const char **error_r);
+
+/* When the next unsent mail falls due: 1 and *at_r, 0 if none waits, -1
+ * with *error_r. */
+int outbox_next_due(struct store *store, int64_t *at_r, const char **error_r);
 
 #endif

@@ -88,14 +88,12 @@ void settings_inbound(const struct config *cfg, const char **our_addrs,
 void settings_server(const struct config *cfg, struct server_config *set)
 {
 	set->domain = cfg->smtp.domain;
-	set->default_variant.size = cfg->game.size;
-	set->default_variant.swap = cfg->game.swap;
-	set->default_variant.tax_rule = cfg->game.tax_rule;
-	set->draw_default = cfg->game.draw_offers;
+	set->default_variant = cfg->game.variant;
 	set->max_listed_moves = cfg->game.max_listed_moves;
 	/* The mail parser stops at COMMAND_MAX lines whatever this says. */
 	set->max_commands = cfg->limits.max_commands;
 	set->sender_rate_limit = cfg->limits.sender_rate_limit;
 	set->registrations_per_hour = cfg->limits.registrations_per_hour;
 	set->our_address = cfg->smtp.from;
+	set->require_signature = cfg->gpg.require_signature;
 }

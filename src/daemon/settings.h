@@ -8,7 +8,7 @@
 #ifndef ASHES_DAEMON_SETTINGS_H
 #define ASHES_DAEMON_SETTINGS_H
 
-#include "daemon/config.h"
+#include "config/club_config.h"
 #include "mail/inbound.h"
 #include "mail/smtp.h"
 #include "mail/source.h"

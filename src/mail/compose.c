@@ -231,15 +231,18 @@ char *compose_date(int64_t t, char *buf, size_t len)
 }
 
 /* A boundary that cannot occur in quoted-printable or base64 text ("=_"
- * is never produced by either), made distinct per message and level. */
+ * is never produced by either), made distinct per message and level: a
+ * hash of the Message-ID as the header writes it, <> included. */
 static void make_boundary(char *b, size_t len, const char *kind,
 			  const char *message_id)
 {
 	unsigned long h = 5381;
 	const char *p;
 
+	h = h * 33 + '<';
 	for (p = message_id; *p; p++)
 		h = h * 33 + (unsigned char)*p;
+	h = h * 33 + '>';
 	snprintf(b, len, "=_ashes_%s_%08lx", kind, h & 0xffffffffUL);
 }
 
@@ -328,38 +331,86 @@ static void body_entity(const struct compose_msg *m, struct buf *out)
 	 * wrapper adds one more CRLF of its own.) */
 }
 
-int compose_message(const struct compose_msg *m, compose_sign_fn *sign,
-		    void *sign_ctx, struct buf *out, const char **error_r)
+/* Percent-encode s for a mailto: header field (RFC 6068, RFC 3986):
+ * all but the unreserved characters, so "unobserve 12" is
+ * "unobserve%2012". */
+static void mailto_encode(struct buf *out, const char *s)
 {
-	struct buf body = BUF_INIT;
-	char date[64], boundary[64];
-	char *sig = NULL;
-	const char *micalg = NULL;
-	int ret = -1;
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
 
-	if (m->from == NULL || m->to == NULL || m->subject == NULL ||
-	    m->message_id == NULL || m->text == NULL) {
-		*error_r = "message lacks From, To, Subject, Message-ID or text";
-		goto out;
+		if ((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') ||
+		    (c >= '0' && c <= '9') || c == '-' || c == '.' ||
+		    c == '_' || c == '~') {
+			buf_putc(out, (char)c);
+		} else {
+			buf_putc(out, '%');
+			buf_putc(out, hexdigits[c >> 4]);
+			buf_putc(out, hexdigits[c & 15]);
+		}
 	}
-	compose_address_header(out, "From", m->from);
+}
+
+/* The header block, from From to MIME-Version. */
+static void compose_headers(const struct compose_msg *m, struct buf *out)
+{
+	struct buf v = BUF_INIT;
+	char date[64];
+
+	if (m->from_name)
+		buf_printf(&v, "\"%s\" <%s>", m->from_name, m->from_address);
+	else
+		buf_puts(&v, m->from_address);
+	compose_address_header(out, "From", buf_str(&v));
 	compose_address_header(out, "To", m->to);
 	if (m->reply_to)
 		compose_address_header(out, "Reply-To", m->reply_to);
 	compose_header(out, "Subject", m->subject);
 	compose_header(out, "Date", compose_date(m->date, date, sizeof(date)));
-	compose_header(out, "Message-ID", m->message_id);
-	if (m->in_reply_to)
-		compose_header(out, "In-Reply-To", m->in_reply_to);
+	buf_reset(&v);
+	buf_printf(&v, "<%s>", m->message_id);
+	compose_header(out, "Message-ID", buf_str(&v));
+	if (m->in_reply_to) {
+		buf_reset(&v);
+		buf_printf(&v, "<%s>", m->in_reply_to);
+		compose_header(out, "In-Reply-To", buf_str(&v));
+	}
 	if (m->references)
 		compose_header(out, "References", m->references);
-	if (m->auto_submitted)
-		compose_header(out, "Auto-Submitted", m->auto_submitted);
-	if (m->list_unsubscribe)
-		compose_header(out, "List-Unsubscribe", m->list_unsubscribe);
+	compose_header(out, "Auto-Submitted",
+		       m->auto_reply ? "auto-replied" : "auto-generated");
+	if (m->unsubscribe_to && m->unsubscribe_command) {
+		/* The command goes in the body too: whoever answers runs
+		 * only the signed text, never the Subject. */
+		buf_reset(&v);
+		buf_printf(&v, "<mailto:%s?subject=", m->unsubscribe_to);
+		mailto_encode(&v, m->unsubscribe_command);
+		buf_puts(&v, "&body=");
+		mailto_encode(&v, m->unsubscribe_command);
+		buf_putc(&v, '>');
+		compose_header(out, "List-Unsubscribe", buf_str(&v));
+	}
 	if (m->x_loop)
 		compose_header(out, "X-Loop", m->x_loop);
 	compose_header(out, "MIME-Version", "1.0");
+	buf_free(&v);
+}
+
+int compose_message(const struct compose_msg *m, compose_sign_fn *sign,
+		    void *sign_ctx, struct buf *out, const char **error_r)
+{
+	struct buf body = BUF_INIT;
+	char boundary[64];
+	char *sig = NULL;
+	const char *micalg = NULL;
+	int ret = -1;
+
+	if (m->from_address == NULL || m->to == NULL || m->subject == NULL ||
+	    m->message_id == NULL || m->text == NULL) {
+		*error_r = "message lacks From, To, Subject, Message-ID or text";
+		goto out;
+	}
+	compose_headers(m, out);
 
 	body_entity(m, &body);
 	if (sign == NULL) {

@@ -6,28 +6,40 @@
  * optionally a multipart/signed (RFC 3156) wrapper made by the caller's
  * signing function.
  *
- * Knows nothing of the rules or the store: the daemon fills the struct from
- * an outbox row.
+ * The one place that writes header text: callers give typed values (ids
+ * without <>, a display name apart from its address, a command for
+ * List-Unsubscribe) and this module writes the headers from them.  Knows
+ * nothing of the rules or the store: the daemon fills the struct from an
+ * outbox row.
  */
 #ifndef ASHES_MAIL_COMPOSE_H
 #define ASHES_MAIL_COMPOSE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "util/buf.h"
 
 struct compose_msg {
-	const char *from;        /* "Ashes club <ashes@club.example>" */
+	const char *from_address; /* "ashes@club.example" */
+	/* Optional display name: From: "NAME" <ADDRESS> (RFC 2047-encoded
+	 * when not ASCII); without it From is the bare address. */
+	const char *from_name;
 	const char *to;          /* one address, as "Name <a@b>" or "a@b" */
 	const char *reply_to;    /* optional */
 	const char *subject;     /* UTF-8; encoded as RFC 2047 when needed */
-	const char *message_id;  /* "<id@domain>" */
-	const char *in_reply_to; /* optional "<id@domain>" */
-	const char *references;  /* optional, space-separated ids */
-	/* "auto-replied" for answers, "auto-generated" for notifications */
-	const char *auto_submitted;
-	const char *list_unsubscribe; /* optional "<mailto:...>" */
+	const char *message_id;  /* "id@domain", without <> */
+	const char *in_reply_to; /* optional "id@domain", without <> */
+	const char *references;  /* optional "<a@b> <c@d>", as written */
+	/* RFC 3834: an answer to a mail is Auto-Submitted: auto-replied, a
+	 * notice nobody asked for auto-generated.  Every mail has one. */
+	bool auto_reply;
+	/* Optional List-Unsubscribe (RFC 2369): a mailto: link to
+	 * unsubscribe_to whose subject and body (RFC 6068) are
+	 * unsubscribe_command, e.g. "unobserve 12". */
+	const char *unsubscribe_to;
+	const char *unsubscribe_command;
 	const char *x_loop;           /* optional: our own address */
 	int64_t date;                 /* unix seconds, for the Date header */
 	const char *text;             /* UTF-8 text/plain body (required) */

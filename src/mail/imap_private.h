@@ -1,7 +1,10 @@
 /* imap_private.h -- the "imap" mailbox source's state, shared by imap.c
- * (connection, scanning, fetching, waiting) and imap_move.c (moving
- * messages out of the mailbox: the archive batch and set-aside).  Not an
- * interface: nothing outside those two files includes it. */
+ * (connection, scanning, fetching, waiting), imap_move.c (moving messages
+ * out of the mailbox: the archive batch and set-aside) and imap_session.c
+ * (a failed operation: dropping the session, noting the outage).  Calls go
+ * one way: imap.c -> imap_move.c -> imap_session.c, and imap.c ->
+ * imap_session.c.  Not an interface: nothing outside those files includes
+ * it. */
 #ifndef ASHES_MAIL_IMAP_PRIVATE_H
 #define ASHES_MAIL_IMAP_PRIVATE_H
 
@@ -70,8 +73,20 @@ struct imap_source {
 	volatile sig_atomic_t idling;	/* interrupt() while in IDLE */
 };
 
-/* imap.c: an operation failed with libetpan code r: drop a dead session
- * (is->imap becomes NULL), note the outage, fill *error_r. */
+/* imap_session.c */
+
+/* libetpan's error code r in words for logs (never with a password): a
+ * static string, never NULL. */
+const char *imap_strerror(int r);
+/* Whether r leaves the session useless (drop it and reconnect). */
+bool imap_is_connection_error(int r);
+/* Free the session, if any (is->imap becomes NULL), and forget what only
+ * it could act on: the pending UIDs and the archive batch (a later scan
+ * finds those again); the set-asides are kept. */
+void imap_disconnect(struct imap_source *is);
+/* An operation WHAT failed with libetpan code r: fill *error_r (owned by
+ * is->src); if r is a connection error, drop the session (is->imap
+ * becomes NULL) and note the outage (the DOWN event fires once). */
 void imap_failed(struct imap_source *is, const char *what, int r,
 		 const char **error_r);
 

@@ -19,11 +19,13 @@
 
 #include "mail/classify.h"
 #include "mail/pgp.h"
-#include "mail/sha256.h"
 
 #define INBOUND_DEFAULT_MAX_SIZE (1024 * 1024)
 #define INBOUND_DEFAULT_MAX_AGE (7 * 24 * 3600)
 #define INBOUND_DEFAULT_MAX_FUTURE (10 * 60)
+
+/* A SHA-256 digest in lower-case hex, without the NUL. */
+#define INBOUND_SHA256_HEX_LEN 64
 
 struct inbound_options {
 	/* NULL-terminated list of the daemon's own addresses (From-self and
@@ -104,10 +106,10 @@ struct inbound_msg {
 	 * content when no signer is named).  The same signature sent again
 	 * keeps it; the same text signed again gets a new one.  "" when
 	 * unsigned. */
-	char signed_sha256[SHA256_HEX_LEN + 1];
+	char signed_sha256[INBOUND_SHA256_HEX_LEN + 1];
 	bool text_outside_signature; /* unsigned text was ignored */
 
-	char raw_sha256[SHA256_HEX_LEN + 1];
+	char raw_sha256[INBOUND_SHA256_HEX_LEN + 1];
 	size_t raw_size;
 	/* For CLASSIFY_OVERSIZED: the bytes of the header block, all that is
 	 * worth keeping of a mail too big to read (0 otherwise). */
@@ -141,5 +143,11 @@ void inbound_msg_free(struct inbound_msg **msg);
 /* True when the mail is signed by a key in the keyring, the signature is
  * good and fresh: then msg->sig.fpr says who spoke. */
 bool inbound_msg_signature_ok(const struct inbound_msg *msg);
+
+/* SHA-256 (GnuTLS's) of len bytes at data, as INBOUND_SHA256_HEX_LEN
+ * lower-case hex digits and a NUL in hex_r: the digest the store keys a
+ * mail by, for a mail kept without inbound_parse too.  Cannot fail. */
+void inbound_sha256_hex(const void *data, size_t len,
+			char hex_r[INBOUND_SHA256_HEX_LEN + 1]);
 
 #endif

@@ -1,25 +1,27 @@
 # src/mail: bytes in and out of the world (IMAP, SMTP, MIME, OpenPGP).
 noinst_LIBRARIES += libashes_mail.a
 libashes_mail_a_SOURCES =
-libashes_mail_a_CPPFLAGS = $(AM_CPPFLAGS) $(ETPAN_CFLAGS) $(GPGME_CFLAGS) $(CURL_CFLAGS)
+libashes_mail_a_CPPFLAGS = $(AM_CPPFLAGS) $(ETPAN_CFLAGS) $(GPGME_CFLAGS) \
+	$(CURL_CFLAGS) $(GNUTLS_CFLAGS)
 
 # --- mime/pgp (owner: pgp helper) ---
 libashes_mail_a_SOURCES += \
-	src/mail/sha256.c src/mail/sha256.h \
-	src/mail/pgp.c src/mail/pgp.h \
+	src/mail/pgp.c src/mail/pgp_keys.c src/mail/pgp_sign.c \
+	src/mail/pgp.h src/mail/pgp_private.h \
 	src/mail/mime.c src/mail/mime_limits.c src/mail/html.c src/mail/mime.h \
 	src/mail/classify.c src/mail/classify.h \
-	src/mail/inbound.c src/mail/inbound.h
+	src/mail/inbound.c src/mail/inbound_body.c src/mail/inbound.h \
+	src/mail/inbound_private.h
 check_PROGRAMS += tests/mail/test_mime
 TESTS += tests/mail/test_mime
 tests_mail_test_mime_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_mail_test_mime_LDADD = libashes_mail.a libashes_util.a \
-	$(ETPAN_LIBS) $(GPGME_LIBS) $(CHECK_LIBS)
+	$(ETPAN_LIBS) $(GPGME_LIBS) $(GNUTLS_LIBS) $(CHECK_LIBS)
 check_PROGRAMS += tests/mail/test_pgp
 TESTS += tests/mail/test_pgp
 tests_mail_test_pgp_CFLAGS = $(AM_CFLAGS) $(GPGME_CFLAGS) $(CHECK_CFLAGS)
 tests_mail_test_pgp_LDADD = libashes_mail.a libashes_util.a \
-	$(ETPAN_LIBS) $(GPGME_LIBS) $(CHECK_LIBS)
+	$(ETPAN_LIBS) $(GPGME_LIBS) $(GNUTLS_LIBS) $(CHECK_LIBS)
 EXTRA_DIST += tests/mail/gpg-helper.sh
 # --- end mime/pgp ---
 
@@ -28,14 +30,15 @@ libashes_mail_a_SOURCES += src/mail/compose.c src/mail/compose.h
 check_PROGRAMS += tests/mail/test_compose
 TESTS += tests/mail/test_compose
 tests_mail_test_compose_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
-tests_mail_test_compose_LDADD = libashes_mail.a libashes_util.a $(CHECK_LIBS)
+tests_mail_test_compose_LDADD = libashes_mail.a libashes_util.a \
+	$(GNUTLS_LIBS) $(CHECK_LIBS)
 # --- end compose ---
 
 # --- transports (owner: stack helper) ---
 libashes_mail_a_SOURCES += \
 	src/mail/source.c src/mail/source.h \
 	src/mail/imap.c src/mail/imap.h \
-	src/mail/imap_move.c src/mail/imap_private.h \
+	src/mail/imap_move.c src/mail/imap_session.c src/mail/imap_private.h \
 	src/mail/maildir_source.c \
 	src/mail/smtp.c src/mail/smtp.h
 check_PROGRAMS += tests/mail/test_imap
@@ -44,18 +47,18 @@ tests_mail_test_imap_SOURCES = tests/mail/test_imap.c \
 	tests/mail/test_imap_stack.c tests/mail/test_imap_stack.h
 tests_mail_test_imap_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_mail_test_imap_LDADD = libashes_mail.a libashes_util.a \
-	$(ETPAN_LIBS) $(CURL_LIBS) $(CHECK_LIBS)
+	$(ETPAN_LIBS) $(CURL_LIBS) $(GNUTLS_LIBS) $(CHECK_LIBS)
 check_PROGRAMS += tests/mail/test_smtp
 TESTS += tests/mail/test_smtp
 tests_mail_test_smtp_SOURCES = tests/mail/test_smtp.c \
 	tests/mail/test_imap_stack.c tests/mail/test_imap_stack.h
 tests_mail_test_smtp_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_mail_test_smtp_LDADD = libashes_mail.a libashes_util.a \
-	$(ETPAN_LIBS) $(CURL_LIBS) $(CHECK_LIBS)
+	$(ETPAN_LIBS) $(CURL_LIBS) $(GNUTLS_LIBS) $(CHECK_LIBS)
 check_PROGRAMS += tests/mail/test_source_dir
 TESTS += tests/mail/test_source_dir
 tests_mail_test_source_dir_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_mail_test_source_dir_LDADD = libashes_mail.a libashes_util.a \
-	$(ETPAN_LIBS) $(CURL_LIBS) $(CHECK_LIBS)
+	$(ETPAN_LIBS) $(CURL_LIBS) $(GNUTLS_LIBS) $(CHECK_LIBS)
 EXTRA_DIST += tests/stack/mailstack
 # --- end transports ---

@@ -5,7 +5,7 @@
  * signed part (RFC 3156), and armored OpenPGP blocks inside text.
  *
  * libetpan's struct mailmime is used only inside src/mail (mime.c and
- * inbound.c); it never leaves this layer.  All parse offsets refer to the
+ * inbound*.c); it never leaves this layer.  All parse offsets refer to the
  * buffer given to mime_parse, which must outlive the tree.
  */
 #ifndef ASHES_MAIL_MIME_H

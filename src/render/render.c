@@ -561,7 +561,7 @@ int render_move_words(struct template_set *set,
 	int rc = -1;
 
 	if (render_move_ctx(before, move, ctx, &err) < 0) {
-		*error_r = core_error_string(err);
+		*error_r = core_error_name(err);
 		goto out;
 	}
 	if (template_render(set, "move-words.txt", ctx, out, error_r) < 0)

@@ -1,7 +1,8 @@
 /* render.h -- a position turned into what players see: the board as text
  * (hex layout, coordinates on the edges, W3 / B12 stacks), the legal-move
- * list (grouped compactly, or one per line), the last move in words, and an
- * SVG picture of the board for the text/html alternative of a mail.
+ * list (grouped compactly, or one per line), the last move in words, why a
+ * move is refused, and an SVG picture of the board for the text/html
+ * alternative of a mail.
  *
  * Sentences are not written here: the caller renders a template (see
  * template.h) with the variables render_position_ctx() and
@@ -79,6 +80,49 @@ int render_move_words(struct template_set *set,
 		      const struct core_position *before,
 		      const struct core_move *move, struct buf *out,
 		      const char **error_r);
+
+/* ---- why a move is refused (render_explain.c) ---- */
+
+/* Variables of a check for templates/explain.txt and rule.txt:
+ *   reason, error (code words, for logs) and the flags named by them:
+ *   the reason's word (blocked, over_time, ...; exactly one) and
+ *   error_ + the error's word (error_not_visible, ...; exactly one);
+ *   player, opponent (the side to move and the other), ply (of the move),
+ *   tax (the mover's), winner, loser (of a finished game), last_column,
+ *   last_row (of the board), min_size, max_size (of any board);
+ *   where the move names two cells of the board: move (canonical text),
+ *   whole_move (the same without a count), from, to, blocker (if a stack
+ *   is in the way), part, from_size, to_size, moving (the stack or part
+ *   that moves), from_dist, to_dist, gain, inward, loss, arrive (see
+ *   struct core_check_info), and the flags moving_part (a split) and
+ *   part_one, gain_one, inward_one, loss_one (the count is one). */
+void render_check_ctx(const struct core_geom *g,
+		      const struct core_check_info *info,
+		      struct template_ctx *ctx);
+
+/* The rule behind err in a few words ("the target is not visible from the
+ * start"), from rule.txt of `set`, one line without a newline, appended
+ * to out.  -1 with *error_r on a template error (valid until the next
+ * call on set). */
+int render_rule(struct template_set *set, enum core_error err,
+		struct buf *out, const char **error_r);
+
+/* Why `move` (may be NULL: nothing was read) got err in pos, naming cells
+ * and numbers ("c3 is not visible from e5: d4 is in the way"), from
+ * explain.txt, one line, appended to out.  Same errors as render_rule(). */
+int render_explain(struct template_set *set, const struct core_position *pos,
+		   const struct core_move *move, enum core_error err,
+		   struct buf *out, const char **error_r);
+
+/* What a refusal of a move shows, set in ctx: "rule" (render_rule()) and,
+ * if move is not NULL, "explain" (render_explain(); pos may be NULL when
+ * move is).  This is the call for refusal templates such as
+ * mail/refusal.txt.  -1 with *error_r on a template error (ctx may then
+ * hold "rule" alone). */
+int render_move_refusal(struct template_set *set,
+			const struct core_position *pos,
+			const struct core_move *move, enum core_error err,
+			struct template_ctx *ctx, const char **error_r);
 
 /* A self-contained SVG picture of the board: hexagons with their cell
  * names, stacks as discs (white / black) with their size.  `last` (may be

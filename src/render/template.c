@@ -1,477 +1,36 @@
-/* template.c -- the substitution language of template.h: contexts, loading
- * with an override folder, a parser into a flat node array, and rendering.
+/* template.c -- template sets of template.h: finding a file in the
+ * override or default folder, loading and parsing it once, and rendering
+ * the node array with a context.  Contexts are in template_ctx.c, the
+ * parser in template_parse.c.
  */
-#include "render/template.h"
+#include "render/template_private.h"
 
-#include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/xalloc.h"
+#include "util/xstr.h"
+
 /* Partials may include partials, but not forever. */
 #define TEMPLATE_MAX_DEPTH 16
 
-static void *template_xalloc(void *p, size_t size)
-{
-	p = realloc(p, size);
-	if (p == NULL) {
-		fputs("ashes: out of memory\n", stderr);
-		abort();
-	}
-	return p;
-}
+/* ------------------------------------------------------------- errors -- */
 
-static char *template_xstrdup(const char *s)
-{
-	size_t n = strlen(s) + 1;
-	return memcpy(template_xalloc(NULL, n), s, n);
-}
-
-/* ---------------------------------------------------------------- ctx -- */
-
-struct template_entry {
-	char *key;
-	char *value;                 /* NULL for a list */
-	struct template_ctx **items; /* list items, owned */
-	size_t nitems, cap;
-};
-
-struct template_ctx {
-	struct template_entry *entries;
-	size_t n, cap;
-};
-
-struct template_ctx *template_ctx_new(void)
-{
-	struct template_ctx *ctx = template_xalloc(NULL, sizeof(*ctx));
-
-	memset(ctx, 0, sizeof(*ctx));
-	return ctx;
-}
-
-static void template_entry_clear(struct template_entry *e)
-{
-	size_t i;
-
-	free(e->value);
-	e->value = NULL;
-	for (i = 0; i < e->nitems; i++)
-		template_ctx_free(&e->items[i]);
-	free(e->items);
-	e->items = NULL;
-	e->nitems = e->cap = 0;
-}
-
-void template_ctx_free(struct template_ctx **ctxp)
-{
-	struct template_ctx *ctx = *ctxp;
-	size_t i;
-
-	if (ctx == NULL)
-		return;
-	for (i = 0; i < ctx->n; i++) {
-		template_entry_clear(&ctx->entries[i]);
-		free(ctx->entries[i].key);
-	}
-	free(ctx->entries);
-	free(ctx);
-	*ctxp = NULL;
-}
-
-static struct template_entry *template_ctx_find(const struct template_ctx *ctx,
-						const char *key, size_t len)
-{
-	size_t i;
-
-	for (i = 0; i < ctx->n; i++) {
-		if (strlen(ctx->entries[i].key) == len &&
-		    memcmp(ctx->entries[i].key, key, len) == 0)
-			return &ctx->entries[i];
-	}
-	return NULL;
-}
-
-static struct template_entry *template_ctx_entry(struct template_ctx *ctx,
-						 const char *key)
-{
-	struct template_entry *e = template_ctx_find(ctx, key, strlen(key));
-
-	if (e != NULL)
-		return e;
-	if (ctx->n == ctx->cap) {
-		ctx->cap = ctx->cap ? ctx->cap * 2 : 8;
-		ctx->entries = template_xalloc(ctx->entries,
-					       ctx->cap * sizeof(*ctx->entries));
-	}
-	e = &ctx->entries[ctx->n++];
-	memset(e, 0, sizeof(*e));
-	e->key = template_xstrdup(key);
-	return e;
-}
-
-void template_ctx_set(struct template_ctx *ctx, const char *key,
-		      const char *value)
-{
-	struct template_entry *e = template_ctx_entry(ctx, key);
-	char *copy = template_xstrdup(value != NULL ? value : "");
-
-	template_entry_clear(e);
-	e->value = copy;
-}
-
-void template_ctx_setf(struct template_ctx *ctx, const char *key,
-		       const char *fmt, ...)
-{
-	struct buf b = BUF_INIT;
-	va_list ap;
-
-	va_start(ap, fmt);
-	buf_vprintf(&b, fmt, ap);
-	va_end(ap);
-	template_ctx_set(ctx, key, buf_str(&b));
-	buf_free(&b);
-}
-
-void template_ctx_set_int(struct template_ctx *ctx, const char *key,
-			  long value)
-{
-	template_ctx_setf(ctx, key, "%ld", value);
-}
-
-void template_ctx_set_bool(struct template_ctx *ctx, const char *key,
-			   bool flag)
-{
-	struct template_entry *e;
-
-	if (flag) {
-		template_ctx_set(ctx, key, "1");
-		return;
-	}
-	e = template_ctx_find(ctx, key, strlen(key));
-	if (e != NULL) {
-		template_entry_clear(e);
-		free(e->key);
-		*e = ctx->entries[--ctx->n];
-	}
-}
-
-void template_ctx_list(struct template_ctx *ctx, const char *key)
-{
-	struct template_entry *e = template_ctx_entry(ctx, key);
-
-	if (e->value != NULL)
-		template_entry_clear(e);
-}
-
-struct template_ctx *template_ctx_add(struct template_ctx *ctx,
-				      const char *key)
-{
-	struct template_entry *e = template_ctx_entry(ctx, key);
-
-	if (e->value != NULL)
-		template_entry_clear(e);
-	if (e->nitems == e->cap) {
-		e->cap = e->cap ? e->cap * 2 : 8;
-		e->items = template_xalloc(e->items,
-					   e->cap * sizeof(*e->items));
-	}
-	e->items[e->nitems] = template_ctx_new();
-	return e->items[e->nitems++];
-}
-
-const char *template_ctx_get(const struct template_ctx *ctx, const char *key)
-{
-	const struct template_entry *e = template_ctx_find(ctx, key,
-							   strlen(key));
-	return e != NULL ? e->value : NULL;
-}
-
-/* ------------------------------------------------------------ parsing -- */
-
-enum template_node_kind {
-	TNODE_TEXT,
-	TNODE_VAR,
-	TNODE_SECTION,
-	TNODE_INVERTED,
-	TNODE_PARTIAL,
-};
-
-enum template_filter {
-	TFILTER_NONE,
-	TFILTER_HTML,
-	TFILTER_CAP,
-};
-
-struct template_node {
-	enum template_node_kind kind;
-	enum template_filter filter;
-	const char *text; /* TEXT: the bytes; others: the name */
-	size_t len;
-	size_t end;       /* SECTION/INVERTED: index after the last child */
-	int line;
-};
-
-struct template_tree {
-	struct template_node *nodes;
-	size_t n, cap;
-};
-
-/* One loaded file (text kept for the nodes that point into it). */
-struct template_file {
-	char *name;
-	char *path;
-	char *text;
-	struct template_tree tree;
-};
-
-struct template_set {
-	char *override_dir;
-	char *default_dir;
-	struct template_file *files;
-	size_t nfiles, cap;
-	struct buf error;
-};
-
-static int template_fail(struct template_set *set, const char **error_r,
-			 const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int template_fail(struct template_set *set, const char **error_r,
-			 const char *fmt, ...)
-{
-	va_list ap;
-
-	buf_reset(&set->error);
-	va_start(ap, fmt);
-	buf_vprintf(&set->error, fmt, ap);
-	va_end(ap);
-	*error_r = buf_str(&set->error);
-	return -1;
-}
-
-static struct template_node *template_tree_add(struct template_tree *t,
-					       enum template_node_kind kind,
-					       const char *text, size_t len,
-					       int line)
-{
-	struct template_node *nd;
-
-	if (t->n == t->cap) {
-		t->cap = t->cap ? t->cap * 2 : 32;
-		t->nodes = template_xalloc(t->nodes,
-					   t->cap * sizeof(*t->nodes));
-	}
-	nd = &t->nodes[t->n++];
-	memset(nd, 0, sizeof(*nd));
-	nd->kind = kind;
-	nd->text = text;
-	nd->len = len;
-	nd->line = line;
-	return nd;
-}
-
-static int template_line_of(const char *text, const char *p)
-{
-	int line = 1;
-
-	for (; text < p; text++)
-		if (*text == '\n')
-			line++;
-	return line;
-}
-
-static bool template_name_char(char c)
-{
-	return isalnum((unsigned char)c) || c == '_' || c == '-' || c == '.';
-}
-
-/* Parse text into t.  `label` names the text in errors. */
-static int template_parse(struct template_set *set, const char *label,
-			  const char *text, struct template_tree *t,
-			  const char **error_r)
-{
-	/* Open sections, as node indexes, innermost last. */
-	size_t open[64];
-	size_t nopen = 0;
-	const char *p = text;
-	const char *text_start = text;
-
-	t->n = 0;
-	for (;;) {
-		const char *tag = strstr(p, "{{");
-		const char *close, *inner, *inner_end, *name, *name_end;
-		const char *line_start, *after;
-		char sigil = 0;
-		bool standalone;
-		int line;
-		struct template_node *nd;
-
-		if (tag == NULL) {
-			if (*text_start != '\0')
-				template_tree_add(t, TNODE_TEXT, text_start,
-						  strlen(text_start), 0);
-			break;
-		}
-		line = template_line_of(text, tag);
-		close = strstr(tag + 2, "}}");
-		if (close == NULL)
-			return template_fail(set, error_r,
-					     "%s:%d: unterminated tag: '{{' without '}}'",
-					     label, line);
-		inner = tag + 2;
-		inner_end = close;
-		if (memchr(inner, '\n', (size_t)(inner_end - inner)) != NULL &&
-		    *inner != '!')
-			return template_fail(set, error_r,
-					     "%s:%d: tag spans lines: '}}' missing?",
-					     label, line);
-		if (strchr("!#^/>", *inner) != NULL && *inner != '\0')
-			sigil = *inner++;
-		after = close + 2;
-
-		/* A line with only this tag (and blanks) vanishes whole. */
-		line_start = tag;
-		while (line_start > text && line_start[-1] != '\n')
-			line_start--;
-		standalone = sigil != 0;
-		if (standalone) {
-			const char *q;
-
-			for (q = line_start; q < tag; q++)
-				if (*q != ' ' && *q != '\t')
-					standalone = false;
-			for (q = after; *q != '\0' && *q != '\n'; q++)
-				if (*q != ' ' && *q != '\t' && *q != '\r')
-					standalone = false;
-			if (standalone) {
-				if (line_start < text_start)
-					line_start = text_start;
-				after = q + (*q == '\n');
-			}
-		}
-		{
-			const char *text_end = standalone ? line_start : tag;
-
-			if (text_end > text_start)
-				template_tree_add(t, TNODE_TEXT, text_start,
-						  (size_t)(text_end - text_start),
-						  0);
-		}
-		p = after;
-		text_start = after;
-		if (sigil == '!')
-			continue;
-
-		while (inner < inner_end && isspace((unsigned char)*inner))
-			inner++;
-		while (inner_end > inner && isspace((unsigned char)inner_end[-1]))
-			inner_end--;
-		name = inner;
-		name_end = name;
-		while (name_end < inner_end &&
-		       (template_name_char(*name_end) ||
-			(sigil == '>' && *name_end == '/')))
-			name_end++;
-		if (name_end == name)
-			return template_fail(set, error_r,
-					     "%s:%d: tag without a name", label,
-					     line);
-
-		switch (sigil) {
-		case '#':
-		case '^':
-			if (name_end != inner_end)
-				goto bad_name;
-			if (nopen == sizeof(open) / sizeof(open[0]))
-				return template_fail(set, error_r,
-						     "%s:%d: sections nested too deeply",
-						     label, line);
-			template_tree_add(t, sigil == '#' ? TNODE_SECTION :
-					  TNODE_INVERTED, name,
-					  (size_t)(name_end - name), line);
-			open[nopen++] = t->n - 1;
-			break;
-		case '/': {
-			struct template_node *o;
-
-			if (name_end != inner_end)
-				goto bad_name;
-			if (nopen == 0)
-				return template_fail(set, error_r,
-						     "%s:%d: {{/%.*s}} closes no section",
-						     label, line,
-						     (int)(name_end - name), name);
-			o = &t->nodes[open[nopen - 1]];
-			if (o->len != (size_t)(name_end - name) ||
-			    memcmp(o->text, name, o->len) != 0)
-				return template_fail(set, error_r,
-						     "%s:%d: {{/%.*s}} closes section '%.*s' opened on line %d",
-						     label, line,
-						     (int)(name_end - name), name,
-						     (int)o->len, o->text, o->line);
-			o->end = t->n;
-			nopen--;
-			break;
-		}
-		case '>':
-			if (name_end != inner_end)
-				goto bad_name;
-			template_tree_add(t, TNODE_PARTIAL, name,
-					  (size_t)(name_end - name), line);
-			break;
-		default:
-			nd = template_tree_add(t, TNODE_VAR, name,
-					       (size_t)(name_end - name), line);
-			if (name_end == inner_end)
-				break;
-			if (*name_end != '|')
-				goto bad_name;
-			{
-				const char *f = name_end + 1;
-				size_t flen = (size_t)(inner_end - f);
-
-				if (flen == 4 && memcmp(f, "html", 4) == 0)
-					nd->filter = TFILTER_HTML;
-				else if (flen == 3 && memcmp(f, "cap", 3) == 0)
-					nd->filter = TFILTER_CAP;
-				else
-					return template_fail(set, error_r,
-							     "%s:%d: unknown filter '%.*s' (known: html, cap)",
-							     label, line,
-							     (int)flen, f);
-			}
-			break;
-		}
-		continue;
-bad_name:
-		return template_fail(set, error_r,
-				     "%s:%d: bad tag '{{%.*s}}'", label, line,
-				     (int)(close - tag - 2), tag + 2);
-	}
-	if (nopen > 0) {
-		struct template_node *o = &t->nodes[open[nopen - 1]];
-
-		return template_fail(set, error_r,
-				     "%s:%d: section '%.*s' is never closed",
-				     label, o->line, (int)o->len, o->text);
-	}
-	return 0;
-}
 
 /* ------------------------------------------------------------ loading -- */
 
 struct template_set *template_set_new(const char *override_dir,
 				      const char *default_dir)
 {
-	struct template_set *set = template_xalloc(NULL, sizeof(*set));
+	struct template_set *set = xzalloc(sizeof(*set));
 
-	memset(set, 0, sizeof(*set));
 	set->override_dir = override_dir != NULL && *override_dir != '\0' ?
-		template_xstrdup(override_dir) : NULL;
-	set->default_dir = template_xstrdup(default_dir != NULL ?
-					    default_dir : TEMPLATE_DEFAULT_DIR);
+		xstrdup(override_dir) : NULL;
+	set->default_dir = xstrdup(default_dir != NULL ? default_dir :
+				   TEMPLATE_DEFAULT_DIR);
 	return set;
 }
 
@@ -581,8 +140,8 @@ static struct template_file *template_load(struct template_set *set,
 	}
 	if (set->nfiles == set->cap) {
 		set->cap = set->cap ? set->cap * 2 : 8;
-		set->files = template_xalloc(set->files,
-					     set->cap * sizeof(*set->files));
+		set->files = xrealloc(set->files,
+				      set->cap * sizeof(*set->files));
 	}
 	tf = &set->files[set->nfiles];
 	memset(tf, 0, sizeof(*tf));
@@ -594,7 +153,7 @@ static struct template_file *template_load(struct template_set *set,
 		free(path);
 		return NULL;
 	}
-	tf->name = template_xstrdup(name);
+	tf->name = xstrdup(name);
 	set->nfiles++;
 	return tf;
 }
@@ -669,7 +228,7 @@ static int template_partial(struct template_set *set, const char *label,
 	tf = template_load(set, name, error_r);
 	if (tf == NULL) {
 		/* Say where the partial was named, then why it failed. */
-		char *why = template_xstrdup(*error_r);
+		char *why = xstrdup(*error_r);
 
 		template_fail(set, error_r, "%s:%d: {{>%s}}: %s", label,
 			      nd->line, name, why);

@@ -1,57 +1,56 @@
-/* command.c -- the mail command language: line filtering and parsing. */
+/* command.c -- the mail command language: the grammar of one line, and
+ * the game a mail's subject and thread name (command_text.c picks the
+ * lines of a body that are commands). */
 #include "server/command.h"
+
+#include "core/variant.h"
 
 #include <ctype.h>
 #include <inttypes.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
-/* Challenge options the grammar knows.  Clock settings will be added here;
- * anything else is refused by name so a typo never silently changes a
- * game. */
-struct option_spec {
-	const char *key;
-	bool flag; /* may be written as a bare word (value "yes") */
-	const char *const *values; /* NULL: digits */
+struct word {
+	const char *s;
+	size_t len;
 };
 
-static const char *const tax_values[] = { "lost", "removed", NULL };
-static const char *const yes_no_values[] = { "yes", "no", NULL };
+/* Reads the arguments of a command (w[0] is its keyword, nw words in all)
+ * into cmd.  Returns 0, or -1 with cmd failed (see fail()). */
+typedef int command_args_parser(struct command *cmd, const struct word *w,
+				size_t nw, int64_t thread_game);
 
-static const struct option_spec option_specs[] = {
-	{ "size", false, NULL },
-	{ "swap", true, yes_no_values },
-	{ "tax", false, tax_values },
-	/* The service's own setting: may the players agree a draw. */
-	{ "draw", false, yes_no_values },
-};
+static command_args_parser parse_no_args, parse_register, parse_confirm,
+	parse_key, parse_challenge, parse_game_arg, parse_move, parse_preview,
+	parse_draw;
 
+/* The commands: keyword, kind, and what reads the rest of the line. */
 struct keyword {
 	const char *word;
 	enum command_kind kind;
+	command_args_parser *parse;
 };
 
 static const struct keyword keywords[] = {
-	{ "help", COMMAND_HELP },
-	{ "register", COMMAND_REGISTER },
-	{ "challenge", COMMAND_CHALLENGE },
-	{ "accept", COMMAND_ACCEPT },
-	{ "decline", COMMAND_DECLINE },
-	{ "withdraw", COMMAND_WITHDRAW },
-	{ "move", COMMAND_MOVE },
-	{ "preview", COMMAND_PREVIEW },
-	{ "resign", COMMAND_RESIGN },
-	{ "draw", COMMAND_DRAW },
-	{ "board", COMMAND_BOARD },
-	{ "moves", COMMAND_MOVES },
-	{ "history", COMMAND_HISTORY },
-	{ "games", COMMAND_GAMES },
-	{ "observe", COMMAND_OBSERVE },
-	{ "unobserve", COMMAND_UNOBSERVE },
-	{ "confirm", COMMAND_CONFIRM },
-	{ "key", COMMAND_KEY_REPLACE },
+	{ "help", COMMAND_HELP, parse_no_args },
+	{ "register", COMMAND_REGISTER, parse_register },
+	{ "challenge", COMMAND_CHALLENGE, parse_challenge },
+	{ "accept", COMMAND_ACCEPT, parse_game_arg },
+	{ "decline", COMMAND_DECLINE, parse_game_arg },
+	{ "withdraw", COMMAND_WITHDRAW, parse_game_arg },
+	{ "move", COMMAND_MOVE, parse_move },
+	{ "preview", COMMAND_PREVIEW, parse_preview },
+	{ "resign", COMMAND_RESIGN, parse_game_arg },
+	{ "draw", COMMAND_DRAW, parse_draw },
+	{ "board", COMMAND_BOARD, parse_game_arg },
+	{ "moves", COMMAND_MOVES, parse_game_arg },
+	{ "history", COMMAND_HISTORY, parse_game_arg },
+	{ "games", COMMAND_GAMES, parse_no_args },
+	{ "observe", COMMAND_OBSERVE, parse_game_arg },
+	{ "unobserve", COMMAND_UNOBSERVE, parse_game_arg },
+	{ "confirm", COMMAND_CONFIRM, parse_confirm },
+	{ "key", COMMAND_KEY_REPLACE, parse_key },
 };
 
 #define N_ELEMENTS(a) (sizeof(a) / sizeof((a)[0]))
@@ -99,7 +98,7 @@ static bool is_blank(char c)
 	return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v';
 }
 
-static void trim(const char **s, size_t *len)
+void command_trim(const char **s, size_t *len)
 {
 	while (*len > 0 && (is_blank(**s) || (unsigned char)**s == 0xa0)) {
 		(*s)++;
@@ -109,16 +108,10 @@ static void trim(const char **s, size_t *len)
 		(*len)--;
 }
 
-static bool starts_with_ci(const char *s, size_t len, const char *prefix)
+bool command_starts_with_ci(const char *s, size_t len, const char *prefix)
 {
 	size_t n = strlen(prefix);
 	return len >= n && strncasecmp(s, prefix, n) == 0;
-}
-
-static bool ends_with_ci(const char *s, size_t len, const char *suffix)
-{
-	size_t n = strlen(suffix);
-	return len >= n && strncasecmp(s + len - n, suffix, n) == 0;
 }
 
 static void copy_cut(char *dst, size_t cap, const char *src, size_t len)
@@ -135,11 +128,6 @@ static void copy_lower(char *dst, size_t cap, const char *src, size_t len)
 	for (char *p = dst; *p; p++)
 		*p = (char)tolower((unsigned char)*p);
 }
-
-struct word {
-	const char *s;
-	size_t len;
-};
 
 #define MAX_WORDS (COMMAND_MAX_OPTIONS + 8)
 
@@ -168,67 +156,6 @@ static size_t split_words(const char *s, size_t len, struct word *w,
 static bool word_is(const struct word *w, const char *lit)
 {
 	return w->len == strlen(lit) && strncasecmp(w->s, lit, w->len) == 0;
-}
-
-/* --- lines to skip ----------------------------------------------------- */
-
-bool command_line_ends_text(const char *line, size_t len)
-{
-	/* Keep the raw line for the signature test: "-- " has a space. */
-	if ((len == 3 && memcmp(line, "-- ", 3) == 0) ||
-	    (len == 4 && memcmp(line, "-- \r", 4) == 0))
-		return true;
-	trim(&line, &len);
-	if (len == 2 && memcmp(line, "--", 2) == 0)
-		return true;
-	/* Outlook, and forwarded messages in several clients. */
-	if (starts_with_ci(line, len, "-----Original Message-----") ||
-	    starts_with_ci(line, len, "----- Original Message -----") ||
-	    starts_with_ci(line, len, "-------- Original Message --------") ||
-	    starts_with_ci(line, len, "-------- Forwarded Message --------") ||
-	    starts_with_ci(line, len, "---------- Forwarded message ---------") ||
-	    starts_with_ci(line, len, "Begin forwarded message:"))
-		return true;
-	/* Outlook on the web: a rule of underscores before the quoted
-	 * headers. */
-	if (len >= 10) {
-		size_t i = 0;
-		while (i < len && line[i] == '_')
-			i++;
-		if (i == len)
-			return true;
-	}
-	return false;
-}
-
-/* A reply attribution: "On <date>, <name> wrote:" (Thunderbird, Gmail,
- * Apple Mail, mutt's default), "<name> wrote:" (older Thunderbird), and
- * mutt's "* Name <x@y> [2026-01-03 10:00]:".  The line before may be the
- * first half of a Gmail attribution wrapped in two. */
-static bool is_attribution(const char *line, size_t len, const char *next,
-			   size_t next_len)
-{
-	trim(&line, &len);
-	if (len == 0)
-		return false;
-	if (ends_with_ci(line, len, "wrote:") ||
-	    ends_with_ci(line, len, "writes:"))
-		return true;
-	if (line[0] == '*' && len > 3 && line[len - 1] == ':' &&
-	    line[len - 2] == ']' && memchr(line, '[', len) != NULL)
-		return true;
-	if (next != NULL && starts_with_ci(line, len, "On ")) {
-		trim(&next, &next_len);
-		if (ends_with_ci(next, next_len, "wrote:"))
-			return true;
-	}
-	return false;
-}
-
-static bool is_quoted(const char *line, size_t len)
-{
-	trim(&line, &len);
-	return len > 0 && line[0] == '>';
 }
 
 /* --- parsing one line --------------------------------------------------- */
@@ -354,19 +281,21 @@ static bool valid_name(const struct word *w)
 	return !word_is(w, "any") && !looks_like_move(w->s, w->len);
 }
 
+/* A `challenge` option, KEY=VALUE or a bare flag.  The options and their
+ * values are the rules core's table (core/variant.h): anything else is
+ * refused by name so a typo never silently changes a game.  Only the form
+ * is checked here; a size out of range is the service's to refuse, saying
+ * what the range is. */
 static int parse_option(struct command *cmd, const struct word *w)
 {
 	const char *eq = memchr(w->s, '=', w->len);
 	size_t klen = eq != NULL ? (size_t)(eq - w->s) : w->len;
 	const char *val = eq != NULL ? eq + 1 : NULL;
 	size_t vlen = eq != NULL ? w->len - klen - 1 : 0;
-	const struct option_spec *spec = NULL;
+	const struct core_variant_option *spec;
 	struct command_option *opt;
 
-	for (size_t i = 0; i < N_ELEMENTS(option_specs); i++)
-		if (klen == strlen(option_specs[i].key) &&
-		    strncasecmp(w->s, option_specs[i].key, klen) == 0)
-			spec = &option_specs[i];
+	spec = core_variant_option_find(w->s, klen);
 	if (spec == NULL)
 		return fail(cmd, COMMAND_ERR_UNKNOWN_OPTION, w->s, klen);
 	for (size_t i = 0; i < cmd->noptions; i++)
@@ -376,33 +305,19 @@ static int parse_option(struct command *cmd, const struct word *w)
 	if (cmd->noptions >= COMMAND_MAX_OPTIONS)
 		return fail(cmd, COMMAND_ERR_EXTRA_ARG, w->s, w->len);
 	if (val == NULL) {
-		if (!spec->flag)
+		/* a bare flag ("swap") means yes */
+		if (spec->type != CORE_VARIANT_FLAG || !spec->bare)
 			return fail(cmd, COMMAND_ERR_BAD_OPTION, w->s, w->len);
 		val = "yes";
 		vlen = 3;
 	}
-	if (vlen == 0 || vlen >= COMMAND_OPTION_VALUE_MAX)
+	if (vlen == 0 || vlen >= COMMAND_OPTION_VALUE_MAX ||
+	    !core_variant_option_value_ok(spec, val, vlen))
 		return fail(cmd, COMMAND_ERR_BAD_OPTION, w->s, w->len);
-	if (spec->values == NULL) {
-		for (size_t i = 0; i < vlen; i++)
-			if (!isdigit((unsigned char)val[i]) || vlen > 6)
-				return fail(cmd, COMMAND_ERR_BAD_OPTION, w->s,
-					    w->len);
-	} else {
-		bool ok = false;
-		for (const char *const *v = spec->values; *v != NULL; v++)
-			if (vlen == strlen(*v) &&
-			    strncasecmp(val, *v, vlen) == 0)
-				ok = true;
-		if (!ok)
-			return fail(cmd, COMMAND_ERR_BAD_OPTION, w->s, w->len);
-	}
 	opt = &cmd->options[cmd->noptions++];
 	copy_lower(opt->key, sizeof(opt->key), spec->key, strlen(spec->key));
-	if (spec->values != NULL)
-		copy_lower(opt->value, sizeof(opt->value), val, vlen);
-	else
-		copy_cut(opt->value, sizeof(opt->value), val, vlen);
+	/* names and yes/no in lower case; a number is digits only */
+	copy_lower(opt->value, sizeof(opt->value), val, vlen);
 	return 0;
 }
 
@@ -432,16 +347,199 @@ static int set_move(struct command *cmd, const struct word *w)
 	return 0;
 }
 
+/* help, games: nothing after the keyword. */
+static int parse_no_args(struct command *cmd, const struct word *w, size_t nw,
+			 int64_t thread_game)
+{
+	(void)thread_game;
+	return no_more(cmd, w, nw, 1);
+}
+
+/* register NAME */
+static int parse_register(struct command *cmd, const struct word *w,
+			  size_t nw, int64_t thread_game)
+{
+	(void)thread_game;
+	if (nw < 2)
+		return fail_str(cmd, COMMAND_ERR_MISSING_ARG, "NAME");
+	if (!valid_name(&w[1]))
+		return fail(cmd, COMMAND_ERR_BAD_NAME, w[1].s, w[1].len);
+	copy_cut(cmd->name, sizeof(cmd->name), w[1].s, w[1].len);
+	return no_more(cmd, w, nw, 2);
+}
+
+/* confirm CODE: the code kept in upper case. */
+static int parse_confirm(struct command *cmd, const struct word *w,
+			 size_t nw, int64_t thread_game)
+{
+	(void)thread_game;
+	if (nw < 2)
+		return fail_str(cmd, COMMAND_ERR_MISSING_ARG, "CODE");
+	if (w[1].len < COMMAND_CODE_MIN || w[1].len > COMMAND_CODE_MAX)
+		return fail(cmd, COMMAND_ERR_BAD_CODE, w[1].s, w[1].len);
+	for (size_t i = 0; i < w[1].len; i++) {
+		if (!isalnum((unsigned char)w[1].s[i]))
+			return fail(cmd, COMMAND_ERR_BAD_CODE, w[1].s,
+				    w[1].len);
+		cmd->code[i] = (char)toupper((unsigned char)w[1].s[i]);
+	}
+	cmd->code[w[1].len] = '\0';
+	return no_more(cmd, w, nw, 2);
+}
+
+/* key replace */
+static int parse_key(struct command *cmd, const struct word *w, size_t nw,
+		     int64_t thread_game)
+{
+	(void)thread_game;
+	if (nw < 2)
+		return fail_str(cmd, COMMAND_ERR_MISSING_ARG, "replace");
+	if (!word_is(&w[1], "replace"))
+		return fail(cmd, COMMAND_ERR_BAD_KEY_ACTION, w[1].s, w[1].len);
+	return no_more(cmd, w, nw, 2);
+}
+
+/* challenge PLAYER|any [OPTION]... */
+static int parse_challenge(struct command *cmd, const struct word *w,
+			   size_t nw, int64_t thread_game)
+{
+	(void)thread_game;
+	if (nw < 2)
+		return fail_str(cmd, COMMAND_ERR_MISSING_ARG, "PLAYER or any");
+	if (word_is(&w[1], "any"))
+		copy_cut(cmd->name, sizeof(cmd->name), "any", 3);
+	else if (valid_name(&w[1]))
+		copy_cut(cmd->name, sizeof(cmd->name), w[1].s, w[1].len);
+	else
+		return fail(cmd, COMMAND_ERR_BAD_NAME, w[1].s, w[1].len);
+	for (size_t i = 2; i < nw; i++)
+		if (parse_option(cmd, &w[i]) < 0)
+			return -1;
+	return 0;
+}
+
+/* accept, decline, withdraw, resign, board, moves, history, observe,
+ * unobserve: GAME, which a game's thread may leave off. */
+static int parse_game_arg(struct command *cmd, const struct word *w,
+			  size_t nw, int64_t thread_game)
+{
+	if (nw < 2 && thread_game > 0) {
+		/* In a game's thread the game number may be left off for
+		 * commands that cannot be stale. */
+		cmd->game = thread_game;
+		return 0;
+	}
+	if (need_game(cmd, w, nw, 1, "GAME") < 0)
+		return -1;
+	return no_more(cmd, w, nw, 2);
+}
+
+/* move GAME PLY MOVE */
+static int parse_move(struct command *cmd, const struct word *w, size_t nw,
+		      int64_t thread_game)
+{
+	(void)thread_game;
+	if (need_game(cmd, w, nw, 1, "GAME") < 0)
+		return -1;
+	if (nw < 3)
+		return fail_str(cmd, COMMAND_ERR_MISSING_ARG, "PLY");
+	if (parse_ply(&w[2], &cmd->ply) < 0)
+		return fail(cmd, COMMAND_ERR_BAD_PLY, w[2].s, w[2].len);
+	if (nw < 4)
+		return fail_str(cmd, COMMAND_ERR_MISSING_ARG, "MOVE");
+	if (set_move(cmd, &w[3]) < 0)
+		return -1;
+	return no_more(cmd, w, nw, 4);
+}
+
+/* preview GAME MOVE, or preview MOVE in the thread */
+static int parse_preview(struct command *cmd, const struct word *w,
+			 size_t nw, int64_t thread_game)
+{
+	if (nw == 2 && thread_game > 0 && looks_like_move(w[1].s, w[1].len)) {
+		cmd->game = thread_game;
+		return set_move(cmd, &w[1]);
+	}
+	if (need_game(cmd, w, nw, 1, "GAME") < 0)
+		return -1;
+	if (nw < 3)
+		return fail_str(cmd, COMMAND_ERR_MISSING_ARG, "MOVE");
+	if (set_move(cmd, &w[2]) < 0)
+		return -1;
+	return no_more(cmd, w, nw, 3);
+}
+
+/* draw offer|accept|decline GAME, the game optional in its thread */
+static int parse_draw(struct command *cmd, const struct word *w, size_t nw,
+		      int64_t thread_game)
+{
+	if (nw < 2)
+		return fail_str(cmd, COMMAND_ERR_MISSING_ARG,
+				"offer, accept or decline");
+	if (word_is(&w[1], "offer"))
+		cmd->draw = COMMAND_DRAW_OFFER;
+	else if (word_is(&w[1], "accept"))
+		cmd->draw = COMMAND_DRAW_ACCEPT;
+	else if (word_is(&w[1], "decline"))
+		cmd->draw = COMMAND_DRAW_DECLINE;
+	else
+		return fail(cmd, COMMAND_ERR_BAD_DRAW, w[1].s, w[1].len);
+	if (nw < 3 && thread_game > 0) {
+		cmd->game = thread_game;
+		return 0;
+	}
+	if (need_game(cmd, w, nw, 2, "GAME") < 0)
+		return -1;
+	return no_more(cmd, w, nw, 3);
+}
+
+/* A line that starts with no keyword: a bare move (or `swap`) in a game's
+ * thread, or `swap GAME`.  Returns 0, or -1 with cmd failed. */
+static int parse_bare_move(struct command *cmd, const struct word *w,
+			   size_t nw, int64_t thread_game)
+{
+	if (!looks_like_move(w[0].s, w[0].len))
+		return fail(cmd, COMMAND_ERR_UNKNOWN, w[0].s, w[0].len);
+	cmd->kind = COMMAND_MOVE;
+	cmd->bare = true;
+	if (set_move(cmd, &w[0]) < 0)
+		return -1;
+	if (nw >= 2 && word_is(&w[0], "swap")) {
+		/* `swap 12` names the game itself */
+		if (need_game(cmd, w, nw, 1, "GAME") < 0 ||
+		    no_more(cmd, w, nw, 2) < 0)
+			return -1;
+		return 0;
+	}
+	if (no_more(cmd, w, nw, 1) < 0)
+		return -1;
+	if (thread_game <= 0)
+		return fail(cmd, thread_game < 0 ?
+			    COMMAND_ERR_THREAD_UNCONFIRMED :
+			    COMMAND_ERR_NO_GAME, w[0].s, w[0].len);
+	cmd->game = thread_game;
+	return 0;
+}
+
+/* The command whose keyword w is (any case), or NULL. */
+static const struct keyword *keyword_find(const struct word *w)
+{
+	for (size_t i = 0; i < N_ELEMENTS(keywords); i++)
+		if (word_is(w, keywords[i].word))
+			return &keywords[i];
+	return NULL;
+}
+
 int command_parse_line(const char *line, size_t len, int64_t thread_game,
 		       struct command *cmd_r)
 {
 	struct word w[MAX_WORDS];
 	size_t nw;
 	struct command *cmd = cmd_r;
-	const struct keyword *kw = NULL;
+	const struct keyword *kw;
 
 	memset(cmd, 0, sizeof(*cmd));
-	trim(&line, &len);
+	command_trim(&line, &len);
 	copy_cut(cmd->text, sizeof(cmd->text), line, len);
 	nw = split_words(line, len, w, N_ELEMENTS(w));
 	if (nw == 0)
@@ -449,150 +547,11 @@ int command_parse_line(const char *line, size_t len, int64_t thread_game,
 	if (nw > N_ELEMENTS(w))
 		return fail(cmd, COMMAND_ERR_EXTRA_ARG, w[N_ELEMENTS(w) - 1].s,
 			    w[N_ELEMENTS(w) - 1].len);
-
-	for (size_t i = 0; i < N_ELEMENTS(keywords); i++)
-		if (word_is(&w[0], keywords[i].word))
-			kw = &keywords[i];
-	if (kw == NULL) {
-		/* A bare move (or `swap`) in a game's thread; `swap 12`
-		 * names the game itself. */
-		if (!looks_like_move(w[0].s, w[0].len))
-			return fail(cmd, COMMAND_ERR_UNKNOWN, w[0].s, w[0].len);
-		cmd->kind = COMMAND_MOVE;
-		cmd->bare = true;
-		if (set_move(cmd, &w[0]) < 0)
-			return -1;
-		if (nw >= 2 && word_is(&w[0], "swap")) {
-			if (need_game(cmd, w, nw, 1, "GAME") < 0 ||
-			    no_more(cmd, w, nw, 2) < 0)
-				return -1;
-			return 0;
-		}
-		if (no_more(cmd, w, nw, 1) < 0)
-			return -1;
-		if (thread_game <= 0)
-			return fail(cmd, thread_game < 0 ?
-				    COMMAND_ERR_THREAD_UNCONFIRMED :
-				    COMMAND_ERR_NO_GAME, w[0].s, w[0].len);
-		cmd->game = thread_game;
-		return 0;
-	}
-
+	kw = keyword_find(&w[0]);
+	if (kw == NULL)
+		return parse_bare_move(cmd, w, nw, thread_game);
 	cmd->kind = kw->kind;
-	switch (kw->kind) {
-	case COMMAND_HELP:
-	case COMMAND_GAMES:
-		return no_more(cmd, w, nw, 1);
-	case COMMAND_REGISTER:
-		if (nw < 2)
-			return fail_str(cmd, COMMAND_ERR_MISSING_ARG, "NAME");
-		if (!valid_name(&w[1]))
-			return fail(cmd, COMMAND_ERR_BAD_NAME, w[1].s, w[1].len);
-		copy_cut(cmd->name, sizeof(cmd->name), w[1].s, w[1].len);
-		return no_more(cmd, w, nw, 2);
-	case COMMAND_CONFIRM:
-		if (nw < 2)
-			return fail_str(cmd, COMMAND_ERR_MISSING_ARG, "CODE");
-		if (w[1].len < COMMAND_CODE_MIN || w[1].len > COMMAND_CODE_MAX)
-			return fail(cmd, COMMAND_ERR_BAD_CODE, w[1].s, w[1].len);
-		for (size_t i = 0; i < w[1].len; i++) {
-			if (!isalnum((unsigned char)w[1].s[i]))
-				return fail(cmd, COMMAND_ERR_BAD_CODE, w[1].s,
-					    w[1].len);
-			cmd->code[i] = (char)toupper((unsigned char)w[1].s[i]);
-		}
-		cmd->code[w[1].len] = '\0';
-		return no_more(cmd, w, nw, 2);
-	case COMMAND_KEY_REPLACE:
-		if (nw < 2)
-			return fail_str(cmd, COMMAND_ERR_MISSING_ARG, "replace");
-		if (!word_is(&w[1], "replace"))
-			return fail(cmd, COMMAND_ERR_BAD_KEY_ACTION, w[1].s,
-				    w[1].len);
-		return no_more(cmd, w, nw, 2);
-	case COMMAND_CHALLENGE:
-		if (nw < 2)
-			return fail_str(cmd, COMMAND_ERR_MISSING_ARG,
-					"PLAYER or any");
-		if (word_is(&w[1], "any"))
-			copy_cut(cmd->name, sizeof(cmd->name), "any", 3);
-		else if (valid_name(&w[1]))
-			copy_cut(cmd->name, sizeof(cmd->name), w[1].s,
-				 w[1].len);
-		else
-			return fail(cmd, COMMAND_ERR_BAD_NAME, w[1].s, w[1].len);
-		for (size_t i = 2; i < nw; i++)
-			if (parse_option(cmd, &w[i]) < 0)
-				return -1;
-		return 0;
-	case COMMAND_ACCEPT:
-	case COMMAND_DECLINE:
-	case COMMAND_WITHDRAW:
-	case COMMAND_RESIGN:
-	case COMMAND_BOARD:
-	case COMMAND_MOVES:
-	case COMMAND_HISTORY:
-	case COMMAND_OBSERVE:
-	case COMMAND_UNOBSERVE:
-		if (nw < 2 && thread_game > 0) {
-			/* In a game's thread the game number may be left
-			 * off for commands that cannot be stale. */
-			cmd->game = thread_game;
-			return 0;
-		}
-		if (need_game(cmd, w, nw, 1, "GAME") < 0)
-			return -1;
-		return no_more(cmd, w, nw, 2);
-	case COMMAND_MOVE:
-		/* move GAME PLY MOVE */
-		if (need_game(cmd, w, nw, 1, "GAME") < 0)
-			return -1;
-		if (nw < 3)
-			return fail_str(cmd, COMMAND_ERR_MISSING_ARG, "PLY");
-		if (parse_ply(&w[2], &cmd->ply) < 0)
-			return fail(cmd, COMMAND_ERR_BAD_PLY, w[2].s, w[2].len);
-		if (nw < 4)
-			return fail_str(cmd, COMMAND_ERR_MISSING_ARG, "MOVE");
-		if (set_move(cmd, &w[3]) < 0)
-			return -1;
-		return no_more(cmd, w, nw, 4);
-	case COMMAND_PREVIEW:
-		/* preview GAME MOVE, or preview MOVE in the thread */
-		if (nw == 2 && thread_game > 0 &&
-		    looks_like_move(w[1].s, w[1].len)) {
-			cmd->game = thread_game;
-			return set_move(cmd, &w[1]);
-		}
-		if (need_game(cmd, w, nw, 1, "GAME") < 0)
-			return -1;
-		if (nw < 3)
-			return fail_str(cmd, COMMAND_ERR_MISSING_ARG, "MOVE");
-		if (set_move(cmd, &w[2]) < 0)
-			return -1;
-		return no_more(cmd, w, nw, 3);
-	case COMMAND_DRAW:
-		if (nw < 2)
-			return fail_str(cmd, COMMAND_ERR_MISSING_ARG,
-					"offer, accept or decline");
-		if (word_is(&w[1], "offer"))
-			cmd->draw = COMMAND_DRAW_OFFER;
-		else if (word_is(&w[1], "accept"))
-			cmd->draw = COMMAND_DRAW_ACCEPT;
-		else if (word_is(&w[1], "decline"))
-			cmd->draw = COMMAND_DRAW_DECLINE;
-		else
-			return fail(cmd, COMMAND_ERR_BAD_DRAW, w[1].s, w[1].len);
-		if (nw < 3 && thread_game > 0) {
-			cmd->game = thread_game;
-			return 0;
-		}
-		if (need_game(cmd, w, nw, 2, "GAME") < 0)
-			return -1;
-		return no_more(cmd, w, nw, 3);
-	case COMMAND_INVALID:
-		break;
-	}
-	return fail(cmd, COMMAND_ERR_UNKNOWN, w[0].s, w[0].len);
+	return kw->parse(cmd, w, nw, thread_game);
 }
 
 /* --- subject and thread -------------------------------------------------- */
@@ -627,7 +586,7 @@ static size_t scan_reply_prefix(const char *s, size_t len)
 		"fwd :", "tr:",
 	};
 	for (size_t i = 0; i < N_ELEMENTS(prefixes); i++)
-		if (starts_with_ci(s, len, prefixes[i]))
+		if (command_starts_with_ci(s, len, prefixes[i]))
 			return strlen(prefixes[i]);
 	return 0;
 }
@@ -640,7 +599,7 @@ void command_subject_clean(const char *subject, char *buf, size_t len)
 
 	while (again) {
 		again = false;
-		trim(&s, &n);
+		command_trim(&s, &n);
 		if ((skip = scan_reply_prefix(s, n)) > 0 ||
 		    (skip = scan_tag(s, n, NULL)) > 0) {
 			s += skip;
@@ -706,7 +665,8 @@ static int game_after_word(const char *s, size_t len, const char *word,
 {
 	size_t wl = strlen(word), i, start;
 
-	if (len <= wl || !starts_with_ci(s, len, word) || !is_blank(s[wl]))
+	if (len <= wl || !command_starts_with_ci(s, len, word) ||
+	    !is_blank(s[wl]))
 		return 0;
 	for (i = wl; i < len && is_blank(s[i]); i++)
 		;
@@ -740,117 +700,4 @@ bool command_thread_confirmed(const char *body, size_t len, int64_t game)
 			return true;
 	}
 	return false;
-}
-
-/* --- the whole mail ------------------------------------------------------ */
-
-static struct command *list_add(struct command_list *list, size_t *cap)
-{
-	if (list->count == *cap) {
-		size_t ncap = *cap == 0 ? 8 : *cap * 2;
-		struct command *n = realloc(list->items, ncap * sizeof(*n));
-		if (n == NULL) {
-			fprintf(stderr, "out of memory\n");
-			abort();
-		}
-		list->items = n;
-		*cap = ncap;
-	}
-	return &list->items[list->count++];
-}
-
-void command_parse_mail(const char *subject, const char *body, size_t len,
-			int64_t thread_game, struct command_list *list_r)
-{
-	struct command_list *list = list_r;
-	struct command subject_cmd;
-	bool have_subject = false, in_armor = false;
-	size_t cap = 0, pos = 0;
-	int lineno = 0;
-
-	memset(list, 0, sizeof(*list));
-
-	/* The Subject is not signed: it never runs.  If it reads as a
-	 * command the body does not repeat, the reply says it was ignored. */
-	if (subject != NULL) {
-		char clean[COMMAND_TEXT_MAX];
-		command_subject_clean(subject, clean, sizeof(clean));
-		if (clean[0] != '\0' &&
-		    command_parse_line(clean, strlen(clean), thread_game,
-				       &subject_cmd) == 0)
-			have_subject = true;
-	}
-
-	while (pos < len) {
-		const char *line = body + pos, *nl, *next = NULL;
-		size_t llen, next_len = 0;
-		struct command cmd;
-
-		nl = memchr(line, '\n', len - pos);
-		llen = nl != NULL ? (size_t)(nl - line) : len - pos;
-		pos += llen + (nl != NULL ? 1 : 0);
-		lineno++;
-		if (llen > 0 && line[llen - 1] == '\r')
-			llen--;
-		if (pos < len) {
-			const char *nnl;
-			next = body + pos;
-			nnl = memchr(next, '\n', len - pos);
-			next_len = nnl != NULL ? (size_t)(nnl - next) : len - pos;
-		}
-
-		if (command_line_ends_text(line, llen)) {
-			/* A signature is normal; an original or forwarded
-			 * message below is worth telling the player about. */
-			const char *t = line;
-			size_t tl = llen;
-			trim(&t, &tl);
-			if (!(tl == 2 && memcmp(t, "--", 2) == 0))
-				list->skipped_quoted = true;
-			break;
-		}
-		/* A pasted public key (for `register`) travels with the
-		 * commands; its armour is data, never commands. */
-		if (in_armor || starts_with_ci(line, llen, "-----BEGIN PGP ")) {
-			in_armor = !starts_with_ci(line, llen, "-----END PGP ");
-			continue;
-		}
-		if (is_quoted(line, llen) ||
-		    is_attribution(line, llen, next, next_len)) {
-			list->skipped_quoted = true;
-			continue;
-		}
-		{
-			const char *t = line;
-			size_t tl = llen;
-			trim(&t, &tl);
-			if (tl == 0)
-				continue;
-		}
-
-		if (list->count > 0 &&
-		    list->items[list->count - 1].kind == COMMAND_INVALID) {
-			/* A line after the refused one: never run. */
-			list->stopped_early = true;
-			break;
-		}
-		command_parse_line(line, llen, thread_game, &cmd);
-		cmd.line = lineno;
-		if (have_subject && strcasecmp(cmd.text, subject_cmd.text) == 0)
-			have_subject = false;
-		if (list->count >= COMMAND_MAX) {
-			cmd.kind = COMMAND_INVALID;
-			cmd.error = COMMAND_ERR_TOO_MANY;
-			cmd.detail[0] = '\0';
-		}
-		*list_add(list, &cap) = cmd;
-	}
-	list->subject_ignored = have_subject;
-}
-
-void command_list_free(struct command_list *list)
-{
-	free(list->items);
-	list->items = NULL;
-	list->count = 0;
 }

@@ -5,7 +5,9 @@
  * This module only reads text: it knows the grammar (templates/
  * help-commands.txt documents it for players) but not the rules or the
  * store.  Move text is checked for its shape only; the service asks the
- * rules core whether a move is legal in its game.
+ * rules core whether a move is legal in its game.  The `challenge` options
+ * and their values are the core's table (core/variant.h), checked here for
+ * their form only (size=99 is for the service to refuse).
  *
  * Parsing never fails as a whole: the first line that is not a valid
  * command becomes a COMMAND_INVALID entry (with the reason) and ends the
@@ -86,7 +88,8 @@ enum command_draw_action {
 #define COMMAND_MAX 64
 
 /* One key=value option of `challenge` (a bare word such as `swap` has the
- * value "yes").  Keys are lower case; values as written. */
+ * value "yes").  Keys and values are lower case, ready for
+ * core_variant_set_option(). */
 struct command_option {
 	char key[COMMAND_OPTION_KEY_MAX];
 	char value[COMMAND_OPTION_VALUE_MAX];
@@ -192,5 +195,13 @@ const char *command_kind_name(enum command_kind kind);
 
 /* Parse "12" or "#12" into a game id (> 0).  -1 if not a game number. */
 int command_parse_game(const char *word, size_t len, int64_t *game_r);
+
+/* ---- for command_text.c only: text helpers defined in command.c ---- */
+
+/* Narrow *s and *len to the text without surrounding blanks (and leading
+ * 0xa0 bytes, Latin-1 no-break spaces). */
+void command_trim(const char **s, size_t *len);
+/* True if s (len bytes) starts with prefix, ignoring case. */
+bool command_starts_with_ci(const char *s, size_t len, const char *prefix);
 
 #endif

@@ -23,27 +23,6 @@ static const char code_alphabet[] = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
 #define IDENTITY_CODE_LEN 10 /* 50 bits: no guessing within the rate limit */
 #define IDENTITY_REGISTER_WINDOW 3600
 
-bool server_address_usable(const char *addr)
-{
-	const char *at;
-	size_t n, i;
-
-	if (addr == NULL)
-		return false;
-	n = strlen(addr);
-	at = strchr(addr, '@');
-	if (n < 3 || n > STORE_ADDRESS_MAX || at == NULL || at == addr ||
-	    at[1] == '\0' || strchr(at + 1, '@') != NULL)
-		return false;
-	for (i = 0; i < n; i++) {
-		unsigned char c = (unsigned char)addr[i];
-		if (c <= 0x20 || c == 0x7f || c == '<' || c == '>' ||
-		    c == ',' || c == ';')
-			return false;
-	}
-	return true;
-}
-
 bool identity_pending(const struct store_player *p)
 {
 	return p != NULL && p->n_addresses == 0;
@@ -136,7 +115,7 @@ static int identity_register_busy(struct handle *h, bool *busy_r)
 }
 
 int identity_register(struct handle *h, const struct command *c,
-		      struct template_ctx *out)
+		      struct game *g, struct template_ctx *out)
 {
 	const struct server_inbound *msg = h->msg;
 	struct store_player *other = NULL;
@@ -145,6 +124,7 @@ int identity_register(struct handle *h, const struct command *c,
 	int64_t id;
 	int ret;
 
+	(void)g;
 	if (!server_address_usable(from)) {
 		server_refuse(h, "bad_address");
 		template_ctx_set(h->refusal, "address", from ? from : "");
@@ -164,7 +144,7 @@ int identity_register(struct handle *h, const struct command *c,
 		}
 		goto claim;
 	}
-	if (msg->fingerprint == NULL && !msg->weak_identity)
+	if (msg->fingerprint == NULL && !h->weak)
 		return server_refuse(h, "no_identity");
 	ret = store_player_by_name(h->srv->store, c->name, &other, &error);
 	if (ret < 0)
@@ -194,12 +174,11 @@ claim:
 	template_ctx_set(out, "name", h->me->name);
 	if (msg->fingerprint != NULL)
 		template_ctx_set(out, "fingerprint", msg->fingerprint);
-	return server_render_into(h, "mail/cmd-register.txt", out, out,
-				  "output");
+	return 0;
 }
 
 int identity_confirm(struct handle *h, const struct command *c,
-		     struct template_ctx *out)
+		     struct game *g, struct template_ctx *out)
 {
 	const struct server_inbound *msg = h->msg;
 	struct store_claim claim;
@@ -207,9 +186,9 @@ int identity_confirm(struct handle *h, const struct command *c,
 	int64_t pid = 0;
 	int ret;
 
+	(void)g;
 	memset(&claim, 0, sizeof(claim));
-	if (h->me == NULL && msg->fingerprint == NULL &&
-	    msg->weak_identity) {
+	if (h->me == NULL && msg->fingerprint == NULL && h->weak) {
 		/* An unsigned club: the claim is found by address and code. */
 		ret = store_claim_find(h->srv->store, msg->from_address,
 				       c->code, &pid, &error);
@@ -257,12 +236,11 @@ int identity_confirm(struct handle *h, const struct command *c,
 	store_player_free(&h->me);
 	if (store_player_load(h->srv->store, pid, &h->me, &error) != 1)
 		return server_store_fail(h, error);
-	return server_render_into(h, "mail/cmd-confirm.txt", out, out,
-				  "output");
+	return 0;
 }
 
 int identity_key_replace(struct handle *h, const struct command *c,
-			 struct template_ctx *out)
+			 struct game *g, struct template_ctx *out)
 {
 	const struct server_inbound *msg = h->msg;
 	const char *error, *fresh = NULL;
@@ -270,6 +248,7 @@ int identity_key_replace(struct handle *h, const struct command *c,
 	int ret;
 
 	(void)c;
+	(void)g;
 	if (msg->fingerprint == NULL)
 		return server_refuse(h, "key_replace_unsigned");
 	for (i = 0; i < msg->offered_count; i++)
@@ -290,5 +269,5 @@ int identity_key_replace(struct handle *h, const struct command *c,
 		return server_refuse(h, "key_taken");
 	template_ctx_set(out, "old", msg->fingerprint);
 	template_ctx_set(out, "new", fresh);
-	return server_render_into(h, "mail/cmd-key.txt", out, out, "output");
+	return 0;
 }

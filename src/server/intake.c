@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 
 /* A day, for the one refusal an unverified address may get. */
 #define INTAKE_REFUSAL_WINDOW (24 * 3600)
@@ -70,7 +71,7 @@ static int intake_revocations(struct handle *h, size_t *revoked_r)
 	for (i = 0; i < msg->revoked_count; i++) {
 		struct store_player *p = NULL;
 		struct template_ctx *ctx;
-		struct buf body = BUF_INIT;
+		struct buf body = BUF_INIT, subject = BUF_INIT;
 		const char *error;
 		int64_t pid = 0;
 		int r;
@@ -91,13 +92,19 @@ static int intake_revocations(struct handle *h, size_t *revoked_r)
 		template_ctx_set(ctx, "name", p->name);
 		template_ctx_set(ctx, "fingerprint", msg->revoked_fprs[i]);
 		template_ctx_set_bool(ctx, "keys_left", p->n_fingerprints > 0);
-		r = server_render(h, "mail/key-revoked.txt", ctx, &body);
+		r = server_render(h, server_notices[NOTICE_KEY_REVOKED].template,
+				  ctx, &body);
+		if (r == 0)
+			r = server_render_line(h, "mail/subject-key-revoked.txt",
+					       ctx, &subject);
 		if (r == 0)
 			r = server_queue_mail(h, server_player_address(p), NULL,
-					      "notice", "Your key was revoked",
-					      NULL, NULL, buf_str(&body), false);
+					      server_notices[NOTICE_KEY_REVOKED].kind,
+					      buf_str(&subject), NULL, NULL,
+					      buf_str(&body), false);
 		template_ctx_free(&ctx);
 		buf_free(&body);
+		buf_free(&subject);
 		store_player_free(&p);
 		if (r < 0)
 			return -1;
@@ -153,23 +160,57 @@ static int intake_answer_refusal(struct handle *h, const char **why_r)
 	return 0;
 }
 
-static void intake_refusal_detail(struct handle *h)
+/* A mail signed by a player's own key: they are there and reading, so
+ * the marks bounces left on their addresses are lifted (the next bounce
+ * marks them again).  An unsigned From proves nothing. */
+static int intake_player_alive(struct handle *h)
+{
+	struct store_player *me = h->me;
+	const char *error;
+
+	if (h->msg->fingerprint == NULL || me == NULL)
+		return 0;
+	for (size_t i = 0; i < me->n_addresses; i++) {
+		if (!me->addresses[i].failing)
+			continue;
+		if (store_address_mark_failing(h->srv->store,
+					       me->addresses[i].address, false,
+					       h->now, NULL, &error) < 0)
+			return server_store_fail(h, error);
+		me->addresses[i].failing = false;
+	}
+	return 0;
+}
+
+/* The values mail/mail-refused.txt words a refusal with: who signed,
+ * when, how big the mail was, what the decoder said, the hourly limit. */
+static void intake_refusal_vars(struct handle *h)
 {
 	const struct server_inbound *msg = h->msg;
+	struct template_ctx *r = h->reply;
 
-	if (strcmp(h->mail_refusal, "rate_limited") == 0)
-		snprintf(h->refusal_detail, sizeof(h->refusal_detail),
-			 "%u mails an hour", h->srv->cfg.sender_rate_limit);
-	else
-		snprintf(h->refusal_detail, sizeof(h->refusal_detail), "%s",
-			 msg->mail_refusal_detail != NULL ?
-			 msg->mail_refusal_detail : "");
+	template_ctx_set_int(r, "per_hour", (long)h->srv->cfg.sender_rate_limit);
+	if (msg->signer != NULL && msg->signer[0] != '\0')
+		template_ctx_set(r, "signer", msg->signer);
+	if (msg->signature_time != 0) {
+		time_t t = (time_t)msg->signature_time;
+		struct tm tm;
+		char when[64];
+
+		gmtime_r(&t, &tm);
+		strftime(when, sizeof(when), "%Y-%m-%d %H:%M UTC", &tm);
+		template_ctx_set(r, "signed_at", when);
+	}
+	template_ctx_setf(r, "size", "%zu", msg->size);
+	template_ctx_setf(r, "size_limit", "%zu", msg->size_limit);
+	if (msg->problem != NULL)
+		template_ctx_set(r, "problem", msg->problem);
 }
 
 int intake_decide(struct handle *h, struct server_outcome *out)
 {
 	const struct server_inbound *msg = h->msg;
-	const char *why = NULL, *error;
+	const char *why = NULL, *error, *rate_key;
 	size_t revoked = 0;
 
 	if (intake_revocations(h, &revoked) < 0)
@@ -190,11 +231,15 @@ int intake_decide(struct handle *h, struct server_outcome *out)
 			 msg->silent_outcome);
 		return 1;
 	}
-	h->mail_refusal = msg->mail_refusal;
-	if (h->srv->cfg.sender_rate_limit > 0 && msg->rate_key != NULL) {
+	/* A flood from one sender -- signed or not, refused or not -- is
+	 * answered once more, then ignored for the rest of the hour.  A
+	 * verified signer is counted by key, anyone else by address. */
+	rate_key = msg->fingerprint != NULL ? msg->fingerprint :
+		   msg->from_address;
+	if (h->srv->cfg.sender_rate_limit > 0 && rate_key != NULL) {
 		long count = 0, limit = (long)h->srv->cfg.sender_rate_limit;
 
-		if (store_rate_hit(h->srv->store, msg->rate_key, h->now,
+		if (store_rate_hit(h->srv->store, rate_key, h->now,
 				   INTAKE_RATE_WINDOW, &count, &error) < 0)
 			return server_store_fail(h, error);
 		if (count > limit + 1) {
@@ -207,11 +252,10 @@ int intake_decide(struct handle *h, struct server_outcome *out)
 			h->mail_refusal = "rate_limited";
 	}
 	if (h->mail_refusal == NULL)
-		return 0;
+		return intake_player_alive(h);
 	/* The mail as a whole cannot be read as commands: answer once with
 	 * why (if the sender may be answered), and run nothing. */
 	out->status = SERVER_MAIL_REFUSED;
-	intake_refusal_detail(h);
 	if (intake_answer_refusal(h, &why) < 0)
 		return -1;
 	snprintf(out->outcome, sizeof(out->outcome), "refused: %s%s%s%s",
@@ -221,6 +265,6 @@ int intake_decide(struct handle *h, struct server_outcome *out)
 		return 1;
 	template_ctx_set_bool(h->reply, "mail_refused", true);
 	template_ctx_set_bool(h->reply, h->mail_refusal, true);
-	template_ctx_set(h->reply, "detail", h->refusal_detail);
+	intake_refusal_vars(h);
 	return server_queue_reply(h, "reply") < 0 ? -1 : 1;
 }

@@ -3,17 +3,21 @@
 noinst_LIBRARIES += libashes_server.a
 libashes_server_a_SOURCES = \
 	src/server/command.c src/server/command.h \
+	src/server/command_text.c \
 	src/server/server.c src/server/server.h \
 	src/server/server_private.h src/server/intake.c \
-	src/server/identity.c
+	src/server/commands.c src/server/reply.c src/server/play.c \
+	src/server/view.c src/server/identity.c src/server/notice.c \
+	src/server/queue.c src/server/game.c src/server/handle.c \
+	src/server/admin.c src/server/mailbox.c
 
 # tests/server: Check tests for the command language and the service.
 check_PROGRAMS += tests/server/test_command
 TESTS += tests/server/test_command
 tests_server_test_command_SOURCES = tests/server/test_command.c
 tests_server_test_command_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
-tests_server_test_command_LDADD = libashes_server.a libashes_util.a \
-	$(CHECK_LIBS)
+tests_server_test_command_LDADD = libashes_server.a libashes_core.a \
+	libashes_util.a $(CHECK_LIBS)
 
 # Templates of the service's mails and of the command grammar (also
 # included by `ashes help`).
@@ -48,6 +52,7 @@ nobase_dist_pkgdata_DATA += templates/help-commands.txt \
 	templates/mail/result.txt \
 	templates/mail/subject-game.txt \
 	templates/mail/subject-reply.txt \
+	templates/mail/subject-key-revoked.txt \
 	templates/mail/your-move.txt
 
 check_PROGRAMS += tests/server/test_server
@@ -66,6 +71,17 @@ tests_server_test_intake_SOURCES = tests/server/test_intake.c \
 	tests/server/server_test.h
 tests_server_test_intake_CFLAGS = $(AM_CFLAGS) $(SQLITE_CFLAGS) $(CHECK_CFLAGS)
 tests_server_test_intake_LDADD = $(tests_server_test_server_LDADD)
+# The service driven by case files (tests/server/cases/*.case): the mails
+# that go in and the exact mails queued for each, as curl's tests/data.
+check_PROGRAMS += tests/server/test_cases
+TESTS += tests/server/test_cases
+tests_server_test_cases_SOURCES = tests/server/test_cases.c \
+	tests/server/cases_run.h tests/server/cases_input.c \
+	tests/server/cases_service.c tests/server/cases_expect.c \
+	tests/server/cases_driver.c tests/server/cases_driver.h
+tests_server_test_cases_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_server_test_cases_LDADD = $(tests_server_test_server_LDADD)
+EXTRA_DIST += tests/server/cases
 
 # `ashes db|games|game|player|outbox` (src/cli/admin.c), as operators run
 # them.

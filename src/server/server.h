@@ -6,46 +6,40 @@
  * functions) and text (through templates/mail/ (*.txt)); it knows nothing of
  * IMAP, SMTP, MIME or OpenPGP.
  *
- * What server_handle() does with a message, in one transaction:
+ * What server_handle() does with a message, in one transaction (the
+ * service takes every decision about a mail; the daemon only wires):
  *  1. idempotence: a message already handled (the same raw bytes, by
  *     sha256; never by Message-ID alone, which anyone can take first)
- *     changes nothing and queues nothing (SERVER_DUPLICATE);
- *  1b. the mail as a whole (intake.c): revocations it carries, a
- *     delivery report naming one of our Message-IDs, loops and automatic
- *     mail, the sender rate limit, a refusal and whether to answer it
- *     (unverified senders are answered once a day at most);
- *  2. the signature history: a signed text (sha256 of the signed content)
+ *     changes nothing and queues nothing (SERVER_DUPLICATE) -- the rate
+ *     counter, the bounce marks and the replay history included;
+ *  2. the mail as a whole (intake.c): revocations it carries, a
+ *     delivery report (only one naming one of our Message-IDs marks an
+ *     address failing), loops and automatic mail, whether an unsigned
+ *     mail is read (server_config.require_signature), the sender rate
+ *     limit, a refusal and whether to answer it (unverified senders are
+ *     answered once a day at most); a mail signed by a player lifts the
+ *     failing marks of their addresses;
+ *  3. the signature history: a signed text (sha256 of the signed content)
  *     is accepted once, ever (SERVER_REPLAY, answered once);
- *  3. identity: the verified fingerprint decides who the sender is (or,
+ *  4. identity: the verified fingerprint decides who the sender is (or,
  *     without a signature, the registered From address: a weak identity
  *     the reply warns about).  An unknown sender may only `register`;
- *  4. the commands (command.h), in order, through the rules core; the first
- *     refused command stops the rest, earlier ones keep their effect;
- *  5. the outbox: one reply to the sender (at the player's registered
+ *  5. the commands (command.h), in order, through the command table
+ *     (commands.c) and the rules core; the first refused command stops
+ *     the rest, earlier ones keep their effect;
+ *  6. the outbox: one reply to the sender (at the player's registered
  *     address; only a not-yet-registered sender is answered at From),
  *     "your move" notices to the player to move, notices to observers;
- *  6. the record that the message was handled, with its outcome.
+ *  7. the record that the message was handled, with its outcome.
  * Any failure (store error, template error) rolls everything back: nothing
  * is queued and the message may be handled again later.
  *
- * Outbox messages are structured, not finished RFC 5322 mails: the store
- * row holds the envelope recipient, our Message-ID, a header block and a
- * UTF-8 text/plain body.  The header block holds exactly these lines, each
- * ended by "\n":
- *   To: <address>
- *   Subject: [ashes #GAME] ...        (stable per game; ASCII)
- *   Message-ID: <ashes.GAME.PLY.INBOUND.SEQ@domain>
- *   In-Reply-To: <...>                (if answering or in a game thread)
- *   References: <...> <...>           (if any)
- *   Auto-Submitted: auto-replied      (replies) | auto-generated (notices)
- *   X-Ashes-Game: GAME                (if about a game)
- *   X-Ashes-Ply: N                    (the plies played when queued)
- *   X-Ashes-Kind: reply|your-move|observer|challenge|result
- * The mail-out layer adds From, Reply-To, Date, MIME-Version and
- * Content-Type (and may add a text/html alternative with the board
- * picture from server_board_svg(X-Ashes-Game, X-Ashes-Ply); observers'
- * mails, X-Ashes-Kind: observer, may get a List-Unsubscribe that sends
- * "unobserve GAME"), then signs and sends.
+ * Outgoing mails are typed envelopes (struct store_outbox_msg: kind,
+ * recipient, our Message-ID, subject, threading, game and ply, the text,
+ * and for a mail about a game the html alternative and the board picture
+ * at that ply, rendered when queued).  The mail layer (compose.c) alone
+ * turns one into RFC 5322 headers; sending never calls back into the
+ * service.
  */
 #ifndef ASHES_SERVER_SERVER_H
 #define ASHES_SERVER_SERVER_H
@@ -66,23 +60,26 @@ struct server_config {
 	/* Templates (templates/mail/ (*.txt) and help-commands.txt).  Required;
 	 * owned by the caller and must outlive the server. */
 	struct template_set *templates;
-	/* Options a challenge starts from (size=5, no swap, tax=removed when
-	 * zeroed by server_config_default()). */
+	/* Options a challenge starts from (size=5, no swap, tax=removed,
+	 * draw offers allowed, from server_config_default()); draw_offers is
+	 * also what a stored game without draw= follows. */
 	struct core_variant default_variant;
-	/* Whether games allow draw offers unless the challenge says draw=no. */
-	bool draw_default;
 	/* Most legal moves listed in a "your move" mail before the list is
 	 * cut (with a note to send `moves GAME`).  0: all. */
 	size_t max_listed_moves;
 	/* Commands run from one mail; the next one is refused as "too many".
 	 * 0: COMMAND_MAX. */
 	size_t max_commands;
-	/* Mails answered per sender (msg->rate_key) per hour: the next one is
+	/* Mails answered per sender (the verified key, else From) per hour: the next one is
 	 * answered once, saying so, and the rest of the hour are recorded
 	 * unanswered.  0: no limit. */
 	unsigned sender_rate_limit;
 	/* New players per hour, all senders together.  0: no limit. */
 	unsigned registrations_per_hour;
+	/* Only signed mail is read (the default).  When false, an unsigned
+	 * mail (mail_refusal "unsigned") is read as from its registered From
+	 * address: a weak identity the reply warns about. */
+	bool require_signature;
 	/* Our own From address: a refusal is never sent to an address of our
 	 * own domain that is no player's (a forged sender there only makes
 	 * bounces).  May be NULL. */
@@ -125,24 +122,28 @@ struct server_inbound {
 	size_t body_len;
 	/* Text outside the signed part was ignored: the reply says so. */
 	bool unsigned_text_ignored;
-	/* Set by the mail layer when the mail cannot be taken as commands at
-	 * all: the reason code (a section of templates/mail/mail-refused.txt:
-	 * unsigned, bad_signature, unknown_key, key_expired, key_revoked,
+	/* What the mail layer found wrong with the mail as a whole, as a
+	 * code (a section of templates/mail/mail-refused.txt): unsigned,
+	 * bad_signature, unknown_key, key_expired, key_revoked,
 	 * signature_expired, signature_too_old, signature_future, too_big,
-	 * unreadable, rate_limited) and a detail shown with it (a
-	 * fingerprint, a size, the decoder's words).  The message is recorded
-	 * and answered once with why; no command runs.  NULL: a normal mail. */
+	 * unreadable.  The service decides what follows: "unsigned" is a weak
+	 * identity where require_signature is off; anything else is recorded
+	 * and answered once with why (the backscatter rules permitting), and
+	 * no command runs.  NULL: nothing wrong. */
 	const char *mail_refusal;
-	const char *mail_refusal_detail;
-	/* Set for mail that is archived and never answered (a loop, an
-	 * auto-reply, a bounce, a flood): the outcome word to record. */
+	/* The facts a refusal is worded with (templates, not here): the
+	 * fingerprint gpg named whatever its verdict, the decoder's reason
+	 * for an unreadable mail, the mail's size and the limit. */
+	const char *signer;
+	const char *problem;
+	size_t size;
+	size_t size_limit;
+	/* What the mail is when it is no mail to answer: "bounce" (a delivery
+	 * report), a classifier's verdict ("loop", "auto-reply", ...), or the
+	 * loop's record of a mail set aside unread.  Recorded, never
+	 * answered. */
 	const char *silent_outcome;
 	const char *source;       /* mailbox source name, may be NULL */
-	/* What this mail counts as for the sender rate limit: the verified
-	 * signer's fingerprint, else the From address; NULL: not counted.
-	 * Counted in the transaction, after the duplicate check, so a mail
-	 * handed out twice counts once. */
-	const char *rate_key;
 	/* A delivery report (silent_outcome "bounce"): the Message-IDs it
 	 * names.  Only one of ours marks the address we sent it to failing. */
 	const char *const *bounce_ids;
@@ -217,6 +218,28 @@ int server_handle_batch(struct server *server,
 int server_key_bound(struct server *server, const char *fpr,
 		     const char **error_r);
 
+/* The mailbox the loop reads (mailbox.c): where it stopped per source
+ * (0 and 0 for a source never seen), and the failed attempts at one mail
+ * (counted and committed at once, outside any transaction, before the
+ * attempt: a mail that crashes the daemon still counts).  Each 0, or -1
+ * with *error_r.  *why_r: the last failure's reason (caller frees; may be
+ * NULL). */
+int server_mailbox_state(struct server *server, const char *source,
+			 uint32_t *uidvalidity_r, uint32_t *last_uid_r,
+			 const char **error_r);
+int server_mailbox_save(struct server *server, const char *source,
+			uint32_t uidvalidity, uint32_t last_uid, int64_t now,
+			const char **error_r);
+int server_attempt_count(struct server *server, const char *source,
+			 uint32_t uidvalidity, uint32_t uid, const char *why,
+			 int64_t now, long *attempts_r, const char **error_r);
+int server_attempts(struct server *server, const char *source,
+		    uint32_t uidvalidity, uint32_t uid, long *attempts_r,
+		    char **why_r, const char **error_r);
+int server_attempts_forget(struct server *server, const char *source,
+			   uint32_t uidvalidity, uint32_t uid,
+			   const char **error_r);
+
 /* Load and parse every template the service uses (and their partials),
  * so a broken or incomplete override folder is refused at start-up and on
  * reload rather than on the first mail.  -1 with *error_r
@@ -233,13 +256,6 @@ int server_help_text(struct server *server, struct buf *out,
  * admin-game.txt, appended to out.  -1 with *error_r ("no game 12", a
  * store or template error; valid until the next call). */
 int server_game_show(struct server *server, int64_t game_id,
-		     struct buf *out, const char **error_r);
-
-/* The board of game_id after `ply` plies (as in X-Ashes-Ply), with the ply
- * that led there outlined, as a self-contained SVG picture appended to
- * out: for the text/html alternative of a mail.  -1 with *error_r (no
- * such game or ply, store failure). */
-int server_board_svg(struct server *server, int64_t game_id, int ply,
 		     struct buf *out, const char **error_r);
 
 #endif

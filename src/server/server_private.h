@@ -1,7 +1,27 @@
-/* server_private.h -- what the game service's files share: the service
- * itself, the mail in hand, a loaded game, and the helpers every command
- * uses (refusals, rendering, queueing mail).  Not for use outside
- * src/server.
+/* server_private.h -- what the game service's files share.  Not for use
+ * outside src/server.
+ *
+ * The files, each calling only the ones below it in this list (so a
+ * feature to come adds a file on top, not a case in the middle):
+ *   server.c    one mail, one transaction: duplicate, intake, replay,
+ *               identity, commands, outcome (server.h's pipeline);
+ *   intake.c    decisions about the mail as a whole (bounce, loops, rate
+ *               limit, refusals, revocations);
+ *   commands.c  the command table: who may run each command, its
+ *               handler and the template of its result; the gate, the
+ *               game loading and the rendering happen there, once;
+ *   reply.c     the one reply to the sender;
+ *   play.c      challenge, accept, decline, withdraw, move, preview,
+ *               resign, draw;
+ *   view.c      board, moves, history, games, observe, unobserve;
+ *   identity.c  register, confirm, key replace; where a player's mail goes;
+ *   notice.c    the notices a change of a game sends (your move, result,
+ *               observers, challenges);
+ *   queue.c     one outgoing mail into the outbox, as a typed envelope;
+ *   game.c      a game loaded, replayed, described and saved;
+ *   handle.c    the mail in hand: refusals, rendering, failures;
+ *   mailbox.c   the mailbox bookkeeping the loop asks the service for;
+ *   admin.c     operator views (`ashes game show`).
  */
 #ifndef ASHES_SERVER_PRIVATE_H
 #define ASHES_SERVER_PRIVATE_H
@@ -43,10 +63,12 @@ struct handle {
 	 * rendered by mail/refusal.txt. */
 	struct template_ctx *refusal;
 	struct template_ctx *reply; /* the reply's variables */
-	/* The whole mail is refused (a code of mail/mail-refused.txt): from
-	 * the mail layer, or the service's own (rate limit). */
+	/* The whole mail is refused (a code of mail/mail-refused.txt): the
+	 * service's decision from what the mail layer found. */
 	const char *mail_refusal;
-	char refusal_detail[256];
+	/* The sender is known by an unsigned From at most (a club that
+	 * does not require signatures): replies say so. */
+	bool weak;
 	/* This mail made a confirmation code (register): the one mail a
 	 * claimed, unconfirmed address ever gets from us. */
 	bool code_sent;
@@ -65,16 +87,168 @@ struct game {
 	char white[COMMAND_NAME_MAX + 1];
 	char black[COMMAND_NAME_MAX + 1];
 	char challenger[COMMAND_NAME_MAX + 1];
-	char opponent[COMMAND_NAME_MAX + 1]; /* "anyone" for open */
+	char opponent[COMMAND_NAME_MAX + 1]; /* "" for an open challenge */
 };
 
+/* A handler's answer besides 0 (done) and -1 (failure): refused, with
+ * h->refusal saying why. */
 #define REFUSED 1
+
+/* ---- commands.c: the command table ---------------------------------- */
+
+/* Who may run a command; each gate includes the ones before it. */
+enum server_gate {
+	GATE_ANYONE = 0,  /* even a sender nobody knows yet */
+	GATE_REGISTERED,  /* a player with a confirmed address */
+	GATE_GAME,        /* ... naming a game that exists (loaded) */
+	GATE_PLAYER,      /* ... an active game the sender plays in */
+	GATE_TO_MOVE,     /* ... and it is the sender's turn (the ply, if
+			   * given, is the next one) */
+};
+
+/* A command's handler: the game is loaded when the row's gate is
+ * GATE_GAME or above (else zeroed: a handler that makes one loads it into
+ * g and the table frees it).  0 done (the row's template is then rendered
+ * into out's "output"), REFUSED, or -1. */
+typedef int server_command_fn(struct handle *h, const struct command *c,
+			      struct game *g, struct template_ctx *out);
+
+struct server_command {
+	enum command_kind kind;
+	const char *keyword;      /* as the outcome and the log name it */
+	enum server_gate gate;
+	const char *template;     /* the result's words, from out */
+	server_command_fn *run;
+};
+
+/* Run the commands of the mail in hand (h->msg) and queue the reply.
+ * 0, or -1 (h->error). */
+int commands_run(struct handle *h, struct server_outcome *out);
+/* Check every template the table and the service name (server.h). */
+int commands_check_templates(struct server *server, const char **error_r);
+
+/* The handlers, by file. */
+server_command_fn play_challenge, play_accept, play_decline, play_move,
+	play_preview, play_resign, play_draw;
+server_command_fn view_game, view_games, view_observe;
+server_command_fn identity_register, identity_confirm, identity_key_replace;
+
+/* ---- reply.c -------------------------------------------------------- */
+
+/* The reply to the sender of the mail in hand (h->reply's variables),
+ * of kind `kind`.  0 or -1. */
+int server_queue_reply(struct handle *h, const char *kind);
+
+/* ---- identity.c ----------------------------------------------------- */
+
+/* A player who registered but has not confirmed an address yet may only
+ * confirm (or ask for help, or register again for a new code). */
+bool identity_pending(const struct store_player *p);
+/* The address a player's mail goes to: a bound, working one; else, for
+ * the mail that made a confirmation code, the claimed address (unless
+ * another player confirmed it first); else NULL -- a claimed address gets
+ * nothing but its code. */
+int server_reply_address(struct handle *h, const struct store_player *p,
+			 char **addr_r);
+
+/* ---- intake.c ------------------------------------------------------- */
+
+/* The decisions about the mail as a whole, after it was recorded and
+ * before its commands: revocations it carries, bounces, loops, the
+ * signature, the rate limit, refusals and whom to answer.  0: go on to
+ * the commands (h->msg's fingerprint, if any, is the verified signer);
+ * 1: decided (out filled); -1: failure. */
+int intake_decide(struct handle *h, struct server_outcome *out);
+/* The signer the service takes the mail from: the fingerprint when gpg
+ * verified a good, fresh signature, else NULL. */
+const char *intake_signer(const struct server_inbound *msg);
+
+/* ---- notice.c ------------------------------------------------------- */
+
+/* The notices the service sends besides replies: kind word (the
+ * envelope's kind) and template. */
+enum server_notice {
+	NOTICE_YOUR_MOVE = 0,
+	NOTICE_RESULT,
+	NOTICE_OBSERVER,
+	NOTICE_CHALLENGE,
+	NOTICE_CHALLENGE_CLOSED,
+	NOTICE_DRAW,
+	NOTICE_KEY_REVOKED,
+	NOTICE_COUNT
+};
+extern const struct server_notice_def {
+	const char *kind;
+	const char *template;
+} server_notices[NOTICE_COUNT];
+
+/* Queue notice `n` about game g to player `pid` (0: nobody) with the
+ * variables in ctx (plus "recipient").  0 or -1. */
+int notice_send(struct handle *h, struct game *g, int64_t pid,
+		enum server_notice n, struct template_ctx *ctx);
+/* After a game changed: "your move" to the player to move, the result to
+ * both players when it is over, and a notice to every observer.  `given`
+ * (may be NULL) already holds game_ctx() and the last moves from `from`. */
+int notice_game(struct handle *h, struct game *g, size_t from,
+		struct template_ctx *given);
+
+/* ---- queue.c -------------------------------------------------------- */
+
+/* Queue one mail to `to` (nothing when NULL).  `g` (may be NULL) threads
+ * it into the game's thread (whose root becomes this mail if the game has
+ * none yet) and gives it the board picture; `answer_id` and `answer_refs`
+ * (may be NULL) thread it under the sender's mail.  0 or -1. */
+int server_queue_mail(struct handle *h, const char *to, struct game *g,
+		      const char *kind, const char *subject,
+		      const char *answer_id, const char *answer_refs,
+		      const char *body, bool auto_reply);
+
+/* ---- game.c --------------------------------------------------------- */
+
+/* Load game `id` and (with replay) replay its moves.  1 found, 0 no such
+ * game (refusal set), -1 failure. */
+int game_load(struct handle *h, int64_t id, struct game *g, bool replay);
+void game_free(struct game *g);
+int game_save(struct handle *h, struct game *g);
+/* Copy the record's end of game into the row. */
+int game_finish_row(struct handle *h, struct game *g);
+/* The name of player `id` into dst (COMMAND_NAME_MAX + 1); "" for 0. */
+int game_player_name(struct handle *h, int64_t id, char *dst);
+void game_copy_name(char *dst, const char *src);
+int64_t game_player_of(const struct game *g, enum core_color c);
+/* The sender's colour in g, or -1 if the sender does not play in it. */
+int game_my_color(const struct handle *h, const struct game *g);
+/* The game's names and settings, without the position (cheap). */
+void game_names_ctx(const struct game *g, struct template_ctx *ctx);
+/* Everything about the game: names, settings and the position (board,
+ * legal moves, taxes: the costly part). */
+void game_ctx(const struct handle *h, const struct game *g,
+	      struct template_ctx *ctx);
+/* Describe the plies from index `from` of the record in words. */
+int game_last_moves_ctx(struct handle *h, const struct game *g, size_t from,
+			struct template_ctx *ctx);
+/* Subject of every mail about game g: "[ashes #12] alice vs bob". */
+int game_subject(struct handle *h, const struct game *g, struct buf *out);
+/* The board after `ply` plies, the ply that led there outlined, as an
+ * SVG picture appended to out.  -1 with *error_r. */
+int game_board_svg(const struct game *g, int ply, struct buf *out,
+		   const char **error_r);
+/* Refusals about a game: "no_such_game" and the like, with its number;
+ * "wrong_status" with its status. */
+int game_refuse(struct handle *h, const char *code, int64_t game);
+int game_refuse_status(struct handle *h, const struct game *g);
+
+/* ---- handle.c ------------------------------------------------------- */
 
 /* A Message-ID as we store it: "<id@x>" -> "id@x" (cut to fit len) in
  * buf, which is returned; one without both angle brackets as it is. */
 const char *server_bare_id(const char *id, char *buf, size_t len);
 /* The address to write to: the first one not failing (NULL if none). */
 const char *server_player_address(const struct store_player *p);
+/* True when `addr` can be bound or written to: 3 to STORE_ADDRESS_MAX
+ * bytes, one '@' with text on both sides, no space, control character or
+ * angle bracket.  An unsigned header may hold anything. */
+bool server_address_usable(const char *addr);
 /* Start a refusal of the current command with reason `code` (a section of
  * mail/refusal.txt); returns REFUSED. */
 int server_refuse(struct handle *h, const char *code);
@@ -84,44 +258,14 @@ int server_store_fail(struct handle *h, const char *error);
  * error (h->error set). */
 int server_render(struct handle *h, const char *name,
 		  const struct template_ctx *ctx, struct buf *out);
+/* The same for one line (a subject): trailing line ends dropped. */
+int server_render_line(struct handle *h, const char *name,
+		       const struct template_ctx *ctx, struct buf *out);
 /* Render into the string value `key` of dst, trailing newlines dropped. */
 int server_render_into(struct handle *h, const char *name,
 		       const struct template_ctx *src,
 		       struct template_ctx *dst, const char *key);
-/* Queue one mail to `to` (nothing when NULL); see server.c. */
-int server_queue_mail(struct handle *h, const char *to, struct game *g,
-		      const char *kind, const char *subject,
-		      const char *answer_id, const char *answer_refs,
-		      const char *body, bool auto_reply);
-/* The reply to the sender of the mail in hand (h->reply's variables). */
-int server_queue_reply(struct handle *h, const char *kind);
-
-/* True when `addr` can be bound or written to: 3 to STORE_ADDRESS_MAX
- * bytes, one '@' with text on both sides, no space, control character or
- * angle bracket.  An unsigned header may hold anything. */
-bool server_address_usable(const char *addr);
-/* The address a player's mail goes to: a bound, working one; else, for
- * the mail that made a confirmation code, the claimed address (unless
- * another player confirmed it first); else NULL -- a claimed address gets
- * nothing but its code. */
-int server_reply_address(struct handle *h, const struct store_player *p,
-			 char **addr_r);
-
-/* intake.c: the decisions about the mail as a whole, after it was
- * recorded and before its commands: revocations it carries, bounces,
- * loops, the rate limit, refusals and whom to answer.  0: go on to the
- * commands; 1: decided (out filled); -1: failure. */
-int intake_decide(struct handle *h, struct server_outcome *out);
-
-/* identity.c: the account commands. */
-int identity_register(struct handle *h, const struct command *c,
-		      struct template_ctx *out);
-int identity_confirm(struct handle *h, const struct command *c,
-		     struct template_ctx *out);
-int identity_key_replace(struct handle *h, const struct command *c,
-			 struct template_ctx *out);
-/* A player who registered but has not confirmed an address yet may only
- * confirm (or ask for help, or register again for a new code). */
-bool identity_pending(const struct store_player *p);
+/* A handle for work outside any mail (operator views). */
+void server_handle_outside(struct server *server, struct handle *h);
 
 #endif

@@ -1,7 +1,8 @@
 # src/store: the SQLite store -- open, migrate (sql/NNN-*.sql) and every
 # query.  The migrations are installed under $(pkgdatadir)/sql and also
 # compiled in (store_sql_embedded.c) so an uninstalled program works.
-STORE_SQL_FILES = sql/001-initial.sql sql/002-hostile-mail.sql
+STORE_SQL_FILES = sql/001-initial.sql sql/002-hostile-mail.sql \
+	sql/003-outbox-envelope.sql
 nobase_dist_pkgdata_DATA += $(STORE_SQL_FILES)
 
 noinst_LIBRARIES += libashes_store.a
@@ -10,6 +11,9 @@ libashes_store_a_SOURCES = \
 	src/store/store.h \
 	src/store/store_private.h \
 	src/store/store.c \
+	src/store/store_migrate.c \
+	src/store/store_tx.c \
+	src/store/store_stmt.c \
 	src/store/store_player.c \
 	src/store/store_game.c \
 	src/store/store_inbound.c \
@@ -26,17 +30,24 @@ src/store/store_sql_embedded.c: $(STORE_SQL_FILES) src/store/embed-sql.sh
 	$(SHELL) $(srcdir)/src/store/embed-sql.sh $$files >$@.tmp && \
 	mv $@.tmp $@
 
-# tests/store: Check tests of every store function, the migrations, a
-# database locked by another process, and injected faults.
+# tests/store: Check tests of every store function (games in
+# test_store_game), the migrations, a database locked by another process,
+# and injected faults.
 STORE_TEST_LDADD = libashes_store.a libashes_util.a $(SQLITE_LIBS) \
 	$(CHECK_LIBS)
 STORE_TEST_CFLAGS = $(AM_CFLAGS) $(SQLITE_CFLAGS) $(CHECK_CFLAGS)
 check_PROGRAMS += tests/store/test_store
 TESTS += tests/store/test_store
 tests_store_test_store_SOURCES = tests/store/test_store.c \
-	tests/store/store_test.h
+	tests/store/store_fixture.h tests/store/store_test.h
 tests_store_test_store_CFLAGS = $(STORE_TEST_CFLAGS)
 tests_store_test_store_LDADD = $(STORE_TEST_LDADD)
+check_PROGRAMS += tests/store/test_store_game
+TESTS += tests/store/test_store_game
+tests_store_test_store_game_SOURCES = tests/store/test_store_game.c \
+	tests/store/store_fixture.h tests/store/store_test.h
+tests_store_test_store_game_CFLAGS = $(STORE_TEST_CFLAGS)
+tests_store_test_store_game_LDADD = $(STORE_TEST_LDADD)
 check_PROGRAMS += tests/store/test_store_schema tests/store/test_store_faults
 TESTS += tests/store/test_store_schema tests/store/test_store_faults
 tests_store_test_store_schema_SOURCES = tests/store/test_store_schema.c \
@@ -47,6 +58,12 @@ tests_store_test_store_faults_SOURCES = tests/store/test_store_faults.c \
 	tests/store/store_test.h
 tests_store_test_store_faults_CFLAGS = $(STORE_TEST_CFLAGS)
 tests_store_test_store_faults_LDADD = $(STORE_TEST_LDADD)
+check_PROGRAMS += tests/store/test_store_outbox
+TESTS += tests/store/test_store_outbox
+tests_store_test_store_outbox_SOURCES = tests/store/test_store_outbox.c \
+	tests/store/store_test.h
+tests_store_test_store_outbox_CFLAGS = $(STORE_TEST_CFLAGS)
+tests_store_test_store_outbox_LDADD = $(STORE_TEST_LDADD)
 
 # bench_store: one-move-mail transactions/s through the store alone, with
 # 1,000 active games and again with 100,000 finished games.

@@ -22,9 +22,10 @@
  *   transaction each call is atomic on its own (multi-statement calls open
  *   their own transaction).  Transactions do not nest.
  * - Structs handed out (struct store_player, store_game, ...) are allocated
- *   by the store and owned by the caller, who frees them with the matching
- *   *_free(&ptr) function (which NULLs the pointer; NULL is fine).  Input
- *   structs are only read, never kept.
+ *   by the store and owned by the caller, who frees one with the matching
+ *   *_free(&ptr) function and an array of them with store_rows_free() and
+ *   the type's *_clear function (both NULL the pointer; NULL is fine).
+ *   Input structs are only read, never kept.
  * - Fingerprints are hex (40 or 64 digits), stored upper-case; a lower-case
  *   or space-separated fingerprint given to the store is normalised.
  *   SHA-256 digests are 64 lower-case hex digits, computed by the caller.
@@ -155,6 +156,18 @@ void store_debug_fault_rolls_back(struct store *store, bool rolls_back);
 /* Number of SQLite step/exec calls made so far by this store. */
 long store_debug_step_count(const struct store *store);
 
+/* ---- freeing the rows handed out ------------------------------------- */
+
+/* Free an array of count rows of row_size bytes that the store handed out
+ * (games, moves, players, ...): clear each row with clear (NULL: the rows
+ * own nothing), free the array and NULL the caller's pointer.  rows_p is
+ * the address of that pointer (a struct store_game ** for games); a NULL
+ * array is fine.  The one row of a lookup is an array of one:
+ *	store_rows_free(&games, n, sizeof(*games), store_game_clear);
+ */
+void store_rows_free(void *rows_p, size_t count, size_t row_size,
+		     void (*clear)(void *row));
+
 /* ---- players -------------------------------------------------------- */
 
 struct store_address {
@@ -175,8 +188,11 @@ struct store_player {
 	char **fingerprints; /* upper-case hex, in the order bound */
 	size_t n_fingerprints;
 };
+/* Free what one struct store_player owns (not the struct itself; the
+ * database is not touched): the clear function for store_rows_free. */
+void store_player_clear(void *player);
+/* Free one player; NULLs *player. */
 void store_player_free(struct store_player **player);
-void store_players_free(struct store_player **players, size_t count);
 
 /* Create a player with a name, a first address and a first key (either of
  * the last two may be NULL), atomically.  1 if the name is taken (case-
@@ -205,7 +221,8 @@ int store_player_by_fingerprint(struct store *store, const char *fingerprint,
 int store_player_by_address(struct store *store, const char *address,
 			    struct store_player **player_r,
 			    const char **error_r);
-/* All players ordered by id; free with store_players_free. */
+/* All players ordered by id; free with store_rows_free and
+ * store_player_clear. */
 int store_player_list(struct store *store, struct store_player **players_r,
 		      size_t *count_r, const char **error_r);
 
@@ -300,8 +317,11 @@ struct store_game {
 	int reminders_sent;
 	char *thread_message_id; /* Message-ID of the thread root, or NULL */
 };
+/* Free what one struct store_game owns (not the struct; the database is
+ * not touched): the clear function for store_rows_free. */
+void store_game_clear(void *game);
+/* Free one game; NULLs *game. */
 void store_game_free(struct store_game **game);
-void store_games_free(struct store_game **games, size_t count);
 
 /* Insert a game from *game (its id, ply, created and updated are ignored;
  * created = updated = now).  The ids of players must exist. */
@@ -318,7 +338,7 @@ int store_game_update(struct store *store, const struct store_game *game,
 
 /* Games a player takes part in (white, black, or challenger), or is the
  * target of; newest first.  statuses: a bit mask of (1 << status), 0 for
- * all.  Free with store_games_free. */
+ * all.  Free with store_rows_free and store_game_clear. */
 int store_games_for_player(struct store *store, int64_t player_id,
 			   unsigned statuses, struct store_game **games_r,
 			   size_t *count_r, const char **error_r);
@@ -346,7 +366,9 @@ struct store_move {
 	int64_t played_at;
 	int64_t inbound_id; /* the mail it came from, or 0 */
 };
-void store_moves_free(struct store_move **moves, size_t count);
+/* Free what one struct store_move owns: the clear function for
+ * store_rows_free. */
+void store_move_clear(void *move);
 
 /* Append the move of ply `ply` (1-based) to a game, and bump the game's
  * ply and updated.  1 if ply is not the game's next ply (stale or
@@ -359,7 +381,8 @@ int store_move_append(struct store *store, int64_t game_id, int ply,
  * store_strings_free(). */
 int store_game_moves(struct store *store, int64_t game_id, char ***moves_r,
 		     size_t *count_r, const char **error_r);
-/* The full move records in ply order; free with store_moves_free. */
+/* The full move records in ply order; free with store_rows_free and
+ * store_move_clear. */
 int store_game_move_records(struct store *store, int64_t game_id,
 			    struct store_move **moves_r, size_t *count_r,
 			    const char **error_r);
@@ -428,26 +451,51 @@ int store_signature_record(struct store *store, const char *fingerprint,
 
 /* ---- outbox --------------------------------------------------------- */
 
+/* A mail to send, as a typed envelope (in the way of OpenSMTPD's
+ * envelope.c): store_outbox.c alone writes and reads the row, the mail
+ * layer (compose.h) alone turns it into header text.  Rows are written in
+ * envelope version 2; a version-1 row (queued by an ashesd before
+ * sql/003, as a block of header lines) is read into the same fields.
+ * Everything a player sees is decided when the mail is queued: its text,
+ * and for a mail about a game the html and the board picture. */
 struct store_outbox_msg {
 	int64_t id;
-	char *recipient;   /* one envelope recipient address */
-	char *message_id;  /* our Message-ID (without <>), or NULL */
-	char *headers;     /* the header block, lines ended by \n or \r\n */
-	char *body;
-	int64_t game_id;   /* or 0 */
+	int version;        /* envelope version the row was written in */
+	char *kind;         /* reply|your-move|observer|challenge|result|draw|... */
+	char *recipient;    /* the one envelope recipient, also the To */
+	char *message_id;   /* our Message-ID, without <> */
+	char *subject;      /* UTF-8 */
+	char *in_reply_to;  /* without <>, or NULL */
+	char *references;   /* "<a> <b>", space separated, or NULL */
+	bool auto_reply;    /* an answer to a mail (Auto-Submitted: auto-replied), else a notice (auto-generated) */
+	int64_t game_id;    /* or 0 */
+	int ply;            /* plies played when queued (with game_id) */
 	int64_t inbound_id; /* the mail this answers, or 0 */
+	char *body;         /* text/plain, UTF-8 */
+	char *html;         /* the text/html alternative, already rendered, or NULL */
+	char *image;        /* the board picture (SVG bytes) the html shows, or NULL */
+	size_t image_len;
 	int64_t created;
 	int attempts;
 	int64_t next_attempt_at;
-	int64_t sent_at;   /* 0 while not sent */
-	bool failed;       /* permanently failed; no more attempts */
-	char *last_error;  /* NULL if none */
+	int64_t sent_at;    /* 0 while not sent */
+	bool failed;        /* permanently failed; no more attempts */
+	char *last_error;   /* NULL if none */
 };
+/* The html shows the picture as <img src="cid:board.MESSAGE_ID">: the
+ * Content-ID of the picture's part is this prefix and the message_id
+ * (unique per mail, as RFC 2392 wants). */
+#define STORE_OUTBOX_IMAGE_CID_PREFIX "board."
+
+/* Free outbox rows: store_rows_free() with store_outbox_msg_clear. */
+void store_outbox_msg_clear(void *msg);
 void store_outbox_msgs_free(struct store_outbox_msg **msgs, size_t count);
 
-/* Queue a message (msg->id, attempts, sent_at, failed, last_error are
- * ignored; next_attempt_at = now if msg->next_attempt_at is 0).  *id_r may
- * be NULL. */
+/* Queue a message in the current envelope version (msg->id, version,
+ * attempts, sent_at, failed, last_error are ignored; next_attempt_at =
+ * now if msg->next_attempt_at is 0).  -1 with STORE_ERROR_USAGE unless
+ * recipient, kind, message_id, subject and body are set, the ids come
+ * without <>, and an image comes with html.  *id_r may be NULL. */
 int store_outbox_enqueue(struct store *store,
 			 const struct store_outbox_msg *msg, int64_t now,
 			 int64_t *id_r, const char **error_r);

@@ -35,9 +35,9 @@ int store_game_status_parse(const char *name,
 	return -1;
 }
 
-static void game_clear(void *elem)
+void store_game_clear(void *game)
 {
-	struct store_game *g = elem;
+	struct store_game *g = game;
 
 	free(g->variant);
 	free(g->result);
@@ -48,23 +48,7 @@ static void game_clear(void *elem)
 
 void store_game_free(struct store_game **game)
 {
-	if (*game == NULL)
-		return;
-	game_clear(*game);
-	free(*game);
-	*game = NULL;
-}
-
-void store_games_free(struct store_game **games, size_t count)
-{
-	size_t i;
-
-	if (*games == NULL)
-		return;
-	for (i = 0; i < count; i++)
-		game_clear(&(*games)[i]);
-	free(*games);
-	*games = NULL;
+	store_rows_free(game, 1, sizeof(**game), store_game_clear);
 }
 
 /* The columns every game query selects, in the order game_read reads. */
@@ -185,16 +169,10 @@ int store_game_load(struct store *store, int64_t game_id,
 	if (st == NULL)
 		return -1;
 	sqlite3_bind_int64(st, 1, game_id);
-	rc = store_step(store, st);
-	if (rc == SQLITE_DONE) {
-		store_stmt_done(st);
-		return 0;
-	}
-	if (rc != SQLITE_ROW) {
-		store_stmt_done(st);
-		return store_fail_sqlite(store, error_r, rc, "loading a game");
-	}
-	g = store_xmalloc(sizeof(*g));
+	rc = store_step_one(store, st, "loading a game", error_r);
+	if (rc <= 0)
+		return rc;
+	g = xzalloc(sizeof(*g));
 	game_read(st, g);
 	store_stmt_done(st);
 	*game_r = g;
@@ -238,8 +216,8 @@ static int games_collect(struct store *s, sqlite3_stmt *st,
 			 struct store_game **games_r, size_t *count_r,
 			 const char *what, const char **error_r)
 {
-	return store_collect(s, st, sizeof(**games_r), game_read, game_clear,
-			     games_r, count_r, what, error_r);
+	return store_collect(s, st, sizeof(**games_r), game_read,
+			     store_game_clear, games_r, count_r, what, error_r);
 }
 
 /* 1 and *status_r if mask selects exactly one status. */
@@ -364,30 +342,6 @@ int store_game_by_message_id(struct store *store, const char *message_id,
 
 /* ---- moves ---------------------------------------------------------- */
 
-void store_moves_free(struct store_move **moves, size_t count)
-{
-	size_t i;
-
-	if (*moves == NULL)
-		return;
-	for (i = 0; i < count; i++)
-		free((*moves)[i].text);
-	free(*moves);
-	*moves = NULL;
-}
-
-void store_strings_free(char ***strings)
-{
-	char **p;
-
-	if (*strings == NULL)
-		return;
-	for (p = *strings; *p != NULL; p++)
-		free(*p);
-	free(*strings);
-	*strings = NULL;
-}
-
 int store_move_append(struct store *store, int64_t game_id, int ply,
 		      const char *text, int64_t player_id, int64_t now,
 		      int64_t inbound_id, const char **error_r)
@@ -463,9 +417,9 @@ static void move_read(sqlite3_stmt *st, void *elem)
 	m->inbound_id = store_col_int64(st, 4);
 }
 
-static void move_clear(void *elem)
+void store_move_clear(void *move)
 {
-	free(((struct store_move *)elem)->text);
+	free(((struct store_move *)move)->text);
 }
 
 int store_game_move_records(struct store *store, int64_t game_id,
@@ -482,8 +436,8 @@ int store_game_move_records(struct store *store, int64_t game_id,
 		return -1;
 	sqlite3_bind_int64(st, 1, game_id);
 	return store_collect(store, st, sizeof(**moves_r), move_read,
-			     move_clear, moves_r, count_r, "loading moves",
-			     error_r);
+			     store_move_clear, moves_r, count_r,
+			     "loading moves", error_r);
 }
 
 int store_game_moves(struct store *store, int64_t game_id, char ***moves_r,

@@ -47,19 +47,15 @@ int store_claim_get(struct store *store, int64_t player_id,
 	if (st == NULL)
 		return -1;
 	sqlite3_bind_int64(st, 1, player_id);
-	rc = store_step(store, st);
-	if (rc == SQLITE_ROW) {
-		claim_r->player_id = player_id;
-		claim_r->address = store_col_strdup(st, 0);
-		claim_r->code = store_col_strdup(st, 1);
-		claim_r->created = store_col_int64(st, 2);
-	}
+	rc = store_step_one(store, st, "loading a claim", error_r);
+	if (rc <= 0)
+		return rc;
+	claim_r->player_id = player_id;
+	claim_r->address = store_col_strdup(st, 0);
+	claim_r->code = store_col_strdup(st, 1);
+	claim_r->created = store_col_int64(st, 2);
 	store_stmt_done(st);
-	if (rc == SQLITE_ROW)
-		return 1;
-	if (rc == SQLITE_DONE)
-		return 0;
-	return store_fail_sqlite(store, error_r, rc, "loading a claim");
+	return 1;
 }
 
 int store_claim_find(struct store *store, const char *address,

@@ -5,12 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-void store_inbound_free(struct store_inbound **in)
+static void inbound_clear(void *row)
 {
-	struct store_inbound *p = *in;
+	struct store_inbound *p = row;
 
-	if (p == NULL)
-		return;
 	free(p->message_id);
 	free(p->sha256);
 	free(p->raw);
@@ -18,8 +16,11 @@ void store_inbound_free(struct store_inbound **in)
 	free(p->sender_address);
 	free(p->sender_fingerprint);
 	free(p->outcome);
-	free(p);
-	*in = NULL;
+}
+
+void store_inbound_free(struct store_inbound **in)
+{
+	store_rows_free(in, 1, sizeof(**in), inbound_clear);
 }
 
 /* 64 lower-case hex digits?  The schema checks too; this gives the caller
@@ -142,13 +143,13 @@ int store_inbound_load(struct store *store, int64_t inbound_id,
 		return store_fail_sqlite(store, error_r, rc,
 					 "loading an inbound message");
 	}
-	in = store_xmalloc(sizeof(*in));
+	in = xzalloc(sizeof(*in));
 	in->id = store_col_int64(st, 0);
 	in->message_id = store_col_strdup(st, 1);
 	in->sha256 = store_col_strdup(st, 2);
 	raw = sqlite3_column_blob(st, 3);
 	in->raw_len = (size_t)sqlite3_column_bytes(st, 3);
-	in->raw = store_xmalloc(in->raw_len + 1);
+	in->raw = xzalloc(in->raw_len + 1);
 	if (raw != NULL)
 		memcpy(in->raw, raw, in->raw_len);
 	in->raw[in->raw_len] = '\0';
@@ -181,16 +182,13 @@ int store_signature_seen(struct store *store, const char *content_sha256,
 	if (st == NULL)
 		return -1;
 	store_bind_text(st, 1, content_sha256);
-	rc = store_step(store, st);
-	if (rc == SQLITE_ROW && fingerprint_r != NULL)
+	rc = store_step_one(store, st, "looking up a signature", error_r);
+	if (rc <= 0)
+		return rc;
+	if (fingerprint_r != NULL)
 		*fingerprint_r = store_col_strdup(st, 0);
 	store_stmt_done(st);
-	if (rc == SQLITE_ROW)
-		return 1;
-	if (rc == SQLITE_DONE)
-		return 0;
-	return store_fail_sqlite(store, error_r, rc,
-				 "looking up a signature");
+	return 1;
 }
 
 int store_signature_record(struct store *store, const char *fingerprint,

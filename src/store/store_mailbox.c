@@ -18,20 +18,15 @@ int store_mailbox_state_get(struct store *store, const char *source,
 	if (st == NULL)
 		return -1;
 	store_bind_text(st, 1, source);
-	rc = store_step(store, st);
-	if (rc == SQLITE_ROW) {
-		if (uidvalidity_r != NULL)
-			*uidvalidity_r = (uint32_t)store_col_int64(st, 0);
-		if (last_uid_r != NULL)
-			*last_uid_r = (uint32_t)store_col_int64(st, 1);
-	}
+	rc = store_step_one(store, st, "reading the mailbox state", error_r);
+	if (rc <= 0)
+		return rc;
+	if (uidvalidity_r != NULL)
+		*uidvalidity_r = (uint32_t)store_col_int64(st, 0);
+	if (last_uid_r != NULL)
+		*last_uid_r = (uint32_t)store_col_int64(st, 1);
 	store_stmt_done(st);
-	if (rc == SQLITE_ROW)
-		return 1;
-	if (rc == SQLITE_DONE)
-		return 0;
-	return store_fail_sqlite(store, error_r, rc,
-				 "reading the mailbox state");
+	return 1;
 }
 
 int store_mailbox_state_set(struct store *store, const char *source,

@@ -1,60 +1,212 @@
 /* store_outbox.c -- the durable queue of mail to send, with its retry
- * state; see store.h. */
+ * state; see store.h.  The one module that writes and reads the outbox
+ * envelope, versioned as OpenSMTPD's envelope_dump_buffer /
+ * envelope_load_buffer: rows are written in version 2 (typed columns) and
+ * read in either version; a version-1 row's header block is parsed here
+ * and nowhere else. */
 #include "store/store_private.h"
 
+#include <errno.h>
 #include <stdlib.h>
+#include <string.h>
+#include <strings.h>
 
-static void msg_clear(void *elem)
+/* The envelope version store_outbox_enqueue writes (sql/003). */
+#define OUTBOX_ENVELOPE_VERSION 2
+
+void store_outbox_msg_clear(void *elem)
 {
 	struct store_outbox_msg *m = elem;
 
+	free(m->kind);
 	free(m->recipient);
 	free(m->message_id);
-	free(m->headers);
+	free(m->subject);
+	free(m->in_reply_to);
+	free(m->references);
 	free(m->body);
+	free(m->html);
+	free(m->image);
 	free(m->last_error);
+	memset(m, 0, sizeof(*m));
 }
 
 void store_outbox_msgs_free(struct store_outbox_msg **msgs, size_t count)
 {
-	size_t i;
-
-	if (*msgs == NULL)
-		return;
-	for (i = 0; i < count; i++)
-		msg_clear(&(*msgs)[i]);
-	free(*msgs);
-	*msgs = NULL;
+	store_rows_free(msgs, count, sizeof(**msgs), store_outbox_msg_clear);
 }
 
+/* ---- version 1: a block of header lines ------------------------------ */
+
+/* A malloc'ed, terminated copy of n bytes of s. */
+static char *copy_n(const char *s, size_t n)
+{
+	char *p = xzalloc(n + 1);
+
+	memcpy(p, s, n);
+	return p;
+}
+
+/* A malloc'ed copy of an id without its <>; NULL unless it has them. */
+static char *strip_angles(const char *v)
+{
+	size_t n = strlen(v);
+
+	if (n < 3 || v[0] != '<' || v[n - 1] != '>')
+		return NULL;
+	return copy_n(v + 1, n - 2);
+}
+
+/* A decimal number filling all of s, in [min, max]; else 0. */
+static int64_t parse_num(const char *s, int64_t min, int64_t max)
+{
+	long long v;
+	char *end;
+
+	if (s == NULL || *s < '0' || *s > '9')
+		return 0;
+	errno = 0;
+	v = strtoll(s, &end, 10);
+	if (errno != 0 || *end != '\0' || v < min || v > max)
+		return 0;
+	return v;
+}
+
+/* The header block of a version-1 row (one "Name: value" per line, ended
+ * by \n or \r\n, as server.c wrote it before sql/003) into the typed
+ * fields, as the outbox of that time read it: a value starts after the
+ * blanks following the colon, the last of a repeated name wins, other
+ * names are skipped.  recipient and message_id come from their columns
+ * (the block's To and Message-ID were written from the same values); the
+ * block's Message-ID stands in if the column is NULL, and its
+ * X-Ashes-Game if game_id is.  Without an Auto-Submitted line, a reply
+ * (or a row of no kind) was auto-replied, anything else auto-generated.
+ * A missing Subject leaves subject NULL: such a row cannot be sent. */
+static void envelope_load_v1(struct store_outbox_msg *m, const char *block)
+{
+	enum { SUBJECT, MESSAGE_ID, IN_REPLY_TO, REFERENCES, AUTO_SUBMITTED,
+	       GAME, PLY, KIND, NFIELDS };
+	static const char *const names[NFIELDS] = {
+		"Subject", "Message-ID", "In-Reply-To", "References",
+		"Auto-Submitted", "X-Ashes-Game", "X-Ashes-Ply", "X-Ashes-Kind",
+	};
+	char *v[NFIELDS] = { NULL };
+	const char *line = block;
+	size_t i;
+
+	while (line != NULL && *line != '\0') {
+		const char *end = strchr(line, '\n');
+		size_t len = end ? (size_t)(end - line) : strlen(line);
+		const char *colon = memchr(line, ':', len);
+
+		if (len > 0 && line[len - 1] == '\r')
+			len--;
+		for (i = 0; colon != NULL && i < NFIELDS; i++) {
+			size_t nl = strlen(names[i]);
+			const char *val = colon + 1;
+
+			if ((size_t)(colon - line) != nl ||
+			    strncasecmp(line, names[i], nl) != 0)
+				continue;
+			while (*val == ' ' || *val == '\t')
+				val++;
+			free(v[i]);
+			v[i] = copy_n(val, (size_t)(val - line) < len ?
+					len - (size_t)(val - line) : 0);
+			break;
+		}
+		line = end ? end + 1 : NULL;
+	}
+
+	m->kind = v[KIND];
+	v[KIND] = NULL;
+	m->subject = v[SUBJECT];
+	v[SUBJECT] = NULL;
+	if (m->message_id == NULL && v[MESSAGE_ID] != NULL)
+		m->message_id = strip_angles(v[MESSAGE_ID]);
+	if (v[IN_REPLY_TO] != NULL) {
+		m->in_reply_to = strip_angles(v[IN_REPLY_TO]);
+		if (m->in_reply_to == NULL) /* as written, then */
+			m->in_reply_to = xstrdup(v[IN_REPLY_TO]);
+	}
+	m->references = v[REFERENCES];
+	v[REFERENCES] = NULL;
+	if (v[AUTO_SUBMITTED] != NULL)
+		m->auto_reply = strcmp(v[AUTO_SUBMITTED], "auto-replied") == 0;
+	else
+		m->auto_reply = m->kind == NULL || strcmp(m->kind, "reply") == 0;
+	if (m->game_id == 0)
+		m->game_id = parse_num(v[GAME], 1, INT64_MAX);
+	if (m->game_id != 0)
+		m->ply = (int)parse_num(v[PLY], 0, INT32_MAX);
+	for (i = 0; i < NFIELDS; i++)
+		free(v[i]);
+}
+
+/* ---- reading and writing rows ---------------------------------------- */
+
 #define OUTBOX_COLUMNS \
-	"id, recipient, message_id, headers, body, game_id, inbound_id, " \
-	"created, attempts, next_attempt_at, sent_at, failed, last_error"
+	"id, version, kind, recipient, message_id, subject, in_reply_to, " \
+	"refs, auto_reply, game_id, ply, inbound_id, body, html, image, " \
+	"created, attempts, next_attempt_at, sent_at, failed, last_error, " \
+	"headers"
 
 static void msg_read(sqlite3_stmt *st, void *elem)
 {
 	struct store_outbox_msg *m = elem;
+
 	m->id = store_col_int64(st, 0);
-	m->recipient = store_col_strdup(st, 1);
-	m->message_id = store_col_strdup(st, 2);
-	m->headers = store_col_strdup(st, 3);
-	m->body = store_col_strdup(st, 4);
-	m->game_id = store_col_int64(st, 5);
-	m->inbound_id = store_col_int64(st, 6);
-	m->created = store_col_int64(st, 7);
-	m->attempts = sqlite3_column_int(st, 8);
-	m->next_attempt_at = store_col_int64(st, 9);
-	m->sent_at = store_col_int64(st, 10);
-	m->failed = sqlite3_column_int(st, 11) != 0;
-	m->last_error = store_col_strdup(st, 12);
+	m->version = sqlite3_column_int(st, 1);
+	m->recipient = store_col_strdup(st, 3);
+	m->message_id = store_col_strdup(st, 4);
+	m->game_id = store_col_int64(st, 9);
+	m->inbound_id = store_col_int64(st, 11);
+	m->body = store_col_strdup(st, 12);
+	m->created = store_col_int64(st, 15);
+	m->attempts = sqlite3_column_int(st, 16);
+	m->next_attempt_at = store_col_int64(st, 17);
+	m->sent_at = store_col_int64(st, 18);
+	m->failed = sqlite3_column_int(st, 19) != 0;
+	m->last_error = store_col_strdup(st, 20);
+	if (m->version == 1) {
+		char *block = store_col_strdup(st, 21);
+
+		envelope_load_v1(m, block != NULL ? block : "");
+		free(block);
+		return;
+	}
+	/* version 2 (the schema's CHECK allows no other) */
+	m->kind = store_col_strdup(st, 2);
+	m->subject = store_col_strdup(st, 5);
+	m->in_reply_to = store_col_strdup(st, 6);
+	m->references = store_col_strdup(st, 7);
+	m->auto_reply = sqlite3_column_int(st, 8) != 0;
+	m->ply = sqlite3_column_int(st, 10);
+	m->html = store_col_strdup(st, 13);
+	if (sqlite3_column_type(st, 14) != SQLITE_NULL) {
+		const void *p = sqlite3_column_blob(st, 14);
+		size_t n = (size_t)sqlite3_column_bytes(st, 14);
+
+		/* one byte more, a NUL: SVG can be read as a string */
+		m->image = xzalloc(n + 1);
+		if (n > 0)
+			memcpy(m->image, p, n);
+		m->image_len = n;
+	}
 }
 
 static int msgs_collect(struct store *s, sqlite3_stmt *st,
 			struct store_outbox_msg **msgs_r, size_t *count_r,
 			const char *what, const char **error_r)
 {
-	return store_collect(s, st, sizeof(**msgs_r), msg_read, msg_clear,
+	return store_collect(s, st, sizeof(**msgs_r), msg_read, store_outbox_msg_clear,
 			     msgs_r, count_r, what, error_r);
+}
+
+/* An id as the envelope keeps it: no <> around it. */
+static bool bare_id(const char *id)
+{
+	return id == NULL || (id[0] != '\0' && id[0] != '<');
 }
 
 int store_outbox_enqueue(struct store *store,
@@ -62,28 +214,48 @@ int store_outbox_enqueue(struct store *store,
 			 int64_t *id_r, const char **error_r)
 {
 	static const char sql[] =
-		"INSERT INTO outbox (recipient, message_id, headers, body, "
-		"game_id, inbound_id, created, next_attempt_at) "
-		"VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)";
+		"INSERT INTO outbox (version, kind, recipient, message_id, "
+		"subject, in_reply_to, refs, auto_reply, game_id, ply, "
+		"inbound_id, body, html, image, created, next_attempt_at) "
+		"VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, "
+		"?13, ?14, ?15, ?16)";
 	sqlite3_stmt *st;
 
 	store_ok(store);
-	if (msg->recipient == NULL || msg->headers == NULL ||
+	if (msg->recipient == NULL || msg->kind == NULL ||
+	    msg->message_id == NULL || msg->subject == NULL ||
 	    msg->body == NULL)
 		return store_fail(store, error_r, STORE_ERROR_USAGE,
-				  "an outbox message needs a recipient, "
-				  "headers and a body");
+				  "an outbox message needs a recipient, a "
+				  "kind, a Message-ID, a subject and a body");
+	if (!bare_id(msg->message_id) || !bare_id(msg->in_reply_to))
+		return store_fail(store, error_r, STORE_ERROR_USAGE,
+				  "outbox Message-IDs are stored without <>");
+	if (msg->image != NULL && msg->html == NULL)
+		return store_fail(store, error_r, STORE_ERROR_USAGE,
+				  "an outbox picture needs the html that "
+				  "shows it");
 	st = store_stmt(store, sql, error_r);
 	if (st == NULL)
 		return -1;
-	sqlite3_bind_text(st, 1, msg->recipient, -1, SQLITE_TRANSIENT);
-	store_bind_text(st, 2, msg->message_id);
-	sqlite3_bind_text(st, 3, msg->headers, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(st, 4, msg->body, -1, SQLITE_TRANSIENT);
-	store_bind_id(st, 5, msg->game_id);
-	store_bind_id(st, 6, msg->inbound_id);
-	sqlite3_bind_int64(st, 7, now);
-	sqlite3_bind_int64(st, 8, msg->next_attempt_at != 0 ?
+	sqlite3_bind_int(st, 1, OUTBOX_ENVELOPE_VERSION);
+	store_bind_text(st, 2, msg->kind);
+	store_bind_text(st, 3, msg->recipient);
+	store_bind_text(st, 4, msg->message_id);
+	store_bind_text(st, 5, msg->subject);
+	store_bind_text(st, 6, msg->in_reply_to);
+	store_bind_text(st, 7, msg->references);
+	sqlite3_bind_int(st, 8, msg->auto_reply ? 1 : 0);
+	store_bind_id(st, 9, msg->game_id);
+	sqlite3_bind_int(st, 10, msg->ply);
+	store_bind_id(st, 11, msg->inbound_id);
+	store_bind_text(st, 12, msg->body);
+	store_bind_text(st, 13, msg->html);
+	if (msg->image != NULL)
+		sqlite3_bind_blob64(st, 14, msg->image, msg->image_len,
+				    SQLITE_TRANSIENT);
+	sqlite3_bind_int64(st, 15, now);
+	sqlite3_bind_int64(st, 16, msg->next_attempt_at != 0 ?
 			   msg->next_attempt_at : now);
 	if (store_run(store, st, "queueing a message", error_r) < 0)
 		return -1;

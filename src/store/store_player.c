@@ -5,20 +5,23 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void player_clear(void *elem)
+static void address_clear(void *elem)
 {
-	struct store_player *p = elem;
-	size_t i;
+	struct store_address *a = elem;
+
+	free(a->address);
+	free(a->failing_reason);
+}
+
+void store_player_clear(void *player)
+{
+	struct store_player *p = player;
 
 	free(p->name);
-	for (i = 0; i < p->n_addresses; i++) {
-		free(p->addresses[i].address);
-		free(p->addresses[i].failing_reason);
-	}
-	free(p->addresses);
-	for (i = 0; i < p->n_fingerprints; i++)
-		free(p->fingerprints[i]);
-	free(p->fingerprints);
+	store_rows_free(&p->addresses, p->n_addresses, sizeof(*p->addresses),
+			address_clear);
+	store_rows_free(&p->fingerprints, p->n_fingerprints,
+			sizeof(*p->fingerprints), store_string_clear);
 }
 
 static void player_read(sqlite3_stmt *st, void *elem)
@@ -32,23 +35,7 @@ static void player_read(sqlite3_stmt *st, void *elem)
 
 void store_player_free(struct store_player **player)
 {
-	if (*player == NULL)
-		return;
-	player_clear(*player);
-	free(*player);
-	*player = NULL;
-}
-
-void store_players_free(struct store_player **players, size_t count)
-{
-	size_t i;
-
-	if (*players == NULL)
-		return;
-	for (i = 0; i < count; i++)
-		player_clear(&(*players)[i]);
-	free(*players);
-	*players = NULL;
+	store_rows_free(player, 1, sizeof(**player), store_player_clear);
 }
 
 static const char sql_key_insert[] =
@@ -65,7 +52,6 @@ static int insert_bound(struct store *s, const char *sql, const char *text,
 			const char **error_r)
 {
 	sqlite3_stmt *st = store_stmt(s, sql, error_r);
-	int rc;
 
 	if (st == NULL)
 		return -1;
@@ -77,13 +63,7 @@ static int insert_bound(struct store *s, const char *sql, const char *text,
 		sqlite3_bind_text(st, 2, text, -1, SQLITE_TRANSIENT);
 	}
 	sqlite3_bind_int64(st, 3, now);
-	rc = store_step(s, st);
-	store_stmt_done(st);
-	if (rc == SQLITE_DONE)
-		return 0;
-	if (store_rc_is_unique(s, rc))
-		return 1;
-	return store_fail_sqlite(s, error_r, rc, what);
+	return store_run_insert(s, st, what, error_r);
 }
 
 static int check_address(struct store *s, const char *address,
@@ -225,22 +205,9 @@ static void address_read(sqlite3_stmt *st, void *elem)
 	a->failing_reason = store_col_strdup(st, 3);
 }
 
-static void address_clear(void *elem)
-{
-	struct store_address *a = elem;
-
-	free(a->address);
-	free(a->failing_reason);
-}
-
 static void string_read(sqlite3_stmt *st, void *elem)
 {
 	*(char **)elem = store_col_strdup(st, 0);
-}
-
-static void string_clear(void *elem)
-{
-	free(*(char **)elem);
 }
 
 /* Fill p->addresses and p->fingerprints for p->id. */
@@ -268,7 +235,7 @@ static int player_load_details(struct store *s, struct store_player *p,
 		return -1;
 	sqlite3_bind_int64(st, 1, p->id);
 	return store_collect(s, st, sizeof(*p->fingerprints), string_read,
-			     string_clear, &p->fingerprints,
+			     store_string_clear, &p->fingerprints,
 			     &p->n_fingerprints, "loading keys", error_r);
 }
 
@@ -287,17 +254,10 @@ int store_player_load(struct store *store, int64_t player_id,
 	if (st == NULL)
 		return -1;
 	sqlite3_bind_int64(st, 1, player_id);
-	rc = store_step(store, st);
-	if (rc == SQLITE_DONE) {
-		store_stmt_done(st);
-		return 0;
-	}
-	if (rc != SQLITE_ROW) {
-		store_stmt_done(st);
-		return store_fail_sqlite(store, error_r, rc,
-					 "loading a player");
-	}
-	p = store_xmalloc(sizeof(*p));
+	rc = store_step_one(store, st, "loading a player", error_r);
+	if (rc <= 0)
+		return rc;
+	p = xzalloc(sizeof(*p));
 	player_read(st, p);
 	store_stmt_done(st);
 	if (player_load_details(store, p, error_r) < 0) {
@@ -386,13 +346,15 @@ int store_player_list(struct store *store, struct store_player **players_r,
 	if (st == NULL)
 		return -1;
 	if (store_collect(store, st, sizeof(**players_r), player_read,
-			  player_clear, players_r, count_r, "listing players",
-			  error_r) < 0)
+			  store_player_clear, players_r, count_r,
+			  "listing players", error_r) < 0)
 		return -1;
 	for (i = 0; i < *count_r; i++) {
 		if (player_load_details(store, &(*players_r)[i],
 					error_r) < 0) {
-			store_players_free(players_r, *count_r);
+			store_rows_free(players_r, *count_r,
+					sizeof(**players_r),
+					store_player_clear);
 			*count_r = 0;
 			return -1;
 		}

@@ -1,7 +1,8 @@
 /* store_private.h -- what the store's own files share: the connection
- * struct, the prepared-statement cache, the step/exec wrappers that count
- * calls for fault injection, error recording and the savepoint helpers.
- * Not for use outside src/store.
+ * struct, the migrations (store_migrate.c), the prepared-statement cache
+ * and row helpers (store_stmt.c), the step/exec wrappers that count calls
+ * for fault injection, error recording and the savepoint helpers
+ * (store_tx.c).  Not for use outside src/store.
  */
 #ifndef ASHES_STORE_PRIVATE_H
 #define ASHES_STORE_PRIVATE_H
@@ -9,6 +10,8 @@
 #include <sqlite3.h>
 
 #include "store/store.h"
+#include "util/xalloc.h"
+#include "util/xstr.h"
 
 /* One migration: sql/NNN-name.sql. */
 struct store_migration {
@@ -97,6 +100,11 @@ int store_collect(struct store *s, sqlite3_stmt *st, size_t elem_size,
 
 /* sqlite3_step / sqlite3_exec through the fault injector. */
 int store_step(struct store *s, sqlite3_stmt *st);
+/* Step a statement that yields at most one row: 1 with the row ready
+ * (read its columns, then store_stmt_done()), 0 when there is none, -1
+ * with *error_r ("what" failed); on 0 and -1 the statement is done. */
+int store_step_one(struct store *s, sqlite3_stmt *st, const char *what,
+		   const char **error_r);
 int store_exec(struct store *s, const char *sql);
 /* Exec that the fault injector never fails (ROLLBACK). */
 int store_exec_nofault(struct store *s, const char *sql);
@@ -132,11 +140,30 @@ int64_t store_col_int64(sqlite3_stmt *st, int i);
  * (at least 65 bytes).  -1 if it is not 40 or 64 hex digits. */
 int store_fingerprint_normalise(const char *in, char *out, size_t outlen);
 
-/* Grow *array (of elem_size elements, *cap of them) to hold n + 1. */
+/* Grow *array (of elem_size elements, *cap of them) to hold n + 1; the
+ * new elements are zeroed. */
 void *store_array_grow(void *array, size_t elem_size, size_t n, size_t *cap);
+/* The clear function of store_rows_free for an array of char *. */
+void store_string_clear(void *row);
 
-/* Abort on allocation failure, like buf.c (a broken invariant here). */
-void *store_xmalloc(size_t size);
-char *store_xstrdup(const char *s);
+/* ---- migrations and opening (store_migrate.c, store.c) ---- */
+
+/* Record why store_open fails (it has no store to keep its error in yet:
+ * the text is per thread, as store.h says) and return -1. */
+int store_open_fail(const char *fmt, ...)
+	__attribute__((format(printf, 1, 2)));
+/* The text of the last store_open_fail() on this thread. */
+const char *store_open_error(void);
+
+/* Find the migrations (sql_dir, or the installed ones and the embedded
+ * copy, whichever knows more) and keep them in s.  -1 after
+ * store_open_fail if they are unusable. */
+int store_migrations_load(struct store *s, const char *sql_dir);
+void store_migrations_free(struct store *s);
+/* The database's PRAGMA user_version: 0 and *version_r, or -1. */
+int store_user_version(struct store *s, int *version_r,
+		       const char **error_r);
+/* Record (and return -1 for) a schema newer than the program knows. */
+int store_fail_too_new(struct store *s, int current, const char **error_r);
 
 #endif

@@ -5,23 +5,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/xalloc.h"
+
 static void buf_grow(struct buf *b, size_t extra)
 {
 	size_t need = b->len + extra + 1;
 	size_t cap;
-	char *p;
 
 	if (need <= b->cap)
 		return;
 	cap = b->cap ? b->cap : 64;
 	while (cap < need)
 		cap *= 2;
-	p = realloc(b->data, cap);
-	if (p == NULL) {
-		fputs("ashes: out of memory\n", stderr);
-		abort();
-	}
-	b->data = p;
+	b->data = xrealloc(b->data, cap);
 	b->cap = cap;
 }
 

@@ -1,20 +1,16 @@
 /* xstr.c -- string copies that abort on allocation failure; see xstr.h. */
 #include "util/xstr.h"
 
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
+
+#include "util/xalloc.h"
 
 char *xstrdup(const char *s)
 {
-	char *d;
+	size_t n;
 
 	if (s == NULL)
 		return NULL;
-	d = strdup(s);
-	if (d == NULL) {
-		fputs("ashes: out of memory\n", stderr);
-		abort();
-	}
-	return d;
+	n = strlen(s) + 1;
+	return memcpy(xrealloc(NULL, n), s, n);
 }

@@ -1,6 +1,6 @@
 /* xstr.h -- string copies that abort on allocation failure, the policy of
- * util/buf.h: this program never handles a mail in a degraded way, so
- * running out of memory is a broken invariant, not an error to pass up.
+ * util/xalloc.h.  The one aborting strdup: no module keeps a copy of its
+ * own.
  */
 #ifndef ASHES_UTIL_XSTR_H
 #define ASHES_UTIL_XSTR_H

@@ -173,6 +173,91 @@ check "bad record names file:line" yes "$r"
 run record "$tmp/none.rec"
 check "missing record file" 1 "$rc"
 
+# Why a record does not load (templates/record-error.txt): every fault,
+# word for word, after "ashes record: FILE:LINE: ".
+bad_record() { # bad_record NAME TEXT LINE:MESSAGE
+	printf '%s\n' "$2" >"$tmp/$1.rec"
+	run record "$tmp/$1.rec"
+	check "bad record: $1" "2 ashes record: $tmp/$1.rec:$3" "$rc $err"
+}
+head='ashes-record 1
+variant: size=5 tax=removed'
+corpus=$ASHES_SRCDIR/fuzz/corpus/record
+bad_record empty '' "1: the record is empty"
+bad_record magic 'ashes-record 2' "1: a record starts with the line 'ashes-record 1'"
+bad_record no-variant 'ashes-record 1' "1: the record has no variant line"
+bad_record variant-line 'ashes-record 1
+1. e5-a1' "2: expected the line 'variant: size=N tax=removed|lost [swap]'"
+bad_record option-too-long 'ashes-record 1
+variant: size=5 abcdefghijklmnopqrstuvwxyz0123456789' \
+	"2: unknown variant option 'abcdefghijklmnopqrstuvwxyz0123456789'"
+bad_record option 'ashes-record 1
+variant: colour=red' "2: unknown variant option: 'colour=red'"
+bad_record option-size 'ashes-record 1
+variant: swap size=14' "2: the board size must be 3 to 13: 'size=14'"
+bad_record unnumbered "$head
+1. e5-a1
+e5-i9" "4: expected a numbered ply like '2. e5-c3' or the result line"
+bad_record misnumbered "$head
+1. e5-a1
+3. e5-i9" "4: ply 2 is numbered 3"
+bad_record unreadable "$head
+1. e5" "3: ply 1: 'e5': not a move: write FROM-TO or FROM-TO/K"
+bad_record unknown-cell "$head
+1. e5-a1
+2. z9-a1" "4: ply 2: 'z9-a1': no such cell on this board"
+bad_record split-empty "$head
+1. E5-A1/2" "3: ply 1: 'E5-A1/2': an empty cell cannot be split"
+bad_record forced "$head
+1. e5-a1 (forced)" "3: ply 1: only a pass can be forced"
+bad_record illegal "$head
+1. e5-a1
+2. e5-a1" "4: ply 2 (e5xa1): e5 is empty, so e5xa1 is a growth move, which needs an empty target, but a1 holds a stack (4)"
+bad_record same-cell "$head
+1. e5-a1
+2. e5-i9
+3. a1xa1" "5: ply 3 (a1xa1): a1-a1 does not go anywhere: a move must end on another cell than a1"
+bad_record whole-stack "$head
+1. e5-a1
+2. e5-i9
+3. a1-e5/4" "5: ply 3 (a1-e5/4): a1-e5/4 names the whole stack on a1: leave the count off (a1-e5)"
+bad_record swap "$head
+1. e5-a1
+2. swap" "4: ply 2 (swap): swap is not allowed: this game is played without the swap option"
+bad_record pass "$head
+1. e5-a1
+2. pass" "4: ply 2 (pass): black has a legal move, so a pass cannot be played here"
+bad_record game-over "$(grep -v '^result' "$corpus/game-n3")
+8. e5-a1" "10: ply 8 (e5-a1): the game is over: white was eliminated, so black won"
+bad_record not-pass "$(sed 's/^19\. pass (forced)/19. e5-a1/' "$corpus/game-n4-pass")" \
+	"21: ply 19 must be a forced pass: the player to move has no legal move there"
+bad_record pass-missing "$(sed '/^19\./,$d' "$corpus/game-n4-pass")
+result: ongoing" "21: ply 19, a forced pass, is missing"
+bad_record pass-missing-end "$(sed '/^19\./,$d' "$corpus/game-n4-pass")" \
+	"20: ply 19, a forced pass, is missing"
+bad_record result-unknown "$head
+1. e5-a1
+result: maybe" "4: unknown result 'maybe': expected ongoing, white, black or draw"
+bad_record result-no-reason "$head
+1. e5-a1
+result: white" "4: the result needs its reason in brackets: elimination, double pass, resignation, agreed draw or time"
+bad_record result-trailing "$head
+result: ongoing now" "3: nothing may follow 'result: ongoing'"
+bad_record result-game-on "$head
+1. e5-a1
+result: white (elimination)" "4: the result says white (elimination), but after these plies the game is still on"
+bad_record result-mismatch "$(sed 's/^result.*/result: white (resignation)/' "$corpus/game-n3")" \
+	"10: the result says white, but the plies end the game with black (elimination)"
+bad_record result-reason "$head
+1. e5-a1
+result: draw (resignation)" "4: draw cannot end with resignation"
+bad_record after-result "$head
+result: ongoing
+1. e5-a1" "4: nothing may follow the result line"
+printf '%s\n1. e5\0-a1\n' "$head" >"$tmp/nul.rec"
+run record "$tmp/nul.rec"
+check "bad record: nul" "2 ashes record: $tmp/nul.rec:3: a NUL byte in the record" "$rc $err"
+
 # help: from the template, every command of the table.
 run help
 check "help exit" 0 "$rc"

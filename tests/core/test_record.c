@@ -14,7 +14,7 @@ static struct core_move parse_ok(const struct core_position *p,
 	enum core_error err = CORE_OK;
 
 	ck_assert_msg(notation_parse_move(p, text, strlen(text), &m, &err) == 0,
-		      "%s: %s", text, core_error_string(err));
+		      "%s: %s", text, core_error_name(err));
 	return m;
 }
 
@@ -26,7 +26,7 @@ static void parse_fails(const struct core_position *p, const char *text,
 
 	ck_assert_msg(notation_parse_move(p, text, strlen(text), &m, &err) == -1,
 		      "%s parsed", text);
-	ck_assert_msg(err == want, "%s: %s", text, core_error_string(err));
+	ck_assert_msg(err == want, "%s: %s", text, core_error_name(err));
 }
 
 static void canonical(const struct core_position *p, const char *text,
@@ -139,13 +139,14 @@ static char *format_alloc(const struct core_record *rec)
 static void roundtrip(const struct core_record *rec)
 {
 	struct core_record back;
-	enum core_error err = CORE_OK;
-	char *text = format_alloc(rec), *again, msg[256];
-	int line = 0;
+	struct record_fault_info fault;
+	char *text = format_alloc(rec), *again;
 
-	ck_assert_msg(record_parse_detail(&back, text, strlen(text), &line,
-					  &err, msg, sizeof(msg)) == 0,
-		      "line %d: %s\n%s", line, msg, text);
+	ck_assert_msg(record_parse_detail(&back, text, strlen(text),
+					  &fault) == 0,
+		      "line %d: %s (%s)\n%s", fault.line,
+		      record_fault_name(fault.fault), core_error_name(fault.err),
+		      text);
 	again = format_alloc(&back);
 	ck_assert_str_eq(again, text);
 	ck_assert_uint_eq(back.nplies, rec->nplies);
@@ -168,7 +169,7 @@ static void rec_play(struct core_record *rec, const char *text)
 	enum core_error err = CORE_OK;
 
 	ck_assert_msg(record_play_text(rec, text, strlen(text), NULL, &err) == 0,
-		      "%s: %s", text, core_error_string(err));
+		      "%s: %s", text, core_error_name(err));
 }
 
 START_TEST(t_record_format)
@@ -238,70 +239,146 @@ START_TEST(t_record_forced_pass)
 }
 END_TEST
 
-static void parse_error(const char *text, enum core_error want, int want_line,
-			const char *words)
+/* `text` is refused on want_line with err `want` and `fault`; returns
+ * what record_parse_detail() says, for the facts behind the fault.  The
+ * words for people are pinned in tests/cli/test_cli.sh. */
+static struct record_fault_info parse_error(const char *text,
+					    enum core_error want,
+					    int want_line,
+					    enum record_fault fault)
 {
 	struct core_record rec;
+	struct record_fault_info f;
 	enum core_error err = CORE_OK;
 	int line = 0;
-	char msg[512];
 
-	ck_assert_msg(record_parse_detail(&rec, text, strlen(text), &line,
-					  &err, msg, sizeof(msg)) == -1,
+	ck_assert_msg(record_parse_detail(&rec, text, strlen(text), &f) == -1,
 		      "accepted:\n%s", text);
-	ck_assert_msg(err == want, "%s: got %s", text, core_error_string(err));
-	ck_assert_int_eq(line, want_line);
-	ck_assert_msg(strstr(msg, words) != NULL, "'%s' lacks '%s'", msg, words);
+	ck_assert_msg(f.err == want, "%s: got %s", text, core_error_name(f.err));
+	ck_assert_msg(f.fault == fault, "%s: got %s", text,
+		      record_fault_name(f.fault));
+	ck_assert_int_eq(f.line, want_line);
 	ck_assert_ptr_null(rec.plies);
 	/* The plain form agrees. */
 	ck_assert_int_eq(record_parse(&rec, text, strlen(text), &line, &err), -1);
 	ck_assert_int_eq(line, want_line);
+	ck_assert_int_eq(err, want);
+	return f;
+}
+
+/* The words at fault, as a string. */
+static const char *fault_text(const struct record_fault_info *f)
+{
+	static char buf[256];
+
+	ck_assert_ptr_nonnull(f->text);
+	ck_assert_uint_lt(f->text_len, sizeof(buf));
+	memcpy(buf, f->text, f->text_len);
+	buf[f->text_len] = '\0';
+	return buf;
 }
 
 START_TEST(t_record_errors)
 {
 	const char *head = "ashes-record 1\nvariant: size=5 tax=removed\n";
+	struct record_fault_info f;
 	char buf[512];
 
-	parse_error("", CORE_ERR_RECORD, 0, "the record is empty");
-	parse_error("ashes-record 2\n", CORE_ERR_RECORD, 1,
-		    "a record starts with the line 'ashes-record 1'");
+	f = parse_error("", CORE_ERR_RECORD, 0, RECORD_FAULT_EMPTY);
+	ck_assert_ptr_null(f.text);
+	ck_assert_ptr_null(f.geom);
+	parse_error("# nothing\n\n", CORE_ERR_RECORD, 2, RECORD_FAULT_EMPTY);
+	parse_error("ashes-record 2\n", CORE_ERR_RECORD, 1, RECORD_FAULT_MAGIC);
 	parse_error("ashes-record 1\n1. e5-a1\n", CORE_ERR_RECORD, 2,
-		    "expected the line 'variant:");
-	parse_error("ashes-record 1\nvariant: size=14\n", CORE_ERR_BAD_SIZE, 2,
-		    "size");
-	parse_error("ashes-record 1\nvariant: colour=red\n", CORE_ERR_BAD_VARIANT,
-		    2, "unknown variant option");
-	parse_error("ashes-record 1\n", CORE_ERR_RECORD, 1, "no variant line");
+		    RECORD_FAULT_VARIANT_LINE);
+	f = parse_error("ashes-record 1\nvariant: size=14\n", CORE_ERR_BAD_SIZE,
+			2, RECORD_FAULT_OPTION);
+	ck_assert_str_eq(fault_text(&f), "size=14");
+	f = parse_error("ashes-record 1\nvariant: swap colour=red\n",
+			CORE_ERR_BAD_VARIANT, 2, RECORD_FAULT_OPTION);
+	ck_assert_str_eq(fault_text(&f), "colour=red");
+	f = parse_error("ashes-record 1\nvariant: abcdefghijklmnopqrstuvwxyz0123456789 x\n",
+			CORE_ERR_BAD_VARIANT, 2, RECORD_FAULT_OPTION_TOO_LONG);
+	ck_assert_str_eq(fault_text(&f), "abcdefghijklmnopqrstuvwxyz0123456789");
+	parse_error("ashes-record 1\n", CORE_ERR_RECORD, 1,
+		    RECORD_FAULT_NO_VARIANT);
+	/* A NUL inside the length (parse_error() would stop at it). */
+	static const char nul[] = "ashes-record 1\nvariant: size=5\n1. e5\0-a1\n";
+	struct core_record rec;
+	ck_assert_int_eq(record_parse_detail(&rec, nul, sizeof(nul) - 1, &f), -1);
+	ck_assert_int_eq(f.fault, RECORD_FAULT_NUL);
+	ck_assert_int_eq(f.err, CORE_ERR_RECORD);
+	ck_assert_int_eq(f.line, 3);
 	snprintf(buf, sizeof(buf), "%s1. e5-a1\n3. e5-i9\n", head);
-	parse_error(buf, CORE_ERR_RECORD, 4, "ply 2 is numbered 3");
+	f = parse_error(buf, CORE_ERR_RECORD, 4, RECORD_FAULT_PLY_MISNUMBERED);
+	ck_assert_uint_eq(f.ply, 2);
+	ck_assert_uint_eq(f.numbered, 3);
 	snprintf(buf, sizeof(buf), "%s1. e5-a1\n2. e5-a1\n", head);
-	parse_error(buf, CORE_ERR_TARGET_BIGGER, 4,
-		    "ply 2 (e5xa1): e5 is empty, so e5xa1 is a growth move");
+	f = parse_error(buf, CORE_ERR_TARGET_BIGGER, 4, RECORD_FAULT_PLY_ILLEGAL);
+	ck_assert_uint_eq(f.ply, 2);
+	ck_assert_str_eq(f.move_text, "e5xa1"); /* as the replay read it */
+	ck_assert_ptr_nonnull(f.geom);
+	ck_assert_int_eq(f.geom->size, 5);
+	ck_assert_int_eq(f.check.err, CORE_ERR_TARGET_BIGGER);
+	ck_assert_int_eq(f.check.reason, CORE_REASON_GROWTH_ONTO_STACK);
+	ck_assert_int_eq(f.check.to_size, 4);
 	snprintf(buf, sizeof(buf), "%s1. e5-a1\n2. e5-i9\n3. a1-e5/4\n", head);
-	parse_error(buf, CORE_ERR_PART_WHOLE_STACK, 5,
-		    "ply 3 (a1-e5/4): a1-e5/4 names the whole stack on a1: leave the count off (a1-e5)");
+	f = parse_error(buf, CORE_ERR_PART_WHOLE_STACK, 5,
+			RECORD_FAULT_PLY_ILLEGAL);
+	ck_assert_uint_eq(f.ply, 3);
+	ck_assert_str_eq(f.move_text, "a1-e5/4");
+	ck_assert_int_eq(f.check.reason, CORE_REASON_PART_WHOLE_STACK);
+	ck_assert_int_eq(f.check.mover, CORE_WHITE);
 	snprintf(buf, sizeof(buf), "%s1. e5-a1\n2. z9-a1\n", head);
-	parse_error(buf, CORE_ERR_UNKNOWN_CELL, 4, "ply 2");
+	f = parse_error(buf, CORE_ERR_UNKNOWN_CELL, 4,
+			RECORD_FAULT_PLY_UNREADABLE);
+	ck_assert_uint_eq(f.ply, 2);
+	ck_assert_str_eq(fault_text(&f), "z9-a1");
+	ck_assert_ptr_null(f.geom);
 	snprintf(buf, sizeof(buf), "%s1. e5-a1\n2. pass\n", head);
-	parse_error(buf, CORE_ERR_PASS_NOT_FORCED, 4,
-		    "black has a legal move, so a pass cannot be played here");
+	f = parse_error(buf, CORE_ERR_PASS_NOT_FORCED, 4,
+			RECORD_FAULT_PASS_NOT_FORCED);
+	ck_assert_uint_eq(f.ply, 2);
+	ck_assert_str_eq(f.move_text, "pass");
+	ck_assert_int_eq(f.check.mover, CORE_BLACK);
+	snprintf(buf, sizeof(buf), "%s1. e5-a1\n2. swap\n", head);
+	f = parse_error(buf, CORE_ERR_SWAP_NOT_ALLOWED, 4,
+			RECORD_FAULT_PLY_ILLEGAL);
+	ck_assert_str_eq(f.move_text, "swap");
+	ck_assert_int_eq(f.check.reason, CORE_REASON_SWAP_NOT_IN_VARIANT);
 	snprintf(buf, sizeof(buf), "%s1. e5-a1 (forced)\n", head);
-	parse_error(buf, CORE_ERR_RECORD, 3, "only a pass can be forced");
+	f = parse_error(buf, CORE_ERR_RECORD, 3, RECORD_FAULT_PLY_FORCED);
+	ck_assert_uint_eq(f.ply, 1);
 	snprintf(buf, sizeof(buf), "%s1. e5-a1\nresult: white (elimination)\n", head);
-	parse_error(buf, CORE_ERR_RECORD, 4, "the game is still on");
+	f = parse_error(buf, CORE_ERR_RECORD, 4, RECORD_FAULT_RESULT_GAME_ON);
+	ck_assert_int_eq(f.result, CORE_RESULT_WHITE);
+	ck_assert_int_eq(f.end_reason, CORE_END_ELIMINATION);
+	ck_assert_uint_eq(f.ply, 0); /* not about a ply */
 	snprintf(buf, sizeof(buf), "%s1. e5-a1\nresult: white\n", head);
-	parse_error(buf, CORE_ERR_RECORD, 4, "reason in brackets");
+	parse_error(buf, CORE_ERR_RECORD, 4, RECORD_FAULT_RESULT_NO_REASON);
 	snprintf(buf, sizeof(buf), "%s1. e5-a1\nresult: draw (resignation)\n", head);
-	parse_error(buf, CORE_ERR_RECORD, 4, "draw cannot end with resignation");
+	f = parse_error(buf, CORE_ERR_RECORD, 4, RECORD_FAULT_RESULT_REASON);
+	ck_assert_int_eq(f.result, CORE_RESULT_DRAW);
+	ck_assert_int_eq(f.end_reason, CORE_END_RESIGNATION);
 	snprintf(buf, sizeof(buf), "%s1. e5-a1\nresult: maybe\n", head);
-	parse_error(buf, CORE_ERR_RECORD, 4, "unknown result 'maybe'");
+	f = parse_error(buf, CORE_ERR_RECORD, 4, RECORD_FAULT_RESULT_UNKNOWN);
+	ck_assert_str_eq(fault_text(&f), "maybe");
+	snprintf(buf, sizeof(buf), "%s1. e5-a1\nresult: ongoing now\n", head);
+	parse_error(buf, CORE_ERR_RECORD, 4, RECORD_FAULT_RESULT_TRAILING);
 	snprintf(buf, sizeof(buf), "%s1. e5-a1\nresult: ongoing\n2. e5-i9\n", head);
-	parse_error(buf, CORE_ERR_RECORD, 5, "nothing may follow the result line");
+	parse_error(buf, CORE_ERR_RECORD, 5, RECORD_FAULT_AFTER_RESULT);
 	snprintf(buf, sizeof(buf), "%s1. e5-a1\nresult: black (resignation)\n2. e5-i9\n", head);
-	parse_error(buf, CORE_ERR_RECORD, 5, "nothing may follow the result line");
+	parse_error(buf, CORE_ERR_RECORD, 5, RECORD_FAULT_AFTER_RESULT);
 	snprintf(buf, sizeof(buf), "%se5-a1\n", head);
-	parse_error(buf, CORE_ERR_RECORD, 3, "expected a numbered ply like '1. e5-c3'");
+	f = parse_error(buf, CORE_ERR_RECORD, 3, RECORD_FAULT_PLY_UNNUMBERED);
+	ck_assert_uint_eq(f.ply, 1);
+	/* The code words name every fault. */
+	for (int k = 0; k < RECORD_FAULT_COUNT; k++)
+		ck_assert_str_ne(record_fault_name((enum record_fault)k),
+				 "unknown");
+	ck_assert_str_eq(record_fault_name(RECORD_FAULT_PLY_ILLEGAL),
+			 "ply_illegal");
+	ck_assert_str_eq(record_fault_name(RECORD_FAULT_COUNT), "unknown");
 }
 END_TEST
 
@@ -337,12 +414,14 @@ START_TEST(t_record_lenient_input)
 END_TEST
 
 /* A real game with forced passes (from the fuzz seed corpus): it parses,
- * its passes are plies, and leaving one out is an error on that line. */
+ * its passes are plies, and leaving one out, moving instead or claiming
+ * another result is an error on that line. */
 START_TEST(t_record_with_passes)
 {
 	const char *src = getenv("ASHES_SRCDIR");
-	char path[4096], text[8192], *p, *out;
+	char path[4096], text[8192], edited[8192], *p, *out;
 	struct core_record rec;
+	struct record_fault_info fault;
 	enum core_error err;
 	size_t len, passes = 0;
 	int line;
@@ -363,6 +442,18 @@ START_TEST(t_record_with_passes)
 	ck_assert_str_eq(out, text);
 	free(out);
 	record_free(&rec);
+	/* The result line must say how the plies ended the game. */
+	p = strstr(text, "result: black (elimination)\n");
+	ck_assert_ptr_nonnull(p);
+	snprintf(edited, sizeof(edited), "%.*sresult: white (resignation)\n",
+		 (int)(p - text), text);
+	ck_assert_int_eq(record_parse_detail(&rec, edited, strlen(edited),
+					     &fault), -1);
+	ck_assert_int_eq(fault.fault, RECORD_FAULT_RESULT_MISMATCH);
+	ck_assert_int_eq(fault.result, CORE_RESULT_WHITE);
+	ck_assert_int_eq(fault.end_reason, CORE_END_RESIGNATION);
+	ck_assert_int_eq(fault.played_result, CORE_RESULT_BLACK);
+	ck_assert_int_eq(fault.played_end_reason, CORE_END_ELIMINATION);
 	/* Drop the first pass line: the next ply is then misnumbered. */
 	p = strstr(text, " pass (forced)\n");
 	ck_assert_ptr_nonnull(p);
@@ -376,10 +467,27 @@ START_TEST(t_record_with_passes)
 	ck_assert_int_eq(record_parse(&rec, text, strlen(text), &line, &err), -1);
 	ck_assert_int_eq(err, CORE_ERR_RECORD);
 	ck_assert_int_eq(line, want_line);
+	ck_assert_int_eq(record_parse_detail(&rec, text, strlen(text), &fault),
+			 -1);
+	ck_assert_int_eq(fault.fault, RECORD_FAULT_PLY_MISNUMBERED);
+	ck_assert_uint_eq(fault.numbered, fault.ply + 1);
+	size_t pass_ply = fault.ply;
+	/* A move where the replay forces the pass. */
+	snprintf(edited, sizeof(edited), "%.*s%zu. e5-a1\n%s",
+		 (int)(p - text), text, pass_ply, p);
+	ck_assert_int_eq(record_parse_detail(&rec, edited, strlen(edited),
+					     &fault), -1);
+	ck_assert_int_eq(fault.fault, RECORD_FAULT_PLY_NOT_PASS);
+	ck_assert_int_eq(fault.line, want_line);
+	ck_assert_uint_eq(fault.ply, pass_ply);
 	/* A record that stops right before a forced pass lacks it. */
 	*p = '\0';
 	ck_assert_int_eq(record_parse(&rec, text, strlen(text), &line, &err), -1);
 	ck_assert_int_eq(err, CORE_ERR_RECORD);
+	ck_assert_int_eq(record_parse_detail(&rec, text, strlen(text), &fault),
+			 -1);
+	ck_assert_int_eq(fault.fault, RECORD_FAULT_PASS_MISSING);
+	ck_assert_uint_eq(fault.ply, pass_ply);
 }
 END_TEST
 

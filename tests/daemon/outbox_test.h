@@ -1,9 +1,10 @@
 /* outbox_test.h -- fixtures shared by the outbox tests (test_outbox.c,
  * unit tests with fixed inputs; test_outbox_stack.c, against a real
  * Postfix): a temp folder with a store, a config filled in code, outbox
- * rows of each kind as the server writes them, a fixed board picture, the
- * daemon's own gpg key, and the Python checker of a composed mail
- * (tests/daemon/outbox_check.py). */
+ * rows of each kind as the service queues them (typed envelopes, with the
+ * html of templates/mail/board.html and a fixed board picture for a mail
+ * about a game), the daemon's own gpg key, and the Python checker of a
+ * composed mail (tests/daemon/outbox_check.py). */
 #ifndef ASHES_TEST_OUTBOX_H
 #define ASHES_TEST_OUTBOX_H
 
@@ -16,7 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "daemon/config.h"
+#include "config/club_config.h"
 #include "daemon/outbox.h"
 #include "mail/pgp.h"
 #include "render/template.h"
@@ -27,7 +28,7 @@
 #define OT_DOMAIN "mailstack.test"
 /* Fixed, so that tests are exact. */
 #define OT_NOW ((int64_t)1795000000)
-/* A fixed picture standing in for server_board_svg(): only its bytes
+/* A fixed picture standing in for the service's board: only its bytes
  * matter to the outbox. */
 #define OT_SVG "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"10\" " \
 	"height=\"10\"><rect width=\"10\" height=\"10\" fill=\"#963\"/></svg>\n"
@@ -39,26 +40,10 @@ struct ot_fixture {
 	struct store *store;
 	struct template_set *templates;
 	struct config cfg;
-	struct outbox_html html;
-	int board_calls;
+	int64_t game; /* a game in the store (0: none yet), see ot_enqueue */
 };
 
 static struct ot_fixture ot;
-
-static int ot_board(void *ctx, int64_t game, int ply, struct buf *out,
-		    const char **error_r)
-{
-	struct ot_fixture *f = ctx;
-
-	f->board_calls++;
-	if (game == 404) {
-		*error_r = "no game 404";
-		return -1;
-	}
-	(void)ply;
-	buf_puts(out, OT_SVG);
-	return 0;
-}
 
 static int ot_shell(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static int ot_shell(const char *fmt, ...)
@@ -93,9 +78,6 @@ static void ot_setup(void)
 	ot.cfg.smtp.retry_initial_ms = 30000;
 	ot.cfg.smtp.retry_max_ms = 3600000;
 	ot.cfg.smtp.give_up_after_ms = 5ULL * 86400 * 1000;
-	ot.html.templates = ot.templates;
-	ot.html.board = ot_board;
-	ot.html.board_ctx = &ot;
 }
 
 static void ot_teardown(void)
@@ -108,32 +90,6 @@ static void ot_teardown(void)
 	config_free(&ot.cfg);
 	if (getenv("OT_KEEP") == NULL) /* to look at the mails */
 		ot_shell("rm -rf '%s'", ot.dir);
-}
-
-/* The header block of an outbox row as server.c writes it.  game 0: a
- * mail about no game (no X-Ashes-Game / X-Ashes-Ply). */
-static void ot_headers(struct buf *out, const char *to, const char *kind,
-		       int64_t game, int ply, int seq)
-{
-	bool reply = strcmp(kind, "reply") == 0;
-
-	buf_printf(out, "To: %s\n", to);
-	if (game)
-		buf_printf(out, "Subject: [ashes #%" PRId64 "] alice vs bob\n", game);
-	else
-		buf_puts(out, "Subject: Re: register alice\n");
-	buf_printf(out, "Message-ID: <ashes.%" PRId64 ".%d.7.%d@" OT_DOMAIN ">\n",
-		   game, ply, seq);
-	if (reply) {
-		buf_puts(out, "In-Reply-To: <m1@alice.example>\n");
-		buf_puts(out, "References: <m1@alice.example>\n");
-	}
-	buf_printf(out, "Auto-Submitted: %s\n", reply ? "auto-replied" : "auto-generated");
-	if (game) {
-		buf_printf(out, "X-Ashes-Game: %" PRId64 "\n", game);
-		buf_printf(out, "X-Ashes-Ply: %d\n", ply);
-	}
-	buf_printf(out, "X-Ashes-Kind: %s\n", kind);
 }
 
 /* The body of every test row: non-ASCII, an HTML-special line, a line
@@ -149,29 +105,114 @@ static const char ot_body[] =
 	"0123456789012345678901234567890123456789012345678901234567890123456789"
 	"0123456789012345678901234567890123456789\n";
 
-/* Queue one row; returns its id. */
+
+/* An outbox row and the text it owns. */
+struct ot_row {
+	struct store_outbox_msg m;
+	struct buf subject, message_id, html;
+};
+
+/* Fill r as the service queues a mail (server_queue_mail): to, kind, the
+ * game it is about (0: none) after ply plies; the Message-ID is
+ * ashes.ID_GAME.PLY.7.SEQ@mailstack.test.  A reply answers
+ * <m1@alice.example>; a mail about a game has the html of
+ * templates/mail/board.html (subject, game, ply, image_cid, text)
+ * showing OT_SVG as cid:board.<message_id>.  Free with ot_row_free. */
+static void ot_row_named(struct ot_row *r, const char *to, const char *kind,
+			 int64_t game, int ply, int64_t id_game, int seq)
+{
+	bool reply = strcmp(kind, "reply") == 0;
+
+	memset(r, 0, sizeof(*r));
+	if (game)
+		buf_printf(&r->subject, "[ashes #%" PRId64 "] alice vs bob", game);
+	else
+		buf_puts(&r->subject, "Re: register alice");
+	buf_printf(&r->message_id, "ashes.%" PRId64 ".%d.7.%d@" OT_DOMAIN,
+		   id_game, ply, seq);
+	r->m.kind = (char *)kind;
+	r->m.recipient = (char *)to;
+	r->m.message_id = (char *)buf_str(&r->message_id);
+	r->m.subject = (char *)buf_str(&r->subject);
+	if (reply) {
+		r->m.in_reply_to = "m1@alice.example";
+		r->m.references = "<m1@alice.example>";
+	}
+	r->m.auto_reply = reply;
+	r->m.game_id = game;
+	r->m.ply = game ? ply : 0;
+	r->m.body = (char *)ot_body;
+	if (game) {
+		struct template_ctx *ctx = template_ctx_new();
+		const char *error = NULL;
+
+		template_ctx_set(ctx, "subject", r->m.subject);
+		template_ctx_setf(ctx, "game", "%" PRId64, game);
+		template_ctx_setf(ctx, "ply", "%d", ply);
+		template_ctx_setf(ctx, "image_cid", STORE_OUTBOX_IMAGE_CID_PREFIX "%s",
+				  r->m.message_id);
+		template_ctx_set(ctx, "text", r->m.body);
+		ck_assert_msg(template_render(ot.templates, "mail/board.html", ctx,
+					      &r->html, &error) == 0, "%s", error);
+		template_ctx_free(&ctx);
+		r->m.html = (char *)buf_str(&r->html);
+		r->m.image = (char *)OT_SVG;
+		r->m.image_len = strlen(OT_SVG);
+	}
+}
+
+/* The same, the Message-ID naming the game itself. */
+static inline void ot_row(struct ot_row *r, const char *to,
+			  const char *kind, int64_t game, int ply, int seq)
+{
+	ot_row_named(r, to, kind, game, ply, game, seq);
+}
+
+static void ot_row_free(struct ot_row *r)
+{
+	buf_free(&r->subject);
+	buf_free(&r->message_id);
+	buf_free(&r->html);
+}
+
+/* The game that rows in the store are about (outbox.game_id is a foreign
+ * key): made on first use, the same for every row of a test. */
+static int64_t ot_store_game(void)
+{
+	struct store_game g = { 0 };
+	int64_t a = 0, b = 0;
+	const char *error = NULL;
+
+	if (ot.game != 0)
+		return ot.game;
+	ck_assert_msg(store_player_add(ot.store, "alice", NULL, NULL, 1, &a,
+				       &error) == 0, "%s", error);
+	ck_assert_msg(store_player_add(ot.store, "bob", NULL, NULL, 1, &b,
+				       &error) == 0, "%s", error);
+	g.variant = "size=5";
+	g.challenger_id = a;
+	g.white_id = a;
+	g.black_id = b;
+	g.status = STORE_GAME_ACTIVE;
+	ck_assert_msg(store_game_create(ot.store, &g, 1, &ot.game, &error) == 0,
+		      "%s", error);
+	return ot.game;
+}
+
+/* Queue one row as ot_row makes it, but about ot_store_game(): `game`
+ * only names it in the Message-ID, where tests look for it.  Returns the
+ * row's id. */
 static int64_t ot_enqueue(const char *to, const char *kind, int64_t game,
 			  int ply, int seq, int64_t now)
 {
-	struct buf h = BUF_INIT, id = BUF_INIT;
-	struct store_outbox_msg m;
+	struct ot_row r;
 	const char *error = NULL;
 	int64_t rid = 0;
 
-	ot_headers(&h, to, kind, game, ply, seq);
-	buf_printf(&id, "ashes.%" PRId64 ".%d.7.%d@" OT_DOMAIN, game, ply, seq);
-	memset(&m, 0, sizeof(m));
-	m.recipient = (char *)to;
-	m.message_id = (char *)buf_str(&id);
-	m.headers = (char *)buf_str(&h);
-	m.body = (char *)ot_body;
-	/* The headers name the game; the row's game_id (a foreign key to a
-	 * game these tests do not create) is not what the outbox reads. */
-	m.game_id = 0;
-	ck_assert_msg(store_outbox_enqueue(ot.store, &m, now, &rid, &error) == 0,
+	ot_row_named(&r, to, kind, game ? ot_store_game() : 0, ply, game, seq);
+	ck_assert_msg(store_outbox_enqueue(ot.store, &r.m, now, &rid, &error) == 0,
 		      "%s", error);
-	buf_free(&h);
-	buf_free(&id);
+	ot_row_free(&r);
 	return rid;
 }
 

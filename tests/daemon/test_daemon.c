@@ -21,9 +21,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "daemon/config.h"
+#include "config/club_config.h"
 #include "daemon/daemon.h"
-#include "daemon/log.h"
+#include "config/log.h"
 #include "daemon/pidfile.h"
 #include "util/buf.h"
 

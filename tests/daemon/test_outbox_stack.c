@@ -159,7 +159,7 @@ START_TEST(test_unknown_recipient)
 	FILE *p;
 
 	id = ot_enqueue("nobody@mailstack.test", "reply", 0, 0, 1, OT_NOW);
-	ck_assert_int_eq(outbox_flush(&ot.cfg, ot.store, s, NULL, &ot.html, OT_NOW,
+	ck_assert_int_eq(outbox_flush(&ot.cfg, ot.store, s, NULL, OT_NOW,
 				      &st, &error), 0);
 	ck_assert_uint_eq(st.failed, 1);
 	ck_assert(row(id)->failed);
@@ -168,7 +168,7 @@ START_TEST(test_unknown_recipient)
 		      strstr(row(id)->last_error, "nobody@mailstack.test"),
 		      "%s", row(id)->last_error);
 	/* failed for good: a later flush does not try it again */
-	ck_assert_int_eq(outbox_flush(&ot.cfg, ot.store, s, NULL, &ot.html,
+	ck_assert_int_eq(outbox_flush(&ot.cfg, ot.store, s, NULL,
 				      OT_NOW + 86400, &st, &error), 0);
 	ck_assert_int_eq(row(id)->attempts, 1);
 	smtp_sender_free(&s);
@@ -208,7 +208,7 @@ START_TEST(test_tempfail_rcpt)
 
 	t = ot_enqueue("tempfail@mailstack.test", "reply", 0, 0, 11, OT_NOW);
 	a = ot_enqueue("alice@mailstack.test", "reply", 0, 0, 12, OT_NOW);
-	ck_assert_int_eq(outbox_flush(&ot.cfg, ot.store, s, NULL, &ot.html, OT_NOW,
+	ck_assert_int_eq(outbox_flush(&ot.cfg, ot.store, s, NULL, OT_NOW,
 				      &st, &error), 0);
 	ck_assert(!st.server_down);
 	ck_assert_uint_eq(st.retried, 1);
@@ -236,7 +236,7 @@ START_TEST(test_down_then_up)
 	for (i = 1; i <= 3; i++) {
 		int64_t delay;
 
-		ck_assert_int_eq(outbox_flush(&ot.cfg, ot.store, s, NULL, &ot.html,
+		ck_assert_int_eq(outbox_flush(&ot.cfg, ot.store, s, NULL,
 					      now, &st, &error), 0);
 		ck_assert(st.server_down);
 		ck_assert_int_eq(row(id)->attempts, i);
@@ -251,15 +251,15 @@ START_TEST(test_down_then_up)
 	}
 	smtp_sender_free(&s);
 	s = stack_sender();
-	ck_assert_int_eq(outbox_flush(&ot.cfg, ot.store, s, NULL, &ot.html,
+	ck_assert_int_eq(outbox_flush(&ot.cfg, ot.store, s, NULL,
 				      now - 1, &st, &error), 0);
 	ck_assert_uint_eq(st.sent, 0); /* not before its time */
-	ck_assert_int_eq(outbox_flush(&ot.cfg, ot.store, s, NULL, &ot.html, now,
+	ck_assert_int_eq(outbox_flush(&ot.cfg, ot.store, s, NULL, now,
 				      &st, &error), 0);
 	ck_assert_uint_eq(st.sent, 1);
 	ck_assert_int_eq(row(id)->attempts, 4);
 	ck_assert_int_eq(row(id)->sent_at, now);
-	ck_assert_int_eq(outbox_flush(&ot.cfg, ot.store, s, NULL, &ot.html,
+	ck_assert_int_eq(outbox_flush(&ot.cfg, ot.store, s, NULL,
 				      now + 86400, &st, &error), 0);
 	ck_assert_uint_eq(st.sent, 0);
 	smtp_sender_free(&s);
@@ -288,7 +288,7 @@ START_TEST(test_batch_one_connection)
 		ot_enqueue(i % 2 ? "alice@mailstack.test" : "bob@mailstack.test",
 			   "your-move", 31, i, 31 + i, OT_NOW);
 	s = stack_sender();
-	ck_assert_int_eq(outbox_flush(&ot.cfg, ot.store, s, NULL, &ot.html, OT_NOW,
+	ck_assert_int_eq(outbox_flush(&ot.cfg, ot.store, s, NULL, OT_NOW,
 				      &st, &error), 0);
 	ck_assert_uint_eq(st.sent, 4);
 	smtp_sender_free(&s); /* QUIT: smtpd logs the disconnect */
@@ -320,7 +320,7 @@ START_TEST(test_signed_delivered)
 	ot.cfg.gpg.sign_replies = true;
 	ot.cfg.gpg.signing_key = strdup(fpr);
 	ot_enqueue("alice@mailstack.test", "observer", 41, 6, 41, OT_NOW);
-	ck_assert_int_eq(outbox_flush(&ot.cfg, ot.store, s, pgp, &ot.html, OT_NOW,
+	ck_assert_int_eq(outbox_flush(&ot.cfg, ot.store, s, pgp, OT_NOW,
 				      &st, &error), 0);
 	ck_assert_uint_eq(st.sent, 1);
 	ck_assert_int_eq(wait_delivered("alice", "<ashes.41.6.7.41@" OT_DOMAIN ">",
@@ -331,10 +331,11 @@ START_TEST(test_signed_delivered)
 	snprintf(svg, sizeof(svg), "%s", ot_write("board.svg", OT_SVG, strlen(OT_SVG)));
 	snprintf(args, sizeof(args),
 		 "--signed %s '%s' --html '%s' --date %" PRId64
-		 " --header 'List-Unsubscribe=<mailto:" OT_FROM "?subject=unobserve%%2041&body=unobserve%%2041>'"
+		 " --header 'List-Unsubscribe=<mailto:" OT_FROM "?subject=unobserve%%20%"
+		 PRId64 "&body=unobserve%%20%" PRId64 ">'"
 		 " --headers From,To,Reply-To,Subject,Date,Message-ID,Auto-Submitted,"
 		 "X-Loop,MIME-Version,Content-Type,List-Unsubscribe",
-		 fpr, ot.gnupghome, svg, OT_NOW);
+		 fpr, ot.gnupghome, svg, OT_NOW, ot.game, ot.game);
 	ck_assert_int_eq(ot_check_mail(file, args), 0);
 	pgp_ctx_free(&pgp);
 	smtp_sender_free(&s);
@@ -371,7 +372,7 @@ START_TEST(test_setup_trouble_stops_batch)
 			set.user = set.password = NULL;
 		}
 		ck_assert_int_eq(smtp_sender_new(&set, &s, &error), 0);
-		ck_assert_int_eq(outbox_flush(&ot.cfg, ot.store, s, NULL, &ot.html,
+		ck_assert_int_eq(outbox_flush(&ot.cfg, ot.store, s, NULL,
 					      now, &st, &error), 0);
 		ck_assert(st.server_down);
 		ck_assert_uint_eq(st.retried, 1);

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "daemon/config.h"
+#include "config/club_config.h"
 #include "daemon/settings.h"
 
 static void load(const char *text, struct config *cfg)
@@ -153,9 +153,17 @@ START_TEST(test_inbound_and_server)
 	ck_assert_int_eq(srv.default_variant.size, 7);
 	ck_assert(srv.default_variant.swap);
 	ck_assert_int_eq(srv.default_variant.tax_rule, CORE_TAX_LOST);
-	ck_assert(!srv.draw_default);
+	ck_assert(!srv.default_variant.draw_offers);
 	ck_assert_uint_eq(srv.max_listed_moves, 300);
 	ck_assert_uint_eq(srv.max_commands, 7);
+	/* signatures are required unless the club says otherwise */
+	ck_assert(srv.require_signature);
+	config_free(&cfg);
+	load("[source]\ntype = maildir\nmaildir = /tmp\n"
+	     "[smtp]\nfrom = ashes@games.example.org\n"
+	     "[gpg]\nrequire_signature = no\n", &cfg);
+	settings_server(&cfg, &srv);
+	ck_assert(!srv.require_signature);
 	config_free(&cfg);
 
 	load("[source]\ntype = maildir\nmaildir = /tmp\n"

@@ -210,9 +210,13 @@ player_send() {
 # delivery time.
 e2e_mails() {
 	local md=$E2E_DIR/stack/mail/$1/Maildir f
+	# Dovecot names a mail SECONDS.MMICROSECONDSPPID.host, the
+	# microseconds not padded: by name, a mail of the same second can sort
+	# before an older one (M98765 > M123456), and a caller skipping the
+	# mails it has seen would skip the new one.  Sort by the numbers.
 	for f in "$md"/new/* "$md"/cur/*; do
 		[ -f "$f" ] && printf '%s\t%s\n' "${f##*/}" "$f"
-	done | sort | cut -f2
+	done | sort -t. -k1,1n -k2.2n | cut -f2
 }
 
 # Subject and decoded text of a mail, decoded once (one python run) and

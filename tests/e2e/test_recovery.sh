@@ -5,13 +5,19 @@
 #     retried; once Postfix is back every reply arrives, exactly once;
 #  5. ashesd SIGKILLed while handling a mail (after the commit, and after
 #     the archive), restarted without the hook: the move applied once, the
-#     replies sent once.
+#     replies sent once -- and the sender's rate counter raised once,
+#     though the mail is handed out again after the kill (issue 9).
 set -u
 . "$(dirname "$0")/lib-game.sh"
 game_require_stack
 
+command -v sqlite3 >/dev/null 2>&1 || { echo "# SKIP: no sqlite3"; exit 77; }
+# A rate limit far above what the test sends: only the counting is
+# watched.
 e2e_start "[game]
-size = 3"
+size = 3
+[limits]
+sender_rate_limit = 1000"
 e2e_register alice pgpmime >/dev/null
 e2e_register bob pgpmime >/dev/null
 game_new alice bob 3 pgpmime
@@ -25,6 +31,11 @@ next_move() {
 	WHO=alice OTHER=bob
 	[ $((PLY % 2)) = 0 ] && WHO=bob OTHER=alice
 	PICK=$(e2e_ashes legal --size 3 "${hist[@]}" | head -n 1)
+}
+# rate_total: mails counted against senders this hour, all senders
+rate_total() {
+	sqlite3 "$E2E_DIR/ashes.db" "select coalesce(sum(count), 0) from rate_limits
+		where sender not like 'refusal:%' and sender not like 'registrations:%'"
 }
 nonce() { printf -- '-- \n%s\n' "$(date +%s%N)"; }
 # count_raw WHO STRING: mails of WHO holding STRING
@@ -100,6 +111,7 @@ for hook in after-commit after-archive; do
 	export ASHES_TEST_KILL_AT=$hook
 	game_restart_daemon
 	unset ASHES_TEST_KILL_AT
+	rate0=$(rate_total)
 	player_send "$WHO" pgpmime "Re: [ashes #$game]" "move $game $PLY $PICK"
 	for i in $(seq 1 300); do
 		kill -0 "$E2E_DAEMON_PID" 2>/dev/null || break
@@ -120,6 +132,8 @@ for hook in after-commit after-archive; do
 	tap_check "$hook: one 'your move' mail to $OTHER" \
 		test "$(count_raw "$OTHER" "    move $game $((PLY + 1)) MOVE")" = 1
 	tap_check "$hook: outbox empty" test -z "$(outbox_unsent)"
+	tap_check "$hook: the mail counted once against its sender ($rate0 -> $(rate_total))" \
+		test "$(rate_total)" = $((rate0 + 1))
 	tap_check "$hook: no mail arrived twice" test -z "$(dup_ids alice)$(dup_ids bob)"
 done
 tap_end

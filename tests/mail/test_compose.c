@@ -1,5 +1,7 @@
-/* test_compose.c -- outgoing message bytes: headers, quoted-printable,
- * RFC 2047 words, multipart/alternative and the RFC 3156 signed wrapper. */
+/* test_compose.c -- outgoing message bytes: headers written from typed
+ * fields (From, ids, Auto-Submitted, List-Unsubscribe), one message byte
+ * for byte, quoted-printable, RFC 2047 words, multipart/alternative and
+ * the RFC 3156 signed wrapper. */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -77,13 +79,14 @@ static void check_line_lengths(const char *s, size_t max)
 static struct compose_msg basic(void)
 {
 	struct compose_msg m = {
-		.from = "Ashes <ashes@club.example>",
+		.from_address = "ashes@club.example",
+		.from_name = "Ashes",
 		.to = "alice@example.org",
 		.subject = "[ashes #12] Your move",
-		.message_id = "<g12.p3.1@club.example>",
-		.in_reply_to = "<g12.p2.1@club.example>",
+		.message_id = "g12.p3.1@club.example",
+		.in_reply_to = "g12.p2.1@club.example",
 		.references = "<g12@club.example> <g12.p2.1@club.example>",
-		.auto_submitted = "auto-generated",
+		.auto_reply = false,
 		.x_loop = "ashes@club.example",
 		.date = 1795961093, /* Sun, 29 Nov 2026 14:04:53 +0000 */
 		.text = "Line one\nFrom here on\n.dot\ntrailing \n",
@@ -100,13 +103,16 @@ START_TEST(test_plain_headers_and_body)
 	char *dec;
 
 	ck_assert_int_eq(compose_message(&m, NULL, NULL, &out, &err), 0);
-	ck_assert_ptr_nonnull(strstr(out.data, "From: Ashes <ashes@club.example>\r\n"));
+	ck_assert_ptr_nonnull(strstr(out.data, "From: \"Ashes\" <ashes@club.example>\r\n"));
+	ck_assert_ptr_nonnull(strstr(out.data, "Message-ID: <g12.p3.1@club.example>\r\n"));
 	ck_assert_ptr_nonnull(strstr(out.data, "Subject: [ashes #12] Your move\r\n"));
 	ck_assert_ptr_nonnull(strstr(out.data, "Date: Sun, 29 Nov 2026 14:04:53 +0000\r\n"));
 	ck_assert_ptr_nonnull(strstr(out.data, "Auto-Submitted: auto-generated\r\n"));
 	ck_assert_ptr_nonnull(strstr(out.data, "In-Reply-To: <g12.p2.1@club.example>\r\n"));
 	ck_assert_ptr_nonnull(strstr(out.data, "Content-Type: text/plain; charset=utf-8\r\n"));
 	ck_assert_ptr_null(strstr(out.data, "Precedence"));
+	ck_assert_ptr_null(strstr(out.data, "List-Unsubscribe"));
+	ck_assert_ptr_null(strstr(out.data, "\r\nReply-To"));
 	/* no bare LF anywhere */
 	for (size_t i = 0; i < out.len; i++)
 		if (out.data[i] == '\n')
@@ -224,6 +230,103 @@ START_TEST(test_alternative_html)
 }
 END_TEST
 
+/* The whole message, byte for byte: what ashesd sent before the outbox
+ * row became typed (a diff here is a change every player sees). */
+START_TEST(test_exact_bytes)
+{
+	static const char want[] =
+		"From: \"Ashes\" <ashes@club.example>\r\n"
+		"To: alice@example.org\r\n"
+		"Reply-To: ashes@club.example\r\n"
+		"Subject: [ashes #12] Your move\r\n"
+		"Date: Sun, 29 Nov 2026 14:04:53 +0000\r\n"
+		"Message-ID: <g12.p3.1@club.example>\r\n"
+		"In-Reply-To: <g12.p2.1@club.example>\r\n"
+		"References: <g12@club.example> <g12.p2.1@club.example>\r\n"
+		"Auto-Submitted: auto-generated\r\n"
+		"List-Unsubscribe: <mailto:ashes@club.example?subject=unobserve%2012&body=unobserve%2012>\r\n"
+		"X-Loop: ashes@club.example\r\n"
+		"MIME-Version: 1.0\r\n"
+		"Content-Type: multipart/alternative;\r\n"
+		" boundary=\"=_ashes_alt_14a2e599\"\r\n"
+		"\r\n"
+		"This is a multi-part message in MIME format.\r\n"
+		"\r\n"
+		"--=_ashes_alt_14a2e599\r\n"
+		"Content-Type: text/plain; charset=utf-8\r\n"
+		"Content-Transfer-Encoding: quoted-printable\r\n"
+		"\r\n"
+		"Line one\r\n"
+		"=46rom here on\r\n"
+		"=2Edot\r\n"
+		"trailing=20\r\n"
+		"\r\n"
+		"--=_ashes_alt_14a2e599\r\n"
+		"Content-Type: text/html; charset=utf-8\r\n"
+		"Content-Transfer-Encoding: quoted-printable\r\n"
+		"\r\n"
+		"<p>x</p>\r\n"
+		"--=_ashes_alt_14a2e599--\r\n";
+	struct compose_msg m = basic();
+	struct buf out = BUF_INIT;
+	const char *err = NULL;
+
+	m.reply_to = "ashes@club.example";
+	m.unsubscribe_to = "ashes@club.example";
+	m.unsubscribe_command = "unobserve 12";
+	m.html = "<p>x</p>";
+	ck_assert_int_eq(compose_message(&m, NULL, NULL, &out, &err), 0);
+	ck_assert_str_eq(buf_str(&out), want);
+	buf_free(&out);
+}
+END_TEST
+
+/* The header values compose writes from typed fields. */
+START_TEST(test_typed_headers)
+{
+	struct compose_msg m = basic();
+	struct buf out = BUF_INIT;
+	const char *err = NULL;
+	char *dec;
+
+	/* no display name: the bare address */
+	m.from_name = NULL;
+	m.auto_reply = true;
+	m.in_reply_to = NULL;
+	m.references = NULL;
+	ck_assert_int_eq(compose_message(&m, NULL, NULL, &out, &err), 0);
+	ck_assert_int_eq(strncmp(out.data, "From: ashes@club.example\r\n", 26), 0);
+	ck_assert_ptr_nonnull(strstr(out.data, "Auto-Submitted: auto-replied\r\n"));
+	ck_assert_ptr_null(strstr(out.data, "In-Reply-To"));
+	ck_assert_ptr_null(strstr(out.data, "References"));
+
+	/* a display name that is not ASCII: encoded, the address not */
+	buf_reset(&out);
+	m.from_name = "\xc3\x89" "checs Club Z\xc3\xbcrich";
+	ck_assert_int_eq(compose_message(&m, NULL, NULL, &out, &err), 0);
+	ck_assert_int_eq(strncmp(out.data, "From: =?UTF-8?B?", 16), 0);
+	ck_assert_ptr_nonnull(strstr(out.data, "?= <ashes@club.example>\r\nTo: "));
+	dec = words_decode(out.data);
+	ck_assert_str_eq(dec, m.from_name);
+	free(dec);
+
+	/* the unsubscribe command percent-encoded (RFC 6068) */
+	buf_reset(&out);
+	m.unsubscribe_to = "ashes@club.example";
+	m.unsubscribe_command = "unobserve #12&x=\xc3\xa9";
+	ck_assert_int_eq(compose_message(&m, NULL, NULL, &out, &err), 0);
+	ck_assert_ptr_nonnull(strstr(out.data, "List-Unsubscribe: <mailto:ashes@club.example"
+				     "?subject=unobserve%20%2312%26x%3D%C3%A9"
+				     "&body=unobserve%20%2312%26x%3D%C3%A9>\r\n"));
+	/* half of it is none */
+	buf_reset(&out);
+	m.unsubscribe_to = NULL;
+	ck_assert_int_eq(compose_message(&m, NULL, NULL, &out, &err), 0);
+	ck_assert_ptr_null(strstr(out.data, "List-Unsubscribe"));
+	buf_free(&out);
+}
+END_TEST
+
 struct fake_signer {
 	char *seen;
 	size_t seen_len;
@@ -288,6 +391,16 @@ START_TEST(test_missing_fields)
 	m.to = NULL;
 	ck_assert_int_eq(compose_message(&m, NULL, NULL, &out, &err), -1);
 	ck_assert_ptr_nonnull(err);
+	m = basic();
+	m.from_address = NULL;
+	err = NULL;
+	ck_assert_int_eq(compose_message(&m, NULL, NULL, &out, &err), -1);
+	ck_assert_ptr_nonnull(err);
+	m = basic();
+	m.message_id = NULL;
+	err = NULL;
+	ck_assert_int_eq(compose_message(&m, NULL, NULL, &out, &err), -1);
+	ck_assert_ptr_nonnull(err);
 	buf_free(&out);
 }
 END_TEST
@@ -305,6 +418,8 @@ int main(void)
 	tcase_add_test(tc, test_ascii_header_folding);
 	tcase_add_test(tc, test_address_display_name);
 	tcase_add_test(tc, test_alternative_html);
+	tcase_add_test(tc, test_exact_bytes);
+	tcase_add_test(tc, test_typed_headers);
 	tcase_add_test(tc, test_signed_wrapper_covers_exact_part);
 	tcase_add_test(tc, test_missing_fields);
 	suite_add_tcase(s, tc);

@@ -138,7 +138,6 @@ static inline int deliver(const struct mail *m, struct server_outcome *out)
 	in.unsigned_text_ignored = m->unsigned_ignored;
 	in.mail_refusal = m->refusal;
 	in.silent_outcome = m->silent;
-	in.rate_key = m->rate_key;
 	in.bounce_ids = m->bounce_ids;
 	in.bounce_id_count = m->nbounce;
 	in.revoked_fprs = m->revoked;
@@ -186,8 +185,9 @@ static inline struct outbox new_mail(void)
 		last_outbox = o.m[o.n - 1].id;
 	/* ASHES_TEST_DUMP=1 prints every queued mail, to read them. */
 	for (size_t i = 0; getenv("ASHES_TEST_DUMP") != NULL && i < o.n; i++)
-		printf("==== to %s\n%s\n%s\n", o.m[i].recipient, o.m[i].headers,
-		       o.m[i].body);
+		printf("==== to %s (%s, game %" PRId64 " ply %d)\n"
+		       "Subject: %s\n\n%s\n", o.m[i].recipient, o.m[i].kind,
+		       o.m[i].game_id, o.m[i].ply, o.m[i].subject, o.m[i].body);
 	return o;
 }
 
@@ -200,11 +200,9 @@ static inline void outbox_free(struct outbox *o)
 static inline const struct store_outbox_msg *mail_to(const struct outbox *o,
 					      const char *to, const char *kind)
 {
-	char k[64];
-	snprintf(k, sizeof(k), "X-Ashes-Kind: %s\n", kind);
 	for (size_t i = 0; i < o->n; i++)
 		if (strcmp(o->m[i].recipient, to) == 0 &&
-		    strstr(o->m[i].headers, k) != NULL)
+		    o->m[i].kind != NULL && strcmp(o->m[i].kind, kind) == 0)
 			return &o->m[i];
 	return NULL;
 }
@@ -260,14 +258,12 @@ static inline void register_three(void)
 	outbox_free(&o);
 }
 
-/* The game id of the reply's X-Ashes-Game header in the last batch. */
+/* The game a queued mail is about. */
 static inline int64_t game_of(const struct store_outbox_msg *m)
 {
-	const char *p;
 	ck_assert_ptr_nonnull(m);
-	p = strstr(m->headers, "X-Ashes-Game: ");
-	ck_assert_ptr_nonnull(p);
-	return strtoll(p + 14, NULL, 10);
+	ck_assert_int_gt(m->game_id, 0);
+	return m->game_id;
 }
 
 /* alice challenges bob (with options), bob accepts: the game id. */

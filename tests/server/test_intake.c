@@ -39,7 +39,7 @@ static long rate_count(const char *key)
 START_TEST(test_rate_counted_once)
 {
 	struct mail m = { .fp = ALICE_FP, .from = ALICE, .body = "games\n",
-			  .raw = "the very same bytes", .rate_key = ALICE_FP };
+			  .raw = "the very same bytes" };
 	struct server_outcome out;
 	struct outbox o;
 
@@ -47,7 +47,9 @@ START_TEST(test_rate_counted_once)
 	join(ALICE_FP, ALICE, "alice");
 	o = new_mail();
 	outbox_free(&o);
-	/* join's two mails had no rate key: nothing counted yet */
+	/* every mail counts, join's two included; a new hour starts afresh */
+	ck_assert_int_eq(rate_count(ALICE_FP), 2);
+	now += 3600;
 	ck_assert_int_eq(rate_count(ALICE_FP), 0);
 	ck_assert_int_eq(deliver(&m, &out), 0);
 	ck_assert_int_eq(out.status, SERVER_OK);
@@ -117,6 +119,16 @@ START_TEST(test_forged_dsn)
 	ck_assert_has(out.outcome, "1 address marked failing");
 	ck_assert_int_eq(store_player_by_name(st, "alice", &p, &error), 1);
 	ck_assert(p->addresses[0].failing);
+	store_player_free(&p);
+	/* a mail signed by alice's key lifts the mark: she is there */
+	{
+		struct mail mine = { .fp = ALICE_FP, .from = ALICE,
+				     .body = "games\n" };
+		ck_assert_int_eq(deliver(&mine, &out), 0);
+		ck_assert_int_eq(out.status, SERVER_OK);
+	}
+	ck_assert_int_eq(store_player_by_name(st, "alice", &p, &error), 1);
+	ck_assert(!p->addresses[0].failing);
 	store_player_free(&p);
 }
 END_TEST

@@ -158,7 +158,8 @@ static void one_message(struct store *s, const int64_t *games, long seq,
 		die("update");
 	if (store_observer_list(s, game, &obs, &nobs, &err) < 0)
 		die("observers");
-	m.headers = "From: ashes@example.org\nSubject: [ashes #1] move\n";
+	m.kind = "your-move";
+	m.subject = "[ashes #1] move";
 	m.body = (char *)body;
 	m.game_id = game;
 	m.inbound_id = inbound;

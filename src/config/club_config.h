@@ -1,0 +1,206 @@
+/* club_config.h -- ashesd's configuration file: an INI-style file parsed
+ * into one fully typed struct, checked as a whole, and printable with its
+ * secrets masked (`ashesd --check-config`).  Read by ashesd and by `ashes`
+ * (which finds the database through it).  Not named config.h: that is
+ * autoconf's.
+ *
+ * Syntax: "[section]" lines, "key = value" lines, whole-line comments
+ * starting with '#' or ';', blank lines.  A value runs to the end of the
+ * line (so a password may hold '#'); surrounding blanks are dropped unless
+ * the value is written in double quotes ("..." with \" and \\ escapes).
+ * Durations: 500ms, 30s, 10m, 2h, 7d, 1w, or sums like 1h30m; a bare
+ * number is seconds.  Sizes: 512, 512K, 1M, 2G (powers of 1024).
+ * Booleans: yes/no, true/false, on/off, 1/0.
+ *
+ * Every section, key, default and check is described by one table in
+ * config_keys.c (the [game] keys of the default variant by the rules
+ * core's table, core/variant.h); man/ashesd.conf.5 documents the same
+ * keys.  Unknown sections and keys, bad values, duplicated keys and missing
+ * required keys are all reported, each as "FILE:LINE: message", not just
+ * the first.
+ *
+ * Files: config_read.c (the INI reader, loading), config_keys.c (the key
+ * table, storing and printing values), config_values.c (durations, sizes,
+ * booleans), config_check.c (the checks of the whole).
+ *
+ * Reload: load the new file into a fresh struct; only if that succeeds
+ * free the old one and use the new (daemon.c does this on SIGHUP).
+ */
+#ifndef ASHES_CONFIG_CLUB_CONFIG_H
+#define ASHES_CONFIG_CLUB_CONFIG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "config/log.h"
+#include "core/core.h"
+#include "util/buf.h"
+
+#ifndef ASHES_SYSCONFDIR
+#define ASHES_SYSCONFDIR "/etc"
+#endif
+#ifndef ASHES_LOCALSTATEDIR
+#define ASHES_LOCALSTATEDIR "/var"
+#endif
+
+#define CONFIG_DEFAULT_PATH ASHES_SYSCONFDIR "/ashesd/ashesd.conf"
+
+/* STARTTLS for a plain (imap://, smtp://) URL; ignored for imaps://,
+ * smtps://, which are TLS from the first byte. */
+enum config_starttls {
+	CONFIG_STARTTLS_REQUIRED = 0, /* refuse to log in without TLS */
+	CONFIG_STARTTLS_OPTIONAL,     /* use it when offered */
+	CONFIG_STARTTLS_NO,           /* never (loopback test servers) */
+};
+
+/* How the IMAP client logs in. */
+enum config_imap_auth {
+	CONFIG_IMAP_AUTH_LOGIN = 0, /* IMAP LOGIN */
+	CONFIG_IMAP_AUTH_PLAIN,     /* AUTHENTICATE PLAIN (SASL) */
+};
+
+enum config_source_type {
+	CONFIG_SOURCE_IMAP = 0,
+	CONFIG_SOURCE_MAILDIR, /* a directory of .eml files */
+};
+
+/* A server URL split into what libetpan needs; libcurl takes `url`. */
+struct config_server {
+	char *url;           /* as written; NULL if unset */
+	char *host;          /* parsed from url */
+	unsigned port;       /* from url, else the scheme's default */
+	bool implicit_tls;   /* imaps:// or smtps:// */
+	enum config_starttls starttls;
+	char *user;          /* NULL: no login/AUTH */
+	char *password;      /* from `password` or read from password_file */
+	char *password_file; /* path, NULL if the password was inline */
+	char *ca_file;       /* NULL: the system's CA store */
+	bool tls_verify;
+	uint64_t timeout_ms; /* connect and per-command timeout */
+};
+
+struct config_imap {
+	struct config_server server;
+	enum config_imap_auth auth;
+	char *mailbox;        /* folder to read, "INBOX" */
+	char *archive_folder; /* handled mail moves here ("Archive") */
+	char *quarantine_folder; /* a mail that keeps failing ("Quarantine") */
+	uint64_t poll_interval_ms;
+	bool idle;            /* use IDLE when the server offers it */
+	uint64_t reconnect_max_ms; /* cap of the reconnect backoff */
+};
+
+struct config_smtp {
+	struct config_server server; /* url NULL: replies stay in the outbox */
+	char *from;           /* the daemon's address (From, loop checks) */
+	char *from_name;      /* display name for From; NULL: none */
+	char *domain;         /* of our Message-IDs; default: from's domain */
+	char *helo_name;      /* EHLO name; NULL: libcurl's default */
+	unsigned batch_size;  /* outbox messages per connection */
+	uint64_t retry_initial_ms;
+	uint64_t retry_max_ms;
+	unsigned max_attempts;     /* 0: no limit by count */
+	uint64_t give_up_after_ms; /* 0: no limit by age */
+};
+
+struct config_gpg {
+	char *home;            /* GNUPGHOME of the daemon's own keyring */
+	bool sign_replies;
+	char *signing_key;     /* fingerprint/uid; NULL: first secret key */
+	bool require_signature;
+	uint64_t max_signature_age_ms;
+	uint64_t max_future_skew_ms;
+};
+
+struct config_database {
+	char *path;
+	uint64_t busy_timeout_ms;
+};
+
+struct config_game {
+	/* Defaults for `challenge` commands that don't name their options:
+	 * size, swap, tax and draw_offers (the variant's draw_offers). */
+	struct core_variant variant;
+	uint64_t move_time_ms;     /* time per move; 0: no clock */
+	unsigned max_listed_moves; /* legal moves listed in a mail; 0: all */
+};
+
+struct config_templates {
+	char *dir; /* operator overrides; NULL: only the installed ones */
+};
+
+struct config_log {
+	enum log_target target;
+	enum log_level level;
+	int facility; /* syslog facility, LOG_DAEMON by default */
+};
+
+struct config_limits {
+	uint64_t max_message_size;    /* bytes; bigger mail is not parsed */
+	unsigned sender_rate_limit;   /* mails per sender per hour; 0: none */
+	unsigned registrations_per_hour; /* new players, all senders; 0: none */
+	unsigned max_commands;        /* command lines read from one mail */
+};
+
+struct config_source {
+	enum config_source_type type;
+	char *maildir; /* for CONFIG_SOURCE_MAILDIR */
+};
+
+struct config {
+	char *path; /* the file this came from (NULL: defaults only) */
+	struct config_imap imap;
+	struct config_smtp smtp;
+	struct config_gpg gpg;
+	struct config_database database;
+	struct config_game game;
+	struct config_templates templates;
+	struct config_log log;
+	struct config_limits limits;
+	struct config_source source;
+};
+
+/* What the command line may override before the whole is checked
+ * (so `--maildir DIR` makes the [imap] keys optional). */
+struct config_overrides {
+	const char *maildir; /* non-NULL: source type maildir at this dir */
+};
+
+/* Messages from a failed load, each "FILE:LINE: text" or "FILE: text". */
+struct config_errors {
+	char **lines;
+	size_t count;
+};
+
+/* Parse path into *cfg (which need not be initialised).  Returns 0 with
+ * *cfg filled, or -1 with *cfg left empty (config_free-safe) and every
+ * problem appended to errors.  Passwords read here are registered with
+ * log_add_secret().  Free *cfg with config_free() and errors with
+ * config_errors_free() in both cases. */
+int config_load(const char *path, const struct config_overrides *ov,
+		struct config *cfg, struct config_errors *errors);
+/* Same, from text in memory; name is used in messages. */
+int config_load_string(const char *name, const char *text,
+		       const struct config_overrides *ov,
+		       struct config *cfg, struct config_errors *errors);
+/* Release everything cfg owns (passwords are wiped) and zero it. */
+void config_free(struct config *cfg);
+void config_errors_free(struct config_errors *errors);
+/* All messages joined by newlines, into out. */
+void config_errors_format(const struct config_errors *errors, struct buf *out);
+
+/* Append the effective configuration to out, as a config file that would
+ * load to the same values, with passwords shown as "********". */
+void config_dump(const struct config *cfg, struct buf *out);
+
+/* Value parsers, shared with the tests and the command line.  Each
+ * returns 0, or -1 with a static reason in *error_r. */
+int config_parse_duration(const char *s, uint64_t *ms_r, const char **error_r);
+int config_parse_size(const char *s, uint64_t *bytes_r, const char **error_r);
+int config_parse_bool(const char *s, bool *b_r, const char **error_r);
+/* Shortest exact spelling ("7d", "1h30m", "500ms", "0") into out. */
+void config_format_duration(uint64_t ms, struct buf *out);
+void config_format_size(uint64_t bytes, struct buf *out);
+
+#endif

@@ -1,0 +1,162 @@
+/* config_check.c -- the checks of ashesd.conf as a whole, after every
+ * line was read: what one source type requires of the others, password
+ * files, readable CA files, existing directories, folders that differ;
+ * see club_config.h.
+ */
+#include <config.h> /* autoconf's: _GNU_SOURCE */
+
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "config/config_private.h"
+#include "util/xstr.h"
+
+static unsigned config_line(const struct config_parse *ps, const char *section,
+			    const char *key)
+{
+	ptrdiff_t i = config_key_find(section, key);
+
+	return i < 0 ? 0 : ps->lines[i];
+}
+
+/* First line of a password file, without its line end.  Returns 0, or -1
+ * with a message. */
+static int config_read_password_file(const char *path, char **password_r,
+				     struct buf *msg)
+{
+	char data[4096];
+	ssize_t n;
+	size_t len;
+	int fd, ret = -1;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0) {
+		buf_printf(msg, "cannot read %s: %s", path, strerror(errno));
+		return -1;
+	}
+	n = read(fd, data, sizeof(data) - 1);
+	if (n < 0) {
+		buf_printf(msg, "cannot read %s: %s", path, strerror(errno));
+		goto out;
+	}
+	data[n] = '\0';
+	len = strcspn(data, "\r\n");
+	data[len] = '\0';
+	if (len == 0) {
+		buf_printf(msg, "%s holds no password on its first line", path);
+		goto out;
+	}
+	*password_r = xstrdup(data);
+	ret = 0;
+out:
+	explicit_bzero(data, sizeof(data));
+	close(fd);
+	return ret;
+}
+
+static void config_check_server(struct config_parse *ps, const char *section,
+				struct config_server *srv, bool needed)
+{
+	unsigned pw_line = config_line(ps, section, "password");
+	unsigned pwf_line = config_line(ps, section, "password_file");
+
+	/* A url that was given but refused has its own message already. */
+	if (needed && srv->url == NULL && config_line(ps, section, "url") == 0)
+		config_error(ps->errors, ps->file, 0, "[%s] url is required", section);
+	if (srv->password != NULL && srv->password_file != NULL) {
+		config_error(ps->errors, ps->file, pwf_line,
+			     "[%s] password and password_file are both set (line %u): keep one",
+			     section, pw_line);
+	} else if (srv->password_file != NULL) {
+		struct buf msg = BUF_INIT;
+
+		if (config_read_password_file(srv->password_file, &srv->password,
+					      &msg) < 0)
+			config_error(ps->errors, ps->file, pwf_line,
+				     "[%s] password_file: %s", section, buf_str(&msg));
+		buf_free(&msg);
+	}
+	if (srv->url != NULL && srv->user != NULL && srv->password == NULL &&
+	    srv->password_file == NULL)
+		config_error(ps->errors, ps->file, config_line(ps, section, "user"),
+			     "[%s] user is set but neither password nor password_file", section);
+	if (srv->user == NULL && (pw_line != 0 || pwf_line != 0))
+		config_error(ps->errors, ps->file, pw_line != 0 ? pw_line : pwf_line,
+			     "[%s] a password without a user", section);
+	if (srv->ca_file != NULL && access(srv->ca_file, R_OK) < 0)
+		config_error(ps->errors, ps->file, config_line(ps, section, "ca_file"),
+			     "[%s] ca_file: cannot read %s: %s", section,
+			     srv->ca_file, strerror(errno));
+}
+
+static void config_check_dir(struct config_parse *ps, const char *section,
+			     const char *key, const char *dir, unsigned line)
+{
+	struct stat st;
+
+	if (stat(dir, &st) < 0)
+		config_error(ps->errors, ps->file, line, "[%s] %s: %s: %s",
+			     section, key, dir, strerror(errno));
+	else if (!S_ISDIR(st.st_mode))
+		config_error(ps->errors, ps->file, line, "[%s] %s: %s is not a directory",
+			     section, key, dir);
+}
+
+void config_check(struct config_parse *ps, const struct config_overrides *ov)
+{
+	struct config *cfg = ps->cfg;
+	bool imap = cfg->source.type == CONFIG_SOURCE_IMAP;
+
+	if (ov != NULL && ov->maildir != NULL) {
+		cfg->source.type = CONFIG_SOURCE_MAILDIR;
+		config_set_string(&cfg->source.maildir, ov->maildir);
+		imap = false;
+		config_check_dir(ps, "source", "--maildir", cfg->source.maildir, 0);
+	} else if (!imap) {
+		if (cfg->source.maildir == NULL)
+			config_error(ps->errors, ps->file, config_line(ps, "source", "type"),
+				     "[source] type = maildir needs [source] maildir");
+		else
+			config_check_dir(ps, "source", "maildir", cfg->source.maildir,
+					 config_line(ps, "source", "maildir"));
+	}
+	if (imap && cfg->imap.server.user == NULL)
+		config_error(ps->errors, ps->file, 0,
+			     "[imap] user is required with [source] type = imap");
+	config_check_server(ps, "imap", &cfg->imap.server, imap);
+	/* Without IMAP there may be no SMTP either (local runs): replies then
+	 * stay in the outbox.  Reading real mail and never answering is a
+	 * misconfiguration, so IMAP needs SMTP. */
+	config_check_server(ps, "smtp", &cfg->smtp.server, imap);
+	if (cfg->smtp.from == NULL)
+		config_error(ps->errors, ps->file, 0,
+			     "[smtp] from (the daemon's own address) is required");
+	else if (cfg->smtp.domain == NULL)
+		cfg->smtp.domain = xstrdup(strchr(cfg->smtp.from, '@') + 1);
+	if (cfg->imap.mailbox == NULL)
+		config_error(ps->errors, ps->file, config_line(ps, "imap", "mailbox"),
+			     "[imap] mailbox must not be empty");
+	if (cfg->imap.archive_folder == NULL ||
+	    (cfg->imap.mailbox != NULL &&
+	     strcmp(cfg->imap.archive_folder, cfg->imap.mailbox) == 0))
+		config_error(ps->errors, ps->file, config_line(ps, "imap", "archive_folder"),
+			     "[imap] archive_folder must be set, and differ from mailbox");
+	if (cfg->imap.quarantine_folder == NULL ||
+	    (cfg->imap.mailbox != NULL &&
+	     strcmp(cfg->imap.quarantine_folder, cfg->imap.mailbox) == 0) ||
+	    (cfg->imap.archive_folder != NULL &&
+	     strcmp(cfg->imap.quarantine_folder, cfg->imap.archive_folder) == 0))
+		config_error(ps->errors, ps->file,
+			     config_line(ps, "imap", "quarantine_folder"),
+			     "[imap] quarantine_folder must be set, and differ "
+			     "from mailbox and archive_folder");
+	if (cfg->smtp.retry_initial_ms > cfg->smtp.retry_max_ms)
+		config_error(ps->errors, ps->file, config_line(ps, "smtp", "retry_initial"),
+			     "[smtp] retry_initial is longer than retry_max");
+	if (cfg->templates.dir != NULL)
+		config_check_dir(ps, "templates", "dir", cfg->templates.dir,
+				 config_line(ps, "templates", "dir"));
+}

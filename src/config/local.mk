@@ -1,0 +1,20 @@
+# src/config: ashesd.conf -- read, checked, printed -- and the process-wide
+# logger its [log] section sets up.  Linked by ashesd and by `ashes` (which
+# finds the database through the config) without the rest of the daemon.
+# Above server (the command limit) and core (the variant table).
+noinst_LIBRARIES += libashes_config.a
+libashes_config_a_SOURCES = \
+	src/config/club_config.h src/config/config_private.h \
+	src/config/config_read.c src/config/config_keys.c \
+	src/config/config_values.c src/config/config_check.c \
+	src/config/log.c src/config/log.h
+
+# tests/config: the config file's syntax, values, checks and dump.  The
+# temp-directory helpers are the daemon tests' (tests/daemon/daemon_test.h).
+check_PROGRAMS += tests/config/test_config
+TESTS += tests/config/test_config
+tests_config_test_config_SOURCES = tests/config/test_config.c
+tests_config_test_config_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests/daemon
+tests_config_test_config_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_config_test_config_LDADD = libashes_config.a libashes_core.a \
+	libashes_util.a $(CHECK_LIBS)

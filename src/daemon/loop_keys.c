@@ -1,0 +1,99 @@
+/* loop_keys.c -- the key material a mail carries, wired between the mail
+ * layer (which imports and forgets keys in the keyring) and the service
+ * (which knows which keys players hold): revocation certificates, a new
+ * key for `key replace`, and the keys a refused mail brought, which leave
+ * the keyring again. */
+#include <config.h>
+
+#include <string.h>
+#include <strings.h>
+
+#include "config/log.h"
+#include "daemon/loop_private.h"
+#include "mail/pgp.h"
+#include "server/server.h"
+
+/* Key material in any mail, signed or not: a revocation certificate (or a
+ * refreshed copy carrying one) for a key in our keyring revokes it.  The
+ * certificate proves itself -- gpg takes it only for the key it names --
+ * and nothing new enters the keyring this way (pgp_import_known). */
+void loop_import_revocations(struct loop *l, struct pending *p)
+{
+	const struct inbound_msg *im = p->im;
+	size_t i;
+	unsigned int k;
+
+	for (i = 0; l->pgp != NULL && i < im->key_count; i++) {
+		struct pgp_known_import r;
+		const char *e;
+
+		memset(&r, 0, sizeof(r));
+		if (pgp_import_known(l->pgp, im->keys[i].data, im->keys[i].len,
+				     &r, &e) < 0) {
+			log_debug("uid %u: key material not taken: %s", p->uid, e);
+			continue;
+		}
+		for (k = 0; k < r.revoked_count; k++) {
+			log_notice("uid %u: key %s revoked by a certificate",
+				   p->uid, r.revoked[k]);
+			inbound_strs_add(&p->revoked, r.revoked[k]);
+		}
+		pgp_known_import_free(&r);
+	}
+	p->si.revoked_fprs = (const char *const *)p->revoked.items;
+	p->si.revoked_count = p->revoked.count;
+}
+
+/* A signed mail from a known key that carries another key: import it, so
+ * that `key replace` can bind it.  The keyring grows only with keys a
+ * known player sent under their own signature (the pgp layer caps their
+ * size and count); a key that cannot be imported is simply not offered. */
+void loop_import_offered(struct loop *l, struct pending *p)
+{
+	const struct inbound_msg *im = p->im;
+	size_t i;
+
+	for (i = 0; i < im->key_count; i++) {
+		char **fprs = NULL;
+		unsigned int n = 0, k;
+		const char *e;
+
+		if (pgp_import_keys(l->pgp, im->keys[i].data, im->keys[i].len,
+				    &fprs, &n, &e) < 0) {
+			log_info("uid %u: a key in the mail was not imported: %s",
+				 p->uid, e);
+			continue;
+		}
+		for (k = 0; k < n; k++)
+			if (strcasecmp(fprs[k], im->sig.fpr) != 0)
+				inbound_strs_add(&p->offered, fprs[k]);
+		pgp_fprs_free(&fprs);
+	}
+	p->si.offered_fprs = (const char *const *)p->offered.items;
+	p->si.offered_count = p->offered.count;
+}
+
+/* Keys a handled mail brought that no player holds now (a refused or
+ * failed registration, a `key replace` refused) leave the keyring again:
+ * refused mail must not grow it. */
+void loop_drop_unbound_keys(struct loop *l, const struct pending *p)
+{
+	const struct inbound_strs *lists[2] = { &p->im->imported_fprs,
+						&p->offered };
+	size_t i, k;
+
+	for (k = 0; k < 2; k++)
+		for (i = 0; l->pgp != NULL && i < lists[k]->count; i++) {
+			const char *fpr = lists[k]->items[i], *e;
+			int r = server_key_bound(l->server, fpr, &e);
+
+			if (r < 0)
+				log_warning("uid %u: key %s: %s", p->uid, fpr, e);
+			else if (r == 0 && pgp_forget_key(l->pgp, fpr, &e) < 0)
+				log_warning("uid %u: key %s stays: %s", p->uid,
+					    fpr, e);
+			else if (r == 0)
+				log_info("uid %u: key %s dropped: no player "
+					 "holds it", p->uid, fpr);
+		}
+}

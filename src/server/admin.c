@@ -1,0 +1,87 @@
+/* admin.c -- the service's views for the operator (`ashes game show`):
+ * a game's players, status, board and every stored ply, worded by
+ * templates/admin-game.txt. */
+#include "server/server_private.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <time.h>
+
+static void set_time(struct template_ctx *ctx, const char *key, int64_t t)
+{
+	time_t tt = (time_t)t;
+	struct tm tm;
+	char text[32];
+
+	gmtime_r(&tt, &tm);
+	strftime(text, sizeof(text), "%Y-%m-%d %H:%M:%S UTC", &tm);
+	template_ctx_set(ctx, key, text);
+}
+
+static int game_load_outside(struct server *server, struct handle *h,
+			     int64_t game_id, struct game *g,
+			     const char **error_r)
+{
+	int ret;
+
+	server_handle_outside(server, h);
+	ret = game_load(h, game_id, g, true);
+	template_ctx_free(&h->refusal);
+	if (ret > 0)
+		return 0;
+	if (ret == 0)
+		snprintf(server->errbuf, sizeof(server->errbuf),
+			 "no game %" PRId64, game_id);
+	else
+		snprintf(server->errbuf, sizeof(server->errbuf),
+			 "game %" PRId64 ": %s", game_id, h->error);
+	*error_r = server->errbuf;
+	return -1;
+}
+
+int server_game_show(struct server *server, int64_t game_id,
+		     struct buf *out, const char **error_r)
+{
+	struct handle h;
+	struct game g;
+	struct store_move *moves = NULL;
+	size_t n = 0;
+	const char *error;
+	int ret;
+
+	if (game_load_outside(server, &h, game_id, &g, error_r) < 0)
+		return -1;
+	h.reply = template_ctx_new();
+	game_ctx(&h, &g, h.reply);
+	set_time(h.reply, "created", g.row->created);
+	set_time(h.reply, "updated", g.row->updated);
+	if (store_game_move_records(server->store, game_id, &moves, &n,
+				    &error) < 0) {
+		ret = server_store_fail(&h, error);
+		goto out;
+	}
+	template_ctx_list(h.reply, "plies");
+	template_ctx_set_bool(h.reply, "any_plies", n > 0);
+	for (size_t i = 0; i < n; i++) {
+		struct template_ctx *it = template_ctx_add(h.reply, "plies");
+		char name[COMMAND_NAME_MAX + 1];
+		template_ctx_set_int(it, "ply", moves[i].ply);
+		template_ctx_set(it, "move", moves[i].text);
+		set_time(it, "played_at", moves[i].played_at);
+		template_ctx_setf(it, "inbound", "%" PRId64,
+				  moves[i].inbound_id);
+		if ((ret = game_player_name(&h, moves[i].player_id, name)) < 0)
+			goto out;
+		template_ctx_set(it, "player", name[0] ? name : "(forced)");
+	}
+	ret = server_render(&h, "admin-game.txt", h.reply, out);
+out:
+	if (ret < 0) {
+		snprintf(server->errbuf, sizeof(server->errbuf), "%s", h.error);
+		*error_r = server->errbuf;
+	}
+	store_rows_free(&moves, n, sizeof(*moves), store_move_clear);
+	template_ctx_free(&h.reply);
+	game_free(&g);
+	return ret < 0 ? -1 : 0;
+}

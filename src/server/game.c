@@ -1,0 +1,354 @@
+/* game.c -- a game as the service works with it: loaded from the store
+ * and replayed through the rules core, described for templates (names,
+ * position, last moves, subject), pictured at a ply, and saved. */
+#include "server/server_private.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/notation.h"
+#include "core/variant.h"
+#include "render/render.h"
+
+int game_refuse(struct handle *h, const char *code, int64_t game)
+{
+	server_refuse(h, code);
+	template_ctx_setf(h->refusal, "game", "%" PRId64, game);
+	return REFUSED;
+}
+
+int game_refuse_status(struct handle *h, const struct game *g)
+{
+	game_refuse(h, "wrong_status", g->row->id);
+	template_ctx_set(h->refusal, "status",
+			 store_game_status_name(g->row->status));
+	return REFUSED;
+}
+
+void game_free(struct game *g)
+{
+	store_game_free(&g->row);
+	if (g->rec_ok)
+		record_free(&g->rec);
+	g->rec_ok = false;
+}
+
+void game_copy_name(char *dst, const char *src)
+{
+	snprintf(dst, COMMAND_NAME_MAX + 1, "%s", src != NULL ? src : "");
+}
+
+int game_player_name(struct handle *h, int64_t id, char *dst)
+{
+	struct store_player *p = NULL;
+	const char *error;
+	int ret;
+
+	dst[0] = '\0';
+	if (id == 0)
+		return 0;
+	if (h->me != NULL && h->me->id == id) {
+		game_copy_name(dst, h->me->name);
+		return 0;
+	}
+	ret = store_player_load(h->srv->store, id, &p, &error);
+	if (ret < 0)
+		return server_store_fail(h, error);
+	if (ret == 1)
+		game_copy_name(dst, p->name);
+	store_player_free(&p);
+	return 0;
+}
+
+/* A game that ended by resignation, agreement or time: the moves do not
+ * say so, the row does. */
+static int game_end_replay(struct game *g)
+{
+	enum core_end_reason reason = CORE_END_NONE;
+	enum core_color loser = CORE_WHITE;
+	enum core_error err;
+
+	for (int r = CORE_END_ELIMINATION; r <= CORE_END_TIME; r++)
+		if (g->row->end_reason != NULL &&
+		    strcmp(g->row->end_reason,
+			   core_end_reason_name((enum core_end_reason)r)) == 0)
+			reason = (enum core_end_reason)r;
+	if (reason == CORE_END_NONE || g->row->result == NULL)
+		return -1;
+	if (strcmp(g->row->result, "1-0") == 0)
+		loser = CORE_BLACK;
+	return record_end(&g->rec, reason, loser, &err);
+}
+
+/* Load a game and replay its moves.  1 found, 0 no such game (refusal
+ * set), -1 failure. */
+int game_load(struct handle *h, int64_t id, struct game *g,
+		     bool replay)
+{
+	char **moves = NULL;
+	size_t n = 0;
+	const char *error;
+	enum core_error err;
+	struct core_variant v;
+	int ret;
+
+	memset(g, 0, sizeof(*g));
+	ret = store_game_load(h->srv->store, id, &g->row, &error);
+	if (ret < 0)
+		return server_store_fail(h, error);
+	if (ret == 0) {
+		game_refuse(h, "no_such_game", id);
+		return 0;
+	}
+	/* From the defaults of the rules, not the club's: the stored text
+	 * names every rule that differs from them; only draw=, absent,
+	 * follows the club's setting. */
+	core_variant_default(&v);
+	v.draw_offers = h->srv->cfg.default_variant.draw_offers;
+	if (core_variant_parse(&v, g->row->variant, &err) < 0) {
+		game_free(g);
+		return server_store_fail(h, "stored game has a bad variant");
+	}
+	g->draws = v.draw_offers;
+	if (!replay)
+		goto names;
+	if (record_init(&g->rec, &v, &err) < 0) {
+		game_free(g);
+		return server_store_fail(h, "stored game has a bad variant");
+	}
+	g->rec_ok = true;
+	if (g->row->ply > 0) {
+		if (store_game_moves(h->srv->store, id, &moves, &n, &error) < 0) {
+			game_free(g);
+			return server_store_fail(h, error);
+		}
+		for (size_t i = 0; i < n; i++) {
+			/* Forced passes were appended by the record when the
+			 * move before them was replayed. */
+			if (i < g->rec.nplies)
+				continue;
+			if (record_play_text(&g->rec, moves[i],
+					     strlen(moves[i]), NULL,
+					     &err) < 0) {
+				store_strings_free(&moves);
+				game_free(g);
+				return server_store_fail(h, "stored game does not replay");
+			}
+		}
+		store_strings_free(&moves);
+	}
+	if (g->row->status == STORE_GAME_FINISHED &&
+	    g->rec.pos.result == CORE_ONGOING && game_end_replay(g) < 0) {
+		game_free(g);
+		return server_store_fail(h, "stored game has a bad end");
+	}
+names:
+	if (game_player_name(h, g->row->white_id, g->white) < 0 ||
+	    game_player_name(h, g->row->black_id, g->black) < 0 ||
+	    game_player_name(h, g->row->challenger_id, g->challenger) < 0) {
+		game_free(g);
+		return -1;
+	}
+	if (g->row->challenger_id == g->row->white_id)
+		game_copy_name(g->opponent, g->black);
+	else
+		game_copy_name(g->opponent, g->white);
+	return 1;
+}
+
+int64_t game_player_of(const struct game *g, enum core_color c)
+{
+	return c == CORE_WHITE ? g->row->white_id : g->row->black_id;
+}
+
+/* The sender's colour in g, or -1 if the sender does not play in it. */
+int game_my_color(const struct handle *h, const struct game *g)
+{
+	if (h->me == NULL)
+		return -1;
+	if (g->row->white_id == h->me->id)
+		return CORE_WHITE;
+	if (g->row->black_id == h->me->id)
+		return CORE_BLACK;
+	return -1;
+}
+
+/* The game's names and settings, without the position (cheap: subjects). */
+void game_names_ctx(const struct game *g, struct template_ctx *ctx)
+{
+	template_ctx_setf(ctx, "game", "%" PRId64, g->row->id);
+	template_ctx_set(ctx, "white_name", g->white);
+	template_ctx_set(ctx, "black_name", g->black);
+	template_ctx_set(ctx, "challenger", g->challenger);
+	/* Unset for an open challenge: the templates say "anyone". */
+	if (g->opponent[0] != '\0')
+		template_ctx_set(ctx, "opponent", g->opponent);
+	template_ctx_set(ctx, "status",
+			 store_game_status_name(g->row->status));
+	template_ctx_set_bool(ctx, "draws_allowed", g->draws);
+	template_ctx_set(ctx, "variant", g->row->variant);
+	if (g->row->result != NULL)
+		template_ctx_set(ctx, "result_text", g->row->result);
+	if (g->row->draw_offer_by != 0)
+		template_ctx_set(ctx, "draw_offered_by",
+				 g->row->draw_offer_by == g->row->white_id ?
+				 g->white : g->black);
+}
+
+/* Everything about the game: names, settings and the position (board,
+ * legal moves, taxes: the costly part, so build it once per game and
+ * message where possible). */
+void game_ctx(const struct handle *h, const struct game *g,
+		     struct template_ctx *ctx)
+{
+	size_t max = h->srv->cfg.max_listed_moves;
+
+	render_position_ctx(&g->rec.pos, ctx);
+	/* A list longer than the operator wants in a mail: say how to get
+	 * it instead (`moves GAME` lists every move). */
+	template_ctx_set_bool(ctx, "moves_cut",
+			      max > 0 &&
+			      core_legal_moves(&g->rec.pos, NULL, 0) > max);
+	game_names_ctx(g, ctx);
+	template_ctx_set(ctx, "to_move_name",
+			 g->rec.pos.to_move == CORE_WHITE ? g->white : g->black);
+}
+
+/* Describe the plies from index `from` of the record in words (the last
+ * move(s) that led to the current position). */
+int game_last_moves_ctx(struct handle *h, const struct game *g, size_t from,
+			struct template_ctx *ctx)
+{
+	struct core_position pos;
+	enum core_error err;
+	const char *error;
+	struct buf words = BUF_INIT;
+	int ret = 0;
+
+	if (from >= g->rec.nplies)
+		return 0;
+	if (core_position_init(&pos, &g->rec.variant, &err) < 0)
+		return server_store_fail(h, core_error_name(err));
+	for (size_t i = 0; i < g->rec.nplies; i++) {
+		struct core_move m = g->rec.plies[i];
+		if (m.kind == CORE_MOVE_PASS)
+			continue; /* not reached: passes follow their move */
+		if (i >= from) {
+			char text[CORE_MOVE_TEXT_MAX];
+			struct template_ctx *item =
+				template_ctx_add(ctx, "last_moves");
+			buf_reset(&words);
+			if (render_move_words(h->srv->cfg.templates, &pos, &m,
+					      &words, &error) < 0) {
+				snprintf(h->srv->errbuf, sizeof(h->srv->errbuf),
+					 "%s", error);
+				h->error = h->srv->errbuf;
+				ret = -1;
+				break;
+			}
+			template_ctx_set(item, "words", buf_str(&words));
+			template_ctx_set_bool(ctx, "has_last_moves", true);
+			template_ctx_set(item, "move",
+					 notation_format_move(pos.geom, &m,
+							      text));
+			template_ctx_set_int(item, "ply", (long)i + 1);
+		}
+		/* Legal by construction: the record replayed it. */
+		core_play_unchecked(&pos, &m, NULL);
+		/* core_play appends forced passes itself: skip them. */
+		while (pos.ply > (int)i + 1 && i + 1 < g->rec.nplies) {
+			i++;
+			if (i >= from) {
+				struct template_ctx *item =
+					template_ctx_add(ctx, "last_moves");
+				template_ctx_set(item, "move", "pass");
+				template_ctx_set_bool(item, "pass", true);
+				template_ctx_set_int(item, "ply", (long)i + 1);
+			}
+		}
+	}
+	buf_free(&words);
+	return ret;
+}
+
+/* Subject of every mail about game g: "[ashes #12] alice vs bob". */
+int game_subject(struct handle *h, const struct game *g, struct buf *out)
+{
+	struct template_ctx *ctx = template_ctx_new();
+	int ret;
+
+	buf_printf(out, "[ashes #%" PRId64 "] ", g->row->id);
+	game_names_ctx(g, ctx);
+	ret = server_render_line(h, "mail/subject-game.txt", ctx, out);
+	template_ctx_free(&ctx);
+	return ret;
+}
+
+int game_save(struct handle *h, struct game *g)
+{
+	const char *error;
+
+	if (store_game_update(h->srv->store, g->row, h->now, &error) < 0)
+		return server_store_fail(h, error);
+	return 0;
+}
+
+static int set_row_text(char **field, const char *text)
+{
+	free(*field);
+	*field = text != NULL ? strdup(text) : NULL;
+	return text != NULL && *field == NULL ? -1 : 0;
+}
+
+/* Copy the record's end of game into the row. */
+int game_finish_row(struct handle *h, struct game *g)
+{
+	const struct core_position *pos = &g->rec.pos;
+	const char *result = "1/2-1/2";
+
+	if (pos->result == CORE_ONGOING)
+		return 0;
+	if (pos->result == CORE_RESULT_WHITE)
+		result = "1-0";
+	else if (pos->result == CORE_RESULT_BLACK)
+		result = "0-1";
+	g->row->status = STORE_GAME_FINISHED;
+	g->row->draw_offer_by = 0;
+	if (set_row_text(&g->row->result, result) < 0 ||
+	    set_row_text(&g->row->end_reason,
+			 core_end_reason_name(pos->end_reason)) < 0)
+		return server_store_fail(h, "out of memory");
+	return 0;
+}
+
+/* The board the mail about ply `ply` was written for, even if it is sent
+ * after later moves. */
+int game_board_svg(const struct game *g, int ply, struct buf *out,
+		   const char **error_r)
+{
+	struct core_position pos;
+	const struct core_move *last = NULL;
+	enum core_error err;
+
+	if (ply < 0 || (size_t)ply > g->rec.nplies) {
+		*error_r = "no ply there";
+		return -1;
+	}
+	if (core_position_init(&pos, &g->rec.variant, &err) < 0) {
+		*error_r = core_error_name(err);
+		return -1;
+	}
+	for (size_t i = 0; i < (size_t)ply; i++) {
+		if (g->rec.plies[i].kind == CORE_MOVE_PASS)
+			continue; /* played by the move before it */
+		core_play_unchecked(&pos, &g->rec.plies[i], NULL);
+		last = &g->rec.plies[i];
+		/* Forced passes came with that move. */
+		while (pos.ply > (int)i + 1 && (int)i + 1 < ply)
+			i++;
+	}
+	render_board_svg(&pos, last, out);
+	return 0;
+}

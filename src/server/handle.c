@@ -1,0 +1,114 @@
+/* handle.c -- the mail in hand: refusals of a command, rendering of
+ * templates, failures that roll the mail back, and the small address and
+ * Message-ID helpers every file of the service uses. */
+#include "server/server_private.h"
+
+#include <stdio.h>
+#include <string.h>
+
+const char *server_player_address(const struct store_player *p)
+{
+	for (size_t i = 0; i < p->n_addresses; i++)
+		if (!p->addresses[i].failing)
+			return p->addresses[i].address;
+	return p->n_addresses > 0 ? p->addresses[0].address : NULL;
+}
+
+const char *server_bare_id(const char *id, char *buf, size_t len)
+{
+	size_t n = strlen(id);
+
+	if (n >= 2 && id[0] == '<' && id[n - 1] == '>') {
+		id++;
+		n -= 2;
+	}
+	if (n >= len)
+		n = len - 1;
+	memcpy(buf, id, n);
+	buf[n] = '\0';
+	return buf;
+}
+
+bool server_address_usable(const char *addr)
+{
+	const char *at;
+	size_t n, i;
+
+	if (addr == NULL)
+		return false;
+	n = strlen(addr);
+	at = strchr(addr, '@');
+	if (n < 3 || n > STORE_ADDRESS_MAX || at == NULL || at == addr ||
+	    at[1] == '\0' || strchr(at + 1, '@') != NULL)
+		return false;
+	for (i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)addr[i];
+		if (c <= 0x20 || c == 0x7f || c == '<' || c == '>' ||
+		    c == ',' || c == ';')
+			return false;
+	}
+	return true;
+}
+
+int server_refuse(struct handle *h, const char *code)
+{
+	template_ctx_free(&h->refusal);
+	h->refusal = template_ctx_new();
+	template_ctx_set_bool(h->refusal, code, true);
+	template_ctx_set(h->refusal, "code", code);
+	return REFUSED;
+}
+
+int server_store_fail(struct handle *h, const char *error)
+{
+	h->error = error != NULL ? error : "store failure";
+	return -1;
+}
+
+int server_render(struct handle *h, const char *name,
+		  const struct template_ctx *ctx, struct buf *out)
+{
+	const char *error;
+
+	if (template_render(h->srv->cfg.templates, name, ctx, out, &error) < 0) {
+		snprintf(h->srv->errbuf, sizeof(h->srv->errbuf), "%s", error);
+		h->error = h->srv->errbuf;
+		return -1;
+	}
+	return 0;
+}
+
+int server_render_line(struct handle *h, const char *name,
+		       const struct template_ctx *ctx, struct buf *out)
+{
+	int ret = server_render(h, name, ctx, out);
+
+	while (out->len > 0 && (out->data[out->len - 1] == '\n' ||
+				out->data[out->len - 1] == '\r'))
+		out->data[--out->len] = '\0';
+	return ret;
+}
+
+/* Trailing newlines are dropped so values compose inside other
+ * templates. */
+int server_render_into(struct handle *h, const char *name,
+		       const struct template_ctx *src, struct template_ctx *dst,
+		       const char *key)
+{
+	struct buf b = BUF_INIT;
+	int ret = server_render(h, name, src, &b);
+
+	if (ret == 0) {
+		while (b.len > 0 && b.data[b.len - 1] == '\n')
+			b.data[--b.len] = '\0';
+		template_ctx_set(dst, key, buf_str(&b));
+	}
+	buf_free(&b);
+	return ret;
+}
+
+void server_handle_outside(struct server *server, struct handle *h)
+{
+	memset(h, 0, sizeof(*h));
+	h->srv = server;
+}

@@ -1,0 +1,102 @@
+/* notice.c -- the mails the service sends besides replies: after a game
+ * changed, "your move" to the player to move, the result to both players,
+ * a notice to every observer; and the notices of one event (a challenge,
+ * a challenge closed, a draw offer, a key revoked).  Each notice has a
+ * kind (the envelope's) and a template, in server_notices[]. */
+#include "server/server_private.h"
+
+#include <stdlib.h>
+
+const struct server_notice_def server_notices[NOTICE_COUNT] = {
+	[NOTICE_YOUR_MOVE] = { "your-move", "mail/your-move.txt" },
+	[NOTICE_RESULT] = { "result", "mail/result.txt" },
+	[NOTICE_OBSERVER] = { "observer", "mail/observer.txt" },
+	[NOTICE_CHALLENGE] = { "challenge", "mail/challenge.txt" },
+	[NOTICE_CHALLENGE_CLOSED] = { "challenge",
+				      "mail/challenge-closed.txt" },
+	[NOTICE_DRAW] = { "draw", "mail/draw.txt" },
+	[NOTICE_KEY_REVOKED] = { "notice", "mail/key-revoked.txt" },
+};
+
+int notice_send(struct handle *h, struct game *g, int64_t pid,
+		enum server_notice n, struct template_ctx *ctx)
+{
+	const char *tpl = server_notices[n].template;
+	const char *kind = server_notices[n].kind;
+	struct store_player *p = NULL;
+	struct buf body = BUF_INIT, subject = BUF_INIT;
+	const char *error;
+	int ret;
+
+	if (pid == 0)
+		return 0;
+	ret = store_player_load(h->srv->store, pid, &p, &error);
+	if (ret < 0)
+		return server_store_fail(h, error);
+	if (ret == 0)
+		return 0;
+	template_ctx_set(ctx, "recipient", p->name);
+	ret = server_render(h, tpl, ctx, &body);
+	if (ret == 0)
+		ret = game_subject(h, g, &subject);
+	if (ret == 0)
+		ret = server_queue_mail(h, server_player_address(p), g, kind,
+				 buf_str(&subject), NULL, NULL, buf_str(&body),
+				 false);
+	buf_free(&body);
+	buf_free(&subject);
+	store_player_free(&p);
+	return ret;
+}
+
+/* The game's state, the last plies from `from`, and (for a notice to the
+ * player to move) the legal moves: the variables of your-move.txt,
+ * observer.txt and result.txt. */
+static int notice_ctx(struct handle *h, struct game *g, size_t from,
+		      struct template_ctx **ctx_r)
+{
+	struct template_ctx *ctx = template_ctx_new();
+
+	game_ctx(h, g, ctx);
+	if (game_last_moves_ctx(h, g, from, ctx) < 0) {
+		template_ctx_free(&ctx);
+		return -1;
+	}
+	*ctx_r = ctx;
+	return 0;
+}
+
+int notice_game(struct handle *h, struct game *g, size_t from,
+		struct template_ctx *given)
+{
+	struct template_ctx *ctx = given, *own = NULL;
+	int64_t *obs = NULL;
+	size_t nobs = 0;
+	const char *error;
+	int ret = 0;
+
+	/* `given` already holds game_ctx() and the last moves from `from`. */
+	if (ctx == NULL) {
+		if (notice_ctx(h, g, from, &own) < 0)
+			return -1;
+		ctx = own;
+	}
+	if (g->row->status == STORE_GAME_FINISHED) {
+		ret = notice_send(h, g, g->row->white_id, NOTICE_RESULT, ctx);
+		if (ret == 0)
+			ret = notice_send(h, g, g->row->black_id,
+					  NOTICE_RESULT, ctx);
+	} else {
+		ret = notice_send(h, g, game_player_of(g, g->rec.pos.to_move),
+				  NOTICE_YOUR_MOVE, ctx);
+	}
+	if (ret == 0 &&
+	    store_observer_list(h->srv->store, g->row->id, &obs, &nobs,
+				&error) < 0)
+		ret = server_store_fail(h, error);
+	for (size_t i = 0; ret == 0 && i < nobs; i++)
+		ret = notice_send(h, g, obs[i], NOTICE_OBSERVER, ctx);
+	free(obs);
+	template_ctx_free(&own);
+	return ret;
+}

@@ -1,0 +1,824 @@
+/* test_config.c -- ashesd.conf parsing: value types, defaults, every error
+ * path with FILE:LINE, required keys per source type, password files,
+ * masking in the dump, and that the dump loads back to the same config. */
+#include <config.h>
+
+#include <check.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <syslog.h>
+#include <unistd.h>
+
+#include "config/club_config.h"
+#include "config/log.h"
+#include "util/buf.h"
+
+#include "daemon_test.h"
+
+/* A maildir config: the smallest valid file. */
+static const char *minimal(void)
+{
+	static char text[600];
+
+	snprintf(text, sizeof(text),
+		 "[source]\ntype = maildir\nmaildir = %s\n[smtp]\nfrom = ashes@example.org\n",
+		 tmpdir);
+	return text;
+}
+
+/* Load text; on failure the errors are joined into *joined (caller frees). */
+static int load(const char *text, struct config *cfg, char **joined)
+{
+	struct config_errors errors = { NULL, 0 };
+	struct buf b = BUF_INIT;
+	int ret = config_load_string("t.conf", text, NULL, cfg, &errors);
+
+	config_errors_format(&errors, &b);
+	if (joined != NULL)
+		*joined = buf_steal(&b);
+	buf_free(&b);
+	config_errors_free(&errors);
+	return ret;
+}
+
+static size_t count_lines(const char *s)
+{
+	size_t n = 0;
+
+	for (; *s != '\0'; s++)
+		n += *s == '\n';
+	return n;
+}
+
+START_TEST(test_durations)
+{
+	static const struct {
+		const char *text;
+		uint64_t ms;
+	} good[] = {
+		{ "30s", 30000 }, { "10m", 600000 }, { "2h", 7200000 },
+		{ "7d", 604800000 }, { "1w", 604800000 }, { "1h30m", 5400000 },
+		{ "500ms", 500 }, { "45", 45000 }, { "0", 0 }, { "1m30s", 90000 },
+	};
+	static const char *const bad[] = {
+		"", "10x", "-1", "1.5h", "m", "10 s", "s10", "99999999999999999999d", "1h 2m",
+	};
+	const char *error;
+	uint64_t ms;
+
+	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+		error = NULL;
+		ck_assert_msg(config_parse_duration(good[i].text, &ms, &error) == 0,
+			      "%s: %s", good[i].text, error);
+		ck_assert_uint_eq(ms, good[i].ms);
+	}
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		error = NULL;
+		ck_assert_msg(config_parse_duration(bad[i], &ms, &error) < 0,
+			      "\"%s\" was accepted", bad[i]);
+		ck_assert_ptr_nonnull(error);
+	}
+}
+END_TEST
+
+START_TEST(test_duration_format_round_trip)
+{
+	static const uint64_t values[] = {
+		0, 1, 500, 1000, 60000, 90000, 5400000, 86400000, 7 * 86400000ull,
+		86400000ull + 3600000 + 60000 + 1000 + 1,
+	};
+	static const char *const texts[] = {
+		"0", "1ms", "500ms", "1s", "1m", "1m30s", "1h30m", "1d", "7d",
+		"1d1h1m1s1ms",
+	};
+
+	for (size_t i = 0; i < sizeof(values) / sizeof(values[0]); i++) {
+		struct buf b = BUF_INIT;
+		const char *error;
+		uint64_t back;
+
+		config_format_duration(values[i], &b);
+		ck_assert_str_eq(buf_str(&b), texts[i]);
+		ck_assert_int_eq(config_parse_duration(buf_str(&b), &back, &error), 0);
+		ck_assert_uint_eq(back, values[i]);
+		buf_free(&b);
+	}
+}
+END_TEST
+
+START_TEST(test_sizes)
+{
+	static const struct {
+		const char *text;
+		uint64_t bytes;
+	} good[] = {
+		{ "1M", 1048576 }, { "512K", 524288 }, { "2G", 2147483648ull },
+		{ "100", 100 }, { "1MiB", 1048576 }, { "1mb", 1048576 }, { "3k", 3072 },
+	};
+	static const char *const bad[] = { "", "1T", "x", "1.5M", "-1", "1Mx", "M" };
+	const char *error;
+	uint64_t n;
+
+	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+		ck_assert_msg(config_parse_size(good[i].text, &n, &error) == 0,
+			      "%s: %s", good[i].text, error);
+		ck_assert_uint_eq(n, good[i].bytes);
+	}
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		ck_assert_msg(config_parse_size(bad[i], &n, &error) < 0,
+			      "\"%s\" was accepted", bad[i]);
+	{
+		struct buf b = BUF_INIT;
+
+		config_format_size(1048576, &b);
+		config_format_size(1000, &b);
+		config_format_size(3072, &b);
+		ck_assert_str_eq(buf_str(&b), "1M10003K");
+		buf_free(&b);
+	}
+}
+END_TEST
+
+START_TEST(test_booleans)
+{
+	static const char *const yes[] = { "yes", "true", "on", "1", "YES", "On" };
+	static const char *const no[] = { "no", "false", "off", "0", "No", "FALSE" };
+	const char *error;
+	bool b;
+
+	for (size_t i = 0; i < 6; i++) {
+		b = false;
+		ck_assert_int_eq(config_parse_bool(yes[i], &b, &error), 0);
+		ck_assert(b);
+		b = true;
+		ck_assert_int_eq(config_parse_bool(no[i], &b, &error), 0);
+		ck_assert(!b);
+	}
+	ck_assert_int_lt(config_parse_bool("maybe", &b, &error), 0);
+	ck_assert_int_lt(config_parse_bool("", &b, &error), 0);
+}
+END_TEST
+
+START_TEST(test_defaults)
+{
+	struct config cfg;
+	char *errors;
+
+	ck_assert_msg(load(minimal(), &cfg, &errors) == 0, "%s", errors);
+	free(errors);
+	ck_assert_int_eq(cfg.source.type, CONFIG_SOURCE_MAILDIR);
+	ck_assert_str_eq(cfg.source.maildir, tmpdir);
+	ck_assert_str_eq(cfg.smtp.from, "ashes@example.org");
+	ck_assert_ptr_null(cfg.smtp.server.url);
+	ck_assert_str_eq(cfg.imap.mailbox, "INBOX");
+	ck_assert_str_eq(cfg.imap.archive_folder, "Archive");
+	ck_assert_int_eq(cfg.imap.auth, CONFIG_IMAP_AUTH_LOGIN);
+	ck_assert_str_eq(cfg.smtp.domain, "example.org");
+	ck_assert_ptr_null(cfg.smtp.helo_name);
+	ck_assert_uint_eq(cfg.game.max_listed_moves, 0);
+	ck_assert_uint_eq(cfg.imap.poll_interval_ms, 60000);
+	ck_assert(cfg.imap.idle);
+	ck_assert(cfg.imap.server.tls_verify);
+	ck_assert_int_eq(cfg.imap.server.starttls, CONFIG_STARTTLS_REQUIRED);
+	ck_assert_uint_eq(cfg.smtp.batch_size, 50);
+	ck_assert_uint_eq(cfg.smtp.retry_initial_ms, 30000);
+	ck_assert_uint_eq(cfg.smtp.retry_max_ms, 3600000);
+	ck_assert(cfg.gpg.require_signature);
+	ck_assert(!cfg.gpg.sign_replies);
+	ck_assert_uint_eq(cfg.gpg.max_signature_age_ms, 7 * 86400000ull);
+	ck_assert_uint_eq(cfg.gpg.max_future_skew_ms, 600000);
+	ck_assert_str_eq(cfg.gpg.home, ASHES_LOCALSTATEDIR "/lib/ashesd/gnupg");
+	ck_assert_str_eq(cfg.database.path, ASHES_LOCALSTATEDIR "/lib/ashesd/ashesd.db");
+	ck_assert_uint_eq(cfg.database.busy_timeout_ms, 5000);
+	ck_assert_int_eq(cfg.game.variant.size, CORE_DEFAULT_SIZE);
+	ck_assert(!cfg.game.variant.swap);
+	ck_assert_int_eq(cfg.game.variant.tax_rule, CORE_TAX_REMOVED);
+	ck_assert(cfg.game.variant.draw_offers);
+	ck_assert_uint_eq(cfg.game.move_time_ms, 0);
+	ck_assert_ptr_null(cfg.templates.dir);
+	ck_assert_int_eq(cfg.log.target, LOG_TARGET_STDERR);
+	ck_assert_int_eq(cfg.log.level, LOG_LEVEL_INFO);
+	ck_assert_int_eq(cfg.log.facility, LOG_DAEMON);
+	ck_assert_uint_eq(cfg.limits.max_message_size, 1048576);
+	ck_assert_uint_eq(cfg.limits.sender_rate_limit, 60);
+	ck_assert_str_eq(cfg.path, "t.conf");
+	config_free(&cfg);
+	ck_assert_ptr_null(cfg.path);
+}
+END_TEST
+
+START_TEST(test_every_key)
+{
+	struct config cfg;
+	struct buf text = BUF_INIT;
+	char *errors;
+	char ca[300];
+
+	snprintf(ca, sizeof(ca), "%s/ca.pem", tmpdir);
+	daemon_test_write(ca, "not really a certificate\n", 0644);
+	buf_printf(&text,
+		"# a comment\n"
+		"; another comment\n"
+		"[source]\n"
+		"type = imap\n"
+		"[imap]\n"
+		"url = imap://127.0.0.1:1143\n"
+		"starttls = no\n"
+		"user = ashes\n"
+		"password = \"  pass # word  \"\n"
+		"auth = plain\n"
+		"mailbox = Games\n"
+		"archive_folder = Games/Done\n"
+		"poll_interval = 2m\n"
+		"idle = off\n"
+		"ca_file = %s\n"
+		"tls_verify = false\n"
+		"timeout = 10s\n"
+		"reconnect_max = 1h\n"
+		"\n"
+		"[smtp]\n"
+		"url = smtps://[::1]:4465/\n"
+		"starttls = optional\n"
+		"user = sender\n"
+		"password = p#w; x\n"
+		"from = ashes@example.org\n"
+		"from_name = Ashes Club\n"
+		"domain = mid.example.org\n"
+		"helo_name = ashes.example.org\n"
+		"ca_file = %s\n"
+		"tls_verify = no\n"
+		"timeout = 1m30s\n"
+		"batch_size = 7\n"
+		"retry_initial = 5s\n"
+		"retry_max = 10m\n"
+		"max_attempts = 9\n"
+		"give_up_after = 2d\n"
+		"[gpg]\n"
+		"home = /srv/ashes/gnupg\n"
+		"sign_replies = yes\n"
+		"signing_key = 0123456789ABCDEF\n"
+		"require_signature = no\n"
+		"max_signature_age = 3d\n"
+		"max_future_skew = 2m\n"
+		"[database]\n"
+		"path = /srv/ashes/db.sqlite\n"
+		"busy_timeout = 250ms\n"
+		"[game]\n"
+		"size = 7\n"
+		"swap = yes\n"
+		"tax = lost\n"
+		"draw_offers = no\n"
+		"move_time = 3d\n"
+		"max_listed_moves = 120\n"
+		"[templates]\n"
+		"dir = %s\n"
+		"[log]\n"
+		"target = journal\n"
+		"level = debug\n"
+		"facility = local3\n"
+		"[limits]\n"
+		"max_message_size = 512K\n"
+		"sender_rate_limit = 0\n"
+		"max_commands = 5\n",
+		ca, ca, tmpdir);
+	ck_assert_msg(load(buf_str(&text), &cfg, &errors) == 0, "%s", errors);
+	free(errors);
+	ck_assert_int_eq(cfg.source.type, CONFIG_SOURCE_IMAP);
+	ck_assert_str_eq(cfg.imap.server.url, "imap://127.0.0.1:1143");
+	ck_assert_str_eq(cfg.imap.server.host, "127.0.0.1");
+	ck_assert_uint_eq(cfg.imap.server.port, 1143);
+	ck_assert(!cfg.imap.server.implicit_tls);
+	ck_assert_int_eq(cfg.imap.server.starttls, CONFIG_STARTTLS_NO);
+	ck_assert_str_eq(cfg.imap.server.user, "ashes");
+	ck_assert_str_eq(cfg.imap.server.password, "  pass # word  ");
+	ck_assert_int_eq(cfg.imap.auth, CONFIG_IMAP_AUTH_PLAIN);
+	ck_assert_str_eq(cfg.imap.mailbox, "Games");
+	ck_assert_str_eq(cfg.imap.archive_folder, "Games/Done");
+	ck_assert_uint_eq(cfg.imap.poll_interval_ms, 120000);
+	ck_assert(!cfg.imap.idle);
+	ck_assert_str_eq(cfg.imap.server.ca_file, ca);
+	ck_assert(!cfg.imap.server.tls_verify);
+	ck_assert_uint_eq(cfg.imap.server.timeout_ms, 10000);
+	ck_assert_uint_eq(cfg.imap.reconnect_max_ms, 3600000);
+	ck_assert_str_eq(cfg.smtp.server.host, "::1");
+	ck_assert_uint_eq(cfg.smtp.server.port, 4465);
+	ck_assert(cfg.smtp.server.implicit_tls);
+	ck_assert_int_eq(cfg.smtp.server.starttls, CONFIG_STARTTLS_OPTIONAL);
+	ck_assert_str_eq(cfg.smtp.server.password, "p#w; x");
+	ck_assert_str_eq(cfg.smtp.from_name, "Ashes Club");
+	ck_assert_str_eq(cfg.smtp.domain, "mid.example.org");
+	ck_assert_str_eq(cfg.smtp.helo_name, "ashes.example.org");
+	ck_assert(!cfg.smtp.server.tls_verify);
+	ck_assert_uint_eq(cfg.smtp.server.timeout_ms, 90000);
+	ck_assert_uint_eq(cfg.smtp.batch_size, 7);
+	ck_assert_uint_eq(cfg.smtp.retry_initial_ms, 5000);
+	ck_assert_uint_eq(cfg.smtp.retry_max_ms, 600000);
+	ck_assert_uint_eq(cfg.smtp.max_attempts, 9);
+	ck_assert_uint_eq(cfg.smtp.give_up_after_ms, 2 * 86400000ull);
+	ck_assert_str_eq(cfg.gpg.home, "/srv/ashes/gnupg");
+	ck_assert(cfg.gpg.sign_replies);
+	ck_assert_str_eq(cfg.gpg.signing_key, "0123456789ABCDEF");
+	ck_assert(!cfg.gpg.require_signature);
+	ck_assert_uint_eq(cfg.gpg.max_signature_age_ms, 3 * 86400000ull);
+	ck_assert_uint_eq(cfg.gpg.max_future_skew_ms, 120000);
+	ck_assert_str_eq(cfg.database.path, "/srv/ashes/db.sqlite");
+	ck_assert_uint_eq(cfg.database.busy_timeout_ms, 250);
+	ck_assert_int_eq(cfg.game.variant.size, 7);
+	ck_assert(cfg.game.variant.swap);
+	ck_assert_int_eq(cfg.game.variant.tax_rule, CORE_TAX_LOST);
+	ck_assert(!cfg.game.variant.draw_offers);
+	ck_assert_uint_eq(cfg.game.move_time_ms, 3 * 86400000ull);
+	ck_assert_uint_eq(cfg.game.max_listed_moves, 120);
+	ck_assert_str_eq(cfg.templates.dir, tmpdir);
+	ck_assert_int_eq(cfg.log.target, LOG_TARGET_JOURNAL);
+	ck_assert_int_eq(cfg.log.level, LOG_LEVEL_DEBUG);
+	ck_assert_int_eq(cfg.log.facility, LOG_LOCAL3);
+	ck_assert_uint_eq(cfg.limits.max_message_size, 524288);
+	ck_assert_uint_eq(cfg.limits.sender_rate_limit, 0);
+	ck_assert_uint_eq(cfg.limits.max_commands, 5);
+	config_free(&cfg);
+	buf_free(&text);
+}
+END_TEST
+
+START_TEST(test_default_ports)
+{
+	static const struct {
+		const char *imap, *smtp;
+		unsigned imap_port, smtp_port;
+		bool tls;
+	} cases[] = {
+		{ "imap://mail.example.org", "smtp://mail.example.org", 143, 25, false },
+		{ "imaps://mail.example.org/", "smtps://mail.example.org", 993, 465, true },
+	};
+
+	for (size_t i = 0; i < 2; i++) {
+		struct buf text = BUF_INIT;
+		struct config cfg;
+		char *errors;
+
+		buf_printf(&text, "[imap]\nurl = %s\nuser = u\npassword = p\n"
+			   "[smtp]\nurl = %s\nfrom = a@b.example\n",
+			   cases[i].imap, cases[i].smtp);
+		ck_assert_msg(load(buf_str(&text), &cfg, &errors) == 0, "%s", errors);
+		free(errors);
+		ck_assert_str_eq(cfg.imap.server.host, "mail.example.org");
+		ck_assert_uint_eq(cfg.imap.server.port, cases[i].imap_port);
+		ck_assert_uint_eq(cfg.smtp.server.port, cases[i].smtp_port);
+		ck_assert(cfg.imap.server.implicit_tls == cases[i].tls);
+		ck_assert(cfg.smtp.server.implicit_tls == cases[i].tls);
+		/* no [smtp] user: no AUTH, and no password needed */
+		ck_assert_ptr_null(cfg.smtp.server.user);
+		config_free(&cfg);
+		buf_free(&text);
+	}
+}
+END_TEST
+
+/* Every error is reported, each with its own line. */
+START_TEST(test_errors_with_lines)
+{
+	static const char text[] =
+		"key = before any section\n"               /* 1 */
+		"[smtp]\n"                                 /* 2 */
+		"from = ashes@example.org\n"               /* 3 */
+		"frm = typo\n"                             /* 4 */
+		"from = again@example.org\n"               /* 5 */
+		"batch_size = many\n"                      /* 6 */
+		"batch_size2\n"                            /* 7 */
+		"[nonsense]\n"                             /* 8 */
+		"whatever = 1\n"                           /* 9 */
+		"[game]\n"                                 /* 10 */
+		"size = 99\n"                              /* 11 */
+		"tax = both\n"                             /* 12 */
+		"swap = maybe\n"                           /* 13 */
+		"move_time = 3 days\n"                     /* 14 */
+		"[database\n"                              /* 15 */
+		"[database]\n"                             /* 16 */
+		"path = relative/db.sqlite\n"              /* 17 */
+		"busy_timeout = \"5s\n"                    /* 18 */
+		"[limits]\n"                               /* 19 */
+		"max_message_size = 12Q\n"                 /* 20 */
+		"max_message_size = 2K\n"                  /* 21: duplicate */
+		"[source]\n"                               /* 22 */
+		"type = pop3\n";                           /* 23 */
+	static const char *const expected[] = {
+		"t.conf:1: key \"key\" before any [section]",
+		"t.conf:4: unknown key \"frm\" in [smtp]",
+		"t.conf:5: [smtp] from is set twice (first on line 3)",
+		"t.conf:6: [smtp] batch_size: bad value \"many\": expected a whole number",
+		"t.conf:7: expected \"key = value\" or \"[section]\"",
+		"t.conf:8: unknown section [nonsense]",
+		"t.conf:11: [game] size: 99 is out of range (3..13)",
+		"t.conf:12: [game] tax: \"both\" is not one of: removed lost",
+		"t.conf:13: [game] swap: bad value \"maybe\"",
+		"t.conf:14: [game] move_time: bad value \"3 days\"",
+		"t.conf:15: bad section header",
+		"t.conf:17: [database] path: \"relative/db.sqlite\" is not an absolute path",
+		"t.conf:18: [database] busy_timeout: unterminated quoted value",
+		"t.conf:20: [limits] max_message_size: bad value \"12Q\"",
+		"t.conf:21: [limits] max_message_size is set twice (first on line 20)",
+		"t.conf:23: [source] type: \"pop3\" is not one of: imap maildir",
+	};
+	struct config cfg;
+	char *errors;
+
+	ck_assert_int_lt(load(text, &cfg, &errors), 0);
+	for (size_t i = 0; i < sizeof(expected) / sizeof(expected[0]); i++)
+		ck_assert_msg(strstr(errors, expected[i]) != NULL,
+			      "missing \"%s\" in:\n%s", expected[i], errors);
+	/* Line 9 is inside the unknown section: reported once, at line 8. */
+	ck_assert_ptr_null(strstr(errors, "t.conf:9:"));
+	/* The failed load leaves nothing behind. */
+	ck_assert_ptr_null(cfg.smtp.from);
+	ck_assert_ptr_null(cfg.path);
+	free(errors);
+}
+END_TEST
+
+START_TEST(test_bad_values)
+{
+	static const struct {
+		const char *line, *message;
+	} cases[] = {
+		{ "[imap]\nurl = http://example.org\n", "t.conf:2: [imap] url: bad value \"http://example.org\": expected imap://" },
+		{ "[imap]\nurl = imap://user:pw@example.org\n", "no user or password in the URL" },
+		{ "[imap]\nurl = imap://example.org:0\n", "bad port" },
+		{ "[imap]\nurl = imap://example.org:99999\n", "bad port" },
+		{ "[imap]\nurl = imap://example.org/INBOX\n", "unexpected path" },
+		{ "[imap]\nurl = imap://\n", "no host" },
+		{ "[smtp]\nurl = imaps://example.org\n", "expected smtp://" },
+		{ "[smtp]\nfrom = Ashes <a@b.example>\n", "t.conf:2: [smtp] from: \"Ashes <a@b.example>\" is not a plain mail address" },
+		{ "[smtp]\nfrom = nobody\n", "is not a plain mail address" },
+		{ "[imap]\npoll_interval = 10ms\n", "t.conf:2: [imap] poll_interval: 10ms is out of range (1s..1d)" },
+		{ "[limits]\nmax_message_size = 1K\n", "t.conf:2: [limits] max_message_size: 1K is out of range (4K..1G)" },
+		{ "[smtp]\nbatch_size = 0\n", "batch_size: 0 is out of range (1..10000)" },
+		{ "[limits]\nmax_commands = 65\n", "t.conf:2: [limits] max_commands: 65 is out of range (1..64)" },
+		{ "[log]\nlevel = loud\n", "[log] level: \"loud\" is not one of: debug info notice warning error" },
+		{ "[log]\ntarget = file\n", "[log] target: \"file\" is not one of: stderr syslog journal" },
+		{ "[imap]\nstarttls = sometimes\n", "[imap] starttls: \"sometimes\" is not one of: required optional no" },
+		{ "[imap]\nidle =\n", "[imap] idle: bad value \"\"" },
+		{ "[smtp]\nretry_initial = 2h\nretry_max = 1h\n", "t.conf:2: [smtp] retry_initial is longer than retry_max" },
+		{ "[templates]\ndir = /nonexistent/ashes-templates\n", "t.conf:2: [templates] dir: /nonexistent/ashes-templates: No such file or directory" },
+		{ "[smtp]\nca_file = /nonexistent/ca.pem\n", "t.conf:2: [smtp] ca_file: cannot read /nonexistent/ca.pem" },
+		{ "[imap]\npassword = x\n", "t.conf:2: [imap] a password without a user" },
+		{ "[gpg]\nhome = \"a\"b\n", "text after the closing quote" },
+		{ "[imap]\narchive_folder = INBOX\n", "t.conf:2: [imap] archive_folder must be set, and differ from mailbox" },
+		{ "[imap]\narchive_folder =\n", "t.conf:2: [imap] archive_folder must be set" },
+		{ "[imap]\nmailbox =\n", "t.conf:2: [imap] mailbox must not be empty" },
+		{ "[imap]\nauth = cram-md5\n", "[imap] auth: \"cram-md5\" is not one of: login plain" },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct buf text = BUF_INIT;
+		struct config cfg;
+		char *errors;
+
+		/* A valid base, so only the case's own error shows. */
+		buf_printf(&text, "[source]\ntype = maildir\nmaildir = %s\n", tmpdir);
+		if (strstr(cases[i].line, "from =") == NULL)
+			buf_puts(&text, "[smtp]\nfrom = a@b.example\n");
+		{
+			/* shift the expected line numbers: put the case first */
+			struct buf all = BUF_INIT;
+
+			buf_puts(&all, cases[i].line);
+			buf_puts(&all, buf_str(&text));
+			ck_assert_msg(load(buf_str(&all), &cfg, &errors) < 0,
+				      "accepted: %s", cases[i].line);
+			buf_free(&all);
+		}
+		ck_assert_msg(strstr(errors, cases[i].message) != NULL,
+			      "case %zu: expected \"%s\" in:\n%s", i, cases[i].message, errors);
+		free(errors);
+		buf_free(&text);
+	}
+	{
+		/* A refused url is reported once, not also as missing. */
+		struct config cfg;
+		char *errors;
+
+		ck_assert(load("[imap]\nurl = http://example.org\nuser = u\npassword = p\n"
+			       "[smtp]\nurl = smtp://127.0.0.1\nfrom = a@b.example\n",
+			       &cfg, &errors) < 0);
+		ck_assert_ptr_nonnull(strstr(errors, "[imap] url: bad value"));
+		ck_assert_msg(strstr(errors, "[imap] url is required") == NULL, "%s", errors);
+		free(errors);
+	}
+}
+END_TEST
+
+START_TEST(test_required_imap)
+{
+	struct config cfg;
+	char *errors;
+
+	/* An empty file means source = imap: its keys and [smtp] are needed. */
+	ck_assert_int_lt(load("", &cfg, &errors), 0);
+	ck_assert_uint_eq(count_lines(errors), 4);
+	ck_assert_ptr_nonnull(strstr(errors, "t.conf: [imap] url is required"));
+	ck_assert_ptr_nonnull(strstr(errors, "t.conf: [imap] user is required"));
+	ck_assert_ptr_nonnull(strstr(errors, "t.conf: [smtp] url is required"));
+	ck_assert_ptr_nonnull(strstr(errors, "t.conf: [smtp] from (the daemon's own address) is required"));
+	free(errors);
+
+	ck_assert_int_lt(load("[imap]\nurl = imap://h\nuser = u\n"
+			      "[smtp]\nurl = smtp://h\nfrom = a@b.example\nuser = s\n",
+			      &cfg, &errors), 0);
+	ck_assert_ptr_nonnull(strstr(errors, "t.conf:3: [imap] user is set but neither password nor password_file"));
+	ck_assert_ptr_nonnull(strstr(errors, "t.conf:7: [smtp] user is set but neither password nor password_file"));
+	ck_assert_uint_eq(count_lines(errors), 2);
+	free(errors);
+}
+END_TEST
+
+START_TEST(test_required_maildir)
+{
+	struct config_errors errors = { NULL, 0 };
+	struct config_overrides ov = { .maildir = tmpdir };
+	struct config cfg;
+	char *joined;
+
+	ck_assert_int_lt(load("[source]\ntype = maildir\n[smtp]\nfrom = a@b.example\n",
+			      &cfg, &joined), 0);
+	ck_assert_ptr_nonnull(strstr(joined, "t.conf:2: [source] type = maildir needs [source] maildir"));
+	ck_assert_uint_eq(count_lines(joined), 1);
+	free(joined);
+
+	ck_assert_int_lt(load("[source]\ntype = maildir\nmaildir = /nonexistent/maildir\n"
+			      "[smtp]\nfrom = a@b.example\n", &cfg, &joined), 0);
+	ck_assert_ptr_nonnull(strstr(joined, "t.conf:3: [source] maildir: /nonexistent/maildir: No such file"));
+	free(joined);
+
+	/* --maildir overrides an imap source and makes [imap] optional. */
+	ck_assert_int_eq(config_load_string("t.conf", "[smtp]\nfrom = a@b.example\n",
+					    &ov, &cfg, &errors), 0);
+	ck_assert_uint_eq(errors.count, 0);
+	ck_assert_int_eq(cfg.source.type, CONFIG_SOURCE_MAILDIR);
+	ck_assert_str_eq(cfg.source.maildir, tmpdir);
+	config_free(&cfg);
+
+	ov.maildir = "/nonexistent/dir";
+	ck_assert_int_lt(config_load_string("t.conf", "[smtp]\nfrom = a@b.example\n",
+					    &ov, &cfg, &errors), 0);
+	ck_assert_uint_eq(errors.count, 1);
+	ck_assert_ptr_nonnull(strstr(errors.lines[0], "--maildir: /nonexistent/dir"));
+	config_errors_free(&errors);
+	ck_assert_ptr_null(errors.lines);
+}
+END_TEST
+
+START_TEST(test_password_file)
+{
+	struct buf text = BUF_INIT, dump = BUF_INIT;
+	char pw[300], empty[300];
+	struct config cfg;
+	char *errors;
+
+	snprintf(pw, sizeof(pw), "%s/imap.password", tmpdir);
+	snprintf(empty, sizeof(empty), "%s/empty.password", tmpdir);
+	daemon_test_write(pw, "s3cret-from-file\nsecond line ignored\n", 0600);
+	daemon_test_write(empty, "\n", 0600);
+
+	buf_printf(&text, "[imap]\nurl = imaps://h\nuser = u\npassword_file = %s\n"
+		   "[smtp]\nurl = smtp://h\nfrom = a@b.example\n", pw);
+	ck_assert_msg(load(buf_str(&text), &cfg, &errors) == 0, "%s", errors);
+	free(errors);
+	ck_assert_str_eq(cfg.imap.server.password, "s3cret-from-file");
+	ck_assert_str_eq(cfg.imap.server.password_file, pw);
+	config_dump(&cfg, &dump);
+	ck_assert_ptr_null(strstr(buf_str(&dump), "s3cret"));
+	ck_assert_ptr_nonnull(strstr(buf_str(&dump), pw));
+	config_free(&cfg);
+	buf_free(&dump);
+
+	/* Unreadable, empty, and both ways at once: each at its own line. */
+	buf_reset(&text);
+	buf_printf(&text, "[imap]\nurl = imaps://h\nuser = u\npassword_file = %s/none\n"
+		   "[smtp]\nurl = smtp://h\nfrom = a@b.example\nuser = s\n"
+		   "password_file = %s\n", tmpdir, empty);
+	ck_assert_int_lt(load(buf_str(&text), &cfg, &errors), 0);
+	ck_assert_msg(strstr(errors, "t.conf:4: [imap] password_file: cannot read") != NULL, "%s", errors);
+	ck_assert_msg(strstr(errors, "No such file or directory") != NULL, "%s", errors);
+	ck_assert_msg(strstr(errors, "t.conf:9: [smtp] password_file: ") != NULL &&
+		      strstr(errors, "holds no password on its first line") != NULL, "%s", errors);
+	free(errors);
+
+	buf_reset(&text);
+	buf_printf(&text, "[imap]\nurl = imaps://h\nuser = u\npassword = x\npassword_file = %s\n"
+		   "[smtp]\nurl = smtp://h\nfrom = a@b.example\n", pw);
+	ck_assert_int_lt(load(buf_str(&text), &cfg, &errors), 0);
+	ck_assert_msg(strstr(errors, "t.conf:5: [imap] password and password_file are both set (line 4)") != NULL,
+		      "%s", errors);
+	free(errors);
+	buf_free(&text);
+}
+END_TEST
+
+START_TEST(test_dump_masks_and_round_trips)
+{
+	struct buf text = BUF_INIT, dump1 = BUF_INIT, dump2 = BUF_INIT;
+	struct config cfg, again;
+	char *errors;
+
+	buf_printf(&text, "[imap]\nurl = imap://h:1\nuser = u\npassword = inline-secret\n"
+		   "[smtp]\nurl = smtp://h\nuser = s\npassword = \" other secret \"\n"
+		   "from = a@b.example\nfrom_name = \"  spaced  \"\n"
+		   "[game]\nmove_time = 90m\n[limits]\nmax_message_size = 1536K\n");
+	ck_assert_msg(load(buf_str(&text), &cfg, &errors) == 0, "%s", errors);
+	free(errors);
+	config_dump(&cfg, &dump1);
+	ck_assert_ptr_null(strstr(buf_str(&dump1), "inline-secret"));
+	ck_assert_ptr_null(strstr(buf_str(&dump1), "other secret"));
+	ck_assert_ptr_nonnull(strstr(buf_str(&dump1), "\npassword = ********\n"));
+	ck_assert_ptr_nonnull(strstr(buf_str(&dump1), "\nmove_time = 1h30m\n"));
+	ck_assert_ptr_nonnull(strstr(buf_str(&dump1), "\nmax_message_size = 1536K\n"));
+	ck_assert_ptr_nonnull(strstr(buf_str(&dump1), "\nfrom_name = \"  spaced  \"\n"));
+	ck_assert_ptr_nonnull(strstr(buf_str(&dump1), "\nca_file =\n"));
+	/* Loads back to the same config (the mask is just another password). */
+	ck_assert_msg(load(buf_str(&dump1), &again, &errors) == 0, "%s\n%s",
+		      errors, buf_str(&dump1));
+	free(errors);
+	config_dump(&again, &dump2);
+	ck_assert_str_eq(buf_str(&dump1), buf_str(&dump2));
+	ck_assert_str_eq(again.smtp.from_name, "  spaced  ");
+	config_free(&cfg);
+	config_free(&again);
+	buf_free(&text);
+	buf_free(&dump1);
+	buf_free(&dump2);
+}
+END_TEST
+
+START_TEST(test_load_file)
+{
+	struct config_errors errors = { NULL, 0 };
+	struct config cfg;
+	char path[300];
+
+	snprintf(path, sizeof(path), "%s/ashesd.conf", tmpdir);
+	ck_assert_int_lt(config_load(path, NULL, &cfg, &errors), 0);
+	ck_assert_uint_eq(errors.count, 1);
+	ck_assert_ptr_nonnull(strstr(errors.lines[0], "ashesd.conf: cannot open: No such file"));
+	config_errors_free(&errors);
+
+	daemon_test_write(path, minimal(), 0644);
+	ck_assert_int_eq(config_load(path, NULL, &cfg, &errors), 0);
+	ck_assert_str_eq(cfg.path, path);
+	config_free(&cfg);
+
+	/* Windows line ends are fine. */
+	{
+		struct buf crlf = BUF_INIT;
+
+		for (const char *p = minimal(); *p != '\0'; p++) {
+			if (*p == '\n')
+				buf_putc(&crlf, '\r');
+			buf_putc(&crlf, *p);
+		}
+		daemon_test_write(path, buf_str(&crlf), 0644);
+		ck_assert_int_eq(config_load(path, NULL, &cfg, &errors), 0);
+		ck_assert_str_eq(cfg.smtp.from, "ashes@example.org");
+		config_free(&cfg);
+		buf_free(&crlf);
+	}
+
+	/* So is a byte order mark. */
+	{
+		struct buf bom = BUF_INIT;
+
+		buf_puts(&bom, "\xef\xbb\xbf");
+		buf_puts(&bom, minimal());
+		daemon_test_write(path, buf_str(&bom), 0644);
+		ck_assert_int_eq(config_load(path, NULL, &cfg, &errors), 0);
+		config_free(&cfg);
+		buf_free(&bom);
+	}
+
+	/* A NUL byte is an error at its line, not a silent truncation. */
+	{
+		int fd = open(path, O_WRONLY | O_TRUNC);
+
+		ck_assert_int_eq(write(fd, "[smtp]\nfrom = a@b\0.example\n", 27), 27);
+		close(fd);
+		ck_assert_int_lt(config_load(path, NULL, &cfg, &errors), 0);
+		ck_assert_ptr_nonnull(strstr(errors.lines[0], "ashesd.conf:2: NUL byte"));
+		config_errors_free(&errors);
+	}
+}
+END_TEST
+
+START_TEST(test_contrib_example)
+{
+	struct config_errors errors = { NULL, 0 };
+	struct config cfg;
+	char path[1024];
+	const char *src = getenv("ASHES_SRCDIR");
+
+	ck_assert_ptr_nonnull(src);
+	snprintf(path, sizeof(path), "%s/contrib/ashesd.conf", src);
+	if (config_load(path, NULL, &cfg, &errors) < 0) {
+		struct buf b = BUF_INIT;
+
+		config_errors_format(&errors, &b);
+		ck_abort_msg("%s", buf_str(&b));
+	}
+	ck_assert_int_eq(cfg.source.type, CONFIG_SOURCE_IMAP);
+	ck_assert(cfg.imap.server.implicit_tls);
+	ck_assert_uint_eq(cfg.smtp.server.port, 587);
+	config_free(&cfg);
+}
+END_TEST
+
+/* Every key the parser knows (as --check-config lists them) is described
+ * in ashesd.conf(5), under its own section, and shown in the example. */
+START_TEST(test_every_key_documented)
+{
+	struct buf dump = BUF_INIT;
+	struct config cfg;
+	char path[1024], *man, *example, *errors;
+	const char *src = getenv("ASHES_SRCDIR");
+	const char *section_in_man = NULL;
+	char section[64] = "";
+	size_t keys = 0;
+
+	ck_assert_ptr_nonnull(src);
+	snprintf(path, sizeof(path), "%s/man/ashesd.conf.5", src);
+	man = daemon_test_read(path);
+	snprintf(path, sizeof(path), "%s/contrib/ashesd.conf", src);
+	example = daemon_test_read(path);
+	ck_assert_msg(load(minimal(), &cfg, &errors) == 0, "%s", errors);
+	free(errors);
+	config_dump(&cfg, &dump);
+	for (char *line = strtok(dump.data, "\n"); line != NULL; line = strtok(NULL, "\n")) {
+		char key[64], want[128], want2[128], want3[128];
+
+		if (sscanf(line, "[%63[^]]]", section) == 1) {
+			snprintf(want, sizeof(want), "\n.SH \"[%s]\"\n", section);
+			section_in_man = strstr(man, want);
+			ck_assert_msg(section_in_man != NULL, "no %s section in the man page", section);
+			snprintf(want, sizeof(want), "\n[%s]\n", section);
+			ck_assert_msg(strstr(example, want) != NULL, "no [%s] in the example", section);
+			continue;
+		}
+		ck_assert_int_eq(sscanf(line, "%63s =", key), 1);
+		keys++;
+		/* after the section's heading, before the next heading */
+		snprintf(want, sizeof(want), "\n.BI %s \"", key);
+		snprintf(want2, sizeof(want2), "\n.BR %s \"", key);
+		{
+			const char *next = strstr(section_in_man + 1, "\n.SH ");
+			const char *a = strstr(section_in_man, want);
+			const char *b = strstr(section_in_man, want2);
+			const char *hit = a != NULL && (b == NULL || a < b) ? a : b;
+
+			ck_assert_msg(hit != NULL && (next == NULL || hit < next),
+				      "[%s] %s is not documented in ashesd.conf.5", section, key);
+		}
+		snprintf(want, sizeof(want), "\n%s =", key);
+		snprintf(want3, sizeof(want3), "\n#%s =", key);
+		ck_assert_msg(strstr(example, want) != NULL || strstr(example, want3) != NULL,
+			      "[%s] %s is not in contrib/ashesd.conf", section, key);
+	}
+	ck_assert_uint_ge(keys, 50);
+	config_free(&cfg);
+	buf_free(&dump);
+	free(man);
+	free(example);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("daemon_config");
+	TCase *tc = tcase_create("config");
+	SRunner *sr;
+	int failed;
+
+	tcase_add_checked_fixture(tc, daemon_test_setup, daemon_test_teardown);
+	tcase_add_test(tc, test_durations);
+	tcase_add_test(tc, test_duration_format_round_trip);
+	tcase_add_test(tc, test_sizes);
+	tcase_add_test(tc, test_booleans);
+	tcase_add_test(tc, test_defaults);
+	tcase_add_test(tc, test_every_key);
+	tcase_add_test(tc, test_default_ports);
+	tcase_add_test(tc, test_errors_with_lines);
+	tcase_add_test(tc, test_bad_values);
+	tcase_add_test(tc, test_required_imap);
+	tcase_add_test(tc, test_required_maildir);
+	tcase_add_test(tc, test_password_file);
+	tcase_add_test(tc, test_dump_masks_and_round_trips);
+	tcase_add_test(tc, test_load_file);
+	tcase_add_test(tc, test_contrib_example);
+	tcase_add_test(tc, test_every_key_documented);
+	suite_add_tcase(s, tc);
+	sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed != 0;
+}

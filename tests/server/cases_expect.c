@@ -1,0 +1,275 @@
+/* cases_expect.c -- what a case shows of the service: each queued mail
+ * as a <sent> section (random text bound to variables, Message-IDs named
+ * by what they answer), the outcome, and the comparison with what the
+ * case expects, or the sections the writer puts in its place (see
+ * cases_run.h). */
+#include <ctype.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "cases_run.h"
+
+/* ---- a queued mail as a <sent> section --------------------------------- */
+
+/* A Message-ID as a case names it: "game N" (the root of game N's
+ * thread), "mail N" (the case's N-th mail), "sent N" (the N-th mail the
+ * case shows), "setup" (a mail of the setup), else "unknown". */
+static void id_name(struct run *r, const char *id, struct buf *out)
+{
+	struct store_game *games = NULL;
+	struct store_outbox_msg *row = NULL;
+	const char *error;
+	size_t n = 0;
+	char bare[512];
+
+	snprintf(bare, sizeof(bare), "%s", id[0] == '<' ? id + 1 : id);
+	if (bare[0] != '\0' && bare[strlen(bare) - 1] == '>')
+		bare[strlen(bare) - 1] = '\0';
+	if (store_games_list(r->st, 0, 0, 0, &games, &n, &error) == 0) {
+		for (size_t i = 0; i < n; i++)
+			if (games[i].thread_message_id != NULL &&
+			    strcmp(games[i].thread_message_id, bare) == 0) {
+				buf_printf(out, "game %" PRId64, games[i].id);
+				store_rows_free(&games, n, sizeof(*games),
+						store_game_clear);
+				return;
+			}
+		store_rows_free(&games, n, sizeof(*games), store_game_clear);
+	}
+	/* the latest of the case's mails with that Message-ID */
+	for (size_t i = r->nmail_ids; i-- > 0;)
+		if (strcmp(r->mail_ids[i], bare) == 0) {
+			buf_printf(out, "mail %zu", i + 1);
+			return;
+		}
+	if (strncmp(bare, "setup", 5) == 0) {
+		buf_puts(out, "setup");
+		return;
+	}
+	for (size_t i = 0; i < r->nsent; i++)
+		if (strcmp(r->sent_ids[i], bare) == 0) {
+			buf_printf(out, "sent %zu", i + 1);
+			return;
+		}
+	if (store_outbox_by_message_id(r->st, bare, &row, &error) == 1) {
+		bool setup = row->id <= r->setup_outbox;
+		store_outbox_msgs_free(&row, 1);
+		if (setup) {
+			buf_puts(out, "setup");
+			return;
+		}
+	}
+	buf_puts(out, "unknown");
+}
+
+/* "<a> <b>" as "mail 1, game 1". */
+static void ids_name(struct run *r, const char *ids, struct buf *out)
+{
+	const char *p = ids;
+	bool first = true;
+
+	while (*p != '\0') {
+		size_t len;
+		char one[512];
+
+		while (*p == ' ' || *p == '\t')
+			p++;
+		len = strcspn(p, " \t");
+		if (len == 0)
+			break;
+		snprintf(one, sizeof(one), "%.*s", (int)len, p);
+		if (!first)
+			buf_puts(out, ", ");
+		id_name(r, one, out);
+		first = false;
+		p += len;
+	}
+}
+
+static bool word_char(char c)
+{
+	return isalnum((unsigned char)c) != 0;
+}
+
+/* The captures: every rule's group in text binds its variable. */
+void capture(struct run *r, const char *text)
+{
+	regmatch_t mt[2];
+
+	for (size_t k = 0; k < r->nrules; k++) {
+		const char *p = text;
+		while (regexec(&r->rules[k].re, p, 2, mt, p == text ? 0 :
+			       REG_NOTBOL) == 0 && mt[1].rm_so >= 0) {
+			char value[128];
+			int len = (int)(mt[1].rm_eo - mt[1].rm_so);
+			snprintf(value, sizeof(value), "%.*s", len,
+				 p + mt[1].rm_so);
+			if (value[0] != '\0')
+				var_capture(r, r->rules[k].name, value);
+			if (mt[0].rm_eo == 0)
+				break;
+			p += mt[0].rm_eo;
+		}
+	}
+}
+
+/* text with its captures bound and every bound value (a whole word, in
+ * any case) written as {{NAME}}. */
+static void normalise(struct run *r, const char *text, struct buf *out)
+{
+	capture(r, text);
+	for (const char *p = text; *p != '\0';) {
+		bool done = false;
+		if (p == text || !word_char(p[-1])) {
+			for (size_t i = 0; i < r->nvars && !done; i++) {
+				size_t len = strlen(r->vars[i].value);
+				if (len >= 4 &&
+				    strncasecmp(p, r->vars[i].value, len) == 0 &&
+				    !word_char(p[len])) {
+					buf_printf(out, "{{%s}}", r->vars[i].name);
+					p += len;
+					done = true;
+				}
+			}
+		}
+		if (!done)
+			buf_putc(out, *p++);
+	}
+}
+
+/* A queued mail as a <sent> section. */
+static void sent_render(struct run *r, const struct sent_mail *s,
+			struct buf *out)
+{
+	buf_puts(out, "<sent>\n");
+	buf_printf(out, "To: %s\n", s->to);
+	buf_printf(out, "Kind: %s\n", s->kind ? s->kind : "(none)");
+	buf_puts(out, "Subject: ");
+	normalise(r, s->subject ? s->subject : "", out);
+	buf_putc(out, '\n');
+	if (s->in_reply_to != NULL) {
+		buf_puts(out, "In-Reply-To: ");
+		ids_name(r, s->in_reply_to, out);
+		buf_putc(out, '\n');
+	}
+	if (s->references != NULL) {
+		buf_puts(out, "References: ");
+		ids_name(r, s->references, out);
+		buf_putc(out, '\n');
+	}
+	buf_putc(out, '\n');
+	normalise(r, s->body, out);
+	if (out->len > 0 && out->data[out->len - 1] != '\n')
+		buf_putc(out, '\n');
+	buf_puts(out, "</sent>\n");
+}
+
+static const char *status_name(enum server_status s)
+{
+	switch (s) {
+	case SERVER_OK: return "ok";
+	case SERVER_REFUSED: return "refused";
+	case SERVER_DUPLICATE: return "duplicate";
+	case SERVER_REPLAY: return "replay";
+	case SERVER_NO_COMMANDS: return "no-commands";
+	case SERVER_MAIL_REFUSED: return "mail-refused";
+	case SERVER_IGNORED: return "ignored";
+	case SERVER_FAILED: return "failed";
+	}
+	return "?";
+}
+
+/* ---- comparing --------------------------------------------------------- */
+
+/* The expected text of the <sent> sections from index *i on (advanced
+ * past them), framed as sent_render() frames the actual ones; the
+ * <outcome> section among them into *outcome (NULL: none). */
+static void expected_after(const struct cases_file *f, size_t *i,
+			   struct buf *sent, const char **outcome,
+			   int *line_r)
+{
+	*outcome = NULL;
+	*line_r = 0;
+	while (*i < f->count && cases_section_generated(f->sections[*i].name)) {
+		const struct cases_section *s = &f->sections[*i];
+		if (*line_r == 0)
+			*line_r = s->line;
+		if (strcmp(s->name, "sent") == 0) {
+			buf_puts(sent, "<sent>\n");
+			buf_puts(sent, s->content);
+			buf_puts(sent, "</sent>\n");
+		} else {
+			*outcome = s->content;
+		}
+		(*i)++;
+	}
+}
+
+/* Deliver one <mail> section and compare what it queued. */
+void run_mail(struct run *r, const struct cases_section *s, size_t *next,
+	      struct buf *generated)
+{
+	struct inmail m;
+	struct strings k = { .n = 0 };
+	struct server_outcome out;
+	struct sent_mail *mails = NULL;
+	struct buf expected = BUF_INIT, actual = BUF_INIT, oc = BUF_INIT;
+	const char *error = NULL, *outcome;
+	size_t n = 0;
+	int line;
+
+	r->nmail++;
+	expected_after(&r->file, next, &expected, &outcome, &line);
+	if (mail_read(r, s, &m, &k) < 0)
+		goto out;
+	if (deliver(r, &m, &out, &error) < 0) {
+		run_fail(r, s->line, "mail %d: server_handle failed: %s",
+			 r->nmail, error);
+		goto out;
+	}
+	if (outbox_take(r, &mails, &n) < 0)
+		goto out;
+	for (size_t i = 0; i < n; i++) {
+		r->sent_ids = realloc(r->sent_ids,
+				      (r->nsent + 1) * sizeof(*r->sent_ids));
+		if (r->sent_ids == NULL)
+			abort();
+		r->sent_ids[r->nsent++] = cases_strdup(mails[i].message_id);
+	}
+	for (size_t i = 0; i < n; i++)
+		sent_render(r, &mails[i], &actual);
+	buf_printf(&oc, "status: %s\noutcome: ", status_name(out.status));
+	normalise(r, out.outcome, &oc);
+	buf_putc(&oc, '\n');
+	if (r->dump)
+		printf("==== %s mail %d\n%s%s", r->path, r->nmail,
+		       buf_str(&actual), buf_str(&oc));
+	buf_puts(generated, buf_str(&actual));
+	buf_puts(generated, "<outcome>\n");
+	buf_puts(generated, buf_str(&oc));
+	buf_puts(generated, "</outcome>\n");
+	if (!r->write && strcmp(buf_str(&expected), buf_str(&actual)) != 0) {
+		char label[PATH_MAX + 64];
+		run_mismatch(r, line ? line : s->line,
+			     "the mails queued for mail %d differ:", r->nmail);
+		snprintf(label, sizeof(label), "%s (expected after mail %d)",
+			 r->path, r->nmail);
+		cases_diff(stderr, label, buf_str(&expected), "actual",
+			   buf_str(&actual));
+	}
+	if (!r->write && outcome != NULL && strcmp(outcome, buf_str(&oc)) != 0) {
+		run_mismatch(r, s->line, "the outcome of mail %d differs:",
+			     r->nmail);
+		cases_diff(stderr, "expected outcome", outcome, "actual outcome",
+			   buf_str(&oc));
+	}
+out:
+	sent_mails_free(&mails, n);
+	strings_free(&k);
+	buf_free(&expected);
+	buf_free(&actual);
+	buf_free(&oc);
+}
