@@ -17,7 +17,8 @@ bench_bench_server_CPPFLAGS = $(AM_CPPFLAGS) \
 	-DASHES_SRCDIR_DEFAULT='"$(abs_top_srcdir)"'
 bench_bench_server_CFLAGS = $(AM_CFLAGS) -O2
 bench_bench_server_LDADD = libashes_server.a libashes_render.a \
-	libashes_store.a libashes_core.a libashes_util.a $(SQLITE_LIBS)
+	libashes_store.a libashes_core.a libashes_util.a $(SQLITE_LIBS) \
+	$(RSVG_LIBS)
 # --- end bench_server ---
 
 # --- bench_verify (owner: pgp helper) ---
@@ -30,3 +31,18 @@ bench_bench_verify_CFLAGS = $(AM_CFLAGS) -O2
 bench_bench_verify_LDADD = libashes_mail.a libashes_util.a \
 	$(ETPAN_LIBS) $(GPGME_LIBS) $(GNUTLS_LIBS)
 # --- end bench_verify ---
+
+# --- bench_picture (owner: picture helper) ---
+# bench_picture: the board picture's size and drawing time (SVG, PNG) at
+# sizes 5 to 13, and the whole "your move" mail at size 7 with each
+# picture, against the 40 KB target.
+EXTRA_PROGRAMS += bench/bench_picture
+bench_bins += bench/bench_picture
+bench_bench_picture_SOURCES = bench/bench_picture.c
+bench_bench_picture_CPPFLAGS = $(AM_CPPFLAGS) \
+	-DASHES_SRCDIR_DEFAULT='"$(abs_top_srcdir)"'
+bench_bench_picture_CFLAGS = $(AM_CFLAGS) -O2
+bench_bench_picture_LDADD = libashes_server.a libashes_mail.a \
+	libashes_render.a libashes_store.a libashes_core.a libashes_util.a \
+	$(SQLITE_LIBS) $(RSVG_LIBS)
+# --- end bench_picture ---

@@ -47,6 +47,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if ((c->kind == COMMAND_INVALID && i + 1 != list.count) ||
 		    strnlen(c->text, sizeof(c->text)) == sizeof(c->text) ||
 		    strnlen(c->detail, sizeof(c->detail)) == sizeof(c->detail) ||
+		    strnlen(c->note, sizeof(c->note)) == sizeof(c->note) ||
+		    strnlen(c->topic, sizeof(c->topic)) == sizeof(c->topic) ||
+		    strnlen(c->suggestion, sizeof(c->suggestion)) ==
+			    sizeof(c->suggestion) ||
+		    (c->kind == COMMAND_MESSAGE && c->note[0] == '\0') ||
 		    c->noptions > COMMAND_MAX_OPTIONS)
 			abort();
 	}
@@ -59,6 +64,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	(void)command_thread_confirmed(body, blen, 12);
 	(void)command_line_ends_text(body, blen);
+	(void)command_line_is_prose(body, blen);
+	(void)command_line_is_closing(body, blen);
+	(void)command_near_keyword(body, blen, true);
 	if (command_parse_line(body, blen, game, &cmd) == 0 &&
 	    cmd.kind == COMMAND_INVALID)
 		abort();

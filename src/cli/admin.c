@@ -5,9 +5,9 @@
  * change the same SQLite file as ashesd, through the store (and the
  * service for `game show`); the WAL lets them run while the daemon does.
  *
- * Every one takes --db PATH; without it, $ASHES_DB, else the [database]
- * path of the config file (--config FILE, default CONFIG_DEFAULT_PATH, when
- * it exists), else ADMIN_DEFAULT_DB.
+ * Every one takes --db PATH (before or after its name); without it,
+ * $ASHES_DB, else the [database] path of the config file (--config FILE,
+ * default CONFIG_DEFAULT_PATH, when it exists), else ADMIN_DEFAULT_DB.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -50,6 +50,9 @@ static int admin_parse(int argc, char **argv, struct admin_opts *o)
 	int n = 0;
 
 	memset(o, 0, sizeof(*o));
+	/* Given before the subcommand (main.c); after it, they win. */
+	o->db = cli_db_file;
+	o->config = cli_config_file;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		const char *val = i + 1 < argc ? argv[i + 1] : NULL;
@@ -204,20 +207,47 @@ static const char *player_name_of(struct store *st, int64_t id, char *buf,
 	return buf;
 }
 
+/* One row of `ashes games` into the list `games` of ctx, each column
+ * padded to the width of its heading in admin-games.txt. */
+static void games_row(struct store *st, const struct store_game *g,
+		      struct template_ctx *ctx)
+{
+	struct template_ctx *item = template_ctx_add(ctx, "games");
+	char w[64], b[64], t[32];
+
+	format_time(g->updated, t, sizeof(t));
+	template_ctx_setf(item, "game", "%6" PRId64, g->id);
+	template_ctx_setf(item, "status", "%-10s",
+			  store_game_status_name(g->status));
+	template_ctx_setf(item, "white", "%-16s",
+			  player_name_of(st, g->white_id, w, sizeof(w)));
+	template_ctx_setf(item, "black", "%-16s",
+			  player_name_of(st, g->black_id, b, sizeof(b)));
+	template_ctx_setf(item, "ply", "%5d", g->ply);
+	template_ctx_setf(item, "result", "%-7s",
+			  g->result ? g->result : "-");
+	template_ctx_setf(item, "updated", "%-16s", t);
+	template_ctx_set(item, "variant", g->variant);
+}
+
 int cli_games(int argc, char **argv)
 {
 	struct admin_opts o;
 	struct store *st = NULL;
-	struct store_game *games = NULL;
-	size_t n = 0;
+	struct store_game *games = NULL, *any = NULL;
+	struct template_set *ts = NULL;
+	struct template_ctx *ctx = template_ctx_new();
+	size_t n = 0, n_any = 0;
 	const char *error;
 	unsigned mask = (1u << STORE_GAME_CHALLENGE) | (1u << STORE_GAME_OPEN) |
 			(1u << STORE_GAME_ACTIVE);
 	int rc = CLI_EXIT_FAILURE;
 
-	if (admin_parse(argc, argv, &o) < 0 || o.argc != 0)
+	if (admin_parse(argc, argv, &o) < 0 || o.argc != 0) {
+		template_ctx_free(&ctx);
 		return admin_usage("games [--all | --status STATUS] [--limit N] "
 				   "[--db PATH]");
+	}
 	if (o.all)
 		mask = 0;
 	if (o.status != NULL) {
@@ -236,21 +266,32 @@ int cli_games(int argc, char **argv)
 		fprintf(stderr, "ashes games: %s\n", error);
 		goto out;
 	}
-	printf("%6s  %-10s %-16s %-16s %5s  %-7s  %-16s  %s\n", "GAME", "STATUS",
-	       "WHITE", "BLACK", "PLY", "RESULT", "UPDATED", "VARIANT");
-	for (size_t i = 0; i < n; i++) {
-		char w[64], b[64], t[32];
-		format_time(games[i].updated, t, sizeof(t));
-		printf("%6" PRId64 "  %-10s %-16s %-16s %5d  %-7s  %-16s  %s\n",
-		       games[i].id, store_game_status_name(games[i].status),
-		       player_name_of(st, games[i].white_id, w, sizeof(w)),
-		       player_name_of(st, games[i].black_id, b, sizeof(b)),
-		       games[i].ply, games[i].result ? games[i].result : "-", t,
-		       games[i].variant);
+	template_ctx_list(ctx, "games");
+	for (size_t i = 0; i < n; i++)
+		games_row(st, &games[i], ctx);
+	template_ctx_set_bool(ctx, "none", n == 0);
+	if (n == 0 && o.status != NULL) {
+		template_ctx_set(ctx, "listed_status", o.status);
+	} else if (n == 0 && mask == 0) {
+		template_ctx_set_bool(ctx, "listed_all", true);
+	} else if (n == 0) {
+		/* None open: say whether --all would show ended ones. */
+		if (store_games_list(st, 0, 0, 1, &any, &n_any, &error) < 0) {
+			fprintf(stderr, "ashes games: %s\n", error);
+			goto out;
+		}
+		template_ctx_set_bool(ctx, "listed_open", true);
+		template_ctx_set_bool(ctx, "others", n_any > 0);
 	}
+	ts = cli_templates();
+	if (cli_render(ts, "admin-games.txt", ctx) < 0)
+		goto out;
 	rc = CLI_EXIT_OK;
 out:
 	store_rows_free(&games, n, sizeof(*games), store_game_clear);
+	store_rows_free(&any, n_any, sizeof(*any), store_game_clear);
+	template_set_free(&ts);
+	template_ctx_free(&ctx);
 	store_close(&st);
 	admin_done(&o);
 	return rc;
@@ -303,7 +344,75 @@ out:
 /* ---- players ----------------------------------------------------------- */
 
 #define PLAYER_USAGE "player list | player add NAME ADDRESS [FINGERPRINT] | " \
-	"player key NAME FINGERPRINT   [--db PATH]"
+	"player key NAME FINGERPRINT | player set NAME KEY VALUE   [--db PATH]"
+
+/* `player list`: the settings a player changed from the defaults, as
+ * "confirm off, moves none" (nothing for a player who changed none). */
+static void player_settings_print(struct store *st, int64_t id)
+{
+	struct store_settings s, def;
+	const char *error;
+	bool any = false;
+
+	if (store_settings_get(st, id, &s, &error) < 0)
+		return;
+	store_settings_default(&def);
+	for (int k = 0; k < STORE_SETTING_COUNT; k++) {
+		const char *w = store_setting_word(&s, (enum store_setting_key)k);
+		if (strcmp(w, store_setting_word(&def,
+						 (enum store_setting_key)k)) == 0)
+			continue;
+		printf("%s%s %s", any ? ", " : "\tsettings ",
+		       store_setting_name((enum store_setting_key)k), w);
+		any = true;
+	}
+	if (any)
+		putchar('\n');
+}
+
+/* `player set NAME KEY VALUE`: what a player would set with `set KEY
+ * VALUE` by mail.  A CLI exit code. */
+static int player_set(struct store *st, char **argv)
+{
+	struct store_player *p = NULL;
+	struct store_settings s;
+	enum store_setting_key key;
+	const char *error;
+	int ret, rc = CLI_EXIT_FAILURE;
+
+	ret = store_player_by_name(st, argv[0], &p, &error);
+	if (ret != 1) {
+		fprintf(stderr, "ashes player set: %s\n",
+			ret == 0 ? "no such player" : error);
+		goto out;
+	}
+	if (store_setting_parse_key(argv[1], &key) < 0) {
+		fprintf(stderr, "ashes player set: no setting %s (confirm, "
+			"pictures, moves, digest)\n", argv[1]);
+		goto out;
+	}
+	if (store_settings_get(st, p->id, &s, &error) < 0) {
+		fprintf(stderr, "ashes player set: %s\n", error);
+		goto out;
+	}
+	if (store_setting_parse_value(&s, key, argv[2]) < 0) {
+		fprintf(stderr, "ashes player set: %s is %s, not %s\n",
+			store_setting_name(key), store_setting_choices(key),
+			argv[2]);
+		goto out;
+	}
+	if (store_settings_set(st, p->id, &s, (int64_t)time(NULL),
+			       &error) < 0) {
+		fprintf(stderr, "ashes player set: %s\n", error);
+		goto out;
+	}
+	printf("%s: %s %s\n", p->name, store_setting_name(key),
+	       store_setting_word(&s, key));
+	rc = CLI_EXIT_OK;
+out:
+	store_player_free(&p);
+	return rc;
+}
 
 int cli_player(int argc, char **argv)
 {
@@ -346,6 +455,7 @@ int cli_player(int argc, char **argv)
 			for (size_t k = 0; k < players[i].n_fingerprints; k++)
 				printf("\tkey     %s\n",
 				       players[i].fingerprints[k]);
+			player_settings_print(st, players[i].id);
 		}
 		rc = CLI_EXIT_OK;
 	} else if (strcmp(o.argv[0], "add") == 0 &&
@@ -382,6 +492,10 @@ int cli_player(int argc, char **argv)
 		}
 		printf("key bound to %s\n", p->name);
 		rc = CLI_EXIT_OK;
+	} else if (strcmp(o.argv[0], "set") == 0 && o.argc == 4) {
+		if (admin_open(&o, false, &st) < 0)
+			goto out;
+		rc = player_set(st, o.argv + 1);
 	} else {
 		rc = admin_usage(PLAYER_USAGE);
 	}
@@ -454,8 +568,9 @@ out:
 /* ---- inbound ----------------------------------------------------------- */
 
 /* Every mail the daemon recorded, oldest first, one line each with what
- * became of it: what an operator (and the e2e tests) look at to see why a
- * mail had no effect.  Inbound rows are never deleted, so their ids run
+ * became of it (an exact duplicate too, naming its first reading): what
+ * an operator (and the e2e tests) look at to see why a mail had no
+ * effect.  Inbound rows are never deleted, so their ids run
  * from 1 without gaps and a walk by id until the first missing one sees
  * them all without a listing function in the store. */
 int cli_inbound(int argc, char **argv)
@@ -489,10 +604,19 @@ int cli_inbound(int argc, char **argv)
 		       player_name_of(st, in->player_id, name, sizeof(name)),
 		       in->sender_address ? in->sender_address : "-",
 		       in->outcome ? in->outcome : "-");
-		printf("%6s  message-id %s  key %s  bytes %zu\n", "",
-		       in->message_id ? in->message_id : "-",
-		       in->sender_fingerprint ? in->sender_fingerprint : "-",
-		       in->raw_len);
+		/* A duplicate keeps no bytes: they are its first reading's. */
+		if (in->duplicate_of != 0)
+			printf("%6s  message-id %s  key %s  duplicate of %"
+			       PRId64 "\n", "",
+			       in->message_id ? in->message_id : "-",
+			       in->sender_fingerprint ?
+			       in->sender_fingerprint : "-",
+			       in->duplicate_of);
+		else
+			printf("%6s  message-id %s  key %s  bytes %zu\n", "",
+			       in->message_id ? in->message_id : "-",
+			       in->sender_fingerprint ?
+			       in->sender_fingerprint : "-", in->raw_len);
 		store_inbound_free(&in);
 	}
 	rc = CLI_EXIT_OK;

@@ -43,8 +43,15 @@ extern const struct cli_command cli_commands[];
  * the environment variable ASHES_TEMPLATES; NULL if neither. */
 extern const char *cli_template_dir;
 
-/* A template set reading cli_template_dir, then the installed folder.
- * Free with template_set_free(). */
+/* `--db PATH` and `--config FILE` given before the subcommand (as git's
+ * global options): the database subcommands read them as if given after
+ * their name, where they may also stand.  NULL if not given. */
+extern const char *cli_db_file;
+extern const char *cli_config_file;
+
+/* A template set reading cli_template_dir, then the installed folder (or,
+ * run from a build tree while none is installed, the source tree's: see
+ * template_set_new()).  Free with template_set_free(). */
 struct template_set *cli_templates(void);
 
 /* Render template `name` with ctx to stdout; prints the error and returns
@@ -52,20 +59,29 @@ struct template_set *cli_templates(void);
 int cli_render(struct template_set *set, const char *name,
 	       const struct template_ctx *ctx);
 
-/* A game set up from `[--size N] [--variant OPT]... [--depth D] [MOVE]...`.
- * depth is -1 unless --depth was given (and accepted: allow_depth). */
+/* Options a position command takes besides --size N and --variant OPT. */
+enum cli_game_opt {
+	CLI_OPT_DEPTH = 1 << 0,   /* --depth D (perft) */
+	CLI_OPT_PICTURE = 1 << 1, /* --svg, --png FILE (show) */
+};
+
+/* A game set up from `[--size N] [--variant OPT]... [MOVE]...` and the
+ * options of enum cli_game_opt.  depth is -1 unless --depth was given. */
 struct cli_game {
 	struct core_record rec;
 	int depth;
+	bool svg;
+	const char *png; /* --png FILE, or NULL */
 	int pending_passes; /* forced passes a `pass` token may still name */
 };
 
-/* Parse the options and play the MOVEs of argv[1..argc-1] into g.  Returns
- * CLI_EXIT_OK, or the exit status after printing the reason on stderr
- * (an illegal MOVE names its ply).  g->rec is always initialised and must
- * be freed with record_free(). */
-int cli_game_setup(struct cli_game *g, int argc, char **argv,
-		   bool allow_depth);
+/* Parse the options and play the MOVEs of argv[1..argc-1] into g: options
+ * may stand anywhere among the MOVEs (a MOVE never starts with "--"); after
+ * "--" every word is a MOVE.  opts: the enum cli_game_opt accepted.
+ * Returns CLI_EXIT_OK, or the exit status after printing the reason on
+ * stderr (an illegal MOVE names its ply).  g->rec is always initialised
+ * and must be freed with record_free(). */
+int cli_game_setup(struct cli_game *g, int argc, char **argv, unsigned opts);
 
 /* Play one move text (a MOVE, `swap` or a forced `pass`) into g.  0, or -1
  * with a sentence on why in buf (len bytes) naming the ply. */

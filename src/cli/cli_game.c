@@ -10,6 +10,7 @@
 #include "core/notation.h"
 #include "render/render.h"
 #include "util/buf.h"
+#include "util/xalloc.h"
 
 static int cli_parse_int(const char *s, long min, long max, long *v_r)
 {
@@ -141,28 +142,107 @@ int cli_game_play(struct cli_game *g, const char *text, char *buf,
 	return -1;
 }
 
-int cli_game_setup(struct cli_game *g, int argc, char **argv,
-		   bool allow_depth)
+/* The usage line of a position command taking opts. */
+static void cli_game_usage(const char *name, unsigned opts)
+{
+	fprintf(stderr, "usage: ashes %s%s [--size N] [--variant OPT]...%s "
+		"[MOVE]...\n", name,
+		(opts & CLI_OPT_PICTURE) != 0 ? " [--svg] [--png FILE]" : "",
+		(opts & CLI_OPT_DEPTH) != 0 ? " --depth D" : "");
+}
+
+/* Does opt (maybe `--name=value`) name the option `name`? */
+static bool cli_opt_is(const char *opt, const char *name)
+{
+	size_t n = strlen(name);
+
+	return strncmp(opt, name, n) == 0 &&
+		(opt[n] == '\0' || opt[n] == '=');
+}
+
+/* Is opt an option with a value that a command taking opts knows? */
+static bool cli_game_known(const char *opt, unsigned opts)
+{
+	return cli_opt_is(opt, "--size") || cli_opt_is(opt, "--variant") ||
+		((opts & CLI_OPT_DEPTH) != 0 && cli_opt_is(opt, "--depth")) ||
+		((opts & CLI_OPT_PICTURE) != 0 && cli_opt_is(opt, "--png"));
+}
+
+/* One option of a position command (cli_game_known), with its value: 0,
+ * or -1 after saying why on stderr. */
+static int cli_game_option(struct cli_game *g, struct core_variant *v,
+			   const char *cmd, const char *opt, const char *val,
+			   unsigned opts)
+{
+	struct buf why = BUF_INIT; /* the reason of a refused option */
+	enum core_error err;
+	long n;
+	int rc = -1;
+
+	if (cli_opt_is(opt, "--size")) {
+		if (cli_parse_int(val, CORE_MIN_SIZE, CORE_MAX_SIZE, &n) < 0) {
+			fprintf(stderr, "ashes %s: --size %s: %s\n", cmd, val,
+				cli_why(NULL, NULL, CORE_ERR_BAD_SIZE, &why));
+			goto out;
+		}
+		v->size = (int)n;
+	} else if (cli_opt_is(opt, "--variant")) {
+		if (notation_parse_variant_option(v, val, &err) < 0) {
+			fprintf(stderr, "ashes %s: --variant %s: %s\n", cmd, val,
+				cli_why(NULL, NULL, err, &why));
+			goto out;
+		}
+	} else if ((opts & CLI_OPT_DEPTH) != 0 && cli_opt_is(opt, "--depth")) {
+		if (cli_parse_int(val, 0, 64, &n) < 0) {
+			fprintf(stderr, "ashes %s: --depth %s: not a depth\n",
+				cmd, val);
+			goto out;
+		}
+		g->depth = (int)n;
+	} else if ((opts & CLI_OPT_PICTURE) != 0 && cli_opt_is(opt, "--png")) {
+		g->png = val;
+	}
+	rc = 0;
+out:
+	buf_free(&why);
+	return rc;
+}
+
+int cli_game_setup(struct cli_game *g, int argc, char **argv, unsigned opts)
 {
 	struct core_variant v;
 	enum core_error err;
-	struct buf why = BUF_INIT; /* the reason of a refused option */
-	long n;
-	int i;
+	struct buf why = BUF_INIT;
+	/* The MOVEs, in order: options may stand anywhere among them. */
+	char **moves = xzalloc(((size_t)argc + 1) * sizeof(*moves));
+	size_t nmoves = 0, k;
+	bool options = true;
+	int i, rc = CLI_EXIT_OK;
 
 	core_variant_default(&v);
 	memset(g, 0, sizeof(*g));
 	g->depth = -1;
-	/* Options first; the first other word starts the MOVEs. */
 	for (i = 1; i < argc; i++) {
 		const char *opt = argv[i], *val;
 
+		if (!options || strncmp(opt, "--", 2) != 0) {
+			moves[nmoves++] = argv[i];
+			continue;
+		}
 		if (strcmp(opt, "--") == 0) {
-			i++;
+			options = false; /* only MOVEs from here on */
+			continue;
+		}
+		if ((opts & CLI_OPT_PICTURE) != 0 && strcmp(opt, "--svg") == 0) {
+			g->svg = true;
+			continue;
+		}
+		if (!cli_game_known(opt, opts)) {
+			fprintf(stderr, "ashes %s: unknown option %s\n", argv[0],
+				opt);
+			rc = CLI_EXIT_FAILURE;
 			break;
 		}
-		if (strncmp(opt, "--", 2) != 0)
-			break;
 		val = strchr(opt, '=');
 		if (val != NULL)
 			val++;
@@ -171,66 +251,36 @@ int cli_game_setup(struct cli_game *g, int argc, char **argv,
 		else {
 			fprintf(stderr, "ashes %s: %s needs a value\n", argv[0],
 				opt);
-			goto usage;
+			rc = CLI_EXIT_FAILURE;
+			break;
 		}
-		if (strncmp(opt, "--size", 6) == 0 &&
-		    (opt[6] == '\0' || opt[6] == '=')) {
-			if (cli_parse_int(val, CORE_MIN_SIZE, CORE_MAX_SIZE,
-					  &n) < 0) {
-				fprintf(stderr, "ashes %s: --size %s: %s\n",
-					argv[0], val,
-					cli_why(NULL, NULL, CORE_ERR_BAD_SIZE,
-						&why));
-				buf_free(&why);
-				goto usage;
-			}
-			v.size = (int)n;
-		} else if (strncmp(opt, "--variant", 9) == 0 &&
-			   (opt[9] == '\0' || opt[9] == '=')) {
-			if (notation_parse_variant_option(&v, val, &err) < 0) {
-				fprintf(stderr, "ashes %s: --variant %s: %s\n",
-					argv[0], val,
-					cli_why(NULL, NULL, err, &why));
-				buf_free(&why);
-				goto usage;
-			}
-		} else if (allow_depth && strncmp(opt, "--depth", 7) == 0 &&
-			   (opt[7] == '\0' || opt[7] == '=')) {
-			if (cli_parse_int(val, 0, 64, &n) < 0) {
-				fprintf(stderr, "ashes %s: --depth %s: not a depth\n",
-					argv[0], val);
-				goto usage;
-			}
-			g->depth = (int)n;
-		} else {
-			fprintf(stderr, "ashes %s: unknown option %s\n", argv[0],
-				opt);
-			goto usage;
+		if (cli_game_option(g, &v, argv[0], opt, val, opts) < 0) {
+			rc = CLI_EXIT_FAILURE;
+			break;
 		}
+	}
+	if (rc != CLI_EXIT_OK) {
+		cli_game_usage(argv[0], opts);
+		core_variant_default(&v);
 	}
 	if (record_init(&g->rec, &v, &err) < 0) {
 		fprintf(stderr, "ashes %s: %s\n", argv[0],
 			cli_why(NULL, NULL, err, &why));
-		buf_free(&why);
 		core_variant_default(&v);
 		record_init(&g->rec, &v, &err);
-		return CLI_EXIT_FAILURE;
+		rc = CLI_EXIT_FAILURE;
 	}
-	for (; i < argc; i++) {
+	for (k = 0; k < nmoves && rc == CLI_EXIT_OK; k++) {
 		char line[384];
 
-		if (cli_game_play(g, argv[i], line, sizeof(line)) < 0) {
+		if (cli_game_play(g, moves[k], line, sizeof(line)) < 0) {
 			fprintf(stderr, "ashes %s: %s\n", argv[0], line);
-			return CLI_EXIT_INVALID;
+			rc = CLI_EXIT_INVALID;
 		}
 	}
-	return CLI_EXIT_OK;
-usage:
-	core_variant_default(&v);
-	record_init(&g->rec, &v, &err);
-	fprintf(stderr, "usage: ashes %s [--size N] [--variant OPT]...%s [MOVE]...\n",
-		argv[0], allow_depth ? " --depth D" : "");
-	return CLI_EXIT_FAILURE;
+	buf_free(&why);
+	free(moves);
+	return rc;
 }
 
 void cli_print_status(const struct core_position *pos)
@@ -244,7 +294,7 @@ void cli_print_status(const struct core_position *pos)
 int cli_legal(int argc, char **argv)
 {
 	struct cli_game g;
-	int rc = cli_game_setup(&g, argc, argv, false);
+	int rc = cli_game_setup(&g, argc, argv, 0);
 
 	if (rc == CLI_EXIT_OK) {
 		struct buf out = BUF_INIT;
@@ -261,7 +311,7 @@ int cli_legal(int argc, char **argv)
 int cli_status(int argc, char **argv)
 {
 	struct cli_game g;
-	int rc = cli_game_setup(&g, argc, argv, false);
+	int rc = cli_game_setup(&g, argc, argv, 0);
 
 	if (rc == CLI_EXIT_OK)
 		cli_print_status(&g.rec.pos);
@@ -279,35 +329,70 @@ static const struct core_move *cli_last_move(const struct core_record *rec)
 	return i > 0 ? &rec->plies[i - 1] : NULL;
 }
 
+/* Write the PNG picture of g to path ("-": stdout).  0, or -1 after
+ * saying why on stderr. */
+static int cli_write_png(const struct cli_game *g,
+			 const struct render_picture *pic, const char *path)
+{
+	struct buf png = BUF_INIT;
+	const char *error;
+	FILE *f = NULL;
+	int rc = -1;
+
+	if (render_board_png(&g->rec.pos, cli_last_move(&g->rec), pic, &png,
+			     &error) < 0) {
+		fprintf(stderr, "ashes show: %s\n", error);
+		goto out;
+	}
+	f = strcmp(path, "-") == 0 ? stdout : fopen(path, "wb");
+	if (f == NULL || fwrite(png.data, 1, png.len, f) != png.len ||
+	    fflush(f) != 0) {
+		fprintf(stderr, "ashes show: %s: %s\n", path, strerror(errno));
+		goto out;
+	}
+	rc = 0;
+out:
+	if (f != NULL && f != stdout && fclose(f) != 0 && rc == 0) {
+		fprintf(stderr, "ashes show: %s: %s\n", path, strerror(errno));
+		rc = -1;
+	}
+	buf_free(&png);
+	return rc;
+}
+
 int cli_show(int argc, char **argv)
 {
 	struct cli_game g;
-	bool svg = argc > 1 && strcmp(argv[1], "--svg") == 0;
-	int rc;
+	struct template_set *set = cli_templates();
+	/* The pictures carry the words the mails' pictures carry. */
+	struct render_picture pic = { .templates = set, .width = 0 };
+	int rc = cli_game_setup(&g, argc, argv, CLI_OPT_PICTURE);
 
-	if (svg) {
-		/* Drop the flag: the rest parses like every position command. */
-		argv[1] = argv[0];
-		argv++;
-		argc--;
-	}
-	rc = cli_game_setup(&g, argc, argv, false);
-	if (rc == CLI_EXIT_OK && svg) {
+	if (rc == CLI_EXIT_OK && g.svg) {
 		struct buf out = BUF_INIT;
+		const char *error;
 
-		render_board_svg(&g.rec.pos, cli_last_move(&g.rec), &out);
-		fputs(buf_str(&out), stdout);
+		if (render_picture_svg(&g.rec.pos, cli_last_move(&g.rec), &pic,
+				       &out, &error) < 0) {
+			fprintf(stderr, "ashes show: %s\n", error);
+			rc = CLI_EXIT_FAILURE;
+		} else {
+			fputs(buf_str(&out), stdout);
+		}
 		buf_free(&out);
-	} else if (rc == CLI_EXIT_OK) {
-		struct template_set *set = cli_templates();
+	}
+	if (rc == CLI_EXIT_OK && g.png != NULL &&
+	    cli_write_png(&g, &pic, g.png) < 0)
+		rc = CLI_EXIT_FAILURE;
+	if (rc == CLI_EXIT_OK && !g.svg && g.png == NULL) {
 		struct template_ctx *ctx = template_ctx_new();
 
 		render_position_ctx(&g.rec.pos, ctx);
 		if (cli_render(set, "show.txt", ctx) < 0)
 			rc = CLI_EXIT_FAILURE;
 		template_ctx_free(&ctx);
-		template_set_free(&set);
 	}
+	template_set_free(&set);
 	record_free(&g.rec);
 	return rc;
 }
@@ -315,7 +400,7 @@ int cli_show(int argc, char **argv)
 int cli_perft(int argc, char **argv)
 {
 	struct cli_game g;
-	int rc = cli_game_setup(&g, argc, argv, true);
+	int rc = cli_game_setup(&g, argc, argv, CLI_OPT_DEPTH);
 
 	if (rc == CLI_EXIT_OK && g.depth < 0) {
 		fputs("ashes perft: --depth D is required\n", stderr);
@@ -346,7 +431,7 @@ static void cli_print_record(const struct core_record *rec)
 int cli_export(int argc, char **argv)
 {
 	struct cli_game g;
-	int rc = cli_game_setup(&g, argc, argv, false);
+	int rc = cli_game_setup(&g, argc, argv, 0);
 
 	if (rc == CLI_EXIT_OK)
 		cli_print_record(&g.rec);

@@ -41,8 +41,9 @@ int cli_help(int argc, char **argv)
 		template_ctx_setf(item, "name", "%-8s", c->name);
 		template_ctx_set(item, "summary", c->summary);
 	}
-	template_ctx_set(ctx, "templates", cli_template_dir != NULL ?
-			 cli_template_dir : TEMPLATE_DEFAULT_DIR);
+	template_ctx_set(ctx, "templates", template_set_default_dir(set));
+	if (cli_template_dir != NULL && *cli_template_dir != '\0')
+		template_ctx_set(ctx, "override", cli_template_dir);
 	rc = cli_render(set, "help-cli.txt", ctx) < 0 ? CLI_EXIT_FAILURE :
 		CLI_EXIT_OK;
 	template_ctx_free(&ctx);

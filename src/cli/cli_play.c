@@ -83,7 +83,7 @@ int cli_play(int argc, char **argv)
 	char *line = NULL;
 	size_t cap = 0;
 	bool interactive = isatty(STDIN_FILENO);
-	int rc = cli_game_setup(&g, argc, argv, false);
+	int rc = cli_game_setup(&g, argc, argv, 0);
 
 	if (rc != CLI_EXIT_OK) {
 		record_free(&g.rec);

@@ -4,10 +4,12 @@ bin_PROGRAMS += ashes
 ashes_SOURCES = src/cli/cli.h src/cli/main.c src/cli/cli_game.c \
 	src/cli/cli_play.c src/cli/cli_help.c src/cli/admin.c
 ashes_LDADD = libashes_config.a libashes_server.a libashes_store.a \
-	libashes_render.a libashes_core.a libashes_util.a $(SQLITE_LIBS)
+	libashes_render.a libashes_core.a libashes_util.a $(SQLITE_LIBS) \
+	$(RSVG_LIBS)
 
-# Why `ashes record` refuses a record (installed with the other templates).
-nobase_dist_pkgdata_DATA += templates/record-error.txt
+# Why `ashes record` refuses a record, and the list of `ashes games`
+# (installed with the other templates).
+nobase_dist_pkgdata_DATA += templates/record-error.txt templates/admin-games.txt
 
 # The command as users run it: exact outputs, exit statuses, messages.
 dist_check_SCRIPTS += tests/cli/test_cli.sh

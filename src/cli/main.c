@@ -1,5 +1,6 @@
-/* main.c -- `ashes`: local play, inspection and (later) administration.
- * Finds the subcommand in cli_commands[] and runs it; see cli.h for how to
+/* main.c -- `ashes`: local play, inspection and administration.  Reads
+ * the options every subcommand shares (before the subcommand, as git's),
+ * finds the subcommand in cli_commands[] and runs it; see cli.h for how to
  * add one. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,9 +17,10 @@ const struct cli_command cli_commands[] = {
 	{ "record", cli_record, "check and replay a game record file" },
 	{ "export", cli_export, "print the game record of MOVE..." },
 	{ "db", cli_db, "migrate|check the daemon's database" },
-	{ "games", cli_games, "list the games in the database" },
+	{ "games", cli_games, "list the open games (--all: ended ones too)" },
 	{ "game", cli_game, "show ID: players, board and plies of one game" },
-	{ "player", cli_player, "list | add NAME ADDRESS [KEY] | key NAME KEY" },
+	{ "player", cli_player,
+	  "list | add | key | set: players, their keys and settings" },
 	{ "outbox", cli_outbox, "list the mails queued, sent and failed" },
 	{ "inbound", cli_inbound, "list the mails read and what became of each" },
 	{ "help", cli_help, "this text" },
@@ -26,12 +28,27 @@ const struct cli_command cli_commands[] = {
 };
 
 const char *cli_template_dir;
+const char *cli_db_file;
+const char *cli_config_file;
+
+/* The options before the subcommand, as git's: each sets the global it
+ * names.  They take a value, as `--name VALUE` or `--name=VALUE`. */
+static const struct main_option {
+	const char *name;
+	const char **value_r;
+} main_options[] = {
+	{ "--templates", &cli_template_dir },
+	{ "--db", &cli_db_file },
+	{ "--config", &cli_config_file },
+	{ NULL, NULL },
+};
 
 static void main_usage(void)
 {
 	const struct cli_command *c;
 
-	fputs("usage: ashes [--templates DIR] COMMAND [ARG]...\ncommands:", stderr);
+	fputs("usage: ashes [--templates DIR] [--db PATH] [--config FILE] "
+	      "COMMAND [ARG]...\ncommands:", stderr);
 	for (c = cli_commands; c->name != NULL; c++)
 		fprintf(stderr, " %s", c->name);
 	fputs("\n(`ashes help` for more)\n", stderr);
@@ -44,16 +61,30 @@ int main(int argc, char **argv)
 
 	cli_template_dir = getenv("ASHES_TEMPLATES");
 	while (i < argc && strncmp(argv[i], "--", 2) == 0) {
-		if (strcmp(argv[i], "--templates") == 0 && i + 1 < argc) {
-			cli_template_dir = argv[i + 1];
-			i += 2;
-		} else if (strncmp(argv[i], "--templates=", 12) == 0) {
-			cli_template_dir = argv[i] + 12;
-			i++;
-		} else if (strcmp(argv[i], "--help") == 0) {
+		const struct main_option *o;
+		size_t n = 0;
+
+		if (strcmp(argv[i], "--help") == 0)
 			return cli_help(1, (char *[]){ "help", NULL });
-		} else {
+		for (o = main_options; o->name != NULL; o++) {
+			n = strlen(o->name);
+			if (strncmp(argv[i], o->name, n) == 0 &&
+			    (argv[i][n] == '\0' || argv[i][n] == '='))
+				break;
+		}
+		if (o->name == NULL) {
 			fprintf(stderr, "ashes: unknown option %s\n", argv[i]);
+			main_usage();
+			return CLI_EXIT_FAILURE;
+		}
+		if (argv[i][n] == '=') {
+			*o->value_r = argv[i] + n + 1;
+			i++;
+		} else if (i + 1 < argc) {
+			*o->value_r = argv[i + 1];
+			i += 2;
+		} else {
+			fprintf(stderr, "ashes: %s needs a value\n", argv[i]);
 			main_usage();
 			return CLI_EXIT_FAILURE;
 		}

@@ -154,7 +154,7 @@ const struct config_key config_keys[] = {
 	  0, 0 },
 	{ "game", "move_time", KT_DURATION, OFF(game.move_time_ms), "0", NULL,
 	  0, 365 * DAY },
-	{ "game", "max_listed_moves", KT_UINT, OFF(game.max_listed_moves), "0",
+	{ "game", "max_listed_moves", KT_UINT, OFF(game.max_listed_moves), "250",
 	  NULL, 0, 100000 },
 
 	{ "templates", "dir", KT_PATH, OFF(templates.dir), NULL, NULL, 0, 0 },

@@ -17,7 +17,8 @@ ashesd_CPPFLAGS = $(AM_CPPFLAGS) $(GPGME_CFLAGS) $(CURL_CFLAGS) $(ETPAN_CFLAGS)
 ashesd_LDADD = libashes_daemon.a libashes_config.a libashes_mail.a \
 	libashes_server.a libashes_store.a libashes_render.a libashes_core.a \
 	libashes_util.a \
-	$(ETPAN_LIBS) $(GPGME_LIBS) $(CURL_LIBS) $(GNUTLS_LIBS) $(SQLITE_LIBS)
+	$(ETPAN_LIBS) $(GPGME_LIBS) $(CURL_LIBS) $(GNUTLS_LIBS) $(SQLITE_LIBS) \
+	$(RSVG_LIBS)
 
 # Tests: Check binaries, run by make check.
 # (tests/config/test_config is in src/config/local.mk.)
@@ -40,7 +41,7 @@ outbox_test_ldadd = libashes_daemon.a libashes_config.a libashes_mail.a \
 	libashes_server.a libashes_store.a libashes_render.a libashes_core.a \
 	libashes_util.a \
 	$(CHECK_LIBS) $(ETPAN_LIBS) $(GPGME_LIBS) $(CURL_LIBS) $(GNUTLS_LIBS) \
-	$(SQLITE_LIBS)
+	$(SQLITE_LIBS) $(RSVG_LIBS)
 check_PROGRAMS += tests/daemon/test_outbox tests/daemon/test_outbox_stack
 TESTS += tests/daemon/test_outbox tests/daemon/test_outbox_stack
 tests_daemon_test_outbox_SOURCES = tests/daemon/test_outbox.c \
@@ -58,6 +59,7 @@ tests_daemon_test_outbox_stack_LDADD = $(outbox_test_ldadd)
 EXTRA_DIST += tests/daemon/outbox_check.py \
 	tests/daemon/outbox-golden/reply.eml \
 	tests/daemon/outbox-golden/your-move.eml \
+	tests/daemon/outbox-golden/your-move-png.eml \
 	tests/daemon/outbox-golden/observer.eml \
 	tests/daemon/outbox-golden/reply-in-game.eml \
 	tests/daemon/outbox-golden/result-utf8-from.eml \

@@ -288,39 +288,44 @@ static void pending_free(struct pending *p)
 	memset(p, 0, sizeof(*p));
 }
 
-/* Read, verify and classify one mail into p->si.  0: ready for the
- * server; -1: the machinery failed (gpg, store), try it again later. */
-static int loop_prepare(struct loop *l, const struct config *cfg,
-			struct pending *p, int64_t now, const char **error_r)
+/* Read and verify the mail in p (its bytes in p->data) into p->im.  0,
+ * or -1 when the machinery failed (gpg, memory): try again later. */
+static int loop_read(struct loop *l, const struct config *cfg,
+		     struct pending *p, int64_t now, const char **error_r)
 {
 	const char *our[2];
 	struct inbound_options opts;
-	struct server_inbound *si = &p->si;
-	struct inbound_msg *im;
 	const char *e = NULL;
 
-	loop_test_crash(p->data, p->size);
 	settings_inbound(cfg, our, &opts);
 	opts.now = (time_t)now;
 	opts.pgp = l->pgp;
-	if (inbound_parse(p->data, p->size, &opts, &p->im, &e) < 0) {
-		log_error("uid %u: cannot read the mail now: %s", p->uid, e);
-		*error_r = e;
-		return -1;
-	}
+	if (inbound_parse(p->data, p->size, &opts, &p->im, &e) < 0)
+		goto fail;
 	/* Signed by a key we do not know, with a key inside: the register
 	 * path.  Import it and read the mail again; only then, so that the
 	 * keyring grows only with keys that signed what they carry. */
 	if (p->im->sig.status == PGP_SIG_UNKNOWN_KEY && p->im->key_count > 0) {
 		inbound_msg_free(&p->im);
 		opts.import_keys = true;
-		if (inbound_parse(p->data, p->size, &opts, &p->im, &e) < 0) {
-			log_error("uid %u: cannot read the mail now: %s", p->uid, e);
-			*error_r = e;
-			return -1;
-		}
+		if (inbound_parse(p->data, p->size, &opts, &p->im, &e) < 0)
+			goto fail;
 	}
-	im = p->im;
+	return 0;
+fail:
+	log_error("uid %u: cannot read the mail now: %s", p->uid, e);
+	*error_r = e;
+	return -1;
+}
+
+/* What the mail layer found, as the service takes it: the mail's
+ * identity and text, and the facts a refusal is worded with. */
+static void loop_facts(struct loop *l, const struct config *cfg,
+		       struct pending *p)
+{
+	struct server_inbound *si = &p->si;
+	const struct inbound_msg *im = p->im;
+
 	p->refs = join_references(im);
 	memset(si, 0, sizeof(*si));
 	si->from_address = im->from_addr;
@@ -335,7 +340,26 @@ static int loop_prepare(struct loop *l, const struct config *cfg,
 	si->body_len = strlen(si->body);
 	si->unsigned_text_ignored = im->text_outside_signature;
 	si->key_offered = im->key_count > 0 || im->imported_fprs.count > 0;
+	si->signer = im->sig.fpr;
+	si->signature_time = (int64_t)im->sig.created;
+	si->problem = im->problem_detail;
+	si->size = im->raw_size;
+	si->size_limit = (size_t)cfg->limits.max_message_size;
+}
 
+/* Read, verify and classify one mail into p->si.  0: ready for the
+ * server; -1: the machinery failed (gpg, store), try it again later. */
+static int loop_prepare(struct loop *l, const struct config *cfg,
+			struct pending *p, int64_t now, const char **error_r)
+{
+	struct server_inbound *si = &p->si;
+	struct inbound_msg *im;
+
+	loop_test_crash(p->data, p->size);
+	if (loop_read(l, cfg, p, now, error_r) < 0)
+		return -1;
+	im = p->im;
+	loop_facts(l, cfg, p);
 	switch (im->verdict) {
 	case CLASSIFY_NORMAL:
 		break;
@@ -368,12 +392,6 @@ static int loop_prepare(struct loop *l, const struct config *cfg,
 			si->signed_sha256 = im->signed_sha256;
 		}
 	}
-	/* The facts a refusal is worded with. */
-	si->signer = im->sig.fpr;
-	si->signature_time = (int64_t)im->sig.created;
-	si->problem = im->problem_detail;
-	si->size = im->raw_size;
-	si->size_limit = (size_t)cfg->limits.max_message_size;
 	if (im->key_count > 0)
 		loop_import_revocations(l, p);
 	if (p->refusal == NULL && si->fingerprint != NULL && im->key_count > 0)
@@ -595,6 +613,19 @@ out:
 }
 
 
+/* The observers' daily digests (the service decides who is due, at most
+ * once a day each): queued here, sent by the flush that follows. */
+static void loop_send_digests(struct loop *l)
+{
+	const char *e;
+	int n = server_send_digests(l->server, loop_now(), &e);
+
+	if (n < 0)
+		log_error("digests: %s", e);
+	else if (n > 0)
+		log_info("digests: %d queued", n);
+}
+
 static void loop_flush_outbox(struct loop *l, const struct config *cfg)
 {
 	struct outbox_stats st;
@@ -680,7 +711,10 @@ int daemon_run_loop(struct daemon *d)
 	daemon_started(d);
 	loop_flush_outbox(&l, &d->cfg);
 	while (!daemon_check_signals(d)) {
-		int r = loop_take_batch(&l, &d->cfg);
+		int r;
+
+		loop_send_digests(&l);
+		r = loop_take_batch(&l, &d->cfg);
 
 		if (r != 0) {
 			/* Answer what was handled before looking for more. */

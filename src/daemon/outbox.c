@@ -13,6 +13,7 @@
 #include "config/log.h"
 #include "mail/compose.h"
 #include "mail/pgp.h"
+#include "render/render.h"
 #include "store/store.h"
 #include "util/buf.h"
 
@@ -31,6 +32,32 @@ uint64_t outbox_backoff_ms(const struct config_smtp *cfg, int attempts,
 	return d - (uint64_t)((double)d * 0.2 * rnd);
 }
 
+/* The picture as it goes out: a PNG queued as its SVG drawing (the
+ * service draws SVG in its transaction; the PNG, tens of milliseconds,
+ * is drawn here, outside it) is rasterised into png.  If that fails the
+ * SVG goes out as it is, with a warning: the mail is not held up. */
+static void outbox_picture(const struct store_outbox_msg *msg,
+			   struct compose_msg *m, struct buf *png)
+{
+	const char *e = NULL;
+
+	m->image = msg->image;
+	m->image_len = msg->image_len;
+	m->image_type = msg->image_type;
+	if (msg->image_type == NULL ||
+	    strcmp(msg->image_type, STORE_OUTBOX_PNG) != 0 ||
+	    msg->image_len == 0 || msg->image[0] != '<')
+		return;
+	if (render_png_from_svg(msg->image, msg->image_len, 0, png, &e) < 0) {
+		log_warning("outbox %" PRId64 ": no PNG of the board (%s); "
+			    "sending the SVG", msg->id, e);
+		m->image_type = STORE_OUTBOX_SVG;
+		return;
+	}
+	m->image = png->data;
+	m->image_len = png->len;
+}
+
 enum outbox_compose_error
 outbox_compose(const struct config *cfg, struct pgp_ctx *pgp,
 	       const struct store_outbox_msg *msg, int64_t now, struct buf *out,
@@ -38,7 +65,7 @@ outbox_compose(const struct config *cfg, struct pgp_ctx *pgp,
 {
 	static char errbuf[512];
 	struct compose_msg m;
-	struct buf cid = BUF_INIT;
+	struct buf cid = BUF_INIT, png = BUF_INIT;
 	struct pgp_signer signer = { pgp, cfg->gpg.signing_key };
 	bool sign = cfg->gpg.sign_replies && pgp != NULL;
 	enum outbox_compose_error ret = OUTBOX_COMPOSE_OK;
@@ -81,11 +108,10 @@ outbox_compose(const struct config *cfg, struct pgp_ctx *pgp,
 		if (msg->image != NULL) {
 			buf_printf(&cid, STORE_OUTBOX_IMAGE_CID_PREFIX "%s",
 				   msg->message_id);
-			m.image = msg->image;
-			m.image_len = msg->image_len;
-			m.image_type = "image/svg+xml";
+			/* PNG or SVG, as queued; compose names the part
+			 * board.png or board.svg by it. */
+			outbox_picture(msg, &m, &png);
 			m.image_cid = buf_str(&cid);
-			m.image_name = "board.svg";
 		}
 	}
 	if (compose_message(&m, sign ? pgp_compose_sign : NULL, &signer, out,
@@ -99,6 +125,7 @@ outbox_compose(const struct config *cfg, struct pgp_ctx *pgp,
 	}
 out:
 	buf_free(&cid);
+	buf_free(&png);
 	return ret;
 }
 

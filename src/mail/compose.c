@@ -265,6 +265,26 @@ static void base64_lines(struct buf *out, const void *data, size_t len)
 	}
 }
 
+/* The file name offered for a picture: the one given, else "board" and
+ * the extension of its type; NULL (no name) for a type without one. */
+static const char *image_name(const struct compose_msg *m)
+{
+	static const struct {
+		const char *type, *name;
+	} names[] = {
+		{ "image/png", "board.png" },
+		{ "image/svg+xml", "board.svg" },
+	};
+	size_t i;
+
+	if (m->image_name != NULL)
+		return m->image_name;
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (strcmp(m->image_type, names[i].type) == 0)
+			return names[i].name;
+	return NULL;
+}
+
 /* The html with its picture, as multipart/related.  Why a cid: part and
  * not the alternatives: an inline <svg> element is dropped by most
  * webmail sanitisers and by Outlook; data: URIs in <img> are blocked by
@@ -272,10 +292,11 @@ static void base64_lines(struct buf *out, const void *data, size_t len)
  * remote URL needs a web server and leaks reads.  A cid: reference to a
  * part of the same message (RFC 2392) is what every mainstream client
  * shows for inline images.  The part is also marked inline with a file
- * name, so a client that does not render SVG offers it as an
- * attachment. */
+ * name, so a client that does not show the picture (SVG, in Gmail,
+ * Outlook and Yahoo) offers it as an attachment. */
 static void related_entity(const struct compose_msg *m, struct buf *out)
 {
+	const char *name = image_name(m);
 	char boundary[64];
 
 	make_boundary(boundary, sizeof(boundary), "rel", m->message_id);
@@ -287,13 +308,13 @@ static void related_entity(const struct compose_msg *m, struct buf *out)
 	text_part(out, "text/html", m->html);
 	buf_printf(out, "\r\n--%s\r\n", boundary);
 	buf_printf(out, "Content-Type: %s", m->image_type);
-	if (m->image_name)
-		buf_printf(out, "; name=\"%s\"", m->image_name);
+	if (name)
+		buf_printf(out, "; name=\"%s\"", name);
 	buf_printf(out, "\r\nContent-Transfer-Encoding: base64\r\n"
 		   "Content-ID: <%s>\r\nContent-Disposition: inline",
 		   m->image_cid);
-	if (m->image_name)
-		buf_printf(out, "; filename=\"%s\"", m->image_name);
+	if (name)
+		buf_printf(out, "; filename=\"%s\"", name);
 	buf_puts(out, "\r\n\r\n");
 	base64_lines(out, m->image, m->image_len);
 	buf_printf(out, "--%s--", boundary);

@@ -50,9 +50,11 @@ struct compose_msg {
 	 * Ignored without html. */
 	const void *image;
 	size_t image_len;
-	const char *image_type;       /* "image/svg+xml" */
+	const char *image_type;       /* "image/png" or "image/svg+xml" */
 	const char *image_cid;        /* Content-ID without <> */
-	const char *image_name;       /* file name offered, e.g. "board.svg" */
+	/* The file name offered; NULL: by the type, "board.png" or
+	 * "board.svg" (none for another type). */
+	const char *image_name;
 };
 
 /* Sign `data` (the exact bytes of the MIME part to be covered) and return

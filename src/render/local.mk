@@ -1,16 +1,19 @@
 # src/render: position -> board text, legal-move list, move in words, why a
-# move is refused, SVG picture; and the template engine for every text
-# players read.
+# move is refused, the board picture (SVG, and PNG through librsvg and
+# cairo); and the template engine for every text players read.  Whatever
+# links libashes_render.a links $(RSVG_LIBS) too.
 noinst_LIBRARIES += libashes_render.a
+libashes_render_a_CPPFLAGS = $(AM_CPPFLAGS) $(RSVG_CFLAGS)
 libashes_render_a_SOURCES = \
 	src/render/template.c src/render/template_ctx.c \
 	src/render/template_parse.c src/render/template.h \
 	src/render/template_private.h \
-	src/render/render.c src/render/render_explain.c \
-	src/render/render_svg.c src/render/render.h
+	src/render/render.c src/render/render_text.c src/render/render_explain.c \
+	src/render/render_svg.c src/render/render_png.c src/render/render.h \
+	src/render/picture.h
 
 render_test_ldadd = libashes_render.a libashes_core.a libashes_util.a \
-	$(CHECK_LIBS)
+	$(RSVG_LIBS) $(CHECK_LIBS)
 
 check_PROGRAMS += tests/render/test_template
 TESTS += tests/render/test_template
@@ -22,8 +25,10 @@ tests_render_test_template_LDADD = $(render_test_ldadd)
 nobase_dist_pkgdata_DATA += \
 	templates/caption.txt templates/help-cli.txt templates/move-words.txt \
 	templates/moves.txt templates/play-help.txt templates/play-intro.txt \
-	templates/play-over.txt templates/show.txt \
+	templates/play-over.txt templates/show.txt templates/board-key.txt \
 	templates/rule.txt templates/explain.txt
+# The words in the board picture (src/render/render_svg.c).
+nobase_dist_pkgdata_DATA += templates/picture.txt
 
 check_PROGRAMS += tests/render/test_render
 TESTS += tests/render/test_render
@@ -31,8 +36,28 @@ tests_render_test_render_SOURCES = tests/render/test_render.c
 tests_render_test_render_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_render_test_render_LDADD = $(render_test_ldadd)
 
+# The text board read as a player reads it, every cell of every size.
+check_PROGRAMS += tests/render/test_board
+TESTS += tests/render/test_board
+tests_render_test_board_SOURCES = tests/render/test_board.c
+tests_render_test_board_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_render_test_board_LDADD = $(render_test_ldadd)
+
 check_PROGRAMS += tests/render/test_explain
 TESTS += tests/render/test_explain
 tests_render_test_explain_SOURCES = tests/render/test_explain.c
 tests_render_test_explain_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_render_test_explain_LDADD = $(render_test_ldadd)
+
+# The board picture: the SVG's elements (test_svg) and the PNG made from
+# it, decoded back and checked pixel by pixel (test_png).
+check_PROGRAMS += tests/render/test_svg tests/render/test_png
+TESTS += tests/render/test_svg tests/render/test_png
+tests_render_test_svg_SOURCES = tests/render/test_svg.c \
+	tests/render/picture_test.h
+tests_render_test_svg_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_render_test_svg_LDADD = $(render_test_ldadd)
+tests_render_test_png_SOURCES = tests/render/test_png.c \
+	tests/render/picture_test.h
+tests_render_test_png_CFLAGS = $(AM_CFLAGS) $(RSVG_CFLAGS) $(CHECK_CFLAGS)
+tests_render_test_png_LDADD = $(render_test_ldadd)

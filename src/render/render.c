@@ -1,6 +1,6 @@
-/* render.c -- board text, legal-move lists, the variables templates use to
- * describe positions and moves, and the move in words; see render.h.
- * The SVG picture is in render_svg.c. */
+/* render.c -- legal-move lists, the variables templates use to describe
+ * positions and moves, and the move in words; see render.h.  The board
+ * text is in render_text.c, the picture in render_svg.c. */
 #include "render/render.h"
 
 #include <stdio.h>
@@ -25,125 +25,6 @@ static void render_cells_init(struct render_cells *rc,
 		for (y = -R; y <= R; y++)
 			if (g->cell_at[x + R][y + R] >= 0)
 				rc->order[n++] = g->cell_at[x + R][y + R];
-}
-
-/* "W3", "B12" or "." */
-static void render_stack_label(const struct core_position *pos, int c,
-			       char *buf, size_t len)
-{
-	int32_t v = pos->stack[c];
-
-	if (v == 0)
-		snprintf(buf, len, ".");
-	else
-		snprintf(buf, len, "%c%ld", v > 0 ? 'W' : 'B',
-			 (long)(v > 0 ? v : -(long)v));
-}
-
-/* ------------------------------------------------------- board text -- */
-
-/* The board is drawn on a canvas of (2N + 1) lines.  Cell (x, y) sits on
- * line R - y + 1 at column unit u = 2x - y + 2R, so row neighbours are two
- * units apart and the rows above and below are shifted by one: a hexagon.
- * One unit is two characters; a cell label takes the 3 characters around
- * its centre. */
-struct render_canvas {
-	int lines, width;
-	char *cells;
-};
-
-static void canvas_put(struct render_canvas *cv, int line, int col,
-		       const char *s)
-{
-	size_t i, n = strlen(s);
-
-	for (i = 0; i < n; i++) {
-		int at = col + (int)i;
-
-		if (line >= 0 && line < cv->lines && at >= 0 && at < cv->width)
-			cv->cells[line * cv->width + at] = s[i];
-	}
-}
-
-/* A label centred on unit u: one character on the centre, two starting
- * one to the left, three around it. */
-static void canvas_label(struct render_canvas *cv, int line, int margin,
-			 int u, const char *s)
-{
-	int centre = margin + 2 * u;
-	int n = (int)strlen(s);
-
-	canvas_put(cv, line, n == 1 ? centre : centre - 1, s);
-}
-
-void render_board(const struct core_position *pos, struct buf *out)
-{
-	const struct core_geom *g = pos->geom;
-	int R = g->radius;
-	/* Row numbers sit two units left of the centre row's first cell
-	 * (u = 0), right-aligned in 3 characters. */
-	int margin = 4;
-	struct render_canvas cv;
-	struct buf legend = BUF_INIT;
-	int nlegend = 0;
-	int x, y, line, c;
-
-	cv.lines = 2 * R + 3;
-	cv.width = margin + 2 * (4 * R + 2) + 3;
-	cv.cells = malloc((size_t)cv.lines * (size_t)cv.width);
-	if (cv.cells == NULL) {
-		fputs("ashes: out of memory\n", stderr);
-		abort();
-	}
-	memset(cv.cells, ' ', (size_t)cv.lines * (size_t)cv.width);
-
-	for (c = 0; c < g->ncells; c++) {
-		char label[16];
-
-		x = g->x[c];
-		y = g->y[c];
-		render_stack_label(pos, c, label, sizeof(label));
-		if (strlen(label) > 3) {
-			/* Too wide for the grid: a marker and a legend line. */
-			buf_printf(&legend, "*%d = %s (%s)\n", ++nlegend, label,
-				   g->name[c]);
-			snprintf(label, sizeof(label), "*%d", nlegend);
-		}
-		canvas_label(&cv, R - y + 1, margin, 2 * x - y + 2 * R, label);
-	}
-	for (y = -R; y <= R; y++) {
-		char num[16];
-		int first = y >= 0 ? y : -y;
-
-		snprintf(num, sizeof(num), "%3d", y + R + 1);
-		canvas_put(&cv, R - y + 1, margin + 2 * (first - 2) - 1, num);
-	}
-	for (x = -R; x <= R; x++) {
-		char letter[2] = { (char)('a' + x + R), '\0' };
-
-		/* Each column is a diagonal running down-right: its letter
-		 * continues the diagonal one step past the last cell, and for
-		 * the columns that reach the top row one step before it. */
-		y = (x <= 0 ? -R : x - R) - 1;
-		canvas_label(&cv, R - y + 1, margin, 2 * x - y + 2 * R, letter);
-		if (x >= 0) {
-			y = R + 1;
-			canvas_label(&cv, R - y + 1, margin, 2 * x - y + 2 * R,
-				     letter);
-		}
-	}
-	for (line = 0; line < cv.lines; line++) {
-		const char *row = cv.cells + line * cv.width;
-		int len = cv.width;
-
-		while (len > 0 && row[len - 1] == ' ')
-			len--;
-		buf_append(out, row, (size_t)len);
-		buf_putc(out, '\n');
-	}
-	buf_append(out, legend.data ? legend.data : "", legend.len);
-	buf_free(&legend);
-	free(cv.cells);
 }
 
 /* ------------------------------------------------------ legal moves -- */
@@ -318,89 +199,191 @@ static void render_stack_entry(struct buf *out, const struct render_cells *rc,
 	wrap_end(&w);
 }
 
-size_t render_legal_moves(const struct core_position *pos, struct buf *growth,
-			  struct buf *stacks)
+/* A growth entry: "e5 =1: d4 d5 e4  =2: c3 c5" (group: the moves from
+ * one empty cell, sorted by target; ring: room for as many). */
+static void render_growth_entry(struct buf *out, const struct render_cells *rc,
+				const struct core_position *pos,
+				const struct core_move *group, size_t ng,
+				struct core_move *ring)
+{
+	const struct core_geom *g = rc->g;
+	int from = group[0].from, tax = pos->tax[pos->to_move];
+	int size, maxsize = 0;
+	struct render_wrap w;
+	bool first = true;
+	char label[16];
+	size_t i;
+
+	/* By target ring, shown as the new stack's size dT - dS - tax,
+	 * smallest first. */
+	for (i = 0; i < ng; i++) {
+		size = g->dist[group[i].to] - g->dist[from] - tax;
+		if (size > maxsize)
+			maxsize = size;
+	}
+	snprintf(label, sizeof(label), "%s ", g->name[from]);
+	wrap_start(&w, out, label);
+	for (size = 1; size <= maxsize; size++) {
+		size_t m = 0;
+		char glabel[16];
+
+		for (i = 0; i < ng; i++)
+			if (g->dist[group[i].to] - g->dist[from] - tax == size)
+				ring[m++] = group[i];
+		if (m == 0)
+			continue;
+		snprintf(glabel, sizeof(glabel), "=%d: ", size);
+		render_targets(&w, rc, ring, m, glabel, first ? 0 : 2);
+		first = false;
+	}
+	wrap_end(&w);
+}
+
+/* A stack's entry on one line if it fits; otherwise each group on its
+ * own line(s), so long lists of parts stay readable. */
+static void render_stack_entry_fit(struct buf *out,
+				   const struct render_cells *rc,
+				   const struct core_move *group, size_t ng)
+{
+	struct buf one = BUF_INIT;
+
+	render_stack_entry(&one, rc, group, ng, false);
+	if (strchr(one.data, '\n') == one.data + one.len - 1)
+		buf_append(out, one.data, one.len);
+	else
+		render_stack_entry(out, rc, group, ng, true);
+	buf_free(&one);
+}
+
+/* The grouped list of moves[n] (pos's legal moves), cut at max moves
+ * (0: none); see render_legal_moves_cut().  Returns the moves listed. */
+static size_t render_grouped(const struct core_position *pos,
+			     const struct core_move *moves, size_t n,
+			     size_t max, struct buf *growth, struct buf *stacks)
 {
 	struct render_cells rc;
 	const struct core_geom *g = pos->geom;
-	size_t n, i;
-	struct core_move *moves = render_moves(pos, &n);
 	struct core_move *group = malloc((n + 1) * sizeof(*group));
 	struct core_move *ring = malloc((n + 1) * sizeof(*ring));
-	int tax = pos->tax[pos->to_move];
-	int s;
+	struct buf entry = BUF_INIT;
+	size_t listed = 0, i;
+	bool cut = false;
+	int pass, s;
 
 	if (group == NULL || ring == NULL) {
 		fputs("ashes: out of memory\n", stderr);
 		abort();
 	}
 	render_cells_init(&rc, g);
-	for (s = 0; s < g->ncells; s++) {
-		int from = rc.order[s];
-		size_t ng = 0;
-		struct render_wrap w;
-		char label[16];
+	/* The mover's stacks first (pass 0), then swap, growth last. */
+	for (pass = 0; pass < 3 && !cut; pass++) {
+		struct buf *out = pass == 2 ? growth : stacks;
 
-		for (i = 0; i < n; i++)
-			if (moves[i].from == from)
-				group[ng++] = moves[i];
-		if (ng == 0)
-			continue;
-		/* Sort by part (0 = whole stack or growth) then target. */
-		qsort(group, ng, sizeof(*group), render_cmp_move_target);
-		if (group[0].kind == CORE_MOVE_GROWTH) {
-			int size, maxsize = 0;
-			bool first = true;
-
-			if (growth == NULL)
+		if (pass == 1) {
+			for (i = 0; i < n; i++)
+				if (moves[i].kind == CORE_MOVE_SWAP)
+					break;
+			if (i == n)
 				continue;
-			/* By target ring, shown as the new stack's size
-			 * dT - dS - tax, smallest first. */
-			for (i = 0; i < ng; i++) {
-				size = g->dist[group[i].to] - g->dist[from] - tax;
-				if (size > maxsize)
-					maxsize = size;
+			if (max > 0 && listed + 1 > max) {
+				cut = true;
+				break;
 			}
-			snprintf(label, sizeof(label), "%s ", g->name[from]);
-			wrap_start(&w, growth, label);
-			for (size = 1; size <= maxsize; size++) {
-				size_t m = 0;
-				char glabel[16];
-
-				for (i = 0; i < ng; i++)
-					if (g->dist[group[i].to] - g->dist[from] -
-					    tax == size)
-						ring[m++] = group[i];
-				if (m == 0)
-					continue;
-				snprintf(glabel, sizeof(glabel), "=%d: ", size);
-				render_targets(&w, &rc, ring, m, glabel,
-					       first ? 0 : 2);
-				first = false;
-			}
-			wrap_end(&w);
+			listed++;
+			if (out != NULL)
+				buf_puts(out, "swap\n");
 			continue;
 		}
-		if (stacks == NULL)
-			continue;
-		/* One line if it fits; otherwise each group on its own
-		 * line(s), so long lists of parts stay readable. */
-		{
-			struct buf one = BUF_INIT;
+		for (s = 0; s < g->ncells && !cut; s++) {
+			int from = rc.order[s];
+			size_t ng = 0;
 
-			render_stack_entry(&one, &rc, group, ng, false);
-			if (strchr(one.data, '\n') == one.data + one.len - 1)
-				buf_append(stacks, one.data, one.len);
+			for (i = 0; i < n; i++)
+				if (moves[i].from == from &&
+				    (moves[i].kind == CORE_MOVE_GROWTH) ==
+				    (pass == 2))
+					group[ng++] = moves[i];
+			if (ng == 0)
+				continue;
+			if (max > 0 && listed + ng > max) {
+				cut = true;
+				break;
+			}
+			listed += ng;
+			if (out == NULL)
+				continue;
+			/* Sort by part (0 = whole stack or growth) then
+			 * target. */
+			qsort(group, ng, sizeof(*group), render_cmp_move_target);
+			buf_reset(&entry);
+			if (pass == 2)
+				render_growth_entry(&entry, &rc, pos, group, ng,
+						    ring);
 			else
-				render_stack_entry(stacks, &rc, group, ng, true);
-			buf_free(&one);
+				render_stack_entry_fit(&entry, &rc, group, ng);
+			buf_append(out, entry.data, entry.len);
 		}
 	}
-	for (i = 0; i < n; i++)
-		if (moves[i].kind == CORE_MOVE_SWAP && stacks != NULL)
-			buf_puts(stacks, "swap\n");
+	buf_free(&entry);
 	free(ring);
 	free(group);
+	return listed;
+}
+
+size_t render_legal_moves_cut(const struct core_position *pos, size_t max,
+			      struct buf *growth, struct buf *stacks,
+			      size_t *listed_r)
+{
+	size_t n;
+	struct core_move *moves = render_moves(pos, &n);
+	size_t listed = render_grouped(pos, moves, n, max, growth, stacks);
+
+	if (listed_r != NULL)
+		*listed_r = listed;
+	free(moves);
+	return n;
+}
+
+size_t render_legal_moves(const struct core_position *pos, struct buf *growth,
+			  struct buf *stacks)
+{
+	return render_legal_moves_cut(pos, 0, growth, stacks, NULL);
+}
+
+/* Stacks, then swap, then growth (render_legal_moves_lines()). */
+static int render_move_rank(const struct core_move *m)
+{
+	return m->kind == CORE_MOVE_GROWTH ? 2 : m->kind == CORE_MOVE_SWAP;
+}
+
+/* By rank, source, part (the whole stack, 0, first) and target: cell
+ * numbers are reading order (a1 a2 .. b1 ..). */
+static int render_cmp_move_lines(const void *a, const void *b)
+{
+	const struct core_move *ma = a, *mb = b;
+	int ra = render_move_rank(ma), rb = render_move_rank(mb);
+
+	if (ra != rb)
+		return ra - rb;
+	if (ma->from != mb->from)
+		return ma->from - mb->from;
+	if (ma->part != mb->part)
+		return ma->part < mb->part ? -1 : 1;
+	return ma->to - mb->to;
+}
+
+size_t render_legal_moves_lines(const struct core_position *pos,
+				struct buf *out)
+{
+	size_t n, i;
+	struct core_move *moves = render_moves(pos, &n);
+	char text[CORE_MOVE_TEXT_MAX];
+
+	qsort(moves, n, sizeof(*moves), render_cmp_move_lines);
+	for (i = 0; i < n; i++) {
+		buf_puts(out, notation_format_move(pos->geom, &moves[i], text));
+		buf_putc(out, '\n');
+	}
 	free(moves);
 	return n;
 }
@@ -438,17 +421,42 @@ size_t render_legal_moves_plain(const struct core_position *pos,
 void render_position_ctx(const struct core_position *pos,
 			 struct template_ctx *ctx)
 {
+	render_position_ctx_max(pos, 0, ctx);
+}
+
+void render_position_ctx_max(const struct core_position *pos, size_t max,
+			     struct template_ctx *ctx)
+{
 	struct buf b = BUF_INIT, stacks = BUF_INIT;
 	char variant[64];
-	size_t n;
+	size_t n, listed;
+	struct core_move *moves;
 	bool over = pos->result != CORE_ONGOING;
 
 	render_board(pos, &b);
 	template_ctx_set(ctx, "board", buf_str(&b));
 	buf_reset(&b);
-	n = render_legal_moves(pos, &b, &stacks);
+	template_ctx_set_bool(ctx, "board_both_ends",
+			      render_board_key(pos->geom, &b));
+	template_ctx_set(ctx, "board_row", buf_str(&b));
+	buf_reset(&b);
+	moves = render_moves(pos, &n);
+	render_grouped(pos, moves, n, 0, &b, &stacks);
 	template_ctx_set(ctx, "moves_growth", buf_str(&b));
 	template_ctx_set(ctx, "moves_stacks", buf_str(&stacks));
+	/* The short list: the same unless something is left out. */
+	listed = n;
+	if (max > 0 && max < n) {
+		buf_reset(&b);
+		buf_reset(&stacks);
+		listed = render_grouped(pos, moves, n, max, &b, &stacks);
+	}
+	template_ctx_set(ctx, "moves_short_growth", buf_str(&b));
+	template_ctx_set(ctx, "moves_short_stacks", buf_str(&stacks));
+	template_ctx_set_int(ctx, "moves_listed", (long)listed);
+	template_ctx_set_int(ctx, "moves_unlisted", (long)(n - listed));
+	template_ctx_set_bool(ctx, "moves_cut", listed < n);
+	free(moves);
 	template_ctx_set_int(ctx, "moves_count", (long)n);
 	template_ctx_set(ctx, "turn", core_color_name(pos->to_move));
 	template_ctx_set_bool(ctx, "turn_white", pos->to_move == CORE_WHITE);

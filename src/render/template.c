@@ -3,6 +3,8 @@
  * the node array with a context.  Contexts are in template_ctx.c, the
  * parser in template_parse.c.
  */
+#include <config.h> /* autoconf's: ASHES_SOURCE_TEMPLATES */
+
 #include "render/template_private.h"
 
 #include <errno.h>
@@ -10,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "util/xalloc.h"
 #include "util/xstr.h"
@@ -22,6 +25,30 @@
 
 /* ------------------------------------------------------------ loading -- */
 
+static bool template_dir_missing(const char *dir)
+{
+	struct stat st;
+
+	return stat(dir, &st) < 0 && errno == ENOENT;
+}
+
+/* The default folder when the caller names none: the installed one, or,
+ * while that does not exist, the source tree's, so that ashes and ashesd
+ * run from a build tree find their words.  Once installed, the installed
+ * folder always wins: an installed program does not read a source tree
+ * (which may have changed or vanished since). */
+static const char *template_default_dir(void)
+{
+#ifdef ASHES_SOURCE_TEMPLATES
+	struct stat st;
+
+	if (template_dir_missing(TEMPLATE_DEFAULT_DIR) &&
+	    stat(ASHES_SOURCE_TEMPLATES, &st) == 0 && S_ISDIR(st.st_mode))
+		return ASHES_SOURCE_TEMPLATES;
+#endif
+	return TEMPLATE_DEFAULT_DIR;
+}
+
 struct template_set *template_set_new(const char *override_dir,
 				      const char *default_dir)
 {
@@ -29,9 +56,14 @@ struct template_set *template_set_new(const char *override_dir,
 
 	set->override_dir = override_dir != NULL && *override_dir != '\0' ?
 		xstrdup(override_dir) : NULL;
-	set->default_dir = xstrdup(default_dir != NULL ? default_dir :
-				   TEMPLATE_DEFAULT_DIR);
+	set->default_dir = xstrdup(default_dir != NULL && *default_dir != '\0' ?
+				   default_dir : template_default_dir());
 	return set;
+}
+
+const char *template_set_default_dir(const struct template_set *set)
+{
+	return set->default_dir;
 }
 
 void template_set_free(struct template_set **setp)
@@ -128,14 +160,22 @@ static struct template_file *template_load(struct template_set *set,
 		path = buf_steal(&b);
 	}
 	if (text == NULL) {
+		/* A default folder that is not there at all is a program not
+		 * installed (or moved): say which settings name another. */
+		const char *hint = template_dir_missing(set->default_dir) ?
+			", which does not exist (not installed? name a "
+			"templates folder with ASHES_TEMPLATES, or ashesd's "
+			"[templates] dir)" : "";
+
 		if (set->override_dir != NULL)
 			template_fail(set, error_r,
-				      "template '%s' not found in %s nor in %s",
-				      name, set->override_dir, set->default_dir);
+				      "template '%s' not found in %s nor in %s%s",
+				      name, set->override_dir, set->default_dir,
+				      hint);
 		else
 			template_fail(set, error_r,
-				      "template '%s' not found in %s", name,
-				      set->default_dir);
+				      "template '%s' not found in %s%s", name,
+				      set->default_dir, hint);
 		return NULL;
 	}
 	if (set->nfiles == set->cap) {

@@ -63,10 +63,14 @@ const char *template_ctx_get(const struct template_ctx *ctx, const char *key);
 /* ---- template sets ---- */
 
 /* A set reading override_dir (may be NULL) first, then default_dir (NULL:
- * TEMPLATE_DEFAULT_DIR).  Never fails: missing folders show up as missing
- * templates at render time.  Free with template_set_free(). */
+ * TEMPLATE_DEFAULT_DIR, or the source tree's templates while that folder
+ * does not exist, for a program run from its build tree).  Never fails:
+ * missing folders show up as missing templates at render time.  Free with
+ * template_set_free(). */
 struct template_set *template_set_new(const char *override_dir,
 				      const char *default_dir);
+/* The default folder the set reads (after the choice above). */
+const char *template_set_default_dir(const struct template_set *set);
 void template_set_free(struct template_set **set);
 
 /* Render template `name` (a file name such as "reply-move.txt") with ctx,

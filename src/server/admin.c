@@ -1,6 +1,7 @@
 /* admin.c -- the service's views for the operator (`ashes game show`):
- * a game's players, status, board and every stored ply, worded by
- * templates/admin-game.txt. */
+ * a game's players, status, board, every stored ply, the notes its
+ * players sent each other and a pending request to take back a move,
+ * worded by templates/admin-game.txt. */
 #include "server/server_private.h"
 
 #include <inttypes.h>
@@ -39,6 +40,56 @@ static int game_load_outside(struct server *server, struct handle *h,
 	return -1;
 }
 
+/* The notes the players sent each other, every one: "notes". */
+static int admin_notes(struct handle *h, const struct game *g)
+{
+	struct store_game_message *notes = NULL;
+	size_t n = 0;
+	const char *error;
+	int ret = 0;
+
+	if (store_game_messages(h->srv->store, g->row->id, &notes, &n,
+				&error) < 0)
+		return server_store_fail(h, error);
+	template_ctx_list(h->reply, "notes");
+	template_ctx_set_bool(h->reply, "any_notes", n > 0);
+	for (size_t i = 0; i < n && ret == 0; i++) {
+		struct template_ctx *it = template_ctx_add(h->reply, "notes");
+		char name[COMMAND_NAME_MAX + 1];
+		template_ctx_set_int(it, "sent_ply", notes[i].ply);
+		template_ctx_set(it, "note", notes[i].text);
+		set_time(it, "sent_at", notes[i].created);
+		template_ctx_setf(it, "inbound", "%" PRId64,
+				  notes[i].inbound_id);
+		ret = game_player_name(h, notes[i].player_id, name);
+		template_ctx_set(it, "from", name);
+	}
+	store_rows_free(&notes, n, sizeof(*notes), store_game_message_clear);
+	return ret;
+}
+
+/* A request to take back a move that still counts (the game is at its
+ * ply): "undo_asked_by", "undo_asked_ply". */
+static int admin_undo_request(struct handle *h, const struct game *g)
+{
+	char name[COMMAND_NAME_MAX + 1];
+	const char *error;
+	int64_t by;
+	int ply, r;
+
+	r = store_undo_offer_get(h->srv->store, g->row->id, &by, &ply, &error);
+	if (r < 0)
+		return server_store_fail(h, error);
+	if (r == 0 || ply != g->row->ply ||
+	    g->row->status != STORE_GAME_ACTIVE)
+		return 0;
+	if (game_player_name(h, by, name) < 0)
+		return -1;
+	template_ctx_set(h->reply, "undo_asked_by", name);
+	template_ctx_set_int(h->reply, "undo_asked_ply", ply);
+	return 0;
+}
+
 int server_game_show(struct server *server, int64_t game_id,
 		     struct buf *out, const char **error_r)
 {
@@ -74,6 +125,9 @@ int server_game_show(struct server *server, int64_t game_id,
 			goto out;
 		template_ctx_set(it, "player", name[0] ? name : "(forced)");
 	}
+	if ((ret = admin_notes(&h, &g)) < 0 ||
+	    (ret = admin_undo_request(&h, &g)) < 0)
+		goto out;
 	ret = server_render(&h, "admin-game.txt", h.reply, out);
 out:
 	if (ret < 0) {

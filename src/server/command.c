@@ -1,12 +1,13 @@
 /* command.c -- the mail command language: the grammar of one line, and
- * the game a mail's subject and thread name (command_text.c picks the
- * lines of a body that are commands). */
+ * the words that can start one.  command_text.c picks the lines of a
+ * body that are commands; command_near.c tells misspelt keywords and
+ * lines of prose; command_thread.c reads the game a mail's subject and
+ * thread name. */
 #include "server/command.h"
 
 #include "core/variant.h"
 
 #include <ctype.h>
-#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
@@ -16,47 +17,64 @@ struct word {
 	size_t len;
 };
 
-/* Reads the arguments of a command (w[0] is its keyword, nw words in all)
- * into cmd.  Returns 0, or -1 with cmd failed (see fail()). */
+/* Reads the arguments of a command (w[0] is its keyword, nw words in all,
+ * the line ending at `end`) into cmd.  Returns 0, or -1 with cmd failed
+ * (see fail()). */
 typedef int command_args_parser(struct command *cmd, const struct word *w,
-				size_t nw, int64_t thread_game);
+				size_t nw, const char *end,
+				int64_t thread_game);
 
-static command_args_parser parse_no_args, parse_register, parse_confirm,
-	parse_key, parse_challenge, parse_game_arg, parse_move, parse_preview,
-	parse_draw;
+static command_args_parser parse_help, parse_no_args, parse_register,
+	parse_confirm, parse_key, parse_challenge, parse_game_arg,
+	parse_answer, parse_move, parse_preview, parse_draw, parse_offer,
+	parse_set, parse_message;
 
-/* The commands: keyword, kind, and what reads the rest of the line. */
+/* The commands: keyword, kind, what reads the rest of the line, and
+ * whether the line names a game (so a refused one may still say which). */
 struct keyword {
 	const char *word;
 	enum command_kind kind;
 	command_args_parser *parse;
+	bool names_game;
 };
 
 static const struct keyword keywords[] = {
-	{ "help", COMMAND_HELP, parse_no_args },
-	{ "register", COMMAND_REGISTER, parse_register },
-	{ "challenge", COMMAND_CHALLENGE, parse_challenge },
-	{ "accept", COMMAND_ACCEPT, parse_game_arg },
-	{ "decline", COMMAND_DECLINE, parse_game_arg },
-	{ "withdraw", COMMAND_WITHDRAW, parse_game_arg },
-	{ "move", COMMAND_MOVE, parse_move },
-	{ "preview", COMMAND_PREVIEW, parse_preview },
-	{ "resign", COMMAND_RESIGN, parse_game_arg },
-	{ "draw", COMMAND_DRAW, parse_draw },
-	{ "board", COMMAND_BOARD, parse_game_arg },
-	{ "moves", COMMAND_MOVES, parse_game_arg },
-	{ "history", COMMAND_HISTORY, parse_game_arg },
-	{ "games", COMMAND_GAMES, parse_no_args },
-	{ "observe", COMMAND_OBSERVE, parse_game_arg },
-	{ "unobserve", COMMAND_UNOBSERVE, parse_game_arg },
-	{ "confirm", COMMAND_CONFIRM, parse_confirm },
-	{ "key", COMMAND_KEY_REPLACE, parse_key },
+	{ "help", COMMAND_HELP, parse_help, false },
+	{ "register", COMMAND_REGISTER, parse_register, false },
+	{ "challenge", COMMAND_CHALLENGE, parse_challenge, false },
+	{ "accept", COMMAND_ACCEPT, parse_answer, true },
+	{ "decline", COMMAND_DECLINE, parse_answer, true },
+	{ "withdraw", COMMAND_WITHDRAW, parse_game_arg, true },
+	{ "move", COMMAND_MOVE, parse_move, true },
+	{ "preview", COMMAND_PREVIEW, parse_preview, true },
+	{ "resign", COMMAND_RESIGN, parse_game_arg, true },
+	{ "draw", COMMAND_DRAW, parse_draw, true },
+	{ "board", COMMAND_BOARD, parse_game_arg, true },
+	{ "moves", COMMAND_MOVES, parse_game_arg, true },
+	{ "history", COMMAND_HISTORY, parse_game_arg, true },
+	{ "games", COMMAND_GAMES, parse_no_args, false },
+	{ "observe", COMMAND_OBSERVE, parse_game_arg, true },
+	{ "unobserve", COMMAND_UNOBSERVE, parse_game_arg, true },
+	{ "confirm", COMMAND_CONFIRM, parse_confirm, false },
+	{ "key", COMMAND_KEY_REPLACE, parse_key, false },
+	{ "set", COMMAND_SET, parse_set, false },
+	{ "settings", COMMAND_SETTINGS, parse_no_args, false },
+	{ "message", COMMAND_MESSAGE, parse_message, true },
+	/* `offer undo GAME` (and `offer draw GAME`); accept and decline
+	 * take `undo` and `draw` too. */
+	{ "offer", COMMAND_UNDO, parse_offer, true },
 };
+
+/* Help topics besides the keywords. */
+static const char *const extra_topics[] = { "rules", "undo" };
 
 #define N_ELEMENTS(a) (sizeof(a) / sizeof((a)[0]))
 
 const char *command_kind_name(enum command_kind kind)
 {
+	/* `offer` is only one of undo's three keywords */
+	if (kind == COMMAND_UNDO)
+		return "undo";
 	for (size_t i = 0; i < N_ELEMENTS(keywords); i++)
 		if (keywords[i].kind == kind)
 			return keywords[i].word;
@@ -87,6 +105,10 @@ const char *command_error_string(enum command_error err)
 		return "the signed text does not name the game";
 	case COMMAND_ERR_BAD_CODE: return "not a confirmation code";
 	case COMMAND_ERR_BAD_KEY_ACTION: return "unknown key action";
+	case COMMAND_ERR_BAD_SETTING: return "not a setting name";
+	case COMMAND_ERR_BAD_VALUE: return "not a setting value";
+	case COMMAND_ERR_BAD_OFFER: return "offer takes undo or draw";
+	case COMMAND_ERR_TEXT_TOO_LONG: return "message too long";
 	}
 	return "unknown error";
 }
@@ -131,6 +153,8 @@ static void copy_lower(char *dst, size_t cap, const char *src, size_t len)
 
 #define MAX_WORDS (COMMAND_MAX_OPTIONS + 8)
 
+/* Splits s into blank-separated words, filling at most cap of w; returns
+ * how many there are (may be more than cap). */
 static size_t split_words(const char *s, size_t len, struct word *w,
 			  size_t cap)
 {
@@ -158,27 +182,18 @@ static bool word_is(const struct word *w, const char *lit)
 	return w->len == strlen(lit) && strncasecmp(w->s, lit, w->len) == 0;
 }
 
-/* --- parsing one line --------------------------------------------------- */
-
-int command_parse_game(const char *word, size_t len, int64_t *game_r)
+/* w without the punctuation a sentence puts after a word ("Help!",
+ * "games?", "Hi,"). */
+static struct word word_bare(const struct word *w)
 {
-	int64_t v = 0;
-	size_t i = 0;
+	struct word b = *w;
 
-	if (len > 0 && word[0] == '#')
-		i++;
-	if (i >= len || len - i > 15)
-		return -1;
-	for (; i < len; i++) {
-		if (!isdigit((unsigned char)word[i]))
-			return -1;
-		v = v * 10 + (word[i] - '0');
-	}
-	if (v <= 0)
-		return -1;
-	*game_r = v;
-	return 0;
+	while (b.len > 0 && strchr(".,;:!?", b.s[b.len - 1]) != NULL)
+		b.len--;
+	return b;
 }
+
+/* --- parsing one line --------------------------------------------------- */
 
 static int parse_ply(const struct word *w, int *ply_r)
 {
@@ -197,26 +212,24 @@ static int parse_ply(const struct word *w, int *ply_r)
 	return 0;
 }
 
-/* Cell name: a letter a..m and 1..2 digits. */
+/* Something shaped like a cell name: a letter and 1 to 3 digits.  Which
+ * cells a board has is the rules core's to say ("z9": no such cell on
+ * this board), so any letter will do here, as in core/notation.c. */
 static size_t scan_cell(const char *s, size_t len)
 {
-	size_t i = 0;
-	char c;
+	size_t i = 1;
 
-	if (len < 2)
+	if (len < 2 || !isalpha((unsigned char)s[0]) ||
+	    (unsigned char)s[0] >= 0x80)
 		return 0;
-	c = (char)tolower((unsigned char)s[0]);
-	if (c < 'a' || c > 'm')
-		return 0;
-	i = 1;
-	while (i < len && i < 3 && isdigit((unsigned char)s[i]))
+	while (i < len && i < 4 && isdigit((unsigned char)s[i]))
 		i++;
 	return i >= 2 ? i : 0;
 }
 
 /* The shape of a move: FROM[-x]TO[/K], `swap` or `pass` (which the rules
  * refuse by name, since passes are forced).  The rules core decides the
- * rest. */
+ * rest, so a shape it would read is never refused here. */
 static bool looks_like_move(const char *s, size_t len)
 {
 	size_t n, i = 0;
@@ -339,6 +352,20 @@ static int no_more(struct command *cmd, const struct word *w, size_t nw,
 	return 0;
 }
 
+/* GAME as the last word, at w[idx]; in a game's thread it may be left
+ * off (for commands that cannot be stale). */
+static int game_last(struct command *cmd, const struct word *w, size_t nw,
+		     size_t idx, int64_t thread_game)
+{
+	if (nw <= idx && thread_game > 0) {
+		cmd->game = thread_game;
+		return 0;
+	}
+	if (need_game(cmd, w, nw, idx, "GAME") < 0)
+		return -1;
+	return no_more(cmd, w, nw, idx + 1);
+}
+
 static int set_move(struct command *cmd, const struct word *w)
 {
 	if (!looks_like_move(w->s, w->len))
@@ -347,18 +374,63 @@ static int set_move(struct command *cmd, const struct word *w)
 	return 0;
 }
 
-/* help, games: nothing after the keyword. */
-static int parse_no_args(struct command *cmd, const struct word *w, size_t nw,
-			 int64_t thread_game)
+/* The help topic named by w ("rules", "undo" or a keyword, any case,
+ * a question mark allowed), lower case into topic_r; false if none. */
+static bool help_topic(const struct word *w, char *topic_r, size_t cap)
 {
+	struct word b = word_bare(w);
+
+	for (size_t i = 0; i < N_ELEMENTS(keywords); i++)
+		if (word_is(&b, keywords[i].word)) {
+			copy_cut(topic_r, cap, keywords[i].word,
+				 strlen(keywords[i].word));
+			return true;
+		}
+	for (size_t i = 0; i < N_ELEMENTS(extra_topics); i++)
+		if (word_is(&b, extra_topics[i])) {
+			copy_cut(topic_r, cap, extra_topics[i],
+				 strlen(extra_topics[i]));
+			return true;
+		}
+	return false;
+}
+
+/* help [TOPIC].  Never refused: a person asking for help gets it.  Words
+ * that name no topic ("help me please") give the general help, with the
+ * words in detail and the topic they are a slip of, if any, in
+ * suggestion, so the reply can say there is no help on them. */
+static int parse_help(struct command *cmd, const struct word *w, size_t nw,
+		      const char *end, int64_t thread_game)
+{
+	const char *near;
+
+	(void)thread_game;
+	if (nw == 1 || (nw == 2 && help_topic(&w[1], cmd->topic,
+					      sizeof(cmd->topic))))
+		return 0;
+	copy_cut(cmd->detail, sizeof(cmd->detail), w[1].s,
+		 (size_t)(end - w[1].s));
+	near = command_near_keyword(w[1].s, w[1].len, true);
+	if (near != NULL)
+		copy_cut(cmd->suggestion, sizeof(cmd->suggestion), near,
+			 strlen(near));
+	return 0;
+}
+
+/* games, settings: nothing after the keyword. */
+static int parse_no_args(struct command *cmd, const struct word *w, size_t nw,
+			 const char *end, int64_t thread_game)
+{
+	(void)end;
 	(void)thread_game;
 	return no_more(cmd, w, nw, 1);
 }
 
 /* register NAME */
 static int parse_register(struct command *cmd, const struct word *w,
-			  size_t nw, int64_t thread_game)
+			  size_t nw, const char *end, int64_t thread_game)
 {
+	(void)end;
 	(void)thread_game;
 	if (nw < 2)
 		return fail_str(cmd, COMMAND_ERR_MISSING_ARG, "NAME");
@@ -370,8 +442,9 @@ static int parse_register(struct command *cmd, const struct word *w,
 
 /* confirm CODE: the code kept in upper case. */
 static int parse_confirm(struct command *cmd, const struct word *w,
-			 size_t nw, int64_t thread_game)
+			 size_t nw, const char *end, int64_t thread_game)
 {
+	(void)end;
 	(void)thread_game;
 	if (nw < 2)
 		return fail_str(cmd, COMMAND_ERR_MISSING_ARG, "CODE");
@@ -389,8 +462,9 @@ static int parse_confirm(struct command *cmd, const struct word *w,
 
 /* key replace */
 static int parse_key(struct command *cmd, const struct word *w, size_t nw,
-		     int64_t thread_game)
+		     const char *end, int64_t thread_game)
 {
+	(void)end;
 	(void)thread_game;
 	if (nw < 2)
 		return fail_str(cmd, COMMAND_ERR_MISSING_ARG, "replace");
@@ -401,8 +475,9 @@ static int parse_key(struct command *cmd, const struct word *w, size_t nw,
 
 /* challenge PLAYER|any [OPTION]... */
 static int parse_challenge(struct command *cmd, const struct word *w,
-			   size_t nw, int64_t thread_game)
+			   size_t nw, const char *end, int64_t thread_game)
 {
+	(void)end;
 	(void)thread_game;
 	if (nw < 2)
 		return fail_str(cmd, COMMAND_ERR_MISSING_ARG, "PLAYER or any");
@@ -418,26 +493,60 @@ static int parse_challenge(struct command *cmd, const struct word *w,
 	return 0;
 }
 
-/* accept, decline, withdraw, resign, board, moves, history, observe,
- * unobserve: GAME, which a game's thread may leave off. */
+/* withdraw, resign, board, moves, history, observe, unobserve: GAME,
+ * which a game's thread may leave off. */
 static int parse_game_arg(struct command *cmd, const struct word *w,
-			  size_t nw, int64_t thread_game)
+			  size_t nw, const char *end, int64_t thread_game)
 {
-	if (nw < 2 && thread_game > 0) {
-		/* In a game's thread the game number may be left off for
-		 * commands that cannot be stale. */
-		cmd->game = thread_game;
-		return 0;
+	(void)end;
+	return game_last(cmd, w, nw, 1, thread_game);
+}
+
+/* accept|decline GAME (a challenge), accept|decline undo GAME, and
+ * accept|decline draw GAME (as `draw accept GAME`). */
+static int parse_answer(struct command *cmd, const struct word *w,
+			size_t nw, const char *end, int64_t thread_game)
+{
+	bool yes = cmd->kind == COMMAND_ACCEPT;
+
+	(void)end;
+	if (nw >= 2 && word_is(&w[1], "undo")) {
+		cmd->kind = COMMAND_UNDO;
+		cmd->undo = yes ? COMMAND_UNDO_ACCEPT : COMMAND_UNDO_DECLINE;
+		return game_last(cmd, w, nw, 2, thread_game);
 	}
-	if (need_game(cmd, w, nw, 1, "GAME") < 0)
-		return -1;
-	return no_more(cmd, w, nw, 2);
+	if (nw >= 2 && word_is(&w[1], "draw")) {
+		cmd->kind = COMMAND_DRAW;
+		cmd->draw = yes ? COMMAND_DRAW_ACCEPT : COMMAND_DRAW_DECLINE;
+		return game_last(cmd, w, nw, 2, thread_game);
+	}
+	return game_last(cmd, w, nw, 1, thread_game);
+}
+
+/* offer undo GAME, offer draw GAME: the game optional in its thread */
+static int parse_offer(struct command *cmd, const struct word *w, size_t nw,
+		       const char *end, int64_t thread_game)
+{
+	(void)end;
+	if (nw < 2)
+		return fail_str(cmd, COMMAND_ERR_MISSING_ARG, "undo or draw");
+	if (word_is(&w[1], "undo")) {
+		cmd->kind = COMMAND_UNDO;
+		cmd->undo = COMMAND_UNDO_OFFER;
+	} else if (word_is(&w[1], "draw")) {
+		cmd->kind = COMMAND_DRAW;
+		cmd->draw = COMMAND_DRAW_OFFER;
+	} else {
+		return fail(cmd, COMMAND_ERR_BAD_OFFER, w[1].s, w[1].len);
+	}
+	return game_last(cmd, w, nw, 2, thread_game);
 }
 
 /* move GAME PLY MOVE */
 static int parse_move(struct command *cmd, const struct word *w, size_t nw,
-		      int64_t thread_game)
+		      const char *end, int64_t thread_game)
 {
+	(void)end;
 	(void)thread_game;
 	if (need_game(cmd, w, nw, 1, "GAME") < 0)
 		return -1;
@@ -454,8 +563,9 @@ static int parse_move(struct command *cmd, const struct word *w, size_t nw,
 
 /* preview GAME MOVE, or preview MOVE in the thread */
 static int parse_preview(struct command *cmd, const struct word *w,
-			 size_t nw, int64_t thread_game)
+			 size_t nw, const char *end, int64_t thread_game)
 {
+	(void)end;
 	if (nw == 2 && thread_game > 0 && looks_like_move(w[1].s, w[1].len)) {
 		cmd->game = thread_game;
 		return set_move(cmd, &w[1]);
@@ -471,8 +581,9 @@ static int parse_preview(struct command *cmd, const struct word *w,
 
 /* draw offer|accept|decline GAME, the game optional in its thread */
 static int parse_draw(struct command *cmd, const struct word *w, size_t nw,
-		      int64_t thread_game)
+		      const char *end, int64_t thread_game)
 {
+	(void)end;
 	if (nw < 2)
 		return fail_str(cmd, COMMAND_ERR_MISSING_ARG,
 				"offer, accept or decline");
@@ -484,13 +595,90 @@ static int parse_draw(struct command *cmd, const struct word *w, size_t nw,
 		cmd->draw = COMMAND_DRAW_DECLINE;
 	else
 		return fail(cmd, COMMAND_ERR_BAD_DRAW, w[1].s, w[1].len);
-	if (nw < 3 && thread_game > 0) {
-		cmd->game = thread_game;
-		return 0;
+	return game_last(cmd, w, nw, 2, thread_game);
+}
+
+/* set KEY VALUE (or set KEY=VALUE): only the shape is checked here, a
+ * word for KEY and one for VALUE; which keys and values exist is the
+ * settings handler's to say. */
+static int parse_set(struct command *cmd, const struct word *w, size_t nw,
+		     const char *end, int64_t thread_game)
+{
+	struct word key, val = { NULL, 0 };
+	const char *eq;
+	size_t next = 2;
+
+	(void)end;
+	(void)thread_game;
+	if (nw < 2)
+		return fail_str(cmd, COMMAND_ERR_MISSING_ARG, "SETTING");
+	key = w[1];
+	eq = memchr(key.s, '=', key.len);
+	if (eq != NULL) {
+		val.s = eq + 1;
+		val.len = key.len - (size_t)(eq - key.s) - 1;
+		key.len = (size_t)(eq - key.s);
+	} else if (nw >= 3) {
+		val = w[2];
+		next = 3;
 	}
-	if (need_game(cmd, w, nw, 2, "GAME") < 0)
+	if (key.len == 0 || key.len >= COMMAND_OPTION_KEY_MAX)
+		return fail(cmd, COMMAND_ERR_BAD_SETTING, key.s, key.len);
+	for (size_t i = 0; i < key.len; i++)
+		if (!isalpha((unsigned char)key.s[i]) && key.s[i] != '-' &&
+		    key.s[i] != '_')
+			return fail(cmd, COMMAND_ERR_BAD_SETTING, key.s,
+				    key.len);
+	if (val.len == 0)
+		return fail_str(cmd, COMMAND_ERR_MISSING_ARG, "VALUE");
+	if (val.len >= COMMAND_OPTION_VALUE_MAX)
+		return fail(cmd, COMMAND_ERR_BAD_VALUE, val.s, val.len);
+	for (size_t i = 0; i < val.len; i++)
+		if (!isgraph((unsigned char)val.s[i]))
+			return fail(cmd, COMMAND_ERR_BAD_VALUE, val.s, val.len);
+	copy_lower(cmd->options[0].key, sizeof(cmd->options[0].key), key.s,
+		   key.len);
+	copy_cut(cmd->options[0].value, sizeof(cmd->options[0].value), val.s,
+		 val.len);
+	cmd->noptions = 1;
+	return no_more(cmd, w, nw, next);
+}
+
+/* message GAME TEXT: TEXT is the rest of the line, as written.  GAME may
+ * be followed by ':' or ','  ("message 12: good game!"). */
+static int parse_message(struct command *cmd, const struct word *w,
+			 size_t nw, const char *end, int64_t thread_game)
+{
+	struct word game;
+	const char *text;
+	size_t len;
+
+	(void)thread_game;
+	if (nw < 2)
+		return fail_str(cmd, COMMAND_ERR_MISSING_ARG, "GAME");
+	game = w[1];
+	if (game.len > 1 && (game.s[game.len - 1] == ':' ||
+			     game.s[game.len - 1] == ','))
+		game.len--;
+	if (command_parse_game(game.s, game.len, &cmd->game) < 0)
+		return fail(cmd, COMMAND_ERR_BAD_GAME, w[1].s, w[1].len);
+	if (nw < 3)
+		return fail_str(cmd, COMMAND_ERR_MISSING_ARG, "TEXT");
+	text = w[2].s;
+	/* as a C string: a NUL byte ends it (and must not empty it) */
+	len = strnlen(text, (size_t)(end - text));
+	command_trim(&text, &len);
+	if (len == 0)
+		return fail_str(cmd, COMMAND_ERR_MISSING_ARG, "TEXT");
+	if (len >= sizeof(cmd->note)) {
+		/* detail: how long it may be, for the refusal */
+		fail_str(cmd, COMMAND_ERR_TEXT_TOO_LONG, "");
+		snprintf(cmd->detail, sizeof(cmd->detail), "%zu",
+			 sizeof(cmd->note) - 1);
 		return -1;
-	return no_more(cmd, w, nw, 3);
+	}
+	copy_cut(cmd->note, sizeof(cmd->note), text, len);
+	return 0;
 }
 
 /* A line that starts with no keyword: a bare move (or `swap`) in a game's
@@ -521,183 +709,91 @@ static int parse_bare_move(struct command *cmd, const struct word *w,
 	return 0;
 }
 
-/* The command whose keyword w is (any case), or NULL. */
+/* The command whose keyword w is (any case, with a sentence's mark
+ * after it: "Help!"), or NULL. */
 static const struct keyword *keyword_find(const struct word *w)
 {
+	struct word b = word_bare(w);
+
 	for (size_t i = 0; i < N_ELEMENTS(keywords); i++)
-		if (word_is(w, keywords[i].word))
+		if (word_is(&b, keywords[i].word))
 			return &keywords[i];
 	return NULL;
+}
+
+/* A refused line that names a game: the first game number among its
+ * words (after the keyword), so the refusal can go to that game's
+ * thread. */
+static void refused_game(struct command *cmd, const struct word *w, size_t nw)
+{
+	for (size_t i = 1; i < nw && cmd->game == 0; i++)
+		(void)command_parse_game(w[i].s, w[i].len, &cmd->game);
 }
 
 int command_parse_line(const char *line, size_t len, int64_t thread_game,
 		       struct command *cmd_r)
 {
 	struct word w[MAX_WORDS];
-	size_t nw;
+	size_t nw, nread;
 	struct command *cmd = cmd_r;
 	const struct keyword *kw;
+	const char *near;
 
 	memset(cmd, 0, sizeof(*cmd));
 	command_trim(&line, &len);
 	copy_cut(cmd->text, sizeof(cmd->text), line, len);
 	nw = split_words(line, len, w, N_ELEMENTS(w));
+	nread = nw < N_ELEMENTS(w) ? nw : N_ELEMENTS(w);
 	if (nw == 0)
 		return fail_str(cmd, COMMAND_ERR_UNKNOWN, "");
-	if (nw > N_ELEMENTS(w))
-		return fail(cmd, COMMAND_ERR_EXTRA_ARG, w[N_ELEMENTS(w) - 1].s,
-			    w[N_ELEMENTS(w) - 1].len);
 	kw = keyword_find(&w[0]);
-	if (kw == NULL)
-		return parse_bare_move(cmd, w, nw, thread_game);
-	cmd->kind = kw->kind;
-	return kw->parse(cmd, w, nw, thread_game);
-}
-
-/* --- subject and thread -------------------------------------------------- */
-
-/* Length of a "[ashes #N]" tag at s, or 0; *game_r gets N. */
-static size_t scan_tag(const char *s, size_t len, int64_t *game_r)
-{
-	size_t i = 0, start;
-	int64_t g;
-
-	if (len < 9 || s[0] != '[' || strncasecmp(s + 1, "ashes", 5) != 0)
-		return 0;
-	i = 6;
-	while (i < len && s[i] == ' ')
-		i++;
-	start = i;
-	while (i < len && s[i] != ']')
-		i++;
-	if (i >= len)
-		return 0;
-	if (command_parse_game(s + start, i - start, &g) < 0)
-		return 0;
-	if (game_r != NULL)
-		*game_r = g;
-	return i + 1;
-}
-
-static size_t scan_reply_prefix(const char *s, size_t len)
-{
-	static const char *const prefixes[] = {
-		"re:", "fwd:", "fw:", "aw:", "wg:", "sv:", "vs:", "re :",
-		"fwd :", "tr:",
-	};
-	for (size_t i = 0; i < N_ELEMENTS(prefixes); i++)
-		if (command_starts_with_ci(s, len, prefixes[i]))
-			return strlen(prefixes[i]);
-	return 0;
-}
-
-void command_subject_clean(const char *subject, char *buf, size_t len)
-{
-	const char *s = subject != NULL ? subject : "";
-	size_t n = strlen(s), skip;
-	bool again = true;
-
-	while (again) {
-		again = false;
-		command_trim(&s, &n);
-		if ((skip = scan_reply_prefix(s, n)) > 0 ||
-		    (skip = scan_tag(s, n, NULL)) > 0) {
-			s += skip;
-			n -= skip;
-			again = true;
-		}
+	if (kw != NULL) {
+		cmd->kind = kw->kind;
+		/* A message or a plea for help is a sentence: its words
+		 * are not counted. */
+		if (nw > N_ELEMENTS(w) && kw->kind != COMMAND_MESSAGE &&
+		    kw->kind != COMMAND_HELP)
+			fail(cmd, COMMAND_ERR_EXTRA_ARG,
+			     w[N_ELEMENTS(w) - 1].s,
+			     w[N_ELEMENTS(w) - 1].len);
+		else if (kw->parse(cmd, w, nread, line + len,
+				   thread_game) == 0)
+			return 0;
+		if (kw->names_game)
+			refused_game(cmd, w, nread);
+		return -1;
 	}
-	copy_cut(buf, len, s, n);
-}
-
-int64_t command_thread_game(const char *subject, const char *references,
-			    const char *domain)
-{
-	int64_t game = 0;
-
-	if (subject != NULL) {
-		for (const char *p = subject; *p != '\0'; p++)
-			if (*p == '[' && scan_tag(p, strlen(p), &game) > 0)
-				return game;
-	}
-	if (references == NULL)
+	if (nw > N_ELEMENTS(w))
+		fail(cmd, COMMAND_ERR_UNKNOWN, w[0].s, w[0].len);
+	else if (parse_bare_move(cmd, w, nw, thread_game) == 0)
 		return 0;
-	/* The newest reference is last: scan all and keep the last match. */
-	for (const char *p = strstr(references, "<ashes."); p != NULL;
-	     p = strstr(p + 1, "<ashes.")) {
-		const char *q = p + 7, *end = strchr(p, '>'), *at;
-		int64_t g;
-		size_t n = 0;
-
-		if (end == NULL)
-			break;
-		while (q + n < end && isdigit((unsigned char)q[n]))
-			n++;
-		if (n == 0 || command_parse_game(q, n, &g) < 0)
-			continue;
-		at = memchr(q, '@', (size_t)(end - q));
-		if (at == NULL)
-			continue;
-		if (domain != NULL &&
-		    ((size_t)(end - at - 1) != strlen(domain) ||
-		     strncasecmp(at + 1, domain, strlen(domain)) != 0))
-			continue;
-		game = g;
+	if (cmd->error != COMMAND_ERR_UNKNOWN)
+		return -1;
+	/* No keyword: the word it is a slip of, if any ("chalenge"). */
+	near = command_near_keyword(w[0].s, w[0].len, false);
+	if (near != NULL) {
+		copy_cut(cmd->suggestion, sizeof(cmd->suggestion), near,
+			 strlen(near));
+		for (size_t i = 0; i < N_ELEMENTS(keywords); i++)
+			if (strcmp(keywords[i].word, near) == 0 &&
+			    keywords[i].names_game)
+				refused_game(cmd, w, nread);
 	}
-	return game;
+	return -1;
 }
 
-char *command_message_id(char *buf, size_t len, int64_t game, int ply,
-			 int64_t inbound, int seq, const char *token,
-			 const char *domain)
+const char *command_keyword_at(size_t i, bool topics)
 {
-	bool tok = token != NULL && token[0] != '\0';
-
-	snprintf(buf, len, "<ashes.%" PRId64 ".%d.%" PRId64 ".%d%s%s@%s>", game,
-		 ply, inbound, seq, tok ? "." : "", tok ? token : "", domain);
-	return buf;
+	if (i < N_ELEMENTS(keywords))
+		return keywords[i].word;
+	i -= N_ELEMENTS(keywords);
+	return topics && i < N_ELEMENTS(extra_topics) ? extra_topics[i] : NULL;
 }
 
-/* The number after `word` at s (len bytes), if s starts with word and
- * blanks: 1 and *game_r, else 0. */
-static int game_after_word(const char *s, size_t len, const char *word,
-			   int64_t *game_r)
+bool command_word_starts_command(const char *word, size_t len)
 {
-	size_t wl = strlen(word), i, start;
+	struct word w = { word, len }, b = word_bare(&w);
 
-	if (len <= wl || !command_starts_with_ci(s, len, word) ||
-	    !is_blank(s[wl]))
-		return 0;
-	for (i = wl; i < len && is_blank(s[i]); i++)
-		;
-	start = i;
-	if (i < len && s[i] == '#')
-		i++;
-	while (i < len && isdigit((unsigned char)s[i]))
-		i++;
-	if (i == start || (i < len && isalnum((unsigned char)s[i])))
-		return 0;
-	return command_parse_game(s + start, i - start, game_r) == 0;
-}
-
-bool command_thread_confirmed(const char *body, size_t len, int64_t game)
-{
-	size_t i;
-
-	if (body == NULL || game <= 0)
-		return false;
-	for (i = 0; i < len; i++) {
-		int64_t g = 0;
-		bool word_start = i == 0 || !isalnum((unsigned char)body[i - 1]);
-
-		if (body[i] == '[' && scan_tag(body + i, len - i, &g) > 0 &&
-		    g == game)
-			return true;
-		if (word_start &&
-		    (game_after_word(body + i, len - i, "game", &g) ||
-		     game_after_word(body + i, len - i, "move", &g)) &&
-		    g == game)
-			return true;
-	}
-	return false;
+	return keyword_find(&w) != NULL || looks_like_move(w.s, w.len) ||
+	       looks_like_move(b.s, b.len);
 }

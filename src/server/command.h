@@ -1,17 +1,25 @@
 /* command.h -- the mail command language: turns a mail's Subject and text
  * body into a list of commands, one per line, ignoring what is not meant
- * for us (quoted text, reply attributions, signatures, forwarded parts).
+ * for us (quoted text, reply attributions, signatures, forwarded parts,
+ * a letter's greeting before the commands and its closing after them).
  *
  * This module only reads text: it knows the grammar (templates/
- * help-commands.txt documents it for players) but not the rules or the
- * store.  Move text is checked for its shape only; the service asks the
- * rules core whether a move is legal in its game.  The `challenge` options
- * and their values are the core's table (core/variant.h), checked here for
- * their form only (size=99 is for the service to refuse).
+ * help-commands.txt and help-topics.txt document it for players) but not
+ * the rules or the store.  Move text is checked for its shape only ("z9-a1"
+ * is a move; the service asks the rules core, which knows there is no z9).
+ * The `challenge` options and their values are the core's table
+ * (core/variant.h), checked here for their form only (size=99 is for the
+ * service to refuse); a `set` is checked for its shape only, its keys and
+ * values are the settings handler's.
  *
  * Parsing never fails as a whole: the first line that is not a valid
- * command becomes a COMMAND_INVALID entry (with the reason) and ends the
- * list, because commands run in order and the first failure stops the rest.
+ * command becomes a COMMAND_INVALID entry (with the reason, and the
+ * keyword a misspelt word is a slip of) and ends the list, because
+ * commands run in order and the first failure stops the rest.
+ *
+ * Files: command.c the grammar of one line; command_text.c the lines of a
+ * body; command_near.c slips of keywords, prose and closings;
+ * command_thread.c game numbers, subjects and threads.
  */
 #ifndef ASHES_SERVER_COMMAND_H
 #define ASHES_SERVER_COMMAND_H
@@ -22,7 +30,7 @@
 
 enum command_kind {
 	COMMAND_INVALID = 0, /* a line that failed to parse: see error */
-	COMMAND_HELP,
+	COMMAND_HELP,        /* topic: "", "rules", or a command keyword */
 	COMMAND_REGISTER,    /* name */
 	COMMAND_CHALLENGE,   /* name (player or "any"), options */
 	COMMAND_ACCEPT,      /* game */
@@ -40,6 +48,10 @@ enum command_kind {
 	COMMAND_UNOBSERVE,   /* game */
 	COMMAND_CONFIRM,     /* code: the one mailed to a claimed address */
 	COMMAND_KEY_REPLACE, /* `key replace`: the key the mail carries */
+	COMMAND_SET,         /* options[0]: `set KEY VALUE` */
+	COMMAND_SETTINGS,
+	COMMAND_MESSAGE,     /* game, note: `message GAME TEXT` */
+	COMMAND_UNDO,        /* undo action, game: `offer undo GAME` ... */
 };
 
 /* Why a line is not a command.  command_error_string() gives a short
@@ -64,12 +76,22 @@ enum command_error {
 	COMMAND_ERR_THREAD_UNCONFIRMED,
 	COMMAND_ERR_BAD_CODE,       /* detail: the word given for CODE */
 	COMMAND_ERR_BAD_KEY_ACTION, /* detail: the word after "key" */
+	COMMAND_ERR_BAD_SETTING,    /* detail: the word given for KEY */
+	COMMAND_ERR_BAD_VALUE,      /* detail: the word given for VALUE */
+	COMMAND_ERR_BAD_OFFER,      /* detail: the word after "offer" */
+	COMMAND_ERR_TEXT_TOO_LONG,  /* a message's TEXT: COMMAND_TEXT_MAX */
 };
 
 enum command_draw_action {
 	COMMAND_DRAW_OFFER = 0,
 	COMMAND_DRAW_ACCEPT,
 	COMMAND_DRAW_DECLINE,
+};
+
+enum command_undo_action {
+	COMMAND_UNDO_OFFER = 0,
+	COMMAND_UNDO_ACCEPT,
+	COMMAND_UNDO_DECLINE,
 };
 
 #define COMMAND_NAME_MIN 2
@@ -105,17 +127,33 @@ struct command {
 	char text[COMMAND_TEXT_MAX];
 	/* A bare move or bare `swap`: game and ply came from the thread. */
 	bool bare;
-	int64_t game;  /* 0 when not given */
+	/* 0 when not given.  Set on a COMMAND_INVALID line too when its
+	 * words held a game number ("move 1 1 z9-a1": 1), so the reply
+	 * can stay in the game's thread. */
+	int64_t game;
 	int ply;       /* 0 when not given */
 	char move[COMMAND_MOVE_MAX];       /* lower case, blanks removed */
 	char name[COMMAND_NAME_MAX + 1];   /* register / challenge target */
 	char code[COMMAND_CODE_MAX + 1];   /* confirm, upper case */
 	enum command_draw_action draw;
+	enum command_undo_action undo;
+	/* `challenge` options; for `set`, options[0] is KEY (lower case) and
+	 * VALUE (as given: one word, checked for its shape only). */
 	struct command_option options[COMMAND_MAX_OPTIONS];
 	size_t noptions;
-	/* For COMMAND_INVALID only. */
+	/* `message`: the text after GAME, trimmed, never empty. */
+	char note[COMMAND_TEXT_MAX];
+	/* `help`: "" for the general help, "rules", "undo", or a command
+	 * keyword, lower case. */
+	char topic[COMMAND_NAME_MAX + 1];
+	/* For COMMAND_INVALID: why, and the offending word.  For a `help`
+	 * whose words name no topic: those words (the general help is sent,
+	 * saying there is no help on them). */
 	enum command_error error;
 	char detail[COMMAND_DETAIL_MAX];
+	/* The keyword (or help topic) a misspelt word is close to, e.g.
+	 * "challenge" for "chalenge": "" when none is. */
+	char suggestion[COMMAND_NAME_MAX + 1];
 };
 
 struct command_list {
@@ -124,6 +162,11 @@ struct command_list {
 	/* True when lines were skipped as quoted text, attribution, signature
 	 * or a forwarded/original message: the reply may mention it. */
 	bool skipped_quoted;
+	/* True when lines before the first command were skipped as plain
+	 * words to a person (a greeting, "I'd like to play"): see
+	 * command_line_is_prose().  (A closing, "Thanks,", ends the text
+	 * as a signature does, unmentioned: command_line_is_closing().) */
+	bool skipped_prose;
 	/* True when the list ends at a COMMAND_INVALID entry and more
 	 * command lines followed it (they were not parsed, and not run). */
 	bool stopped_early;
@@ -196,7 +239,37 @@ const char *command_kind_name(enum command_kind kind);
 /* Parse "12" or "#12" into a game id (> 0).  -1 if not a game number. */
 int command_parse_game(const char *word, size_t len, int64_t *game_r);
 
-/* ---- for command_text.c only: text helpers defined in command.c ---- */
+/* ---- for command_text.c and command_near.c: helpers of command.c ---- */
+
+/* The i-th keyword, then (with topics) the other help topics ("rules",
+ * "undo"); NULL past the last. */
+const char *command_keyword_at(size_t i, bool topics);
+/* Could the word (len bytes) start a command: a keyword, also with a
+ * sentence's mark after it ("Help!"), or a move's shape? */
+bool command_word_starts_command(const char *word, size_t len);
+
+/* ---- command_near.c ---- */
+
+/* The keyword (with topics: or help topic) the word is a slip of, e.g.
+ * "challenge" for "chalenge", "move" for "mvoe"; NULL if none.  Guesses
+ * only where a slip is likely and no common word is meant ("hey" is not
+ * "key", "love" not "move"). */
+const char *command_near_keyword(const char *word, size_t len, bool topics);
+
+/* Is the line plainly words to a person and no command: its first word
+ * is no keyword, no move and no slip of a keyword, and it reads like
+ * prose (a greeting word first; or it ends in ',' or ':'; or it is
+ * several words ending in punctuation; or four words or more with no
+ * option and at most one number).  The reader skips such lines before a
+ * mail's first command only. */
+bool command_line_is_prose(const char *line, size_t len);
+
+/* Is the line a letter's closing ("Thanks,", "Best regards", "Cheers!"):
+ * a closing word first, at most four words, no number?  Such a line ends
+ * the text as a signature would, unless a command follows it. */
+bool command_line_is_closing(const char *line, size_t len);
+
+/* ---- command.c, for command_text.c ---- */
 
 /* Narrow *s and *len to the text without surrounding blanks (and leading
  * 0xa0 bytes, Latin-1 no-break spaces). */

@@ -1,7 +1,8 @@
 /* command_text.c -- the mail command language over a whole mail: which
  * lines of the body are commands (not quotes, attributions, signatures,
- * forwarded parts or key armour), read in order by command_parse_line()
- * (command.c) into a list. */
+ * forwarded parts, key armour, or a letter's opening words before the
+ * first command), read in order by command_parse_line() (command.c) into
+ * a list. */
 #include "server/command.h"
 
 #include <stdio.h>
@@ -18,6 +19,26 @@ static bool ends_with_ci(const char *s, size_t len, const char *suffix)
 	return len >= n && strncasecmp(s + len - n, suffix, n) == 0;
 }
 
+/* The line a phone's or web mail's program puts below what was written,
+ * where a signature would be: "Sent from my iPhone", "Get Outlook for
+ * Android". */
+static bool is_client_signature(const char *line, size_t len)
+{
+	static const char *const marks[] = {
+		"Sent from my ", "Sent from Mail for ", "Sent from Outlook",
+		"Sent from Yahoo Mail", "Get Outlook for ",
+		"Von meinem iPhone gesendet", "Envoy\xc3\xa9 de mon ",
+	};
+
+	command_trim(&line, &len);
+	if (len > 60)
+		return false;
+	for (size_t i = 0; i < sizeof(marks) / sizeof(marks[0]); i++)
+		if (command_starts_with_ci(line, len, marks[i]))
+			return true;
+	return false;
+}
+
 bool command_line_ends_text(const char *line, size_t len)
 {
 	/* Keep the raw line for the signature test: "-- " has a space. */
@@ -25,7 +46,8 @@ bool command_line_ends_text(const char *line, size_t len)
 	    (len == 4 && memcmp(line, "-- \r", 4) == 0))
 		return true;
 	command_trim(&line, &len);
-	if (len == 2 && memcmp(line, "--", 2) == 0)
+	if ((len == 2 && memcmp(line, "--", 2) == 0) ||
+	    is_client_signature(line, len))
 		return true;
 	/* Outlook, and forwarded messages in several clients. */
 	if (command_starts_with_ci(line, len, "-----Original Message-----") ||
@@ -74,6 +96,30 @@ static bool is_attribution(const char *line, size_t len, const char *next,
 	return false;
 }
 
+/* Outlook quotes the mail it answers without ">", below a block of its
+ * headers: "From: ..." and then "Sent: ..." (or "Date:"; in German "Von:"
+ * and "Gesendet:", in French "De :" and "Envoy\u00e9 :").  True if
+ * line and next start such a block. */
+static bool is_quoted_headers(const char *line, size_t len, const char *next,
+			      size_t next_len)
+{
+	static const char *const pairs[][2] = {
+		{ "From:", "Sent:" }, { "From:", "Date:" },
+		{ "Von:", "Gesendet:" }, { "De :", "Envoy\xc3\xa9 :" },
+		{ "De:", "Envoy\xc3\xa9:" }, { "De :", "Date :" },
+	};
+
+	if (next == NULL)
+		return false;
+	command_trim(&line, &len);
+	command_trim(&next, &next_len);
+	for (size_t i = 0; i < sizeof(pairs) / sizeof(pairs[0]); i++)
+		if (command_starts_with_ci(line, len, pairs[i][0]) &&
+		    command_starts_with_ci(next, next_len, pairs[i][1]))
+			return true;
+	return false;
+}
+
 /* True if the line is quoted text ("> ..."). */
 static bool is_quoted(const char *line, size_t len)
 {
@@ -110,10 +156,12 @@ static enum text_line text_line_sort(const char *line, size_t len,
 				     bool *in_armor,
 				     struct command_list *list)
 {
-	if (command_line_ends_text(line, len)) {
+	if (command_line_ends_text(line, len) ||
+	    is_quoted_headers(line, len, next, next_len)) {
 		/* A signature is normal; an original or forwarded message
 		 * below is worth telling the player about. */
-		if (!is_signature_rule(line, len))
+		if (!is_signature_rule(line, len) &&
+		    !is_client_signature(line, len))
 			list->skipped_quoted = true;
 		return TEXT_LINE_END;
 	}
@@ -172,6 +220,19 @@ static size_t line_length(const char *s, size_t len)
 	return nl != NULL ? (size_t)(nl - s) : len;
 }
 
+/* Are a and b the same command text, but for case and a sentence's mark
+ * at the end (Subject "Help!", body "help")? */
+static bool same_text(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b);
+
+	while (la > 0 && strchr(".!?", a[la - 1]) != NULL)
+		la--;
+	while (lb > 0 && strchr(".!?", b[lb - 1]) != NULL)
+		lb--;
+	return la == lb && strncasecmp(a, b, la) == 0;
+}
+
 /* Parses a command line (line number lineno) onto the end of list, or a
  * COMMAND_ERR_TOO_MANY entry once it holds COMMAND_MAX.  Clears
  * *have_subject when the line is the Subject's command. */
@@ -184,7 +245,7 @@ static void list_add_line(struct command_list *list, size_t *cap,
 
 	command_parse_line(line, len, thread_game, &cmd);
 	cmd.line = lineno;
-	if (*have_subject && strcasecmp(cmd.text, subject_cmd->text) == 0)
+	if (*have_subject && same_text(cmd.text, subject_cmd->text))
 		*have_subject = false;
 	if (list->count >= COMMAND_MAX) {
 		cmd.kind = COMMAND_INVALID;
@@ -194,14 +255,75 @@ static void list_add_line(struct command_list *list, size_t *cap,
 	*list_add(list, cap) = cmd;
 }
 
+/* Reading a body line by line. */
+struct text_cursor {
+	const char *body;
+	size_t len, pos;
+	int lineno;
+	bool in_armor;
+};
+
+/* The next line of the body (without its newline and CR) and the raw
+ * line after it (NULL at the end).  False at the end of the body. */
+static bool cursor_next(struct text_cursor *c, const char **line_r,
+			size_t *len_r, const char **next_r, size_t *next_len_r)
+{
+	const char *line = c->body + c->pos;
+	size_t llen;
+
+	if (c->pos >= c->len)
+		return false;
+	llen = line_length(line, c->len - c->pos);
+	c->pos += llen + (c->pos + llen < c->len ? 1 : 0);
+	c->lineno++;
+	if (llen > 0 && line[llen - 1] == '\r')
+		llen--;
+	*line_r = line;
+	*len_r = llen;
+	*next_r = NULL;
+	*next_len_r = 0;
+	if (c->pos < c->len) {
+		*next_r = c->body + c->pos;
+		*next_len_r = line_length(*next_r, c->len - c->pos);
+	}
+	return true;
+}
+
+/* Does a line below the cursor (in the text for us) read as a valid
+ * command?  Then a closing above it ("Thanks,") is no end of the text.
+ * If not, list notes the quoted text skipped below. */
+static bool commands_below(struct text_cursor c, int64_t thread_game,
+			   struct command_list *list)
+{
+	struct command_list scratch;
+	const char *line, *next;
+	size_t llen, next_len;
+	struct command cmd;
+
+	memset(&scratch, 0, sizeof(scratch));
+	while (cursor_next(&c, &line, &llen, &next, &next_len)) {
+		enum text_line sort = text_line_sort(line, llen, next,
+						     next_len, &c.in_armor,
+						     &scratch);
+		if (sort == TEXT_LINE_END)
+			break;
+		if (sort == TEXT_LINE_COMMAND &&
+		    command_parse_line(line, llen, thread_game, &cmd) == 0)
+			return true;
+	}
+	list->skipped_quoted = list->skipped_quoted || scratch.skipped_quoted;
+	return false;
+}
+
 void command_parse_mail(const char *subject, const char *body, size_t len,
 			int64_t thread_game, struct command_list *list_r)
 {
 	struct command_list *list = list_r;
 	struct command subject_cmd;
-	bool have_subject, in_armor = false;
-	size_t cap = 0, pos = 0;
-	int lineno = 0;
+	struct text_cursor cur = { body, len, 0, 0, false };
+	const char *line, *next;
+	size_t llen, next_len, cap = 0;
+	bool have_subject;
 
 	memset(list, 0, sizeof(*list));
 
@@ -209,22 +331,11 @@ void command_parse_mail(const char *subject, const char *body, size_t len,
 	 * command the body does not repeat, the reply says it was ignored. */
 	have_subject = subject_is_command(subject, thread_game, &subject_cmd);
 
-	while (pos < len) {
-		const char *line = body + pos, *next = NULL;
-		size_t llen = line_length(line, len - pos), next_len = 0;
+	while (cursor_next(&cur, &line, &llen, &next, &next_len)) {
 		enum text_line sort;
 
-		pos += llen + (pos + llen < len ? 1 : 0);
-		lineno++;
-		if (llen > 0 && line[llen - 1] == '\r')
-			llen--;
-		if (pos < len) {
-			next = body + pos;
-			next_len = line_length(next, len - pos);
-		}
-
-		sort = text_line_sort(line, llen, next, next_len, &in_armor,
-				      list);
+		sort = text_line_sort(line, llen, next, next_len,
+				      &cur.in_armor, list);
 		if (sort == TEXT_LINE_END)
 			break;
 		if (sort == TEXT_LINE_SKIP)
@@ -235,7 +346,20 @@ void command_parse_mail(const char *subject, const char *body, size_t len,
 			list->stopped_early = true;
 			break;
 		}
-		list_add_line(list, &cap, line, llen, lineno, thread_game,
+		if (command_line_is_closing(line, llen) &&
+		    !commands_below(cur, thread_game, list)) {
+			/* "Thanks,\nAlice" with no command after it: a
+			 * signature without its "-- " line, and as usual
+			 * as one, so the reply need not mention it. */
+			break;
+		}
+		if (list->count == 0 && command_line_is_prose(line, llen)) {
+			/* "Hi there," before the first command: a letter's
+			 * opening, not a command gone wrong. */
+			list->skipped_prose = true;
+			continue;
+		}
+		list_add_line(list, &cap, line, llen, cur.lineno, thread_game,
 			      &subject_cmd, &have_subject);
 	}
 	list->subject_ignored = have_subject;

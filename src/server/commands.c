@@ -11,17 +11,6 @@
 #include <stdio.h>
 #include <string.h>
 
-/* help is for anyone; its text needs no variables. */
-static int help_run(struct handle *h, const struct command *c,
-		    struct game *g, struct template_ctx *out)
-{
-	(void)h;
-	(void)c;
-	(void)g;
-	(void)out;
-	return 0;
-}
-
 static const struct server_command server_commands[] = {
 	{ COMMAND_HELP, "help", GATE_ANYONE, "mail/help.txt", help_run },
 	{ COMMAND_REGISTER, "register", GATE_ANYONE, "mail/cmd-register.txt",
@@ -54,6 +43,13 @@ static const struct server_command server_commands[] = {
 	  view_observe },
 	{ COMMAND_UNOBSERVE, "unobserve", GATE_GAME, "mail/cmd-observe.txt",
 	  view_observe },
+	{ COMMAND_MESSAGE, "message", GATE_GAME, "mail/cmd-message.txt",
+	  message_send },
+	{ COMMAND_UNDO, "undo", GATE_PLAYER, "mail/cmd-undo.txt", undo_run },
+	{ COMMAND_SET, "set", GATE_REGISTERED, "mail/cmd-set.txt",
+	  settings_set },
+	{ COMMAND_SETTINGS, "settings", GATE_REGISTERED,
+	  "mail/cmd-settings.txt", settings_show },
 };
 
 static const struct server_command *commands_find(enum command_kind kind)
@@ -86,6 +82,10 @@ static const char *parse_error_code(enum command_error err)
 	case COMMAND_ERR_THREAD_UNCONFIRMED: return "e_thread_unconfirmed";
 	case COMMAND_ERR_BAD_CODE: return "e_bad_code";
 	case COMMAND_ERR_BAD_KEY_ACTION: return "e_bad_key_action";
+	case COMMAND_ERR_BAD_SETTING: return "e_bad_setting";
+	case COMMAND_ERR_BAD_VALUE: return "e_bad_value";
+	case COMMAND_ERR_BAD_OFFER: return "e_bad_offer";
+	case COMMAND_ERR_TEXT_TOO_LONG: return "e_text_too_long";
 	}
 	return "e_unknown";
 }
@@ -162,8 +162,14 @@ static int commands_run_one(struct handle *h, const struct command *c,
 	int ret;
 
 	if (c->kind == COMMAND_INVALID) {
+		/* A line that names a game keeps the reply in that game's
+		 * thread, for a sender who may see the game. */
+		if (c->game > 0 && h->me != NULL && !identity_pending(h->me) &&
+		    game_note_first(h, c->game) < 0)
+			return -1;
 		server_refuse(h, parse_error_code(c->error));
 		template_ctx_set(h->refusal, "detail", c->detail);
+		template_ctx_set(h->refusal, "suggestion", c->suggestion);
 		return REFUSED;
 	}
 	row = commands_find(c->kind);
@@ -173,18 +179,20 @@ static int commands_run_one(struct handle *h, const struct command *c,
 	ret = commands_gate(h, row, c, &g);
 	if (ret == 0)
 		ret = row->run(h, c, &g, out);
+	/* The notices a handler sent worded the list for their readers;
+	 * the result is the sender's (`set moves`). */
+	if (ret == 0 && h->me != NULL)
+		ret = recipient_moves_ctx(h, h->me->id, out);
 	if (ret == 0)
 		ret = server_render_into(h, row->template, out, out, "output");
 	game_free(&g);
 	return ret;
 }
 
-int commands_run(struct handle *h, struct server_outcome *out)
+void commands_parse(const struct handle *h, struct command_list *list_r)
 {
 	const struct server_inbound *msg = h->msg;
-	struct command_list list;
 	int64_t thread;
-	int ret = 0;
 
 	/* The headers say which game's thread this is; only the signed text
 	 * can confirm it (a header can be changed on the way). */
@@ -196,8 +204,17 @@ int commands_run(struct handle *h, struct server_outcome *out)
 		thread = -1;
 	command_parse_mail(msg->subject, msg->body != NULL ? msg->body : "",
 			   msg->body != NULL ? msg->body_len : 0, thread,
-			   &list);
+			   list_r);
+}
+
+int commands_run(struct handle *h, struct server_outcome *out)
+{
+	struct command_list list;
+	int ret = 0;
+
+	commands_parse(h, &list);
 	template_ctx_set_bool(h->reply, "skipped_quoted", list.skipped_quoted);
+	template_ctx_set_bool(h->reply, "skipped_prose", list.skipped_prose);
 	template_ctx_set_bool(h->reply, "subject_ignored", list.subject_ignored);
 	template_ctx_list(h->reply, "results");
 	if (list.count == 0) {
@@ -241,6 +258,10 @@ int commands_run(struct handle *h, struct server_outcome *out)
 		}
 		out->commands_run++;
 	}
+	h->only_moves = out->status == SERVER_OK && list.count > 0;
+	for (size_t i = 0; i < list.count; i++)
+		if (list.items[i].kind != COMMAND_MOVE)
+			h->only_moves = false;
 	command_list_free(&list);
 	if (ret < 0)
 		return -1;
@@ -259,10 +280,13 @@ static const char *const commands_other_templates[] = {
 	"mail/subject-game.txt",
 	"mail/subject-reply.txt",
 	"mail/subject-key-revoked.txt",
+	"mail/digest.txt",
+	"mail/subject-digest.txt",
 	"mail/board.html",
 	"move-words.txt",
 	"rule.txt",
 	"explain.txt",
+	"picture.txt",
 	NULL,
 };
 

@@ -205,12 +205,9 @@ void game_ctx(const struct handle *h, const struct game *g,
 {
 	size_t max = h->srv->cfg.max_listed_moves;
 
-	render_position_ctx(&g->rec.pos, ctx);
-	/* A list longer than the operator wants in a mail: say how to get
-	 * it instead (`moves GAME` lists every move). */
-	template_ctx_set_bool(ctx, "moves_cut",
-			      max > 0 &&
-			      core_legal_moves(&g->rec.pos, NULL, 0) > max);
+	/* The short list stops at the operator's limit; the mail says how
+	 * to get the rest (`moves GAME` lists every move). */
+	render_position_ctx_max(&g->rec.pos, max, ctx);
 	game_names_ctx(g, ctx);
 	template_ctx_set(ctx, "to_move_name",
 			 g->rec.pos.to_move == CORE_WHITE ? g->white : g->black);
@@ -273,17 +270,136 @@ int game_last_moves_ctx(struct handle *h, const struct game *g, size_t from,
 	return ret;
 }
 
-/* Subject of every mail about game g: "[ashes #12] alice vs bob". */
-int game_subject(struct handle *h, const struct game *g, struct buf *out)
+/* The colour to move and the next ply: from the replayed record, else
+ * (a game loaded without replay) from the row: plies alternate, except
+ * that a swap leaves Black to move (and the seats are swapped then). */
+static enum core_color game_to_move(const struct game *g, int *next_ply_r)
+{
+	if (g->rec_ok) {
+		*next_ply_r = g->rec.pos.ply + 1;
+		return g->rec.pos.to_move;
+	}
+	*next_ply_r = g->row->ply + 1;
+	return (g->row->ply % 2 == 1) != g->row->swapped ? CORE_BLACK :
+							    CORE_WHITE;
+}
+
+/* The variables of mail/subject-game.txt that depend on who reads it:
+ * whether they play (and on which side of a challenge), their opponent,
+ * whose turn it is, a draw offer, and a result as won, lost or drawn. */
+static void game_subject_ctx(const struct game *g, int64_t recipient,
+			     struct template_ctx *ctx)
+{
+	const struct store_game *r = g->row;
+	bool white = recipient != 0 && recipient == r->white_id;
+	bool black = recipient != 0 && recipient == r->black_id;
+	bool player = white || black;
+	int next_ply;
+	enum core_color to_move = game_to_move(g, &next_ply);
+	int64_t winner = 0;
+	char key[48];
+
+	snprintf(key, sizeof(key), "status_%s",
+		 store_game_status_name(r->status));
+	template_ctx_set_bool(ctx, key, true);
+	template_ctx_set_bool(ctx, "player", player);
+	template_ctx_set_bool(ctx, "is_challenger",
+			      recipient != 0 && recipient == r->challenger_id);
+	template_ctx_set_bool(ctx, "is_challenged",
+			      player && recipient != r->challenger_id);
+	if (player && (white ? g->black : g->white)[0] != '\0')
+		template_ctx_set(ctx, "other", white ? g->black : g->white);
+	template_ctx_set_int(ctx, "next_ply", next_ply);
+	template_ctx_set(ctx, "to_move_name",
+			 to_move == CORE_WHITE ? g->white : g->black);
+	template_ctx_set_bool(ctx, "my_turn",
+			      player && game_player_of(g, to_move) == recipient);
+	template_ctx_set_bool(ctx, "draw_offer_to_me",
+			      player && r->draw_offer_by != 0 &&
+			      r->draw_offer_by != recipient);
+	template_ctx_set_bool(ctx, "draw_offer_by_me",
+			      player && r->draw_offer_by == recipient);
+	if (r->status != STORE_GAME_FINISHED || r->result == NULL)
+		return;
+	if (strcmp(r->result, "1-0") == 0)
+		winner = r->white_id;
+	else if (strcmp(r->result, "0-1") == 0)
+		winner = r->black_id;
+	template_ctx_set_bool(ctx, "drawn", winner == 0);
+	if (winner == 0)
+		return;
+	template_ctx_set(ctx, "winner",
+			 winner == r->white_id ? g->white : g->black);
+	template_ctx_set(ctx, "loser",
+			 winner == r->white_id ? g->black : g->white);
+	template_ctx_set_bool(ctx, "won", player && recipient == winner);
+	template_ctx_set_bool(ctx, "lost", player && recipient != winner);
+}
+
+/* One header line, whatever the template renders: from `start` on, every
+ * run of blanks and line ends becomes one space, none at the end (so the
+ * template's sections may take lines of their own). */
+static void game_subject_squeeze(struct buf *out, size_t start)
+{
+	size_t w = start;
+	bool blank = false;
+
+	for (size_t i = start; i < out->len; i++) {
+		char c = out->data[i];
+		if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
+			blank = w > start;
+			continue;
+		}
+		if (blank)
+			out->data[w++] = ' ';
+		blank = false;
+		out->data[w++] = c;
+	}
+	out->len = w;
+	if (out->data != NULL)
+		out->data[w] = '\0';
+}
+
+/* The "[ashes #N] " tag is written here, not by the template: it is what
+ * finds a game from a reply's Subject (command_thread_game()), so an
+ * operator's template cannot lose it. */
+int game_subject(struct handle *h, const struct game *g, int64_t recipient,
+		 const char *kind, struct buf *out)
 {
 	struct template_ctx *ctx = template_ctx_new();
+	size_t start;
 	int ret;
 
 	buf_printf(out, "[ashes #%" PRId64 "] ", g->row->id);
+	start = out->len;
 	game_names_ctx(g, ctx);
-	ret = server_render_line(h, "mail/subject-game.txt", ctx, out);
+	game_subject_ctx(g, recipient, ctx);
+	if (kind != NULL) {
+		char key[48];
+		snprintf(key, sizeof(key), "kind_%s", kind);
+		template_ctx_set_bool(ctx, key, true);
+	}
+	ret = server_render(h, "mail/subject-game.txt", ctx, out);
 	template_ctx_free(&ctx);
+	game_subject_squeeze(out, start);
 	return ret;
+}
+
+int game_note_first(struct handle *h, int64_t id)
+{
+	struct store_game *row = NULL;
+	const char *error;
+	int ret;
+
+	if (h->first_game != 0 || id <= 0)
+		return 0;
+	ret = store_game_load(h->srv->store, id, &row, &error);
+	store_game_free(&row);
+	if (ret < 0)
+		return server_store_fail(h, error);
+	if (ret == 1)
+		h->first_game = id;
+	return 0;
 }
 
 int game_save(struct handle *h, struct game *g)
@@ -325,9 +441,10 @@ int game_finish_row(struct handle *h, struct game *g)
 
 /* The board the mail about ply `ply` was written for, even if it is sent
  * after later moves. */
-int game_board_svg(const struct game *g, int ply, struct buf *out,
-		   const char **error_r)
+int game_board_picture(struct handle *h, const struct game *g, int ply,
+		       struct buf *out, const char **error_r)
 {
+	struct render_picture pic = { .templates = h->srv->cfg.templates };
 	struct core_position pos;
 	const struct core_move *last = NULL;
 	enum core_error err;
@@ -349,6 +466,5 @@ int game_board_svg(const struct game *g, int ply, struct buf *out,
 		while (pos.ply > (int)i + 1 && (int)i + 1 < ply)
 			i++;
 	}
-	render_board_svg(&pos, last, out);
-	return 0;
+	return render_picture_svg(&pos, last, &pic, out, error_r);
 }

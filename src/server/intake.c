@@ -98,7 +98,8 @@ static int intake_revocations(struct handle *h, size_t *revoked_r)
 			r = server_render_line(h, "mail/subject-key-revoked.txt",
 					       ctx, &subject);
 		if (r == 0)
-			r = server_queue_mail(h, server_player_address(p), NULL,
+			r = server_queue_mail(h, server_player_address(p),
+					      p->id, NULL, false,
 					      server_notices[NOTICE_KEY_REVOKED].kind,
 					      buf_str(&subject), NULL, NULL,
 					      buf_str(&body), false);

@@ -3,13 +3,16 @@
 noinst_LIBRARIES += libashes_server.a
 libashes_server_a_SOURCES = \
 	src/server/command.c src/server/command.h \
-	src/server/command_text.c \
+	src/server/command_text.c src/server/command_near.c \
+	src/server/command_thread.c src/server/help.c \
 	src/server/server.c src/server/server.h \
 	src/server/server_private.h src/server/intake.c \
 	src/server/commands.c src/server/reply.c src/server/play.c \
 	src/server/view.c src/server/identity.c src/server/notice.c \
 	src/server/queue.c src/server/game.c src/server/handle.c \
-	src/server/admin.c src/server/mailbox.c
+	src/server/admin.c src/server/mailbox.c \
+	src/server/message.c src/server/undo.c \
+	src/server/settings.c src/server/recipient.c src/server/digest.c
 
 # tests/server: Check tests for the command language and the service.
 check_PROGRAMS += tests/server/test_command
@@ -18,10 +21,19 @@ tests_server_test_command_SOURCES = tests/server/test_command.c
 tests_server_test_command_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_server_test_command_LDADD = libashes_server.a libashes_core.a \
 	libashes_util.a $(CHECK_LIBS)
+# The mail as people write it, and a corpus of first mails as mail
+# programs send them (tests/server/first-mails/README).
+check_PROGRAMS += tests/server/test_first_mails
+TESTS += tests/server/test_first_mails
+tests_server_test_first_mails_SOURCES = tests/server/test_first_mails.c
+tests_server_test_first_mails_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_server_test_first_mails_LDADD = $(tests_server_test_command_LDADD)
+EXTRA_DIST += tests/server/first-mails
 
 # Templates of the service's mails and of the command grammar (also
 # included by `ashes help`).
 nobase_dist_pkgdata_DATA += templates/help-commands.txt \
+	templates/help-topics.txt templates/rules.md \
 	templates/mail/challenge-closed.txt \
 	templates/mail/challenge.txt \
 	templates/mail/cmd-accept.txt \
@@ -39,6 +51,14 @@ nobase_dist_pkgdata_DATA += templates/help-commands.txt \
 	templates/mail/cmd-preview.txt \
 	templates/mail/cmd-register.txt \
 	templates/mail/cmd-resign.txt \
+	templates/mail/cmd-message.txt \
+	templates/mail/cmd-undo.txt \
+	templates/mail/cmd-set.txt \
+	templates/mail/cmd-settings.txt \
+	templates/mail/digest.txt \
+	templates/mail/subject-digest.txt \
+	templates/mail/message.txt \
+	templates/mail/undo.txt \
 	templates/mail/draw.txt \
 	templates/mail/game-state.txt \
 	templates/mail/help.txt \
@@ -62,7 +82,16 @@ tests_server_test_server_SOURCES = tests/server/test_server.c \
 tests_server_test_server_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_server_test_server_LDADD = libashes_server.a libashes_render.a \
 	libashes_store.a libashes_core.a libashes_util.a $(SQLITE_LIBS) \
-	$(CHECK_LIBS)
+	$(RSVG_LIBS) $(CHECK_LIBS)
+# The players' settings (settings.c, recipient.c): what a mail stores and
+# what the mails to each reader honour, and the observers' daily digest
+# (digest.c) under injected faults.
+check_PROGRAMS += tests/server/test_settings
+TESTS += tests/server/test_settings
+tests_server_test_settings_SOURCES = tests/server/test_settings.c \
+	tests/server/server_test.h
+tests_server_test_settings_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_server_test_settings_LDADD = $(tests_server_test_server_LDADD)
 # The mail as a whole (intake.c) and the account commands (identity.c):
 # what the hostile-mail review found, case by case.
 check_PROGRAMS += tests/server/test_intake

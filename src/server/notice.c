@@ -2,27 +2,47 @@
  * changed, "your move" to the player to move, the result to both players,
  * a notice to every observer; and the notices of one event (a challenge,
  * a challenge closed, a draw offer, a key revoked).  Each notice has a
- * kind (the envelope's) and a template, in server_notices[]. */
+ * kind (the envelope's), a template and a subject word, in
+ * server_notices[]; the subject is worded for each reader. */
 #include "server/server_private.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 const struct server_notice_def server_notices[NOTICE_COUNT] = {
-	[NOTICE_YOUR_MOVE] = { "your-move", "mail/your-move.txt" },
-	[NOTICE_RESULT] = { "result", "mail/result.txt" },
-	[NOTICE_OBSERVER] = { "observer", "mail/observer.txt" },
-	[NOTICE_CHALLENGE] = { "challenge", "mail/challenge.txt" },
+	[NOTICE_YOUR_MOVE] = { "your-move", "mail/your-move.txt",
+			       "your_move", true },
+	[NOTICE_RESULT] = { "result", "mail/result.txt", "result", true },
+	[NOTICE_OBSERVER] = { "observer", "mail/observer.txt", "observer",
+			      true },
+	[NOTICE_CHALLENGE] = { "challenge", "mail/challenge.txt",
+			       "challenge" },
 	[NOTICE_CHALLENGE_CLOSED] = { "challenge",
-				      "mail/challenge-closed.txt" },
-	[NOTICE_DRAW] = { "draw", "mail/draw.txt" },
-	[NOTICE_KEY_REVOKED] = { "notice", "mail/key-revoked.txt" },
+				      "mail/challenge-closed.txt",
+				      "challenge_closed" },
+	[NOTICE_DRAW] = { "draw", "mail/draw.txt", "draw" },
+	[NOTICE_KEY_REVOKED] = { "notice", "mail/key-revoked.txt", NULL },
+	[NOTICE_MESSAGE] = { "message", "mail/message.txt", "message" },
+	[NOTICE_UNDO] = { "undo", "mail/undo.txt", "undo" },
+	/* A move taken back: the position changed. */
+	[NOTICE_UNDONE] = { "undone", "mail/undo.txt", "undone", true },
 };
+
+/* Is it player pid's turn in g?  (A draw offer reads differently to the
+ * player who may answer it by moving.) */
+static bool notice_to_move(const struct game *g, int64_t pid)
+{
+	return g->rec_ok && g->row->status == STORE_GAME_ACTIVE &&
+	       game_player_of(g, g->rec.pos.to_move) == pid;
+}
 
 int notice_send(struct handle *h, struct game *g, int64_t pid,
 		enum server_notice n, struct template_ctx *ctx)
 {
 	const char *tpl = server_notices[n].template;
 	const char *kind = server_notices[n].kind;
+	/* One template may tell several events (an offer, a decline). */
+	const char *about = template_ctx_get(ctx, "subject_kind");
 	struct store_player *p = NULL;
 	struct buf body = BUF_INIT, subject = BUF_INIT;
 	const char *error;
@@ -36,11 +56,17 @@ int notice_send(struct handle *h, struct game *g, int64_t pid,
 	if (ret == 0)
 		return 0;
 	template_ctx_set(ctx, "recipient", p->name);
-	ret = server_render(h, tpl, ctx, &body);
+	template_ctx_set_bool(ctx, "recipient_to_move", notice_to_move(g, pid));
+	/* The legal moves as this reader chose (`set moves`). */
+	ret = recipient_moves_ctx(h, pid, ctx);
 	if (ret == 0)
-		ret = game_subject(h, g, &subject);
+		ret = server_render(h, tpl, ctx, &body);
 	if (ret == 0)
-		ret = server_queue_mail(h, server_player_address(p), g, kind,
+		ret = game_subject(h, g, pid, about != NULL ? about :
+				   server_notices[n].subject, &subject);
+	if (ret == 0)
+		ret = server_queue_mail(h, server_player_address(p), pid, g,
+					server_notices[n].picture, kind,
 				 buf_str(&subject), NULL, NULL, buf_str(&body),
 				 false);
 	buf_free(&body);
@@ -87,15 +113,31 @@ int notice_game(struct handle *h, struct game *g, size_t from,
 			ret = notice_send(h, g, g->row->black_id,
 					  NOTICE_RESULT, ctx);
 	} else {
-		ret = notice_send(h, g, game_player_of(g, g->rec.pos.to_move),
-				  NOTICE_YOUR_MOVE, ctx);
+		int64_t pid = game_player_of(g, g->rec.pos.to_move);
+		size_t shown;
+		/* Without confirmations (`set confirm off`) this mail shows
+		 * the player's own last move too; then the plies from `from`
+		 * are put back for the others. */
+		ret = recipient_moves_from(h, g, pid, from, &shown);
+		if (ret == 0 && shown != from)
+			ret = recipient_last_moves_ctx(h, g, shown, ctx);
+		if (ret == 0)
+			ret = notice_send(h, g, pid, NOTICE_YOUR_MOVE, ctx);
+		if (ret == 0 && shown != from)
+			ret = recipient_last_moves_ctx(h, g, from, ctx);
 	}
 	if (ret == 0 &&
 	    store_observer_list(h->srv->store, g->row->id, &obs, &nobs,
 				&error) < 0)
 		ret = server_store_fail(h, error);
-	for (size_t i = 0; ret == 0 && i < nobs; i++)
-		ret = notice_send(h, g, obs[i], NOTICE_OBSERVER, ctx);
+	for (size_t i = 0; ret == 0 && i < nobs; i++) {
+		/* `set digest on`: noted for the daily digest instead. */
+		ret = recipient_digest_note(h, g, obs[i], from);
+		if (ret == 0)
+			ret = notice_send(h, g, obs[i], NOTICE_OBSERVER, ctx);
+		else if (ret == 1)
+			ret = 0;
+	}
 	free(obs);
 	template_ctx_free(&own);
 	return ret;

@@ -120,6 +120,7 @@ int play_accept(struct handle *h, const struct command *c, struct game *g,
 	game_copy_name(g->black, h->me->name);
 	game_copy_name(g->opponent, h->me->name);
 	g->row->status = STORE_GAME_ACTIVE;
+	h->moved = true;
 	if (game_save(h, g) < 0)
 		return -1;
 	game_ctx(h, g, out);
@@ -209,6 +210,7 @@ int play_move(struct handle *h, const struct command *c, struct game *g,
 		return refuse_move(h, g, &m, err, c->move);
 	if ((ret = play_store_plies(h, g, before)) != 0)
 		return ret;
+	h->moved = true;
 	if (m.kind == CORE_MOVE_SWAP) {
 		int64_t t = g->row->white_id;
 		char n[COMMAND_NAME_MAX + 1];

@@ -32,16 +32,20 @@ static int message_id_token(char *hex)
 
 /* The text/html alternative of a mail about game g: the board as the
  * mail was written for it (a picture the html shows by Content-ID) above
- * the mail's text, from mail/board.html.  0 or -1 (h->error). */
+ * the mail's text, from mail/board.html.  The picture is stored as SVG;
+ * for a reader who takes PNG (the default: most webmail shows no SVG)
+ * the envelope says so and the outbox draws the PNG when it sends,
+ * outside this transaction, because drawing one takes tens of
+ * milliseconds.  0 or -1 (h->error). */
 static int queue_board(struct handle *h, const struct game *g,
-		       struct store_outbox_msg *m, struct buf *svg,
-		       struct buf *html)
+		       enum store_picture picture, struct store_outbox_msg *m,
+		       struct buf *svg, struct buf *html)
 {
 	struct template_ctx *ctx;
 	const char *error;
 	int ret;
 
-	if (game_board_svg(g, m->ply, svg, &error) < 0)
+	if (game_board_picture(h, g, m->ply, svg, &error) < 0)
 		return server_store_fail(h, error);
 	ctx = template_ctx_new();
 	template_ctx_set(ctx, "subject", m->subject);
@@ -57,30 +61,141 @@ static int queue_board(struct handle *h, const struct game *g,
 	m->html = (char *)buf_str(html);
 	m->image = svg->data;
 	m->image_len = svg->len;
+	m->image_type = (char *)(picture == STORE_PICTURE_SVG ?
+				 STORE_OUTBOX_SVG : STORE_OUTBOX_PNG);
 	return 0;
 }
 
-/* The references of a mail: the sender's, the game's thread root and
- * the mail answered, as "<a> <b>". */
-static void queue_references(const struct game *g, const char *answer_id,
-			     const char *answer_refs, struct buf *refs)
+/* The picture the recipient takes (PNG for anyone who is no player). */
+static int queue_picture(struct handle *h, int64_t recipient_id,
+			 enum store_picture *picture_r)
 {
-	if (answer_refs != NULL && answer_refs[0] != '\0' &&
-	    strlen(answer_refs) < 900)
-		buf_puts(refs, answer_refs);
-	if (g != NULL && g->row->thread_message_id != NULL) {
-		if (refs->len > 0)
-			buf_putc(refs, ' ');
-		buf_printf(refs, "<%s>", g->row->thread_message_id);
+	struct store_settings s;
+
+	*picture_r = STORE_PICTURE_PNG;
+	if (recipient_id == 0)
+		return 0;
+	if (server_recipient_settings(h, recipient_id, &s) < 0)
+		return -1;
+	*picture_r = s.picture;
+	return 0;
+}
+
+/* A References value stays one bounded header line (RFC 5322 3.6.4 lets
+ * a long list lose its middle: the first, the thread's root and the mail
+ * answered are what threading needs), of at most this many ids. */
+#define QUEUE_REFERENCES_MAX 900
+#define QUEUE_REFERENCES_IDS 32
+#define QUEUE_REFERENCE_ID_MAX 250
+
+struct queue_ref {
+	const char *id; /* "<...>", not NUL-terminated */
+	size_t len;
+	bool keep;      /* ours to thread by: never dropped */
+};
+
+/* Append "<...>" id (len bytes) to refs unless it is there already; a
+ * full list loses its second (oldest but the first) id to make room. */
+static void queue_ref_add(struct queue_ref *refs, size_t *n, const char *id,
+			  size_t len, bool keep)
+{
+	size_t i;
+
+	for (i = 0; i < *n; i++) {
+		if (refs[i].len == len && memcmp(refs[i].id, id, len) == 0) {
+			refs[i].keep |= keep;
+			return;
+		}
 	}
-	if (answer_id != NULL) {
-		if (refs->len > 0)
-			buf_putc(refs, ' ');
-		buf_printf(refs, "<%s>", answer_id);
+	if (*n == QUEUE_REFERENCES_IDS) {
+		for (i = 1; i < *n && refs[i].keep; i++)
+			;
+		if (i == *n)
+			return;
+		memmove(&refs[i], &refs[i + 1], (*n - i - 1) * sizeof(*refs));
+		(*n)--;
+	}
+	refs[*n].id = id;
+	refs[*n].len = len;
+	refs[*n].keep = keep;
+	(*n)++;
+}
+
+/* The ids of the sender's References: well-formed "<...>" tokens only
+ * (no blank, control character or bracket inside, not too long). */
+static void queue_refs_parse(const char *text, struct queue_ref *refs,
+			     size_t *n)
+{
+	const char *p = text;
+
+	while (p != NULL && (p = strchr(p, '<')) != NULL) {
+		size_t len = 1;
+		bool ok = true;
+
+		while (p[len] != '\0' && p[len] != '>') {
+			unsigned char c = (unsigned char)p[len];
+			if (c <= ' ' || c >= 0x7f || c == '<') {
+				ok = false;
+				break;
+			}
+			len++;
+		}
+		if (p[len] != '>') {
+			p += len;
+			continue;
+		}
+		len++;
+		if (ok && len > 2 && len <= QUEUE_REFERENCE_ID_MAX)
+			queue_ref_add(refs, n, p, len, false);
+		p += len;
 	}
 }
 
-int server_queue_mail(struct handle *h, const char *to, struct game *g,
+/* The references of a mail: the sender's, the game's thread root and
+ * the mail answered, as "<a> <b>" -- each id once, where it first comes,
+ * and the line bounded by dropping the oldest ids after the first. */
+static void queue_references(const struct game *g, const char *answer_id,
+			     const char *answer_refs, struct buf *out)
+{
+	struct queue_ref refs[QUEUE_REFERENCES_IDS];
+	char root[QUEUE_REFERENCE_ID_MAX + 3], answer[QUEUE_REFERENCE_ID_MAX + 3];
+	size_t n = 0, total = 0, i;
+	int len;
+
+	if (answer_refs != NULL)
+		queue_refs_parse(answer_refs, refs, &n);
+	if (g != NULL && g->row->thread_message_id != NULL) {
+		len = snprintf(root, sizeof(root), "<%s>",
+			       g->row->thread_message_id);
+		if (len > 0 && (size_t)len < sizeof(root))
+			queue_ref_add(refs, &n, root, (size_t)len, true);
+	}
+	if (answer_id != NULL) {
+		len = snprintf(answer, sizeof(answer), "<%s>", answer_id);
+		if (len > 0 && (size_t)len < sizeof(answer))
+			queue_ref_add(refs, &n, answer, (size_t)len, true);
+	}
+	for (i = 0; i < n; i++)
+		total += refs[i].len + (i > 0);
+	/* Too long: the oldest after the first go, never ours. */
+	for (i = 1; total > QUEUE_REFERENCES_MAX && i < n;) {
+		if (refs[i].keep) {
+			i++;
+			continue;
+		}
+		total -= refs[i].len + 1;
+		memmove(&refs[i], &refs[i + 1], (n - i - 1) * sizeof(*refs));
+		n--;
+	}
+	for (i = 0; i < n; i++) {
+		if (i > 0)
+			buf_putc(out, ' ');
+		buf_append(out, refs[i].id, refs[i].len);
+	}
+}
+
+int server_queue_mail(struct handle *h, const char *to,
+		      int64_t recipient_id, struct game *g, bool picture,
 		      const char *kind, const char *subject,
 		      const char *answer_id, const char *answer_refs,
 		      const char *body, bool auto_reply)
@@ -88,6 +203,7 @@ int server_queue_mail(struct handle *h, const char *to, struct game *g,
 	struct store_outbox_msg m;
 	struct buf refs = BUF_INIT, svg = BUF_INIT, html = BUF_INIT;
 	char id[256], token[MESSAGE_ID_TOKEN_BYTES * 2 + 1];
+	enum store_picture taken = STORE_PICTURE_NONE;
 	const char *error;
 	int ret = 0;
 
@@ -116,8 +232,13 @@ int server_queue_mail(struct handle *h, const char *to, struct game *g,
 		m.in_reply_to = (char *)answer_id;
 	else if (g != NULL)
 		m.in_reply_to = g->row->thread_message_id;
-	if (g != NULL && g->rec_ok &&
-	    queue_board(h, g, &m, &svg, &html) < 0) {
+	if (g != NULL && g->rec_ok && picture &&
+	    queue_picture(h, recipient_id, &taken) < 0) {
+		ret = -1;
+		goto out;
+	}
+	if (taken != STORE_PICTURE_NONE &&
+	    queue_board(h, g, taken, &m, &svg, &html) < 0) {
 		ret = -1;
 		goto out;
 	}

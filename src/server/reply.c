@@ -2,12 +2,30 @@
  * result in order, the refusal if one stopped the rest, or why the mail
  * as a whole was not read.  It goes to the registered address (From only
  * for a sender still unknown after the commands), in the thread of the
- * first game the mail touched. */
+ * first game the mail touched.  A player who chose `set confirm off`
+ * gets none for a mail that only played moves. */
 #include "server/server_private.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* A player who turned confirmations off (`set confirm off`) gets no
+ * reply to a mail that only played moves, every one of them taken: the
+ * next "your move" mail shows their move (recipient.c).  Anything else a
+ * reply would say -- a refusal, another command's result, a note about
+ * the mail itself -- is always sent.  1 skip, 0 send, -1 failure. */
+static int reply_unwanted(struct handle *h)
+{
+	struct store_settings s;
+
+	if (!h->only_moves || h->me == NULL || h->msg->unsigned_text_ignored ||
+	    template_ctx_get(h->reply, "subject_ignored") != NULL)
+		return 0;
+	if (server_recipient_settings(h, h->me->id, &s) < 0)
+		return -1;
+	return s.confirm ? 0 : 1;
+}
 
 int server_queue_reply(struct handle *h, const char *kind)
 {
@@ -18,6 +36,9 @@ int server_queue_reply(struct handle *h, const char *kind)
 	char *to = NULL;
 	int ret;
 
+	ret = reply_unwanted(h);
+	if (ret != 0)
+		return ret < 0 ? -1 : 0;
 	/* A player is answered where their mail goes (a confirmed address,
 	 * else the one they claim); a stranger at From, if it is usable. */
 	if (h->me != NULL) {
@@ -46,7 +67,8 @@ int server_queue_reply(struct handle *h, const char *kind)
 		have_game = ret == 1;
 	}
 	if (have_game) {
-		ret = game_subject(h, &g, &subject);
+		ret = game_subject(h, &g, h->me != NULL ? h->me->id : 0,
+				   "reply", &subject);
 	} else {
 		char clean[COMMAND_TEXT_MAX];
 		command_subject_clean(msg->subject, clean, sizeof(clean));
@@ -63,9 +85,10 @@ int server_queue_reply(struct handle *h, const char *kind)
 		struct buf refs = BUF_INIT;
 		if (msg->references != NULL)
 			buf_puts(&refs, msg->references);
-		ret = server_queue_mail(h, to, have_game ? &g : NULL, kind,
-				 buf_str(&subject), h->message_id,
-				 buf_str(&refs), buf_str(&body), true);
+		ret = server_queue_mail(h, to, h->me != NULL ? h->me->id : 0,
+					have_game ? &g : NULL, h->moved, kind,
+					buf_str(&subject), h->message_id,
+					buf_str(&refs), buf_str(&body), true);
 		buf_free(&refs);
 	}
 out:

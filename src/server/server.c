@@ -2,6 +2,7 @@
  * (see server.h for the steps, server_private.h for the files). */
 #include "server/server_private.h"
 
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -90,6 +91,55 @@ static int identify(struct handle *h)
 	return ret < 0 ? server_store_fail(h, error) : 0;
 }
 
+/* An exact duplicate of a mail handled before (seen_id, its first
+ * reading): recorded as such -- when, from which mailbox, pointing at the
+ * first -- and nothing else: no answer, no rate count, no effect. */
+static int record_duplicate(struct handle *h, int64_t seen_id,
+			    struct server_outcome *out)
+{
+	const struct server_inbound *msg = h->msg;
+	struct store_inbound in;
+	const char *error;
+
+	out->status = SERVER_DUPLICATE;
+	out->inbound_id = seen_id;
+	snprintf(out->outcome, sizeof(out->outcome),
+		 "duplicate of inbound %" PRId64, seen_id);
+	memset(&in, 0, sizeof(in));
+	in.message_id = (char *)h->message_id;
+	in.sha256 = (char *)msg->raw_sha256;
+	in.received = h->now;
+	in.source = (char *)msg->source;
+	in.sender_address = (char *)msg->from_address;
+	in.sender_fingerprint = (char *)msg->fingerprint;
+	in.outcome = out->outcome;
+	in.duplicate_of = seen_id;
+	if (store_inbound_record(h->srv->store, &in, NULL, &error) != 0)
+		return server_store_fail(h, error);
+	return 0;
+}
+
+/* A replayed signed text is refused in the thread of the game its
+ * commands name first (read from the signed text, as commands_run()
+ * reads it; it is the same text the first time) -- for a sender who may
+ * see that game.  0 or -1. */
+static int replay_game(struct handle *h)
+{
+	struct command_list list;
+	int ret = 0;
+
+	if (h->me == NULL || identity_pending(h->me))
+		return 0;
+	commands_parse(h, &list);
+	for (size_t i = 0; i < list.count && ret == 0; i++)
+		if (list.items[i].game > 0) {
+			ret = game_note_first(h, list.items[i].game);
+			break;
+		}
+	command_list_free(&list);
+	return ret;
+}
+
 static int handle_in_transaction(struct handle *h, struct server_outcome *out)
 {
 	const struct server_inbound *msg = h->msg;
@@ -105,12 +155,8 @@ static int handle_in_transaction(struct handle *h, struct server_outcome *out)
 	ret = store_inbound_seen(st, msg->raw_sha256, &seen_id, &error);
 	if (ret < 0)
 		return server_store_fail(h, error);
-	if (ret == 1) {
-		out->status = SERVER_DUPLICATE;
-		out->inbound_id = seen_id;
-		snprintf(out->outcome, sizeof(out->outcome), "duplicate");
-		return 0;
-	}
+	if (ret == 1)
+		return record_duplicate(h, seen_id, out);
 	classify(h);
 	if (identify(h) < 0)
 		return -1;
@@ -132,9 +178,12 @@ static int handle_in_transaction(struct handle *h, struct server_outcome *out)
 	if (ret == 1) {
 		/* seen() said no, record() says yes: another process got it
 		 * between; it is a duplicate all the same. */
-		out->status = SERVER_DUPLICATE;
-		snprintf(out->outcome, sizeof(out->outcome), "duplicate");
-		return 0;
+		ret = store_inbound_seen(st, msg->raw_sha256, &seen_id, &error);
+		if (ret < 0)
+			return server_store_fail(h, error);
+		if (ret == 0)
+			return server_store_fail(h, "inbound mail both seen and unseen");
+		return record_duplicate(h, seen_id, out);
 	}
 	out->inbound_id = h->inbound_id;
 
@@ -155,7 +204,8 @@ static int handle_in_transaction(struct handle *h, struct server_outcome *out)
 			snprintf(out->outcome, sizeof(out->outcome),
 				 "replay: signed text used before");
 			template_ctx_set_bool(h->reply, "replay", true);
-			if (server_queue_reply(h, "reply") < 0)
+			if (replay_game(h) < 0 ||
+			    server_queue_reply(h, "reply") < 0)
 				return -1;
 			goto record;
 		}

@@ -10,8 +10,9 @@
  * service takes every decision about a mail; the daemon only wires):
  *  1. idempotence: a message already handled (the same raw bytes, by
  *     sha256; never by Message-ID alone, which anyone can take first)
- *     changes nothing and queues nothing (SERVER_DUPLICATE) -- the rate
- *     counter, the bounce marks and the replay history included;
+ *     is recorded as a duplicate of its first reading and changes nothing
+ *     else, queuing nothing (SERVER_DUPLICATE) -- the rate counter, the
+ *     bounce marks and the replay history included;
  *  2. the mail as a whole (intake.c): revocations it carries, a
  *     delivery report (only one naming one of our Message-IDs marks an
  *     address failing), loops and automatic mail, whether an unsigned
@@ -163,7 +164,8 @@ struct server_inbound {
 enum server_status {
 	SERVER_OK = 0,       /* every command ran */
 	SERVER_REFUSED,      /* a command was refused; the reply says why */
-	SERVER_DUPLICATE,    /* handled before: nothing changed or queued */
+	SERVER_DUPLICATE,    /* handled before: recorded as a duplicate,
+			      * nothing else changed or queued */
 	SERVER_REPLAY,       /* a signed text used before; answered, no effect */
 	SERVER_NO_COMMANDS,  /* nothing to do; a short reply was queued */
 	SERVER_MAIL_REFUSED, /* msg->mail_refusal: recorded, answered why */
@@ -174,12 +176,14 @@ enum server_status {
 
 struct server_outcome {
 	enum server_status status;
-	int64_t inbound_id;  /* the recorded message (existing for duplicate) */
+	int64_t inbound_id;  /* the recorded message (for a duplicate: its
+			      * first reading) */
 	int64_t player_id;   /* the sender as identified, or 0 */
 	size_t commands_run; /* commands that succeeded */
 	int failed_line;     /* line of the refused command (0: subject), or -1 */
 	size_t queued;       /* outbox messages queued */
-	/* "ok", "refused: line 3: ...", "duplicate", ... as recorded. */
+	/* "ok", "refused: line 3: ...", "duplicate of inbound 7", ... as
+	 * recorded. */
 	char outcome[256];
 };
 
@@ -257,5 +261,15 @@ int server_help_text(struct server *server, struct buf *out,
  * store or template error; valid until the next call). */
 int server_game_show(struct server *server, int64_t game_id,
 		     struct buf *out, const char **error_r);
+
+/* The daily digests (digest.c): every observer who chose `set digest on`
+ * and has changes noted before the UTC day of `now` began gets one mail
+ * about them, queued in the outbox, and the notes are forgotten -- in
+ * one transaction of its own (not inside another), so it may run as
+ * often as the caller likes: at most one digest per observer per day,
+ * nothing lost when it fails or the process dies.  The number of digests
+ * queued, or -1 with *error_r (rolled back; valid until the next call). */
+int server_send_digests(struct server *server, int64_t now,
+			const char **error_r);
 
 #endif

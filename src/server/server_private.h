@@ -15,8 +15,16 @@
  *               resign, draw;
  *   view.c      board, moves, history, games, observe, unobserve;
  *   identity.c  register, confirm, key replace; where a player's mail goes;
+ *   message.c   message: a note to the opponent, archived with the game;
+ *   undo.c      offer|accept|decline undo: a move taken back by agreement;
+ *   settings.c  set KEY VALUE, settings: what a player chose;
+ *   help.c      help [TOPIC]: the general help, the rules, one command;
  *   notice.c    the notices a change of a game sends (your move, result,
  *               observers, challenges);
+ *   digest.c    the daily digest of the games an observer follows;
+ *   recipient.c what each reader chose, as a mail to them honours it: the
+ *               legal-move list, their own move shown when no reply
+ *               confirmed it, an observer's notice kept for the digest;
  *   queue.c     one outgoing mail into the outbox, as a typed envelope;
  *   game.c      a game loaded, replayed, described and saved;
  *   handle.c    the mail in hand: refusals, rendering, failures;
@@ -75,6 +83,12 @@ struct handle {
 	/* The failure is the mail's own (a value the store's rules refuse),
 	 * not the machinery's: record it and go on, never retry it. */
 	bool mail_fault;
+	/* Every command of the mail was a move, and each was taken: a
+	 * player with confirmations off gets no reply (reply.c). */
+	bool only_moves;
+	/* A command of this mail changed a game's position (a move, a game
+	 * begun, a move taken back): its reply shows the board. */
+	bool moved;
 };
 
 /* A game as the service works with it: the stored row and the replayed
@@ -124,6 +138,10 @@ struct server_command {
 /* Run the commands of the mail in hand (h->msg) and queue the reply.
  * 0, or -1 (h->error). */
 int commands_run(struct handle *h, struct server_outcome *out);
+/* The commands of the mail in hand as commands_run() reads them (the
+ * thread's game only where the signed text confirms it); the caller
+ * frees list_r with command_list_free(). */
+void commands_parse(const struct handle *h, struct command_list *list_r);
 /* Check every template the table and the service name (server.h). */
 int commands_check_templates(struct server *server, const char **error_r);
 
@@ -132,6 +150,18 @@ server_command_fn play_challenge, play_accept, play_decline, play_move,
 	play_preview, play_resign, play_draw;
 server_command_fn view_game, view_games, view_observe;
 server_command_fn identity_register, identity_confirm, identity_key_replace;
+server_command_fn settings_set, settings_show;
+server_command_fn message_send;
+server_command_fn undo_run;
+server_command_fn help_run;
+
+/* ---- message.c ------------------------------------------------------ */
+
+/* The notes of game g as the list "notes" (and the flag "has_notes") in
+ * ctx, for a player of the game only: they are between the two players.
+ * 0 or -1. */
+int message_list_ctx(struct handle *h, const struct game *g,
+		     struct template_ctx *ctx);
 
 /* ---- reply.c -------------------------------------------------------- */
 
@@ -163,6 +193,35 @@ int intake_decide(struct handle *h, struct server_outcome *out);
  * verified a good, fresh signature, else NULL. */
 const char *intake_signer(const struct server_inbound *msg);
 
+/* ---- recipient.c: what each reader chose ---------------------------- */
+
+/* The settings of player `player_id` (0: nobody, the defaults) into
+ * *s_r, for a mail to them (the picture queue.c attaches, the move list,
+ * a reply or not, the digest).  0, or -1 (h->error). */
+int server_recipient_settings(struct handle *h, int64_t player_id,
+			      struct store_settings *s_r);
+/* Set exactly one of the flags moves_full, moves_short, moves_none in
+ * ctx, as player `player_id` chose (`set moves`): how the mail to them
+ * lists the legal moves.  0 or -1. */
+int recipient_moves_ctx(struct handle *h, int64_t player_id,
+			struct template_ctx *ctx);
+/* The first ply (an index into g's record) a "your move" mail to
+ * player_id describes when the game changed from ply index `from`: from
+ * itself, or the player's own move before it when confirmations are off
+ * (a mail of moves only got no reply: this mail confirms the move).  0
+ * or -1. */
+int recipient_moves_from(struct handle *h, const struct game *g,
+			 int64_t player_id, size_t from, size_t *from_r);
+/* Replace the last moves in ctx (game_last_moves_ctx's list and flag)
+ * by the plies from index `from`.  0 or -1. */
+int recipient_last_moves_ctx(struct handle *h, const struct game *g,
+			     size_t from, struct template_ctx *ctx);
+/* An observer with `digest on` gets no notice now: the change of g from
+ * ply index `from` is noted for their daily digest.  1 noted (send
+ * nothing), 0 send the notice, -1 failure. */
+int recipient_digest_note(struct handle *h, const struct game *g,
+			  int64_t player_id, size_t from);
+
 /* ---- notice.c ------------------------------------------------------- */
 
 /* The notices the service sends besides replies: kind word (the
@@ -175,15 +234,28 @@ enum server_notice {
 	NOTICE_CHALLENGE_CLOSED,
 	NOTICE_DRAW,
 	NOTICE_KEY_REVOKED,
+	NOTICE_MESSAGE,
+	NOTICE_UNDO,
+	NOTICE_UNDONE,
 	NOTICE_COUNT
 };
 extern const struct server_notice_def {
 	const char *kind;
 	const char *template;
+	/* What the mail is, for its subject (game_subject()'s kind); NULL:
+	 * the game as it stands for the reader. */
+	const char *subject;
+	/* The mail shows a position that changed (the board picture goes
+	 * with it); a mail that changes no position carries none. */
+	bool picture;
 } server_notices[NOTICE_COUNT];
 
+
 /* Queue notice `n` about game g to player `pid` (0: nobody) with the
- * variables in ctx (plus "recipient").  0 or -1. */
+ * variables in ctx (plus "recipient", and the flag "recipient_to_move":
+ * it is pid's turn).  The subject is worded for pid; a string
+ * "subject_kind" in ctx, if set, is its kind instead of the notice's
+ * subject word (a template telling several events).  0 or -1. */
 int notice_send(struct handle *h, struct game *g, int64_t pid,
 		enum server_notice n, struct template_ctx *ctx);
 /* After a game changed: "your move" to the player to move, the result to
@@ -194,11 +266,16 @@ int notice_game(struct handle *h, struct game *g, size_t from,
 
 /* ---- queue.c -------------------------------------------------------- */
 
-/* Queue one mail to `to` (nothing when NULL).  `g` (may be NULL) threads
- * it into the game's thread (whose root becomes this mail if the game has
- * none yet) and gives it the board picture; `answer_id` and `answer_refs`
- * (may be NULL) thread it under the sender's mail.  0 or -1. */
-int server_queue_mail(struct handle *h, const char *to, struct game *g,
+/* Queue one mail to `to` (nothing when NULL), player `recipient_id` (0:
+ * not a player; their settings choose the picture).  `g` (may be NULL)
+ * threads it into the game's thread (whose root becomes this mail if the
+ * game has none yet) and, with `picture` (the mail shows a position that
+ * changed: a notice so marked in server_notices[], a reply to a mail that
+ * moved a game), gives it the board picture; `answer_id` and
+ * `answer_refs` (may be NULL) thread it under the sender's mail.  0 or
+ * -1. */
+int server_queue_mail(struct handle *h, const char *to,
+		      int64_t recipient_id, struct game *g, bool picture,
 		      const char *kind, const char *subject,
 		      const char *answer_id, const char *answer_refs,
 		      const char *body, bool auto_reply);
@@ -227,12 +304,25 @@ void game_ctx(const struct handle *h, const struct game *g,
 /* Describe the plies from index `from` of the record in words. */
 int game_last_moves_ctx(struct handle *h, const struct game *g, size_t from,
 			struct template_ctx *ctx);
-/* Subject of every mail about game g: "[ashes #12] alice vs bob". */
-int game_subject(struct handle *h, const struct game *g, struct buf *out);
-/* The board after `ply` plies, the ply that led there outlined, as an
- * SVG picture appended to out.  -1 with *error_r. */
-int game_board_svg(const struct game *g, int ply, struct buf *out,
-		   const char **error_r);
+/* Subject of a mail about game g to player `recipient` (0: none, or not
+ * a player): "[ashes #12] " and what the mail wants of the reader, from
+ * mail/subject-game.txt -- "your move (ply 21) vs bob", "waiting for bob
+ * (ply 22)", "finished: you won", "alice challenges you".  `kind` (may
+ * be NULL) names the mail -- "reply", or a notice's subject word
+ * (server_notices[].subject) -- as the template's flag kind_KIND.
+ * Appended to out; 0 or -1 (template error). */
+int game_subject(struct handle *h, const struct game *g, int64_t recipient,
+		 const char *kind, struct buf *out);
+/* Make game `id` the mail's first game (the reply's subject and thread)
+ * if none is set yet and the game exists -- for a game named by a line
+ * that did not run; the caller checks that the sender may see it.  0 or
+ * -1. */
+int game_note_first(struct handle *h, int64_t id);
+/* The board after `ply` plies, the ply that led there drawn as an arrow,
+ * with the players' panels worded by picture.txt, as an SVG picture
+ * appended to out.  -1 with *error_r. */
+int game_board_picture(struct handle *h, const struct game *g, int ply,
+		       struct buf *out, const char **error_r);
 /* Refusals about a game: "no_such_game" and the like, with its number;
  * "wrong_status" with its status. */
 int game_refuse(struct handle *h, const char *code, int64_t game);

@@ -2,7 +2,9 @@
 # query.  The migrations are installed under $(pkgdatadir)/sql and also
 # compiled in (store_sql_embedded.c) so an uninstalled program works.
 STORE_SQL_FILES = sql/001-initial.sql sql/002-hostile-mail.sql \
-	sql/003-outbox-envelope.sql
+	sql/003-outbox-envelope.sql sql/004-duplicates-recorded.sql \
+	sql/005-player-settings.sql sql/006-undo-message.sql \
+	sql/007-outbox-image-type.sql
 nobase_dist_pkgdata_DATA += $(STORE_SQL_FILES)
 
 noinst_LIBRARIES += libashes_store.a
@@ -19,7 +21,9 @@ libashes_store_a_SOURCES = \
 	src/store/store_inbound.c \
 	src/store/store_outbox.c \
 	src/store/store_mailbox.c \
-	src/store/store_identity.c
+	src/store/store_identity.c \
+	src/store/store_settings.c \
+	src/store/store_message.c
 nodist_libashes_store_a_SOURCES = src/store/store_sql_embedded.c
 EXTRA_DIST += src/store/embed-sql.sh
 CLEANFILES += src/store/store_sql_embedded.c
@@ -58,12 +62,24 @@ tests_store_test_store_faults_SOURCES = tests/store/test_store_faults.c \
 	tests/store/store_test.h
 tests_store_test_store_faults_CFLAGS = $(STORE_TEST_CFLAGS)
 tests_store_test_store_faults_LDADD = $(STORE_TEST_LDADD)
+check_PROGRAMS += tests/store/test_store_undo
+TESTS += tests/store/test_store_undo
+tests_store_test_store_undo_SOURCES = tests/store/test_store_undo.c \
+	tests/store/store_fixture.h tests/store/store_test.h
+tests_store_test_store_undo_CFLAGS = $(STORE_TEST_CFLAGS)
+tests_store_test_store_undo_LDADD = $(STORE_TEST_LDADD)
 check_PROGRAMS += tests/store/test_store_outbox
 TESTS += tests/store/test_store_outbox
 tests_store_test_store_outbox_SOURCES = tests/store/test_store_outbox.c \
 	tests/store/store_test.h
 tests_store_test_store_outbox_CFLAGS = $(STORE_TEST_CFLAGS)
 tests_store_test_store_outbox_LDADD = $(STORE_TEST_LDADD)
+check_PROGRAMS += tests/store/test_store_settings
+TESTS += tests/store/test_store_settings
+tests_store_test_store_settings_SOURCES = tests/store/test_store_settings.c \
+	tests/store/store_fixture.h tests/store/store_test.h
+tests_store_test_store_settings_CFLAGS = $(STORE_TEST_CFLAGS)
+tests_store_test_store_settings_LDADD = $(STORE_TEST_LDADD)
 
 # bench_store: one-move-mail transactions/s through the store alone, with
 # 1,000 active games and again with 100,000 finished games.

@@ -14,6 +14,9 @@
 
 /* ---- open / close --------------------------------------------------- */
 
+/* How long to wait between tries to switch a new database to WAL. */
+#define STORE_WAL_RETRY_MS 20
+
 static int open_fail(struct store **sp, const char **error_r)
 {
 	struct store *s = *sp;
@@ -82,11 +85,21 @@ int store_open(const char *path, const struct store_options *options,
 	sqlite3_extended_result_codes(s->db, 1);
 	sqlite3_busy_timeout(s->db, s->busy_timeout_ms);
 
-	/* WAL: readers (ashes CLI) never block the daemon's writes. */
+	/* WAL: readers (ashes CLI) never block the daemon's writes.  The
+	 * switch needs the database to itself and SQLite may answer BUSY at
+	 * once, without waiting in the busy handler, when another process
+	 * opens (or migrates) the same new file at that moment: try again,
+	 * for as long as the busy timeout allows. */
 	rc = sqlite3_prepare_v2(s->db, "PRAGMA journal_mode = WAL", -1, &st,
 				NULL);
-	if (rc == SQLITE_OK)
+	for (int waited = 0; rc == SQLITE_OK; waited += STORE_WAL_RETRY_MS) {
 		rc = sqlite3_step(st);
+		if ((rc & 0xff) != SQLITE_BUSY || waited >= s->busy_timeout_ms)
+			break;
+		sqlite3_reset(st);
+		sqlite3_sleep(STORE_WAL_RETRY_MS);
+		rc = SQLITE_OK;
+	}
 	mode = rc == SQLITE_ROW ? (const char *)sqlite3_column_text(st, 0) :
 		NULL;
 	if (mode == NULL || strcmp(mode, "wal") != 0) {

@@ -342,6 +342,12 @@ int store_game_update(struct store *store, const struct store_game *game,
 int store_games_for_player(struct store *store, int64_t player_id,
 			   unsigned statuses, struct store_game **games_r,
 			   size_t *count_r, const char **error_r);
+/* The games a player played (white or black) that are finished, the
+ * latest to end first, at most limit (0: no limit).  Free with
+ * store_rows_free and store_game_clear. */
+int store_games_finished_for_player(struct store *store, int64_t player_id,
+				    size_t limit, struct store_game **games_r,
+				    size_t *count_r, const char **error_r);
 /* All games with a status in the mask (0: all), by id, at most limit
  * (0: no limit) starting after id after_id (0: from the start). */
 int store_games_list(struct store *store, unsigned statuses,
@@ -389,6 +395,62 @@ int store_game_move_records(struct store *store, int64_t game_id,
 /* Frees a NULL-terminated string array and NULLs *strings. */
 void store_strings_free(char ***strings);
 
+/* ---- taking moves back (store_game.c) -------------------------------- */
+
+/* Both players agreed to take back the last move: remove the plies after
+ * `keep` (the move and the forced passes it brought) from a game whose
+ * ply is `ply` now, set its ply to keep, updated to now, and clear its
+ * request to take back (answered).  The caller saves the rest of the
+ * row (seats swapped back after a swap) with store_game_update.  1 if
+ * the game's ply is not `ply` (a move came meanwhile: nothing changed);
+ * -1 with STORE_ERROR_USAGE if keep is not in 0 .. ply - 1, for no such
+ * game, or when the game does not hold plies keep + 1 .. ply. */
+int store_move_take_back(struct store *store, int64_t game_id, int ply,
+			 int keep, int64_t now, const char **error_r);
+/* The one pending request to take back a move in a game: 1 with the
+ * player who asked and the game's ply when they did (the request counts
+ * only while the game is still at that ply: a move ends it without
+ * clearing it here); 0 if none (or no such game), with both zeroed. */
+int store_undo_offer_get(struct store *store, int64_t game_id,
+			 int64_t *player_id_r, int *ply_r,
+			 const char **error_r);
+/* Record the request of player_id at ply, replacing any other, or clear
+ * it (player_id 0); updated = now.  -1 (STORE_ERROR_USAGE) for no such
+ * game. */
+int store_undo_offer_set(struct store *store, int64_t game_id,
+			 int64_t player_id, int ply, int64_t now,
+			 const char **error_r);
+
+/* ---- notes between the players (store_message.c) --------------------- */
+
+/* The longest note the store archives, in bytes (the command language
+ * bounds it lower: COMMAND_TEXT_MAX). */
+#define STORE_MESSAGE_MAX 1000
+
+struct store_game_message {
+	int64_t id;
+	int64_t game_id;
+	int ply;            /* plies the game had when it was sent */
+	int64_t player_id;  /* who sent it */
+	char *text;
+	int64_t inbound_id; /* the signed mail it came in, or 0 */
+	int64_t created;
+};
+/* Free what one note owns: the clear function for store_rows_free. */
+void store_game_message_clear(void *msg);
+/* Archive a note of player_id in a game.  -1 with STORE_ERROR_USAGE for
+ * an empty text or one over STORE_MESSAGE_MAX bytes, a negative ply, or
+ * an unknown game or player.  *id_r may be NULL. */
+int store_game_message_add(struct store *store, int64_t game_id, int ply,
+			   int64_t player_id, const char *text,
+			   int64_t inbound_id, int64_t now, int64_t *id_r,
+			   const char **error_r);
+/* A game's notes in the order they were sent; free with store_rows_free
+ * and store_game_message_clear. */
+int store_game_messages(struct store *store, int64_t game_id,
+			struct store_game_message **msgs_r, size_t *count_r,
+			const char **error_r);
+
 /* ---- observers ------------------------------------------------------ */
 
 /* 1 if already observing / 0 added. */
@@ -401,6 +463,85 @@ int store_observer_remove(struct store *store, int64_t game_id,
 int store_observer_list(struct store *store, int64_t game_id,
 			int64_t **ids_r, size_t *count_r,
 			const char **error_r);
+
+/* ---- player settings and the observers' digest (store_settings.c) ---- */
+
+/* What a player chose with `set KEY VALUE` by mail or `ashes player set`
+ * (sql/005).  A player who never set anything has the defaults. */
+enum store_picture { STORE_PICTURE_PNG = 0, STORE_PICTURE_SVG,
+		     STORE_PICTURE_NONE };
+enum store_move_list { STORE_MOVES_SHORT = 0, STORE_MOVES_FULL,
+		       STORE_MOVES_NONE };
+struct store_settings {
+	bool confirm;                /* a reply to one's own moves; default true */
+	enum store_picture picture;  /* the board picture in mails; default png */
+	enum store_move_list moves;  /* the legal-move list; default short */
+	bool digest;                 /* observers: one daily digest instead of
+				      * a mail per change; default false */
+};
+/* The defaults into *s_r. */
+void store_settings_default(struct store_settings *s_r);
+/* A player's settings: 0 with the stored ones, or the defaults when none
+ * are stored (or player_id is 0); -1 on failure. */
+int store_settings_get(struct store *store, int64_t player_id,
+		       struct store_settings *s_r, const char **error_r);
+/* Store all four settings of a player.  -1 with STORE_ERROR_USAGE for no
+ * such player or a value out of its enum's range. */
+int store_settings_set(struct store *store, int64_t player_id,
+		       const struct store_settings *s, int64_t now,
+		       const char **error_r);
+
+/* The keys and the words of their values, as players write them:
+ * confirm on|off, pictures png|svg|none, moves full|short|none, digest
+ * on|off (the command syntax, like store_game_status_name()). */
+enum store_setting_key {
+	STORE_SETTING_CONFIRM = 0,
+	STORE_SETTING_PICTURES,
+	STORE_SETTING_MOVES,
+	STORE_SETTING_DIGEST,
+	STORE_SETTING_COUNT
+};
+/* "confirm", ...; NULL for a bad key. */
+const char *store_setting_name(enum store_setting_key key);
+/* The words a key takes, "on|off"; NULL for a bad key. */
+const char *store_setting_choices(enum store_setting_key key);
+/* The word of key's value in s ("off", "svg"); NULL for a bad key or a
+ * value out of range. */
+const char *store_setting_word(const struct store_settings *s,
+			       enum store_setting_key key);
+/* A key by its name (ASCII case-insensitive): 0 and *key_r, or -1. */
+int store_setting_parse_key(const char *name, enum store_setting_key *key_r);
+/* Set key in s to the value named by a word of it (case-insensitive): 0,
+ * or -1 if value is none of key's words (s unchanged). */
+int store_setting_parse_value(struct store_settings *s,
+			      enum store_setting_key key, const char *value);
+
+/* An observer with `digest on` gets no mail per change of a game: the
+ * change is noted, once per observer and game, and the daily digest
+ * describes each game from the earliest ply noted. */
+struct store_digest_item {
+	int64_t player_id;
+	int64_t game_id;
+	int from_ply;    /* plies before this one were told already */
+	int64_t created; /* when the first change was noted */
+};
+/* Note a change of game_id for observer player_id, to be described from
+ * ply index from_ply on: a new item, or the one there with the earlier
+ * from_ply of the two (its time kept). */
+int store_digest_add(struct store *store, int64_t player_id, int64_t game_id,
+		     int from_ply, int64_t now, const char **error_r);
+/* Observers with an item noted before `before`, ascending; caller frees
+ * *ids_r (free()). */
+int store_digest_due(struct store *store, int64_t before, int64_t **ids_r,
+		     size_t *count_r, const char **error_r);
+/* All items of one observer, by game; caller frees *items_r (free()). */
+int store_digest_items(struct store *store, int64_t player_id,
+		       struct store_digest_item **items_r, size_t *count_r,
+		       const char **error_r);
+/* Forget an observer's items (their digest was queued in the same
+ * transaction). */
+int store_digest_clear(struct store *store, int64_t player_id,
+		       const char **error_r);
 
 /* ---- inbound messages and signatures -------------------------------- */
 
@@ -419,16 +560,26 @@ struct store_inbound {
 	/* raw holds only the header block (a mail refused as too big: its
 	 * bytes are not kept, sha256 is still of all of them). */
 	bool raw_truncated;
+	/* 0 for the first reading of a mail; else a later reading of the
+	 * same bytes (an exact duplicate), recorded with its own time,
+	 * source and outcome: the id of the first reading, which keeps the
+	 * bytes (raw is empty here). */
+	int64_t duplicate_of;
 };
 void store_inbound_free(struct store_inbound **in);
 
 /* Was this message handled already: by the sha256 of its raw bytes, never
  * by Message-ID alone (an unsigned mail could take a player's next
- * Message-ID first).  1 and *inbound_id_r (may be NULL) if so. */
+ * Message-ID first).  1 and *inbound_id_r (may be NULL: the first
+ * reading's id, never a duplicate's) if so. */
 int store_inbound_seen(struct store *store, const char *sha256,
 		       int64_t *inbound_id_r, const char **error_r);
 /* Record a message (in->id ignored).  1 if the sha256 is already recorded
- * (nothing changed).  *id_r (may be NULL) gets the id. */
+ * (nothing changed).  *id_r (may be NULL) gets the id.  With
+ * in->duplicate_of set (a recorded first reading of the same sha256), the
+ * row records a duplicate reading instead: raw is not kept, and the
+ * sha256 may repeat; -1 (STORE_ERROR_USAGE) if duplicate_of is no first
+ * reading of that sha256. */
 int store_inbound_record(struct store *store, const struct store_inbound *in,
 			 int64_t *id_r, const char **error_r);
 /* Set the outcome text of a recorded message. */
@@ -473,8 +624,15 @@ struct store_outbox_msg {
 	int64_t inbound_id; /* the mail this answers, or 0 */
 	char *body;         /* text/plain, UTF-8 */
 	char *html;         /* the text/html alternative, already rendered, or NULL */
-	char *image;        /* the board picture (SVG bytes) the html shows, or NULL */
+	char *image;        /* the board picture the html shows, or NULL */
 	size_t image_len;
+	/* STORE_OUTBOX_PNG or STORE_OUTBOX_SVG: the type the recipient
+	 * gets (a row queued before sql/007 reads as SVG); NULL without a
+	 * picture.  To enqueue a picture without a type is to give SVG.  A
+	 * PNG may be queued as PNG bytes or as its SVG drawing (bytes
+	 * starting with '<'): the service queues the drawing and the outbox
+	 * rasterises it when sending, outside the service's transaction. */
+	char *image_type;
 	int64_t created;
 	int attempts;
 	int64_t next_attempt_at;
@@ -486,6 +644,9 @@ struct store_outbox_msg {
  * Content-ID of the picture's part is this prefix and the message_id
  * (unique per mail, as RFC 2392 wants). */
 #define STORE_OUTBOX_IMAGE_CID_PREFIX "board."
+/* The types a picture may have (sql/007). */
+#define STORE_OUTBOX_PNG "image/png"
+#define STORE_OUTBOX_SVG "image/svg+xml"
 
 /* Free outbox rows: store_rows_free() with store_outbox_msg_clear. */
 void store_outbox_msg_clear(void *msg);

@@ -262,6 +262,29 @@ int store_games_for_player(struct store *store, int64_t player_id,
 			     "listing a player's games", error_r);
 }
 
+int store_games_finished_for_player(struct store *store, int64_t player_id,
+				    size_t limit, struct store_game **games_r,
+				    size_t *count_r, const char **error_r)
+{
+	/* A finished game changes no more: its last update is its end. */
+	static const char sql[] =
+		"SELECT " GAME_COLUMNS " FROM games WHERE status = 'finished' "
+		"AND (white_id = ?1 OR black_id = ?1) "
+		"ORDER BY updated DESC, id DESC LIMIT ?2";
+	sqlite3_stmt *st;
+
+	store_ok(store);
+	*games_r = NULL;
+	*count_r = 0;
+	st = store_stmt(store, sql, error_r);
+	if (st == NULL)
+		return -1;
+	sqlite3_bind_int64(st, 1, player_id);
+	sqlite3_bind_int64(st, 2, limit == 0 ? -1 : (int64_t)limit);
+	return games_collect(store, st, games_r, count_r,
+			     "listing a player's finished games", error_r);
+}
+
 int store_games_list(struct store *store, unsigned statuses,
 		     int64_t after_id, size_t limit,
 		     struct store_game **games_r, size_t *count_r,
@@ -340,6 +363,29 @@ int store_game_by_message_id(struct store *store, const char *message_id,
 	return store_query_int64(store, st, game_id_r, "finding a game by Message-ID", error_r);
 }
 
+
+/* A change made only "if the game is at ply N" changed nothing: 1 when
+ * the game exists (someone moved it on meanwhile: stale), -1 with
+ * *error_r when there is no such game or the store failed. */
+static int game_moved_on(struct store *store, int64_t game_id,
+			 const char *what, const char **error_r)
+{
+	static const char sql[] = "SELECT 1 FROM games WHERE id = ?1";
+	sqlite3_stmt *st = store_stmt(store, sql, error_r);
+	int rc;
+
+	if (st == NULL)
+		return -1;
+	sqlite3_bind_int64(st, 1, game_id);
+	rc = store_query_int64(store, st, NULL, what, error_r);
+	if (rc == 1)
+		return 1;
+	if (rc == 0)
+		store_fail(store, error_r, STORE_ERROR_USAGE, "no game %lld",
+			   (long long)game_id);
+	return -1;
+}
+
 /* ---- moves ---------------------------------------------------------- */
 
 int store_move_append(struct store *store, int64_t game_id, int ply,
@@ -351,12 +397,11 @@ int store_move_append(struct store *store, int64_t game_id, int ply,
 	static const char sql_bump[] =
 		"UPDATE games SET ply = ply + 1, updated = ?3 "
 		"WHERE id = ?1 AND ply = ?2 - 1";
-	static const char sql_exists[] = "SELECT 1 FROM games WHERE id = ?1";
 	static const char sql_insert[] =
 		"INSERT INTO moves (game_id, ply, move, player_id, played_at, "
 		"inbound_id) VALUES (?1, ?2, ?3, ?4, ?5, ?6)";
 	sqlite3_stmt *st;
-	int rc, ret = -1;
+	int ret = -1;
 
 	store_ok(store);
 	if (text == NULL || *text == '\0')
@@ -373,17 +418,7 @@ int store_move_append(struct store *store, int64_t game_id, int ply,
 	if (store_run(store, st, "appending a move", error_r) < 0)
 		goto out;
 	if (sqlite3_changes(store->db) == 0) {
-		st = store_stmt(store, sql_exists, error_r);
-		if (st == NULL)
-			goto out;
-		sqlite3_bind_int64(st, 1, game_id);
-		rc = store_query_int64(store, st, NULL, "appending a move",
-				       error_r);
-		if (rc == 1)
-			ret = 1;
-		else if (rc == 0)
-			store_fail(store, error_r, STORE_ERROR_USAGE,
-				   "no game %lld", (long long)game_id);
+		ret = game_moved_on(store, game_id, "appending a move", error_r);
 		goto out;
 	}
 	st = store_stmt(store, sql_insert, error_r);
@@ -535,4 +570,119 @@ int store_observer_list(struct store *store, int64_t game_id,
 	sqlite3_bind_int64(st, 1, game_id);
 	return store_collect(store, st, sizeof(**ids_r), id_read, NULL, ids_r,
 			     count_r, "listing observers", error_r);
+}
+
+/* ---- taking moves back (by agreement of both players) --------------- */
+
+int store_move_take_back(struct store *store, int64_t game_id, int ply,
+			 int keep, int64_t now, const char **error_r)
+{
+	/* Lowering the ply first, guarded by the expected old value, makes
+	 * a take-back that raced with a move a no-op (as store_move_append
+	 * does); the request to take back is answered by it. */
+	static const char sql_lower[] =
+		"UPDATE games SET ply = ?3, updated = ?4, undo_offer_by = NULL, "
+		"undo_offer_ply = NULL WHERE id = ?1 AND ply = ?2";
+	static const char sql_delete[] =
+		"DELETE FROM moves WHERE game_id = ?1 AND ply > ?2";
+	sqlite3_stmt *st;
+	int ret = -1;
+
+	store_ok(store);
+	if (keep < 0 || keep >= ply)
+		return store_fail(store, error_r, STORE_ERROR_USAGE,
+				  "cannot take back to ply %d from ply %d",
+				  keep, ply);
+	if (store_atomic_begin(store, error_r) < 0)
+		return -1;
+	st = store_stmt(store, sql_lower, error_r);
+	if (st == NULL)
+		goto out;
+	sqlite3_bind_int64(st, 1, game_id);
+	sqlite3_bind_int(st, 2, ply);
+	sqlite3_bind_int(st, 3, keep);
+	sqlite3_bind_int64(st, 4, now);
+	if (store_run(store, st, "taking moves back", error_r) < 0)
+		goto out;
+	if (sqlite3_changes(store->db) == 0) {
+		ret = game_moved_on(store, game_id, "taking moves back",
+				    error_r);
+		goto out;
+	}
+	st = store_stmt(store, sql_delete, error_r);
+	if (st == NULL)
+		goto out;
+	sqlite3_bind_int64(st, 1, game_id);
+	sqlite3_bind_int(st, 2, keep);
+	if (store_run(store, st, "taking moves back", error_r) < 0)
+		goto out;
+	/* ply counts the rows in moves: exactly ply - keep of them go. */
+	if (sqlite3_changes(store->db) != ply - keep) {
+		store_fail(store, error_r, STORE_ERROR_USAGE,
+			   "game %lld does not hold plies %d to %d",
+			   (long long)game_id, keep + 1, ply);
+		goto out;
+	}
+	ret = 0;
+out:
+	if (store_atomic_end(store, ret == 0, error_r) < 0 && ret == 0)
+		ret = -1;
+	return ret;
+}
+
+int store_undo_offer_get(struct store *store, int64_t game_id,
+			 int64_t *player_id_r, int *ply_r,
+			 const char **error_r)
+{
+	static const char sql[] =
+		"SELECT undo_offer_by, undo_offer_ply FROM games "
+		"WHERE id = ?1 AND undo_offer_by IS NOT NULL";
+	sqlite3_stmt *st;
+	int rc;
+
+	store_ok(store);
+	*player_id_r = 0;
+	*ply_r = 0;
+	st = store_stmt(store, sql, error_r);
+	if (st == NULL)
+		return -1;
+	sqlite3_bind_int64(st, 1, game_id);
+	rc = store_step_one(store, st, "reading a request to take back",
+			    error_r);
+	if (rc <= 0)
+		return rc;
+	*player_id_r = store_col_int64(st, 0);
+	*ply_r = sqlite3_column_int(st, 1);
+	store_stmt_done(st);
+	return 1;
+}
+
+int store_undo_offer_set(struct store *store, int64_t game_id,
+			 int64_t player_id, int ply, int64_t now,
+			 const char **error_r)
+{
+	static const char sql[] =
+		"UPDATE games SET undo_offer_by = ?2, undo_offer_ply = ?3, "
+		"updated = ?4 WHERE id = ?1";
+	sqlite3_stmt *st;
+
+	store_ok(store);
+	if (player_id != 0 && ply < 0)
+		return store_fail(store, error_r, STORE_ERROR_USAGE,
+				  "bad ply %d", ply);
+	st = store_stmt(store, sql, error_r);
+	if (st == NULL)
+		return -1;
+	sqlite3_bind_int64(st, 1, game_id);
+	store_bind_id(st, 2, player_id);
+	if (player_id != 0)
+		sqlite3_bind_int(st, 3, ply);
+	sqlite3_bind_int64(st, 4, now);
+	if (store_run(store, st, "recording a request to take back",
+		      error_r) < 0)
+		return -1;
+	if (sqlite3_changes(store->db) == 0)
+		return store_fail(store, error_r, STORE_ERROR_USAGE,
+				  "no game %lld", (long long)game_id);
+	return 0;
 }

@@ -1,5 +1,6 @@
-/* store_inbound.c -- the archive of inbound mail (the idempotence record)
- * and the dak-style signature history; see store.h. */
+/* store_inbound.c -- the archive of inbound mail (the idempotence record:
+ * every reading of a mail, a duplicate's pointing at the first) and the
+ * dak-style signature history; see store.h. */
 #include "store/store_private.h"
 
 #include <stdlib.h>
@@ -41,7 +42,8 @@ static bool sha256_ok(const char *hex)
 int store_inbound_seen(struct store *store, const char *sha256,
 		       int64_t *inbound_id_r, const char **error_r)
 {
-	static const char sql[] = "SELECT id FROM inbound WHERE sha256 = ?1";
+	static const char sql[] = "SELECT id FROM inbound "
+				  "WHERE sha256 = ?1 AND duplicate_of IS NULL";
 	sqlite3_stmt *st;
 
 	store_ok(store);
@@ -52,14 +54,32 @@ int store_inbound_seen(struct store *store, const char *sha256,
 	return store_query_int64(store, st, inbound_id_r, "looking up an inbound message", error_r);
 }
 
+/* A duplicate reading must name the first reading of the same bytes:
+ * 0 yes, -1 (usage) no. */
+static int duplicate_ok(struct store *store, const struct store_inbound *in,
+			const char **error_r)
+{
+	int64_t first = 0;
+	int r = store_inbound_seen(store, in->sha256, &first, error_r);
+
+	if (r < 0)
+		return -1;
+	if (r == 0 || first != in->duplicate_of)
+		return store_fail(store, error_r, STORE_ERROR_USAGE,
+				  "inbound %lld is not the first reading of "
+				  "that mail",
+				  (long long)in->duplicate_of);
+	return 0;
+}
+
 int store_inbound_record(struct store *store, const struct store_inbound *in,
 			 int64_t *id_r, const char **error_r)
 {
 	static const char sql[] =
 		"INSERT INTO inbound (message_id, sha256, raw, received, "
 		"source, sender_address, sender_fingerprint, player_id, "
-		"outcome, raw_truncated) "
-		"VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)";
+		"outcome, raw_truncated, duplicate_of) "
+		"VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)";
 	sqlite3_stmt *st;
 	int rc;
 
@@ -69,13 +89,16 @@ int store_inbound_record(struct store *store, const struct store_inbound *in,
 				  "not a sha256 digest (64 lower-case hex "
 				  "digits): %s",
 				  in->sha256 ? in->sha256 : "(null)");
+	if (in->duplicate_of != 0 && duplicate_ok(store, in, error_r) < 0)
+		return -1;
 	st = store_stmt(store, sql, error_r);
 	if (st == NULL)
 		return -1;
 	store_bind_text(st, 1, in->message_id);
 	sqlite3_bind_text(st, 2, in->sha256, -1, SQLITE_TRANSIENT);
-	/* zeroblob for an empty mail: a NULL pointer would bind NULL. */
-	if (in->raw_len == 0 || in->raw == NULL)
+	/* zeroblob for an empty mail (a NULL pointer would bind NULL), and
+	 * for a duplicate: its bytes are the first reading's. */
+	if (in->raw_len == 0 || in->raw == NULL || in->duplicate_of != 0)
 		sqlite3_bind_zeroblob(st, 3, 0);
 	else
 		sqlite3_bind_blob64(st, 3, in->raw, in->raw_len,
@@ -86,7 +109,8 @@ int store_inbound_record(struct store *store, const struct store_inbound *in,
 	store_bind_text(st, 7, in->sender_fingerprint);
 	store_bind_id(st, 8, in->player_id);
 	store_bind_text(st, 9, in->outcome);
-	sqlite3_bind_int(st, 10, in->raw_truncated ? 1 : 0);
+	sqlite3_bind_int(st, 10, in->raw_truncated && in->duplicate_of == 0);
+	store_bind_id(st, 11, in->duplicate_of);
 	rc = store_run_insert(store, st, "recording an inbound message", error_r);
 	if (rc != 0)
 		return rc;
@@ -123,7 +147,7 @@ int store_inbound_load(struct store *store, int64_t inbound_id,
 	static const char sql[] =
 		"SELECT id, message_id, sha256, raw, received, source, "
 		"sender_address, sender_fingerprint, player_id, outcome, "
-		"raw_truncated FROM inbound WHERE id = ?1";
+		"raw_truncated, duplicate_of FROM inbound WHERE id = ?1";
 	struct store_inbound *in;
 	sqlite3_stmt *st;
 	const void *raw;
@@ -160,6 +184,7 @@ int store_inbound_load(struct store *store, int64_t inbound_id,
 	in->player_id = store_col_int64(st, 8);
 	in->outcome = store_col_strdup(st, 9);
 	in->raw_truncated = store_col_int64(st, 10) != 0;
+	in->duplicate_of = store_col_int64(st, 11);
 	store_stmt_done(st);
 	*in_r = in;
 	return 1;

@@ -3,7 +3,8 @@
  * envelope, versioned as OpenSMTPD's envelope_dump_buffer /
  * envelope_load_buffer: rows are written in version 2 (typed columns) and
  * read in either version; a version-1 row's header block is parsed here
- * and nowhere else. */
+ * and nowhere else.  The picture's type (sql/007) is a column of version
+ * 2: the migration typed the rows already there. */
 #include "store/store_private.h"
 
 #include <errno.h>
@@ -27,6 +28,7 @@ void store_outbox_msg_clear(void *elem)
 	free(m->body);
 	free(m->html);
 	free(m->image);
+	free(m->image_type);
 	free(m->last_error);
 	memset(m, 0, sizeof(*m));
 }
@@ -149,7 +151,7 @@ static void envelope_load_v1(struct store_outbox_msg *m, const char *block)
 	"id, version, kind, recipient, message_id, subject, in_reply_to, " \
 	"refs, auto_reply, game_id, ply, inbound_id, body, html, image, " \
 	"created, attempts, next_attempt_at, sent_at, failed, last_error, " \
-	"headers"
+	"headers, image_type"
 
 static void msg_read(sqlite3_stmt *st, void *elem)
 {
@@ -192,6 +194,8 @@ static void msg_read(sqlite3_stmt *st, void *elem)
 		if (n > 0)
 			memcpy(m->image, p, n);
 		m->image_len = n;
+		/* sql/007 typed the pictures queued before it */
+		m->image_type = store_col_strdup(st, 22);
 	}
 }
 
@@ -216,9 +220,11 @@ int store_outbox_enqueue(struct store *store,
 	static const char sql[] =
 		"INSERT INTO outbox (version, kind, recipient, message_id, "
 		"subject, in_reply_to, refs, auto_reply, game_id, ply, "
-		"inbound_id, body, html, image, created, next_attempt_at) "
+		"inbound_id, body, html, image, created, next_attempt_at, "
+		"image_type) "
 		"VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, "
-		"?13, ?14, ?15, ?16)";
+		"?13, ?14, ?15, ?16, ?17)";
+	const char *image_type = msg->image_type;
 	sqlite3_stmt *st;
 
 	store_ok(store);
@@ -235,6 +241,18 @@ int store_outbox_enqueue(struct store *store,
 		return store_fail(store, error_r, STORE_ERROR_USAGE,
 				  "an outbox picture needs the html that "
 				  "shows it");
+	/* Pictures were SVG before they had a type. */
+	if (msg->image != NULL && image_type == NULL)
+		image_type = STORE_OUTBOX_SVG;
+	if (msg->image == NULL && image_type != NULL)
+		return store_fail(store, error_r, STORE_ERROR_USAGE,
+				  "an outbox picture type without a picture");
+	if (image_type != NULL && strcmp(image_type, STORE_OUTBOX_PNG) != 0 &&
+	    strcmp(image_type, STORE_OUTBOX_SVG) != 0)
+		return store_fail(store, error_r, STORE_ERROR_USAGE,
+				  "an outbox picture is %s or %s, not %s",
+				  STORE_OUTBOX_PNG, STORE_OUTBOX_SVG,
+				  image_type);
 	st = store_stmt(store, sql, error_r);
 	if (st == NULL)
 		return -1;
@@ -257,6 +275,7 @@ int store_outbox_enqueue(struct store *store,
 	sqlite3_bind_int64(st, 15, now);
 	sqlite3_bind_int64(st, 16, msg->next_attempt_at != 0 ?
 			   msg->next_attempt_at : now);
+	store_bind_text(st, 17, image_type);
 	if (store_run(store, st, "queueing a message", error_r) < 0)
 		return -1;
 	if (id_r != NULL)

@@ -214,3 +214,16 @@ void store_strings_free(char ***strings)
 		n++;
 	store_rows_free(strings, n, sizeof(**strings), store_string_clear);
 }
+
+int store_step_one(struct store *s, sqlite3_stmt *st, const char *what,
+		   const char **error_r)
+{
+	int rc = store_step(s, st);
+
+	if (rc == SQLITE_ROW)
+		return 1;
+	store_stmt_done(st);
+	if (rc == SQLITE_DONE)
+		return 0;
+	return store_fail_sqlite(s, error_r, rc, what);
+}

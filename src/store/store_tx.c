@@ -140,18 +140,6 @@ int store_step(struct store *s, sqlite3_stmt *st)
 	return rc != SQLITE_OK ? rc : sqlite3_step(st);
 }
 
-int store_step_one(struct store *s, sqlite3_stmt *st, const char *what,
-		   const char **error_r)
-{
-	int rc = store_step(s, st);
-
-	if (rc == SQLITE_ROW)
-		return 1;
-	store_stmt_done(st);
-	if (rc == SQLITE_DONE)
-		return 0;
-	return store_fail_sqlite(s, error_r, rc, what);
-}
 
 int store_exec(struct store *s, const char *sql)
 {

@@ -130,23 +130,57 @@ check "forced pass in the record" "17. pass (forced)" "$(printf '%s\n' "$out" | 
 
 # show: the board and its caption.
 run show --size 3 c3-a1
-check "show N=3" "      c   d   e
-     5  .   .   .
-   4  .   .   .   .
- 3  .   .   .   .   .
-   2  .   .   .   .   e
-     1 W2   .   .   d
-          a   b   c
+# Each row named at its ends, the cells between in letter order.
+check "show N=3" "    c5  .   .   .  e5
+  b4  .   .   .   .  e4
+a3  .   .   .   .   .  e3
+  a2  .   .   .   .  d2
+    a1  W2  .   .  c1
+Rows are named at both ends; cells run in letter order: c5 d5 e5.
 Black to move, ply 2.
 Tax: white 0, black 0.  Stacks: white 1, black 0." "$out"
 run show --size 7 b3-a3 b4-j4 b4-b8 c2-b1 b8-m8 c3-b3 d5-b5 b1-m12 b5-i12 c4-c9 d7-m7 c9-b8 e5-k5 e6-a6
 check "show N=7 two-digit ply" "White to move, ply 15." "$(printf '%s\n' "$out" | grep ply)"
 check "show N=7 fits 72 columns" 0 "$(printf '%s\n' "$out" | awk 'length > 72' | wc -l)"
+# The stack grown on m7 (ply 11) stands where row 7's names say: the 13th
+# cell from a7, the last, m7.
+check "show N=7: m7 found by its row's names" "a7 . . . . . . . . . . . . W1 m7" \
+	"$(printf '%s\n' "$out" | grep '^ *a7 ' | tr -s ' ' | sed 's/^ //')"
+run show --size 13
+check "show N=13 fits 78 columns" "0:0" "$rc:$(printf '%s\n' "$out" | awk 'length > 78' | wc -l)"
+check "show N=13: names on the left" "Rows are named at their left end; cells run in letter order: m25 n25 ... y25." \
+	"$(printf '%s\n' "$out" | grep '^Rows')"
 
 run show --svg --size 3 c3-a1 c3-e5
 check "show --svg" "0:<svg xmlns=\"http://www.w3.org/2000/svg\"" "$rc:$(printf '%s\n' "$out" | head -1 | cut -d' ' -f1,2)"
-check "show --svg: a hexagon per cell" 19 "$(printf '%s\n' "$out" | grep -c '<polygon')"
-check "show --svg: a disc per stack" 2 "$(printf '%s\n' "$out" | grep -c '<circle')"
+check "show --svg: a name per cell" 19 "$(printf '%s\n' "$out" | grep -c '>[a-e][1-5]</text>')"
+check "show --svg: a disc per stack and per player" 4 "$(printf '%s\n' "$out" | grep -c '<circle')"
+check "show --svg: the words of picture.txt, as in the mails" 1 "$(printf '%s\n' "$out" | grep -c '>White to move</text>')"
+svg=$out
+# --png FILE: the same picture as PNG, into FILE or ("-") standard output.
+run show --size 3 c3-a1 c3-e5 --png "$tmp/board.png"
+check "show --png FILE: nothing on stdout" "0::" "$rc:$out:$err"
+check "show --png FILE: a PNG" "89504e470d0a1a0a" "$(head -c 8 "$tmp/board.png" | od -An -tx1 | tr -d ' \n')"
+"$ashes" show --size 3 c3-a1 c3-e5 --png - </dev/null >"$tmp/stdout.png"
+check "show --png -: the same PNG on stdout" 0 "$(cmp -s "$tmp/board.png" "$tmp/stdout.png"; echo $?)"
+run show --png "$tmp/no/such/board.png"
+check "show --png into a missing folder" "1:ashes show: $tmp/no/such/board.png: No such file or directory" "$rc:$err"
+
+# Options stand anywhere among the MOVEs; after "--" every word is a MOVE.
+run show c3-a1 --size 3 c3-e5 --svg
+check "show: --svg and --size after the moves" "0:$svg" "$rc:$out"
+run status c3-a1 --size=3
+check "status: an option after a move" "0:$("$ashes" status --size 3 c3-a1)" "$rc:$out"
+run legal --size 3 -- c3-a1
+check "legal: MOVEs after --" "0:$("$ashes" legal --size 3 c3-a1)" "$rc:$out"
+run legal --size 3 -- --variant
+check "legal: after --, an option is a MOVE" "2:ashes legal: ply 1: --variant: not a move: write FROM-TO or FROM-TO/K" "$rc:$err"
+run legal e5-a1 --svg
+check "legal: --svg is show's only" "1:ashes legal: unknown option --svg
+usage: ashes legal [--size N] [--variant OPT]... [MOVE]..." "$rc:$err"
+run show e5-a1 --size
+check "show: an option without its value" "1:ashes show: --size needs a value
+usage: ashes show [--svg] [--png FILE] [--size N] [--variant OPT]... [MOVE]..." "$rc:$err"
 
 # perft: the spec's worked checks.
 run perft --size 3 --depth 2
@@ -266,16 +300,50 @@ for c in legal status show perft play record export db games game player outbox 
 done
 # the mail command grammar comes from the same template as the mailed help
 check "help has the mail commands" 1 "$(printf '%s\n' "$out" | grep -c '^  register NAME ')"
-"$ashes" --templates "$tmp/empty" help >/dev/null 2>&1
-check "help without templates fails" 1 "$?"
 mkdir -p "$tmp/over"
+# A missing template is an error naming the folders looked in.
+printf 'help {{>nowhere.txt}}\n' >"$tmp/over/help-cli.txt"
+run --templates "$tmp/over" help
+case $err in "ashes: $tmp/over/help-cli.txt:1: {{>nowhere.txt}}: template 'nowhere.txt' not found in $tmp/over nor in /"*) r=yes ;; *) r=$err ;; esac
+check "help with a missing template fails, naming the folders" 1:yes "$rc:$r"
 printf 'operator help: {{#commands}}{{name}}|{{/commands}}\n' >"$tmp/over/help-cli.txt"
 run --templates "$tmp/over" help
 check "help from an override folder" "operator help: legal   |status  |show    |perft   |play    |record  |export  |db      |games   |game    |player  |outbox  |inbound |help    |" "$out"
 # show.txt is not in the override folder: looked for in the default one.
 run --templates "$tmp/over" show --size 3
-case $err in *"template 'show.txt' not found in $tmp/over nor in "*) r=yes ;; *) r=$err ;; esac
-check "override folder falls back to the default" 1:yes "$rc:$r"
+check "override folder falls back to the default" "0:$("$ashes" show --size 3)" "$rc:$out"
+run --templates="$tmp/over" --bogus help
+check "unknown global option" "1:ashes: unknown option --bogus" "$rc:$(printf '%s\n' "$err" | head -1)"
+run --templates
+check "global option without its value" "1:ashes: --templates needs a value" "$rc:$(printf '%s\n' "$err" | head -1)"
+
+# Run from the build tree with no ASHES_TEMPLATES: the programs read the
+# installed templates, or, while there are none, the source tree's.
+env -u ASHES_TEMPLATES "$ashes" help >"$tmp/out" 2>"$tmp/err" </dev/null
+rc=$?
+check "help run uninstalled, without ASHES_TEMPLATES" "0:" "$rc:$(cat "$tmp/err")"
+dir=$(sed -n 's/^Texts come from templates in //p' "$tmp/out")
+check "help names the folder it read" yes "$([ -f "$dir/help-cli.txt" ] && echo yes || echo "'$dir'")"
+env -u ASHES_TEMPLATES "$ashes" show --size 3 >"$tmp/out" 2>&1 </dev/null
+check "show run uninstalled" "0:$("$ashes" show --size 3)" "$?:$(cat "$tmp/out")"
+mkdir -p "$tmp/md/new" "$tmp/md/cur" "$tmp/md/tmp" "$tmp/gnupg"
+chmod 700 "$tmp/gnupg"
+printf '[source]\ntype = maildir\nmaildir = %s/md\n[smtp]\nfrom = ashes@example.org\n[database]\npath = %s/ashesd.db\n[gpg]\nhome = %s/gnupg\n' \
+	"$tmp" "$tmp" "$tmp" >"$tmp/ashesd.conf"
+env -u ASHES_TEMPLATES "$ASHES_BUILDDIR/ashesd" -c "$tmp/ashesd.conf" --once \
+	>"$tmp/out" 2>&1 </dev/null
+rc=$?
+check "ashesd run uninstalled starts (its templates load)" 0 "$rc"
+[ "$rc" = 0 ] || sed 's/^/#   /' "$tmp/out"
+# A templates folder that does not exist: the error names the settings.
+ASHES_TEMPLATES=$tmp/none "$ASHES_BUILDDIR/ashesd" -c "$tmp/ashesd.conf" --once \
+	>"$tmp/out" 2>&1 </dev/null
+rc=$?
+case $(grep 'error: templates' "$tmp/out") in
+"ashesd: error: templates: template '"*"' not found in $tmp/none, which does not exist (not installed? name a templates folder with ASHES_TEMPLATES, or ashesd's [templates] dir)") r=yes ;;
+*) r=$(cat "$tmp/out") ;;
+esac
+check "ashesd without templates: the error names the settings" 1:yes "$rc:$r"
 run frobnicate
 check "unknown command" 1 "$rc"
 

@@ -178,7 +178,7 @@ START_TEST(test_defaults)
 	ck_assert_int_eq(cfg.imap.auth, CONFIG_IMAP_AUTH_LOGIN);
 	ck_assert_str_eq(cfg.smtp.domain, "example.org");
 	ck_assert_ptr_null(cfg.smtp.helo_name);
-	ck_assert_uint_eq(cfg.game.max_listed_moves, 0);
+	ck_assert_uint_eq(cfg.game.max_listed_moves, 250);
 	ck_assert_uint_eq(cfg.imap.poll_interval_ms, 60000);
 	ck_assert(cfg.imap.idle);
 	ck_assert(cfg.imap.server.tls_verify);

@@ -7,9 +7,11 @@ delivered) with Python's own MIME parser, independent of ours.
   --header NAME=VAL  that header has exactly that (unfolded) value
   --date EPOCH       Date is that instant
   --body FILE        the text/plain part decodes to FILE's text
-  --html [SVGFILE]   a text/html alternative showing a picture by cid: (an
-                     SVG document; with SVGFILE, exactly those bytes), its
+  --html [PICFILE]   a text/html alternative showing a picture by cid: (an
+                     SVG document or a PNG image, offered as board.svg or
+                     board.png; with PICFILE, exactly those bytes), its
                      <pre> the text/plain part, escaped
+  --image-type TYPE  that picture is of TYPE (image/png, image/svg+xml)
   --no-html          a single text/plain part
   --signed FPR GNUPGHOME   PGP/MIME, and gpg verifies it as made by FPR
   --crlf             every line of the raw bytes ends in CRLF
@@ -26,7 +28,9 @@ import re
 import subprocess
 import sys
 import tempfile
+import struct
 import xml.etree.ElementTree
+import zlib
 
 
 def fail(msg):
@@ -74,6 +78,36 @@ class HtmlCheck(html.parser.HTMLParser):
             self.pre.append("&#%s;" % name)
 
 
+def check_png(pic):
+    """A PNG as the spec has it: signature, chunks with good CRCs, IHDR
+    first, IEND last, and IDAT inflating to exactly the rows IHDR says."""
+    if pic[:8] != b"\x89PNG\r\n\x1a\n":
+        fail("the picture has no PNG signature")
+    at, chunks = 8, []
+    while at < len(pic):
+        if at + 12 > len(pic):
+            fail("a truncated PNG chunk")
+        n, kind = struct.unpack(">I4s", pic[at:at + 8])
+        data = pic[at + 8:at + 8 + n]
+        crc, = struct.unpack(">I", pic[at + 8 + n:at + 12 + n])
+        if zlib.crc32(kind + data) & 0xffffffff != crc:
+            fail("PNG chunk %r has a bad CRC" % kind)
+        chunks.append((kind, data))
+        at += 12 + n
+    kinds = [k for k, _ in chunks]
+    if not kinds or kinds[0] != b"IHDR" or kinds[-1] != b"IEND":
+        fail("PNG chunks %s" % kinds)
+    w, h, depth, ctype, _, _, interlace = struct.unpack(">IIBBBBB", chunks[0][1])
+    channels = {0: 1, 2: 3, 3: 1, 4: 2, 6: 4}.get(ctype)
+    if channels is None or interlace != 0 or w < 1 or h < 1:
+        fail("PNG header %s" % ((w, h, depth, ctype, interlace),))
+    if ctype == 3 and b"PLTE" not in kinds:
+        fail("an indexed PNG without a palette")
+    raw = zlib.decompress(b"".join(d for k, d in chunks if k == b"IDAT"))
+    if len(raw) != h * (1 + (w * channels * depth + 7) // 8):
+        fail("PNG data of %d bytes for %dx%d" % (len(raw), w, h))
+
+
 def text_of(part):
     if part.get_content_type() not in ("text/plain", "text/html"):
         fail("not text: " + part.get_content_type())
@@ -92,6 +126,7 @@ def main():
     ap.add_argument("--header", action="append", default=[])
     ap.add_argument("--date", type=int)
     ap.add_argument("--html", nargs="?", const="")
+    ap.add_argument("--image-type")
     ap.add_argument("--no-html", action="store_true")
     ap.add_argument("--signed", nargs=2)
     ap.add_argument("--crlf", action="store_true")
@@ -199,19 +234,30 @@ def main():
         if len(hc.imgs) != 1 or not hc.imgs[0].get("src", "").startswith("cid:"):
             fail("html has no cid: image: %s" % hc.imgs)
         cid = hc.imgs[0]["src"][4:]
-        if img.get_content_type() != "image/svg+xml":
-            fail("the picture is %s" % img.get_content_type())
+        itype = img.get_content_type()
+        names = {"image/svg+xml": "board.svg", "image/png": "board.png"}
+        if itype not in names:
+            fail("the picture is %s" % itype)
+        if a.image_type is not None and itype != a.image_type:
+            fail("the picture is %s, expected %s" % (itype, a.image_type))
+        if img.get_filename() != names[itype] or \
+                img.get_param("name") != names[itype]:
+            fail("the picture is offered as %s / %s, expected %s" %
+                 (img.get_filename(), img.get_param("name"), names[itype]))
         if img.get("Content-ID") != "<%s>" % cid:
             fail("Content-ID %s does not match cid:%s" % (img.get("Content-ID"), cid))
         pic = img.get_payload(decode=True)
         if a.html and pic != open(a.html, "rb").read():
             fail("the picture's bytes differ")
-        try:
-            root = xml.etree.ElementTree.fromstring(pic)
-        except xml.etree.ElementTree.ParseError as e:
-            fail("the picture is not well-formed XML: %s" % e)
-        if root.tag not in ("svg", "{http://www.w3.org/2000/svg}svg"):
-            fail("the picture is not an SVG document: %s" % root.tag)
+        if itype == "image/png":
+            check_png(pic)
+        else:
+            try:
+                root = xml.etree.ElementTree.fromstring(pic)
+            except xml.etree.ElementTree.ParseError as e:
+                fail("the picture is not well-formed XML: %s" % e)
+            if root.tag not in ("svg", "{http://www.w3.org/2000/svg}svg"):
+                fail("the picture is not an SVG document: %s" % root.tag)
     print("outbox_check: ok")
 
 

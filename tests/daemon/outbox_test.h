@@ -2,8 +2,8 @@
  * unit tests with fixed inputs; test_outbox_stack.c, against a real
  * Postfix): a temp folder with a store, a config filled in code, outbox
  * rows of each kind as the service queues them (typed envelopes, with the
- * html of templates/mail/board.html and a fixed board picture for a mail
- * about a game), the daemon's own gpg key, and the Python checker of a
+ * html of templates/mail/board.html and a fixed board picture, SVG or
+ * PNG, for a mail about a game), the daemon's own gpg key, and the Python checker of a
  * composed mail (tests/daemon/outbox_check.py). */
 #ifndef ASHES_TEST_OUTBOX_H
 #define ASHES_TEST_OUTBOX_H
@@ -32,6 +32,13 @@
  * matter to the outbox. */
 #define OT_SVG "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"10\" " \
 	"height=\"10\"><rect width=\"10\" height=\"10\" fill=\"#963\"/></svg>\n"
+/* The same as a PNG (10 x 10, indexed, one colour), for the players who
+ * get PNG pictures; see ot_row_png. */
+#define OT_PNG "\x89PNG\r\n\x1a\n\0\0\0\x0dIHDR\0\0\0\x0a\0\0\0\x0a\x08\x03" \
+	"\0\0\0\xba\xec\x3f\x8f\0\0\0\x03PLTE\x99\x66\x33\xd9\xcf\x13\x92" \
+	"\0\0\0\x0cIDAT\x78\xda\x63\x60\xa0\x27\0\0\0\x6e\0\x01\x76\xa0" \
+	"\xa9\xcf\0\0\0\0IEND\xae\x42\x60\x82"
+#define OT_PNG_LEN (sizeof(OT_PNG) - 1)
 
 struct ot_fixture {
 	char dir[PATH_MAX];
@@ -117,7 +124,8 @@ struct ot_row {
  * ashes.ID_GAME.PLY.7.SEQ@mailstack.test.  A reply answers
  * <m1@alice.example>; a mail about a game has the html of
  * templates/mail/board.html (subject, game, ply, image_cid, text)
- * showing OT_SVG as cid:board.<message_id>.  Free with ot_row_free. */
+ * showing OT_SVG (ot_row_png: OT_PNG) as cid:board.<message_id>.  Free
+ * with ot_row_free. */
 static void ot_row_named(struct ot_row *r, const char *to, const char *kind,
 			 int64_t game, int ply, int64_t id_game, int seq)
 {
@@ -158,7 +166,16 @@ static void ot_row_named(struct ot_row *r, const char *to, const char *kind,
 		r->m.html = (char *)buf_str(&r->html);
 		r->m.image = (char *)OT_SVG;
 		r->m.image_len = strlen(OT_SVG);
+		r->m.image_type = STORE_OUTBOX_SVG;
 	}
+}
+
+/* Make r's picture OT_PNG, as queued for a player who gets PNG. */
+static inline void ot_row_png(struct ot_row *r)
+{
+	r->m.image = (char *)OT_PNG;
+	r->m.image_len = OT_PNG_LEN;
+	r->m.image_type = STORE_OUTBOX_PNG;
 }
 
 /* The same, the Message-ID naming the game itself. */

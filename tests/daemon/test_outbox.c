@@ -1,6 +1,7 @@
 /* test_outbox.c -- the outbox with fixed inputs: the backoff function,
  * the mail composed from each kind of outbox row (byte for byte what the
- * outbox sent before its rows were typed, in tests/daemon/outbox-golden;
+ * outbox sent before its rows were typed, in tests/daemon/outbox-golden,
+ * and the same with a PNG picture;
  * the exact header set, the html alternative with the board picture, the
  * text part decoding to the body, checked by Python's MIME parser),
  * PGP/MIME signing verified by gpg, and what happens to a row when
@@ -14,6 +15,8 @@
 
 #include "outbox_test.h"
 #include "server/command.h"
+#include "core/core.h"
+#include "render/render.h"
 
 /* Headers of every mail, and of a mail with one text part. */
 #define H_COMMON "From,To,Reply-To,Subject,Date,Message-ID,Auto-Submitted," \
@@ -179,7 +182,108 @@ START_TEST(test_compose_html_from_row)
 		"ashes.12.3.7.0@" OT_DOMAIN ">\r\n"
 		"Content-Disposition: inline; filename=\"board.svg\"\r\n\r\n"
 		"PHN2ZyB4bWxucz0iaHR0cDovL3d3dy53My5vcmcvMjAwMC9zdmciLz4=\r\n"));
+
+	/* a PNG is named by its type */
+	buf_reset(&out);
+	ot_row_png(&r);
+	ck_assert_int_eq(outbox_compose(&ot.cfg, NULL, &r.m, OT_NOW, &out, &error),
+			 OUTBOX_COMPOSE_OK);
+	ck_assert_ptr_nonnull(strstr(buf_str(&out),
+		"Content-Type: image/png; name=\"board.png\"\r\n"
+		"Content-Transfer-Encoding: base64\r\n"
+		"Content-ID: <" STORE_OUTBOX_IMAGE_CID_PREFIX
+		"ashes.12.3.7.0@" OT_DOMAIN ">\r\n"
+		"Content-Disposition: inline; filename=\"board.png\"\r\n\r\n"
+		"iVBORw0KGgo"));
+	ck_assert_ptr_null(strstr(buf_str(&out), "svg"));
 	ot_row_free(&r);
+	buf_free(&out);
+}
+END_TEST
+
+static struct store_outbox_msg *row(int64_t id);
+
+/* A PNG row as the store keeps it: queued, read back and composed, the
+ * mail carries the same bytes as image/png, offered as board.png (and an
+ * SVG row still as image/svg+xml). */
+START_TEST(test_compose_png_from_store)
+{
+	static const char *const types[] = { STORE_OUTBOX_PNG, STORE_OUTBOX_SVG };
+	char args[16384], pic[PATH_MAX + 64], mail[PATH_MAX + 64];
+	const char *error = NULL;
+	struct store_outbox_msg *m;
+	struct buf out = BUF_INIT;
+	struct ot_row r;
+	int64_t id = 0;
+
+	for (size_t i = 0; i < 2; i++) {
+		bool png = i == 0;
+
+		ot_row(&r, "alice@mailstack.test", "your-move", ot_store_game(),
+		       3, (int)i);
+		if (png)
+			ot_row_png(&r);
+		ck_assert_msg(store_outbox_enqueue(ot.store, &r.m, OT_NOW, &id,
+						   &error) == 0, "%s", error);
+		ot_row_free(&r);
+		m = row(id);
+		ck_assert_str_eq(m->image_type, types[i]);
+		buf_reset(&out);
+		ck_assert_int_eq(outbox_compose(&ot.cfg, NULL, m, OT_NOW, &out,
+						&error), OUTBOX_COMPOSE_OK);
+		/* (ot_write's path is valid until its next call) */
+		snprintf(mail, sizeof(mail), "%s",
+			 ot_write("mail.eml", out.data, out.len));
+		snprintf(pic, sizeof(pic), "%s", png ?
+			 ot_write("board.png", OT_PNG, OT_PNG_LEN) :
+			 ot_write("board.svg", OT_SVG, strlen(OT_SVG)));
+		snprintf(args, sizeof(args), "--crlf --html '%s' --image-type %s",
+			 pic, types[i]);
+		ck_assert_msg(ot_check_mail(mail, args) == 0, "%s", buf_str(&out));
+	}
+	buf_free(&out);
+}
+END_TEST
+
+/* The service queues a PNG as its SVG drawing (drawing the PNG takes tens
+ * of milliseconds, too long for its transaction): the outbox draws the
+ * PNG when it sends, the same bytes render_png_from_svg() gives. */
+START_TEST(test_compose_png_drawn_at_send)
+{
+	char args[16384], pic[PATH_MAX + 64], mail[PATH_MAX + 64];
+	struct buf svg = BUF_INIT, png = BUF_INIT, out = BUF_INIT;
+	struct core_position pos;
+	struct core_variant v;
+	enum core_error err;
+	const char *error = NULL;
+	struct store_outbox_msg *m;
+	struct ot_row r;
+	int64_t id = 0;
+
+	core_variant_default(&v);
+	ck_assert_int_eq(core_position_init(&pos, &v, &err), 0);
+	render_board_svg(&pos, NULL, &svg);
+	ck_assert_int_eq(render_png_from_svg(svg.data, svg.len, 0, &png,
+					     &error), 0);
+	ot_row(&r, "alice@mailstack.test", "your-move", ot_store_game(), 0, 9);
+	r.m.image = svg.data;
+	r.m.image_len = svg.len;
+	r.m.image_type = STORE_OUTBOX_PNG;
+	ck_assert_msg(store_outbox_enqueue(ot.store, &r.m, OT_NOW, &id,
+					   &error) == 0, "%s", error);
+	ot_row_free(&r);
+	m = row(id);
+	ck_assert_int_eq(outbox_compose(&ot.cfg, NULL, m, OT_NOW, &out,
+					&error), OUTBOX_COMPOSE_OK);
+	snprintf(mail, sizeof(mail), "%s", ot_write("mail.eml", out.data,
+						   out.len));
+	snprintf(pic, sizeof(pic), "%s", ot_write("board.png", png.data,
+						 png.len));
+	snprintf(args, sizeof(args), "--crlf --html '%s' --image-type %s", pic,
+		 STORE_OUTBOX_PNG);
+	ck_assert_msg(ot_check_mail(mail, args) == 0, "%s", buf_str(&out));
+	buf_free(&svg);
+	buf_free(&png);
 	buf_free(&out);
 }
 END_TEST
@@ -222,25 +326,29 @@ END_TEST
 /* The golden mails: the bytes the outbox sent before its rows were typed
  * (made by that outbox from the header blocks of the time, saved in
  * tests/daemon/outbox-golden), composed now from the typed rows the
- * service writes for the same mails.  Unsigned, so that they are fixed. */
+ * service writes for the same mails.  Unsigned, so that they are fixed.
+ * When a template they show changes on purpose (mail/board.html),
+ * OT_GOLDEN_WRITE=1 rewrites them: then the diff must show that change
+ * and nothing else. */
 static const struct golden {
 	const char *name, *from_name, *to, *kind, *subject, *message_id;
 	const char *in_reply_to, *references;
 	bool auto_reply;
 	int64_t game;
 	int ply;
+	bool png; /* the picture is OT_PNG (else OT_SVG) */
 } goldens[] = {
 	{ "reply", "Ashes Club", "alice@mailstack.test", "reply",
 	  "Re: register alice", "ashes.0.0.7.1@" OT_DOMAIN, "m1@alice.example",
-	  "<m1@alice.example>", true, 0, 0 },
+	  "<m1@alice.example>", true, 0, 0, false },
 	{ "your-move", "Ashes Club", "alice@mailstack.test", "your-move",
 	  "[ashes #12] alice vs bob", "ashes.12.3.7.2@" OT_DOMAIN,
 	  "ashes.12.0.5.0@" OT_DOMAIN, "<ashes.12.0.5.0@" OT_DOMAIN ">",
-	  false, 12, 3 },
+	  false, 12, 3, false },
 	{ "observer", "Ashes Club", "carol@mailstack.test", "observer",
 	  "[ashes #12] alice vs bob, which you observe",
 	  "ashes.12.4.7.3@" OT_DOMAIN, "ashes.12.0.5.0@" OT_DOMAIN,
-	  "<ashes.12.0.5.0@" OT_DOMAIN ">", false, 12, 4 },
+	  "<ashes.12.0.5.0@" OT_DOMAIN ">", false, 12, 4, false },
 	{ "reply-in-game", "Ashes Club", "bob@mailstack.test", "reply",
 	  "Re: [ashes #12] Zug von J\xc3\xbcrgen \xe2\x80\x94 Wei\xc3\x9f gewinnt & mehr <b>",
 	  "ashes.12.5.9.0@" OT_DOMAIN,
@@ -248,14 +356,20 @@ static const struct golden {
 	  "<ashes.12.0.5.0@" OT_DOMAIN "> <ashes.12.3.7.2@" OT_DOMAIN "> "
 	  "<ashes.12.4.7.3@" OT_DOMAIN "> <ashes.12.0.5.0@" OT_DOMAIN "> "
 	  "<CAF+x7q.long-client-id.0123456789@mail.bob.example>",
-	  true, 12, 5 },
+	  true, 12, 5, false },
 	{ "result-utf8-from", "\xc3\x89" "checs Club Z\xc3\xbcrich",
 	  "alice@mailstack.test", "result", "[ashes #12] alice vs bob: 1-0",
 	  "ashes.12.9.7.4@" OT_DOMAIN, "ashes.12.0.5.0@" OT_DOMAIN,
-	  "<ashes.12.0.5.0@" OT_DOMAIN ">", false, 12, 9 },
+	  "<ashes.12.0.5.0@" OT_DOMAIN ">", false, 12, 9, false },
 	{ "notice-no-from-name", NULL, "dave@mailstack.test", "notice",
 	  "Your address is confirmed", "ashes.0.0.8.0@" OT_DOMAIN, NULL, NULL,
-	  false, 0, 0 },
+	  false, 0, 0, false },
+	/* New with PNG pictures (sql/007), made by this outbox and read by
+	 * hand: the your-move mail with board.png in place of board.svg. */
+	{ "your-move-png", "Ashes Club", "alice@mailstack.test", "your-move",
+	  "[ashes #12] alice vs bob", "ashes.12.3.7.2@" OT_DOMAIN,
+	  "ashes.12.0.5.0@" OT_DOMAIN, "<ashes.12.0.5.0@" OT_DOMAIN ">",
+	  false, 12, 3, true },
 };
 
 START_TEST(test_compose_golden)
@@ -286,6 +400,8 @@ START_TEST(test_compose_golden)
 		r.m.in_reply_to = (char *)g->in_reply_to;
 		r.m.references = (char *)g->references;
 		r.m.auto_reply = g->auto_reply;
+		if (g->png)
+			ot_row_png(&r);
 		if (g->game) { /* again, with this subject and Message-ID */
 			struct template_ctx *ctx = template_ctx_new();
 
@@ -307,6 +423,16 @@ START_TEST(test_compose_golden)
 		ot.cfg.smtp.from_name = g->from_name ? strdup(g->from_name) : NULL;
 		ck_assert_int_eq(outbox_compose(&ot.cfg, NULL, &r.m, OT_NOW, &out,
 						&error), OUTBOX_COMPOSE_OK);
+		if (getenv("OT_GOLDEN_WRITE") != NULL) {
+			/* a template changed on purpose: write, then read
+			 * `git diff tests/daemon/outbox-golden` */
+			f = fopen(path, "wb");
+			ck_assert_ptr_nonnull(f);
+			ck_assert_uint_eq(fwrite(out.data, 1, out.len, f), out.len);
+			fclose(f);
+			buf_reset(&want);
+			buf_append(&want, out.data, out.len);
+		}
 		ck_assert_msg(out.len == want.len &&
 			      memcmp(out.data, want.data, want.len) == 0,
 			      "%s differs; got:\n%s", g->name, buf_str(&out));
@@ -536,6 +662,8 @@ int main(void)
 	tcase_add_test(tc, test_compose_observer);
 	tcase_add_test(tc, test_unobserve_subject);
 	tcase_add_test(tc, test_compose_html_from_row);
+	tcase_add_test(tc, test_compose_png_from_store);
+	tcase_add_test(tc, test_compose_png_drawn_at_send);
 	tcase_add_test(tc, test_compose_bad_row);
 	tcase_add_test(tc, test_compose_golden);
 	tcase_add_test(tc, test_compose_signed);

@@ -2,7 +2,7 @@
 # tests/daemon/test_outbox_e2e.sh -- the outbox in the running ashesd on
 # the private mail stack (tests/e2e/lib.sh): the daemon signs its mails
 # with its own key (sign_replies), a "your move" mail carries the real
-# board picture (server_board_svg) as a text/html alternative and gpg
+# board picture (PNG or SVG, as queued) as a text/html alternative and gpg
 # verifies it; an observer's mail has List-Unsubscribe, and the mail that
 # link makes (Subject and body "unobserve GAME") stops the observer mails.
 set -u
@@ -60,7 +60,7 @@ player_send bob pgpmime "Re: [ashes #$game]" "accept $game"
 f=$(wait_mail alice "it is your move in game $game" 30) || e2e_fail "no your-move mail"
 
 # --- the your-move mail: signed by the daemon, board picture, headers
-check "your-move mail: signed by the daemon's key, html with the board (real SVG), text first" \
+check "your-move mail: signed by the daemon's key, html with the board (the real picture), text first" \
 	python3 "$CHECK" "$f" --signed "$dfpr" "$home" --html \
 	--header "Reply-To=ashes@$MAIL_DOMAIN" --header "X-Loop=ashes@$MAIL_DOMAIN" \
 	--header Auto-Submitted=auto-generated

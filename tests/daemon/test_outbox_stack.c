@@ -305,7 +305,7 @@ START_TEST(test_batch_one_connection)
 END_TEST
 
 /* A signed mail with the board, as delivered: gpg verifies it, the html
- * and the text survive transport. */
+ * and the text survive transport, and so does a PNG picture. */
 START_TEST(test_signed_delivered)
 {
 	struct smtp_sender *s = stack_sender();
@@ -337,6 +337,34 @@ START_TEST(test_signed_delivered)
 		 "X-Loop,MIME-Version,Content-Type,List-Unsubscribe",
 		 fpr, ot.gnupghome, svg, OT_NOW, ot.game, ot.game);
 	ck_assert_int_eq(ot_check_mail(file, args), 0);
+
+	/* a PNG picture (binary, base64) arrives as the same bytes */
+	{
+		struct ot_row r;
+		char png[PATH_MAX + 64];
+
+		ot_row_named(&r, "alice@mailstack.test", "your-move",
+			     ot_store_game(), 7, 41, 42);
+		ot_row_png(&r);
+		ck_assert_msg(store_outbox_enqueue(ot.store, &r.m, OT_NOW, NULL,
+						   &error) == 0, "%s", error);
+		ot_row_free(&r);
+		ck_assert_int_eq(outbox_flush(&ot.cfg, ot.store, s, pgp, OT_NOW,
+					      &st, &error), 0);
+		ck_assert_uint_eq(st.sent, 1);
+		ck_assert_int_eq(wait_delivered("alice",
+						"<ashes.41.7.7.42@" OT_DOMAIN ">", 1,
+						path, sizeof(path)), 1);
+		snprintf(file, sizeof(file), "%s",
+			 ot_write("delivered-png.eml", "", 0));
+		ck_assert_int_eq(ot_shell("cp '%s' '%s'", path, file), 0);
+		snprintf(png, sizeof(png), "%s",
+			 ot_write("board.png", OT_PNG, OT_PNG_LEN));
+		snprintf(args, sizeof(args),
+			 "--signed %s '%s' --html '%s' --image-type image/png",
+			 fpr, ot.gnupghome, png);
+		ck_assert_int_eq(ot_check_mail(file, args), 0);
+	}
 	pgp_ctx_free(&pgp);
 	smtp_sender_free(&s);
 }

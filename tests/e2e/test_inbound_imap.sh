@@ -220,7 +220,10 @@ t_is "no mail applied twice: 14 games" 14 "$(in_games_count)"
 t_is "new mails: one reply each" "1 1" "$(replies_per_mail c 2)"
 t_is "old mails put back: not answered again" "1 1" \
 	"$(replies_per_mail a 1) $(replies_per_mail b 1)"
-t_is "18 mails recorded (the copies are not new)" 18 "$(in_inbound_count)"
+t_is "20 readings recorded: 18 mails, and the 2 copies as duplicates" 20 \
+	"$(in_inbound_count)"
+t_is "the copies recorded as duplicates of their first reading" 2 \
+	"$(in_admin inbound list | grep -c '  duplicate of inbound [0-9]')"
 
 # ---- where the mails are: Archive, \Seen; INBOX empty ------------------
 t_is "INBOX is empty" "" "$(in_doveadm search -u ashes mailbox INBOX all)"

@@ -1,7 +1,8 @@
 /* test_compose.c -- outgoing message bytes: headers written from typed
  * fields (From, ids, Auto-Submitted, List-Unsubscribe), one message byte
- * for byte, quoted-printable, RFC 2047 words, multipart/alternative and
- * the RFC 3156 signed wrapper. */
+ * for byte, quoted-printable, RFC 2047 words, multipart/alternative, the
+ * picture's part (PNG or SVG, named by its type) and the RFC 3156 signed
+ * wrapper. */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -382,6 +383,91 @@ START_TEST(test_signed_wrapper_covers_exact_part)
 }
 END_TEST
 
+/* The picture beside the html: a base64 part of a multipart/related,
+ * named by its type (board.png, board.svg) unless a name is given, and
+ * decoding to the same bytes (a PNG has NULs and high bytes). */
+START_TEST(test_picture_part)
+{
+	static const unsigned char png[] = {
+		0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n', 0, 0, 0, 0x0d,
+		'I', 'H', 'D', 'R', 0xff, 0xfe,
+	};
+	static const struct {
+		const char *type, *name, *want;
+	} cases[] = {
+		{ "image/png", NULL,
+		  "Content-Type: image/png; name=\"board.png\"\r\n"
+		  "Content-Transfer-Encoding: base64\r\n"
+		  "Content-ID: <board.g12>\r\n"
+		  "Content-Disposition: inline; filename=\"board.png\"\r\n\r\n" },
+		{ "image/svg+xml", NULL,
+		  "Content-Type: image/svg+xml; name=\"board.svg\"\r\n"
+		  "Content-Transfer-Encoding: base64\r\n"
+		  "Content-ID: <board.g12>\r\n"
+		  "Content-Disposition: inline; filename=\"board.svg\"\r\n\r\n" },
+		{ "image/png", "game-12.png",
+		  "Content-Type: image/png; name=\"game-12.png\"\r\n"
+		  "Content-Transfer-Encoding: base64\r\n"
+		  "Content-ID: <board.g12>\r\n"
+		  "Content-Disposition: inline; filename=\"game-12.png\"\r\n\r\n" },
+		/* a type without a name of ours: no name */
+		{ "image/gif", NULL,
+		  "Content-Type: image/gif\r\n"
+		  "Content-Transfer-Encoding: base64\r\n"
+		  "Content-ID: <board.g12>\r\n"
+		  "Content-Disposition: inline\r\n\r\n" },
+	};
+	struct compose_msg m = basic();
+	struct buf out = BUF_INIT;
+	const char *err = NULL, *p, *end;
+	size_t i;
+
+	m.html = "<p><img src=\"cid:board.g12\"></p>";
+	m.image = png;
+	m.image_len = sizeof(png);
+	m.image_cid = "board.g12";
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		unsigned acc = 0;
+		int bits = 0;
+		size_t n = 0;
+		unsigned char dec[64];
+
+		m.image_type = cases[i].type;
+		m.image_name = cases[i].name;
+		buf_reset(&out);
+		ck_assert_int_eq(compose_message(&m, NULL, NULL, &out, &err), 0);
+		ck_assert_ptr_nonnull(strstr(out.data, "Content-Type: multipart/related; "
+					     "type=\"text/html\";\r\n"));
+		p = strstr(out.data, cases[i].want);
+		ck_assert_msg(p != NULL, "%s:\n%s", cases[i].type, out.data);
+		p += strlen(cases[i].want);
+		end = strstr(p, "\r\n--");
+		ck_assert_ptr_nonnull(end);
+		for (; p < end; p++) {
+			int v6 = b64val(*p);
+
+			if (v6 < 0)
+				continue;
+			acc = (acc << 6) | (unsigned)v6;
+			bits += 6;
+			if (bits >= 8) {
+				bits -= 8;
+				dec[n++] = (unsigned char)((acc >> bits) & 0xff);
+			}
+		}
+		ck_assert_uint_eq(n, sizeof(png));
+		ck_assert_int_eq(memcmp(dec, png, sizeof(png)), 0);
+	}
+	/* without a type there is no picture part, only the html */
+	m.image_type = NULL;
+	buf_reset(&out);
+	ck_assert_int_eq(compose_message(&m, NULL, NULL, &out, &err), 0);
+	ck_assert_ptr_null(strstr(out.data, "multipart/related"));
+	ck_assert_ptr_null(strstr(out.data, "board.g12>"));
+	buf_free(&out);
+}
+END_TEST
+
 START_TEST(test_missing_fields)
 {
 	struct compose_msg m = basic();
@@ -421,6 +507,7 @@ int main(void)
 	tcase_add_test(tc, test_exact_bytes);
 	tcase_add_test(tc, test_typed_headers);
 	tcase_add_test(tc, test_signed_wrapper_covers_exact_part);
+	tcase_add_test(tc, test_picture_part);
 	tcase_add_test(tc, test_missing_fields);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);

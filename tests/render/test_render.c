@@ -1,5 +1,7 @@
-/* test_render.c -- board text, legal-move lists, move words and the SVG
- * picture, against expectations worked out by hand from RULES-SPEC.md. */
+/* test_render.c -- legal-move lists (grouped, cut, one per line), the
+ * templates that show them, move words and the variables of a position,
+ * against expectations worked out by hand from RULES-SPEC.md.  (The text
+ * board: test_board.c; the picture: test_svg.c and test_png.c.) */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -79,58 +81,6 @@ static void position_p(struct core_position *pos)
 	core_position_refresh(pos);
 }
 
-START_TEST(test_board_empty_n3)
-{
-	struct core_position pos;
-	struct buf out = BUF_INIT;
-
-	start(&pos, 3, false);
-	render_board(&pos, &out);
-	ck_assert_str_eq(buf_str(&out),
-			 "      c   d   e\n"
-			 "     5  .   .   .\n"
-			 "   4  .   .   .   .\n"
-			 " 3  .   .   .   .   .\n"
-			 "   2  .   .   .   .   e\n"
-			 "     1  .   .   .   d\n"
-			 "          a   b   c\n");
-	buf_free(&out);
-}
-END_TEST
-
-START_TEST(test_board_stacks_n3)
-{
-	struct core_position pos;
-	struct buf out = BUF_INIT;
-
-	position_p(&pos);
-	render_board(&pos, &out);
-	ck_assert_str_eq(buf_str(&out),
-			 "      c   d   e\n"
-			 "     5  .   .  W3\n"
-			 "   4  .   .   .   .\n"
-			 " 3 B1   .   .   .  W1\n"
-			 "   2  .   .   .   .   e\n"
-			 "     1 W1   .  B2   d\n"
-			 "          a   b   c\n");
-	/* Three-digit stacks do not fit the grid: a marker and a legend. */
-	put(&pos, "c3", -123);
-	put(&pos, "e5", 45);
-	buf_reset(&out);
-	render_board(&pos, &out);
-	ck_assert_str_eq(buf_str(&out),
-			 "      c   d   e\n"
-			 "     5  .   .  W45\n"
-			 "   4  .   .   .   .\n"
-			 " 3 B1   .  *1   .  W1\n"
-			 "   2  .   .   .   .   e\n"
-			 "     1 W1   .  B2   d\n"
-			 "          a   b   c\n"
-			 "*1 = B123 (c3)\n");
-	buf_free(&out);
-}
-END_TEST
-
 /* Every line of text at most `width` characters. */
 static int widest_line(const char *s)
 {
@@ -146,29 +96,6 @@ static int widest_line(const char *s)
 	}
 	return widest;
 }
-
-START_TEST(test_board_width)
-{
-	struct core_position pos;
-	struct buf out = BUF_INIT;
-	int c;
-
-	/* N = 7 full of two-digit black stacks fits a 72-column mail. */
-	start(&pos, 7, false);
-	for (c = 0; c < pos.geom->ncells; c++)
-		pos.stack[c] = -(10 + c % 90);
-	render_board(&pos, &out);
-	ck_assert_int_le(widest_line(buf_str(&out)), RENDER_TEXT_WIDTH);
-	/* 13 rows and the two letter lines. */
-	ck_assert_ptr_nonnull(strstr(buf_str(&out), "\n 7 B"));
-	buf_reset(&out);
-	start(&pos, 13, false);
-	render_board(&pos, &out);
-	ck_assert_ptr_nonnull(strstr(buf_str(&out), " 25  .  "));
-	ck_assert_ptr_nonnull(strstr(buf_str(&out), "  y\n"));
-	buf_free(&out);
-}
-END_TEST
 
 START_TEST(test_moves_grouped)
 {
@@ -197,6 +124,268 @@ START_TEST(test_moves_grouped)
 			 "    h8 i5 i9\n");
 	buf_free(&growth);
 	buf_free(&stacks);
+}
+END_TEST
+
+/* The list cut at max moves: whole entries, the mover's stacks first,
+ * up to the first that would pass max.  position_p's entries hold 3 (a1),
+ * 3 (e3) and 12 (e5) moves. */
+START_TEST(test_moves_cut)
+{
+	static const struct {
+		size_t max, listed;
+		const char *stacks;
+	} want[] = {
+		{ 0, 18, "a1: a2 a3x b1\ne3: a3x d2 e4\n"
+			 "e5: a1x b2 c3 c5 d4 d5 e3x e4  /1-2: a1x e3x\n" },
+		{ 2, 0, "" },
+		{ 3, 3, "a1: a2 a3x b1\n" },
+		{ 6, 6, "a1: a2 a3x b1\ne3: a3x d2 e4\n" },
+		{ 17, 6, "a1: a2 a3x b1\ne3: a3x d2 e4\n" },
+		{ 18, 18, "a1: a2 a3x b1\ne3: a3x d2 e4\n"
+			  "e5: a1x b2 c3 c5 d4 d5 e3x e4  /1-2: a1x e3x\n" },
+	};
+	struct core_position pos;
+
+	position_p(&pos);
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		struct buf stacks = BUF_INIT;
+		size_t listed = 99;
+
+		ck_assert_uint_eq(render_legal_moves_cut(&pos, want[i].max, NULL,
+							 &stacks, &listed), 18);
+		ck_assert_uint_eq(listed, want[i].listed);
+		ck_assert_str_eq(buf_str(&stacks), want[i].stacks);
+		buf_free(&stacks);
+	}
+}
+END_TEST
+
+/* Size 3 after c3-a1 c3-e5: White's 2-stack on a1 and growth from the
+ * empty cells.  The stack's entry (14 moves: 7 whole, 7 split) comes
+ * before any growth, which the cut drops first. */
+START_TEST(test_moves_cut_growth_last)
+{
+	struct core_position pos;
+	struct buf growth = BUF_INIT, stacks = BUF_INIT;
+	struct buf all_growth = BUF_INIT, all_stacks = BUF_INIT;
+	size_t n, listed;
+
+	start(&pos, 3, false);
+	play(&pos, "c3-a1");
+	play(&pos, "c3-e5");
+	n = render_legal_moves(&pos, &all_growth, &all_stacks);
+	ck_assert_str_eq(buf_str(&all_stacks),
+			 "a1: a2 a3 b1 b2 c1 d4 e5x  /1: a2 a3 b1 b2 c1 c3 d4\n");
+	ck_assert_ptr_nonnull(strstr(buf_str(&all_growth), "b2 =1: a2 b1 b4 d2\n"));
+	/* Room for the stack alone. */
+	ck_assert_uint_eq(n, 56);
+	ck_assert_uint_eq(render_legal_moves_cut(&pos, 14, &growth, &stacks,
+						 &listed), n);
+	ck_assert_uint_eq(listed, 14);
+	ck_assert_str_eq(buf_str(&stacks), buf_str(&all_stacks));
+	ck_assert_str_eq(buf_str(&growth), "");
+	/* Room for the stack and the first growth entry (b2: 4 moves). */
+	buf_reset(&growth);
+	buf_reset(&stacks);
+	render_legal_moves_cut(&pos, 18, &growth, &stacks, &listed);
+	ck_assert_uint_eq(listed, 18);
+	ck_assert_str_eq(buf_str(&growth), "b2 =1: a2 b1 b4 d2\n");
+	/* Less than the stack's entry: nothing, not the growth after it. */
+	buf_reset(&growth);
+	buf_reset(&stacks);
+	render_legal_moves_cut(&pos, 13, &growth, &stacks, &listed);
+	ck_assert_uint_eq(listed, 0);
+	ck_assert_str_eq(buf_str(&growth), "");
+	ck_assert_str_eq(buf_str(&stacks), "");
+	buf_free(&growth);
+	buf_free(&stacks);
+	buf_free(&all_growth);
+	buf_free(&all_stacks);
+}
+END_TEST
+
+/* One move per line for a player (`moves GAME`): the stacks first, by
+ * source, the whole stack before its parts, targets in reading order;
+ * swap; growth last. */
+START_TEST(test_moves_lines)
+{
+	struct core_position pos;
+	struct buf out = BUF_INIT, plain = BUF_INIT;
+	const char *s;
+
+	position_p(&pos);
+	ck_assert_uint_eq(render_legal_moves_lines(&pos, &out), 18);
+	ck_assert_str_eq(buf_str(&out),
+			 "a1-a2\na1xa3\na1-b1\n"
+			 "e3xa3\ne3-d2\ne3-e4\n"
+			 "e5xa1\ne5-b2\ne5-c3\ne5-c5\ne5-d4\ne5-d5\ne5xe3\ne5-e4\n"
+			 "e5xa1/1\ne5xe3/1\ne5xa1/2\ne5xe3/2\n");
+	/* Growth after the stack's moves. */
+	start(&pos, 3, false);
+	play(&pos, "c3-a1");
+	play(&pos, "c3-e5");
+	buf_reset(&out);
+	ck_assert_uint_eq(render_legal_moves_lines(&pos, &out),
+			  render_legal_moves_plain(&pos, &plain));
+	s = buf_str(&out);
+	{
+		static const char head[] =
+			"a1-a2\na1-a3\na1-b1\na1-b2\na1-c1\na1-d4\na1xe5\n"
+			"a1-a2/1\na1-a3/1\na1-b1/1\na1-b2/1\na1-c1/1\n"
+			"a1-c3/1\na1-d4/1\nb2-a2\n";
+
+		ck_assert_int_eq(strncmp(s, head, strlen(head)), 0);
+	}
+	/* Swap between the stacks and growth. */
+	start(&pos, 3, true);
+	play(&pos, "c3-a1");
+	buf_reset(&out);
+	render_legal_moves_lines(&pos, &out);
+	ck_assert_int_eq(strncmp(buf_str(&out), "swap\nb2-", 8), 0);
+	buf_free(&out);
+	buf_free(&plain);
+}
+END_TEST
+
+/* mail/legal-moves.txt as each reader chose (`set moves`), and as the
+ * short list when the service set no choice. */
+static const char *legal_moves_mail(const struct core_position *pos,
+				    size_t max, const char *flag)
+{
+	static struct buf out = BUF_INIT;
+	struct template_ctx *ctx = template_ctx_new();
+	const char *error;
+
+	render_position_ctx_max(pos, max, ctx);
+	template_ctx_set(ctx, "game", "7");
+	if (flag != NULL)
+		template_ctx_set_bool(ctx, flag, true);
+	buf_reset(&out);
+	if (template_render(templates, "mail/legal-moves.txt", ctx, &out,
+			    &error) < 0)
+		ck_abort_msg("mail/legal-moves.txt: %s", error);
+	template_ctx_free(&ctx);
+	return buf_str(&out);
+}
+
+START_TEST(test_legal_moves_mail)
+{
+	static const char stack_head[] =
+		"Stacks (FROM: targets; /K: split K pieces; x: capture):\n"
+		"a1: a2 a3 b1 b2 c1 d4 e5x  /1: a2 a3 b1 b2 c1 c3 d4\n";
+	struct core_position pos;
+	const char *s;
+
+	start(&pos, 3, false);
+	play(&pos, "c3-a1");
+	play(&pos, "c3-e5");
+	/* No choice set, and `moves short`: cut at max, with the note. */
+	for (int i = 0; i < 2; i++) {
+		s = legal_moves_mail(&pos, 18, i ? "moves_short" : NULL);
+		ck_assert_int_eq(strncmp(s, "Legal moves (56), the first 18:\n", 32), 0);
+		ck_assert_ptr_nonnull(strstr(s, stack_head));
+		ck_assert_ptr_nonnull(strstr(s, "Growth from an empty cell (=N: "
+					     "the size of the new stack):\n"
+					     "b2 =1: a2 b1 b4 d2\n\n"
+					     "38 more are not listed: send "
+					     "\"moves 7\" for all of them.\n"));
+		ck_assert(strstr(s, "Stacks") < strstr(s, "Growth"));
+	}
+	/* Under the limit: all of them, no note. */
+	s = legal_moves_mail(&pos, 250, NULL);
+	ck_assert_int_eq(strncmp(s, "Legal moves (56):\n", 18), 0);
+	ck_assert_ptr_null(strstr(s, "moves 7"));
+	ck_assert_ptr_nonnull(strstr(s, "d4 =1: b4 d2 d5 e4\n"));
+	/* `moves full`: all, whatever the limit. */
+	s = legal_moves_mail(&pos, 18, "moves_full");
+	ck_assert_int_eq(strncmp(s, "Legal moves (56):\n", 18), 0);
+	ck_assert_ptr_nonnull(strstr(s, stack_head));
+	ck_assert_ptr_nonnull(strstr(s, "d4 =1: b4 d2 d5 e4\n"));
+	ck_assert(strstr(s, "Stacks") < strstr(s, "Growth"));
+	ck_assert_ptr_null(strstr(s, "moves 7"));
+	/* `moves none`: how many, and how to ask. */
+	s = legal_moves_mail(&pos, 18, "moves_none");
+	ck_assert_str_eq(s, "White has 56 legal moves; send \"moves 7\" for "
+			 "the list.\n");
+}
+END_TEST
+
+/* The default of [game] max_listed_moves, 250, keeps the list in a "your
+ * move" mail under 60 lines on a board of size 7, through games of
+ * growth and of stacks alike (moves picked by a fixed sequence). */
+START_TEST(test_default_limit_size_7)
+{
+	unsigned long seed = 12345;
+	int worst = 0;
+
+	for (int game = 0; game < 12; game++) {
+		struct core_position pos;
+
+		start(&pos, 7, false);
+		for (int ply = 0; ply < 80 && pos.result == CORE_ONGOING; ply++) {
+			size_t cap = core_legal_moves_bound(&pos) + 1, n, pick;
+			struct core_move *moves = malloc(cap * sizeof(*moves));
+			enum core_error err;
+			const char *s;
+			int lines = 0;
+
+			ck_assert_ptr_nonnull(moves);
+			s = legal_moves_mail(&pos, 250, NULL);
+			for (; *s != '\0'; s++)
+				lines += *s == '\n';
+			if (lines > worst)
+				worst = lines;
+			n = core_legal_moves(&pos, moves, cap);
+			ck_assert_uint_gt(n, 0);
+			seed = seed * 6364136223846793005UL + 1442695040888963407UL;
+			pick = (size_t)(seed >> 33) % n;
+			/* Every other game prefers moving its stacks. */
+			for (size_t k = 0; game % 2 && k < n; k++)
+				if (moves[(pick + k) % n].kind != CORE_MOVE_GROWTH) {
+					pick = (pick + k) % n;
+					break;
+				}
+			ck_assert_int_eq(core_play(&pos, &moves[pick], NULL, &err), 0);
+			free(moves);
+		}
+	}
+	ck_assert_int_lt(worst, 60);
+	ck_assert_int_gt(worst, 30); /* the limit is what bounds it */
+}
+END_TEST
+
+/* The html alternative keeps every line as it is (a text board wrapped
+ * on a narrow screen would put cells under the wrong names) and scrolls
+ * sideways instead; the text stays escaped. */
+START_TEST(test_board_html)
+{
+	struct template_ctx *ctx = template_ctx_new();
+	struct buf out = BUF_INIT;
+	const char *error, *s, *pre;
+
+	template_ctx_set(ctx, "subject", "[ashes #7] a <b> & c");
+	template_ctx_set(ctx, "game", "7");
+	template_ctx_set(ctx, "ply", "3");
+	template_ctx_set(ctx, "image_cid", "board.x@example.org");
+	template_ctx_set(ctx, "text", "    c5  .   .   W3 e5\n<script>&\n");
+	ck_assert_int_eq(template_render(templates, "mail/board.html", ctx, &out,
+					 &error), 0);
+	s = buf_str(&out);
+	pre = strstr(s, "<pre ");
+	ck_assert_ptr_nonnull(pre);
+	ck_assert_ptr_nonnull(strstr(pre, "white-space: pre;"));
+	ck_assert_ptr_null(strstr(s, "pre-wrap"));
+	/* The block around it scrolls, not the page. */
+	ck_assert_ptr_nonnull(strstr(s, "<div style=\"overflow-x: auto;"));
+	ck_assert(strstr(s, "<div style=\"overflow-x: auto;") < pre);
+	ck_assert_ptr_nonnull(strstr(pre, ">    c5  .   .   W3 e5\n"
+				     "&lt;script&gt;&amp;\n</pre>"));
+	ck_assert_ptr_nonnull(strstr(s, "<title>[ashes #7] a &lt;b&gt; &amp; c"
+				     "</title>"));
+	ck_assert_ptr_nonnull(strstr(s, "name=\"viewport\""));
+	template_ctx_free(&ctx);
+	buf_free(&out);
 }
 END_TEST
 
@@ -362,7 +551,9 @@ START_TEST(test_position_ctx)
 	ck_assert_int_eq(template_render(templates, "show.txt", ctx, &out,
 					 &error), 0);
 	ck_assert_ptr_nonnull(strstr(buf_str(&out),
-				     "     1 W1   .  B2   d\n          a   b   c\n"
+				     "    a1  W1  .   B2 c1\n"
+				     "Rows are named at both ends; cells run in "
+				     "letter order: c5 d5 e5.\n"
 				     "White to move, ply 1.\nTax: white 2, black 0.  "
 				     "Stacks: white 3, black 2.\n"));
 	template_ctx_free(&ctx);
@@ -390,40 +581,6 @@ START_TEST(test_position_ctx)
 }
 END_TEST
 
-static int count(const char *s, const char *what)
-{
-	int n = 0;
-
-	while ((s = strstr(s, what)) != NULL) {
-		n++;
-		s++;
-	}
-	return n;
-}
-
-START_TEST(test_svg)
-{
-	struct core_position pos;
-	struct core_move last;
-	struct buf out = BUF_INIT;
-	const char *s;
-
-	position_p(&pos);
-	last = parse(&pos, "e5-c5");
-	render_board_svg(&pos, &last, &out);
-	s = buf_str(&out);
-	ck_assert_int_eq(strncmp(s, "<svg xmlns=\"http://www.w3.org/2000/svg\"", 39), 0);
-	ck_assert_int_eq(count(s, "<polygon"), 19);
-	ck_assert_int_eq(count(s, "<circle"), 5);
-	ck_assert_int_eq(count(s, "fill=\"#262626\""), 2); /* black discs */
-	ck_assert_int_eq(count(s, "fill=\"#f2c14e\""), 2); /* last move */
-	ck_assert_ptr_nonnull(strstr(s, ">e5</text>"));
-	ck_assert_ptr_nonnull(strstr(s, "text-anchor=\"middle\">3</text>"));
-	ck_assert_str_eq(s + strlen(s) - 7, "</svg>\n");
-	buf_free(&out);
-}
-END_TEST
-
 int main(void)
 {
 	Suite *s = suite_create("render");
@@ -432,16 +589,18 @@ int main(void)
 	int failed;
 
 	tcase_add_checked_fixture(tc, setup, teardown);
-	tcase_add_test(tc, test_board_empty_n3);
-	tcase_add_test(tc, test_board_stacks_n3);
-	tcase_add_test(tc, test_board_width);
 	tcase_add_test(tc, test_moves_grouped);
+	tcase_add_test(tc, test_moves_cut);
+	tcase_add_test(tc, test_moves_cut_growth_last);
+	tcase_add_test(tc, test_moves_lines);
+	tcase_add_test(tc, test_legal_moves_mail);
+	tcase_add_test(tc, test_default_limit_size_7);
+	tcase_add_test(tc, test_board_html);
 	tcase_add_test(tc, test_moves_plain);
 	tcase_add_test(tc, test_moves_growth_rings);
 	tcase_add_test(tc, test_moves_swap_listed);
 	tcase_add_test(tc, test_words_each_kind);
 	tcase_add_test(tc, test_position_ctx);
-	tcase_add_test(tc, test_svg);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

@@ -239,6 +239,18 @@ START_TEST(test_override_fallback)
 	ck_assert_int_eq(template_render(set, "a.txt", NULL, &out, &error), 0);
 	ck_assert_str_eq(buf_str(&out), "default a, default b\n");
 	template_set_free(&set);
+
+	/* A default folder that does not exist at all (a program not
+	 * installed): the error says so and names the settings. */
+	set = template_set_new(NULL, "/nonexistent/ashes-templates");
+	ck_assert_str_eq(template_set_default_dir(set),
+			 "/nonexistent/ashes-templates");
+	ck_assert_int_eq(template_render(set, "a.txt", NULL, &out, &error), -1);
+	ck_assert_str_eq(error, "template 'a.txt' not found in "
+			 "/nonexistent/ashes-templates, which does not exist "
+			 "(not installed? name a templates folder with "
+			 "ASHES_TEMPLATES, or ashesd's [templates] dir)");
+	template_set_free(&set);
 	buf_free(&out);
 }
 END_TEST

@@ -160,6 +160,11 @@ bool cases_section_generated(const char *name)
 	return strcmp(name, "sent") == 0 || strcmp(name, "outcome") == 0;
 }
 
+bool cases_section_step(const char *name)
+{
+	return strcmp(name, "mail") == 0 || strcmp(name, "digests") == 0;
+}
+
 static bool all_blank(const char *p, size_t len)
 {
 	for (size_t i = 0; i < len; i++)
@@ -183,7 +188,7 @@ int cases_file_rewrite(const struct cases_file *f, char *const *after,
 		/* the text before this section: dropped with it when it is
 		 * only the blank space after a mail or a generated section */
 		bool gap_after_mail = i > 0 &&
-			(strcmp(f->sections[i - 1].name, "mail") == 0 ||
+			(cases_section_step(f->sections[i - 1].name) ||
 			 cases_section_generated(f->sections[i - 1].name));
 
 		if (!(drop && gap_after_mail &&
@@ -191,7 +196,7 @@ int cases_file_rewrite(const struct cases_file *f, char *const *after,
 			buf_append(&out, f->text + pos, s->start - pos);
 		if (!drop)
 			buf_append(&out, f->text + s->start, s->end - s->start);
-		if (strcmp(s->name, "mail") == 0) {
+		if (cases_section_step(s->name)) {
 			if (s->end > 0 && f->text[s->end - 1] != '\n')
 				buf_putc(&out, '\n');
 			if (mail < nafter && after[mail] != NULL)

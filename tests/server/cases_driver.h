@@ -42,10 +42,14 @@ void cases_file_free(struct cases_file *f);
 /* Is `name` one of the sections the writer regenerates (sent, outcome)? */
 bool cases_section_generated(const char *name);
 
+/* Is `name` a step the generated sections follow (mail, digests)? */
+bool cases_section_step(const char *name);
+
 /* Write f back to its path with every generated section dropped and
- * after[i] inserted right after the i-th <mail> section (after may hold
- * NULL entries: nothing inserted).  Whitespace-only text between a mail
- * and the generated sections that followed it is dropped with them.
+ * after[i] inserted right after the i-th step section (<mail> or
+ * <digests>; after may hold NULL entries: nothing inserted).
+ * Whitespace-only text between a step and the generated sections that
+ * followed it is dropped with them.
  * -1 (err filled) if the file cannot be written. */
 int cases_file_rewrite(const struct cases_file *f, char *const *after,
 		       size_t nafter, char *err, size_t errlen);

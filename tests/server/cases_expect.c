@@ -208,30 +208,25 @@ static void expected_after(const struct cases_file *f, size_t *i,
 	}
 }
 
-/* Deliver one <mail> section and compare what it queued. */
-void run_mail(struct run *r, const struct cases_section *s, size_t *next,
-	      struct buf *generated)
-{
-	struct inmail m;
-	struct strings k = { .n = 0 };
-	struct server_outcome out;
-	struct sent_mail *mails = NULL;
-	struct buf expected = BUF_INIT, actual = BUF_INIT, oc = BUF_INIT;
-	const char *error = NULL, *outcome;
-	size_t n = 0;
+/* What a step (a mail, the digests) expects: the <sent> sections after
+ * it framed as sent_render() frames the actual ones, the <outcome> (NULL:
+ * none) and the line of the first. */
+struct expected {
+	struct buf sent;
+	const char *outcome;
 	int line;
+};
 
-	r->nmail++;
-	expected_after(&r->file, next, &expected, &outcome, &line);
-	if (mail_read(r, s, &m, &k) < 0)
-		goto out;
-	if (deliver(r, &m, &out, &error) < 0) {
-		run_fail(r, s->line, "mail %d: server_handle failed: %s",
-			 r->nmail, error);
-		goto out;
-	}
-	if (outbox_take(r, &mails, &n) < 0)
-		goto out;
+/* Show what a step queued (and its outcome, text in oc) as <sent> and
+ * <outcome> sections, append them to generated, and compare them with
+ * what the case expects.  `what` names the step in messages ("mail 3"). */
+static void step_compare(struct run *r, const struct cases_section *s,
+			 const struct expected *e, struct buf *generated,
+			 struct sent_mail *mails, size_t n, const char *oc,
+			 const char *what)
+{
+	struct buf actual = BUF_INIT;
+
 	for (size_t i = 0; i < n; i++) {
 		r->sent_ids = realloc(r->sent_ids,
 				      (r->nsent + 1) * sizeof(*r->sent_ids));
@@ -241,35 +236,112 @@ void run_mail(struct run *r, const struct cases_section *s, size_t *next,
 	}
 	for (size_t i = 0; i < n; i++)
 		sent_render(r, &mails[i], &actual);
+	if (r->dump)
+		printf("==== %s %s\n%s%s", r->path, what, buf_str(&actual), oc);
+	buf_puts(generated, buf_str(&actual));
+	buf_puts(generated, "<outcome>\n");
+	buf_puts(generated, oc);
+	buf_puts(generated, "</outcome>\n");
+	if (!r->write && strcmp(buf_str(&e->sent), buf_str(&actual)) != 0) {
+		char label[PATH_MAX + 64];
+		run_mismatch(r, e->line ? e->line : s->line,
+			     "the mails queued for %s differ:", what);
+		snprintf(label, sizeof(label), "%s (expected after %s)",
+			 r->path, what);
+		cases_diff(stderr, label, buf_str(&e->sent), "actual",
+			   buf_str(&actual));
+	}
+	if (!r->write && e->outcome != NULL && strcmp(e->outcome, oc) != 0) {
+		run_mismatch(r, s->line, "the outcome of %s differs:", what);
+		cases_diff(stderr, "expected outcome", e->outcome,
+			   "actual outcome", oc);
+	}
+	buf_free(&actual);
+}
+
+/* Deliver one <mail> section and compare what it queued. */
+void run_mail(struct run *r, const struct cases_section *s, size_t *next,
+	      struct buf *generated)
+{
+	struct inmail m;
+	struct strings k = { .n = 0 };
+	struct server_outcome out;
+	struct sent_mail *mails = NULL;
+	struct expected e = { .sent = BUF_INIT };
+	struct buf oc = BUF_INIT;
+	const char *error = NULL;
+	char what[32];
+	size_t n = 0;
+
+	r->nmail++;
+	snprintf(what, sizeof(what), "mail %d", r->nmail);
+	expected_after(&r->file, next, &e.sent, &e.outcome, &e.line);
+	if (mail_read(r, s, &m, &k) < 0)
+		goto out;
+	if (deliver(r, &m, &out, &error) < 0) {
+		run_fail(r, s->line, "mail %d: server_handle failed: %s",
+			 r->nmail, error);
+		goto out;
+	}
+	if (outbox_take(r, &mails, &n) < 0)
+		goto out;
 	buf_printf(&oc, "status: %s\noutcome: ", status_name(out.status));
 	normalise(r, out.outcome, &oc);
 	buf_putc(&oc, '\n');
-	if (r->dump)
-		printf("==== %s mail %d\n%s%s", r->path, r->nmail,
-		       buf_str(&actual), buf_str(&oc));
-	buf_puts(generated, buf_str(&actual));
-	buf_puts(generated, "<outcome>\n");
-	buf_puts(generated, buf_str(&oc));
-	buf_puts(generated, "</outcome>\n");
-	if (!r->write && strcmp(buf_str(&expected), buf_str(&actual)) != 0) {
-		char label[PATH_MAX + 64];
-		run_mismatch(r, line ? line : s->line,
-			     "the mails queued for mail %d differ:", r->nmail);
-		snprintf(label, sizeof(label), "%s (expected after mail %d)",
-			 r->path, r->nmail);
-		cases_diff(stderr, label, buf_str(&expected), "actual",
-			   buf_str(&actual));
-	}
-	if (!r->write && outcome != NULL && strcmp(outcome, buf_str(&oc)) != 0) {
-		run_mismatch(r, s->line, "the outcome of mail %d differs:",
-			     r->nmail);
-		cases_diff(stderr, "expected outcome", outcome, "actual outcome",
-			   buf_str(&oc));
-	}
+	step_compare(r, s, &e, generated, mails, n, buf_str(&oc), what);
 out:
 	sent_mails_free(&mails, n);
 	strings_free(&k);
-	buf_free(&expected);
-	buf_free(&actual);
+	buf_free(&e.sent);
+	buf_free(&oc);
+}
+
+/* Run a <digests> section: the clock moves on (as for a mail, plus its
+ * Time:), then the service sends the daily digests; compare what they
+ * queued.  The outcome is "digests: N", the number queued. */
+void run_digests(struct run *r, const struct cases_section *s, size_t *next,
+		 struct buf *generated)
+{
+	struct cases_header *headers = NULL;
+	struct sent_mail *mails = NULL;
+	struct expected e = { .sent = BUF_INIT };
+	struct buf oc = BUF_INIT;
+	const char *error = NULL;
+	char *body = NULL, err[256], what[32];
+	size_t nh = 0, n = 0;
+	int64_t delay = 0;
+	int sent;
+
+	r->ndigests++;
+	snprintf(what, sizeof(what), "digests %d", r->ndigests);
+	expected_after(&r->file, next, &e.sent, &e.outcome, &e.line);
+	if (cases_mail_parse(s->content, &headers, &nh, &body, err,
+			     sizeof(err)) < 0) {
+		run_fail(r, s->line, "%s", err);
+		goto out;
+	}
+	for (size_t i = 0; i < nh; i++) {
+		if (strcasecmp(headers[i].name, "Time") != 0 ||
+		    parse_offset(headers[i].value, &delay) < 0) {
+			run_fail(r, s->line, "<digests>: \"%s: %s\" is not "
+				 "expected", headers[i].name, headers[i].value);
+			goto out;
+		}
+	}
+	r->now += CASES_MAIL_STEP + delay;
+	sent = server_send_digests(r->srv, r->now, &error);
+	if (sent < 0) {
+		run_fail(r, s->line, "server_send_digests failed: %s", error);
+		goto out;
+	}
+	if (outbox_take(r, &mails, &n) < 0)
+		goto out;
+	buf_printf(&oc, "digests: %d\n", sent);
+	step_compare(r, s, &e, generated, mails, n, buf_str(&oc), what);
+out:
+	cases_headers_free(&headers, nh);
+	free(body);
+	sent_mails_free(&mails, n);
+	buf_free(&e.sent);
 	buf_free(&oc);
 }

@@ -66,6 +66,7 @@ struct run {
 	int64_t now;
 	int counter;           /* mails delivered, setup included */
 	int nmail;             /* <mail> sections delivered */
+	int ndigests;          /* <digests> sections run */
 	int64_t last_outbox;   /* the newest outbox row read */
 	int64_t setup_outbox;  /* the newest outbox row of the setup */
 	char **mail_ids;       /* Message-IDs of the case's mails (bare) */
@@ -189,5 +190,9 @@ void capture(struct run *r, const char *text);
  * them); what it queued, as those sections, is appended to generated. */
 void run_mail(struct run *r, const struct cases_section *s, size_t *next,
 	      struct buf *generated);
+/* The same for a <digests> section: the clock moves on and the service
+ * sends the daily digests (server_send_digests). */
+void run_digests(struct run *r, const struct cases_section *s, size_t *next,
+		 struct buf *generated);
 
 #endif

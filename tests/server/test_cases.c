@@ -139,14 +139,17 @@ static void run_case(const char *name, bool write)
 			}
 			if (setup_read(&r, s) == 0)
 				r.setup_outbox = r.last_outbox;
-		} else if (strcmp(s->name, "mail") == 0) {
+		} else if (cases_section_step(s->name)) {
 			struct buf gen = BUF_INIT;
 			if (!server_made) {
 				ck_assert_msg(server_new(r.st, &r.cfg, &r.srv,
 							 &error) == 0, "%s", error);
 				server_made = true;
 			}
-			run_mail(&r, s, &i, &gen);
+			if (strcmp(s->name, "mail") == 0)
+				run_mail(&r, s, &i, &gen);
+			else
+				run_digests(&r, s, &i, &gen);
 			after = realloc(after, (nafter + 1) * sizeof(*after));
 			ck_assert_ptr_nonnull(after);
 			after[nafter++] = buf_steal(&gen);

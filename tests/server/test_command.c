@@ -137,8 +137,11 @@ START_TEST(test_refusals)
 	c = line("frobnicate 12", 0);
 	ck_assert_int_eq(c.error, COMMAND_ERR_UNKNOWN);
 	ck_assert_str_eq(c.detail, "frobnicate");
+	/* help is never refused: words after it that name no topic get
+	 * the general help (test_help_topics) */
 	c = line("help me", 0);
-	ck_assert_int_eq(c.error, COMMAND_ERR_EXTRA_ARG);
+	ck_assert_int_eq(c.kind, COMMAND_HELP);
+	ck_assert_str_eq(c.topic, "");
 	ck_assert_str_eq(c.detail, "me");
 	c = line("register", 0);
 	ck_assert_int_eq(c.error, COMMAND_ERR_MISSING_ARG);
@@ -187,7 +190,7 @@ START_TEST(test_refusals)
 	c = line("move 12 7", 0);
 	ck_assert_int_eq(c.error, COMMAND_ERR_MISSING_ARG);
 	ck_assert_str_eq(c.detail, "MOVE");
-	c = line("move 12 7 z3-e5", 0);
+	c = line("move 12 7 z3=e5", 0);
 	ck_assert_int_eq(c.error, COMMAND_ERR_BAD_MOVE);
 	c = line("move 12 7 c3-e5/", 0);
 	ck_assert_int_eq(c.error, COMMAND_ERR_BAD_MOVE);
@@ -358,6 +361,12 @@ START_TEST(test_subject_commands)
 	ck_assert(!l.subject_ignored);
 	command_list_free(&l);
 
+	/* "Help!" in the Subject is the body's "help" */
+	l = parse("Help!", "help\n", 0);
+	ck_assert_uint_eq(l.count, 1);
+	ck_assert(!l.subject_ignored);
+	command_list_free(&l);
+
 	/* The outside test's case: body "board 2", Subject "resign 2". */
 	l = parse("resign 2", "board 2\n", 0);
 	ck_assert_uint_eq(l.count, 1);
@@ -491,6 +500,271 @@ START_TEST(test_too_many)
 }
 END_TEST
 
+/* --- set, settings, message, undo, help topics, move shapes ------------ */
+
+START_TEST(test_new_commands)
+{
+	struct command c;
+
+	c = line("set moves full", 0);
+	ck_assert_int_eq(c.kind, COMMAND_SET);
+	ck_assert_uint_eq(c.noptions, 1);
+	ck_assert_str_eq(c.options[0].key, "moves");
+	ck_assert_str_eq(c.options[0].value, "full");
+	/* the key in lower case, the value as given */
+	c = line("SET Pictures=None", 0);
+	ck_assert_int_eq(c.kind, COMMAND_SET);
+	ck_assert_str_eq(c.options[0].key, "pictures");
+	ck_assert_str_eq(c.options[0].value, "None");
+	c = line("settings", 0);
+	ck_assert_int_eq(c.kind, COMMAND_SETTINGS);
+
+	c = line("message 12 Good game, well played!", 0);
+	ck_assert_int_eq(c.kind, COMMAND_MESSAGE);
+	ck_assert_int_eq(c.game, 12);
+	ck_assert_str_eq(c.note, "Good game, well played!");
+	c = line("Message #7:   see you   ", 0);
+	ck_assert_int_eq(c.kind, COMMAND_MESSAGE);
+	ck_assert_int_eq(c.game, 7);
+	ck_assert_str_eq(c.note, "see you");
+	/* a note is a sentence: any number of words */
+	c = line("message 3 one two three four five six seven eight nine ten "
+		 "eleven twelve thirteen fourteen fifteen sixteen seventeen", 0);
+	ck_assert_int_eq(c.kind, COMMAND_MESSAGE);
+	ck_assert_str_eq(c.note + strlen(c.note) - 9, "seventeen");
+
+	c = line("offer undo 12", 0);
+	ck_assert_int_eq(c.kind, COMMAND_UNDO);
+	ck_assert_int_eq(c.undo, COMMAND_UNDO_OFFER);
+	ck_assert_int_eq(c.game, 12);
+	c = line("accept undo #12", 0);
+	ck_assert_int_eq(c.kind, COMMAND_UNDO);
+	ck_assert_int_eq(c.undo, COMMAND_UNDO_ACCEPT);
+	c = line("Decline UNDO 12", 0);
+	ck_assert_int_eq(c.kind, COMMAND_UNDO);
+	ck_assert_int_eq(c.undo, COMMAND_UNDO_DECLINE);
+	/* in the game's thread the game may be left off */
+	c = line("offer undo", 5);
+	ck_assert_int_eq(c.kind, COMMAND_UNDO);
+	ck_assert_int_eq(c.game, 5);
+	/* the same words for a draw */
+	c = line("offer draw 12", 0);
+	ck_assert_int_eq(c.kind, COMMAND_DRAW);
+	ck_assert_int_eq(c.draw, COMMAND_DRAW_OFFER);
+	c = line("accept draw", 4);
+	ck_assert_int_eq(c.kind, COMMAND_DRAW);
+	ck_assert_int_eq(c.draw, COMMAND_DRAW_ACCEPT);
+	ck_assert_int_eq(c.game, 4);
+	c = line("decline draw 4", 0);
+	ck_assert_int_eq(c.draw, COMMAND_DRAW_DECLINE);
+	/* accept and decline still answer challenges */
+	c = line("accept 12", 0);
+	ck_assert_int_eq(c.kind, COMMAND_ACCEPT);
+	c = line("decline", 9);
+	ck_assert_int_eq(c.kind, COMMAND_DECLINE);
+	ck_assert_int_eq(c.game, 9);
+	/* a keyword with a sentence's mark after it is the keyword */
+	c = line("Help!", 0);
+	ck_assert_int_eq(c.kind, COMMAND_HELP);
+	c = line("games?", 0);
+	ck_assert_int_eq(c.kind, COMMAND_GAMES);
+	ck_assert_str_eq(command_kind_name(COMMAND_UNDO), "undo");
+	ck_assert_str_eq(command_kind_name(COMMAND_SET), "set");
+	ck_assert_str_eq(command_kind_name(COMMAND_MESSAGE), "message");
+	ck_assert_str_eq(command_kind_name(COMMAND_SETTINGS), "settings");
+}
+END_TEST
+
+START_TEST(test_new_refusals)
+{
+	struct command c;
+	char longer[400];
+
+	c = line("set", 0);
+	ck_assert_int_eq(c.error, COMMAND_ERR_MISSING_ARG);
+	c = line("set moves", 0);
+	ck_assert_int_eq(c.error, COMMAND_ERR_MISSING_ARG);
+	ck_assert_str_eq(c.detail, "VALUE");
+	c = line("set moves=", 0);
+	ck_assert_int_eq(c.error, COMMAND_ERR_MISSING_ARG);
+	c = line("set 12 on", 0);
+	ck_assert_int_eq(c.error, COMMAND_ERR_BAD_SETTING);
+	ck_assert_str_eq(c.detail, "12");
+	c = line("set averyveryverylongkey on", 0);
+	ck_assert_int_eq(c.error, COMMAND_ERR_BAD_SETTING);
+	c = line("set moves full please", 0);
+	ck_assert_int_eq(c.error, COMMAND_ERR_EXTRA_ARG);
+	ck_assert_str_eq(c.detail, "please");
+	c = line("set moves abcdefghijklmnopqrstuvwxyzabcdefghij", 0);
+	ck_assert_int_eq(c.error, COMMAND_ERR_BAD_VALUE);
+	c = line("settings now", 0);
+	ck_assert_int_eq(c.error, COMMAND_ERR_EXTRA_ARG);
+
+	c = line("message", 0);
+	ck_assert_int_eq(c.error, COMMAND_ERR_MISSING_ARG);
+	ck_assert_str_eq(c.detail, "GAME");
+	c = line("message 12", 0);
+	ck_assert_int_eq(c.error, COMMAND_ERR_MISSING_ARG);
+	ck_assert_str_eq(c.detail, "TEXT");
+	c = line("message 12    ", 0);
+	ck_assert_int_eq(c.error, COMMAND_ERR_MISSING_ARG);
+	/* no thread fallback: "message me back" is no note to game 0 */
+	c = line("message me back", 12);
+	ck_assert_int_eq(c.error, COMMAND_ERR_BAD_GAME);
+	memset(longer, 'a', sizeof(longer));
+	memcpy(longer, "message 3 ", 10);
+	longer[10 + COMMAND_TEXT_MAX] = '\0';
+	c = line(longer, 0);
+	ck_assert_int_eq(c.error, COMMAND_ERR_TEXT_TOO_LONG);
+	ck_assert_str_eq(c.detail, "199");
+	ck_assert_int_eq(c.game, 3);
+	longer[10 + COMMAND_TEXT_MAX - 1] = '\0';
+	c = line(longer, 0);
+	ck_assert_int_eq(c.kind, COMMAND_MESSAGE);
+	ck_assert_uint_eq(strlen(c.note), COMMAND_TEXT_MAX - 1);
+
+	/* a NUL byte ends the note: it must not leave it empty */
+	ck_assert_int_eq(command_parse_line("message 3 \0x", 12, 0, &c), -1);
+	ck_assert_int_eq(c.error, COMMAND_ERR_MISSING_ARG);
+	ck_assert_int_eq(command_parse_line("message 3 hi\0x", 14, 0, &c), 0);
+	ck_assert_str_eq(c.note, "hi");
+
+	c = line("offer", 0);
+	ck_assert_int_eq(c.error, COMMAND_ERR_MISSING_ARG);
+	c = line("offer peace 12", 0);
+	ck_assert_int_eq(c.error, COMMAND_ERR_BAD_OFFER);
+	ck_assert_str_eq(c.detail, "peace");
+	c = line("offer undo", 0);
+	ck_assert_int_eq(c.error, COMMAND_ERR_MISSING_ARG);
+	c = line("accept undo twelve", 0);
+	ck_assert_int_eq(c.error, COMMAND_ERR_BAD_GAME);
+	c = line("decline undo 12 13", 0);
+	ck_assert_int_eq(c.error, COMMAND_ERR_EXTRA_ARG);
+	/* the new keywords are no player names */
+	c = line("register offer", 0);
+	ck_assert_int_eq(c.error, COMMAND_ERR_BAD_NAME);
+	c = line("challenge settings", 0);
+	ck_assert_int_eq(c.error, COMMAND_ERR_BAD_NAME);
+	for (int e = COMMAND_OK; e <= COMMAND_ERR_TEXT_TOO_LONG; e++)
+		ck_assert_str_ne(command_error_string((enum command_error)e),
+				 "unknown error");
+}
+END_TEST
+
+START_TEST(test_help_topics)
+{
+	struct command c;
+
+	c = line("help", 0);
+	ck_assert_str_eq(c.topic, "");
+	ck_assert_str_eq(c.detail, "");
+	c = line("help rules", 0);
+	ck_assert_int_eq(c.kind, COMMAND_HELP);
+	ck_assert_str_eq(c.topic, "rules");
+	c = line("HELP Move", 0);
+	ck_assert_str_eq(c.topic, "move");
+	c = line("help challenge?", 0);
+	ck_assert_str_eq(c.topic, "challenge");
+	c = line("help undo", 0);
+	ck_assert_str_eq(c.topic, "undo");
+	c = line("help offer", 0);
+	ck_assert_str_eq(c.topic, "offer");
+	c = line("help set", 0);
+	ck_assert_str_eq(c.topic, "set");
+	/* no topic: the general help, saying so */
+	c = line("help me please, I am lost", 0);
+	ck_assert_int_eq(c.kind, COMMAND_HELP);
+	ck_assert_str_eq(c.topic, "");
+	ck_assert_str_eq(c.detail, "me please, I am lost");
+	ck_assert_str_eq(c.suggestion, "");
+	c = line("help mvoe", 0);
+	ck_assert_str_eq(c.topic, "");
+	ck_assert_str_eq(c.detail, "mvoe");
+	ck_assert_str_eq(c.suggestion, "move");
+	c = line("help rulez", 0);
+	ck_assert_str_eq(c.suggestion, "rules");
+	c = line("help move 12", 0);
+	ck_assert_str_eq(c.topic, "");
+	ck_assert_str_eq(c.detail, "move 12");
+}
+END_TEST
+
+/* What the parser takes for a move: anything shaped FROM-TO of cell-like
+ * parts, a letter and 1 to 3 digits, as the rules core reads it; which
+ * cells exist is the core's to say ("z9": no such cell). */
+START_TEST(test_move_shapes)
+{
+	static const char *const moves[] = {
+		"z9-a1", "a1-z99", "Z9A1", "c3xe5", "c3Xe5", "c3e5/12",
+		"m13-m1", "x3-e5", "c3-x5", "a100-b1", "swap", "PASS",
+	};
+	static const char *const not_moves[] = {
+		"c3", "c3-", "-e5", "c3-e5/", "c3-e5/x", "c3--e5", "c3x5",
+		"aa1-b2", "c3-e5-g7", "c1234-e5", "c3=e5", "3c-5e", "c3-e5/2/1",
+		"\xc3\xa9" "1-e5",
+	};
+	struct command c;
+	char buf[64];
+
+	for (size_t i = 0; i < sizeof(moves) / sizeof(moves[0]); i++) {
+		snprintf(buf, sizeof(buf), "move 1 1 %s", moves[i]);
+		c = line(buf, 0);
+		ck_assert_msg(c.kind == COMMAND_MOVE, "%s", moves[i]);
+		c = line(moves[i], 7);
+		ck_assert_msg(c.kind == COMMAND_MOVE && c.bare && c.game == 7,
+			      "bare %s", moves[i]);
+	}
+	for (size_t i = 0; i < sizeof(not_moves) / sizeof(not_moves[0]); i++) {
+		snprintf(buf, sizeof(buf), "move 1 1 %s", not_moves[i]);
+		c = line(buf, 0);
+		ck_assert_msg(c.kind == COMMAND_INVALID &&
+			      c.error == COMMAND_ERR_BAD_MOVE, "%s",
+			      not_moves[i]);
+	}
+	/* the issue's case: z9 is a cell of no board, so the service says
+	 * "no such cell", not "not a move" */
+	c = line("move 1 1 z9-a1", 0);
+	ck_assert_int_eq(c.kind, COMMAND_MOVE);
+	ck_assert_str_eq(c.move, "z9-a1");
+	/* a name that reads as a move is still no name */
+	c = line("register z3e5", 0);
+	ck_assert_int_eq(c.error, COMMAND_ERR_BAD_NAME);
+}
+END_TEST
+
+/* A refused line still names its game when it holds one, so the reply
+ * goes to the game's thread. */
+START_TEST(test_refused_line_keeps_game)
+{
+	struct command c;
+
+	c = line("move 1 x c3-e5", 0);
+	ck_assert_int_eq(c.kind, COMMAND_INVALID);
+	ck_assert_int_eq(c.game, 1);
+	c = line("move 4 2 c3-e5/", 0);
+	ck_assert_int_eq(c.game, 4);
+	c = line("draw maybe 12", 0);
+	ck_assert_int_eq(c.error, COMMAND_ERR_BAD_DRAW);
+	ck_assert_int_eq(c.game, 12);
+	c = line("resign #12 now", 0);
+	ck_assert_int_eq(c.error, COMMAND_ERR_EXTRA_ARG);
+	ck_assert_int_eq(c.game, 12);
+	c = line("offer peace 3", 0);
+	ck_assert_int_eq(c.game, 3);
+	c = line("mvoe 12 3 c3-e5", 0);
+	ck_assert_int_eq(c.error, COMMAND_ERR_UNKNOWN);
+	ck_assert_int_eq(c.game, 12);
+	/* no game where the line has no GAME: a code is no game number */
+	c = line("confirm 12345", 0);
+	ck_assert_int_eq(c.error, COMMAND_ERR_BAD_CODE);
+	ck_assert_int_eq(c.game, 0);
+	c = line("frobnicate 12", 0);
+	ck_assert_int_eq(c.game, 0);
+	c = line("challenge bob size=99 12", 0);
+	ck_assert_int_eq(c.game, 0);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("command");
@@ -513,6 +787,11 @@ int main(void)
 	tcase_add_test(tc, test_subject_clean);
 	tcase_add_test(tc, test_too_many);
 	tcase_add_test(tc, test_pasted_key_is_not_commands);
+	tcase_add_test(tc, test_new_commands);
+	tcase_add_test(tc, test_new_refusals);
+	tcase_add_test(tc, test_help_topics);
+	tcase_add_test(tc, test_move_shapes);
+	tcase_add_test(tc, test_refused_line_keeps_game);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

@@ -34,6 +34,50 @@ static long rate_count(const char *key)
 	return n;
 }
 
+/* Every reading is recorded: a duplicate gets a row of its own, naming
+ * the first reading, with its own time and no bytes; nothing is queued. */
+START_TEST(test_duplicate_recorded)
+{
+	struct mail m = { .fp = ALICE_FP, .from = ALICE, .body = "games\n",
+			  .raw = "bytes read twice" };
+	struct server_outcome first, again;
+	struct store_inbound *rec = NULL;
+	struct outbox o;
+	const char *error;
+	int64_t when;
+
+	join(ALICE_FP, ALICE, "alice");
+	o = new_mail();
+	outbox_free(&o);
+	ck_assert_int_eq(deliver(&m, &first), 0);
+	ck_assert_int_eq(first.status, SERVER_OK);
+	ck_assert_int_eq(deliver(&m, &again), 0);
+	when = now;
+	ck_assert_int_eq(again.status, SERVER_DUPLICATE);
+	ck_assert_int_eq(again.inbound_id, first.inbound_id);
+	ck_assert_uint_eq(again.queued, 0);
+	o = new_mail();
+	ck_assert_uint_eq(o.n, 1); /* the first reading's reply only */
+	outbox_free(&o);
+	/* the row after the first reading is the duplicate's */
+	ck_assert_int_eq(store_inbound_load(st, first.inbound_id + 1, &rec,
+					    &error), 1);
+	ck_assert_int_eq(rec->duplicate_of, first.inbound_id);
+	ck_assert_int_eq(rec->received, when);
+	ck_assert_uint_eq(rec->raw_len, 0);
+	ck_assert_str_eq(rec->sender_address, ALICE);
+	ck_assert_str_eq(rec->outcome, again.outcome);
+	ck_assert_has(rec->outcome, "duplicate of inbound ");
+	store_inbound_free(&rec);
+	/* the first reading is as it was */
+	ck_assert_int_eq(store_inbound_load(st, first.inbound_id, &rec,
+					    &error), 1);
+	ck_assert_int_eq(rec->duplicate_of, 0);
+	ck_assert_str_eq(rec->outcome, "ok: 1 command");
+	store_inbound_free(&rec);
+}
+END_TEST
+
 /* A mail handed out twice (a crash before the mailbox heard of the
  * commit) counts once against its sender. */
 START_TEST(test_rate_counted_once)
@@ -332,6 +376,7 @@ int main(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_rate_counted_once);
+	tcase_add_test(tc, test_duplicate_recorded);
 	tcase_add_test(tc, test_forged_dsn);
 	tcase_add_test(tc, test_backscatter);
 	tcase_add_test(tc, test_revocation);

@@ -287,6 +287,28 @@ START_TEST(test_admin_views)
 	ck_assert_has(text, "[ashes #");
 	ck_assert_has(text, "pending");
 	free(text);
+	/* a mail read twice: both readings listed, the second naming the
+	 * first */
+	{
+		struct mail m = { .fp = ALICE_FP, .from = ALICE,
+				  .body = "games\n", .raw = "read twice" };
+		struct server_outcome out;
+		char line[96];
+
+		ck_assert_int_eq(deliver(&m, &out), 0);
+		ck_assert_int_eq(deliver(&m, &out), 0);
+		ck_assert_int_eq(out.status, SERVER_DUPLICATE);
+		text = run_ashes("inbound list");
+		snprintf(line, sizeof(line), "%" PRId64 "  ", out.inbound_id + 1);
+		ck_assert_has(text, line);
+		snprintf(line, sizeof(line), "duplicate of inbound %" PRId64,
+			 out.inbound_id);
+		ck_assert_has(text, line);
+		snprintf(line, sizeof(line), "  duplicate of %" PRId64 "\n",
+			 out.inbound_id);
+		ck_assert_has(text, line);
+		free(text);
+	}
 }
 END_TEST
 
@@ -342,6 +364,73 @@ START_TEST(test_outbox_fields)
 		  memcmp(m->image, first, m->image_len) != 0);
 	outbox_free(&o);
 	free(first);
+}
+END_TEST
+
+/* Which mails carry the picture, and as what: a mail that shows a changed
+ * position does (as the PNG most readers' mail programs show, queued as
+ * its drawing for the outbox to rasterise; or as SVG, or not at all, as
+ * the reader set); one that changes no position does not. */
+START_TEST(test_picture_choice)
+{
+	const struct store_outbox_msg *m;
+	struct store_player *bob = NULL;
+	struct store_settings s;
+	struct outbox o;
+	const char *error;
+	char body[128];
+	int64_t g;
+
+	register_three();
+	g = start_game("");
+	snprintf(body, sizeof(body), "move %" PRId64 " 1 e5-e7\n", g);
+	ALICE_SAYS(body);
+	o = new_mail();
+	m = mail_to(&o, BOB, "your-move");
+	ck_assert_ptr_nonnull(m);
+	ck_assert_str_eq(m->image_type, STORE_OUTBOX_PNG);
+	ck_assert_int_eq(m->image[0], '<'); /* the drawing, rasterised later */
+	outbox_free(&o);
+	/* a preview and a draw offer change no position: no picture */
+	snprintf(body, sizeof(body), "preview %" PRId64 " e5-e3\n", g);
+	BOB_SAYS(body);
+	o = new_mail();
+	m = mail_to(&o, BOB, "reply");
+	ck_assert_ptr_nonnull(m);
+	ck_assert_ptr_null(m->image);
+	ck_assert_ptr_null(m->html);
+	outbox_free(&o);
+	snprintf(body, sizeof(body), "draw offer %" PRId64 "\n", g);
+	BOB_SAYS(body);
+	o = new_mail();
+	for (size_t i = 0; i < o.n; i++)
+		ck_assert_ptr_null(o.m[i].image);
+	outbox_free(&o);
+	/* bob takes SVG, then nothing */
+	ck_assert_int_eq(store_player_by_name(st, "bob", &bob, &error), 1);
+	ck_assert_int_eq(store_settings_get(st, bob->id, &s, &error), 0);
+	s.picture = STORE_PICTURE_SVG;
+	ck_assert_int_eq(store_settings_set(st, bob->id, &s, now, &error), 0);
+	snprintf(body, sizeof(body), "move %" PRId64 " 2 e5-e3\n", g);
+	BOB_SAYS(body);
+	o = new_mail();
+	m = mail_to(&o, BOB, "reply");
+	ck_assert_ptr_nonnull(m);
+	ck_assert_str_eq(m->image_type, STORE_OUTBOX_SVG);
+	m = mail_to(&o, ALICE, "your-move");
+	ck_assert_str_eq(m->image_type, STORE_OUTBOX_PNG);
+	outbox_free(&o);
+	s.picture = STORE_PICTURE_NONE;
+	ck_assert_int_eq(store_settings_set(st, bob->id, &s, now, &error), 0);
+	snprintf(body, sizeof(body), "move %" PRId64 " 3 e7-e6\n", g);
+	ALICE_SAYS(body);
+	o = new_mail();
+	m = mail_to(&o, BOB, "your-move");
+	ck_assert_ptr_nonnull(m);
+	ck_assert_ptr_null(m->image);
+	ck_assert_ptr_null(m->html);
+	outbox_free(&o);
+	store_player_free(&bob);
 }
 END_TEST
 
@@ -507,6 +596,7 @@ int main(void)
 	tcase_add_test(tc, test_batch);
 	tcase_add_test(tc, test_admin_views);
 	tcase_add_test(tc, test_outbox_fields);
+	tcase_add_test(tc, test_picture_choice);
 	tcase_add_test(tc, test_forced_pass);
 	tcase_add_test(tc, test_check_templates);
 	suite_add_tcase(s, tc);

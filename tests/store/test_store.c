@@ -244,6 +244,68 @@ START_TEST(test_inbound)
 }
 END_TEST
 
+/* Every reading of a mail is recorded: a duplicate gets a row of its own
+ * pointing at the first reading, without the bytes. */
+START_TEST(test_inbound_duplicates)
+{
+	struct store_inbound in = { 0 }, *got = NULL;
+	char sha[65], sha2[65];
+	int64_t first = 0, dup = 0, seen = 0;
+
+	test_sha(sha, 1);
+	test_sha(sha2, 2);
+	in.message_id = "m1@example.org";
+	in.sha256 = sha;
+	in.raw = "From: a@example.org\r\n\r\nmove";
+	in.raw_len = strlen(in.raw);
+	in.received = 42;
+	in.source = "imap:INBOX";
+	in.outcome = "ok: 1 command";
+	ck_assert_int_eq(store_inbound_record(st, &in, &first, &err), 0);
+
+	in.received = 50;
+	in.outcome = "duplicate";
+	in.duplicate_of = first;
+	ck_assert_int_eq(store_inbound_record(st, &in, &dup, &err), 0);
+	ck_assert_int_gt(dup, first);
+	/* a second duplicate: as many rows as readings */
+	ck_assert_int_eq(store_inbound_record(st, &in, NULL, &err), 0);
+	ck_assert_int_eq(count("inbound"), 3);
+	/* seen: always the first reading */
+	ck_assert_int_eq(store_inbound_seen(st, sha, &seen, &err), 1);
+	ck_assert_int_eq(seen, first);
+
+	ck_assert_int_eq(store_inbound_load(st, dup, &got, &err), 1);
+	ck_assert_int_eq(got->duplicate_of, first);
+	ck_assert_str_eq(got->sha256, sha);
+	ck_assert_uint_eq(got->raw_len, 0); /* the bytes are the first's */
+	ck_assert_int_eq(got->received, 50);
+	ck_assert_str_eq(got->source, "imap:INBOX");
+	ck_assert_str_eq(got->outcome, "duplicate");
+	store_inbound_free(&got);
+	ck_assert_int_eq(store_inbound_load(st, first, &got, &err), 1);
+	ck_assert_int_eq(got->duplicate_of, 0);
+	ck_assert_uint_eq(got->raw_len, strlen(in.raw));
+	ck_assert_str_eq(got->outcome, "ok: 1 command");
+	store_inbound_free(&got);
+
+	/* a second first reading of the same bytes is still refused */
+	in.duplicate_of = 0;
+	ck_assert_int_eq(store_inbound_record(st, &in, NULL, &err), 1);
+	/* a duplicate must name the first reading of its own bytes */
+	in.duplicate_of = dup;
+	ck_assert_int_eq(store_inbound_record(st, &in, NULL, &err), -1);
+	ck_assert_int_eq(store_error_kind(st), STORE_ERROR_USAGE);
+	in.duplicate_of = first;
+	in.sha256 = sha2;
+	ck_assert_int_eq(store_inbound_record(st, &in, NULL, &err), -1);
+	ck_assert_int_eq(store_error_kind(st), STORE_ERROR_USAGE);
+	in.duplicate_of = first + 100;
+	ck_assert_int_eq(store_inbound_record(st, &in, NULL, &err), -1);
+	ck_assert_int_eq(count("inbound"), 3);
+}
+END_TEST
+
 /* ---- address claims, key lifecycle, attempts, savepoints ------------- */
 
 START_TEST(test_claims_and_keys)
@@ -507,6 +569,7 @@ static Suite *store_suite(void)
 	tcase_add_test(tc, test_player_unique_rules_are_atomic);
 	tcase_add_test(tc, test_player_list_and_failing_address);
 	tcase_add_test(tc, test_inbound);
+	tcase_add_test(tc, test_inbound_duplicates);
 	tcase_add_test(tc, test_signatures);
 	tcase_add_test(tc, test_claims_and_keys);
 	tcase_add_test(tc, test_attempts_and_savepoints);

@@ -206,6 +206,71 @@ START_TEST(test_game_lists)
 }
 END_TEST
 
+/* finish game id at time `at` with result (NULL: none). */
+static void finish_game(int64_t id, const char *result, int64_t at)
+{
+	struct store_game *g = NULL;
+
+	ck_assert_int_eq(store_game_load(st, id, &g, &err), 1);
+	g->status = STORE_GAME_FINISHED;
+	free(g->result);
+	g->result = result != NULL ? strdup(result) : NULL;
+	ck_assert_int_eq(store_game_update(st, g, at, &err), 0);
+	store_game_free(&g);
+}
+
+START_TEST(test_games_finished_for_player)
+{
+	struct store_game *list = NULL;
+	size_t n = 0;
+	int64_t a, b, c, g1, g2, g3, g4;
+
+	a = add_player("Alice", 1);
+	b = add_player("Bob", 2);
+	c = add_player("Carol", 3);
+	g1 = make_game(a, b, a, STORE_GAME_ACTIVE, 10);
+	g2 = make_game(b, a, b, STORE_GAME_ACTIVE, 11);
+	g3 = make_game(b, c, b, STORE_GAME_ACTIVE, 12); /* not alice's */
+	g4 = make_game(a, c, a, STORE_GAME_ACTIVE, 13); /* still on */
+	make_game(a, 0, a, STORE_GAME_OPEN, 14);
+	ck_assert_int_eq(store_games_finished_for_player(st, a, 10, &list, &n,
+							 &err), 0);
+	ck_assert_uint_eq(n, 0);
+	ck_assert_ptr_null(list);
+	/* g2 ends first, then g1: the latest to end comes first, whatever
+	 * the ids */
+	finish_game(g2, "0-1", 100);
+	finish_game(g1, "1/2-1/2", 200);
+	finish_game(g3, "1-0", 300);
+	ck_assert_int_eq(store_games_finished_for_player(st, a, 10, &list, &n,
+							 &err), 0);
+	ck_assert_uint_eq(n, 2);
+	ck_assert_int_eq(list[0].id, g1);
+	ck_assert_str_eq(list[0].result, "1/2-1/2");
+	ck_assert_int_eq(list[1].id, g2);
+	ck_assert_int_eq(list[1].status, STORE_GAME_FINISHED);
+	store_rows_free(&list, n, sizeof(*list), store_game_clear);
+	/* the limit, and 0 for none */
+	ck_assert_int_eq(store_games_finished_for_player(st, a, 1, &list, &n,
+							 &err), 0);
+	ck_assert_uint_eq(n, 1);
+	ck_assert_int_eq(list[0].id, g1);
+	store_rows_free(&list, n, sizeof(*list), store_game_clear);
+	finish_game(g4, "1-0", 200); /* the same time: the newer id first */
+	ck_assert_int_eq(store_games_finished_for_player(st, a, 0, &list, &n,
+							 &err), 0);
+	ck_assert_uint_eq(n, 3);
+	ck_assert_int_eq(list[0].id, g4);
+	ck_assert_int_eq(list[1].id, g1);
+	store_rows_free(&list, n, sizeof(*list), store_game_clear);
+	/* carol's: g3 and g4, as Black */
+	ck_assert_int_eq(store_games_finished_for_player(st, c, 0, &list, &n,
+							 &err), 0);
+	ck_assert_uint_eq(n, 2);
+	store_rows_free(&list, n, sizeof(*list), store_game_clear);
+}
+END_TEST
+
 START_TEST(test_game_by_message_id)
 {
 	struct store_outbox_msg m = { 0 };
@@ -418,6 +483,7 @@ static Suite *store_game_suite(void)
 	tcase_add_test(tc, test_game_roundtrip);
 	tcase_add_test(tc, test_game_status_names);
 	tcase_add_test(tc, test_game_lists);
+	tcase_add_test(tc, test_games_finished_for_player);
 	tcase_add_test(tc, test_game_by_message_id);
 	tcase_add_test(tc, test_moves);
 	tcase_add_test(tc, test_move_links_inbound);

@@ -1,7 +1,7 @@
 /* test_store_outbox.c -- the outbox queue and its envelope: queueing,
  * due and next-due times, the marks and the listings; every typed field
- * written (version 2) and read back; what enqueue refuses and what the
- * schema refuses; and version-1 rows (a header block, as ashesd wrote
+ * written (version 2) and read back, the picture's type (sql/007) too;
+ * what enqueue refuses and what the schema refuses; and version-1 rows (a header block, as ashesd wrote
  * them before sql/003) upgraded in place and read into the same typed
  * fields a version-2 row of the same mail has. */
 #include "store_fixture.h"
@@ -197,6 +197,8 @@ START_TEST(test_envelope_v2)
 	ck_assert_str_eq(r->html, m.html);
 	ck_assert_uint_eq(r->image_len, sizeof(image) - 1);
 	ck_assert_int_eq(memcmp(r->image, image, sizeof(image) - 1), 0);
+	/* queued without a type, as before sql/007: SVG */
+	ck_assert_str_eq(r->image_type, STORE_OUTBOX_SVG);
 	ck_assert_int_eq(r->created, 10);
 	ck_assert_int_eq(r->next_attempt_at, 10);
 	ck_assert_int_eq(r->attempts, 0);
@@ -222,8 +224,32 @@ START_TEST(test_envelope_v2)
 	ck_assert_ptr_null(r->html);
 	ck_assert_ptr_null(r->image);
 	ck_assert_uint_eq(r->image_len, 0);
+	ck_assert_ptr_null(r->image_type);
 	ck_assert_int_eq(r->game_id, 0);
 	store_outbox_msgs_free(&r, 1);
+}
+END_TEST
+
+/* The picture's type (sql/007): PNG and SVG as queued. */
+START_TEST(test_envelope_image_type)
+{
+	static const char *const types[] = { STORE_OUTBOX_PNG, STORE_OUTBOX_SVG };
+	struct store_outbox_msg m = your_move(a_game(st)), *r = NULL;
+	char id[64];
+
+	for (size_t i = 0; i < 2; i++) {
+		snprintf(id, sizeof(id), "ashes.1.3.7.%zu.00ff@club.example", i);
+		m.message_id = id;
+		m.image_type = (char *)types[i];
+		ck_assert_int_eq(store_outbox_enqueue(st, &m, 10, NULL, &err), 0);
+		ck_assert_int_eq(store_outbox_by_message_id(st, id, &r, &err), 1);
+		ck_assert_str_eq(r->image_type, types[i]);
+		ck_assert_uint_eq(r->image_len, sizeof(image) - 1);
+		ck_assert_int_eq(memcmp(r->image, image, sizeof(image) - 1), 0);
+		store_outbox_msgs_free(&r, 1);
+	}
+	ck_assert_int_eq(test_query_int(test_db, "SELECT count(*) FROM outbox "
+					"WHERE image_type = 'image/png'"), 1);
 }
 END_TEST
 
@@ -252,6 +278,21 @@ START_TEST(test_envelope_refused)
 		"INSERT INTO outbox (version, kind, recipient, message_id, "
 		"subject, auto_reply, body, image, created, next_attempt_at) "
 		"VALUES (2, 'reply', 'a@b', 'x@y', 's', 1, 'b', x'00', 1, 1)",
+		/* a picture's type is one of two (sql/007) */
+		"INSERT INTO outbox (version, kind, recipient, message_id, "
+		"subject, auto_reply, body, html, image, image_type, created, "
+		"next_attempt_at) VALUES (2, 'reply', 'a@b', 'x@y', 's', 1, 'b', "
+		"'h', x'00', 'image/gif', 1, 1)",
+		/* a picture has a type */
+		"INSERT INTO outbox (version, kind, recipient, message_id, "
+		"subject, auto_reply, body, html, image, created, "
+		"next_attempt_at) VALUES (2, 'reply', 'a@b', 'x@y', 's', 1, 'b', "
+		"'h', x'00', 1, 1)",
+		/* and a type a picture */
+		"INSERT INTO outbox (version, kind, recipient, message_id, "
+		"subject, auto_reply, body, html, image_type, created, "
+		"next_attempt_at) VALUES (2, 'reply', 'a@b', 'x@y', 's', 1, 'b', "
+		"'h', 'image/png', 1, 1)",
 		/* auto_reply is 0 or 1 */
 		"INSERT INTO outbox (version, kind, recipient, message_id, "
 		"subject, auto_reply, body, created, next_attempt_at) "
@@ -280,6 +321,16 @@ START_TEST(test_envelope_refused)
 	ck_assert_int_eq(store_outbox_enqueue(st, &m, 1, NULL, &err), -1);
 	m.in_reply_to = NULL;
 	m.html = NULL;
+	ck_assert_int_eq(store_outbox_enqueue(st, &m, 1, NULL, &err), -1);
+	ck_assert_int_eq(store_error_kind(st), STORE_ERROR_USAGE);
+	m.html = "<p>x</p>";
+	/* a picture is PNG or SVG; a type needs a picture */
+	m.image_type = "image/gif";
+	ck_assert_int_eq(store_outbox_enqueue(st, &m, 1, NULL, &err), -1);
+	ck_assert_int_eq(store_error_kind(st), STORE_ERROR_USAGE);
+	m.image_type = STORE_OUTBOX_PNG;
+	m.image = NULL;
+	m.image_len = 0;
 	ck_assert_int_eq(store_outbox_enqueue(st, &m, 1, NULL, &err), -1);
 	ck_assert_int_eq(store_error_kind(st), STORE_ERROR_USAGE);
 	ck_assert_int_eq(count("outbox"), 0);
@@ -442,6 +493,42 @@ START_TEST(test_envelope_v1)
 }
 END_TEST
 
+/* A picture queued before sql/007 (SVG, as every picture was then) reads
+ * as SVG after the upgrade; a row without one has no type. */
+START_TEST(test_envelope_image_type_upgrade)
+{
+	struct store_options o = test_options();
+	struct store_outbox_msg *rows = NULL;
+	char path[400], sql[1024];
+	struct store *old;
+	size_t n = 0;
+
+	snprintf(path, sizeof(path), "%s/v6.db", test_dir);
+	o.no_migrate = true;
+	old = test_open_at(path, &o);
+	ck_assert_int_eq(store_migrate(old, 6, &err), 0);
+	store_close(&old);
+	snprintf(sql, sizeof(sql),
+		 "INSERT INTO outbox (version, kind, recipient, message_id, "
+		 "subject, auto_reply, body, html, image, created, "
+		 "next_attempt_at) VALUES (2, 'your-move', 'b@x', 'm1@x', 's', "
+		 "0, 'b', '<p>h</p>', CAST('<svg/>' AS BLOB), 1, 1), "
+		 "(2, 'reply', 'b@x', 'm2@x', 's', 1, 'b', NULL, NULL, 1, 1)");
+	test_exec(path, sql);
+
+	o.no_migrate = false;
+	old = test_open_at(path, &o);
+	ck_assert_int_eq(store_outbox_list(old, STORE_OUTBOX_ALL, 0, 0, &rows,
+					   &n, &err), 0);
+	ck_assert_uint_eq(n, 2);
+	ck_assert_str_eq(rows[0].image_type, STORE_OUTBOX_SVG);
+	ck_assert_uint_eq(rows[0].image_len, 6);
+	ck_assert_ptr_null(rows[1].image_type);
+	store_outbox_msgs_free(&rows, n);
+	store_close(&old);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("store_outbox");
@@ -452,6 +539,8 @@ int main(void)
 	tcase_add_test(tc, test_envelope_v2);
 	tcase_add_test(tc, test_envelope_refused);
 	tcase_add_test(tc, test_envelope_v1);
+	tcase_add_test(tc, test_envelope_image_type);
+	tcase_add_test(tc, test_envelope_image_type_upgrade);
 	suite_add_tcase(s, tc);
 	return test_run(s);
 }

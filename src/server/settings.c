@@ -1,0 +1,80 @@
+/* settings.c -- the commands about what a player chose: `set KEY VALUE`
+ * (confirm on|off, pictures png|svg|none, moves full|short|none, digest
+ * on|off) and `settings`, which lists them.  The keys and words are the
+ * store's (store_setting_*); the mails honour them in recipient.c. */
+#include "server/server_private.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* The flag naming key's value in s ("now_confirm_off"), for the
+ * template to say what the setting does now. */
+static void settings_flag(const struct store_settings *s,
+			  enum store_setting_key key, const char *prefix,
+			  struct template_ctx *ctx)
+{
+	char flag[64];
+
+	snprintf(flag, sizeof(flag), "%s%s_%s", prefix,
+		 store_setting_name(key), store_setting_word(s, key));
+	template_ctx_set_bool(ctx, flag, true);
+}
+
+int settings_set(struct handle *h, const struct command *c, struct game *g,
+		 struct template_ctx *out)
+{
+	const struct command_option *o = &c->options[0];
+	struct store_settings s;
+	enum store_setting_key key;
+	const char *error, *was;
+
+	(void)g;
+	if (store_setting_parse_key(o->key, &key) < 0) {
+		server_refuse(h, "unknown_setting");
+		template_ctx_set(h->refusal, "key", o->key);
+		return REFUSED;
+	}
+	if (server_recipient_settings(h, h->me->id, &s) < 0)
+		return -1;
+	was = store_setting_word(&s, key);
+	if (store_setting_parse_value(&s, key, o->value) < 0) {
+		server_refuse(h, "bad_setting_value");
+		template_ctx_set(h->refusal, "key", store_setting_name(key));
+		template_ctx_set(h->refusal, "value", o->value);
+		template_ctx_set(h->refusal, "choices",
+				 store_setting_choices(key));
+		return REFUSED;
+	}
+	/* Stored even when unchanged: `updated` says when the player last
+	 * chose. */
+	if (store_settings_set(h->srv->store, h->me->id, &s, h->now,
+			       &error) < 0)
+		return server_store_fail(h, error);
+	template_ctx_set(out, "key", store_setting_name(key));
+	template_ctx_set(out, "value", store_setting_word(&s, key));
+	template_ctx_set_bool(out, "unchanged",
+			      strcmp(was, store_setting_word(&s, key)) == 0);
+	settings_flag(&s, key, "now_", out);
+	return 0;
+}
+
+int settings_show(struct handle *h, const struct command *c, struct game *g,
+		  struct template_ctx *out)
+{
+	struct store_settings s;
+
+	(void)c;
+	(void)g;
+	if (server_recipient_settings(h, h->me->id, &s) < 0)
+		return -1;
+	for (int k = 0; k < STORE_SETTING_COUNT; k++) {
+		char name[40];
+
+		snprintf(name, sizeof(name), "setting_%s",
+			 store_setting_name((enum store_setting_key)k));
+		template_ctx_set(out, name,
+				 store_setting_word(&s, (enum store_setting_key)k));
+		settings_flag(&s, (enum store_setting_key)k, "now_", out);
+	}
+	return 0;
+}

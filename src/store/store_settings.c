@@ -1,0 +1,297 @@
+/* store_settings.c -- what each player chose with `set KEY VALUE` (the
+ * table player_settings, sql/005), the keys and words they are written
+ * with, and the observer notices noted for the daily digest (the table
+ * digest_items); see store.h. */
+#include "store/store_private.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+/* ---- the keys and their words ---------------------------------------- */
+
+/* Each key's words, in the order of its enum (bools: "off", "on"). */
+static const char *const picture_words[] = { "png", "svg", "none", NULL };
+static const char *const moves_words[] = { "short", "full", "none", NULL };
+static const char *const bool_words[] = { "off", "on", NULL };
+
+static const struct {
+	const char *name;
+	const char *choices; /* as help and refusals list them */
+	const char *const *words;
+} setting_keys[STORE_SETTING_COUNT] = {
+	[STORE_SETTING_CONFIRM] = { "confirm", "on|off", bool_words },
+	[STORE_SETTING_PICTURES] = { "pictures", "png|svg|none",
+				     picture_words },
+	[STORE_SETTING_MOVES] = { "moves", "full|short|none", moves_words },
+	[STORE_SETTING_DIGEST] = { "digest", "on|off", bool_words },
+};
+
+void store_settings_default(struct store_settings *s_r)
+{
+	memset(s_r, 0, sizeof(*s_r));
+	s_r->confirm = true;
+	s_r->picture = STORE_PICTURE_PNG;
+	s_r->moves = STORE_MOVES_SHORT;
+	s_r->digest = false;
+}
+
+const char *store_setting_name(enum store_setting_key key)
+{
+	return (unsigned)key < STORE_SETTING_COUNT ? setting_keys[key].name :
+	       NULL;
+}
+
+const char *store_setting_choices(enum store_setting_key key)
+{
+	return (unsigned)key < STORE_SETTING_COUNT ?
+	       setting_keys[key].choices : NULL;
+}
+
+/* The index of key's value in its word list. */
+static int setting_index(const struct store_settings *s,
+			 enum store_setting_key key)
+{
+	switch (key) {
+	case STORE_SETTING_CONFIRM: return s->confirm ? 1 : 0;
+	case STORE_SETTING_PICTURES: return (int)s->picture;
+	case STORE_SETTING_MOVES: return (int)s->moves;
+	case STORE_SETTING_DIGEST: return s->digest ? 1 : 0;
+	case STORE_SETTING_COUNT: break;
+	}
+	return -1;
+}
+
+const char *store_setting_word(const struct store_settings *s,
+			       enum store_setting_key key)
+{
+	int i = setting_index(s, key);
+
+	if (i < 0)
+		return NULL;
+	/* A value out of its enum's range has no word. */
+	for (int k = 0; k <= i; k++)
+		if (setting_keys[key].words[k] == NULL)
+			return NULL;
+	return setting_keys[key].words[i];
+}
+
+int store_setting_parse_key(const char *name, enum store_setting_key *key_r)
+{
+	if (name == NULL)
+		return -1;
+	for (int k = 0; k < STORE_SETTING_COUNT; k++)
+		if (strcasecmp(name, setting_keys[k].name) == 0) {
+			*key_r = (enum store_setting_key)k;
+			return 0;
+		}
+	return -1;
+}
+
+int store_setting_parse_value(struct store_settings *s,
+			      enum store_setting_key key, const char *value)
+{
+	int i;
+
+	if ((unsigned)key >= STORE_SETTING_COUNT || value == NULL)
+		return -1;
+	for (i = 0; setting_keys[key].words[i] != NULL; i++)
+		if (strcasecmp(value, setting_keys[key].words[i]) == 0)
+			break;
+	if (setting_keys[key].words[i] == NULL)
+		return -1;
+	switch (key) {
+	case STORE_SETTING_CONFIRM: s->confirm = i == 1; break;
+	case STORE_SETTING_PICTURES: s->picture = (enum store_picture)i; break;
+	case STORE_SETTING_MOVES: s->moves = (enum store_move_list)i; break;
+	case STORE_SETTING_DIGEST: s->digest = i == 1; break;
+	case STORE_SETTING_COUNT: return -1;
+	}
+	return 0;
+}
+
+/* ---- stored settings ------------------------------------------------- */
+
+/* The word of a stored column, as its enum; -1 for one the CHECK of
+ * sql/005 would not let in. */
+static int word_index(const char *const *words, const unsigned char *text)
+{
+	if (text == NULL)
+		return -1;
+	for (int i = 0; words[i] != NULL; i++)
+		if (strcmp((const char *)text, words[i]) == 0)
+			return i;
+	return -1;
+}
+
+int store_settings_get(struct store *store, int64_t player_id,
+		       struct store_settings *s_r, const char **error_r)
+{
+	static const char sql[] =
+		"SELECT confirm, pictures, moves, digest FROM player_settings "
+		"WHERE player_id = ?1";
+	sqlite3_stmt *st;
+	int rc, pic, moves;
+
+	store_ok(store);
+	store_settings_default(s_r);
+	if (player_id == 0)
+		return 0;
+	st = store_stmt(store, sql, error_r);
+	if (st == NULL)
+		return -1;
+	sqlite3_bind_int64(st, 1, player_id);
+	rc = store_step_one(store, st, "loading a player's settings", error_r);
+	if (rc <= 0)
+		return rc;
+	pic = word_index(picture_words, sqlite3_column_text(st, 1));
+	moves = word_index(moves_words, sqlite3_column_text(st, 2));
+	s_r->confirm = sqlite3_column_int(st, 0) != 0;
+	s_r->digest = sqlite3_column_int(st, 3) != 0;
+	if (pic >= 0)
+		s_r->picture = (enum store_picture)pic;
+	if (moves >= 0)
+		s_r->moves = (enum store_move_list)moves;
+	store_stmt_done(st);
+	return 0;
+}
+
+int store_settings_set(struct store *store, int64_t player_id,
+		       const struct store_settings *s, int64_t now,
+		       const char **error_r)
+{
+	static const char sql_exists[] = "SELECT 1 FROM players WHERE id = ?1";
+	static const char sql[] =
+		"INSERT INTO player_settings (player_id, confirm, pictures, "
+		"moves, digest, updated) VALUES (?1, ?2, ?3, ?4, ?5, ?6) "
+		"ON CONFLICT (player_id) DO UPDATE SET confirm = ?2, "
+		"pictures = ?3, moves = ?4, digest = ?5, updated = ?6";
+	const char *pic = store_setting_word(s, STORE_SETTING_PICTURES);
+	const char *moves = store_setting_word(s, STORE_SETTING_MOVES);
+	sqlite3_stmt *st;
+	int rc;
+
+	store_ok(store);
+	if (pic == NULL || moves == NULL)
+		return store_fail(store, error_r, STORE_ERROR_USAGE,
+				  "settings out of range: pictures %d, moves %d",
+				  (int)s->picture, (int)s->moves);
+	st = store_stmt(store, sql_exists, error_r);
+	if (st == NULL)
+		return -1;
+	sqlite3_bind_int64(st, 1, player_id);
+	rc = store_query_int64(store, st, NULL, "finding a player", error_r);
+	if (rc < 0)
+		return -1;
+	if (rc == 0)
+		return store_fail(store, error_r, STORE_ERROR_USAGE,
+				  "no player %lld", (long long)player_id);
+	st = store_stmt(store, sql, error_r);
+	if (st == NULL)
+		return -1;
+	sqlite3_bind_int64(st, 1, player_id);
+	sqlite3_bind_int(st, 2, s->confirm ? 1 : 0);
+	sqlite3_bind_text(st, 3, pic, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 4, moves, -1, SQLITE_STATIC);
+	sqlite3_bind_int(st, 5, s->digest ? 1 : 0);
+	sqlite3_bind_int64(st, 6, now);
+	return store_run(store, st, "saving a player's settings", error_r);
+}
+
+/* ---- the observers' digest ------------------------------------------- */
+
+int store_digest_add(struct store *store, int64_t player_id, int64_t game_id,
+		     int from_ply, int64_t now, const char **error_r)
+{
+	/* A change noted before keeps its time (the digest is due a day
+	 * after the first change) and the earliest ply (nothing is lost
+	 * when a later change starts earlier, as after a take-back). */
+	static const char sql[] =
+		"INSERT INTO digest_items (player_id, game_id, from_ply, created) "
+		"VALUES (?1, ?2, ?3, ?4) ON CONFLICT (player_id, game_id) "
+		"DO UPDATE SET from_ply = min(from_ply, excluded.from_ply)";
+	sqlite3_stmt *st;
+
+	store_ok(store);
+	if (from_ply < 0)
+		return store_fail(store, error_r, STORE_ERROR_USAGE,
+				  "digest from ply %d", from_ply);
+	st = store_stmt(store, sql, error_r);
+	if (st == NULL)
+		return -1;
+	sqlite3_bind_int64(st, 1, player_id);
+	sqlite3_bind_int64(st, 2, game_id);
+	sqlite3_bind_int(st, 3, from_ply);
+	sqlite3_bind_int64(st, 4, now);
+	return store_run(store, st, "noting a change for a digest", error_r);
+}
+
+static void digest_id_read(sqlite3_stmt *st, void *elem)
+{
+	*(int64_t *)elem = store_col_int64(st, 0);
+}
+
+int store_digest_due(struct store *store, int64_t before, int64_t **ids_r,
+		     size_t *count_r, const char **error_r)
+{
+	static const char sql[] =
+		"SELECT DISTINCT player_id FROM digest_items "
+		"WHERE created < ?1 ORDER BY player_id";
+	sqlite3_stmt *st;
+
+	store_ok(store);
+	*ids_r = NULL;
+	*count_r = 0;
+	st = store_stmt(store, sql, error_r);
+	if (st == NULL)
+		return -1;
+	sqlite3_bind_int64(st, 1, before);
+	return store_collect(store, st, sizeof(**ids_r), digest_id_read, NULL,
+			     ids_r, count_r, "listing digests due", error_r);
+}
+
+static void digest_item_read(sqlite3_stmt *st, void *elem)
+{
+	struct store_digest_item *it = elem;
+
+	it->player_id = store_col_int64(st, 0);
+	it->game_id = store_col_int64(st, 1);
+	it->from_ply = sqlite3_column_int(st, 2);
+	it->created = store_col_int64(st, 3);
+}
+
+int store_digest_items(struct store *store, int64_t player_id,
+		       struct store_digest_item **items_r, size_t *count_r,
+		       const char **error_r)
+{
+	static const char sql[] =
+		"SELECT player_id, game_id, from_ply, created FROM digest_items "
+		"WHERE player_id = ?1 ORDER BY game_id";
+	sqlite3_stmt *st;
+
+	store_ok(store);
+	*items_r = NULL;
+	*count_r = 0;
+	st = store_stmt(store, sql, error_r);
+	if (st == NULL)
+		return -1;
+	sqlite3_bind_int64(st, 1, player_id);
+	return store_collect(store, st, sizeof(**items_r), digest_item_read,
+			     NULL, items_r, count_r, "loading a digest",
+			     error_r);
+}
+
+int store_digest_clear(struct store *store, int64_t player_id,
+		       const char **error_r)
+{
+	static const char sql[] =
+		"DELETE FROM digest_items WHERE player_id = ?1";
+	sqlite3_stmt *st;
+
+	store_ok(store);
+	st = store_stmt(store, sql, error_r);
+	if (st == NULL)
+		return -1;
+	sqlite3_bind_int64(st, 1, player_id);
+	return store_run(store, st, "clearing a digest", error_r);
+}

@@ -1,0 +1,267 @@
+/* test_store_settings.c -- the players' settings (sql/005): defaults when
+ * none are stored, set and read back, the keys and words players write,
+ * what set refuses and what the schema refuses; and the observers' digest
+ * items: noted once per observer and game with the earliest ply, due by
+ * the time of the first change, listed and cleared. */
+#include "store_fixture.h"
+
+#include "store/store_private.h"
+
+/* SQLite's answer to sql on a new connection (0: SQLITE_OK). */
+static int exec_rc(const char *sql)
+{
+	sqlite3 *db;
+	int rc;
+
+	ck_assert_int_eq(sqlite3_open_v2(test_db, &db, SQLITE_OPEN_READWRITE,
+					 NULL), SQLITE_OK);
+	sqlite3_busy_timeout(db, 5000);
+	rc = sqlite3_exec(db, sql, NULL, NULL, NULL);
+	sqlite3_close(db);
+	return rc;
+}
+
+START_TEST(test_settings_defaults)
+{
+	struct store_settings s;
+	int64_t a = add_player("alice", 1);
+
+	memset(&s, 0x55, sizeof(s));
+	ck_assert_int_eq(store_settings_get(st, a, &s, &err), 0);
+	ck_assert(s.confirm);
+	ck_assert_int_eq(s.picture, STORE_PICTURE_PNG);
+	ck_assert_int_eq(s.moves, STORE_MOVES_SHORT);
+	ck_assert(!s.digest);
+	/* nobody, and a player that does not exist: the defaults too */
+	ck_assert_int_eq(store_settings_get(st, 0, &s, &err), 0);
+	ck_assert(s.confirm);
+	ck_assert_int_eq(store_settings_get(st, 999, &s, &err), 0);
+	ck_assert(s.confirm);
+	ck_assert_int_eq(count("player_settings"), 0);
+}
+END_TEST
+
+START_TEST(test_settings_roundtrip)
+{
+	struct store_settings s, back;
+	int64_t a = add_player("alice", 1), b = add_player("bob", 2);
+
+	store_settings_default(&s);
+	s.confirm = false;
+	s.picture = STORE_PICTURE_SVG;
+	s.moves = STORE_MOVES_NONE;
+	s.digest = true;
+	ck_assert_int_eq(store_settings_set(st, a, &s, 2000, &err), 0);
+	ck_assert_int_eq(store_settings_get(st, a, &back, &err), 0);
+	ck_assert(!back.confirm);
+	ck_assert_int_eq(back.picture, STORE_PICTURE_SVG);
+	ck_assert_int_eq(back.moves, STORE_MOVES_NONE);
+	ck_assert(back.digest);
+	/* the words are stored as players write them */
+	ck_assert_int_eq(test_query_int(test_db, "SELECT count(*) FROM "
+			 "player_settings WHERE pictures = 'svg' AND "
+			 "moves = 'none' AND confirm = 0 AND digest = 1 AND "
+			 "updated = 2000"), 1);
+
+	/* set again: replaced, one row */
+	s.picture = STORE_PICTURE_NONE;
+	s.moves = STORE_MOVES_FULL;
+	s.confirm = true;
+	ck_assert_int_eq(store_settings_set(st, a, &s, 2100, &err), 0);
+	ck_assert_int_eq(store_settings_get(st, a, &back, &err), 0);
+	ck_assert(back.confirm);
+	ck_assert_int_eq(back.picture, STORE_PICTURE_NONE);
+	ck_assert_int_eq(back.moves, STORE_MOVES_FULL);
+	ck_assert_int_eq(count("player_settings"), 1);
+
+	/* bob still has the defaults */
+	ck_assert_int_eq(store_settings_get(st, b, &back, &err), 0);
+	ck_assert(back.confirm && !back.digest);
+	ck_assert_int_eq(back.moves, STORE_MOVES_SHORT);
+}
+END_TEST
+
+START_TEST(test_settings_refused)
+{
+	struct store_settings s;
+	int64_t a = add_player("alice", 1);
+
+	store_settings_default(&s);
+	ck_assert_int_eq(store_settings_set(st, 42, &s, 1, &err), -1);
+	ck_assert_int_eq(store_error_kind(st), STORE_ERROR_USAGE);
+	s.picture = (enum store_picture)7;
+	ck_assert_int_eq(store_settings_set(st, a, &s, 1, &err), -1);
+	ck_assert_int_eq(store_error_kind(st), STORE_ERROR_USAGE);
+	store_settings_default(&s);
+	s.moves = (enum store_move_list)3;
+	ck_assert_int_eq(store_settings_set(st, a, &s, 1, &err), -1);
+	ck_assert_int_eq(count("player_settings"), 0);
+	/* the schema's own checks */
+	ck_assert_int_ne(exec_rc("INSERT INTO player_settings "
+			 "(player_id, pictures, updated) VALUES (1, 'gif', 1)"),
+			 0);
+	ck_assert_int_ne(exec_rc("INSERT INTO player_settings "
+			 "(player_id, moves, updated) VALUES (1, 'most', 1)"),
+			 0);
+	ck_assert_int_ne(exec_rc("INSERT INTO player_settings "
+			 "(player_id, confirm, updated) VALUES (1, 2, 1)"), 0);
+}
+END_TEST
+
+START_TEST(test_setting_words)
+{
+	struct store_settings s;
+	enum store_setting_key k;
+
+	store_settings_default(&s);
+	ck_assert_str_eq(store_setting_name(STORE_SETTING_CONFIRM), "confirm");
+	ck_assert_str_eq(store_setting_name(STORE_SETTING_PICTURES), "pictures");
+	ck_assert_str_eq(store_setting_name(STORE_SETTING_MOVES), "moves");
+	ck_assert_str_eq(store_setting_name(STORE_SETTING_DIGEST), "digest");
+	ck_assert_ptr_null(store_setting_name(STORE_SETTING_COUNT));
+	ck_assert_str_eq(store_setting_choices(STORE_SETTING_MOVES),
+			 "full|short|none");
+	ck_assert_str_eq(store_setting_word(&s, STORE_SETTING_CONFIRM), "on");
+	ck_assert_str_eq(store_setting_word(&s, STORE_SETTING_PICTURES), "png");
+	ck_assert_str_eq(store_setting_word(&s, STORE_SETTING_MOVES), "short");
+	ck_assert_str_eq(store_setting_word(&s, STORE_SETTING_DIGEST), "off");
+
+	ck_assert_int_eq(store_setting_parse_key("Pictures", &k), 0);
+	ck_assert_int_eq(k, STORE_SETTING_PICTURES);
+	ck_assert_int_eq(store_setting_parse_key("picture", &k), -1);
+	ck_assert_int_eq(store_setting_parse_key("", &k), -1);
+	ck_assert_int_eq(store_setting_parse_value(&s, STORE_SETTING_PICTURES,
+						   "SVG"), 0);
+	ck_assert_int_eq(s.picture, STORE_PICTURE_SVG);
+	ck_assert_int_eq(store_setting_parse_value(&s, STORE_SETTING_PICTURES,
+						   "gif"), -1);
+	ck_assert_int_eq(s.picture, STORE_PICTURE_SVG);
+	ck_assert_int_eq(store_setting_parse_value(&s, STORE_SETTING_CONFIRM,
+						   "off"), 0);
+	ck_assert(!s.confirm);
+	ck_assert_int_eq(store_setting_parse_value(&s, STORE_SETTING_CONFIRM,
+						   "no"), -1);
+	ck_assert_int_eq(store_setting_parse_value(&s, STORE_SETTING_DIGEST,
+						   "on"), 0);
+	ck_assert(s.digest);
+	ck_assert_int_eq(store_setting_parse_value(&s, STORE_SETTING_MOVES,
+						   "none"), 0);
+	ck_assert_int_eq(s.moves, STORE_MOVES_NONE);
+	ck_assert_int_eq(store_setting_parse_value(&s, STORE_SETTING_MOVES,
+						   "short"), 0);
+	ck_assert_int_eq(s.moves, STORE_MOVES_SHORT);
+	ck_assert_int_eq(store_setting_parse_value(&s, STORE_SETTING_MOVES,
+						   "png"), -1);
+	s.picture = (enum store_picture)9;
+	ck_assert_ptr_null(store_setting_word(&s, STORE_SETTING_PICTURES));
+}
+END_TEST
+
+static int64_t make_game(int64_t white, int64_t black)
+{
+	struct store_game g = { 0 };
+	int64_t id = 0;
+
+	g.variant = "size=3 tax=removed";
+	g.white_id = white;
+	g.black_id = black;
+	g.challenger_id = white;
+	g.status = STORE_GAME_ACTIVE;
+	ck_assert_int_eq(store_game_create(st, &g, 10, &id, &err), 0);
+	return id;
+}
+
+START_TEST(test_digest_items)
+{
+	int64_t a = add_player("alice", 1), b = add_player("bob", 2);
+	int64_t c = add_player("carol", 3), d = add_player("dave", 4);
+	int64_t g1 = make_game(a, b), g2 = make_game(b, a);
+	struct store_digest_item *items = NULL;
+	int64_t *ids = NULL;
+	size_t n = 0;
+
+	ck_assert_int_eq(store_digest_due(st, 1 << 30, &ids, &n, &err), 0);
+	ck_assert_uint_eq(n, 0);
+	ck_assert_ptr_null(ids);
+
+	/* carol: g1 from ply 3 at 100, again from ply 4 (kept: 3, 100) and
+	 * g2 at 200; dave: g2 at 300 */
+	ck_assert_int_eq(store_digest_add(st, c, g1, 3, 100, &err), 0);
+	ck_assert_int_eq(store_digest_add(st, c, g1, 4, 150, &err), 0);
+	ck_assert_int_eq(store_digest_add(st, c, g2, 0, 200, &err), 0);
+	ck_assert_int_eq(store_digest_add(st, d, g2, 5, 300, &err), 0);
+	ck_assert_int_eq(count("digest_items"), 3);
+
+	ck_assert_int_eq(store_digest_due(st, 100, &ids, &n, &err), 0);
+	ck_assert_uint_eq(n, 0);
+	free(ids);
+	ck_assert_int_eq(store_digest_due(st, 101, &ids, &n, &err), 0);
+	ck_assert_uint_eq(n, 1);
+	ck_assert_int_eq(ids[0], c);
+	free(ids);
+	ck_assert_int_eq(store_digest_due(st, 301, &ids, &n, &err), 0);
+	ck_assert_uint_eq(n, 2);
+	ck_assert_int_eq(ids[0], c);
+	ck_assert_int_eq(ids[1], d);
+	free(ids);
+
+	ck_assert_int_eq(store_digest_items(st, c, &items, &n, &err), 0);
+	ck_assert_uint_eq(n, 2);
+	ck_assert_int_eq(items[0].game_id, g1);
+	ck_assert_int_eq(items[0].from_ply, 3);
+	ck_assert_int_eq(items[0].created, 100);
+	ck_assert_int_eq(items[1].game_id, g2);
+	ck_assert_int_eq(items[1].player_id, c);
+	free(items);
+
+	/* an earlier ply noted later (after a take-back): the earlier wins */
+	ck_assert_int_eq(store_digest_add(st, c, g1, 1, 400, &err), 0);
+	ck_assert_int_eq(store_digest_items(st, c, &items, &n, &err), 0);
+	ck_assert_int_eq(items[0].from_ply, 1);
+	ck_assert_int_eq(items[0].created, 100);
+	free(items);
+
+	ck_assert_int_eq(store_digest_clear(st, c, &err), 0);
+	ck_assert_int_eq(store_digest_items(st, c, &items, &n, &err), 0);
+	ck_assert_uint_eq(n, 0);
+	ck_assert_int_eq(count("digest_items"), 1);
+
+	ck_assert_int_eq(store_digest_add(st, c, g1, -1, 1, &err), -1);
+	ck_assert_int_eq(store_error_kind(st), STORE_ERROR_USAGE);
+}
+END_TEST
+
+/* Inside the caller's transaction: a rollback forgets the items noted
+ * and brings back those cleared (a digest queued and rolled back loses
+ * nothing). */
+START_TEST(test_digest_transaction)
+{
+	int64_t a = add_player("alice", 1), b = add_player("bob", 2);
+	int64_t c = add_player("carol", 3), g = make_game(a, b);
+
+	ck_assert_int_eq(store_digest_add(st, c, g, 0, 100, &err), 0);
+	ck_assert_int_eq(store_begin(st, &err), 0);
+	ck_assert_int_eq(store_digest_clear(st, c, &err), 0);
+	ck_assert_int_eq(store_digest_add(st, a, g, 2, 100, &err), 0);
+	store_rollback(st);
+	ck_assert_int_eq(count("digest_items"), 1);
+	ck_assert_int_eq(test_query_int(test_db, "SELECT player_id FROM "
+					"digest_items"), c);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("store_settings");
+	TCase *tc = tcase_create("settings");
+
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_settings_defaults);
+	tcase_add_test(tc, test_settings_roundtrip);
+	tcase_add_test(tc, test_settings_refused);
+	tcase_add_test(tc, test_setting_words);
+	tcase_add_test(tc, test_digest_items);
+	tcase_add_test(tc, test_digest_transaction);
+	suite_add_tcase(s, tc);
+	return test_run(s);
+}
