@@ -9,12 +9,19 @@ libashes_config_a_SOURCES = \
 	src/config/config_values.c src/config/config_check.c \
 	src/config/log.c src/config/log.h
 
-# tests/config: the config file's syntax, values, checks and dump.  The
+# tests/config: the config file's syntax, values, checks and dump
+# (test_config), and the configs refused (test_config_errors).  The
 # temp-directory helpers are the daemon tests' (tests/daemon/daemon_test.h).
-check_PROGRAMS += tests/config/test_config
-TESTS += tests/config/test_config
-tests_config_test_config_SOURCES = tests/config/test_config.c
+check_PROGRAMS += tests/config/test_config tests/config/test_config_errors
+TESTS += tests/config/test_config tests/config/test_config_errors
+tests_config_test_config_SOURCES = tests/config/test_config.c \
+	tests/config/config_test.h
 tests_config_test_config_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests/daemon
 tests_config_test_config_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_config_test_config_LDADD = libashes_config.a libashes_core.a \
 	libashes_util.a $(CHECK_LIBS)
+tests_config_test_config_errors_SOURCES = tests/config/test_config_errors.c \
+	tests/config/config_test.h
+tests_config_test_config_errors_CPPFLAGS = $(tests_config_test_config_CPPFLAGS)
+tests_config_test_config_errors_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_config_test_config_errors_LDADD = $(tests_config_test_config_LDADD)

@@ -20,15 +20,23 @@ ashesd_LDADD = libashes_daemon.a libashes_config.a libashes_mail.a \
 	$(ETPAN_LIBS) $(GPGME_LIBS) $(CURL_LIBS) $(GNUTLS_LIBS) $(SQLITE_LIBS) \
 	$(RSVG_LIBS)
 
-# Tests: Check binaries, run by make check.
-# (tests/config/test_config is in src/config/local.mk.)
-check_PROGRAMS += tests/daemon/test_daemon tests/daemon/test_settings
-TESTS += tests/daemon/test_daemon tests/daemon/test_settings
+# Tests: Check binaries, run by make check: test_daemon (log, pid file,
+# signals, sd_notify, in process), test_ashesd (the real binary and the
+# systemd files).  (tests/config/test_config* are in src/config/local.mk.)
+check_PROGRAMS += tests/daemon/test_daemon tests/daemon/test_ashesd \
+	tests/daemon/test_settings
+TESTS += tests/daemon/test_daemon tests/daemon/test_ashesd \
+	tests/daemon/test_settings
 daemon_test_ldadd = libashes_daemon.a libashes_config.a libashes_core.a \
 	libashes_util.a $(CHECK_LIBS)
-tests_daemon_test_daemon_SOURCES = tests/daemon/test_daemon.c tests/daemon/daemon_test.h
+tests_daemon_test_daemon_SOURCES = tests/daemon/test_daemon.c tests/daemon/daemon_test.h \
+	tests/daemon/notify_test.c tests/daemon/notify_test.h
 tests_daemon_test_daemon_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_daemon_test_daemon_LDADD = $(daemon_test_ldadd)
+tests_daemon_test_ashesd_SOURCES = tests/daemon/test_ashesd.c tests/daemon/daemon_test.h \
+	tests/daemon/notify_test.c tests/daemon/notify_test.h
+tests_daemon_test_ashesd_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_daemon_test_ashesd_LDADD = $(daemon_test_ldadd)
 tests_daemon_test_settings_SOURCES = tests/daemon/test_settings.c
 tests_daemon_test_settings_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_daemon_test_settings_LDADD = $(daemon_test_ldadd)

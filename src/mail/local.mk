@@ -19,6 +19,9 @@ tests_mail_test_mime_LDADD = libashes_mail.a libashes_util.a \
 	$(ETPAN_LIBS) $(GPGME_LIBS) $(GNUTLS_LIBS) $(CHECK_LIBS)
 check_PROGRAMS += tests/mail/test_pgp
 TESTS += tests/mail/test_pgp
+# one program from two files, so gpg-helper.sh makes the fixtures once
+tests_mail_test_pgp_SOURCES = tests/mail/test_pgp.c \
+	tests/mail/test_pgp_keys.c tests/mail/pgp_fixture.h
 tests_mail_test_pgp_CFLAGS = $(AM_CFLAGS) $(GPGME_CFLAGS) $(CHECK_CFLAGS)
 tests_mail_test_pgp_LDADD = libashes_mail.a libashes_util.a \
 	$(ETPAN_LIBS) $(GPGME_LIBS) $(GNUTLS_LIBS) $(CHECK_LIBS)
@@ -41,13 +44,19 @@ libashes_mail_a_SOURCES += \
 	src/mail/imap_move.c src/mail/imap_session.c src/mail/imap_private.h \
 	src/mail/maildir_source.c \
 	src/mail/smtp.c src/mail/smtp.h
-check_PROGRAMS += tests/mail/test_imap
-TESTS += tests/mail/test_imap
+check_PROGRAMS += tests/mail/test_imap tests/mail/test_imap_aside
+TESTS += tests/mail/test_imap tests/mail/test_imap_aside
 tests_mail_test_imap_SOURCES = tests/mail/test_imap.c \
+	tests/mail/imap_fixture.h \
 	tests/mail/test_imap_stack.c tests/mail/test_imap_stack.h
 tests_mail_test_imap_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_mail_test_imap_LDADD = libashes_mail.a libashes_util.a \
 	$(ETPAN_LIBS) $(CURL_LIBS) $(GNUTLS_LIBS) $(CHECK_LIBS)
+tests_mail_test_imap_aside_SOURCES = tests/mail/test_imap_aside.c \
+	tests/mail/imap_fixture.h \
+	tests/mail/test_imap_stack.c tests/mail/test_imap_stack.h
+tests_mail_test_imap_aside_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_mail_test_imap_aside_LDADD = $(tests_mail_test_imap_LDADD)
 check_PROGRAMS += tests/mail/test_smtp
 TESTS += tests/mail/test_smtp
 tests_mail_test_smtp_SOURCES = tests/mail/test_smtp.c \

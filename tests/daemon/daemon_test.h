@@ -1,5 +1,6 @@
 /* daemon_test.h -- helpers shared by the tests/daemon Check programs: a
- * temp directory per test (Check's fixture), and whole-file read/write. */
+ * temp directory per test (Check's fixture), whole-file read/write, and a
+ * small ashesd.conf in it. */
 #ifndef ASHES_TESTS_DAEMON_TEST_H
 #define ASHES_TESTS_DAEMON_TEST_H
 
@@ -55,6 +56,19 @@ static inline char *daemon_test_read(const char *path)
 	}
 	buf_puts(&b, "");
 	return buf_steal(&b);
+}
+
+/* A small valid ashesd.conf at path: a maildir source and the database and
+ * keyring in tmpdir, at log level. */
+static inline void daemon_config_file(const char *path, const char *level)
+{
+	char text[1200];
+
+	snprintf(text, sizeof(text),
+		 "[source]\ntype = maildir\nmaildir = %s\n[smtp]\nfrom = ashes@example.org\n"
+		 "[database]\npath = %s/ashes.db\n[gpg]\nhome = %s/gnupg\n"
+		 "[log]\nlevel = %s\n", tmpdir, tmpdir, tmpdir, level);
+	daemon_test_write(path, text, 0644);
 }
 
 #endif

@@ -1,21 +1,18 @@
-/* test_daemon.c -- ashesd's process side: log levels, targets and secret
- * masking; the pid file (stale pids reclaimed, live ones refused); the
- * self-pipe signals and reload; sd_notify; and the real ashesd binary
- * (--check-config exit codes, readiness, SIGHUP, SIGTERM, --daemon). */
+/* test_daemon.c -- ashesd's process side, in process: log levels,
+ * targets and secret masking; the pid file (stale pids reclaimed, live
+ * ones refused); the self-pipe signals and reload; sd_notify.  The real
+ * ashesd binary is test_ashesd.c's. */
 #include <config.h>
 
 #include <check.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <poll.h>
 #include <stdbool.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
 #include <sys/stat.h>
-#include <sys/un.h>
 #include <sys/wait.h>
 #include <syslog.h>
 #include <time.h>
@@ -28,6 +25,7 @@
 #include "util/buf.h"
 
 #include "daemon_test.h"
+#include "notify_test.h"
 
 static long now_ms(void)
 {
@@ -317,39 +315,6 @@ END_TEST
 
 /* -------------------------------------------------------------- notify */
 
-/* A datagram socket standing in for systemd's NOTIFY_SOCKET. */
-static int notify_listen(const char *name, bool abstract)
-{
-	struct sockaddr_un sa;
-	socklen_t len;
-	int fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-
-	ck_assert_int_ge(fd, 0);
-	memset(&sa, 0, sizeof(sa));
-	sa.sun_family = AF_UNIX;
-	snprintf(sa.sun_path, sizeof(sa.sun_path), "%s", name);
-	len = (socklen_t)(offsetof(struct sockaddr_un, sun_path) + strlen(name));
-	if (abstract)
-		sa.sun_path[0] = '\0';
-	ck_assert_int_eq(bind(fd, (struct sockaddr *)&sa, len), 0);
-	return fd;
-}
-
-/* Next datagram within ms, or "" (caller frees). */
-static char *notify_recv(int fd, int ms)
-{
-	struct pollfd pfd = { .fd = fd, .events = POLLIN };
-	char data[512];
-	ssize_t n;
-
-	if (poll(&pfd, 1, ms) != 1)
-		return strdup("");
-	n = recv(fd, data, sizeof(data) - 1, 0);
-	ck_assert_int_ge(n, 0);
-	data[n] = '\0';
-	return strdup(data);
-}
-
 START_TEST(test_notify)
 {
 	char path[300], name[64];
@@ -384,17 +349,6 @@ START_TEST(test_notify)
 END_TEST
 
 /* ------------------------------------------------------ signals, reload */
-
-static void daemon_config_file(const char *path, const char *level)
-{
-	char text[1200];
-
-	snprintf(text, sizeof(text),
-		 "[source]\ntype = maildir\nmaildir = %s\n[smtp]\nfrom = ashes@example.org\n"
-		 "[database]\npath = %s/ashes.db\n[gpg]\nhome = %s/gnupg\n"
-		 "[log]\nlevel = %s\n", tmpdir, tmpdir, tmpdir, level);
-	daemon_test_write(path, text, 0644);
-}
 
 static volatile sig_atomic_t signal_hook_calls;
 static void count_signal(void)
@@ -502,415 +456,12 @@ START_TEST(test_signals_and_reload)
 }
 END_TEST
 
-/* -------------------------------------------------------- ashesd binary */
-
-struct run {
-	int status; /* exit status, or 128+signal */
-	char *out, *err;
-};
-
-static void run_free(struct run *r)
-{
-	free(r->out);
-	free(r->err);
-}
-
-static const char *ashesd_path(void)
-{
-	static char path[1024];
-	const char *b = getenv("ASHES_BUILDDIR");
-
-	snprintf(path, sizeof(path), "%s/ashesd", b != NULL ? b : ".");
-	return path;
-}
-
-/* Start ashesd with argv (NULL-terminated, without argv[0]); its stdout
- * and stderr go to files in tmpdir. */
-static pid_t ashesd_start(const char *const *args)
-{
-	char out[300], err[300];
-	const char *argv[16];
-	size_t n = 0;
-	pid_t pid;
-
-	argv[n++] = "ashesd";
-	while (*args != NULL && n < 15)
-		argv[n++] = *args++;
-	argv[n] = NULL;
-	pid = fork();
-	ck_assert_int_ge(pid, 0);
-	if (pid == 0) {
-		/* per-process names: several may run at once */
-		snprintf(out, sizeof(out), "%s/stdout.%ld", tmpdir, (long)getpid());
-		snprintf(err, sizeof(err), "%s/stderr.%ld", tmpdir, (long)getpid());
-		int o = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-		int e = open(err, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-		int in = open("/dev/null", O_RDONLY);
-
-		if (o < 0 || e < 0 || in < 0)
-			_exit(126);
-		dup2(in, 0);
-		dup2(o, 1);
-		dup2(e, 2);
-		execv(ashesd_path(), (char *const *)argv);
-		_exit(127);
-	}
-	return pid;
-}
-
-static struct run ashesd_wait(pid_t pid)
-{
-	struct run r;
-	char path[300];
-	int status;
-
-	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
-	r.status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-	snprintf(path, sizeof(path), "%s/stdout.%ld", tmpdir, (long)pid);
-	r.out = daemon_test_read(path);
-	snprintf(path, sizeof(path), "%s/stderr.%ld", tmpdir, (long)pid);
-	r.err = daemon_test_read(path);
-	return r;
-}
-
-static struct run ashesd_run(const char *const *args)
-{
-	return ashesd_wait(ashesd_start(args));
-}
-
-START_TEST(test_check_config_example)
-{
-	char path[1024];
-	const char *args[] = { "--check-config", "-c", path, NULL };
-	struct run r;
-
-	snprintf(path, sizeof(path), "%s/contrib/ashesd.conf", getenv("ASHES_SRCDIR"));
-	r = ashesd_run(args);
-	ck_assert_msg(r.status == 0, "exit %d: %s", r.status, r.err);
-	ck_assert_msg(strncmp(r.out, "ok\n", 3) == 0, "%s", r.out);
-	ck_assert_ptr_nonnull(strstr(r.out, "\n[imap]\nurl = imaps://imap.example.org\n"));
-	ck_assert_ptr_nonnull(strstr(r.out, "\npassword = ********\n"));
-	ck_assert_ptr_null(strstr(r.out, "change-me"));
-	ck_assert_str_eq(r.err, "");
-	run_free(&r);
-}
-END_TEST
-
-START_TEST(test_check_config_broken)
-{
-	static const char *const expected[] = {
-		"broken.conf:8: unknown key \"retries\" in [smtp]\n",
-		"broken.conf:10: [imap] poll_interval: bad value \"soon\"",
-		"broken.conf:12: [game] size: 2 is out of range (3..13)\n",
-		"broken.conf:13: unknown section [colours]\n",
-		"broken.conf:5: [source] maildir: /nonexistent/ashes-maildir: No such file or directory\n",
-		"ashesd: 5 errors in the configuration\n",
-	};
-	char path[1024];
-	const char *args[] = { "--check-config", "-c", path, NULL };
-	const char *run_args[] = { "--once", "-c", path, NULL };
-	struct run r;
-
-	snprintf(path, sizeof(path), "%s/tests/daemon/broken.conf", getenv("ASHES_SRCDIR"));
-	r = ashesd_run(args);
-	ck_assert_int_eq(r.status, 1);
-	ck_assert_str_eq(r.out, "");
-	for (size_t i = 0; i < sizeof(expected) / sizeof(expected[0]); i++)
-		ck_assert_msg(strstr(r.err, expected[i]) != NULL, "missing %s in:\n%s",
-			      expected[i], r.err);
-	run_free(&r);
-
-	/* Starting for real refuses the same file the same way. */
-	r = ashesd_run(run_args);
-	ck_assert_int_eq(r.status, 1);
-	ck_assert_ptr_nonnull(strstr(r.err, "ashesd: 5 errors in the configuration\n"));
-	run_free(&r);
-
-	/* A missing file. */
-	snprintf(path, sizeof(path), "%s/none.conf", tmpdir);
-	r = ashesd_run(args);
-	ck_assert_int_eq(r.status, 1);
-	ck_assert_ptr_nonnull(strstr(r.err, "none.conf: cannot open: No such file or directory\n"));
-	run_free(&r);
-}
-END_TEST
-
-START_TEST(test_command_line)
-{
-	const char *help[] = { "--help", NULL };
-	const char *version[] = { "--version", NULL };
-	const char *bad[] = { "--frobnicate", NULL };
-	const char *extra[] = { "extra-argument", NULL };
-	struct run r;
-
-	r = ashesd_run(help);
-	ck_assert_int_eq(r.status, 0);
-	ck_assert_ptr_nonnull(strstr(r.out, "--check-config"));
-	ck_assert_ptr_nonnull(strstr(r.out, "--maildir"));
-	run_free(&r);
-	r = ashesd_run(version);
-	ck_assert_int_eq(r.status, 0);
-	ck_assert_str_eq(r.out, "ashesd " PACKAGE_VERSION "\n");
-	run_free(&r);
-	r = ashesd_run(bad);
-	ck_assert_int_eq(r.status, 2);
-	ck_assert_ptr_nonnull(strstr(r.err, "Usage: ashesd"));
-	run_free(&r);
-	r = ashesd_run(extra);
-	ck_assert_int_eq(r.status, 2);
-	ck_assert_ptr_nonnull(strstr(r.err, "unexpected argument \"extra-argument\""));
-	run_free(&r);
-}
-END_TEST
-
-START_TEST(test_once_with_maildir_override)
-{
-	char conf[300], maildir[300];
-	const char *args[] = { "--once", "-c", conf, "--maildir", maildir, NULL };
-	struct run r;
-
-	snprintf(conf, sizeof(conf), "%s/ashesd.conf", tmpdir);
-	snprintf(maildir, sizeof(maildir), "%s/mail", tmpdir);
-	ck_assert_int_eq(mkdir(maildir, 0700), 0);
-	/* An IMAP config without its [imap] keys: fine with --maildir. */
-	{
-		char text[1000];
-
-		snprintf(text, sizeof(text),
-			 "[smtp]\nfrom = ashes@example.org\n[database]\npath = %s/ashes.db\n"
-			 "[gpg]\nhome = %s/gnupg\n", tmpdir, tmpdir);
-		daemon_test_write(conf, text, 0644);
-	}
-	r = ashesd_run(args);
-	ck_assert_msg(r.status == 0, "exit %d: %s", r.status, r.err);
-	ck_assert_msg(strstr(r.err, "ashesd: notice: ashesd " PACKAGE_VERSION " starting") != NULL,
-		      "%s", r.err);
-	ck_assert_ptr_nonnull(strstr(r.err, maildir));
-	ck_assert_ptr_nonnull(strstr(r.err, "no [smtp] url: replies stay in the outbox"));
-	ck_assert_ptr_nonnull(strstr(r.err, "ashesd: notice: ashesd stopped\n"));
-	run_free(&r);
-}
-END_TEST
-
-/* Foreground under a fake systemd: READY=1, SIGHUP reload, SIGTERM. */
-START_TEST(test_foreground_lifecycle)
-{
-	char conf[300], sock[300], pidf[300];
-	const char *args[] = { "--foreground", "-c", conf, "--pid-file", pidf, NULL };
-	struct run r;
-	char *msg;
-	pid_t pid, written;
-	int fd;
-
-	snprintf(conf, sizeof(conf), "%s/ashesd.conf", tmpdir);
-	snprintf(sock, sizeof(sock), "%s/notify", tmpdir);
-	snprintf(pidf, sizeof(pidf), "%s/ashesd.pid", tmpdir);
-	daemon_config_file(conf, "info");
-	fd = notify_listen(sock, false);
-	setenv("NOTIFY_SOCKET", sock, 1);
-	setenv("JOURNAL_STREAM", "0:0", 1); /* not our stderr: plain prefixes */
-	pid = ashesd_start(args);
-	unsetenv("NOTIFY_SOCKET");
-	unsetenv("JOURNAL_STREAM");
-
-	msg = notify_recv(fd, 10000);
-	ck_assert_str_eq(msg, "READY=1");
-	free(msg);
-	ck_assert_int_eq(pidfile_read(pidf, &written), 0);
-	ck_assert_int_eq(written, pid);
-
-	/* A second one with the same pid file is refused. */
-	{
-		const char *again[] = { "--once", "-c", conf, "--pid-file", pidf, NULL };
-		char out[300];
-
-		r = ashesd_run(again);
-		ck_assert_int_eq(r.status, 1);
-		snprintf(out, sizeof(out), "already running as pid %ld", (long)pid);
-		ck_assert_msg(strstr(r.err, out) != NULL, "%s", r.err);
-		run_free(&r);
-	}
-
-	daemon_config_file(conf, "debug");
-	ck_assert_int_eq(kill(pid, SIGHUP), 0);
-	msg = notify_recv(fd, 10000);
-	ck_assert_str_eq(msg, "RELOADING=1");
-	free(msg);
-	msg = notify_recv(fd, 10000);
-	ck_assert_str_eq(msg, "READY=1");
-	free(msg);
-
-	ck_assert_int_eq(kill(pid, SIGTERM), 0);
-	msg = notify_recv(fd, 10000);
-	ck_assert_str_eq(msg, "STOPPING=1");
-	free(msg);
-	r = ashesd_wait(pid);
-	ck_assert_msg(r.status == 0, "exit %d: %s", r.status, r.err);
-	ck_assert_msg(strstr(r.err, "ashesd: notice: SIGHUP: reloading") != NULL, "%s", r.err);
-	ck_assert_ptr_nonnull(strstr(r.err, "ashesd: notice: configuration reloaded\n"));
-	ck_assert_ptr_nonnull(strstr(r.err, "ashesd: notice: ashesd stopped\n"));
-	ck_assert_msg(access(pidf, F_OK) < 0, "pid file left behind");
-	run_free(&r);
-	close(fd);
-}
-END_TEST
-
-/* Exited: no such process, or a zombie nobody reaps (the daemon's parent
- * is whatever adopts orphans here). */
-static bool process_gone(pid_t pid)
-{
-	char path[64], *stat;
-	const char *p;
-	bool zombie;
-
-	if (kill(pid, 0) < 0)
-		return true;
-	snprintf(path, sizeof(path), "/proc/%ld/stat", (long)pid);
-	stat = daemon_test_read(path);
-	p = strrchr(stat, ')');
-	zombie = p != NULL && p[1] == ' ' && (p[2] == 'Z' || p[2] == 'X');
-	free(stat);
-	return zombie;
-}
-
-/* --daemon: the parent returns once the daemon is up; pid file; stop. */
-START_TEST(test_daemon_mode)
-{
-	char conf[300], pidf[300];
-	const char *args[] = { "--daemon", "-c", conf, "--pid-file", pidf, NULL };
-	struct run r;
-	pid_t pid;
-
-	snprintf(conf, sizeof(conf), "%s/ashesd.conf", tmpdir);
-	snprintf(pidf, sizeof(pidf), "%s/ashesd.pid", tmpdir);
-	daemon_config_file(conf, "info");
-	r = ashesd_run(args);
-	ck_assert_msg(r.status == 0, "exit %d: %s", r.status, r.err);
-	run_free(&r);
-	ck_assert_int_eq(pidfile_read(pidf, &pid), 0);
-	ck_assert_int_eq(kill(pid, 0), 0);
-
-	/* A second daemon fails in the foreground, with the reason. */
-	r = ashesd_run(args);
-	ck_assert_int_eq(r.status, 1);
-	ck_assert_msg(strstr(r.err, "already running as pid") != NULL, "%s", r.err);
-	run_free(&r);
-
-	ck_assert_int_eq(kill(pid, SIGTERM), 0);
-	for (int i = 0; i < 500 && !process_gone(pid); i++)
-		usleep(10000);
-	ck_assert_msg(process_gone(pid), "daemon did not stop");
-	ck_assert_msg(access(pidf, F_OK) < 0, "pid file left behind");
-
-	/* An unwritable pid file: the parent reports it and fails. */
-	snprintf(pidf, sizeof(pidf), "/nonexistent/ashesd.pid");
-	r = ashesd_run(args);
-	ck_assert_int_eq(r.status, 1);
-	ck_assert_msg(strstr(r.err, "cannot create pid file /nonexistent/ashesd.pid") != NULL,
-		      "%s", r.err);
-	run_free(&r);
-}
-END_TEST
-
-/* ------------------------------------------------------------- systemd */
-
-static bool have_program(const char *name)
-{
-	char cmd[200];
-
-	snprintf(cmd, sizeof(cmd), "command -v %s >/dev/null 2>&1", name);
-	return system(cmd) == 0;
-}
-
-START_TEST(test_systemd_unit)
-{
-	static const char *const directives[] = {
-		"\nType=notify\n", "\nUser=ashesd\n", "\nProtectSystem=strict\n",
-		"\nReadWritePaths=/var/lib/ashesd\n", "\nNoNewPrivileges=yes\n",
-		"\nPrivateTmp=yes\n", "\nProtectHome=yes\n", "\nPrivateDevices=yes\n",
-		"\nProtectKernelTunables=yes\n", "\nProtectKernelModules=yes\n",
-		"\nRestrictAddressFamilies=AF_INET AF_INET6 AF_UNIX\n",
-		"\nSystemCallFilter=@system-service\n", "\nCapabilityBoundingSet=\n",
-		"\nRestart=on-failure\n", "\nExecReload=/bin/kill -HUP $MAINPID\n",
-		"\nExecStart=/usr/sbin/ashesd --foreground -c /etc/ashesd/ashesd.conf\n",
-	};
-	const char *src = getenv("ASHES_SRCDIR");
-	char path[1024], cmd[4096];
-	char *unit;
-
-	ck_assert_ptr_nonnull(src);
-	snprintf(path, sizeof(path), "%s/systemd/ashesd.service", src);
-	unit = daemon_test_read(path);
-	for (size_t i = 0; i < sizeof(directives) / sizeof(directives[0]); i++)
-		ck_assert_msg(strstr(unit, directives[i]) != NULL, "unit lacks %s", directives[i]);
-	free(unit);
-
-	if (!have_program("systemd-analyze")) {
-		fprintf(stderr, "test_systemd_unit: no systemd-analyze, unit not verified\n");
-		return;
-	}
-	/* verify wants the binary and the Documentation= man pages to exist */
-	snprintf(cmd, sizeof(cmd),
-		 "set -e; t='%s'; mkdir -p \"$t/man/man8\" \"$t/man/man5\"; "
-		 "cp '%s/man/ashesd.8' \"$t/man/man8/\"; cp '%s/man/ashesd.conf.5' \"$t/man/man5/\"; "
-		 "sed 's|/usr/sbin/ashesd|%s|' '%s' > \"$t/ashesd.service\"; "
-		 "MANPATH=\"$t/man\" systemd-analyze verify \"$t/ashesd.service\" > \"$t/verify.out\" 2>&1; "
-		 "test ! -s \"$t/verify.out\"",
-		 tmpdir, src, src, ashesd_path(), path);
-	if (system(cmd) != 0) {
-		char out[300], *text;
-
-		snprintf(out, sizeof(out), "%s/verify.out", tmpdir);
-		text = daemon_test_read(out);
-		ck_abort_msg("systemd-analyze verify: %s", text);
-	}
-}
-END_TEST
-
-START_TEST(test_systemd_sysusers_tmpfiles)
-{
-	const char *src = getenv("ASHES_SRCDIR");
-	char cmd[2048], path[400];
-	struct stat st;
-	char *passwd;
-
-	if (!have_program("systemd-sysusers") || !have_program("systemd-tmpfiles")) {
-		fprintf(stderr, "test_systemd_sysusers_tmpfiles: no systemd tools, skipped\n");
-		return;
-	}
-	snprintf(cmd, sizeof(cmd),
-		 "set -e; mkdir -p '%s/root/etc'; "
-		 "systemd-sysusers --root='%s/root' '%s/systemd/ashesd.sysusers' >/dev/null 2>&1; "
-		 "systemd-tmpfiles --root='%s/root' --create '%s/systemd/ashesd.tmpfiles'",
-		 tmpdir, tmpdir, src, tmpdir, src);
-	ck_assert_int_eq(system(cmd), 0);
-	snprintf(path, sizeof(path), "%s/root/etc/passwd", tmpdir);
-	passwd = daemon_test_read(path);
-	ck_assert_msg(strstr(passwd, "ashesd:x:") != NULL &&
-		      strstr(passwd, ":/var/lib/ashesd:/usr/sbin/nologin\n") != NULL, "%s", passwd);
-	free(passwd);
-	snprintf(path, sizeof(path), "%s/root/var/lib/ashesd", tmpdir);
-	ck_assert_int_eq(stat(path, &st), 0);
-	ck_assert_uint_eq(st.st_mode & 07777, 0750);
-	ck_assert_uint_ne(st.st_uid, 0);
-	snprintf(path, sizeof(path), "%s/root/var/lib/ashesd/gnupg", tmpdir);
-	ck_assert_int_eq(stat(path, &st), 0);
-	ck_assert_uint_eq(st.st_mode & 07777, 0700);
-	snprintf(path, sizeof(path), "%s/root/etc/ashesd", tmpdir);
-	ck_assert_int_eq(stat(path, &st), 0);
-	ck_assert_uint_eq(st.st_mode & 07777, 0750);
-	ck_assert_uint_eq(st.st_uid, 0);
-	ck_assert_uint_ne(st.st_gid, 0);
-}
-END_TEST
-
 int main(void)
 {
 	Suite *s = suite_create("daemon");
 	TCase *tc_log = tcase_create("log");
 	TCase *tc_pid = tcase_create("pidfile");
 	TCase *tc_proc = tcase_create("process");
-	TCase *tc_bin = tcase_create("ashesd");
 	SRunner *sr;
 	int failed;
 
@@ -932,24 +483,6 @@ int main(void)
 	tcase_add_test(tc_proc, test_notify);
 	tcase_add_test(tc_proc, test_signals_and_reload);
 	suite_add_tcase(s, tc_proc);
-
-	tcase_add_checked_fixture(tc_bin, daemon_test_setup, daemon_test_teardown);
-	tcase_add_test(tc_bin, test_check_config_example);
-	tcase_add_test(tc_bin, test_check_config_broken);
-	tcase_add_test(tc_bin, test_command_line);
-	tcase_add_test(tc_bin, test_once_with_maildir_override);
-	tcase_add_test(tc_bin, test_foreground_lifecycle);
-	tcase_add_test(tc_bin, test_daemon_mode);
-	suite_add_tcase(s, tc_bin);
-
-	{
-		TCase *tc_sd = tcase_create("systemd");
-
-		tcase_add_checked_fixture(tc_sd, daemon_test_setup, daemon_test_teardown);
-		tcase_add_test(tc_sd, test_systemd_unit);
-		tcase_add_test(tc_sd, test_systemd_sysusers_tmpfiles);
-		suite_add_tcase(s, tc_sd);
-	}
 
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

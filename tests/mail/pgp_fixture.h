@@ -1,0 +1,28 @@
+/* pgp_fixture.h -- the fixtures of the OpenPGP tests, one Check program
+ * built from test_pgp.c (mails through inbound_parse, signing; it makes
+ * the fixtures, defines what is declared here and runs the suite) and
+ * test_pgp_keys.c (key imports, revocations, the keyring's state). */
+#ifndef ASHES_TESTS_PGP_FIXTURE_H
+#define ASHES_TESTS_PGP_FIXTURE_H
+
+#include <check.h>
+#include <stddef.h>
+
+#include "mail/pgp.h"
+
+/* The temp dir gpg-helper.sh fills, made by main. */
+extern char fixdir[];
+
+/* The fixture file name, whole (caller frees); *len_r its length. */
+char *slurp(const char *name, size_t *len_r);
+/* The fingerprint of the fixtures' key (caller frees). */
+char *fpr_of(const char *key);
+/* A private copy of the daemon's keyring at home, for tests that import. */
+void fresh_home(const char *home);
+/* A context on the fixtures' keyring sub (verifier, signer, stranger). */
+struct pgp_ctx *open_home(const char *sub);
+
+/* Add test_pgp_keys.c's tests to tc. */
+void pgp_keys_add_tests(TCase *tc);
+
+#endif
