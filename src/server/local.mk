@@ -12,7 +12,9 @@ libashes_server_a_SOURCES = \
 	src/server/queue.c src/server/game.c src/server/handle.c \
 	src/server/admin.c src/server/mailbox.c \
 	src/server/message.c src/server/undo.c \
-	src/server/settings.c src/server/recipient.c src/server/digest.c
+	src/server/settings.c src/server/recipient.c src/server/digest.c \
+	src/server/clock.c src/server/clock.h \
+	src/server/clock_private.h src/server/clock_zone.c
 
 # tests/server: Check tests for the command language and the service.
 check_PROGRAMS += tests/server/test_command
@@ -29,6 +31,17 @@ tests_server_test_first_mails_SOURCES = tests/server/test_first_mails.c
 tests_server_test_first_mails_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_server_test_first_mails_LDADD = $(tests_server_test_command_LDADD)
 EXTRA_DIST += tests/server/first-mails
+# The clock arithmetic (clock.c, clock_zone.c): time controls, Fischer
+# and days per move, weekends off across DST, vacations and the exact
+# deadline.
+check_PROGRAMS += tests/server/test_clock
+TESTS += tests/server/test_clock
+tests_server_test_clock_SOURCES = tests/server/test_clock.c \
+	tests/server/clock_test.h tests/server/clock_weekends.c \
+	tests/server/clock_vacation.c
+tests_server_test_clock_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_server_test_clock_LDADD = libashes_server.a libashes_util.a \
+	$(CHECK_LIBS)
 
 # Templates of the service's mails and of the command grammar (also
 # included by `ashes help`).
