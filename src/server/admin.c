@@ -6,18 +6,6 @@
 
 #include <inttypes.h>
 #include <stdio.h>
-#include <time.h>
-
-static void set_time(struct template_ctx *ctx, const char *key, int64_t t)
-{
-	time_t tt = (time_t)t;
-	struct tm tm;
-	char text[32];
-
-	gmtime_r(&tt, &tm);
-	strftime(text, sizeof(text), "%Y-%m-%d %H:%M:%S UTC", &tm);
-	template_ctx_set(ctx, key, text);
-}
 
 static int game_load_outside(struct server *server, struct handle *h,
 			     int64_t game_id, struct game *g,
@@ -58,7 +46,7 @@ static int admin_notes(struct handle *h, const struct game *g)
 		char name[COMMAND_NAME_MAX + 1];
 		template_ctx_set_int(it, "sent_ply", notes[i].ply);
 		template_ctx_set(it, "note", notes[i].text);
-		set_time(it, "sent_at", notes[i].created);
+		server_set_utc(it, "sent_at", notes[i].created, true);
 		template_ctx_setf(it, "inbound", "%" PRId64,
 				  notes[i].inbound_id);
 		ret = game_player_name(h, notes[i].player_id, name);
@@ -104,8 +92,8 @@ int server_game_show(struct server *server, int64_t game_id,
 		return -1;
 	h.reply = template_ctx_new();
 	game_ctx(&h, &g, h.reply);
-	set_time(h.reply, "created", g.row->created);
-	set_time(h.reply, "updated", g.row->updated);
+	server_set_utc(h.reply, "created", g.row->created, true);
+	server_set_utc(h.reply, "updated", g.row->updated, true);
 	if (store_game_move_records(server->store, game_id, &moves, &n,
 				    &error) < 0) {
 		ret = server_store_fail(&h, error);
@@ -118,7 +106,7 @@ int server_game_show(struct server *server, int64_t game_id,
 		char name[COMMAND_NAME_MAX + 1];
 		template_ctx_set_int(it, "ply", moves[i].ply);
 		template_ctx_set(it, "move", moves[i].text);
-		set_time(it, "played_at", moves[i].played_at);
+		server_set_utc(it, "played_at", moves[i].played_at, true);
 		template_ctx_setf(it, "inbound", "%" PRId64,
 				  moves[i].inbound_id);
 		if ((ret = game_player_name(&h, moves[i].player_id, name)) < 0)

@@ -5,6 +5,7 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 const char *server_player_address(const struct store_player *p)
 {
@@ -105,6 +106,21 @@ int server_render_into(struct handle *h, const char *name,
 	}
 	buf_free(&b);
 	return ret;
+}
+
+void server_set_utc(struct template_ctx *ctx, const char *key, int64_t t,
+		    bool seconds)
+{
+	time_t tt = (time_t)t;
+	struct tm tm;
+	char text[64];
+
+	gmtime_r(&tt, &tm);
+	if (seconds)
+		strftime(text, sizeof(text), "%Y-%m-%d %H:%M:%S UTC", &tm);
+	else
+		strftime(text, sizeof(text), "%Y-%m-%d %H:%M UTC", &tm);
+	template_ctx_set(ctx, key, text);
 }
 
 void server_handle_outside(struct server *server, struct handle *h)

@@ -193,15 +193,8 @@ static void intake_refusal_vars(struct handle *h)
 	template_ctx_set_int(r, "per_hour", (long)h->srv->cfg.sender_rate_limit);
 	if (msg->signer != NULL && msg->signer[0] != '\0')
 		template_ctx_set(r, "signer", msg->signer);
-	if (msg->signature_time != 0) {
-		time_t t = (time_t)msg->signature_time;
-		struct tm tm;
-		char when[64];
-
-		gmtime_r(&t, &tm);
-		strftime(when, sizeof(when), "%Y-%m-%d %H:%M UTC", &tm);
-		template_ctx_set(r, "signed_at", when);
-	}
+	if (msg->signature_time != 0)
+		server_set_utc(r, "signed_at", msg->signature_time, false);
 	template_ctx_setf(r, "size", "%zu", msg->size);
 	template_ctx_setf(r, "size_limit", "%zu", msg->size_limit);
 	if (msg->problem != NULL)

@@ -25,19 +25,6 @@ static bool message_text_ok(const char *text)
 	return true;
 }
 
-/* "2026-12-01 10:00 UTC": when a note was sent, for the history. */
-static void message_time(struct template_ctx *ctx, const char *key,
-			 int64_t t)
-{
-	time_t tt = (time_t)t;
-	struct tm tm;
-	char text[32];
-
-	gmtime_r(&tt, &tm);
-	strftime(text, sizeof(text), "%Y-%m-%d %H:%M UTC", &tm);
-	template_ctx_set(ctx, key, text);
-}
-
 /* Has this mail already sent a note in game g?  1 yes, 0 no, -1.  One
  * note per game and mail: a mail of 64 `message` lines must not become
  * 64 mails to the opponent (the rate limit counts mails, not lines). */
@@ -143,7 +130,7 @@ int message_list_ctx(struct handle *h, const struct game *g,
 		template_ctx_set(it, "from", from);
 		template_ctx_set_bool(it, "mine",
 				      notes[i].player_id == h->me->id);
-		message_time(it, "sent_at", notes[i].created);
+		server_set_utc(it, "sent_at", notes[i].created, false);
 	}
 	store_rows_free(&notes, n, sizeof(*notes), store_game_message_clear);
 	return ret;

@@ -355,6 +355,10 @@ int server_render_line(struct handle *h, const char *name,
 int server_render_into(struct handle *h, const char *name,
 		       const struct template_ctx *src,
 		       struct template_ctx *dst, const char *key);
+/* Set `key` of ctx to time t as a UTC date, "2026-12-01 10:00 UTC" (with
+ * `seconds`, "2026-12-01 10:00:00 UTC": the operator's views). */
+void server_set_utc(struct template_ctx *ctx, const char *key, int64_t t,
+		    bool seconds);
 /* A handle for work outside any mail (operator views). */
 void server_handle_outside(struct server *server, struct handle *h);
 
