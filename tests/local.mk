@@ -20,6 +20,12 @@ TESTS += tests/e2e/test_game.sh tests/e2e/test_game_inline.sh \
 EXTRA_DIST += tests/e2e/lib-game.sh tests/e2e/test_game.sh \
 	tests/e2e/test_game_inline.sh tests/e2e/test_recovery.sh \
 	tests/e2e/test_daemon_config.sh
+# a game clock on real servers, ashesd's clock moved by its test hook
+TESTS += tests/e2e/test_clock.sh
+EXTRA_DIST += tests/e2e/test_clock.sh
+# a club ladder on real servers: challenge, result, standings mail
+TESTS += tests/e2e/test_ladder.sh
+EXTRA_DIST += tests/e2e/test_ladder.sh
 # the end-to-end benchmarks (run by bench/run as root) use lib-game.sh
 EXTRA_DIST += bench/e2e-mail.sh bench/e2e-imap.sh
 # --- end e2e game ---

@@ -1,14 +1,16 @@
 /* admin.c -- the operator's subcommands of `ashes`: the database schema
- * (`db migrate|check`), games (`games`, `game show ID`), players
- * (`player list|add|key`), the outbox (`outbox list`) and the mails read
- * (`inbound list`).  They read and
- * change the same SQLite file as ashesd, through the store (and the
- * service for `game show`); the WAL lets them run while the daemon does.
+ * (`db migrate|check`), games (`games`, `game show ID`; `game adjust` is
+ * in admin_clock.c), players (`player list|add|key|set`), the outbox
+ * (`outbox list`) and the mails read (`inbound list`).  What they share
+ * is admin_common.c's (admin.h).  They read and change the same SQLite file as ashesd,
+ * through the store (and the service for `game`); the WAL lets them run
+ * while the daemon does.
  *
  * Every one takes --db PATH (before or after its name); without it,
  * $ASHES_DB, else the [database] path of the config file (--config FILE,
  * default CONFIG_DEFAULT_PATH, when it exists), else ADMIN_DEFAULT_DB.
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,123 +19,13 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cli/admin.h"
 #include "cli/cli.h"
 #include "config/club_config.h"
+#include "daemon/settings.h"
 #include "server/server.h"
 #include "store/store.h"
 #include "util/buf.h"
-
-#define ADMIN_DEFAULT_DB ASHES_LOCALSTATEDIR "/lib/ashesd/ashesd.db"
-
-/* Options every admin subcommand shares, parsed out of argv. */
-struct admin_opts {
-	const char *db;
-	const char *config;
-	char *db_from_config; /* owned */
-	int argc;             /* what is left: the words after the name */
-	char **argv;
-	bool all;
-	const char *status;
-	long limit;
-};
-
-static int admin_usage(const char *text)
-{
-	fprintf(stderr, "usage: ashes %s\n", text);
-	return CLI_EXIT_FAILURE;
-}
-
-/* Split argv into options and words.  -1 on an unknown option. */
-static int admin_parse(int argc, char **argv, struct admin_opts *o)
-{
-	static char *words[64];
-	int n = 0;
-
-	memset(o, 0, sizeof(*o));
-	/* Given before the subcommand (main.c); after it, they win. */
-	o->db = cli_db_file;
-	o->config = cli_config_file;
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		const char *val = i + 1 < argc ? argv[i + 1] : NULL;
-
-		if (strcmp(a, "--db") == 0 && val != NULL) {
-			o->db = val;
-			i++;
-		} else if (strncmp(a, "--db=", 5) == 0) {
-			o->db = a + 5;
-		} else if (strcmp(a, "--config") == 0 && val != NULL) {
-			o->config = val;
-			i++;
-		} else if (strcmp(a, "--all") == 0) {
-			o->all = true;
-		} else if (strcmp(a, "--status") == 0 && val != NULL) {
-			o->status = val;
-			i++;
-		} else if (strcmp(a, "--limit") == 0 && val != NULL) {
-			o->limit = atol(val);
-			i++;
-		} else if (a[0] == '-' && a[1] == '-') {
-			fprintf(stderr, "ashes %s: unknown option %s\n", argv[0],
-				a);
-			return -1;
-		} else if (n < 63) {
-			words[n++] = argv[i];
-		}
-	}
-	words[n] = NULL;
-	o->argc = n;
-	o->argv = words;
-	return 0;
-}
-
-/* Which database file: see the top of this file. */
-static const char *admin_db_path(struct admin_opts *o)
-{
-	const char *env = getenv("ASHES_DB");
-	const char *conf = o->config != NULL ? o->config : CONFIG_DEFAULT_PATH;
-	struct config cfg;
-	struct config_errors errors = { NULL, 0 };
-
-	if (o->db != NULL)
-		return o->db;
-	if (env != NULL && env[0] != '\0')
-		return env;
-	if (o->config != NULL || access(conf, R_OK) == 0) {
-		if (config_load(conf, NULL, &cfg, &errors) == 0 &&
-		    cfg.database.path != NULL)
-			o->db_from_config = strdup(cfg.database.path);
-		else if (errors.count > 0)
-			fprintf(stderr, "ashes: %s (use --db PATH)\n",
-				errors.lines[0]);
-		config_free(&cfg);
-		config_errors_free(&errors);
-		if (o->db_from_config != NULL)
-			return o->db_from_config;
-	}
-	return ADMIN_DEFAULT_DB;
-}
-
-static int admin_open(struct admin_opts *o, bool no_migrate,
-		      struct store **st_r)
-{
-	struct store_options so;
-	const char *path = admin_db_path(o), *error;
-
-	memset(&so, 0, sizeof(so));
-	so.no_migrate = no_migrate;
-	if (store_open(path, &so, st_r, &error) < 0) {
-		fprintf(stderr, "ashes: %s\n", error);
-		return -1;
-	}
-	return 0;
-}
-
-static void admin_done(struct admin_opts *o)
-{
-	free(o->db_from_config);
-	o->db_from_config = NULL;
-}
 
 static void format_time(int64_t t, char *buf, size_t len)
 {
@@ -297,36 +189,42 @@ out:
 	return rc;
 }
 
+#define GAME_USAGE "game show ID | game adjust ID DURATION [white|black] " \
+	"[--note TEXT]   [--db PATH]"
+
 int cli_game(int argc, char **argv)
 {
 	struct admin_opts o;
 	struct store *st = NULL;
 	struct template_set *ts = NULL;
 	struct server *srv = NULL;
-	struct server_config cfg;
 	struct buf out = BUF_INIT;
 	const char *error;
-	int64_t id;
+	int64_t id, now;
 	char *end;
 	int rc = CLI_EXIT_FAILURE;
 
-	if (admin_parse(argc, argv, &o) < 0 || o.argc != 2 ||
-	    strcmp(o.argv[0], "show") != 0)
-		return admin_usage("game show ID [--db PATH]");
+	if (admin_parse(argc, argv, &o) < 0 || o.argc < 1)
+		return admin_usage(GAME_USAGE);
+	if (strcmp(o.argv[0], "adjust") == 0) {
+		rc = admin_game_adjust(&o);
+		goto out;
+	}
+	if (o.argc != 2 || strcmp(o.argv[0], "show") != 0) {
+		rc = admin_usage(GAME_USAGE);
+		goto out;
+	}
 	id = strtoll(o.argv[1][0] == '#' ? o.argv[1] + 1 : o.argv[1], &end, 10);
 	if (*end != '\0' || id <= 0) {
 		fprintf(stderr, "ashes game show: not a game number: %s\n",
 			o.argv[1]);
 		goto out;
 	}
-	if (admin_open(&o, false, &st) < 0)
+	if (admin_now("ashes game show", &now) < 0 ||
+	    admin_open(&o, false, &st) < 0)
 		goto out;
-	ts = cli_templates();
-	server_config_default(&cfg);
-	cfg.domain = "localhost"; /* sends nothing */
-	cfg.templates = ts;
-	if (server_new(st, &cfg, &srv, &error) < 0 ||
-	    server_game_show(srv, id, &out, &error) < 0) {
+	if (admin_server_open(&o, st, &ts, &srv, &error) < 0 ||
+	    server_game_show(srv, id, now, &out, &error) < 0) {
 		fprintf(stderr, "ashes game show: %s\n", error);
 		goto out;
 	}
@@ -372,7 +270,7 @@ static void player_settings_print(struct store *st, int64_t id)
 
 /* `player set NAME KEY VALUE`: what a player would set with `set KEY
  * VALUE` by mail.  A CLI exit code. */
-static int player_set(struct store *st, char **argv)
+static int player_set(struct store *st, char **argv, int64_t now)
 {
 	struct store_player *p = NULL;
 	struct store_settings s;
@@ -387,8 +285,11 @@ static int player_set(struct store *st, char **argv)
 		goto out;
 	}
 	if (store_setting_parse_key(argv[1], &key) < 0) {
-		fprintf(stderr, "ashes player set: no setting %s (confirm, "
-			"pictures, moves, digest)\n", argv[1]);
+		fprintf(stderr, "ashes player set: no setting %s (", argv[1]);
+		for (int k = 0; k < STORE_SETTING_COUNT; k++)
+			fprintf(stderr, "%s%s", k > 0 ? ", " : "",
+				store_setting_name((enum store_setting_key)k));
+		fputs(")\n", stderr);
 		goto out;
 	}
 	if (store_settings_get(st, p->id, &s, &error) < 0) {
@@ -401,8 +302,14 @@ static int player_set(struct store *st, char **argv)
 			argv[2]);
 		goto out;
 	}
-	if (store_settings_set(st, p->id, &s, (int64_t)time(NULL),
-			       &error) < 0) {
+	/* The store knows a zone name's shape; the tz database its zones. */
+	if (key == STORE_SETTING_TIMEZONE && s.timezone[0] != '\0' &&
+	    clock_zone_check(s.timezone, NULL) < 0) {
+		fprintf(stderr, "ashes player set: no time zone %s in the tz "
+			"database\n", s.timezone);
+		goto out;
+	}
+	if (store_settings_set(st, p->id, &s, now, &error) < 0) {
 		fprintf(stderr, "ashes player set: %s\n", error);
 		goto out;
 	}
@@ -422,9 +329,12 @@ int cli_player(int argc, char **argv)
 	size_t n = 0;
 	const char *error;
 	int rc = CLI_EXIT_FAILURE, ret;
+	int64_t now;
 
 	if (admin_parse(argc, argv, &o) < 0 || o.argc < 1)
 		return admin_usage(PLAYER_USAGE);
+	if (admin_now("ashes player", &now) < 0)
+		goto out;
 	if (strcmp(o.argv[0], "list") == 0 && o.argc == 1) {
 		if (admin_open(&o, false, &st) < 0)
 			goto out;
@@ -464,8 +374,8 @@ int cli_player(int argc, char **argv)
 		if (admin_open(&o, false, &st) < 0)
 			goto out;
 		ret = store_player_add(st, o.argv[1], o.argv[2],
-				       o.argc == 4 ? o.argv[3] : NULL,
-				       (int64_t)time(NULL), &id, &error);
+				       o.argc == 4 ? o.argv[3] : NULL, now,
+				       &id, &error);
 		if (ret != 0) {
 			fprintf(stderr, "ashes player add: %s\n",
 				ret == 1 ? "the name, address or key is taken" :
@@ -483,8 +393,8 @@ int cli_player(int argc, char **argv)
 				ret == 0 ? "no such player" : error);
 			goto out;
 		}
-		ret = store_player_add_key(st, p->id, o.argv[2],
-					   (int64_t)time(NULL), &error);
+		ret = store_player_add_key(st, p->id, o.argv[2], now,
+					   &error);
 		if (ret != 0) {
 			fprintf(stderr, "ashes player key: %s\n",
 				ret == 1 ? "that key is already bound" : error);
@@ -495,7 +405,7 @@ int cli_player(int argc, char **argv)
 	} else if (strcmp(o.argv[0], "set") == 0 && o.argc == 4) {
 		if (admin_open(&o, false, &st) < 0)
 			goto out;
-		rc = player_set(st, o.argv + 1);
+		rc = player_set(st, o.argv + 1, now);
 	} else {
 		rc = admin_usage(PLAYER_USAGE);
 	}

@@ -100,12 +100,17 @@ int cli_export(int argc, char **argv);
 int cli_play(int argc, char **argv);
 int cli_help(int argc, char **argv);
 
-/* Administration (src/cli/admin.c): the daemon's database. */
+/* Administration (src/cli/admin.c, admin_clock.c, admin_club.c): the
+ * daemon's database and the club's competitions. */
 int cli_db(int argc, char **argv);
 int cli_games(int argc, char **argv);
 int cli_game(int argc, char **argv);
+int cli_clock(int argc, char **argv);
 int cli_player(int argc, char **argv);
 int cli_inbound(int argc, char **argv);
 int cli_outbox(int argc, char **argv);
+int cli_ladder(int argc, char **argv);
+int cli_league(int argc, char **argv);
+int cli_ratings(int argc, char **argv);
 
 #endif

@@ -2,10 +2,13 @@
 # table of subcommands is in src/cli/main.c (see src/cli/cli.h to add one).
 bin_PROGRAMS += ashes
 ashes_SOURCES = src/cli/cli.h src/cli/main.c src/cli/cli_game.c \
-	src/cli/cli_play.c src/cli/cli_help.c src/cli/admin.c
-ashes_LDADD = libashes_config.a libashes_server.a libashes_store.a \
-	libashes_render.a libashes_core.a libashes_util.a $(SQLITE_LIBS) \
-	$(RSVG_LIBS)
+	src/cli/cli_play.c src/cli/cli_help.c src/cli/admin.h src/cli/admin.c \
+	src/cli/admin_clock.c src/cli/admin_common.c src/cli/admin_club.c
+# libashes_daemon.a: settings_server(), the config as the daemon maps it
+# for the service (its mail settings are plain structs: no mail library).
+ashes_LDADD = libashes_daemon.a libashes_config.a libashes_server.a \
+	libashes_store.a libashes_render.a libashes_core.a libashes_util.a \
+	$(SQLITE_LIBS) $(RSVG_LIBS)
 
 # Why `ashes record` refuses a record, and the list of `ashes games`
 # (installed with the other templates).
@@ -14,5 +17,9 @@ nobase_dist_pkgdata_DATA += templates/record-error.txt templates/admin-games.txt
 # The command as users run it: exact outputs, exit statuses, messages.
 dist_check_SCRIPTS += tests/cli/test_cli.sh
 TESTS += tests/cli/test_cli.sh
+# The operator's ladder, league and ratings commands on a ladder that the
+# real ashesd runs (--once over a folder of mails).
+dist_check_SCRIPTS += tests/cli/test_club.sh
+TESTS += tests/cli/test_club.sh
 
 dist_man_MANS += man/ashes.1

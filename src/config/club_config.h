@@ -19,9 +19,15 @@
  * required keys are all reported, each as "FILE:LINE: message", not just
  * the first.
  *
+ * Named sections, "[ladder NAME]" and "[league NAME]", may repeat with
+ * different names; each has its own table of keys (config_clubs.c).  A
+ * key of theirs that [game] also has (size, swap, tax, draw_offers,
+ * clock, weekends) takes the [game] value unless the section sets it.
+ *
  * Files: config_read.c (the INI reader, loading), config_keys.c (the key
- * table, storing and printing values), config_values.c (durations, sizes,
- * booleans), config_check.c (the checks of the whole).
+ * table, storing and printing values), config_clubs.c (the ladder and
+ * league sections), config_values.c (durations, sizes, booleans, lists,
+ * dates), config_check.c (the checks of the whole).
  *
  * Reload: load the new file into a fresh struct; only if that succeeds
  * free the old one and use the new (daemon.c does this on SIGHUP).
@@ -122,8 +128,42 @@ struct config_game {
 	/* Defaults for `challenge` commands that don't name their options:
 	 * size, swap, tax and draw_offers (the variant's draw_offers). */
 	struct core_variant variant;
-	uint64_t move_time_ms;     /* time per move; 0: no clock */
+	/* The time control of a challenge that names none, as the service
+	 * writes it (server/clock.h: "none", "days:3", "fischer:240h+36h",
+	 * "fischer:240h+36h/240h"); checked and made canonical at load. */
+	char *clock;
+	bool weekends;             /* weekends are charged (on, the default) */
+	/* Deprecated: a whole number of days 1..14 is read as clock =
+	 * days:N (and 0 is left here); anything else but 0 is refused. */
+	uint64_t move_time_ms;
 	unsigned max_listed_moves; /* legal moves listed in a mail; 0: all */
+};
+
+/* Most [clock] reminders. */
+#define CONFIG_REMINDERS_MAX 4
+
+/* A list of whole hours, highest first, no two the same. */
+struct config_hours {
+	unsigned hours[CONFIG_REMINDERS_MAX];
+	unsigned count;
+};
+
+/* What becomes of a game whose flag fell. */
+enum config_timeout_claim {
+	CONFIG_TIMEOUT_CLAIM_AUTO = 0, /* the game is lost on time at once */
+	CONFIG_TIMEOUT_CLAIM_MANUAL,   /* it waits for the opponent's claim */
+};
+
+struct config_clock {
+	struct config_hours reminders; /* hours left when a player is told */
+	bool auto_vacation;      /* a falling flag spends vacation days */
+	enum config_timeout_claim timeout_claim;
+	unsigned vacation_start; /* a new player's vacation days */
+	unsigned vacation_earn;  /* days earned per year */
+	unsigned vacation_cap;   /* the most days a player may hold */
+	/* A gap in the clock timer's runs longer than this (the daemon was
+	 * away) gives the time back; 0: never. */
+	uint64_t outage_grace_ms;
 };
 
 struct config_templates {
@@ -148,6 +188,65 @@ struct config_source {
 	char *maildir; /* for CONFIG_SOURCE_MAILDIR */
 };
 
+/* A list of player names, as written (the register rule: 2 to 24
+ * letters, digits, '-' or '_', starting with a letter), none twice in any
+ * case.  The config does not know the database: a name nobody registered
+ * yet is pending, and joins when that player registers. */
+struct config_members {
+	char **names;
+	size_t count;
+};
+
+/* A number of places, or a percentage of the places (challenge_range). */
+struct config_places {
+	unsigned n;   /* 1..1000 places, or 1..100 percent */
+	bool percent; /* n is a percentage of the number of members */
+};
+
+/* What a ladder and a league share; the first member of both. */
+struct config_club {
+	char *name;  /* 1 to 32 of a-z, 0-9, '_', '-'; unique among both */
+	/* Where the section began, for the service's messages about it
+	 * ("ashesd.conf:42: ladder main: ..."). */
+	char *file;
+	unsigned line;
+	struct config_members members;
+	bool open;   /* players may join (and leave) by mail */
+	/* The variant and time control of its games: [game]'s unless set. */
+	struct core_variant variant;
+	char *clock; /* canonical, as [game] clock */
+	bool weekends;
+	bool rated;
+};
+
+/* [ladder NAME].  Durations in milliseconds, as everywhere here. */
+struct config_ladder {
+	struct config_club club;
+	struct config_places challenge_range; /* how far up one may challenge */
+	unsigned max_out;          /* open challenges a member may make */
+	unsigned max_in;           /* and receive */
+	uint64_t rematch_wait_ms;  /* before the same two meet again */
+	uint64_t accept_within_ms; /* else a walkover for the challenger */
+	unsigned time_loss_drop;   /* places a challenger losing on time drops */
+	uint64_t absence_withdraw_ms; /* no move this long: withdrawn; 0: never */
+	bool standings_mail;       /* the weekly standings mail */
+};
+
+/* [league NAME]: round-robin groups, season after season. */
+struct config_league {
+	struct config_club club;
+	unsigned group_size;       /* players per group, 2..50 */
+	int64_t season_start;      /* the first season's: UTC midnight, epoch s */
+	uint64_t season_length_ms;
+	unsigned promote, relegate; /* per group, each at most group_size / 2 */
+};
+
+/* [ratings]: Glicko-2. */
+struct config_ratings {
+	double tau;         /* the volatility constraint, 0.2..1.2 */
+	uint64_t period_ms; /* the rating period (an idle player's RD grows) */
+};
+
 struct config {
 	char *path; /* the file this came from (NULL: defaults only) */
 	struct config_imap imap;
@@ -155,10 +254,17 @@ struct config {
 	struct config_gpg gpg;
 	struct config_database database;
 	struct config_game game;
+	struct config_clock clock;
 	struct config_templates templates;
 	struct config_log log;
 	struct config_limits limits;
 	struct config_source source;
+	struct config_ratings ratings;
+	/* The [ladder NAME] and [league NAME] sections, in file order. */
+	struct config_ladder *ladders;
+	size_t nladders;
+	struct config_league *leagues;
+	size_t nleagues;
 };
 
 /* What the command line may override before the whole is checked
@@ -194,13 +300,25 @@ void config_errors_format(const struct config_errors *errors, struct buf *out);
  * load to the same values, with passwords shown as "********". */
 void config_dump(const struct config *cfg, struct buf *out);
 
+/* The ladder or league called name (exactly: names are lower case), or
+ * NULL. */
+const struct config_ladder *config_ladder_find(const struct config *cfg,
+					       const char *name);
+const struct config_league *config_league_find(const struct config *cfg,
+					       const char *name);
+
 /* Value parsers, shared with the tests and the command line.  Each
  * returns 0, or -1 with a static reason in *error_r. */
 int config_parse_duration(const char *s, uint64_t *ms_r, const char **error_r);
 int config_parse_size(const char *s, uint64_t *bytes_r, const char **error_r);
 int config_parse_bool(const char *s, bool *b_r, const char **error_r);
+/* "YYYY-MM-DD" (1970 to 9999, a real day) as the epoch second of its UTC
+ * midnight. */
+int config_parse_date(const char *s, int64_t *t_r, const char **error_r);
 /* Shortest exact spelling ("7d", "1h30m", "500ms", "0") into out. */
 void config_format_duration(uint64_t ms, struct buf *out);
 void config_format_size(uint64_t bytes, struct buf *out);
+/* The UTC date of t, "YYYY-MM-DD", into out. */
+void config_format_date(int64_t t, struct buf *out);
 
 #endif

@@ -1,7 +1,8 @@
 /* config_check.c -- the checks of ashesd.conf as a whole, after every
  * line was read: what one source type requires of the others, password
- * files, readable CA files, existing directories, folders that differ;
- * see club_config.h.
+ * files, readable CA files, existing directories, folders that differ,
+ * the deprecated [game] move_time, the ladders and leagues
+ * (config_clubs.c); see club_config.h.
  */
 #include <config.h> /* autoconf's: _GNU_SOURCE */
 
@@ -12,6 +13,8 @@
 #include <unistd.h>
 
 #include "config/config_private.h"
+#include "config/log.h"
+#include "server/clock.h"
 #include "util/xstr.h"
 
 static unsigned config_line(const struct config_parse *ps, const char *section,
@@ -105,6 +108,46 @@ static void config_check_dir(struct config_parse *ps, const char *section,
 			     section, key, dir);
 }
 
+/* [game] move_time, from before the clocks: a whole number of days 1..14
+ * is the time control days:N (said once at each load, so the operator
+ * updates the file); any other time per move has no clock of that shape,
+ * and a file that also names [game] clock says two things. */
+static void config_check_move_time(struct config_parse *ps)
+{
+	struct config_game *game = &ps->cfg->game;
+	unsigned line = config_line(ps, "game", "move_time");
+	uint64_t ms = game->move_time_ms;
+	struct buf spec = BUF_INIT, written = BUF_INIT;
+
+	if (ms == 0)
+		return;
+	config_format_duration(ms, &written);
+	if (config_line(ps, "game", "clock") != 0) {
+		config_error(ps->errors, ps->file, line,
+			     "[game] move_time and [game] clock are both set "
+			     "(clock on line %u): keep clock (move_time is "
+			     "deprecated)", config_line(ps, "game", "clock"));
+	} else if (ms % CONFIG_DAY != 0 ||
+		   ms / CONFIG_DAY < (uint64_t)CLOCK_MIN_DAYS ||
+		   ms / CONFIG_DAY > (uint64_t)CLOCK_MAX_DAYS) {
+		config_error(ps->errors, ps->file, line,
+			     "[game] move_time = %s is no longer read: it is "
+			     "deprecated, and only %d to %d whole days stand "
+			     "for a clock (days:N); set [game] clock instead",
+			     buf_str(&written), CLOCK_MIN_DAYS,
+			     CLOCK_MAX_DAYS);
+	} else {
+		buf_printf(&spec, "days:%u", (unsigned)(ms / CONFIG_DAY));
+		config_set_string(&game->clock, buf_str(&spec));
+		game->move_time_ms = 0;
+		log_warning("%s:%u: [game] move_time is deprecated: move_time "
+			    "= %s is read as clock = %s; write that instead",
+			    ps->file, line, buf_str(&written), buf_str(&spec));
+	}
+	buf_free(&spec);
+	buf_free(&written);
+}
+
 void config_check(struct config_parse *ps, const struct config_overrides *ov)
 {
 	struct config *cfg = ps->cfg;
@@ -159,4 +202,15 @@ void config_check(struct config_parse *ps, const struct config_overrides *ov)
 	if (cfg->templates.dir != NULL)
 		config_check_dir(ps, "templates", "dir", cfg->templates.dir,
 				 config_line(ps, "templates", "dir"));
+	config_check_move_time(ps);
+	if (cfg->clock.vacation_start > cfg->clock.vacation_cap)
+		config_error(ps->errors, ps->file,
+			     config_line(ps, "clock", "vacation_start") != 0
+			     ? config_line(ps, "clock", "vacation_start")
+			     : config_line(ps, "clock", "vacation_cap"),
+			     "[clock] vacation_start (%u days) is more than "
+			     "vacation_cap (%u)", cfg->clock.vacation_start,
+			     cfg->clock.vacation_cap);
+	/* After move_time, which may set [game] clock they take. */
+	config_clubs_check(ps);
 }

@@ -1,6 +1,7 @@
 /* config_keys.c -- the table of every key of ashesd.conf (section, name,
  * type, range, default), storing a value by it, printing the whole back
- * (--check-config) and freeing it; see club_config.h.
+ * (--check-config) and freeing it; see club_config.h.  The keys of the
+ * named sections ([ladder NAME]) are config_clubs.c's.
  *
  * Defaults are applied by parsing their text through the same code as the
  * file, so a default can never be a value the file would refuse, and
@@ -60,6 +61,11 @@ static const struct config_name level_names[] = {
 	{ "notice", LOG_LEVEL_NOTICE, false },
 	{ "warning", LOG_LEVEL_WARNING, false },
 	{ "error", LOG_LEVEL_ERROR, false },
+	{ NULL, 0, false },
+};
+static const struct config_name timeout_claim_names[] = {
+	{ "auto", CONFIG_TIMEOUT_CLAIM_AUTO, false },
+	{ "manual", CONFIG_TIMEOUT_CLAIM_MANUAL, false },
 	{ NULL, 0, false },
 };
 static const struct config_name facility_names[] = {
@@ -152,10 +158,29 @@ const struct config_key config_keys[] = {
 	{ "game", "tax", KT_VARIANT, OFF(game.variant), "tax", NULL, 0, 0 },
 	{ "game", "draw_offers", KT_VARIANT, OFF(game.variant), "draw", NULL,
 	  0, 0 },
+	{ "game", "clock", KT_CLOCK, OFF(game.clock), "none", NULL, 0, 0 },
+	{ "game", "weekends", KT_BOOL, OFF(game.weekends), "on", NULL, 0, 0 },
+	/* Deprecated: read as clock = days:N (config_check.c). */
 	{ "game", "move_time", KT_DURATION, OFF(game.move_time_ms), "0", NULL,
 	  0, 365 * DAY },
 	{ "game", "max_listed_moves", KT_UINT, OFF(game.max_listed_moves), "250",
 	  NULL, 0, 100000 },
+
+	/* The clocks' settings (server.h's struct server_clock_config). */
+	{ "clock", "reminders", KT_HOURS, OFF(clock.reminders), "48h, 12h",
+	  NULL, HOUR, 8760 * HOUR },
+	{ "clock", "auto_vacation", KT_BOOL, OFF(clock.auto_vacation), "yes",
+	  NULL, 0, 0 },
+	{ "clock", "timeout_claim", KT_ENUM, OFF(clock.timeout_claim), "auto",
+	  timeout_claim_names, 0, 0 },
+	{ "clock", "vacation_start", KT_UINT, OFF(clock.vacation_start), "10",
+	  NULL, 0, 365 },
+	{ "clock", "vacation_earn", KT_UINT, OFF(clock.vacation_earn), "30",
+	  NULL, 0, 365 },
+	{ "clock", "vacation_cap", KT_UINT, OFF(clock.vacation_cap), "30",
+	  NULL, 0, 365 },
+	{ "clock", "outage_grace", KT_DURATION, OFF(clock.outage_grace_ms), "6h",
+	  NULL, 0, 30 * DAY },
 
 	{ "templates", "dir", KT_PATH, OFF(templates.dir), NULL, NULL, 0, 0 },
 
@@ -173,6 +198,12 @@ const struct config_key config_keys[] = {
 	  1, COMMAND_MAX },
 	{ "limits", "registrations_per_hour", KT_UINT,
 	  OFF(limits.registrations_per_hour), "20", NULL, 0, 1000000 },
+
+	/* Glicko-2's tau in millionths; the period as any duration. */
+	{ "ratings", "tau", KT_DECIMAL, OFF(ratings.tau), "0.5", NULL,
+	  200000, 1200000 },
+	{ "ratings", "period", KT_DURATION, OFF(ratings.period_ms), "7d", NULL,
+	  DAY, 365 * DAY },
 };
 
 const size_t config_nkeys = sizeof(config_keys) / sizeof(config_keys[0]);
@@ -339,9 +370,6 @@ config_variant_as(const struct config_key *k, struct config_key *as_r,
 	return opt;
 }
 
-static int config_set_field(const struct config_key *k, void *field,
-			    const char *value, struct buf *msg);
-
 /* A KT_VARIANT key: read as the type it reads as, stored by the core. */
 static int config_set_variant(const struct config_key *k,
 			      struct core_variant *v, const char *value,
@@ -366,6 +394,19 @@ static int config_set_variant(const struct config_key *k,
 		return -1;
 	}
 	return 0;
+}
+
+/* A bound of a KT_DURATION(_OR_NEVER), KT_SIZE or KT_DECIMAL key, as
+ * the file writes it. */
+static void config_format_bound(enum config_key_type type, uint64_t n,
+				struct buf *out)
+{
+	if (type == KT_SIZE)
+		config_format_size(n, out);
+	else if (type == KT_DECIMAL)
+		config_format_decimal(n, out);
+	else
+		config_format_duration(n, out);
 }
 
 int config_set_default(struct config *cfg, const struct config_key *k,
@@ -395,9 +436,8 @@ int config_set(struct config *cfg, const struct config_key *k,
 	return config_set_field(k, (char *)cfg + k->offset, value, msg);
 }
 
-/* Store value into field, which is k's in a struct config. */
-static int config_set_field(const struct config_key *k, void *field,
-			    const char *value, struct buf *msg)
+int config_set_field(const struct config_key *k, void *field,
+		     const char *value, struct buf *msg)
 {
 	const char *error = NULL;
 	uint64_t n;
@@ -462,29 +502,36 @@ static int config_set_field(const struct config_key *k, void *field,
 		return 0;
 	}
 	case KT_DURATION:
+	case KT_DURATION_OR_NEVER:
 	case KT_SIZE:
-		if (k->type == KT_DURATION
-		    ? config_parse_duration(value, &n, &error) < 0
-		    : config_parse_size(value, &n, &error) < 0)
+	case KT_DECIMAL: {
+		bool never_ok = k->type == KT_DURATION_OR_NEVER;
+		int r = k->type == KT_SIZE ? config_parse_size(value, &n, &error)
+			: k->type == KT_DECIMAL
+			? config_parse_decimal(value, &n, &error)
+			: config_parse_duration(value, &n, &error);
+
+		if (r < 0)
 			break;
-		if (n < k->min || n > k->max) {
+		if ((n < k->min || n > k->max) && !(never_ok && n == 0)) {
 			struct buf lo = BUF_INIT, hi = BUF_INIT;
 
-			if (k->type == KT_DURATION) {
-				config_format_duration(k->min, &lo);
-				config_format_duration(k->max, &hi);
-			} else {
-				config_format_size(k->min, &lo);
-				config_format_size(k->max, &hi);
-			}
-			buf_printf(msg, "[%s] %s: %s is out of range (%s..%s)",
-				   k->section, k->key, value, buf_str(&lo), buf_str(&hi));
+			config_format_bound(k->type, k->min, &lo);
+			config_format_bound(k->type, k->max, &hi);
+			buf_printf(msg, "[%s] %s: %s is out of range (%s%s..%s)",
+				   k->section, k->key, value,
+				   never_ok ? "0 or " : "", buf_str(&lo),
+				   buf_str(&hi));
 			buf_free(&lo);
 			buf_free(&hi);
 			return -1;
 		}
-		*(uint64_t *)field = n;
+		if (k->type == KT_DECIMAL)
+			*(double *)field = (double)n / 1e6;
+		else
+			*(uint64_t *)field = n;
 		return 0;
+	}
 	case KT_ENUM:
 		for (const struct config_name *e = k->names; e->name != NULL; e++) {
 			if (strcmp(value, e->name) == 0) {
@@ -498,6 +545,45 @@ static int config_set_field(const struct config_key *k, void *field,
 		return -1;
 	case KT_VARIANT:
 		return config_set_variant(k, field, value, msg);
+	case KT_DATE:
+		if (config_parse_date(value, field, &error) < 0)
+			break;
+		return 0;
+	case KT_PLACES:
+	case KT_MEMBERS: {
+		/* A list may be long: the message names the item at fault. */
+		struct buf why = BUF_INIT;
+		int r = k->type == KT_PLACES
+			? config_parse_places(value, k->min, k->max, field, &why)
+			: config_parse_members(value, field, &why);
+
+		if (r < 0)
+			buf_printf(msg, "[%s] %s: %s", k->section, k->key,
+				   buf_str(&why));
+		buf_free(&why);
+		return r;
+	}
+	case KT_CLOCK:
+	case KT_HOURS: {
+		struct buf why = BUF_INIT;
+		struct config_hours h;
+		char *spec = NULL;
+		int r = k->type == KT_CLOCK
+			? config_parse_clock(value, &spec, &why)
+			: config_parse_hours(value, k->min, k->max, &h, &why);
+
+		if (r == 0 && k->type == KT_CLOCK) {
+			free(*(char **)field);
+			*(char **)field = spec;
+		} else if (r == 0) {
+			*(struct config_hours *)field = h;
+		} else {
+			buf_printf(msg, "[%s] %s: bad value \"%s\": %s",
+				   k->section, k->key, value, buf_str(&why));
+		}
+		buf_free(&why);
+		return r;
+	}
 	}
 	buf_printf(msg, "[%s] %s: bad value \"%s\": %s", k->section, k->key,
 		   value, error);
@@ -529,16 +615,18 @@ void config_free(struct config *cfg)
 	free(cfg->gpg.home);
 	free(cfg->gpg.signing_key);
 	free(cfg->database.path);
+	free(cfg->game.clock);
 	free(cfg->templates.dir);
 	free(cfg->source.maildir);
+	config_clubs_free(cfg);
 	memset(cfg, 0, sizeof(*cfg));
 }
 
 /* ---------------------------------------------------------------- printing */
 
-/* A string as the parser would read it back: quoted when blanks at
- * either end, a leading quote, or an empty value would otherwise be lost. */
-static void config_dump_string(struct buf *out, const char *s)
+/* Quoted when blanks at either end, a leading quote, or an empty value
+ * would otherwise be lost. */
+void config_dump_string(struct buf *out, const char *s)
 {
 	size_t len = strlen(s);
 
@@ -556,14 +644,14 @@ static void config_dump_string(struct buf *out, const char *s)
 	buf_putc(out, '"');
 }
 
-/* k's value in field, as the file would say it (nothing when unset). */
-static void config_dump_value(const struct config_key *k, const void *field,
-			      struct buf *out)
+void config_dump_value(const struct config_key *k, const void *field,
+		       struct buf *out)
 {
 	switch (k->type) {
 	case KT_STRING:
 	case KT_PATH:
-	case KT_ADDRESS: {
+	case KT_ADDRESS:
+	case KT_CLOCK: {
 		const char *s = *(char *const *)field;
 
 		if (s != NULL)
@@ -591,7 +679,32 @@ static void config_dump_value(const struct config_key *k, const void *field,
 		buf_printf(out, "%d", *(const int *)field);
 		break;
 	case KT_DURATION:
+	case KT_DURATION_OR_NEVER:
 		config_format_duration(*(const uint64_t *)field, out);
+		break;
+	case KT_MEMBERS: {
+		const struct config_members *m = field;
+
+		for (size_t i = 0; i < m->count; i++)
+			buf_printf(out, "%s%s", i > 0 ? ", " : "", m->names[i]);
+		break;
+	}
+	case KT_PLACES: {
+		const struct config_places *p = field;
+
+		buf_printf(out, "%u%s", p->n, p->percent ? "%" : "");
+		break;
+	}
+	case KT_DATE:
+		config_format_date(*(const int64_t *)field, out);
+		break;
+	case KT_DECIMAL:
+		/* exact: the value was read as millionths */
+		config_format_decimal((uint64_t)(*(const double *)field * 1e6 + 0.5),
+				      out);
+		break;
+	case KT_HOURS:
+		config_format_hours(field, out);
 		break;
 	case KT_SIZE:
 		config_format_size(*(const uint64_t *)field, out);
@@ -619,6 +732,17 @@ static void config_dump_value(const struct config_key *k, const void *field,
 	}
 }
 
+void config_dump_key(const struct config_key *k, const void *field,
+		     struct buf *out)
+{
+	buf_printf(out, "%s = ", k->key);
+	config_dump_value(k, field, out);
+	/* "key =" for an unset value, without a trailing blank */
+	if (out->len > 0 && out->data[out->len - 1] == ' ')
+		out->data[--out->len] = '\0';
+	buf_putc(out, '\n');
+}
+
 void config_dump(const struct config *cfg, struct buf *out)
 {
 	const char *section = "";
@@ -639,11 +763,7 @@ void config_dump(const struct config *cfg, struct buf *out)
 			if (srv->password_file != NULL)
 				continue;
 		}
-		buf_printf(out, "%s = ", k->key);
-		config_dump_value(k, field, out);
-		/* "key =" for an unset value, without a trailing blank */
-		if (out->len > 0 && out->data[out->len - 1] == ' ')
-			out->data[--out->len] = '\0';
-		buf_putc(out, '\n');
+		config_dump_key(k, field, out);
 	}
+	config_clubs_dump(cfg, out);
 }

@@ -1,7 +1,7 @@
 /* config_read.c -- reading ashesd.conf: the INI syntax (sections, keys,
  * quoted values, comments), every problem collected as "FILE:LINE:
  * message", and the load as a whole (defaults, lines, checks); see
- * club_config.h.
+ * club_config.h.  Named sections ([ladder NAME]) are config_clubs.c's.
  */
 #include <config.h> /* autoconf's: _GNU_SOURCE */
 
@@ -15,9 +15,6 @@
 
 #include "config/config_private.h"
 #include "util/xstr.h"
-
-/* ---------------------------------------------------------------- errors */
-
 
 /* ---------------------------------------------------------------- parsing */
 
@@ -70,33 +67,58 @@ static int config_unquote(char *s, const char **error_r)
 	return 0;
 }
 
-static void config_parse_line(struct config_parse *ps, char *line, unsigned lineno,
-			      char *section, size_t section_size, bool *section_ok)
+/* A "[...]" line: the section it starts, into *cur. */
+static void config_parse_header(struct config_parse *ps, char *line,
+				unsigned lineno, struct config_cursor *cur)
 {
+	char *end = strchr(line, ']');
+	size_t kind_len;
+
+	cur->kind = -1;
+	if (end == NULL || *config_trim(end + 1) != '\0') {
+		config_error(ps->errors, ps->file, lineno,
+			     "bad section header (expected [name])");
+		cur->ok = false;
+		cur->section[0] = '\0';
+		return;
+	}
+	*end = '\0';
+	line = config_trim(line + 1);
+	snprintf(cur->section, sizeof(cur->section), "%s", line);
+	/* "[ladder NAME]": a kind and a name */
+	kind_len = strcspn(line, " \t");
+	if (line[kind_len] != '\0') {
+		line[kind_len] = '\0';
+		if (config_club_begin(ps, line, config_trim(line + kind_len + 1),
+				      lineno, cur))
+			return;
+		line[kind_len] = ' ';
+	} else if (config_club_begin(ps, line, "", lineno, cur)) {
+		return;
+	}
+	cur->ok = config_section_known(line);
+	if (!cur->ok)
+		config_error(ps->errors, ps->file, lineno,
+			     "unknown section [%s]", cur->section);
+}
+
+static void config_parse_line(struct config_parse *ps, char *line,
+			      unsigned lineno, struct config_cursor *cur)
+{
+	const struct config_key *k;
+	struct config_key named;
+	struct buf msg = BUF_INIT;
 	const char *error;
 	char *eq, *key, *value;
-	ptrdiff_t ki;
+	unsigned *key_line;
+	bool plain_refused, *refused = &plain_refused;
+	void *field;
 
 	line = config_trim(line);
 	if (*line == '\0' || *line == '#' || *line == ';')
 		return;
 	if (*line == '[') {
-		char *end = strchr(line, ']');
-
-		if (end == NULL || *config_trim(end + 1) != '\0') {
-			config_error(ps->errors, ps->file, lineno,
-				     "bad section header (expected [name])");
-			*section_ok = false;
-			section[0] = '\0';
-			return;
-		}
-		*end = '\0';
-		line = config_trim(line + 1);
-		snprintf(section, section_size, "%s", line);
-		*section_ok = config_section_known(section);
-		if (!*section_ok)
-			config_error(ps->errors, ps->file, lineno,
-				     "unknown section [%s]", section);
+		config_parse_header(ps, line, lineno, cur);
 		return;
 	}
 	eq = strchr(line, '=');
@@ -108,44 +130,57 @@ static void config_parse_line(struct config_parse *ps, char *line, unsigned line
 	*eq = '\0';
 	key = config_trim(line);
 	value = config_trim(eq + 1);
-	if (section[0] == '\0' && *section_ok) {
+	if (cur->section[0] == '\0' && cur->ok) {
 		config_error(ps->errors, ps->file, lineno,
 			     "key \"%s\" before any [section]", key);
 		return;
 	}
-	if (!*section_ok)
+	if (!cur->ok)
 		return; /* reported once at the section header */
-	ki = config_key_find(section, key);
-	if (ki < 0) {
+	if (cur->kind >= 0) {
+		k = config_club_key(ps, cur, key, &field, &key_line,
+				    &refused);
+	} else {
+		ptrdiff_t ki = config_key_find(cur->section, key);
+
+		k = ki < 0 ? NULL : &config_keys[ki];
+		if (k != NULL) {
+			field = (char *)ps->cfg + k->offset;
+			key_line = &ps->lines[ki];
+		}
+	}
+	if (k == NULL) {
 		config_error(ps->errors, ps->file, lineno,
-			     "unknown key \"%s\" in [%s]", key, section);
+			     "unknown key \"%s\" in [%s]", key, cur->section);
 		return;
 	}
-	if (ps->lines[ki] != 0) {
+	if (*key_line != 0) {
 		config_error(ps->errors, ps->file, lineno,
 			     "[%s] %s is set twice (first on line %u)",
-			     section, key, ps->lines[ki]);
+			     cur->section, key, *key_line);
 		return;
 	}
-	ps->lines[ki] = lineno;
+	*key_line = lineno;
 	if (*value == '"' && config_unquote(value, &error) < 0) {
 		config_error(ps->errors, ps->file, lineno, "[%s] %s: %s",
-			     section, key, error);
+			     cur->section, key, error);
+		*refused = true;
 		return;
 	}
-	{
-		struct buf msg = BUF_INIT;
-
-		if (config_set(ps->cfg, &config_keys[ki], value, &msg) < 0)
-			config_error(ps->errors, ps->file, lineno, "%s", buf_str(&msg));
-		buf_free(&msg);
+	/* messages name the section as written: "[ladder main] open: ..." */
+	named = *k;
+	named.section = cur->section;
+	if (config_set_field(&named, field, value, &msg) < 0) {
+		config_error(ps->errors, ps->file, lineno, "%s", buf_str(&msg));
+		*refused = true;
 	}
+	buf_free(&msg);
 }
 
 static void config_parse_text(struct config_parse *ps, const char *text)
 {
-	char section[64] = "";
-	bool section_ok = true; /* "no section yet" is not an unknown one */
+	/* "no section yet" is not an unknown one */
+	struct config_cursor cur = { .section = "", .ok = true, .kind = -1 };
 	unsigned lineno = 0;
 	const char *p = text;
 
@@ -159,8 +194,7 @@ static void config_parse_text(struct config_parse *ps, const char *text)
 		if (line == NULL)
 			abort();
 		lineno++;
-		config_parse_line(ps, line, lineno, section, sizeof(section),
-				  &section_ok);
+		config_parse_line(ps, line, lineno, &cur);
 		free(line);
 		p += len;
 		if (*p == '\n')
@@ -193,6 +227,7 @@ int config_load_string(const char *name, const char *text,
 	config_defaults(&ps);
 	config_parse_text(&ps, text);
 	config_check(&ps, ov);
+	config_club_lines_free(&ps);
 	if (errors->count > before) {
 		config_free(cfg);
 		return -1;

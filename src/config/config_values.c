@@ -1,6 +1,8 @@
 /* config_values.c -- the config's value syntax: booleans, durations
  * (500ms, 30s, 1h30m) and sizes (512K, 1M), read and written back in the
- * shortest exact spelling; see club_config.h.
+ * shortest exact spelling; lists of hours ("48h, 12h") and time controls
+ * (read by the service's clock module, server/clock.h); lists of
+ * player names, decimals and dates; see club_config.h.
  */
 #include <config.h> /* autoconf's: _GNU_SOURCE */
 
@@ -11,8 +13,13 @@
 #include <inttypes.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 
 #include "config/config_private.h"
+#include "server/clock.h"
+#include "server/command.h"
+#include "util/xalloc.h"
+#include "util/xstr.h"
 
 int config_parse_bool(const char *s, bool *b_r, const char **error_r)
 {
@@ -191,6 +198,342 @@ void config_format_size(uint64_t bytes, struct buf *out)
 		}
 	}
 	buf_printf(out, "%" PRIu64, bytes);
+}
+
+/* ---------------------------------------------------------------- clocks */
+
+/* Why clock_control_parse refused a spec, in the words of the file. */
+static void config_clock_reason(const struct clock_fault *f, struct buf *msg)
+{
+	switch (f->error) {
+	case CLOCK_ERR_EMPTY:
+	case CLOCK_ERR_UNKNOWN_KIND:
+		buf_puts(msg, "unknown time control");
+		break;
+	case CLOCK_ERR_TOO_LONG:
+		buf_printf(msg, "too long (at most %lld characters)",
+			   (long long)f->max);
+		break;
+	case CLOCK_ERR_UNIT:
+		buf_puts(msg, "Fischer times are whole hours, such as 240h");
+		break;
+	case CLOCK_ERR_DAYS_RANGE:
+		buf_printf(msg, "%lld days is out of range (%lld..%lld)",
+			   (long long)f->value, (long long)f->min,
+			   (long long)f->max);
+		break;
+	case CLOCK_ERR_INITIAL_RANGE:
+		buf_printf(msg, "an initial time of %lldh is out of range "
+			   "(%lldh..%lldh)", (long long)f->value,
+			   (long long)f->min, (long long)f->max);
+		break;
+	case CLOCK_ERR_INCREMENT_RANGE:
+		buf_printf(msg, "an increment of %lldh is out of range "
+			   "(%lldh..%lldh)", (long long)f->value,
+			   (long long)f->min, (long long)f->max);
+		break;
+	case CLOCK_ERR_CAP_RANGE:
+		buf_printf(msg, "a cap of %lldh is out of range (the initial "
+			   "time %lldh..%lldh)", (long long)f->value,
+			   (long long)f->min, (long long)f->max);
+		break;
+	default:
+		buf_puts(msg, "malformed");
+		break;
+	}
+}
+
+int config_parse_clock(const char *s, char **canonical_r, struct buf *msg)
+{
+	struct clock_control c;
+	struct clock_fault f;
+	char spec[CLOCK_SPEC_MAX];
+
+	if (*s == '\0')
+		s = "none";
+	if (clock_control_parse(s, &c, &f) < 0 ||
+	    clock_control_format(&c, spec, sizeof(spec)) < 0) {
+		config_clock_reason(&f, msg);
+		buf_printf(msg, "; expected none, days:N (N %d..%d), "
+			   "fischer:Ih+Jh or fischer:Ih+Jh/Kh (I, J and K "
+			   "whole hours, such as fischer:240h+36h/240h)",
+			   CLOCK_MIN_DAYS, CLOCK_MAX_DAYS);
+		return -1;
+	}
+	*canonical_r = xstrdup(spec);
+	return 0;
+}
+
+static int config_hours_cmp(const void *a, const void *b)
+{
+	unsigned x = *(const unsigned *)a, y = *(const unsigned *)b;
+
+	return x > y ? -1 : x < y;
+}
+
+int config_parse_hours(const char *s, uint64_t min_ms, uint64_t max_ms,
+		       struct config_hours *hours_r, struct buf *msg)
+{
+	struct config_hours h = { { 0 }, 0 };
+	const char *p = s;
+
+	while (*p == ' ' || *p == '\t')
+		p++;
+	if (*p == '\0' || strcasecmp(p, "none") == 0) {
+		*hours_r = h;
+		return 0;
+	}
+	for (;;) {
+		size_t len = strcspn(p, ",");
+		char item[64];
+		const char *error;
+		uint64_t ms;
+
+		while (len > 0 && (p[len - 1] == ' ' || p[len - 1] == '\t'))
+			len--;
+		if (len == 0 || len >= sizeof(item)) {
+			buf_puts(msg, "expected durations separated by commas, "
+				 "such as 48h, 12h, or none");
+			return -1;
+		}
+		memcpy(item, p, len);
+		item[len] = '\0';
+		if (config_parse_duration(item, &ms, &error) < 0) {
+			buf_printf(msg, "\"%s\": %s", item, error);
+			return -1;
+		}
+		if (ms % CONFIG_HOUR != 0 || ms < min_ms || ms > max_ms) {
+			buf_printf(msg, "\"%s\" is not a whole number of hours "
+				   "from %uh to %uh", item,
+				   (unsigned)(min_ms / CONFIG_HOUR),
+				   (unsigned)(max_ms / CONFIG_HOUR));
+			return -1;
+		}
+		for (unsigned i = 0; i < h.count; i++) {
+			if (h.hours[i] == ms / CONFIG_HOUR) {
+				buf_printf(msg, "%uh is given twice",
+					   h.hours[i]);
+				return -1;
+			}
+		}
+		if (h.count == CONFIG_REMINDERS_MAX) {
+			buf_printf(msg, "more than %d durations",
+				   CONFIG_REMINDERS_MAX);
+			return -1;
+		}
+		h.hours[h.count++] = (unsigned)(ms / CONFIG_HOUR);
+		p += strcspn(p, ",");
+		if (*p == '\0')
+			break;
+		p++;
+		while (*p == ' ' || *p == '\t')
+			p++;
+	}
+	qsort(h.hours, h.count, sizeof(h.hours[0]), config_hours_cmp);
+	*hours_r = h;
+	return 0;
+}
+
+void config_format_hours(const struct config_hours *hours, struct buf *out)
+{
+	if (hours->count == 0) {
+		buf_puts(out, "none");
+		return;
+	}
+	for (unsigned i = 0; i < hours->count; i++)
+		buf_printf(out, "%s%uh", i > 0 ? ", " : "", hours->hours[i]);
+}
+
+/* ---------------------------------------------------------------- lists */
+
+void config_members_free(struct config_members *members)
+{
+	for (size_t i = 0; i < members->count; i++)
+		free(members->names[i]);
+	free(members->names);
+	members->names = NULL;
+	members->count = 0;
+}
+
+int config_parse_members(const char *s, struct config_members *members_r,
+			 struct buf *msg)
+{
+	struct config_members m = { NULL, 0 };
+	const char *p = s;
+
+	while (*p == ' ' || *p == '\t')
+		p++;
+	while (*p != '\0') {
+		size_t len = strcspn(p, ",");
+		char *name;
+
+		while (len > 0 && (p[len - 1] == ' ' || p[len - 1] == '\t'))
+			len--;
+		if (len == 0) {
+			buf_puts(msg, "expected player names separated by "
+				 "commas, such as alice, bob");
+			goto fail;
+		}
+		name = strndup(p, len);
+		if (name == NULL)
+			abort();
+		if (!command_name_ok(name, len)) {
+			buf_printf(msg, "\"%s\" is not a player name (2 to 24 "
+				   "letters, digits, '-' or '_', starting with "
+				   "a letter, and no command word)", name);
+			free(name);
+			goto fail;
+		}
+		for (size_t i = 0; i < m.count; i++) {
+			if (strcasecmp(m.names[i], name) == 0) {
+				if (strcmp(m.names[i], name) == 0)
+					buf_printf(msg, "%s is named twice", name);
+				else
+					buf_printf(msg, "%s is named twice (as %s: "
+						   "names ignore case)", name,
+						   m.names[i]);
+				free(name);
+				goto fail;
+			}
+		}
+		m.names = xrealloc(m.names, (m.count + 1) * sizeof(*m.names));
+		m.names[m.count++] = name;
+		p += strcspn(p, ",");
+		if (*p == '\0')
+			break;
+		p++;
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (*p == '\0') {
+			buf_puts(msg, "a comma at the end, with no name after it");
+			goto fail;
+		}
+	}
+	config_members_free(members_r);
+	*members_r = m;
+	return 0;
+fail:
+	config_members_free(&m);
+	return -1;
+}
+
+int config_parse_places(const char *s, uint64_t min, uint64_t max,
+			struct config_places *places_r, struct buf *msg)
+{
+	const char *p = s;
+	bool percent;
+	uint64_t n;
+
+	if (config_parse_number(&p, UINT64_MAX, &n) < 0 ||
+	    (*p != '\0' && strcmp(p, "%") != 0)) {
+		buf_printf(msg, "bad value \"%s\": expected a number of places "
+			   "or a percentage, such as 3 or 10%%", s);
+		return -1;
+	}
+	percent = *p == '%';
+	if (percent ? n < 1 || n > 100 : n < min || n > max) {
+		buf_printf(msg, "%s is out of range (%" PRIu64 "..%" PRIu64
+			   ", or 1%%..100%%)", s, min, max);
+		return -1;
+	}
+	places_r->n = (unsigned)n;
+	places_r->percent = percent;
+	return 0;
+}
+
+/* ---------------------------------------------------------------- decimals */
+
+/* Places a decimal may have: millionths. */
+#define CONFIG_DECIMAL_PLACES 6
+
+int config_parse_decimal(const char *s, uint64_t *millionths_r,
+			 const char **error_r)
+{
+	const char *p = s;
+	uint64_t whole, frac = 0;
+	unsigned places = 0;
+
+	if (config_parse_number(&p, 1000000, &whole) < 0) {
+		*error_r = "expected a decimal number, such as 0.5";
+		return -1;
+	}
+	if (*p == '.') {
+		p++;
+		if (!isdigit((unsigned char)*p)) {
+			*error_r = "expected a decimal number, such as 0.5";
+			return -1;
+		}
+		for (; isdigit((unsigned char)*p); p++, places++) {
+			if (places == CONFIG_DECIMAL_PLACES) {
+				*error_r = "more than 6 decimal places";
+				return -1;
+			}
+			frac = frac * 10 + (uint64_t)(*p - '0');
+		}
+	}
+	if (*p != '\0') {
+		*error_r = "expected a decimal number, such as 0.5";
+		return -1;
+	}
+	for (; places < CONFIG_DECIMAL_PLACES; places++)
+		frac *= 10;
+	*millionths_r = whole * 1000000 + frac;
+	return 0;
+}
+
+void config_format_decimal(uint64_t millionths, struct buf *out)
+{
+	char frac[CONFIG_DECIMAL_PLACES + 1];
+	size_t len;
+
+	buf_printf(out, "%" PRIu64, millionths / 1000000);
+	snprintf(frac, sizeof(frac), "%06u", (unsigned)(millionths % 1000000));
+	len = strlen(frac);
+	while (len > 0 && frac[len - 1] == '0')
+		frac[--len] = '\0';
+	if (len > 0)
+		buf_printf(out, ".%s", frac);
+}
+
+/* ---------------------------------------------------------------- dates */
+
+int config_parse_date(const char *s, int64_t *t_r, const char **error_r)
+{
+	int year, month, day;
+
+	/* exactly YYYY-MM-DD: no sign, no blanks, no time */
+	for (size_t i = 0; i < 10; i++) {
+		if (i == 4 || i == 7 ? s[i] != '-' : !isdigit((unsigned char)s[i])) {
+			*error_r = "expected a date as YYYY-MM-DD";
+			return -1;
+		}
+	}
+	if (s[10] != '\0') {
+		*error_r = "expected a date as YYYY-MM-DD";
+		return -1;
+	}
+	year = atoi(s);
+	month = atoi(s + 5);
+	day = atoi(s + 8);
+	/* The clock module's calendar, at UTC (a NULL zone). */
+	if (clock_local_day_start(NULL, year, month, day, t_r) < 0) {
+		*error_r = "no such day (or not between 1970 and 9999)";
+		return -1;
+	}
+	return 0;
+}
+
+void config_format_date(int64_t t, struct buf *out)
+{
+	time_t tt = (time_t)t;
+	struct tm tm;
+
+	if (gmtime_r(&tt, &tm) == NULL) {
+		buf_puts(out, "1970-01-01"); /* not reached: t was read */
+		return;
+	}
+	buf_printf(out, "%04d-%02d-%02d", tm.tm_year + 1900, tm.tm_mon + 1,
+		   tm.tm_mday);
 }
 
 /* ---------------------------------------------------------------- errors */

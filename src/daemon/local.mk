@@ -5,11 +5,13 @@ noinst_LIBRARIES += libashes_daemon.a
 libashes_daemon_a_SOURCES = \
 	src/daemon/daemon.c src/daemon/daemon.h \
 	src/daemon/pidfile.c src/daemon/pidfile.h \
-	src/daemon/settings.c src/daemon/settings.h
+	src/daemon/settings.c src/daemon/settings.h \
+	src/daemon/timing.c src/daemon/timing.h
 
 sbin_PROGRAMS += ashesd
 ashesd_SOURCES = src/daemon/main.c src/daemon/loop.c \
 	src/daemon/loop_keys.c src/daemon/loop_private.h \
+	src/daemon/loop_timers.c \
 	src/daemon/guard.c src/daemon/guard.h \
 	src/daemon/outbox.c src/daemon/outbox.h
 ashesd_CPPFLAGS = $(AM_CPPFLAGS) $(GPGME_CFLAGS) $(CURL_CFLAGS) $(ETPAN_CFLAGS)
@@ -27,8 +29,8 @@ check_PROGRAMS += tests/daemon/test_daemon tests/daemon/test_ashesd \
 	tests/daemon/test_settings
 TESTS += tests/daemon/test_daemon tests/daemon/test_ashesd \
 	tests/daemon/test_settings
-daemon_test_ldadd = libashes_daemon.a libashes_config.a libashes_core.a \
-	libashes_util.a $(CHECK_LIBS)
+daemon_test_ldadd = libashes_daemon.a libashes_config.a libashes_server.a \
+	libashes_core.a libashes_util.a $(CHECK_LIBS)
 tests_daemon_test_daemon_SOURCES = tests/daemon/test_daemon.c tests/daemon/daemon_test.h \
 	tests/daemon/notify_test.c tests/daemon/notify_test.h
 tests_daemon_test_daemon_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)

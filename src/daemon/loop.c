@@ -46,6 +46,7 @@
 #include "config/log.h"
 #include "daemon/outbox.h"
 #include "daemon/settings.h"
+#include "daemon/timing.h"
 #include "mail/inbound.h"
 #include "mail/pgp.h"
 #include "mail/smtp.h"
@@ -82,11 +83,6 @@ static void loop_test_crash(const char *data, size_t size)
 		log_notice("test hook: crashing on this mail");
 		raise(SIGSEGV);
 	}
-}
-
-static int64_t loop_now(void)
-{
-	return (int64_t)time(NULL);
 }
 
 static void loop_source_event(void *ctx, enum mail_source_event ev,
@@ -139,9 +135,11 @@ static int loop_open(struct loop *l, const struct config *cfg,
 	settings_server(cfg, &sc);
 	sc.templates = l->templates;
 	if (server_new(l->store, &sc, &l->server, &e) < 0) {
+		settings_server_done(&sc);
 		snprintf(err, sizeof(err), "game server: %s", e);
 		goto fail;
 	}
+	settings_server_done(&sc);
 	/* A broken override folder is refused now, not on the first mail. */
 	if (server_check_templates(l->server, &e) < 0 ||
 	    template_check(l->templates, "mail/board.html", &e) < 0) {
@@ -273,7 +271,7 @@ static void loop_save_state(struct loop *l)
 
 	mail_source_get_state(l->source, &st);
 	if (server_mailbox_save(l->server, l->source_name, st.uidvalidity,
-				st.last_uid, loop_now(), &e) < 0)
+				st.last_uid, timing_now(), &e) < 0)
 		log_error("saving the mailbox state: %s", e);
 }
 
@@ -291,14 +289,16 @@ static void pending_free(struct pending *p)
 /* Read and verify the mail in p (its bytes in p->data) into p->im.  0,
  * or -1 when the machinery failed (gpg, memory): try again later. */
 static int loop_read(struct loop *l, const struct config *cfg,
-		     struct pending *p, int64_t now, const char **error_r)
+		     struct pending *p, const char **error_r)
 {
 	const char *our[2];
 	struct inbound_options opts;
 	const char *e = NULL;
 
 	settings_inbound(cfg, our, &opts);
-	opts.now = (time_t)now;
+	/* Signatures are judged by the real clock, gpg's: the test clock
+	 * (timing.h) moves the game's time, not the signers'. */
+	opts.now = time(NULL);
 	opts.pgp = l->pgp;
 	if (inbound_parse(p->data, p->size, &opts, &p->im, &e) < 0)
 		goto fail;
@@ -356,10 +356,13 @@ static int loop_prepare(struct loop *l, const struct config *cfg,
 	struct inbound_msg *im;
 
 	loop_test_crash(p->data, p->size);
-	if (loop_read(l, cfg, p, now, error_r) < 0)
+	if (loop_read(l, cfg, p, error_r) < 0)
 		return -1;
 	im = p->im;
 	loop_facts(l, cfg, p);
+	/* A move is charged at its receipt, never at the signature's time
+	 * (the sender's to choose), nor later than now. */
+	si->received = timing_received(p->received, now);
 	switch (im->verdict) {
 	case CLASSIFY_NORMAL:
 		break;
@@ -444,6 +447,7 @@ static int loop_set_aside(struct loop *l, const struct mail_source_message *m,
 	si.raw = m->data;
 	si.raw_len = m->size;
 	si.source = l->source_name;
+	si.received = timing_received(m->received, now);
 	si.silent_outcome = outcome;
 	if (server_handle(l->server, &si, now, &out, &e) < 0) {
 		log_error("uid %u: cannot record it for the quarantine now: %s",
@@ -525,6 +529,7 @@ static size_t loop_fetch(struct loop *l, const struct config *cfg,
 		*careful_r |= attempts > 0;
 		batch[n].uid = m.uid;
 		batch[n].uidvalidity = m.uidvalidity;
+		batch[n].received = m.received;
 		batch[n].size = m.size;
 		batch[n].data = malloc(m.size + 1);
 		if (batch[n].data == NULL) {
@@ -560,7 +565,7 @@ static int loop_take_batch(struct loop *l, const struct config *cfg)
 	struct server_outcome outs[LOOP_BATCH_MAX];
 	uint32_t uids[LOOP_BATCH_MAX];
 	size_t n, i, handled = 0, aside = 0;
-	int64_t now = loop_now();
+	int64_t now = timing_now();
 	const char *e;
 	int rescan = 0;
 	/* A mail that failed before is handled on its own. */
@@ -613,64 +618,6 @@ out:
 }
 
 
-/* The observers' daily digests (the service decides who is due, at most
- * once a day each): queued here, sent by the flush that follows. */
-static void loop_send_digests(struct loop *l)
-{
-	const char *e;
-	int n = server_send_digests(l->server, loop_now(), &e);
-
-	if (n < 0)
-		log_error("digests: %s", e);
-	else if (n > 0)
-		log_info("digests: %d queued", n);
-}
-
-static void loop_flush_outbox(struct loop *l, const struct config *cfg)
-{
-	struct outbox_stats st;
-	const char *e;
-	int64_t now = loop_now();
-
-	if (l->smtp == NULL || now < l->smtp_next_try)
-		return;
-	if (outbox_flush(cfg, l->store, l->smtp, l->pgp, now, &st, &e) < 0) {
-		log_error("outbox: %s", e);
-		return;
-	}
-	if (st.server_down) {
-		uint64_t d = outbox_backoff_ms(&cfg->smtp, ++l->smtp_failures, 0);
-
-		if (l->smtp_failures == 1)
-			log_warning("SMTP server %s unreachable; replies wait in the outbox",
-				    cfg->smtp.server.url);
-		l->smtp_next_try = now + (int64_t)(d / 1000);
-	} else if (st.sent && l->smtp_failures) {
-		log_notice("SMTP server %s reachable again", cfg->smtp.server.url);
-		l->smtp_failures = 0;
-		l->smtp_next_try = 0;
-	}
-}
-
-/* How long to wait for new mail: the poll interval, or less when an
- * outbox row falls due sooner. */
-static unsigned int loop_wait_ms(struct loop *l, const struct config *cfg)
-{
-	uint64_t ms = cfg->imap.poll_interval_ms ? cfg->imap.poll_interval_ms : 60000;
-	int64_t at = 0, now = loop_now();
-	const char *e;
-
-	if (l->smtp && outbox_next_due(l->store, &at, &e) == 1) {
-		if (at < l->smtp_next_try)
-			at = l->smtp_next_try;
-		if (at <= now)
-			ms = ms < 1000 ? ms : 1000;
-		else if ((uint64_t)(at - now) * 1000 < ms)
-			ms = (uint64_t)(at - now) * 1000;
-	}
-	return ms > 0x7fffffff ? 0x7fffffff : (unsigned int)ms;
-}
-
 static struct loop *current_loop;
 
 static void loop_on_signal(void)
@@ -697,6 +644,7 @@ int daemon_run_loop(struct daemon *d)
 	const char *e;
 	int ret = -1;
 
+	timing_init();
 	if (loop_open(&l, &d->cfg, &e) < 0) {
 		log_error("%s", e);
 		daemon_detach_ready(&d->ready_fd, e);
@@ -707,7 +655,7 @@ int daemon_run_loop(struct daemon *d)
 	current_loop = &l;
 	daemon_set_signal_hook(loop_on_signal);
 	log_notice("reading %s; database %s", l.source_name, d->cfg.database.path);
-	guard_recover(&l.guard, loop_now());
+	guard_recover(&l.guard, timing_now());
 	daemon_started(d);
 	loop_flush_outbox(&l, &d->cfg);
 	while (!daemon_check_signals(d)) {
@@ -721,6 +669,8 @@ int daemon_run_loop(struct daemon *d)
 			loop_flush_outbox(&l, &d->cfg);
 			continue;
 		}
+		if (!l.imap_down)
+			loop_clock_tick(&l);
 		loop_flush_outbox(&l, &d->cfg);
 		if (d->once)
 			break;

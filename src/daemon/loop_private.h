@@ -38,6 +38,7 @@ struct loop {
 struct pending {
 	uint32_t uid;
 	uint32_t uidvalidity;
+	int64_t received; /* the mailbox's receipt time, or 0 */
 	long attempts; /* failed attempts before this one */
 	char *data;
 	size_t size;
@@ -52,6 +53,16 @@ struct pending {
 	/* Bound keys a revocation certificate in this mail revoked. */
 	struct inbound_strs revoked;
 };
+
+/* loop_timers.c: between batches.  The digests due, queued; the outbox
+ * flushed (SMTP away: tried again after a backoff); the clocks' timer,
+ * run when the mail waiting was handled and the mailbox can be read; the
+ * wait for new mail, cut to the next outbox row or deadline due. */
+struct config;
+void loop_send_digests(struct loop *l);
+void loop_flush_outbox(struct loop *l, const struct config *cfg);
+void loop_clock_tick(struct loop *l);
+unsigned int loop_wait_ms(struct loop *l, const struct config *cfg);
 
 /* loop_keys.c: key material in any mail, signed or not -- revocation
  * certificates for keys in our keyring (into p->si's revoked list). */

@@ -4,7 +4,10 @@
 #include "daemon/settings.h"
 
 #include <limits.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "util/xalloc.h"
 
 /* The layers below take unsigned int milliseconds. */
 static unsigned int settings_ms(uint64_t ms)
@@ -96,4 +99,103 @@ void settings_server(const struct config *cfg, struct server_config *set)
 	set->registrations_per_hour = cfg->limits.registrations_per_hour;
 	set->our_address = cfg->smtp.from;
 	set->require_signature = cfg->gpg.require_signature;
+	settings_clock(cfg, &set->clock);
+	settings_clubs(cfg, set);
+}
+
+/* A competition's common part: its strings stay the config's. */
+static void settings_club(const struct config_club *c, const char *where,
+			  struct server_club *set)
+{
+	set->name = c->name;
+	set->where = where;
+	set->members = (const char *const *)c->members.names;
+	set->nmembers = c->members.count;
+	set->open = c->open;
+	set->variant = c->variant;
+	set->clock = c->clock;
+	set->weekends_off = !c->weekends;
+	set->rated = c->rated;
+}
+
+static int64_t settings_seconds(uint64_t ms)
+{
+	return (int64_t)(ms / 1000);
+}
+
+void settings_clubs(const struct config *cfg, struct server_config *set)
+{
+	struct server_ladder *ladders = NULL;
+	struct server_league *leagues = NULL;
+
+	set->rating.tau = cfg->ratings.tau;
+	set->rating.period_days = (double)cfg->ratings.period_ms / 86400000.0;
+	if (cfg->nladders > 0)
+		ladders = xzalloc(cfg->nladders * sizeof(*ladders));
+	for (size_t i = 0; i < cfg->nladders; i++) {
+		const struct config_ladder *c = &cfg->ladders[i];
+		struct server_ladder *l = &ladders[i];
+
+		settings_club(&c->club, c->club.file, &l->club);
+		ladder_rules_default(&l->rules);
+		l->rules.challenge_range = (int)c->challenge_range.n;
+		l->rules.range_percent = c->challenge_range.percent;
+		l->rules.max_out = (int)c->max_out;
+		l->rules.max_in = (int)c->max_in;
+		l->rules.rematch_wait = settings_seconds(c->rematch_wait_ms);
+		l->rules.accept_within = settings_seconds(c->accept_within_ms);
+		l->rules.time_loss_drop = (int)c->time_loss_drop;
+		l->rules.absence_withdraw =
+			settings_seconds(c->absence_withdraw_ms);
+		l->standings_mail = c->standings_mail;
+	}
+	if (cfg->nleagues > 0)
+		leagues = xzalloc(cfg->nleagues * sizeof(*leagues));
+	for (size_t i = 0; i < cfg->nleagues; i++) {
+		const struct config_league *c = &cfg->leagues[i];
+		struct server_league *l = &leagues[i];
+
+		settings_club(&c->club, c->club.file, &l->club);
+		league_rules_default(&l->rules);
+		l->rules.group_size = (int)c->group_size;
+		l->rules.promote = (int)c->promote;
+		l->rules.relegate = (int)c->relegate;
+		l->rules.season_start = c->season_start;
+		l->rules.season_length = settings_seconds(c->season_length_ms);
+	}
+	set->ladders = ladders;
+	set->nladders = cfg->nladders;
+	set->leagues = leagues;
+	set->nleagues = cfg->nleagues;
+}
+
+void settings_server_done(struct server_config *set)
+{
+	free((void *)set->ladders);
+	free((void *)set->leagues);
+	set->ladders = NULL;
+	set->leagues = NULL;
+	set->nladders = set->nleagues = 0;
+}
+
+_Static_assert(CONFIG_REMINDERS_MAX <= SERVER_REMINDERS_MAX,
+	       "the config allows more reminders than the service holds");
+
+void settings_clock(const struct config *cfg,
+		    struct server_clock_config *set)
+{
+	const struct config_clock *c = &cfg->clock;
+
+	set->default_clock = cfg->game.clock;
+	set->default_weekends_off = !cfg->game.weekends;
+	memset(set->reminder_hours, 0, sizeof(set->reminder_hours));
+	for (unsigned i = 0; i < c->reminders.count; i++)
+		set->reminder_hours[i] = (int)c->reminders.hours[i];
+	set->nreminders = c->reminders.count;
+	set->vacation.start_days = (int)c->vacation_start;
+	set->vacation.earn_per_year = (int)c->vacation_earn;
+	set->vacation.cap_days = (int)c->vacation_cap;
+	set->auto_vacation = c->auto_vacation;
+	set->manual_claim = c->timeout_claim == CONFIG_TIMEOUT_CLAIM_MANUAL;
+	set->outage_grace = (int64_t)(c->outage_grace_ms / 1000);
 }

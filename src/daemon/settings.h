@@ -29,8 +29,21 @@ void settings_smtp(const struct config *cfg, struct smtp_settings *set_r);
 void settings_inbound(const struct config *cfg, const char **our_addrs,
 		      struct inbound_options *opts_r);
 
-/* The fields of a server config that the daemon's config decides; the
- * caller starts from server_config_default() and sets templates. */
+/* The fields of a server config that the daemon's config decides (the
+ * clocks' included, see settings_clock); the caller starts from
+ * server_config_default() and sets templates. */
 void settings_server(const struct config *cfg, struct server_config *set);
+
+/* The club's competitions and ratings: [ladder NAME], [league NAME],
+ * [ratings].  The arrays are allocated (free them with
+ * settings_server_done() once server_new() copied them); their strings
+ * stay cfg's, which must outlive the server. */
+void settings_clubs(const struct config *cfg, struct server_config *set);
+/* Free what settings_server() allocated in set. */
+void settings_server_done(struct server_config *set);
+
+/* The clocks' settings: [game] clock and weekends, and [clock]. */
+void settings_clock(const struct config *cfg,
+		    struct server_clock_config *set);
 
 #endif

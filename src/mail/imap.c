@@ -371,7 +371,66 @@ static int imap_scan(struct imap_source *is, const char **error_r)
 	return 0;
 }
 
-/* Fetch one body into is->data.  1 found, 0 gone, -1 error. */
+/* Days from 1970-01-01 to the given day of the proleptic Gregorian
+ * calendar (H. Hinnant's days_from_civil): no libc time zone involved. */
+static int64_t imap_days_from_civil(int64_t y, int m, int d)
+{
+	int64_t era, yoe, doy, doe;
+
+	y -= m <= 2;
+	era = (y >= 0 ? y : y - 399) / 400;
+	yoe = y - era * 400;
+	doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+	doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+	return era * 146097 + doe - 719468;
+}
+
+int imap_date_time_epoch(int day, int month, int year, int hour, int min,
+			 int sec, int zone, int64_t *epoch_r)
+{
+	static const int mdays[12] = { 31, 29, 31, 30, 31, 30, 31, 31, 30,
+				       31, 30, 31 };
+	int zabs = zone < 0 ? -zone : zone;
+	bool leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
+	int64_t offset;
+
+	/* A leap second (60) is the next second's start, as timegm has it. */
+	if (year < 1900 || year > 9999 || month < 1 || month > 12 ||
+	    day < 1 || day > mdays[month - 1] ||
+	    (month == 2 && day == 29 && !leap) || hour < 0 || hour > 23 ||
+	    min < 0 || min > 59 || sec < 0 || sec > 60 || zabs > 2400 ||
+	    zabs % 100 > 59)
+		return -1;
+	offset = (int64_t)(zabs / 100) * 3600 + (int64_t)(zabs % 100) * 60;
+	if (zone < 0)
+		offset = -offset;
+	/* "12:00:00 +0100" is 11:00:00 UTC: local time less the offset. */
+	*epoch_r = imap_days_from_civil(year, month, day) * 86400 +
+		   (int64_t)hour * 3600 + (int64_t)min * 60 + sec - offset;
+	return 0;
+}
+
+/* The INTERNALDATE of a fetch response item in epoch seconds, 0 when it
+ * is missing or makes no sense (then the caller charges "now"). */
+static int64_t imap_msg_received(struct mailimap_msg_att *att)
+{
+	struct mailimap_msg_att_static *st =
+		imap_msg_static(att, MAILIMAP_MSG_ATT_INTERNALDATE);
+	const struct mailimap_date_time *dt;
+	int64_t t;
+
+	if (st == NULL || st->att_data.att_internal_date == NULL)
+		return 0;
+	dt = st->att_data.att_internal_date;
+	if (imap_date_time_epoch(dt->dt_day, dt->dt_month, dt->dt_year,
+				 dt->dt_hour, dt->dt_min, dt->dt_sec,
+				 dt->dt_zone, &t) < 0 || t <= 0)
+		return 0;
+	return t;
+}
+
+/* Fetch one body into is->data, its INTERNALDATE into is->received.  1
+ * found, 0 gone, -1 error. */
 static int imap_fetch_body(struct imap_source *is, uint32_t uid,
 			   const char **error_r)
 {
@@ -385,6 +444,8 @@ static int imap_fetch_body(struct imap_source *is, uint32_t uid,
 	ft = mailimap_fetch_type_new_fetch_att_list_empty();
 	mailimap_fetch_type_new_fetch_att_list_add(ft,
 						   mailimap_fetch_att_new_uid());
+	mailimap_fetch_type_new_fetch_att_list_add(
+		ft, mailimap_fetch_att_new_internaldate());
 	mailimap_fetch_type_new_fetch_att_list_add(
 		ft, mailimap_fetch_att_new_body_peek_section(
 			    mailimap_section_new(NULL)));
@@ -413,6 +474,7 @@ static int imap_fetch_body(struct imap_source *is, uint32_t uid,
 		if (sec != NULL && sec->sec_body_part != NULL)
 			buf_append(&is->data, sec->sec_body_part,
 				   sec->sec_length);
+		is->received = imap_msg_received(clist_content(it));
 		ret = 1;
 		break;
 	}
@@ -465,6 +527,7 @@ static enum mail_source_result imap_next(struct mail_source *src,
 		msg_r->uid = uid;
 		msg_r->data = buf_str(&is->data);
 		msg_r->size = is->data.len;
+		msg_r->received = is->received;
 		return MAIL_SOURCE_MESSAGE;
 	}
 }

@@ -14,7 +14,8 @@
  *   so the listing stays short.  Messages whose UID is at or below the saved
  *   last UID were committed by the caller but not yet archived (a crash or
  *   a dropped connection): they are archived, never handed out again.
- * - Bodies are fetched one by one with BODY.PEEK[] (no implicit \Seen).
+ * - Bodies are fetched one by one with BODY.PEEK[] (no implicit \Seen),
+ *   with their INTERNALDATE: the message's received time.
  * - Archive: UID STORE +FLAGS (\Seen), then UID MOVE if the server has the
  *   MOVE capability, else UID COPY + \Deleted + (UID) EXPUNGE, for a batch
  *   of handled UIDs at once (Dovecot spends ~5 ms on each command, more than
@@ -26,6 +27,7 @@
 #define ASHES_MAIL_IMAP_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 /* Check a peer certificate chain (DER blobs, leaf first) for HOST: trusted
  * by the PEM CAs in ca_file (NULL: the system store) and issued to HOST (a
@@ -34,5 +36,13 @@
 int imap_tls_verify(const unsigned char *const *der, const size_t *der_len,
 		    size_t n, const char *host, const char *ca_file,
 		    char *error, size_t error_size);
+
+/* An IMAP date-time (INTERNALDATE "01-Dec-2026 12:00:00 +0100") in epoch
+ * seconds: day, month (1..12), year, hour, minute, second, and the zone
+ * as libetpan reads it ("+0100" is 100, "-0230" is -230).  Returns 0, or
+ * -1 for a field out of range (*epoch_r unchanged).  Also used by
+ * tests. */
+int imap_date_time_epoch(int day, int month, int year, int hour, int min,
+			 int sec, int zone, int64_t *epoch_r);
 
 #endif

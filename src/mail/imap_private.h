@@ -69,6 +69,7 @@ struct imap_source {
 	struct imap_aside *aside;
 	size_t n_aside, cap_aside;
 	struct buf data;	/* the message handed out */
+	int64_t received;	/* its INTERNALDATE, epoch s (0: unknown) */
 	int wake_pipe[2];	/* interrupt() while sleeping */
 	volatile sig_atomic_t idling;	/* interrupt() while in IDLE */
 };

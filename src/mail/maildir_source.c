@@ -11,7 +11,8 @@
  * saved last UID is not used to skip files, since the files themselves say
  * what is left.  After a crash between the caller's commit and the rename
  * a file is handed out again: the store's Message-ID / sha256 record makes
- * that harmless.
+ * that harmless.  A file's mtime is when the mail was received (a mail
+ * delivery agent writes the file on receipt).
  */
 #include "config.h"
 
@@ -47,6 +48,7 @@ struct dir_source {
 	uint32_t next_uid;
 	uint32_t cursor;	/* last UID handed out */
 	struct buf data;	/* the message handed out */
+	int64_t received;	/* its file's mtime (0: unknown) */
 	int wake_pipe[2];	/* interrupt() writes here */
 };
 
@@ -124,12 +126,14 @@ static int dir_scan(struct dir_source *ds, const char **error_r)
 	return ret;
 }
 
-/* Read a file into ds->data: 1 done, 0 gone, -1 error. */
+/* Read a file into ds->data, its mtime into ds->received (the time it
+ * was delivered into the folder): 1 done, 0 gone, -1 error. */
 static int dir_read_file(struct dir_source *ds, const char *name,
 			 const char **error_r)
 {
 	char chunk[65536];
 	struct buf path = BUF_INIT;
+	struct stat st;
 	ssize_t r;
 	int fd, ret = -1;
 
@@ -144,6 +148,8 @@ static int dir_read_file(struct dir_source *ds, const char *name,
 					     buf_str(&path), strerror(errno));
 		goto out;
 	}
+	ds->received = fstat(fd, &st) == 0 && st.st_mtime > 0 ?
+		       (int64_t)st.st_mtime : 0;
 	buf_reset(&ds->data);
 	buf_append(&ds->data, "", 0);
 	while ((r = read(fd, chunk, sizeof(chunk))) != 0) {
@@ -270,6 +276,7 @@ static enum mail_source_result dir_next(struct mail_source *src,
 		msg_r->uid = ds->entries[i].uid;
 		msg_r->data = buf_str(&ds->data);
 		msg_r->size = ds->data.len;
+		msg_r->received = ds->received;
 		return MAIL_SOURCE_MESSAGE;
 	}
 	return MAIL_SOURCE_NONE;

@@ -109,6 +109,12 @@ struct mail_source_message {
 	uint32_t uid;
 	const char *data;
 	size_t size;
+	/* When the mailbox received the mail, epoch seconds; 0 if unknown.
+	 * IMAP: the message's INTERNALDATE (the server's receipt, with its
+	 * time zone); dir: the file's mtime.  The server's clock, not the
+	 * sender's: what a move is charged at (a Date header or a
+	 * signature's time is the sender's to choose). */
+	int64_t received;
 };
 
 enum mail_source_result {

@@ -1,19 +1,19 @@
 /* admin.c -- the service's views for the operator (`ashes game show`):
  * a game's players, status, board, every stored ply, the notes its
- * players sent each other and a pending request to take back a move,
- * worded by templates/admin-game.txt. */
+ * players sent each other, a pending request to take back a move and the
+ * clock history, worded by templates/admin-game.txt. */
 #include "server/server_private.h"
 
 #include <inttypes.h>
 #include <stdio.h>
 
-static int game_load_outside(struct server *server, struct handle *h,
-			     int64_t game_id, struct game *g,
-			     const char **error_r)
+int admin_game_load(struct server *server, struct handle *h,
+		    int64_t game_id, int64_t now, struct game *g,
+		    const char **error_r)
 {
 	int ret;
 
-	server_handle_outside(server, h);
+	server_handle_at(server, h, now);
 	ret = game_load(h, game_id, g, true);
 	template_ctx_free(&h->refusal);
 	if (ret > 0)
@@ -78,7 +78,46 @@ static int admin_undo_request(struct handle *h, const struct game *g)
 	return 0;
 }
 
-int server_game_show(struct server *server, int64_t game_id,
+/* The game's clock history: "clock_events" (admin_clock.c shows it too). */
+int admin_clock_history(struct handle *h, const struct game *g,
+			struct template_ctx *ctx)
+{
+	struct store_clock_event *ev = NULL;
+	size_t n = 0;
+	const char *error;
+	int ret = 0;
+
+	if (store_clock_events(h->srv->store, g->row->id, &ev, &n,
+			       &error) < 0)
+		return server_store_fail(h, error);
+	template_ctx_list(ctx, "clock_events");
+	template_ctx_set_bool(ctx, "any_clock_events", n > 0);
+	for (size_t i = 0; i < n && ret == 0; i++) {
+		struct template_ctx *it = template_ctx_add(ctx, "clock_events");
+		char name[COMMAND_NAME_MAX + 1], span[64];
+
+		template_ctx_set(it, "kind", ev[i].kind);
+		server_set_utc(it, "at", ev[i].at, true);
+		if (ev[i].seconds != 0) {
+			game_clock_span(ev[i].seconds < 0 ? -ev[i].seconds :
+					ev[i].seconds, span, sizeof(span));
+			template_ctx_setf(it, "seconds", "%s%s",
+					  ev[i].seconds < 0 ? "-" : "+", span);
+		}
+		if (ev[i].note != NULL)
+			template_ctx_set(it, "note", ev[i].note);
+		if (ev[i].inbound_id != 0)
+			template_ctx_setf(it, "inbound", "%" PRId64,
+					  ev[i].inbound_id);
+		ret = game_player_name(h, ev[i].player_id, name);
+		if (name[0] != '\0')
+			template_ctx_set(it, "player", name);
+	}
+	store_rows_free(&ev, n, sizeof(*ev), store_clock_event_clear);
+	return ret;
+}
+
+int server_game_show(struct server *server, int64_t game_id, int64_t now,
 		     struct buf *out, const char **error_r)
 {
 	struct handle h;
@@ -88,7 +127,7 @@ int server_game_show(struct server *server, int64_t game_id,
 	const char *error;
 	int ret;
 
-	if (game_load_outside(server, &h, game_id, &g, error_r) < 0)
+	if (admin_game_load(server, &h, game_id, now, &g, error_r) < 0)
 		return -1;
 	h.reply = template_ctx_new();
 	game_ctx(&h, &g, h.reply);
@@ -114,7 +153,8 @@ int server_game_show(struct server *server, int64_t game_id,
 		template_ctx_set(it, "player", name[0] ? name : "(forced)");
 	}
 	if ((ret = admin_notes(&h, &g)) < 0 ||
-	    (ret = admin_undo_request(&h, &g)) < 0)
+	    (ret = admin_undo_request(&h, &g)) < 0 ||
+	    (ret = admin_clock_history(&h, &g, h.reply)) < 0)
 		goto out;
 	ret = server_render(&h, "admin-game.txt", h.reply, out);
 out:

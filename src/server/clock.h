@@ -193,6 +193,18 @@ int64_t clock_control_initial(const struct clock_control *control);
  * CLOCK_ERR_ZONE_UNKNOWN.  Names are case-sensitive. */
 int clock_zone_check(const char *zone, struct clock_fault *fault_r);
 
+/* t as a local date and time in zone ("" or NULL: UTC; a zone that
+ * does not exist: UTC), "2026-12-03 14:00 CET", into buf.  0, or -1 if
+ * buf is too small. */
+int clock_format_local(int64_t t, const char *zone, char *buf, size_t size);
+/* The first second of the civil day year-month-day in zone (as
+ * clock_format_local takes it): 0 and *t_r, or -1 if there is no such
+ * date (2027-02-30) or it is before 1970 or after 9999. */
+int clock_local_day_start(const char *zone, int year, int month, int day,
+			  int64_t *t_r);
+/* The local day number (days since 1970-01-01) of t in zone. */
+int64_t clock_local_day_of(const char *zone, int64_t t);
+
 /* --- One game's clocks --- */
 
 /* Both clocks at the control's initial time, not started, zones UTC, no

@@ -295,3 +295,68 @@ int64_t clock_zone_charged_by(const struct turn_view *v, int64_t start,
 		return t;
 	return t > CLOCK_NEVER - need ? CLOCK_NEVER : t + need;
 }
+
+/* --- dates in a player's zone (what mails show, what `vacation from`
+ * means) --- */
+
+int clock_format_local(int64_t t, const char *zone, char *buf, size_t size)
+{
+	struct zone_scope scope;
+	time_t tt = (time_t)t;
+	struct tm tm;
+	size_t n = 0;
+
+	if (size == 0)
+		return -1;
+	buf[0] = '\0';
+	if (zone == NULL || clock_zone_check(zone, NULL) < 0)
+		zone = "";
+	zone_enter(&scope, zone);
+	if (scope.active) {
+		if (localtime_r(&tt, &tm) != NULL)
+			n = strftime(buf, size, "%Y-%m-%d %H:%M %Z", &tm);
+	} else if (gmtime_r(&tt, &tm) != NULL) {
+		n = strftime(buf, size, "%Y-%m-%d %H:%M UTC", &tm);
+	}
+	zone_leave(&scope);
+	return n > 0 ? 0 : -1;
+}
+
+int clock_local_day_start(const char *zone, int year, int month, int day,
+			  int64_t *t_r)
+{
+	struct zone_scope scope;
+	int64_t d;
+
+	if (year < 1970 || year > 9999 || month < 1 || month > 12 ||
+	    day < 1 || day > 31)
+		return -1;
+	d = days_from_civil(year, month, day);
+	/* 2027-02-30 is no date: it would be read as March 2nd */
+	{
+		int64_t first_next = month == 12 ?
+			days_from_civil(year + 1, 1, 1) :
+			days_from_civil(year, month + 1, 1);
+		if (d >= first_next)
+			return -1;
+	}
+	if (zone == NULL || clock_zone_check(zone, NULL) < 0)
+		zone = "";
+	zone_enter(&scope, zone);
+	*t_r = day_start(&scope, d);
+	zone_leave(&scope);
+	return 0;
+}
+
+int64_t clock_local_day_of(const char *zone, int64_t t)
+{
+	struct zone_scope scope;
+	int64_t d;
+
+	if (zone == NULL || clock_zone_check(zone, NULL) < 0)
+		zone = "";
+	zone_enter(&scope, zone);
+	d = local_day(&scope, t);
+	zone_leave(&scope);
+	return d;
+}

@@ -4,6 +4,7 @@
  * lines of prose; command_thread.c reads the game a mail's subject and
  * thread name. */
 #include "server/command.h"
+#include "server/command_private.h"
 
 #include "core/variant.h"
 
@@ -12,22 +13,11 @@
 #include <string.h>
 #include <strings.h>
 
-struct word {
-	const char *s;
-	size_t len;
-};
-
-/* Reads the arguments of a command (w[0] is its keyword, nw words in all,
- * the line ending at `end`) into cmd.  Returns 0, or -1 with cmd failed
- * (see fail()). */
-typedef int command_args_parser(struct command *cmd, const struct word *w,
-				size_t nw, const char *end,
-				int64_t thread_game);
 
 static command_args_parser parse_help, parse_no_args, parse_register,
 	parse_confirm, parse_key, parse_challenge, parse_game_arg,
 	parse_answer, parse_move, parse_preview, parse_draw, parse_offer,
-	parse_set, parse_message;
+	parse_message;
 
 /* The commands: keyword, kind, what reads the rest of the line, and
  * whether the line names a game (so a refused one may still say which). */
@@ -57,16 +47,21 @@ static const struct keyword keywords[] = {
 	{ "unobserve", COMMAND_UNOBSERVE, parse_game_arg, true },
 	{ "confirm", COMMAND_CONFIRM, parse_confirm, false },
 	{ "key", COMMAND_KEY_REPLACE, parse_key, false },
-	{ "set", COMMAND_SET, parse_set, false },
+	{ "set", COMMAND_SET, command_parse_set, false },
 	{ "settings", COMMAND_SETTINGS, parse_no_args, false },
 	{ "message", COMMAND_MESSAGE, parse_message, true },
+	{ "vacation", COMMAND_VACATION, command_parse_vacation, false },
+	{ "claim", COMMAND_CLAIM, parse_game_arg, true },
+	{ "ladder", COMMAND_LADDER, command_parse_club, false },
+	{ "league", COMMAND_LEAGUE, command_parse_club, false },
+	{ "ratings", COMMAND_RATINGS, parse_no_args, false },
 	/* `offer undo GAME` (and `offer draw GAME`); accept and decline
 	 * take `undo` and `draw` too. */
 	{ "offer", COMMAND_UNDO, parse_offer, true },
 };
 
 /* Help topics besides the keywords. */
-static const char *const extra_topics[] = { "rules", "undo" };
+static const char *const extra_topics[] = { "rules", "undo", "clock" };
 
 #define N_ELEMENTS(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -109,47 +104,13 @@ const char *command_error_string(enum command_error err)
 	case COMMAND_ERR_BAD_VALUE: return "not a setting value";
 	case COMMAND_ERR_BAD_OFFER: return "offer takes undo or draw";
 	case COMMAND_ERR_TEXT_TOO_LONG: return "message too long";
+	case COMMAND_ERR_BAD_VACATION: return "bad vacation";
+	case COMMAND_ERR_BAD_CLUB: return "bad ladder or league name";
 	}
 	return "unknown error";
 }
 
 /* --- small text helpers ------------------------------------------------ */
-
-static bool is_blank(char c)
-{
-	return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v';
-}
-
-void command_trim(const char **s, size_t *len)
-{
-	while (*len > 0 && (is_blank(**s) || (unsigned char)**s == 0xa0)) {
-		(*s)++;
-		(*len)--;
-	}
-	while (*len > 0 && is_blank((*s)[*len - 1]))
-		(*len)--;
-}
-
-bool command_starts_with_ci(const char *s, size_t len, const char *prefix)
-{
-	size_t n = strlen(prefix);
-	return len >= n && strncasecmp(s, prefix, n) == 0;
-}
-
-static void copy_cut(char *dst, size_t cap, const char *src, size_t len)
-{
-	if (len >= cap)
-		len = cap - 1;
-	memcpy(dst, src, len);
-	dst[len] = '\0';
-}
-
-static void copy_lower(char *dst, size_t cap, const char *src, size_t len)
-{
-	copy_cut(dst, cap, src, len);
-	for (char *p = dst; *p; p++)
-		*p = (char)tolower((unsigned char)*p);
-}
 
 #define MAX_WORDS (COMMAND_MAX_OPTIONS + 8)
 
@@ -161,12 +122,12 @@ static size_t split_words(const char *s, size_t len, struct word *w,
 	size_t n = 0, i = 0;
 
 	while (i < len) {
-		while (i < len && is_blank(s[i]))
+		while (i < len && command_is_blank(s[i]))
 			i++;
 		if (i >= len)
 			break;
 		size_t start = i;
-		while (i < len && !is_blank(s[i]))
+		while (i < len && !command_is_blank(s[i]))
 			i++;
 		if (n < cap) {
 			w[n].s = s + start;
@@ -175,11 +136,6 @@ static size_t split_words(const char *s, size_t len, struct word *w,
 		n++;
 	}
 	return n;
-}
-
-static bool word_is(const struct word *w, const char *lit)
-{
-	return w->len == strlen(lit) && strncasecmp(w->s, lit, w->len) == 0;
 }
 
 /* w without the punctuation a sentence puts after a word ("Help!",
@@ -260,21 +216,6 @@ static bool looks_like_move(const char *s, size_t len)
 	return i == len;
 }
 
-static int fail(struct command *cmd, enum command_error err,
-		const char *detail, size_t len)
-{
-	cmd->kind = COMMAND_INVALID;
-	cmd->error = err;
-	copy_cut(cmd->detail, sizeof(cmd->detail), detail, len);
-	return -1;
-}
-
-static int fail_str(struct command *cmd, enum command_error err,
-		    const char *detail)
-{
-	return fail(cmd, err, detail, strlen(detail));
-}
-
 static bool valid_name(const struct word *w)
 {
 	if (w->len < COMMAND_NAME_MIN || w->len > COMMAND_NAME_MAX)
@@ -288,10 +229,17 @@ static bool valid_name(const struct word *w)
 	}
 	/* Keywords as names would make commands ambiguous to read. */
 	for (size_t i = 0; i < N_ELEMENTS(keywords); i++)
-		if (word_is(w, keywords[i].word))
+		if (command_word_is(w, keywords[i].word))
 			return false;
 	/* Nor a name that reads as a move ("c3e5"), for the same reason. */
-	return !word_is(w, "any") && !looks_like_move(w->s, w->len);
+	return !command_word_is(w, "any") && !looks_like_move(w->s, w->len);
+}
+
+bool command_name_ok(const char *s, size_t len)
+{
+	struct word w = { s, len };
+
+	return valid_name(&w);
 }
 
 /* A `challenge` option, KEY=VALUE or a bare flag.  The options and their
@@ -310,67 +258,59 @@ static int parse_option(struct command *cmd, const struct word *w)
 
 	spec = core_variant_option_find(w->s, klen);
 	if (spec == NULL)
-		return fail(cmd, COMMAND_ERR_UNKNOWN_OPTION, w->s, klen);
+		return command_parse_clock_option(cmd, w, klen, val, vlen);
 	for (size_t i = 0; i < cmd->noptions; i++)
 		if (strcmp(cmd->options[i].key, spec->key) == 0)
-			return fail_str(cmd, COMMAND_ERR_DUPLICATE_OPTION,
+			return command_fail_str(cmd, COMMAND_ERR_DUPLICATE_OPTION,
 					spec->key);
 	if (cmd->noptions >= COMMAND_MAX_OPTIONS)
-		return fail(cmd, COMMAND_ERR_EXTRA_ARG, w->s, w->len);
+		return command_fail(cmd, COMMAND_ERR_EXTRA_ARG, w->s, w->len);
 	if (val == NULL) {
 		/* a bare flag ("swap") means yes */
 		if (spec->type != CORE_VARIANT_FLAG || !spec->bare)
-			return fail(cmd, COMMAND_ERR_BAD_OPTION, w->s, w->len);
+			return command_fail(cmd, COMMAND_ERR_BAD_OPTION, w->s, w->len);
 		val = "yes";
 		vlen = 3;
 	}
 	if (vlen == 0 || vlen >= COMMAND_OPTION_VALUE_MAX ||
 	    !core_variant_option_value_ok(spec, val, vlen))
-		return fail(cmd, COMMAND_ERR_BAD_OPTION, w->s, w->len);
+		return command_fail(cmd, COMMAND_ERR_BAD_OPTION, w->s, w->len);
 	opt = &cmd->options[cmd->noptions++];
-	copy_lower(opt->key, sizeof(opt->key), spec->key, strlen(spec->key));
+	command_copy_lower(opt->key, sizeof(opt->key), spec->key, strlen(spec->key));
 	/* names and yes/no in lower case; a number is digits only */
-	copy_lower(opt->value, sizeof(opt->value), val, vlen);
+	command_copy_lower(opt->value, sizeof(opt->value), val, vlen);
 	return 0;
 }
 
-static int need_game(struct command *cmd, const struct word *w, size_t nw,
+int command_need_game(struct command *cmd, const struct word *w, size_t nw,
 		     size_t idx, const char *what)
 {
 	if (nw <= idx)
-		return fail_str(cmd, COMMAND_ERR_MISSING_ARG, what);
+		return command_fail_str(cmd, COMMAND_ERR_MISSING_ARG, what);
 	if (command_parse_game(w[idx].s, w[idx].len, &cmd->game) < 0)
-		return fail(cmd, COMMAND_ERR_BAD_GAME, w[idx].s, w[idx].len);
-	return 0;
-}
-
-static int no_more(struct command *cmd, const struct word *w, size_t nw,
-		   size_t idx)
-{
-	if (nw > idx)
-		return fail(cmd, COMMAND_ERR_EXTRA_ARG, w[idx].s, w[idx].len);
+		return command_fail(cmd, COMMAND_ERR_BAD_GAME, w[idx].s, w[idx].len);
 	return 0;
 }
 
 /* GAME as the last word, at w[idx]; in a game's thread it may be left
  * off (for commands that cannot be stale). */
-static int game_last(struct command *cmd, const struct word *w, size_t nw,
+int command_game_last(struct command *cmd, const struct word *w, size_t nw,
 		     size_t idx, int64_t thread_game)
 {
 	if (nw <= idx && thread_game > 0) {
 		cmd->game = thread_game;
 		return 0;
 	}
-	if (need_game(cmd, w, nw, idx, "GAME") < 0)
+	if (command_need_game(cmd, w, nw, idx, "GAME") < 0)
 		return -1;
-	return no_more(cmd, w, nw, idx + 1);
+	return command_no_more(cmd, w, nw, idx + 1);
 }
 
 static int set_move(struct command *cmd, const struct word *w)
 {
 	if (!looks_like_move(w->s, w->len))
-		return fail(cmd, COMMAND_ERR_BAD_MOVE, w->s, w->len);
-	copy_lower(cmd->move, sizeof(cmd->move), w->s, w->len);
+		return command_fail(cmd, COMMAND_ERR_BAD_MOVE, w->s, w->len);
+	command_copy_lower(cmd->move, sizeof(cmd->move), w->s, w->len);
 	return 0;
 }
 
@@ -381,14 +321,14 @@ static bool help_topic(const struct word *w, char *topic_r, size_t cap)
 	struct word b = word_bare(w);
 
 	for (size_t i = 0; i < N_ELEMENTS(keywords); i++)
-		if (word_is(&b, keywords[i].word)) {
-			copy_cut(topic_r, cap, keywords[i].word,
+		if (command_word_is(&b, keywords[i].word)) {
+			command_copy_cut(topic_r, cap, keywords[i].word,
 				 strlen(keywords[i].word));
 			return true;
 		}
 	for (size_t i = 0; i < N_ELEMENTS(extra_topics); i++)
-		if (word_is(&b, extra_topics[i])) {
-			copy_cut(topic_r, cap, extra_topics[i],
+		if (command_word_is(&b, extra_topics[i])) {
+			command_copy_cut(topic_r, cap, extra_topics[i],
 				 strlen(extra_topics[i]));
 			return true;
 		}
@@ -408,11 +348,11 @@ static int parse_help(struct command *cmd, const struct word *w, size_t nw,
 	if (nw == 1 || (nw == 2 && help_topic(&w[1], cmd->topic,
 					      sizeof(cmd->topic))))
 		return 0;
-	copy_cut(cmd->detail, sizeof(cmd->detail), w[1].s,
+	command_copy_cut(cmd->detail, sizeof(cmd->detail), w[1].s,
 		 (size_t)(end - w[1].s));
 	near = command_near_keyword(w[1].s, w[1].len, true);
 	if (near != NULL)
-		copy_cut(cmd->suggestion, sizeof(cmd->suggestion), near,
+		command_copy_cut(cmd->suggestion, sizeof(cmd->suggestion), near,
 			 strlen(near));
 	return 0;
 }
@@ -423,7 +363,7 @@ static int parse_no_args(struct command *cmd, const struct word *w, size_t nw,
 {
 	(void)end;
 	(void)thread_game;
-	return no_more(cmd, w, nw, 1);
+	return command_no_more(cmd, w, nw, 1);
 }
 
 /* register NAME */
@@ -433,11 +373,11 @@ static int parse_register(struct command *cmd, const struct word *w,
 	(void)end;
 	(void)thread_game;
 	if (nw < 2)
-		return fail_str(cmd, COMMAND_ERR_MISSING_ARG, "NAME");
+		return command_fail_str(cmd, COMMAND_ERR_MISSING_ARG, "NAME");
 	if (!valid_name(&w[1]))
-		return fail(cmd, COMMAND_ERR_BAD_NAME, w[1].s, w[1].len);
-	copy_cut(cmd->name, sizeof(cmd->name), w[1].s, w[1].len);
-	return no_more(cmd, w, nw, 2);
+		return command_fail(cmd, COMMAND_ERR_BAD_NAME, w[1].s, w[1].len);
+	command_copy_cut(cmd->name, sizeof(cmd->name), w[1].s, w[1].len);
+	return command_no_more(cmd, w, nw, 2);
 }
 
 /* confirm CODE: the code kept in upper case. */
@@ -447,17 +387,17 @@ static int parse_confirm(struct command *cmd, const struct word *w,
 	(void)end;
 	(void)thread_game;
 	if (nw < 2)
-		return fail_str(cmd, COMMAND_ERR_MISSING_ARG, "CODE");
+		return command_fail_str(cmd, COMMAND_ERR_MISSING_ARG, "CODE");
 	if (w[1].len < COMMAND_CODE_MIN || w[1].len > COMMAND_CODE_MAX)
-		return fail(cmd, COMMAND_ERR_BAD_CODE, w[1].s, w[1].len);
+		return command_fail(cmd, COMMAND_ERR_BAD_CODE, w[1].s, w[1].len);
 	for (size_t i = 0; i < w[1].len; i++) {
 		if (!isalnum((unsigned char)w[1].s[i]))
-			return fail(cmd, COMMAND_ERR_BAD_CODE, w[1].s,
+			return command_fail(cmd, COMMAND_ERR_BAD_CODE, w[1].s,
 				    w[1].len);
 		cmd->code[i] = (char)toupper((unsigned char)w[1].s[i]);
 	}
 	cmd->code[w[1].len] = '\0';
-	return no_more(cmd, w, nw, 2);
+	return command_no_more(cmd, w, nw, 2);
 }
 
 /* key replace */
@@ -467,10 +407,10 @@ static int parse_key(struct command *cmd, const struct word *w, size_t nw,
 	(void)end;
 	(void)thread_game;
 	if (nw < 2)
-		return fail_str(cmd, COMMAND_ERR_MISSING_ARG, "replace");
-	if (!word_is(&w[1], "replace"))
-		return fail(cmd, COMMAND_ERR_BAD_KEY_ACTION, w[1].s, w[1].len);
-	return no_more(cmd, w, nw, 2);
+		return command_fail_str(cmd, COMMAND_ERR_MISSING_ARG, "replace");
+	if (!command_word_is(&w[1], "replace"))
+		return command_fail(cmd, COMMAND_ERR_BAD_KEY_ACTION, w[1].s, w[1].len);
+	return command_no_more(cmd, w, nw, 2);
 }
 
 /* challenge PLAYER|any [OPTION]... */
@@ -480,13 +420,13 @@ static int parse_challenge(struct command *cmd, const struct word *w,
 	(void)end;
 	(void)thread_game;
 	if (nw < 2)
-		return fail_str(cmd, COMMAND_ERR_MISSING_ARG, "PLAYER or any");
-	if (word_is(&w[1], "any"))
-		copy_cut(cmd->name, sizeof(cmd->name), "any", 3);
+		return command_fail_str(cmd, COMMAND_ERR_MISSING_ARG, "PLAYER or any");
+	if (command_word_is(&w[1], "any"))
+		command_copy_cut(cmd->name, sizeof(cmd->name), "any", 3);
 	else if (valid_name(&w[1]))
-		copy_cut(cmd->name, sizeof(cmd->name), w[1].s, w[1].len);
+		command_copy_cut(cmd->name, sizeof(cmd->name), w[1].s, w[1].len);
 	else
-		return fail(cmd, COMMAND_ERR_BAD_NAME, w[1].s, w[1].len);
+		return command_fail(cmd, COMMAND_ERR_BAD_NAME, w[1].s, w[1].len);
 	for (size_t i = 2; i < nw; i++)
 		if (parse_option(cmd, &w[i]) < 0)
 			return -1;
@@ -499,7 +439,7 @@ static int parse_game_arg(struct command *cmd, const struct word *w,
 			  size_t nw, const char *end, int64_t thread_game)
 {
 	(void)end;
-	return game_last(cmd, w, nw, 1, thread_game);
+	return command_game_last(cmd, w, nw, 1, thread_game);
 }
 
 /* accept|decline GAME (a challenge), accept|decline undo GAME, and
@@ -510,17 +450,17 @@ static int parse_answer(struct command *cmd, const struct word *w,
 	bool yes = cmd->kind == COMMAND_ACCEPT;
 
 	(void)end;
-	if (nw >= 2 && word_is(&w[1], "undo")) {
+	if (nw >= 2 && command_word_is(&w[1], "undo")) {
 		cmd->kind = COMMAND_UNDO;
 		cmd->undo = yes ? COMMAND_UNDO_ACCEPT : COMMAND_UNDO_DECLINE;
-		return game_last(cmd, w, nw, 2, thread_game);
+		return command_game_last(cmd, w, nw, 2, thread_game);
 	}
-	if (nw >= 2 && word_is(&w[1], "draw")) {
+	if (nw >= 2 && command_word_is(&w[1], "draw")) {
 		cmd->kind = COMMAND_DRAW;
 		cmd->draw = yes ? COMMAND_DRAW_ACCEPT : COMMAND_DRAW_DECLINE;
-		return game_last(cmd, w, nw, 2, thread_game);
+		return command_game_last(cmd, w, nw, 2, thread_game);
 	}
-	return game_last(cmd, w, nw, 1, thread_game);
+	return command_game_last(cmd, w, nw, 1, thread_game);
 }
 
 /* offer undo GAME, offer draw GAME: the game optional in its thread */
@@ -529,17 +469,17 @@ static int parse_offer(struct command *cmd, const struct word *w, size_t nw,
 {
 	(void)end;
 	if (nw < 2)
-		return fail_str(cmd, COMMAND_ERR_MISSING_ARG, "undo or draw");
-	if (word_is(&w[1], "undo")) {
+		return command_fail_str(cmd, COMMAND_ERR_MISSING_ARG, "undo or draw");
+	if (command_word_is(&w[1], "undo")) {
 		cmd->kind = COMMAND_UNDO;
 		cmd->undo = COMMAND_UNDO_OFFER;
-	} else if (word_is(&w[1], "draw")) {
+	} else if (command_word_is(&w[1], "draw")) {
 		cmd->kind = COMMAND_DRAW;
 		cmd->draw = COMMAND_DRAW_OFFER;
 	} else {
-		return fail(cmd, COMMAND_ERR_BAD_OFFER, w[1].s, w[1].len);
+		return command_fail(cmd, COMMAND_ERR_BAD_OFFER, w[1].s, w[1].len);
 	}
-	return game_last(cmd, w, nw, 2, thread_game);
+	return command_game_last(cmd, w, nw, 2, thread_game);
 }
 
 /* move GAME PLY MOVE */
@@ -548,17 +488,17 @@ static int parse_move(struct command *cmd, const struct word *w, size_t nw,
 {
 	(void)end;
 	(void)thread_game;
-	if (need_game(cmd, w, nw, 1, "GAME") < 0)
+	if (command_need_game(cmd, w, nw, 1, "GAME") < 0)
 		return -1;
 	if (nw < 3)
-		return fail_str(cmd, COMMAND_ERR_MISSING_ARG, "PLY");
+		return command_fail_str(cmd, COMMAND_ERR_MISSING_ARG, "PLY");
 	if (parse_ply(&w[2], &cmd->ply) < 0)
-		return fail(cmd, COMMAND_ERR_BAD_PLY, w[2].s, w[2].len);
+		return command_fail(cmd, COMMAND_ERR_BAD_PLY, w[2].s, w[2].len);
 	if (nw < 4)
-		return fail_str(cmd, COMMAND_ERR_MISSING_ARG, "MOVE");
+		return command_fail_str(cmd, COMMAND_ERR_MISSING_ARG, "MOVE");
 	if (set_move(cmd, &w[3]) < 0)
 		return -1;
-	return no_more(cmd, w, nw, 4);
+	return command_no_more(cmd, w, nw, 4);
 }
 
 /* preview GAME MOVE, or preview MOVE in the thread */
@@ -570,13 +510,13 @@ static int parse_preview(struct command *cmd, const struct word *w,
 		cmd->game = thread_game;
 		return set_move(cmd, &w[1]);
 	}
-	if (need_game(cmd, w, nw, 1, "GAME") < 0)
+	if (command_need_game(cmd, w, nw, 1, "GAME") < 0)
 		return -1;
 	if (nw < 3)
-		return fail_str(cmd, COMMAND_ERR_MISSING_ARG, "MOVE");
+		return command_fail_str(cmd, COMMAND_ERR_MISSING_ARG, "MOVE");
 	if (set_move(cmd, &w[2]) < 0)
 		return -1;
-	return no_more(cmd, w, nw, 3);
+	return command_no_more(cmd, w, nw, 3);
 }
 
 /* draw offer|accept|decline GAME, the game optional in its thread */
@@ -585,63 +525,17 @@ static int parse_draw(struct command *cmd, const struct word *w, size_t nw,
 {
 	(void)end;
 	if (nw < 2)
-		return fail_str(cmd, COMMAND_ERR_MISSING_ARG,
+		return command_fail_str(cmd, COMMAND_ERR_MISSING_ARG,
 				"offer, accept or decline");
-	if (word_is(&w[1], "offer"))
+	if (command_word_is(&w[1], "offer"))
 		cmd->draw = COMMAND_DRAW_OFFER;
-	else if (word_is(&w[1], "accept"))
+	else if (command_word_is(&w[1], "accept"))
 		cmd->draw = COMMAND_DRAW_ACCEPT;
-	else if (word_is(&w[1], "decline"))
+	else if (command_word_is(&w[1], "decline"))
 		cmd->draw = COMMAND_DRAW_DECLINE;
 	else
-		return fail(cmd, COMMAND_ERR_BAD_DRAW, w[1].s, w[1].len);
-	return game_last(cmd, w, nw, 2, thread_game);
-}
-
-/* set KEY VALUE (or set KEY=VALUE): only the shape is checked here, a
- * word for KEY and one for VALUE; which keys and values exist is the
- * settings handler's to say. */
-static int parse_set(struct command *cmd, const struct word *w, size_t nw,
-		     const char *end, int64_t thread_game)
-{
-	struct word key, val = { NULL, 0 };
-	const char *eq;
-	size_t next = 2;
-
-	(void)end;
-	(void)thread_game;
-	if (nw < 2)
-		return fail_str(cmd, COMMAND_ERR_MISSING_ARG, "SETTING");
-	key = w[1];
-	eq = memchr(key.s, '=', key.len);
-	if (eq != NULL) {
-		val.s = eq + 1;
-		val.len = key.len - (size_t)(eq - key.s) - 1;
-		key.len = (size_t)(eq - key.s);
-	} else if (nw >= 3) {
-		val = w[2];
-		next = 3;
-	}
-	if (key.len == 0 || key.len >= COMMAND_OPTION_KEY_MAX)
-		return fail(cmd, COMMAND_ERR_BAD_SETTING, key.s, key.len);
-	for (size_t i = 0; i < key.len; i++)
-		if (!isalpha((unsigned char)key.s[i]) && key.s[i] != '-' &&
-		    key.s[i] != '_')
-			return fail(cmd, COMMAND_ERR_BAD_SETTING, key.s,
-				    key.len);
-	if (val.len == 0)
-		return fail_str(cmd, COMMAND_ERR_MISSING_ARG, "VALUE");
-	if (val.len >= COMMAND_OPTION_VALUE_MAX)
-		return fail(cmd, COMMAND_ERR_BAD_VALUE, val.s, val.len);
-	for (size_t i = 0; i < val.len; i++)
-		if (!isgraph((unsigned char)val.s[i]))
-			return fail(cmd, COMMAND_ERR_BAD_VALUE, val.s, val.len);
-	copy_lower(cmd->options[0].key, sizeof(cmd->options[0].key), key.s,
-		   key.len);
-	copy_cut(cmd->options[0].value, sizeof(cmd->options[0].value), val.s,
-		 val.len);
-	cmd->noptions = 1;
-	return no_more(cmd, w, nw, next);
+		return command_fail(cmd, COMMAND_ERR_BAD_DRAW, w[1].s, w[1].len);
+	return command_game_last(cmd, w, nw, 2, thread_game);
 }
 
 /* message GAME TEXT: TEXT is the rest of the line, as written.  GAME may
@@ -655,29 +549,29 @@ static int parse_message(struct command *cmd, const struct word *w,
 
 	(void)thread_game;
 	if (nw < 2)
-		return fail_str(cmd, COMMAND_ERR_MISSING_ARG, "GAME");
+		return command_fail_str(cmd, COMMAND_ERR_MISSING_ARG, "GAME");
 	game = w[1];
 	if (game.len > 1 && (game.s[game.len - 1] == ':' ||
 			     game.s[game.len - 1] == ','))
 		game.len--;
 	if (command_parse_game(game.s, game.len, &cmd->game) < 0)
-		return fail(cmd, COMMAND_ERR_BAD_GAME, w[1].s, w[1].len);
+		return command_fail(cmd, COMMAND_ERR_BAD_GAME, w[1].s, w[1].len);
 	if (nw < 3)
-		return fail_str(cmd, COMMAND_ERR_MISSING_ARG, "TEXT");
+		return command_fail_str(cmd, COMMAND_ERR_MISSING_ARG, "TEXT");
 	text = w[2].s;
 	/* as a C string: a NUL byte ends it (and must not empty it) */
 	len = strnlen(text, (size_t)(end - text));
 	command_trim(&text, &len);
 	if (len == 0)
-		return fail_str(cmd, COMMAND_ERR_MISSING_ARG, "TEXT");
+		return command_fail_str(cmd, COMMAND_ERR_MISSING_ARG, "TEXT");
 	if (len >= sizeof(cmd->note)) {
 		/* detail: how long it may be, for the refusal */
-		fail_str(cmd, COMMAND_ERR_TEXT_TOO_LONG, "");
+		command_fail_str(cmd, COMMAND_ERR_TEXT_TOO_LONG, "");
 		snprintf(cmd->detail, sizeof(cmd->detail), "%zu",
 			 sizeof(cmd->note) - 1);
 		return -1;
 	}
-	copy_cut(cmd->note, sizeof(cmd->note), text, len);
+	command_copy_cut(cmd->note, sizeof(cmd->note), text, len);
 	return 0;
 }
 
@@ -687,22 +581,22 @@ static int parse_bare_move(struct command *cmd, const struct word *w,
 			   size_t nw, int64_t thread_game)
 {
 	if (!looks_like_move(w[0].s, w[0].len))
-		return fail(cmd, COMMAND_ERR_UNKNOWN, w[0].s, w[0].len);
+		return command_fail(cmd, COMMAND_ERR_UNKNOWN, w[0].s, w[0].len);
 	cmd->kind = COMMAND_MOVE;
 	cmd->bare = true;
 	if (set_move(cmd, &w[0]) < 0)
 		return -1;
-	if (nw >= 2 && word_is(&w[0], "swap")) {
+	if (nw >= 2 && command_word_is(&w[0], "swap")) {
 		/* `swap 12` names the game itself */
-		if (need_game(cmd, w, nw, 1, "GAME") < 0 ||
-		    no_more(cmd, w, nw, 2) < 0)
+		if (command_need_game(cmd, w, nw, 1, "GAME") < 0 ||
+		    command_no_more(cmd, w, nw, 2) < 0)
 			return -1;
 		return 0;
 	}
-	if (no_more(cmd, w, nw, 1) < 0)
+	if (command_no_more(cmd, w, nw, 1) < 0)
 		return -1;
 	if (thread_game <= 0)
-		return fail(cmd, thread_game < 0 ?
+		return command_fail(cmd, thread_game < 0 ?
 			    COMMAND_ERR_THREAD_UNCONFIRMED :
 			    COMMAND_ERR_NO_GAME, w[0].s, w[0].len);
 	cmd->game = thread_game;
@@ -716,7 +610,7 @@ static const struct keyword *keyword_find(const struct word *w)
 	struct word b = word_bare(w);
 
 	for (size_t i = 0; i < N_ELEMENTS(keywords); i++)
-		if (word_is(&b, keywords[i].word))
+		if (command_word_is(&b, keywords[i].word))
 			return &keywords[i];
 	return NULL;
 }
@@ -741,11 +635,11 @@ int command_parse_line(const char *line, size_t len, int64_t thread_game,
 
 	memset(cmd, 0, sizeof(*cmd));
 	command_trim(&line, &len);
-	copy_cut(cmd->text, sizeof(cmd->text), line, len);
+	command_copy_cut(cmd->text, sizeof(cmd->text), line, len);
 	nw = split_words(line, len, w, N_ELEMENTS(w));
 	nread = nw < N_ELEMENTS(w) ? nw : N_ELEMENTS(w);
 	if (nw == 0)
-		return fail_str(cmd, COMMAND_ERR_UNKNOWN, "");
+		return command_fail_str(cmd, COMMAND_ERR_UNKNOWN, "");
 	kw = keyword_find(&w[0]);
 	if (kw != NULL) {
 		cmd->kind = kw->kind;
@@ -753,7 +647,7 @@ int command_parse_line(const char *line, size_t len, int64_t thread_game,
 		 * are not counted. */
 		if (nw > N_ELEMENTS(w) && kw->kind != COMMAND_MESSAGE &&
 		    kw->kind != COMMAND_HELP)
-			fail(cmd, COMMAND_ERR_EXTRA_ARG,
+			command_fail(cmd, COMMAND_ERR_EXTRA_ARG,
 			     w[N_ELEMENTS(w) - 1].s,
 			     w[N_ELEMENTS(w) - 1].len);
 		else if (kw->parse(cmd, w, nread, line + len,
@@ -764,7 +658,7 @@ int command_parse_line(const char *line, size_t len, int64_t thread_game,
 		return -1;
 	}
 	if (nw > N_ELEMENTS(w))
-		fail(cmd, COMMAND_ERR_UNKNOWN, w[0].s, w[0].len);
+		command_fail(cmd, COMMAND_ERR_UNKNOWN, w[0].s, w[0].len);
 	else if (parse_bare_move(cmd, w, nw, thread_game) == 0)
 		return 0;
 	if (cmd->error != COMMAND_ERR_UNKNOWN)
@@ -772,7 +666,7 @@ int command_parse_line(const char *line, size_t len, int64_t thread_game,
 	/* No keyword: the word it is a slip of, if any ("chalenge"). */
 	near = command_near_keyword(w[0].s, w[0].len, false);
 	if (near != NULL) {
-		copy_cut(cmd->suggestion, sizeof(cmd->suggestion), near,
+		command_copy_cut(cmd->suggestion, sizeof(cmd->suggestion), near,
 			 strlen(near));
 		for (size_t i = 0; i < N_ELEMENTS(keywords); i++)
 			if (strcmp(keywords[i].word, near) == 0 &&

@@ -52,6 +52,11 @@ enum command_kind {
 	COMMAND_SETTINGS,
 	COMMAND_MESSAGE,     /* game, note: `message GAME TEXT` */
 	COMMAND_UNDO,        /* undo action, game: `offer undo GAME` ... */
+	COMMAND_VACATION,    /* vacation action, days or dates */
+	COMMAND_CLAIM,       /* game: a win on time, the flag having fallen */
+	COMMAND_LADDER,      /* ladder action, club (ladder), name */
+	COMMAND_LEAGUE,      /* league action, club (league) */
+	COMMAND_RATINGS,
 };
 
 /* Why a line is not a command.  command_error_string() gives a short
@@ -80,7 +85,35 @@ enum command_error {
 	COMMAND_ERR_BAD_VALUE,      /* detail: the word given for VALUE */
 	COMMAND_ERR_BAD_OFFER,      /* detail: the word after "offer" */
 	COMMAND_ERR_TEXT_TOO_LONG,  /* a message's TEXT: COMMAND_TEXT_MAX */
+	COMMAND_ERR_BAD_VACATION,   /* detail: the word that is no DAYS,
+				     * DATE, from, to or cancel */
+	COMMAND_ERR_BAD_CLUB,       /* detail: the word that is no ladder or
+				     * league name */
 };
+
+/* vacation: show the bank, N days from now, from DATE to DATE (both
+ * days included, in the player's zone), or cancel what is booked. */
+enum command_vacation_action {
+	COMMAND_VACATION_SHOW = 0,
+	COMMAND_VACATION_DAYS,
+	COMMAND_VACATION_DATES,
+	COMMAND_VACATION_CANCEL,
+};
+/* ladder list | ladder NAME | ladder challenge NAME PLAYER |
+ * ladder join NAME | ladder leave NAME; league NAME | league join NAME |
+ * league leave NAME. */
+enum command_club_action {
+	COMMAND_CLUB_SHOW = 0, /* ladder NAME, league NAME */
+	COMMAND_CLUB_LIST,     /* ladder list (league list) */
+	COMMAND_CLUB_CHALLENGE,
+	COMMAND_CLUB_JOIN,
+	COMMAND_CLUB_LEAVE,
+};
+/* A ladder's or league's name: 1-32 of a-z 0-9 _ - (ashesd.conf). */
+#define COMMAND_CLUB_MAX 32
+/* The most days one `vacation N` may name (the bank's cap bounds it
+ * lower). */
+#define COMMAND_VACATION_DAYS_MAX 365
 
 enum command_draw_action {
 	COMMAND_DRAW_OFFER = 0,
@@ -137,6 +170,17 @@ struct command {
 	char code[COMMAND_CODE_MAX + 1];   /* confirm, upper case */
 	enum command_draw_action draw;
 	enum command_undo_action undo;
+	/* `vacation`: the action, N days, or the dates as year, month, day
+	 * (checked for their shape; the service says if there is no such
+	 * date). */
+	enum command_vacation_action vacation;
+	int vacation_days;
+	int vacation_from[3];
+	int vacation_to[3];
+	/* `ladder`, `league`: the action and the competition's name (lower
+	 * case); `ladder challenge` names the player in name. */
+	enum command_club_action club_action;
+	char club[COMMAND_CLUB_MAX + 1];
 	/* `challenge` options; for `set`, options[0] is KEY (lower case) and
 	 * VALUE (as given: one word, checked for its shape only). */
 	struct command_option options[COMMAND_MAX_OPTIONS];
@@ -235,6 +279,11 @@ const char *command_error_string(enum command_error err);
 
 /* "help", "register", ... for a kind. */
 const char *command_kind_name(enum command_kind kind);
+
+/* Would `register` take s[0 .. len-1] as a player name: 2 to 24 letters,
+ * digits, '-' or '_', starting with a letter, and no command word or
+ * move.  (The config's ladder members are checked by it.) */
+bool command_name_ok(const char *s, size_t len);
 
 /* Parse "12" or "#12" into a game id (> 0).  -1 if not a game number. */
 int command_parse_game(const char *word, size_t len, int64_t *game_r);

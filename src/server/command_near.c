@@ -5,6 +5,7 @@
  * so both are cautious: a guess never runs a command, it only changes
  * what a refusal says or lets a greeting pass. */
 #include "server/command.h"
+#include "server/command_private.h"
 
 #include <ctype.h>
 #include <string.h>
@@ -123,17 +124,12 @@ static const char *const greetings[] = {
 	"okay", "please", "sorry",
 };
 
-static bool is_blank(char c)
-{
-	return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v';
-}
-
 /* Length of the first word of s (len bytes, trimmed). */
 static size_t first_word(const char *s, size_t len)
 {
 	size_t i = 0;
 
-	while (i < len && !is_blank(s[i]))
+	while (i < len && !command_is_blank(s[i]))
 		i++;
 	return i;
 }
@@ -168,7 +164,7 @@ bool command_line_is_prose(const char *line, size_t len)
 			digit = digit || isdigit((unsigned char)line[i + j]);
 		words++;
 		numbers += digit;
-		for (i += n; i < len && is_blank(line[i]); i++)
+		for (i += n; i < len && command_is_blank(line[i]); i++)
 			;
 	}
 	last = line[len - 1];
@@ -215,7 +211,7 @@ bool command_line_is_closing(const char *line, size_t len)
 			    line[i + j] == '=')
 				return false;
 		words++;
-		for (i += n; i < len && is_blank(line[i]); i++)
+		for (i += n; i < len && command_is_blank(line[i]); i++)
 			;
 	}
 	return words <= 4;

@@ -5,6 +5,7 @@
  * (command.c is the grammar of one line; command_text.c the lines of a
  * body.) */
 #include "server/command.h"
+#include "server/command_private.h"
 
 #include <ctype.h>
 #include <inttypes.h>
@@ -13,19 +14,6 @@
 #include <strings.h>
 
 #define N_ELEMENTS(a) (sizeof(a) / sizeof((a)[0]))
-
-static bool is_blank(char c)
-{
-	return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v';
-}
-
-static void copy_cut(char *dst, size_t cap, const char *src, size_t len)
-{
-	if (len >= cap)
-		len = cap - 1;
-	memcpy(dst, src, len);
-	dst[len] = '\0';
-}
 
 int command_parse_game(const char *word, size_t len, int64_t *game_r)
 {
@@ -98,7 +86,7 @@ void command_subject_clean(const char *subject, char *buf, size_t len)
 			again = true;
 		}
 	}
-	copy_cut(buf, len, s, n);
+	command_copy_cut(buf, len, s, n);
 }
 
 int64_t command_thread_game(const char *subject, const char *references,
@@ -157,9 +145,9 @@ static int game_after_word(const char *s, size_t len, const char *word,
 	size_t wl = strlen(word), i, start;
 
 	if (len <= wl || !command_starts_with_ci(s, len, word) ||
-	    !is_blank(s[wl]))
+	    !command_is_blank(s[wl]))
 		return 0;
-	for (i = wl; i < len && is_blank(s[i]); i++)
+	for (i = wl; i < len && command_is_blank(s[i]); i++)
 		;
 	start = i;
 	if (i < len && s[i] == '#')

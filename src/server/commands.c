@@ -50,6 +50,17 @@ static const struct server_command server_commands[] = {
 	  settings_set },
 	{ COMMAND_SETTINGS, "settings", GATE_REGISTERED,
 	  "mail/cmd-settings.txt", settings_show },
+	{ COMMAND_VACATION, "vacation", GATE_REGISTERED,
+	  "mail/cmd-vacation.txt", vacation_run },
+	/* Not GATE_TO_MOVE: the opponent of the player to move claims. */
+	{ COMMAND_CLAIM, "claim", GATE_PLAYER, "mail/cmd-claim.txt",
+	  flag_claim },
+	{ COMMAND_LADDER, "ladder", GATE_REGISTERED, "mail/cmd-ladder.txt",
+	  club_ladder_run },
+	{ COMMAND_LEAGUE, "league", GATE_REGISTERED, "mail/cmd-league.txt",
+	  club_league_run },
+	{ COMMAND_RATINGS, "ratings", GATE_REGISTERED, "mail/cmd-ratings.txt",
+	  club_ratings },
 };
 
 static const struct server_command *commands_find(enum command_kind kind)
@@ -86,6 +97,8 @@ static const char *parse_error_code(enum command_error err)
 	case COMMAND_ERR_BAD_VALUE: return "e_bad_value";
 	case COMMAND_ERR_BAD_OFFER: return "e_bad_offer";
 	case COMMAND_ERR_TEXT_TOO_LONG: return "e_text_too_long";
+	case COMMAND_ERR_BAD_VACATION: return "e_bad_vacation";
+	case COMMAND_ERR_BAD_CLUB: return "e_bad_club";
 	}
 	return "e_unknown";
 }
@@ -282,6 +295,10 @@ static const char *const commands_other_templates[] = {
 	"mail/subject-key-revoked.txt",
 	"mail/digest.txt",
 	"mail/subject-digest.txt",
+	"mail/reminder.txt",
+	"mail/subject-reminder.txt",
+	"mail/standings.txt",
+	"mail/subject-standings.txt",
 	"mail/board.html",
 	"move-words.txt",
 	"rule.txt",

@@ -106,8 +106,7 @@ int server_send_digests(struct server *server, int64_t now,
 	struct tm tm;
 	int sent = 0, ret = 0;
 
-	server_handle_outside(server, &h);
-	h.now = now;
+	server_handle_at(server, &h, now);
 	gmtime_r(&tt, &tm);
 	strftime(date, sizeof(date), "%Y-%m-%d", &tm);
 	/* The daemon asks every round: look before taking the write lock

@@ -155,6 +155,10 @@ names:
 		game_copy_name(g->opponent, g->black);
 	else
 		game_copy_name(g->opponent, g->white);
+	if (game_clock_load(h, g) < 0) {
+		game_free(g);
+		return -1;
+	}
 	return 1;
 }
 
@@ -211,6 +215,13 @@ void game_ctx(const struct handle *h, const struct game *g,
 	game_names_ctx(g, ctx);
 	template_ctx_set(ctx, "to_move_name",
 			 g->rec.pos.to_move == CORE_WHITE ? g->white : g->black);
+	/* A cancelled game stands where it stopped, but nobody is to
+	 * move in it. */
+	if (g->row->status == STORE_GAME_CANCELLED) {
+		template_ctx_set_bool(ctx, "ongoing", false);
+		template_ctx_set_bool(ctx, "cancelled_game", true);
+	}
+	game_clock_ctx(h, g, ctx);
 }
 
 /* Describe the plies from index `from` of the record in words (the last
@@ -406,8 +417,11 @@ int game_save(struct handle *h, struct game *g)
 {
 	const char *error;
 
+	game_clock_to_row(h, g);
 	if (store_game_update(h->srv->store, g->row, h->now, &error) < 0)
 		return server_store_fail(h, error);
+	/* As the store has it now (an ended game's clocks stop then). */
+	g->row->updated = h->now;
 	return 0;
 }
 

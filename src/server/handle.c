@@ -128,3 +128,10 @@ void server_handle_outside(struct server *server, struct handle *h)
 	memset(h, 0, sizeof(*h));
 	h->srv = server;
 }
+
+void server_handle_at(struct server *server, struct handle *h, int64_t now)
+{
+	server_handle_outside(server, h);
+	h->now = now;
+	h->received = now;
+}

@@ -14,7 +14,17 @@ libashes_server_a_SOURCES = \
 	src/server/message.c src/server/undo.c \
 	src/server/settings.c src/server/recipient.c src/server/digest.c \
 	src/server/clock.c src/server/clock.h \
-	src/server/clock_private.h src/server/clock_zone.c
+	src/server/clock_private.h src/server/clock_zone.c \
+	src/server/timer.c src/server/game_clock.c src/server/flag.c \
+	src/server/vacation.c src/server/admin_clock.c \
+	src/server/command_private.h src/server/command_args.c \
+	src/server/command_words.c \
+	src/server/rating.c src/server/rating.h \
+	src/server/ladder.c src/server/ladder.h \
+	src/server/league.c src/server/league.h \
+	src/server/club.c src/server/club_ladder.c src/server/club_result.c \
+	src/server/club_timer.c src/server/club_league.c src/server/admin_club.c \
+	src/server/club_league_view.c
 
 # tests/server: Check tests for the command language and the service.
 check_PROGRAMS += tests/server/test_command
@@ -23,6 +33,12 @@ tests_server_test_command_SOURCES = tests/server/test_command.c
 tests_server_test_command_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_server_test_command_LDADD = libashes_server.a libashes_core.a \
 	libashes_util.a $(CHECK_LIBS)
+# The clocks' commands: challenge options, vacation, claim.
+check_PROGRAMS += tests/server/test_command_clock
+TESTS += tests/server/test_command_clock
+tests_server_test_command_clock_SOURCES = tests/server/test_command_clock.c
+tests_server_test_command_clock_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_server_test_command_clock_LDADD = $(tests_server_test_command_LDADD)
 # The mail as people write it, and a corpus of first mails as mail
 # programs send them (tests/server/first-mails/README).
 check_PROGRAMS += tests/server/test_first_mails
@@ -42,6 +58,28 @@ tests_server_test_clock_SOURCES = tests/server/test_clock.c \
 tests_server_test_clock_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_server_test_clock_LDADD = libashes_server.a libashes_util.a \
 	$(CHECK_LIBS)
+# Glicko-2 (rating.c): Glickman's worked example, inactivity, the cap,
+# a game's two updates, refusals and extreme inputs.
+check_PROGRAMS += tests/server/test_rating
+TESTS += tests/server/test_rating
+tests_server_test_rating_SOURCES = tests/server/test_rating.c
+tests_server_test_rating_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_server_test_rating_LDADD = libashes_server.a $(CHECK_LIBS)
+# A ladder's rules and places from its event log (ladder.c): every
+# refusal of a challenge, what each result does, races, replay.
+check_PROGRAMS += tests/server/test_ladder
+TESTS += tests/server/test_ladder
+tests_server_test_ladder_SOURCES = tests/server/test_ladder.c \
+	tests/server/ladder_test.h tests/server/ladder_results.c
+tests_server_test_ladder_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_server_test_ladder_LDADD = libashes_server.a libashes_util.a \
+	$(CHECK_LIBS)
+# Round-robin leagues (league.c): groups, pairings, tie-breaks, seasons.
+check_PROGRAMS += tests/server/test_league
+TESTS += tests/server/test_league
+tests_server_test_league_SOURCES = tests/server/test_league.c
+tests_server_test_league_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_server_test_league_LDADD = $(tests_server_test_ladder_LDADD)
 
 # Templates of the service's mails and of the command grammar (also
 # included by `ashes help`).
@@ -49,6 +87,20 @@ nobase_dist_pkgdata_DATA += templates/help-commands.txt \
 	templates/help-topics.txt templates/rules.md \
 	templates/mail/challenge-closed.txt \
 	templates/mail/challenge.txt \
+	templates/mail/clock-notice.txt \
+	templates/mail/cmd-ladder.txt \
+	templates/mail/cmd-league.txt \
+	templates/mail/cmd-ratings.txt \
+	templates/mail/ladder-notice.txt \
+	templates/mail/ladder.txt \
+	templates/mail/league.txt \
+	templates/mail/standings.txt \
+	templates/mail/subject-standings.txt \
+	templates/mail/clocks.txt \
+	templates/mail/cmd-claim.txt \
+	templates/mail/cmd-vacation.txt \
+	templates/mail/reminder.txt \
+	templates/mail/subject-reminder.txt \
 	templates/mail/cmd-accept.txt \
 	templates/mail/cmd-board.txt \
 	templates/mail/cmd-challenge.txt \
@@ -113,6 +165,21 @@ tests_server_test_intake_SOURCES = tests/server/test_intake.c \
 	tests/server/server_test.h
 tests_server_test_intake_CFLAGS = $(AM_CFLAGS) $(SQLITE_CFLAGS) $(CHECK_CFLAGS)
 tests_server_test_intake_LDADD = $(tests_server_test_server_LDADD)
+# The clocks' timer (timer.c): exact deadlines, order, faults, outages.
+check_PROGRAMS += tests/server/test_timer
+TESTS += tests/server/test_timer
+tests_server_test_timer_SOURCES = tests/server/test_timer.c \
+	tests/server/server_test.h
+tests_server_test_timer_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_server_test_timer_LDADD = $(tests_server_test_server_LDADD)
+# The club's ladders and ratings in the service (club*.c): joins,
+# challenges, results, walkovers, withdrawals, standings, recomputation.
+check_PROGRAMS += tests/server/test_club
+TESTS += tests/server/test_club
+tests_server_test_club_SOURCES = tests/server/test_club.c \
+	tests/server/server_test.h
+tests_server_test_club_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_server_test_club_LDADD = $(tests_server_test_server_LDADD)
 # The service driven by case files (tests/server/cases/*.case): the mails
 # that go in and the exact mails queued for each, as curl's tests/data.
 check_PROGRAMS += tests/server/test_cases
@@ -129,4 +196,6 @@ EXTRA_DIST += tests/server/cases
 # them.
 dist_check_SCRIPTS += tests/server/test_admin.sh
 TESTS += tests/server/test_admin.sh
-nobase_dist_pkgdata_DATA += templates/admin-game.txt
+nobase_dist_pkgdata_DATA += templates/admin-game.txt templates/admin-clock.txt \
+	templates/admin-ladder.txt templates/admin-ladder-history.txt \
+	templates/admin-league.txt templates/admin-ratings.txt

@@ -26,6 +26,10 @@ const struct server_notice_def server_notices[NOTICE_COUNT] = {
 	[NOTICE_UNDO] = { "undo", "mail/undo.txt", "undo" },
 	/* A move taken back: the position changed. */
 	[NOTICE_UNDONE] = { "undone", "mail/undo.txt", "undone", true },
+	/* What happened to a clock: a flag, a vacation, time given. */
+	[NOTICE_CLOCK] = { "clock", "mail/clock-notice.txt", "clock" },
+	/* What a ladder did with a game: a walkover. */
+	[NOTICE_LADDER] = { "ladder", "mail/ladder-notice.txt", "ladder" },
 };
 
 /* Is it player pid's turn in g?  (A draw offer reads differently to the
@@ -57,6 +61,11 @@ int notice_send(struct handle *h, struct game *g, int64_t pid,
 		return 0;
 	template_ctx_set(ctx, "recipient", p->name);
 	template_ctx_set_bool(ctx, "recipient_to_move", notice_to_move(g, pid));
+	/* The deadline in the reader's zone, their vacation days. */
+	if (game_clock_reader_ctx(h, g, pid, ctx) < 0) {
+		store_player_free(&p);
+		return -1;
+	}
 	/* The legal moves as this reader chose (`set moves`). */
 	ret = recipient_moves_ctx(h, pid, ctx);
 	if (ret == 0)
@@ -107,7 +116,8 @@ int notice_game(struct handle *h, struct game *g, size_t from,
 			return -1;
 		ctx = own;
 	}
-	if (g->row->status == STORE_GAME_FINISHED) {
+	if (g->row->status == STORE_GAME_FINISHED ||
+	    g->row->status == STORE_GAME_CANCELLED) {
 		ret = notice_send(h, g, g->row->white_id, NOTICE_RESULT, ctx);
 		if (ret == 0)
 			ret = notice_send(h, g, g->row->black_id,

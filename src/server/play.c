@@ -39,6 +39,71 @@ static int refuse_move(struct handle *h, const struct game *g,
 	return refuse_rule(h, &g->rec.pos, m, err);
 }
 
+static bool play_is_clock_option(const struct command_option *o)
+{
+	return strcmp(o->key, "clock") == 0 ||
+	       strcmp(o->key, "weekends") == 0 ||
+	       strcmp(o->key, "vacation") == 0;
+}
+
+/* The time control of a challenge: its clock=, weekends= and vacation=
+ * options over the club's default, as the stored text into buf.  0, or
+ * REFUSED naming the accepted forms. */
+static int play_clock_options(struct handle *h, const struct command *c,
+			      char *buf, size_t size)
+{
+	const struct server_clock_config *cc = &h->srv->cfg.clock;
+	struct clock_control control;
+	struct clock_fault f;
+	bool vacation_ok = true;
+
+	if (clock_control_parse(cc->default_clock != NULL ?
+				cc->default_clock : "none", &control,
+				NULL) < 0)
+		clock_control_parse("none", &control, NULL);
+	control.weekends_off = cc->default_weekends_off;
+	for (size_t i = 0; i < c->noptions; i++) {
+		const struct command_option *o = &c->options[i];
+		int r = 0;
+
+		if (strcmp(o->key, "clock") == 0) {
+			bool off = control.weekends_off;
+			r = clock_control_parse(o->value, &control, &f);
+			control.weekends_off = off;
+		} else if (strcmp(o->key, "weekends") == 0) {
+			r = clock_weekends_parse(o->value,
+						 &control.weekends_off, &f);
+		} else if (strcmp(o->key, "vacation") == 0) {
+			if (strcmp(o->value, "yes") == 0 ||
+			    strcmp(o->value, "no") == 0)
+				vacation_ok = strcmp(o->value, "yes") == 0;
+			else
+				r = -1, f.error = CLOCK_ERR_SYNTAX;
+		}
+		if (r < 0) {
+			server_refuse(h, "bad_clock");
+			template_ctx_setf(h->refusal, "option", "%s=%s", o->key,
+					  o->value);
+			template_ctx_set_bool(h->refusal, o->key, true);
+			template_ctx_set(h->refusal, "fault",
+					 clock_error_name(f.error));
+			/* A number out of its range says the range. */
+			if (f.max != 0) {
+				template_ctx_set_bool(h->refusal, "range", true);
+				template_ctx_set_int(h->refusal, "value",
+						     (long)f.value);
+				template_ctx_set_int(h->refusal, "min",
+						     (long)f.min);
+				template_ctx_set_int(h->refusal, "max",
+						     (long)f.max);
+			}
+			return REFUSED;
+		}
+	}
+	game_clock_text_format(&control, vacation_ok, buf, size);
+	return 0;
+}
+
 int play_challenge(struct handle *h, const struct command *c, struct game *g,
 		   struct template_ctx *out)
 {
@@ -52,8 +117,14 @@ int play_challenge(struct handle *h, const struct command *c, struct game *g,
 	int64_t id;
 	int ret;
 
+	char ctext[GAME_CLOCK_TEXT_MAX];
+
+	if ((ret = play_clock_options(h, c, ctext, sizeof(ctext))) != 0)
+		return ret;
 	for (size_t i = 0; i < c->noptions; i++) {
 		const struct command_option *o = &c->options[i];
+		if (play_is_clock_option(o))
+			continue;
 		if (core_variant_set_option(&v, o->key, o->value, &err) < 0) {
 			server_refuse(h, "bad_option");
 			template_ctx_setf(h->refusal, "option", "%s=%s", o->key,
@@ -84,6 +155,14 @@ int play_challenge(struct handle *h, const struct command *c, struct game *g,
 	row.white_id = h->me->id;
 	row.black_id = target != NULL ? target->id : 0;
 	row.status = target != NULL ? STORE_GAME_CHALLENGE : STORE_GAME_OPEN;
+	if (strcmp(ctext, "none") != 0) {
+		struct clock_control cc;
+		bool vac;
+		/* Both clocks hold the initial time until the game begins. */
+		(void)game_clock_text_parse(ctext, &cc, &vac, NULL);
+		row.clock_settings = ctext;
+		row.clock_white = row.clock_black = clock_control_initial(&cc);
+	}
 	store_player_free(&target);
 	if (store_game_create(h->srv->store, &row, h->now, &id, &error) < 0)
 		return server_store_fail(h, error);
@@ -106,6 +185,8 @@ int play_challenge(struct handle *h, const struct command *c, struct game *g,
 int play_accept(struct handle *h, const struct command *c, struct game *g,
 		struct template_ctx *out)
 {
+	int ret;
+
 	(void)c;
 	if (g->row->status != STORE_GAME_CHALLENGE &&
 	    g->row->status != STORE_GAME_OPEN)
@@ -115,13 +196,16 @@ int play_accept(struct handle *h, const struct command *c, struct game *g,
 	if (g->row->status == STORE_GAME_CHALLENGE &&
 	    g->row->black_id != h->me->id)
 		return game_refuse(h, "not_challenged", g->row->id);
+	/* A ladder's challenge: accepted in time, recorded in its log. */
+	if ((ret = club_ladder_answer(h, g, COMMAND_ACCEPT)) != 0)
+		return ret;
 	if (g->row->black_id == 0)
 		g->row->black_id = h->me->id;
 	game_copy_name(g->black, h->me->name);
 	game_copy_name(g->opponent, h->me->name);
 	g->row->status = STORE_GAME_ACTIVE;
 	h->moved = true;
-	if (game_save(h, g) < 0)
+	if (game_clock_start(h, g) < 0 || game_save(h, g) < 0)
 		return -1;
 	game_ctx(h, g, out);
 	return notice_game(h, g, 0, out);
@@ -149,6 +233,9 @@ int play_decline(struct handle *h, const struct command *c, struct game *g,
 		if (g->row->black_id != h->me->id)
 			return game_refuse(h, "not_challenged", g->row->id);
 	}
+	/* A ladder's challenge declined is a walkover, withdrawn nothing. */
+	if ((ret = club_ladder_answer(h, g, c->kind)) != 0)
+		return ret;
 	g->row->status = withdraw ? STORE_GAME_WITHDRAWN : STORE_GAME_DECLINED;
 	if (game_save(h, g) < 0)
 		return -1;
@@ -194,6 +281,28 @@ static int play_store_plies(struct handle *h, struct game *g, size_t before)
 	return 0;
 }
 
+/* A move received after the mover's flag fell comes too late: the game
+ * is lost on time (or cancelled) as the timer would have had it -- unless
+ * the club leaves a fallen flag to the opponent's claim (timeout_claim =
+ * manual), when a move before the claim counts.  0 in time, REFUSED, -1. */
+static int play_in_time(struct handle *h, struct game *g)
+{
+	enum flag_outcome what;
+
+	if (!g->has_clock || h->srv->cfg.clock.manual_claim)
+		return 0;
+	if (flag_check(h, g, h->received, &what) < 0)
+		return -1;
+	if (what != FLAG_LOST && what != FLAG_CANCELLED)
+		return 0;
+	game_refuse(h, "out_of_time", g->row->id);
+	server_set_utc(h->refusal, "deadline", clock_deadline(&g->clock),
+		       false);
+	template_ctx_set_bool(h->refusal, "cancelled",
+			      what == FLAG_CANCELLED);
+	return REFUSED;
+}
+
 int play_move(struct handle *h, const struct command *c, struct game *g,
 	      struct template_ctx *out)
 {
@@ -206,6 +315,8 @@ int play_move(struct handle *h, const struct command *c, struct game *g,
 	if (notation_parse_move(&g->rec.pos, c->move, strlen(c->move), &m,
 				&err) < 0)
 		return refuse_move(h, g, NULL, err, c->move);
+	if ((ret = play_in_time(h, g)) != 0)
+		return ret;
 	if (record_play(&g->rec, &m, &err) < 0)
 		return refuse_move(h, g, &m, err, c->move);
 	if ((ret = play_store_plies(h, g, before)) != 0)
@@ -224,7 +335,8 @@ int play_move(struct handle *h, const struct command *c, struct game *g,
 	/* A move answers a pending draw offer of the opponent: declined. */
 	if (g->row->draw_offer_by != 0 && g->row->draw_offer_by != h->me->id)
 		g->row->draw_offer_by = 0;
-	if (game_finish_row(h, g) < 0 || game_save(h, g) < 0)
+	if (game_clock_after_move(h, g, m.kind == CORE_MOVE_SWAP) < 0 ||
+	    game_finish_row(h, g) < 0 || game_save(h, g) < 0)
 		return -1;
 	game_ctx(h, g, out);
 	template_ctx_set_int(out, "move_ply", next);

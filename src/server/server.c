@@ -12,6 +12,16 @@ void server_config_default(struct server_config *cfg_r)
 	memset(cfg_r, 0, sizeof(*cfg_r));
 	core_variant_default(&cfg_r->default_variant);
 	cfg_r->require_signature = true;
+	cfg_r->clock.reminder_hours[0] = 48;
+	cfg_r->clock.reminder_hours[1] = 12;
+	cfg_r->clock.nreminders = 2;
+	cfg_r->clock.vacation.start_days = 10;
+	cfg_r->clock.vacation.earn_per_year = 30;
+	cfg_r->clock.vacation.cap_days = 30;
+	cfg_r->clock.auto_vacation = true;
+	cfg_r->clock.manual_claim = false;
+	cfg_r->clock.outage_grace = 6 * CLOCK_HOUR;
+	rating_config_default(&cfg_r->rating);
 }
 
 int server_new(struct store *store, const struct server_config *cfg,
@@ -42,6 +52,28 @@ int server_new(struct store *store, const struct server_config *cfg,
 		return -1;
 	}
 	srv->cfg.domain = srv->domain;
+	/* The competitions' arrays are the service's own (their strings
+	 * stay the caller's, as the domain's do not). */
+	srv->cfg.ladders = NULL;
+	srv->cfg.leagues = NULL;
+	if (cfg->nladders > 0) {
+		struct server_ladder *l = calloc(cfg->nladders, sizeof(*l));
+		if (l != NULL)
+			memcpy(l, cfg->ladders, cfg->nladders * sizeof(*l));
+		srv->cfg.ladders = l;
+	}
+	if (cfg->nleagues > 0) {
+		struct server_league *l = calloc(cfg->nleagues, sizeof(*l));
+		if (l != NULL)
+			memcpy(l, cfg->leagues, cfg->nleagues * sizeof(*l));
+		srv->cfg.leagues = l;
+	}
+	if ((cfg->nladders > 0 && srv->cfg.ladders == NULL) ||
+	    (cfg->nleagues > 0 && srv->cfg.leagues == NULL)) {
+		server_free(&srv);
+		*error_r = "server: out of memory";
+		return -1;
+	}
 	*server_r = srv;
 	return 0;
 }
@@ -51,6 +83,8 @@ void server_free(struct server **server)
 	if (*server == NULL)
 		return;
 	free((*server)->domain);
+	free((void *)(*server)->cfg.ladders);
+	free((void *)(*server)->cfg.leagues);
 	free(*server);
 	*server = NULL;
 }
@@ -242,6 +276,10 @@ static int handle_one(struct server *server, const struct server_inbound *msg,
 	h.srv = server;
 	h.msg = msg;
 	h.now = now;
+	/* A move is charged at the mailbox's receipt of its mail, which is
+	 * never later than now. */
+	h.received = msg->received > 0 && msg->received < now ?
+		     msg->received : now;
 	h.reply = template_ctx_new();
 	if (handle_in_transaction(&h, out) < 0) {
 		/* Keep the text: the store's strings die at rollback. */

@@ -50,10 +50,68 @@
 #include <stdint.h>
 
 #include "core/core.h"
+#include "server/clock.h"
+#include "server/ladder.h"
+#include "server/league.h"
+#include "server/rating.h"
 #include "util/buf.h"
 
 struct store;
 struct template_set;
+
+/* The clocks' settings (the [clock] section of ashesd.conf). */
+#define SERVER_REMINDERS_MAX 4
+struct server_clock_config {
+	/* The time control of a challenge that names none (clock.h's
+	 * spec: "none", "days:3", "fischer:240h+36h/240h"), and whether its
+	 * weekends are off.  NULL: "none". */
+	const char *default_clock;
+	bool default_weekends_off;
+	/* A player is reminded when their clock has this many hours left,
+	 * highest first (48, 12); a threshold at or above what a turn began
+	 * with is skipped.  No more than one reminder mail a day goes to a
+	 * player: several games are told in one.  nreminders 0: none. */
+	int reminder_hours[SERVER_REMINDERS_MAX];
+	size_t nreminders;
+	/* The vacation bank (start 10 days, 30 earned a year, cap 30). */
+	struct clock_vacation_policy vacation;
+	/* A flag that would fall spends vacation days first (the game and
+	 * the bank permitting). */
+	bool auto_vacation;
+	/* timeout_claim = manual: a fallen flag waits for the opponent's
+	 * `claim GAME` (who may keep waiting) instead of ending the game. */
+	bool manual_claim;
+	/* A gap between two runs of the timer longer than this (the daemon
+	 * was away, or could not read its mailbox) gives the time back to
+	 * every clock whose flag fell in it, instead of flagging.  Seconds;
+	 * 0: never. */
+	int64_t outage_grace;
+};
+
+/* A club's competition as the configuration lists it ([ladder NAME],
+ * [league NAME]).  What the service keeps is the event log and the games
+ * (the store); this is the rules.  server_new() copies it all. */
+struct server_club {
+	const char *name;
+	const char *where;   /* "ashesd.conf:42", for the operator's log */
+	const char *const *members; /* player names, pending until they
+				     * register */
+	size_t nmembers;
+	bool open;           /* players may join and leave by mail */
+	struct core_variant variant;
+	const char *clock;   /* a time control spec (clock.h) */
+	bool weekends_off;
+	bool rated;
+};
+struct server_ladder {
+	struct server_club club;
+	struct ladder_rules rules;
+	bool standings_mail; /* the weekly standings mail */
+};
+struct server_league {
+	struct server_club club;
+	struct league_rules rules;
+};
 
 struct server_config {
 	/* Domain of our Message-IDs, e.g. "ashes.example.org".  Required. */
@@ -85,6 +143,13 @@ struct server_config {
 	 * own domain that is no player's (a forged sender there only makes
 	 * bounces).  May be NULL. */
 	const char *our_address;
+	struct server_clock_config clock;
+	/* The club's ladders and leagues, and the ratings' settings. */
+	const struct server_ladder *ladders;
+	size_t nladders;
+	const struct server_league *leagues;
+	size_t nleagues;
+	struct rating_config rating;
 };
 
 /* Defaults: no domain, no templates, default variant, draws allowed. */
@@ -109,6 +174,10 @@ struct server_inbound {
 	 * layer imported it; `register` is only meaningful with a key. */
 	bool key_offered;
 	const char *message_id;   /* with or without <>; may be NULL */
+	/* When our mailbox received the mail (IMAP INTERNALDATE): what a
+	 * move is charged at, never the signature's time, which the sender
+	 * chooses.  0 (unknown) or later than server_handle()'s now: now. */
+	int64_t received;
 	const char *raw_sha256;   /* 64 lower-case hex digits; required */
 	const char *raw;          /* raw bytes for the archive; may be NULL */
 	size_t raw_len;
@@ -256,10 +325,11 @@ int server_help_text(struct server *server, struct buf *out,
 		     const char **error_r);
 
 /* `ashes game show ID`: players, status, the board and every stored ply
- * with its player, time and inbound message, from templates/
+ * with its player, time and inbound message, the clocks at now and
+ * their history, from templates/
  * admin-game.txt, appended to out.  -1 with *error_r ("no game 12", a
  * store or template error; valid until the next call). */
-int server_game_show(struct server *server, int64_t game_id,
+int server_game_show(struct server *server, int64_t game_id, int64_t now,
 		     struct buf *out, const char **error_r);
 
 /* The daily digests (digest.c): every observer who chose `set digest on`
@@ -271,5 +341,88 @@ int server_game_show(struct server *server, int64_t game_id,
  * queued, or -1 with *error_r (rolled back; valid until the next call). */
 int server_send_digests(struct server *server, int64_t now,
 			const char **error_r);
+
+/* ---- the clocks' timer (timer.c) ----------------------------------- */
+
+struct server_tick_report {
+	size_t flags;        /* games lost on time */
+	size_t cancelled;    /* games cancelled: no first move */
+	size_t claimable;    /* flags fallen, left to the opponent's claim */
+	size_t vacation_days;/* vacation days spent to save a flag */
+	size_t extended;     /* clocks given back the daemon's absence */
+	size_t reminders;    /* reminder mails queued */
+	/* The club's work (ladders, leagues, ratings). */
+	size_t club_joined;    /* listed members who joined a ladder */
+	size_t club_withdrawn; /* absent or no longer listed */
+	size_t club_results;   /* ended games applied to ladders/ratings */
+	size_t club_rated;     /* of which rated */
+	size_t club_walkovers; /* challenges not accepted in time */
+	size_t club_seasons;   /* league seasons begun */
+	size_t club_standings; /* weekly standings mails queued */
+};
+
+/* Everything the clocks owe at `now`, in ONE transaction of its own:
+ * after a gap in the heartbeat longer than outage_grace, time given back
+ * to the clocks whose flag fell in it; then every flag that fell at or
+ * before now, in the order of the deadlines (a vacation day spent, the
+ * game lost on time, cancelled, or left to claim), and the reminders
+ * due (one mail per player per day at most).  Mails are queued in the
+ * outbox.  Run it after the mails waiting were handled: a move received
+ * before its deadline must count.  0 (report may be NULL), or -1 with
+ * *error_r (rolled back; valid until the next call). */
+int server_clock_tick(struct server *server, int64_t now,
+		      struct server_tick_report *report,
+		      const char **error_r);
+/* When the timer must run next: 1 and the earliest deadline or reminder
+ * due of any game (a reminder put off by the one-a-day rule counts at
+ * the time it was put off to), 0 if none. */
+int server_clock_next(struct server *server, int64_t *at_r,
+		      const char **error_r);
+
+/* ---- the club's competitions, for the operator (admin_club.c,
+ * club_result.c) ------------------------------------------------------ */
+
+/* `ashes ratings`: every rated player, best first
+ * (templates/admin-ratings.txt), appended to out.  -1 with *error_r. */
+int server_ratings_show(struct server *server, struct buf *out,
+			const char **error_r);
+/* `ashes ratings --recompute`: forget every rating and rebuild them from
+ * the rated games, in the order their results were applied, in one
+ * transaction: the same numbers as the games gave one by one.  *games_r:
+ * the games that counted.  -1 with *error_r (nothing changed). */
+int server_ratings_recompute(struct server *server, size_t *games_r,
+			     const char **error_r);
+/* `ashes ladder show NAME`: the standings at now
+ * (templates/admin-ladder.txt); `ashes ladder history NAME`: every event
+ * of its log, who recorded it and why (admin-ladder-history.txt).  -1
+ * with *error_r ("no ladder NAME in the configuration"). */
+int server_ladder_show(struct server *server, const char *ladder,
+		       int64_t now, struct buf *out, const char **error_r);
+int server_ladder_history(struct server *server, const char *ladder,
+			  struct buf *out, const char **error_r);
+/* `ashes ladder move NAME PLAYER POS`: the operator puts a member at
+ * place pos (1 = top), recorded in the log as the operator's, with note
+ * (may be NULL).  -1 with *error_r (no such ladder, player not a member,
+ * pos out of range). */
+int server_ladder_move(struct server *server, const char *ladder,
+		       const char *player, int pos, const char *note,
+		       int64_t now, struct buf *out, const char **error_r);
+/* `ashes league show NAME`: the seasons, the current one's groups and
+ * standings (templates/admin-league.txt).  -1 with *error_r. */
+int server_league_show(struct server *server, const char *league,
+		       int64_t now, struct buf *out, const char **error_r);
+
+/* `ashes clock GAME`: the computation of a game's clocks at now, for the
+ * operator (templates/admin-clock.txt), appended to out.  -1 with
+ * *error_r ("no game 12", ...). */
+int server_clock_show(struct server *server, int64_t game_id, int64_t now,
+		      struct buf *out, const char **error_r);
+/* `ashes game adjust GAME +24h [white|black]`: add seconds (negative:
+ * take) to a clock -- side NULL: the player to move -- recorded in the
+ * game's clock history with note (may be NULL), both players told.
+ * -1 with *error_r (no such game, no clock, not running, out of range). */
+int server_clock_adjust(struct server *server, int64_t game_id,
+			const char *side, int64_t seconds, const char *note,
+			int64_t now, struct buf *out, const char **error_r);
 
 #endif

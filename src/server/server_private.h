@@ -3,6 +3,9 @@
  *
  * The files, each calling only the ones below it in this list (so a
  * feature to come adds a file on top, not a case in the middle):
+ *   timer.c     the clocks' timer: flags, reminders, the daemon's absence,
+ *               in a transaction of its own;
+ *   admin_clock.c  `ashes clock`, `ashes game adjust`, the clock history;
  *   server.c    one mail, one transaction: duplicate, intake, replay,
  *               identity, commands, outcome (server.h's pipeline);
  *   intake.c    decisions about the mail as a whole (bounce, loops, rate
@@ -18,6 +21,8 @@
  *   message.c   message: a note to the opponent, archived with the game;
  *   undo.c      offer|accept|decline undo: a move taken back by agreement;
  *   settings.c  set KEY VALUE, settings: what a player chose;
+ *   vacation.c  vacation: a player's clocks stopped for some days;
+ *   flag.c      a flag that falls (by the timer or a late move), claim;
  *   help.c      help [TOPIC]: the general help, the rules, one command;
  *   notice.c    the notices a change of a game sends (your move, result,
  *               observers, challenges);
@@ -27,6 +32,8 @@
  *               confirmed it, an observer's notice kept for the digest;
  *   queue.c     one outgoing mail into the outbox, as a typed envelope;
  *   game.c      a game loaded, replayed, described and saved;
+ *   game_clock.c  a game's clocks from the row and back, the clock's part
+ *               in a move, the vacation bank, the clocks mails show;
  *   handle.c    the mail in hand: refusals, rendering, failures;
  *   mailbox.c   the mailbox bookkeeping the loop asks the service for;
  *   admin.c     operator views (`ashes game show`).
@@ -56,6 +63,9 @@ struct handle {
 	struct server *srv;
 	const struct server_inbound *msg;
 	int64_t now;
+	/* When the mailbox received the mail in hand (<= now; now outside
+	 * a mail): the time a move is charged at. */
+	int64_t received;
 	int64_t inbound_id;
 	struct store_player *me; /* NULL: not registered */
 	int64_t first_game;      /* first game a command touched, for the
@@ -102,6 +112,12 @@ struct game {
 	char black[COMMAND_NAME_MAX + 1];
 	char challenger[COMMAND_NAME_MAX + 1];
 	char opponent[COMMAND_NAME_MAX + 1]; /* "" for an open challenge */
+	/* The game's clocks (game_clock.c), from the row's columns, the
+	 * players' zones and vacations: has_clock false for a game
+	 * without time control. */
+	bool has_clock;
+	bool vacation_ok;         /* the game allows vacations */
+	struct clock_state clock;
 };
 
 /* A handler's answer besides 0 (done) and -1 (failure): refused, with
@@ -237,6 +253,8 @@ enum server_notice {
 	NOTICE_MESSAGE,
 	NOTICE_UNDO,
 	NOTICE_UNDONE,
+	NOTICE_CLOCK,
+	NOTICE_LADDER,
 	NOTICE_COUNT
 };
 extern const struct server_notice_def {
@@ -328,6 +346,208 @@ int game_board_picture(struct handle *h, const struct game *g, int ply,
 int game_refuse(struct handle *h, const char *code, int64_t game);
 int game_refuse_status(struct handle *h, const struct game *g);
 
+/* ---- game_clock.c: a game's clocks ------------------------------------ */
+
+/* The longest stored time control text, NUL included. */
+#define GAME_CLOCK_TEXT_MAX 64
+/* The stored text of a time control: the spec, then " weekends=off" and
+ * " vacation=no" when so ("days:3 weekends=off").  0, or -1 with
+ * *fault_r (may be NULL). */
+int game_clock_text_parse(const char *text, struct clock_control *c_r,
+			  bool *vacation_ok_r, struct clock_fault *fault_r);
+void game_clock_text_format(const struct clock_control *c, bool vacation_ok,
+			    char *buf, size_t size);
+/* g->clock from g->row, the players' zones and vacations (game_load
+ * does it).  0 or -1. */
+int game_clock_load(struct handle *h, struct game *g);
+/* g->clock into the row: both clocks, the turn, its deadline and next
+ * reminder, none for a game not active (game_save does it). */
+void game_clock_to_row(const struct handle *h, struct game *g);
+/* The game began: the clock of the player to move runs from
+ * h->received.  0 or -1. */
+int game_clock_start(struct handle *h, struct game *g);
+/* The record took a move of the player whose clock ran (swapped: it was
+ * a swap, the seats changed hands): their clock is charged at
+ * h->received, the next player's runs.  0 or -1. */
+int game_clock_after_move(struct handle *h, struct game *g, bool swapped);
+/* The turn went back (a move taken back): the time spent is charged to
+ * the player whose clock ran, the player to move now has theirs
+ * running.  0 or -1. */
+int game_clock_hand_over(struct handle *h, struct game *g);
+/* A player's vacation bank, opened with the policy's start days the
+ * first time it is asked for, accrued up to h->now; and stored.  0 or
+ * -1. */
+int game_clock_bank_get(struct handle *h, int64_t pid,
+			struct clock_bank *b_r);
+int game_clock_bank_put(struct handle *h, int64_t pid,
+			const struct clock_bank *b);
+/* The time g's clocks stand at: h->now, or when an ended game ended. */
+int64_t game_clock_now(const struct handle *h, const struct game *g);
+/* "3 days 4 hours": the two largest units of a span. */
+void game_clock_span(int64_t seconds, char *buf, size_t size);
+/* The clock variables of every mail about g (has_clock, clock,
+ * clock_white, clock_black, deadline in UTC, ...). */
+void game_clock_ctx(const struct handle *h, const struct game *g,
+		    struct template_ctx *ctx);
+/* What depends on the reader: the deadline in their zone, their
+ * vacation days (a player of g).  0 or -1. */
+int game_clock_reader_ctx(struct handle *h, const struct game *g,
+			  int64_t reader, struct template_ctx *ctx);
+
+/* ---- flag.c: a flag that falls --------------------------------------- */
+
+enum flag_outcome {
+	FLAG_NONE = 0,  /* time left, no clock, or not running */
+	FLAG_VACATION,  /* vacation days were spent: the game goes on */
+	FLAG_LOST,      /* lost on time */
+	FLAG_CANCELLED, /* the player out of time never moved: no result */
+	FLAG_CLAIMABLE, /* timeout_claim = manual: left to the opponent */
+};
+/* Has the flag of the player to move in g (loaded with replay) fallen
+ * at `at`?  If so, act on it -- vacation days, a loss, a cancel, or a
+ * claim offered -- record it in the clock history, save the game and
+ * tell the players (and observers of an ended game).  0 with *what_r,
+ * or -1. */
+int flag_check(struct handle *h, struct game *g, int64_t at,
+	       enum flag_outcome *what_r);
+/* Record an entry of g's clock history (store_clock_event_add).  0 or
+ * -1. */
+int flag_event(struct handle *h, const struct game *g, const char *kind,
+	       int64_t player_id, int64_t seconds, const char *note);
+server_command_fn flag_claim;
+
+/* ---- club.c, club_ladder.c, club_league.c, club_result.c,
+ * club_timer.c: the club's ladders, leagues and ratings ---------------- */
+
+/* The configuration's ladder / league of that name (any case), or
+ * NULL. */
+const struct server_ladder *club_ladder_find(const struct server *srv,
+					     const char *name);
+const struct server_league *club_league_find(const struct server *srv,
+					     const char *name);
+/* Does the configuration list player `name` (any case) in club? */
+bool club_listed(const struct server_club *club, const char *name);
+/* A ladder's standing, replayed from its log (free it with
+ * ladder_standing_free).  0 or -1. */
+int club_ladder_standing(struct handle *h, const char *ladder,
+			 struct ladder_standing **standing_r);
+/* Apply ev to the standing and record it in the log, by actor ("mail",
+ * "daemon", "operator") with note (may be NULL).  An event that cannot
+ * follow the log is a failure of the caller (-1), never recorded. */
+int club_ladder_record(struct handle *h, const char *ladder,
+		       struct ladder_standing *standing,
+		       const struct ladder_event *ev, const char *actor,
+		       const char *note);
+/* A game of a competition: white against black with the club's variant
+ * and time control, a challenge to black (active false) or a game under
+ * way (active: the caller starts its clock), linked to the ladder or to
+ * the season's group.  0 and *id_r, or -1. */
+int club_game_create(struct handle *h, const struct server_club *club,
+		     int64_t white, int64_t black, bool active,
+		     const char *ladder, int64_t season_id, int group_no,
+		     int64_t *id_r);
+/* The ladder of a game (caller frees; NULL: none) and whether it is
+ * rated (rated_r may be NULL).  0 or -1. */
+int club_game_ladder(struct handle *h, int64_t game_id, char **ladder_r,
+		     bool *rated_r);
+/* The configuration's members into the ladders: a listed player seen
+ * registered for the first time joins at the bottom; a member of a
+ * closed ladder no longer listed is withdrawn once their open games have
+ * ended.  Counts added to *joined_r, *withdrawn_r.  0 or -1. */
+int club_sync(struct handle *h, size_t *joined_r, size_t *withdrawn_r);
+
+/* club_ladder.c.  The `ladder` command. */
+server_command_fn club_ladder_run;
+/* The standing of ladder l for templates (mail/ladder.txt's variables:
+ * ladder, size, standing[place, name, me], challenges, the reader's
+ * my_place and whom they may challenge, the rules) for reader (0:
+ * nobody).  0 or -1. */
+int club_ladder_ctx(struct handle *h, const struct server_ladder *l,
+		    int64_t reader, struct template_ctx *ctx);
+/* The sender answered a challenge (COMMAND_ACCEPT, COMMAND_DECLINE,
+ * COMMAND_WITHDRAW) of game g: if it is a ladder's, the ladder records
+ * it (accepted; a decline is a walkover for the challenger; a withdrawal
+ * cancels).  0, REFUSED (accepted too late), -1. */
+int club_ladder_answer(struct handle *h, struct game *g,
+		       enum command_kind answer);
+
+/* club_result.c.  The results of ended competition games, once each, in
+ * the order they ended (at most limit, 0: all): the ladder's result
+ * event and the ratings.  0 or -1. */
+int club_apply_results(struct handle *h, size_t limit, size_t *applied_r,
+		       size_t *rated_r);
+/* Rate finished game g at `at` if it counts (at least 4 plies, not a
+ * second loss on time in a row): *rated_r.  0 or -1. */
+int club_rate_game(struct handle *h, const struct game *g, int64_t at,
+		   bool *rated_r);
+/* The ratings list for templates (ratings[place, name, rating, rd,
+ * provisional, games, me], my_rating ...).  0 or -1. */
+int club_ratings_ctx(struct handle *h, int64_t reader,
+		     struct template_ctx *ctx);
+server_command_fn club_ratings;
+
+/* club_league.c.  The `league` command; a league's season begun when
+ * its start comes (groups, games, clocks), at most once per season.
+ * The number of seasons begun added to *seasons_r.  0 or -1. */
+server_command_fn club_league_run;
+int club_league_tick(struct handle *h, size_t *seasons_r);
+
+/* A season's members, groups and standings, and its games. */
+struct league_view {
+	struct store_league_member *members; /* by group, then seed */
+	size_t nmembers;
+	int64_t *players;             /* the members' ids, in that order */
+	struct league_group *groups;  /* consecutive slices of players */
+	size_t ngroups;
+	struct league_row *standing;  /* group g's rows at groups[g].first */
+	struct store_game_club *links; /* the season's games, by id */
+	struct store_game **games;    /* each one's row */
+	size_t ngames;
+};
+
+/* club_league_view.c.  Season season_id as stored, with every group's
+ * standings (free with league_view_free).  0 or -1. */
+int league_view_load(struct handle *h, int64_t season_id,
+		     struct league_view *v);
+void league_view_free(struct league_view *v);
+/* How a game's row counts in the standings. */
+enum league_outcome league_view_outcome(const struct store_game *r);
+/* Player pid's index in group g of v, or -1. */
+long league_view_index(const struct league_view *v, size_t g, int64_t pid);
+/* The group number (1..) of group g of v. */
+int league_view_group_no(const struct league_view *v, size_t g);
+/* Group g's standings from its games' results.  0 or -1. */
+int league_view_standings(struct handle *h, struct league_view *v, size_t g);
+/* The group and place of pid in v: 1 and *g_r, *row_r; 0 if not in. */
+int league_view_find(const struct league_view *v, int64_t pid, size_t *g_r,
+		     const struct league_row **row_r);
+
+/* club_timer.c.  The club's work at h->now, in the timer's transaction
+ * (timer.c): members synced, results applied, walkovers, absences, the
+ * leagues' seasons, the weekly standings.  0 or -1. */
+struct club_report {
+	size_t joined, withdrawn, results, rated, walkovers, seasons,
+		standings;
+};
+int club_tick(struct handle *h, struct club_report *rep);
+
+/* ---- admin.c ---------------------------------------------------------- */
+
+/* A game for the operator at time now (a handle made for it into h): 0,
+ * or -1 with *error_r ("no game 12"; server->errbuf). */
+int admin_game_load(struct server *server, struct handle *h,
+		    int64_t game_id, int64_t now, struct game *g,
+		    const char **error_r);
+
+/* g's clock history as the list "clock_events" (and the flag
+ * "any_clock_events") in ctx.  0 or -1. */
+int admin_clock_history(struct handle *h, const struct game *g,
+			struct template_ctx *ctx);
+
+/* ---- vacation.c: the `vacation` command ------------------------------ */
+
+server_command_fn vacation_run;
+
 /* ---- handle.c ------------------------------------------------------- */
 
 /* A Message-ID as we store it: "<id@x>" -> "id@x" (cut to fit len) in
@@ -361,5 +581,8 @@ void server_set_utc(struct template_ctx *ctx, const char *key, int64_t t,
 		    bool seconds);
 /* A handle for work outside any mail (operator views). */
 void server_handle_outside(struct server *server, struct handle *h);
+/* The same at time now (the timer, the operator's changes): received =
+ * now. */
+void server_handle_at(struct server *server, struct handle *h, int64_t now);
 
 #endif

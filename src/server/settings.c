@@ -1,11 +1,13 @@
 /* settings.c -- the commands about what a player chose: `set KEY VALUE`
  * (confirm on|off, pictures png|svg|none, moves full|short|none, digest
- * on|off) and `settings`, which lists them.  The keys and words are the
+ * on|off, reminders on|off, timezone ZONE) and `settings`, which lists
+ * them.  The keys and words are the
  * store's (store_setting_*); the mails honour them in recipient.c. */
 #include "server/server_private.h"
 
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 /* The flag naming key's value in s ("now_confirm_off"), for the
  * template to say what the setting does now. */
@@ -15,8 +17,13 @@ static void settings_flag(const struct store_settings *s,
 {
 	char flag[64];
 
-	snprintf(flag, sizeof(flag), "%s%s_%s", prefix,
-		 store_setting_name(key), store_setting_word(s, key));
+	/* A zone is no word of a list: the flag is now_timezone. */
+	if (key == STORE_SETTING_TIMEZONE)
+		snprintf(flag, sizeof(flag), "%s%s", prefix,
+			 store_setting_name(key));
+	else
+		snprintf(flag, sizeof(flag), "%s%s_%s", prefix,
+			 store_setting_name(key), store_setting_word(s, key));
 	template_ctx_set_bool(ctx, flag, true);
 }
 
@@ -32,6 +39,14 @@ int settings_set(struct handle *h, const struct command *c, struct game *g,
 	if (store_setting_parse_key(o->key, &key) < 0) {
 		server_refuse(h, "unknown_setting");
 		template_ctx_set(h->refusal, "key", o->key);
+		return REFUSED;
+	}
+	/* A zone is a name of the tz database: one that does not exist is
+	 * refused, not stored to be read as UTC. */
+	if (key == STORE_SETTING_TIMEZONE && strcasecmp(o->value, "utc") != 0 &&
+	    clock_zone_check(o->value, NULL) < 0) {
+		server_refuse(h, "bad_timezone");
+		template_ctx_set(h->refusal, "value", o->value);
 		return REFUSED;
 	}
 	if (server_recipient_settings(h, h->me->id, &s) < 0)

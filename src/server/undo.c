@@ -241,6 +241,15 @@ static int undo_accept(struct handle *h, struct game *g, int64_t opp,
 		g->row->black_id = opp;
 		g->row->swapped = false;
 		g->row->ply = (int)index;
+		if (g->has_clock) {
+			/* The clocks go back with their players. */
+			struct clock_player t = g->clock.player[CORE_WHITE];
+			g->clock.player[CORE_WHITE] =
+				g->clock.player[CORE_BLACK];
+			g->clock.player[CORE_BLACK] = t;
+			g->clock.to_move = g->clock.to_move == CORE_WHITE ?
+					   CORE_BLACK : CORE_WHITE;
+		}
 		if (game_save(h, g) < 0)
 			return -1;
 	}
@@ -249,6 +258,9 @@ static int undo_accept(struct handle *h, struct game *g, int64_t opp,
 	ret = game_load(h, id, g, true);
 	if (ret != 1)
 		return ret < 0 ? -1 : server_store_fail(h, "the game vanished");
+	/* The turn went back: the clock of the player to move now runs. */
+	if (game_clock_hand_over(h, g) < 0 || game_save(h, g) < 0)
+		return -1;
 	game_ctx(h, g, out);
 	template_ctx_set_bool(out, "accept", true);
 	ctx = template_ctx_new();

@@ -4,13 +4,14 @@
 STORE_SQL_FILES = sql/001-initial.sql sql/002-hostile-mail.sql \
 	sql/003-outbox-envelope.sql sql/004-duplicates-recorded.sql \
 	sql/005-player-settings.sql sql/006-undo-message.sql \
-	sql/007-outbox-image-type.sql
+	sql/007-outbox-image-type.sql sql/008-clocks.sql \
+	sql/009-clubs.sql
 nobase_dist_pkgdata_DATA += $(STORE_SQL_FILES)
 
 noinst_LIBRARIES += libashes_store.a
 libashes_store_a_CPPFLAGS = $(AM_CPPFLAGS) $(SQLITE_CFLAGS)
 libashes_store_a_SOURCES = \
-	src/store/store.h \
+	src/store/store.h src/store/store_clock.h src/store/store_club.h \
 	src/store/store_private.h \
 	src/store/store.c \
 	src/store/store_migrate.c \
@@ -23,7 +24,10 @@ libashes_store_a_SOURCES = \
 	src/store/store_mailbox.c \
 	src/store/store_identity.c \
 	src/store/store_settings.c \
-	src/store/store_message.c
+	src/store/store_message.c \
+	src/store/store_clock.c \
+	src/store/store_club.c src/store/store_league.c \
+	src/store/store_rating.c
 nodist_libashes_store_a_SOURCES = src/store/store_sql_embedded.c
 EXTRA_DIST += src/store/embed-sql.sh
 CLEANFILES += src/store/store_sql_embedded.c
@@ -80,6 +84,24 @@ tests_store_test_store_settings_SOURCES = tests/store/test_store_settings.c \
 	tests/store/store_fixture.h tests/store/store_test.h
 tests_store_test_store_settings_CFLAGS = $(STORE_TEST_CFLAGS)
 tests_store_test_store_settings_LDADD = $(STORE_TEST_LDADD)
+check_PROGRAMS += tests/store/test_store_clock
+TESTS += tests/store/test_store_clock
+tests_store_test_store_clock_SOURCES = tests/store/test_store_clock.c \
+	tests/store/store_fixture.h tests/store/store_test.h
+tests_store_test_store_clock_CFLAGS = $(STORE_TEST_CFLAGS)
+tests_store_test_store_clock_LDADD = $(STORE_TEST_LDADD)
+check_PROGRAMS += tests/store/test_store_club
+TESTS += tests/store/test_store_club
+tests_store_test_store_club_SOURCES = tests/store/test_store_club.c \
+	tests/store/store_fixture.h tests/store/store_test.h
+tests_store_test_store_club_CFLAGS = $(STORE_TEST_CFLAGS)
+tests_store_test_store_club_LDADD = $(STORE_TEST_LDADD)
+check_PROGRAMS += tests/store/test_store_rating
+TESTS += tests/store/test_store_rating
+tests_store_test_store_rating_SOURCES = tests/store/test_store_rating.c \
+	tests/store/store_fixture.h tests/store/store_test.h
+tests_store_test_store_rating_CFLAGS = $(STORE_TEST_CFLAGS)
+tests_store_test_store_rating_LDADD = $(STORE_TEST_LDADD)
 
 # bench_store: one-move-mail transactions/s through the store alone, with
 # 1,000 active games and again with 100,000 finished games.

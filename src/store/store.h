@@ -226,6 +226,11 @@ int store_player_by_address(struct store *store, const char *address,
 int store_player_list(struct store *store, struct store_player **players_r,
 		      size_t *count_r, const char **error_r);
 
+/* When player_id last played a move (in any game): 1 and *at_r, 0 if
+ * never.  (A ladder withdraws members absent too long.) */
+int store_player_last_move(struct store *store, int64_t player_id,
+			   int64_t *at_r, const char **error_r);
+
 /* Mark an address failing (a bounce came back) or, with failing = false,
  * working again.  1 if the address belongs to a player, 0 if unknown. */
 int store_address_mark_failing(struct store *store, const char *address,
@@ -283,8 +288,11 @@ enum store_game_status {
 	STORE_GAME_FINISHED,
 	STORE_GAME_DECLINED,
 	STORE_GAME_WITHDRAWN,
+	/* The clock ran out before the player whose flag fell had made a
+	 * first move: no result (sql/008). */
+	STORE_GAME_CANCELLED,
 };
-#define STORE_GAME_STATUS_COUNT 6
+#define STORE_GAME_STATUS_COUNT 7
 /* "challenge", "open", "active", ... as stored; NULL for a bad value. */
 const char *store_game_status_name(enum store_game_status status);
 /* 0 and *status_r, or -1 for an unknown name. */
@@ -306,15 +314,23 @@ struct store_game {
 	int64_t updated;
 	int64_t draw_offer_by;  /* player with a pending draw offer, or 0 */
 	int draw_offer_ply;     /* ply at which it was offered */
-	/* Clocks (for later issues): settings text as the server writes it,
-	 * each side's remaining seconds, when the side to move started
-	 * thinking, and when the next reminder/timeout check is due. */
+	/* Clocks (the service's clock.h): the time control as the service
+	 * writes it, each colour's seconds left (for the side to move: at
+	 * the start of its turn), when the turn of the side to move began
+	 * (0: the clock has not started), which colour that is, when its
+	 * flag falls, when its next reminder is due, how many of the
+	 * reminder thresholds this turn has passed, and (timeout_claim =
+	 * manual) when the flag fell with the game left for the opponent
+	 * to claim. */
 	char *clock_settings;   /* NULL: no clock */
 	int64_t clock_white;
 	int64_t clock_black;
 	int64_t clock_turn_started;
+	int clock_side;         /* 0 white, 1 black: the side to move */
 	int64_t deadline_at;    /* 0: nothing due; see store_games_due */
+	int64_t remind_at;      /* 0: no reminder to come */
 	int reminders_sent;
+	int64_t flag_fell_at;   /* 0: not fallen, or not left to claim */
 	char *thread_message_id; /* Message-ID of the thread root, or NULL */
 };
 /* Free what one struct store_game owns (not the struct; the database is
@@ -468,6 +484,7 @@ int store_observer_list(struct store *store, int64_t game_id,
 
 /* What a player chose with `set KEY VALUE` by mail or `ashes player set`
  * (sql/005).  A player who never set anything has the defaults. */
+#define STORE_TIMEZONE_MAX 64
 enum store_picture { STORE_PICTURE_PNG = 0, STORE_PICTURE_SVG,
 		     STORE_PICTURE_NONE };
 enum store_move_list { STORE_MOVES_SHORT = 0, STORE_MOVES_FULL,
@@ -478,6 +495,17 @@ struct store_settings {
 	enum store_move_list moves;  /* the legal-move list; default short */
 	bool digest;                 /* observers: one daily digest instead of
 				      * a mail per change; default false */
+	bool reminders;              /* mails when a clock runs low; default
+				      * true (sql/008) */
+	/* The IANA time zone the player reads dates in and whose weekends
+	 * are free when a game has weekends off; "" is UTC (sql/008).  The
+	 * store checks the shape only (letters, digits, "/_+-", at most
+	 * STORE_TIMEZONE_MAX - 1 bytes); the service checks the zone
+	 * exists. */
+	char timezone[STORE_TIMEZONE_MAX];
+	bool standings;              /* the weekly standings mail of the
+				      * ladders the player is in; default
+				      * true (sql/009) */
 };
 /* The defaults into *s_r. */
 void store_settings_default(struct store_settings *s_r);
@@ -485,34 +513,42 @@ void store_settings_default(struct store_settings *s_r);
  * are stored (or player_id is 0); -1 on failure. */
 int store_settings_get(struct store *store, int64_t player_id,
 		       struct store_settings *s_r, const char **error_r);
-/* Store all four settings of a player.  -1 with STORE_ERROR_USAGE for no
- * such player or a value out of its enum's range. */
+/* Store all the settings of a player.  -1 with STORE_ERROR_USAGE for no
+ * such player, a value out of its enum's range, or a timezone that is
+ * neither "" nor of a zone name's shape. */
 int store_settings_set(struct store *store, int64_t player_id,
 		       const struct store_settings *s, int64_t now,
 		       const char **error_r);
 
 /* The keys and the words of their values, as players write them:
  * confirm on|off, pictures png|svg|none, moves full|short|none, digest
- * on|off (the command syntax, like store_game_status_name()). */
+ * on|off, reminders on|off, timezone ZONE|UTC, standings on|off (the
+ * command syntax, like store_game_status_name()). */
 enum store_setting_key {
 	STORE_SETTING_CONFIRM = 0,
 	STORE_SETTING_PICTURES,
 	STORE_SETTING_MOVES,
 	STORE_SETTING_DIGEST,
+	STORE_SETTING_REMINDERS, /* on|off */
+	STORE_SETTING_TIMEZONE,  /* a zone name, or "UTC" (stored as "") */
+	STORE_SETTING_STANDINGS, /* on|off */
 	STORE_SETTING_COUNT
 };
 /* "confirm", ...; NULL for a bad key. */
 const char *store_setting_name(enum store_setting_key key);
 /* The words a key takes, "on|off"; NULL for a bad key. */
 const char *store_setting_choices(enum store_setting_key key);
-/* The word of key's value in s ("off", "svg"); NULL for a bad key or a
- * value out of range. */
+/* The word of key's value in s ("off", "svg"; the timezone's name, which
+ * points into s, or "UTC" for ""); NULL for a bad key or a value out of
+ * range. */
 const char *store_setting_word(const struct store_settings *s,
 			       enum store_setting_key key);
 /* A key by its name (ASCII case-insensitive): 0 and *key_r, or -1. */
 int store_setting_parse_key(const char *name, enum store_setting_key *key_r);
 /* Set key in s to the value named by a word of it (case-insensitive): 0,
- * or -1 if value is none of key's words (s unchanged). */
+ * or -1 if value is none of key's words (s unchanged).  timezone takes
+ * "UTC" in any case (stored as "") or a name of a zone's shape, kept as
+ * given, its case included. */
 int store_setting_parse_value(struct store_settings *s,
 			      enum store_setting_key key, const char *value);
 
@@ -748,5 +784,12 @@ int store_rate_get(struct store *store, const char *sender, int64_t now,
 /* Forget senders whose window started before `before`. */
 int store_rate_prune(struct store *store, int64_t before,
 		     const char **error_r);
+
+/* The clocks' tables: vacations, the vacation bank, the clock history,
+ * the timer's heartbeat (store_clock.h). */
+#include "store/store_clock.h"
+/* A club's competitions: ladders' event logs, league seasons, which game
+ * belongs to which, ratings (store_club.h). */
+#include "store/store_club.h"
 
 #endif

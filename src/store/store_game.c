@@ -12,6 +12,7 @@ static const char *const status_names[STORE_GAME_STATUS_COUNT] = {
 	[STORE_GAME_FINISHED] = "finished",
 	[STORE_GAME_DECLINED] = "declined",
 	[STORE_GAME_WITHDRAWN] = "withdrawn",
+	[STORE_GAME_CANCELLED] = "cancelled",
 };
 
 const char *store_game_status_name(enum store_game_status status)
@@ -51,14 +52,7 @@ void store_game_free(struct store_game **game)
 	store_rows_free(game, 1, sizeof(**game), store_game_clear);
 }
 
-/* The columns every game query selects, in the order game_read reads. */
-#define GAME_COLUMNS \
-	"id, variant, challenger_id, white_id, black_id, swapped, status, " \
-	"ply, result, end_reason, created, updated, draw_offer_by, " \
-	"draw_offer_ply, clock_settings, clock_white, clock_black, " \
-	"clock_turn_started, deadline_at, reminders_sent, thread_message_id"
-
-static void game_read(sqlite3_stmt *st, void *elem)
+void store_game_read(sqlite3_stmt *st, void *elem)
 {
 	struct store_game *g = elem;
 	enum store_game_status status = STORE_GAME_CHALLENGE;
@@ -87,9 +81,12 @@ static void game_read(sqlite3_stmt *st, void *elem)
 	g->deadline_at = store_col_int64(st, 18);
 	g->reminders_sent = sqlite3_column_int(st, 19);
 	g->thread_message_id = store_col_strdup(st, 20);
+	g->clock_side = sqlite3_column_int(st, 21);
+	g->remind_at = store_col_int64(st, 22);
+	g->flag_fell_at = store_col_int64(st, 23);
 }
 
-/* Bind the mutable fields of g to parameters ?2 .. ?17 (the same order
+/* Bind the mutable fields of g to parameters ?2 .. ?19 (the same order
  * for insert and update; ?1 is the id or the variant). */
 static int game_bind_mutable(struct store *s, sqlite3_stmt *st,
 			     const struct store_game *g, const char **error_r)
@@ -99,6 +96,9 @@ static int game_bind_mutable(struct store *s, sqlite3_stmt *st,
 	if (status == NULL)
 		return store_fail(s, error_r, STORE_ERROR_USAGE,
 				  "bad game status %d", (int)g->status);
+	if (g->clock_side != 0 && g->clock_side != 1)
+		return store_fail(s, error_r, STORE_ERROR_USAGE,
+				  "bad clock side %d", g->clock_side);
 	store_bind_id(st, 2, g->white_id);
 	store_bind_id(st, 3, g->black_id);
 	sqlite3_bind_int(st, 4, g->swapped ? 1 : 0);
@@ -117,6 +117,9 @@ static int game_bind_mutable(struct store *s, sqlite3_stmt *st,
 	store_bind_id(st, 14, g->deadline_at);
 	sqlite3_bind_int(st, 15, g->reminders_sent);
 	store_bind_text(st, 16, g->thread_message_id);
+	sqlite3_bind_int(st, 17, g->clock_side);
+	store_bind_id(st, 18, g->remind_at);
+	store_bind_id(st, 19, g->flag_fell_at);
 	return 0;
 }
 
@@ -127,10 +130,10 @@ int store_game_create(struct store *store, const struct store_game *game,
 		"INSERT INTO games (variant, white_id, black_id, swapped, "
 		"status, result, end_reason, draw_offer_by, draw_offer_ply, "
 		"clock_settings, clock_white, clock_black, clock_turn_started, "
-		"deadline_at, reminders_sent, thread_message_id, "
-		"challenger_id, created, updated) VALUES (?1, ?2, ?3, ?4, ?5, "
-		"?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, "
-		"?18)";
+		"deadline_at, reminders_sent, thread_message_id, clock_side, "
+		"remind_at, flag_fell_at, challenger_id, created, updated) "
+		"VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, "
+		"?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?21)";
 	sqlite3_stmt *st;
 
 	store_ok(store);
@@ -145,8 +148,8 @@ int store_game_create(struct store *store, const struct store_game *game,
 		store_stmt_done(st);
 		return -1;
 	}
-	sqlite3_bind_int64(st, 17, game->challenger_id);
-	sqlite3_bind_int64(st, 18, now);
+	sqlite3_bind_int64(st, 20, game->challenger_id);
+	sqlite3_bind_int64(st, 21, now);
 	if (store_run(store, st, "creating a game", error_r) < 0)
 		return -1;
 	if (id_r != NULL)
@@ -158,7 +161,7 @@ int store_game_load(struct store *store, int64_t game_id,
 		    struct store_game **game_r, const char **error_r)
 {
 	static const char sql[] =
-		"SELECT " GAME_COLUMNS " FROM games WHERE id = ?1";
+		"SELECT " STORE_GAME_COLUMNS " FROM games WHERE id = ?1";
 	struct store_game *g;
 	sqlite3_stmt *st;
 	int rc;
@@ -173,7 +176,7 @@ int store_game_load(struct store *store, int64_t game_id,
 	if (rc <= 0)
 		return rc;
 	g = xzalloc(sizeof(*g));
-	game_read(st, g);
+	store_game_read(st, g);
 	store_stmt_done(st);
 	*game_r = g;
 	return 1;
@@ -189,7 +192,8 @@ int store_game_update(struct store *store, const struct store_game *game,
 		"clock_settings = ?10, clock_white = ?11, clock_black = ?12, "
 		"clock_turn_started = ?13, deadline_at = ?14, "
 		"reminders_sent = ?15, thread_message_id = ?16, "
-		"updated = ?17 WHERE id = ?1";
+		"clock_side = ?17, remind_at = ?18, flag_fell_at = ?19, "
+		"updated = ?20 WHERE id = ?1";
 	sqlite3_stmt *st;
 
 	store_ok(store);
@@ -201,7 +205,7 @@ int store_game_update(struct store *store, const struct store_game *game,
 		store_stmt_done(st);
 		return -1;
 	}
-	sqlite3_bind_int64(st, 17, now);
+	sqlite3_bind_int64(st, 20, now);
 	if (store_run(store, st, "updating a game", error_r) < 0)
 		return -1;
 	if (sqlite3_changes(store->db) == 0)
@@ -216,7 +220,7 @@ static int games_collect(struct store *s, sqlite3_stmt *st,
 			 struct store_game **games_r, size_t *count_r,
 			 const char *what, const char **error_r)
 {
-	return store_collect(s, st, sizeof(**games_r), game_read,
+	return store_collect(s, st, sizeof(**games_r), store_game_read,
 			     store_game_clear, games_r, count_r, what, error_r);
 }
 
@@ -238,15 +242,16 @@ static bool single_status(unsigned mask, enum store_game_status *status_r)
 #define STATUS_IN_MASK \
 	"(?9 = 0 OR (?9 >> CASE status WHEN 'challenge' THEN 0 " \
 	"WHEN 'open' THEN 1 WHEN 'active' THEN 2 WHEN 'finished' THEN 3 " \
-	"WHEN 'declined' THEN 4 ELSE 5 END) & 1)"
+	"WHEN 'declined' THEN 4 WHEN 'withdrawn' THEN 5 ELSE 6 END) & 1)"
 
 int store_games_for_player(struct store *store, int64_t player_id,
 			   unsigned statuses, struct store_game **games_r,
 			   size_t *count_r, const char **error_r)
 {
 	static const char sql[] =
-		"SELECT " GAME_COLUMNS " FROM games WHERE (white_id = ?1 OR "
-		"black_id = ?1 OR challenger_id = ?1) AND " STATUS_IN_MASK
+		"SELECT " STORE_GAME_COLUMNS " FROM games WHERE "
+		"(white_id = ?1 OR black_id = ?1 OR challenger_id = ?1) AND "
+		STATUS_IN_MASK
 		" ORDER BY id DESC";
 	sqlite3_stmt *st;
 
@@ -268,8 +273,9 @@ int store_games_finished_for_player(struct store *store, int64_t player_id,
 {
 	/* A finished game changes no more: its last update is its end. */
 	static const char sql[] =
-		"SELECT " GAME_COLUMNS " FROM games WHERE status = 'finished' "
-		"AND (white_id = ?1 OR black_id = ?1) "
+		"SELECT " STORE_GAME_COLUMNS " FROM games "
+		"WHERE status = 'finished' AND "
+		"(white_id = ?1 OR black_id = ?1) "
 		"ORDER BY updated DESC, id DESC LIMIT ?2";
 	sqlite3_stmt *st;
 
@@ -293,10 +299,10 @@ int store_games_list(struct store *store, unsigned statuses,
 	/* One status (e.g. the open challenges) goes through its index, so
 	 * it stays cheap with 100,000 finished games around. */
 	static const char sql_one[] =
-		"SELECT " GAME_COLUMNS " FROM games WHERE status = ?1 AND "
-		"id > ?2 ORDER BY id LIMIT ?3";
+		"SELECT " STORE_GAME_COLUMNS " FROM games "
+		"WHERE status = ?1 AND id > ?2 ORDER BY id LIMIT ?3";
 	static const char sql_mask[] =
-		"SELECT " GAME_COLUMNS " FROM games WHERE id > ?2 AND "
+		"SELECT " STORE_GAME_COLUMNS " FROM games WHERE id > ?2 AND "
 		STATUS_IN_MASK " ORDER BY id LIMIT ?3";
 	enum store_game_status one;
 	sqlite3_stmt *st;
@@ -327,8 +333,8 @@ int store_games_due(struct store *store, int64_t now, size_t limit,
 		    const char **error_r)
 {
 	static const char sql[] =
-		"SELECT " GAME_COLUMNS " FROM games WHERE deadline_at IS NOT "
-		"NULL AND deadline_at <= ?1 AND status = 'active' "
+		"SELECT " STORE_GAME_COLUMNS " FROM games WHERE deadline_at "
+		"IS NOT NULL AND deadline_at <= ?1 AND status = 'active' "
 		"ORDER BY deadline_at, id LIMIT ?2";
 	sqlite3_stmt *st;
 

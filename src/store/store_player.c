@@ -387,3 +387,21 @@ int store_address_mark_failing(struct store *store, const char *address,
 		return -1;
 	return sqlite3_changes(store->db) > 0 ? 1 : 0;
 }
+
+int store_player_last_move(struct store *store, int64_t player_id,
+			   int64_t *at_r, const char **error_r)
+{
+	static const char sql[] =
+		"SELECT played_at FROM moves WHERE player_id = ?1 "
+		"ORDER BY played_at DESC LIMIT 1";
+	sqlite3_stmt *st;
+
+	store_ok(store);
+	*at_r = 0;
+	st = store_stmt(store, sql, error_r);
+	if (st == NULL)
+		return -1;
+	sqlite3_bind_int64(st, 1, player_id);
+	return store_query_int64(store, st, at_r, "finding a player's last "
+				 "move", error_r);
+}

@@ -2,7 +2,8 @@
  * struct, the migrations (store_migrate.c), the prepared-statement cache
  * and row helpers (store_stmt.c), the step/exec wrappers that count calls
  * for fault injection, error recording and the savepoint helpers
- * (store_tx.c).  Not for use outside src/store.
+ * (store_tx.c), and reading a game row (store_game.c).  Not for use
+ * outside src/store.
  */
 #ifndef ASHES_STORE_PRIVATE_H
 #define ASHES_STORE_PRIVATE_H
@@ -29,7 +30,7 @@ struct store_sql_file {
 extern const struct store_sql_file store_sql_embedded[];
 extern const size_t store_sql_embedded_count;
 
-#define STORE_STMT_CACHE_MAX 96
+#define STORE_STMT_CACHE_MAX 160
 
 struct store {
 	sqlite3 *db;
@@ -145,6 +146,30 @@ int store_fingerprint_normalise(const char *in, char *out, size_t outlen);
 void *store_array_grow(void *array, size_t elem_size, size_t n, size_t *cap);
 /* The clear function of store_rows_free for an array of char *. */
 void store_string_clear(void *row);
+
+/* ---- games (store_game.c), shared with store_clock.c ---- */
+
+/* The columns every game query selects, in the order store_game_read
+ * reads them. */
+#define STORE_GAME_COLUMNS \
+	"id, variant, challenger_id, white_id, black_id, swapped, status, " \
+	"ply, result, end_reason, created, updated, draw_offer_by, " \
+	"draw_offer_ply, clock_settings, clock_white, clock_black, " \
+	"clock_turn_started, deadline_at, reminders_sent, " \
+	"thread_message_id, clock_side, remind_at, flag_fell_at"
+/* Read a row of STORE_GAME_COLUMNS into the struct store_game at elem
+ * (a read_row of store_collect). */
+void store_game_read(sqlite3_stmt *st, void *elem);
+
+/* ---- clubs (store_club.c), shared with store_rating.c ---- */
+
+/* A ladder's or a league's name: 1-32 bytes of [a-z0-9_-]. */
+bool store_club_name_ok(const char *name);
+/* Whether the rows a call refers to exist: players p1 and p2, game and
+ * league season (0: none referred to).  0 if they do, else -1 with
+ * STORE_ERROR_USAGE naming the first missing one. */
+int store_club_refs_exist(struct store *store, int64_t p1, int64_t p2,
+			  int64_t game, int64_t season, const char **error_r);
 
 /* ---- migrations and opening (store_migrate.c, store.c) ---- */
 

@@ -1,7 +1,7 @@
 /* store_settings.c -- what each player chose with `set KEY VALUE` (the
- * table player_settings, sql/005), the keys and words they are written
- * with, and the observer notices noted for the daily digest (the table
- * digest_items); see store.h. */
+ * table player_settings, sql/005, sql/008 and sql/009), the keys and
+ * words they are written with, and the observer notices noted for the
+ * daily digest (the table digest_items); see store.h. */
 #include "store/store_private.h"
 
 #include <stdlib.h>
@@ -10,7 +10,8 @@
 
 /* ---- the keys and their words ---------------------------------------- */
 
-/* Each key's words, in the order of its enum (bools: "off", "on"). */
+/* Each key's words, in the order of its enum (bools: "off", "on"); a
+ * key without words (timezone) takes a name of its own shape. */
 static const char *const picture_words[] = { "png", "svg", "none", NULL };
 static const char *const moves_words[] = { "short", "full", "none", NULL };
 static const char *const bool_words[] = { "off", "on", NULL };
@@ -25,7 +26,45 @@ static const struct {
 				     picture_words },
 	[STORE_SETTING_MOVES] = { "moves", "full|short|none", moves_words },
 	[STORE_SETTING_DIGEST] = { "digest", "on|off", bool_words },
+	[STORE_SETTING_REMINDERS] = { "reminders", "on|off", bool_words },
+	[STORE_SETTING_TIMEZONE] = { "timezone",
+				     "a zone such as Europe/Berlin, or UTC",
+				     NULL },
+	[STORE_SETTING_STANDINGS] = { "standings", "on|off", bool_words },
 };
+
+/* The word of the time zone "" (UTC), which any case of it sets. */
+#define TIMEZONE_UTC "UTC"
+
+/* Whether tz has the shape of a zone name: 1 .. STORE_TIMEZONE_MAX - 1
+ * bytes of letters, digits and "/_+-", not starting with "/" and without
+ * "..", so that it can only name a file under the zone directory.  The
+ * CHECK of sql/008 keeps the same characters. */
+static bool timezone_shape_ok(const char *tz)
+{
+	size_t n;
+
+	if (tz[0] == '\0' || tz[0] == '/' || strstr(tz, "..") != NULL)
+		return false;
+	for (n = 0; tz[n] != '\0'; n++) {
+		char c = tz[n];
+
+		if (n >= STORE_TIMEZONE_MAX - 1)
+			return false;
+		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+		      (c >= '0' && c <= '9') || strchr("/_+-", c) != NULL))
+			return false;
+	}
+	return true;
+}
+
+/* Whether s->timezone is a value to store: "" (UTC) or a zone name. */
+static bool timezone_ok(const struct store_settings *s)
+{
+	if (memchr(s->timezone, '\0', sizeof(s->timezone)) == NULL)
+		return false;
+	return s->timezone[0] == '\0' || timezone_shape_ok(s->timezone);
+}
 
 void store_settings_default(struct store_settings *s_r)
 {
@@ -34,6 +73,9 @@ void store_settings_default(struct store_settings *s_r)
 	s_r->picture = STORE_PICTURE_PNG;
 	s_r->moves = STORE_MOVES_SHORT;
 	s_r->digest = false;
+	s_r->reminders = true;
+	s_r->timezone[0] = '\0'; /* UTC */
+	s_r->standings = true;
 }
 
 const char *store_setting_name(enum store_setting_key key)
@@ -57,6 +99,9 @@ static int setting_index(const struct store_settings *s,
 	case STORE_SETTING_PICTURES: return (int)s->picture;
 	case STORE_SETTING_MOVES: return (int)s->moves;
 	case STORE_SETTING_DIGEST: return s->digest ? 1 : 0;
+	case STORE_SETTING_REMINDERS: return s->reminders ? 1 : 0;
+	case STORE_SETTING_STANDINGS: return s->standings ? 1 : 0;
+	case STORE_SETTING_TIMEZONE:
 	case STORE_SETTING_COUNT: break;
 	}
 	return -1;
@@ -65,8 +110,14 @@ static int setting_index(const struct store_settings *s,
 const char *store_setting_word(const struct store_settings *s,
 			       enum store_setting_key key)
 {
-	int i = setting_index(s, key);
+	int i;
 
+	if (key == STORE_SETTING_TIMEZONE) {
+		if (!timezone_ok(s))
+			return NULL;
+		return s->timezone[0] == '\0' ? TIMEZONE_UTC : s->timezone;
+	}
+	i = setting_index(s, key);
 	if (i < 0)
 		return NULL;
 	/* A value out of its enum's range has no word. */
@@ -95,6 +146,16 @@ int store_setting_parse_value(struct store_settings *s,
 
 	if ((unsigned)key >= STORE_SETTING_COUNT || value == NULL)
 		return -1;
+	if (key == STORE_SETTING_TIMEZONE) {
+		/* A zone name keeps its case: zone files are named so. */
+		if (strcasecmp(value, TIMEZONE_UTC) == 0)
+			s->timezone[0] = '\0';
+		else if (timezone_shape_ok(value))
+			memcpy(s->timezone, value, strlen(value) + 1);
+		else
+			return -1;
+		return 0;
+	}
 	for (i = 0; setting_keys[key].words[i] != NULL; i++)
 		if (strcasecmp(value, setting_keys[key].words[i]) == 0)
 			break;
@@ -105,6 +166,9 @@ int store_setting_parse_value(struct store_settings *s,
 	case STORE_SETTING_PICTURES: s->picture = (enum store_picture)i; break;
 	case STORE_SETTING_MOVES: s->moves = (enum store_move_list)i; break;
 	case STORE_SETTING_DIGEST: s->digest = i == 1; break;
+	case STORE_SETTING_REMINDERS: s->reminders = i == 1; break;
+	case STORE_SETTING_STANDINGS: s->standings = i == 1; break;
+	case STORE_SETTING_TIMEZONE:
 	case STORE_SETTING_COUNT: return -1;
 	}
 	return 0;
@@ -128,8 +192,9 @@ int store_settings_get(struct store *store, int64_t player_id,
 		       struct store_settings *s_r, const char **error_r)
 {
 	static const char sql[] =
-		"SELECT confirm, pictures, moves, digest FROM player_settings "
-		"WHERE player_id = ?1";
+		"SELECT confirm, pictures, moves, digest, reminders, timezone, "
+		"standings FROM player_settings WHERE player_id = ?1";
+	const unsigned char *tz;
 	sqlite3_stmt *st;
 	int rc, pic, moves;
 
@@ -148,6 +213,15 @@ int store_settings_get(struct store *store, int64_t player_id,
 	moves = word_index(moves_words, sqlite3_column_text(st, 2));
 	s_r->confirm = sqlite3_column_int(st, 0) != 0;
 	s_r->digest = sqlite3_column_int(st, 3) != 0;
+	s_r->reminders = sqlite3_column_int(st, 4) != 0;
+	s_r->standings = sqlite3_column_int(st, 6) != 0;
+	/* The CHECK of sql/008 keeps it short enough; cut it all the same
+	 * rather than write past the array. */
+	tz = sqlite3_column_text(st, 5);
+	if (tz != NULL && (size_t)sqlite3_column_bytes(st, 5) <
+	    sizeof(s_r->timezone))
+		memcpy(s_r->timezone, tz,
+		       (size_t)sqlite3_column_bytes(st, 5) + 1);
 	if (pic >= 0)
 		s_r->picture = (enum store_picture)pic;
 	if (moves >= 0)
@@ -163,9 +237,11 @@ int store_settings_set(struct store *store, int64_t player_id,
 	static const char sql_exists[] = "SELECT 1 FROM players WHERE id = ?1";
 	static const char sql[] =
 		"INSERT INTO player_settings (player_id, confirm, pictures, "
-		"moves, digest, updated) VALUES (?1, ?2, ?3, ?4, ?5, ?6) "
+		"moves, digest, reminders, timezone, standings, updated) "
+		"VALUES (?1, ?2, ?3, ?4, ?5, ?7, ?8, ?9, ?6) "
 		"ON CONFLICT (player_id) DO UPDATE SET confirm = ?2, "
-		"pictures = ?3, moves = ?4, digest = ?5, updated = ?6";
+		"pictures = ?3, moves = ?4, digest = ?5, reminders = ?7, "
+		"timezone = ?8, standings = ?9, updated = ?6";
 	const char *pic = store_setting_word(s, STORE_SETTING_PICTURES);
 	const char *moves = store_setting_word(s, STORE_SETTING_MOVES);
 	sqlite3_stmt *st;
@@ -176,6 +252,10 @@ int store_settings_set(struct store *store, int64_t player_id,
 		return store_fail(store, error_r, STORE_ERROR_USAGE,
 				  "settings out of range: pictures %d, moves %d",
 				  (int)s->picture, (int)s->moves);
+	if (!timezone_ok(s))
+		return store_fail(store, error_r, STORE_ERROR_USAGE,
+				  "not a time zone name: %.*s",
+				  (int)sizeof(s->timezone), s->timezone);
 	st = store_stmt(store, sql_exists, error_r);
 	if (st == NULL)
 		return -1;
@@ -195,6 +275,9 @@ int store_settings_set(struct store *store, int64_t player_id,
 	sqlite3_bind_text(st, 4, moves, -1, SQLITE_STATIC);
 	sqlite3_bind_int(st, 5, s->digest ? 1 : 0);
 	sqlite3_bind_int64(st, 6, now);
+	sqlite3_bind_int(st, 7, s->reminders ? 1 : 0);
+	sqlite3_bind_text(st, 8, s->timezone, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_int(st, 9, s->standings ? 1 : 0);
 	return store_run(store, st, "saving a player's settings", error_r);
 }
 

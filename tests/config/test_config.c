@@ -177,6 +177,17 @@ START_TEST(test_defaults)
 	ck_assert_int_eq(cfg.game.variant.tax_rule, CORE_TAX_REMOVED);
 	ck_assert(cfg.game.variant.draw_offers);
 	ck_assert_uint_eq(cfg.game.move_time_ms, 0);
+	ck_assert_str_eq(cfg.game.clock, "none");
+	ck_assert(cfg.game.weekends);
+	ck_assert_uint_eq(cfg.clock.reminders.count, 2);
+	ck_assert_uint_eq(cfg.clock.reminders.hours[0], 48);
+	ck_assert_uint_eq(cfg.clock.reminders.hours[1], 12);
+	ck_assert(cfg.clock.auto_vacation);
+	ck_assert_int_eq(cfg.clock.timeout_claim, CONFIG_TIMEOUT_CLAIM_AUTO);
+	ck_assert_uint_eq(cfg.clock.vacation_start, 10);
+	ck_assert_uint_eq(cfg.clock.vacation_earn, 30);
+	ck_assert_uint_eq(cfg.clock.vacation_cap, 30);
+	ck_assert_uint_eq(cfg.clock.outage_grace_ms, 6 * 3600000ull);
 	ck_assert_ptr_null(cfg.templates.dir);
 	ck_assert_int_eq(cfg.log.target, LOG_TARGET_STDERR);
 	ck_assert_int_eq(cfg.log.level, LOG_LEVEL_INFO);
@@ -250,8 +261,18 @@ START_TEST(test_every_key)
 		"swap = yes\n"
 		"tax = lost\n"
 		"draw_offers = no\n"
-		"move_time = 3d\n"
+		"clock = Fischer:240h+36h/240h\n"
+		"weekends = off\n"
+		"move_time = 0\n"
 		"max_listed_moves = 120\n"
+		"[clock]\n"
+		"reminders = 12h, 3d,1h\n"
+		"auto_vacation = no\n"
+		"timeout_claim = manual\n"
+		"vacation_start = 5\n"
+		"vacation_earn = 12\n"
+		"vacation_cap = 20\n"
+		"outage_grace = 0\n"
 		"[templates]\n"
 		"dir = %s\n"
 		"[log]\n"
@@ -309,8 +330,20 @@ START_TEST(test_every_key)
 	ck_assert(cfg.game.variant.swap);
 	ck_assert_int_eq(cfg.game.variant.tax_rule, CORE_TAX_LOST);
 	ck_assert(!cfg.game.variant.draw_offers);
-	ck_assert_uint_eq(cfg.game.move_time_ms, 3 * 86400000ull);
+	ck_assert_str_eq(cfg.game.clock, "fischer:240h+36h/240h");
+	ck_assert(!cfg.game.weekends);
+	ck_assert_uint_eq(cfg.game.move_time_ms, 0);
 	ck_assert_uint_eq(cfg.game.max_listed_moves, 120);
+	ck_assert_uint_eq(cfg.clock.reminders.count, 3);
+	ck_assert_uint_eq(cfg.clock.reminders.hours[0], 72);
+	ck_assert_uint_eq(cfg.clock.reminders.hours[1], 12);
+	ck_assert_uint_eq(cfg.clock.reminders.hours[2], 1);
+	ck_assert(!cfg.clock.auto_vacation);
+	ck_assert_int_eq(cfg.clock.timeout_claim, CONFIG_TIMEOUT_CLAIM_MANUAL);
+	ck_assert_uint_eq(cfg.clock.vacation_start, 5);
+	ck_assert_uint_eq(cfg.clock.vacation_earn, 12);
+	ck_assert_uint_eq(cfg.clock.vacation_cap, 20);
+	ck_assert_uint_eq(cfg.clock.outage_grace_ms, 0);
 	ck_assert_str_eq(cfg.templates.dir, tmpdir);
 	ck_assert_int_eq(cfg.log.target, LOG_TARGET_JOURNAL);
 	ck_assert_int_eq(cfg.log.level, LOG_LEVEL_DEBUG);
@@ -413,14 +446,18 @@ START_TEST(test_dump_masks_and_round_trips)
 	buf_printf(&text, "[imap]\nurl = imap://h:1\nuser = u\npassword = inline-secret\n"
 		   "[smtp]\nurl = smtp://h\nuser = s\npassword = \" other secret \"\n"
 		   "from = a@b.example\nfrom_name = \"  spaced  \"\n"
-		   "[game]\nmove_time = 90m\n[limits]\nmax_message_size = 1536K\n");
+		   "[game]\nclock = days:3\n[clock]\nreminders = 1d, 90m30m\n"
+		   "outage_grace = 90m\n[limits]\nmax_message_size = 1536K\n");
 	ck_assert_msg(load(buf_str(&text), &cfg, &errors) == 0, "%s", errors);
 	free(errors);
 	config_dump(&cfg, &dump1);
 	ck_assert_ptr_null(strstr(buf_str(&dump1), "inline-secret"));
 	ck_assert_ptr_null(strstr(buf_str(&dump1), "other secret"));
 	ck_assert_ptr_nonnull(strstr(buf_str(&dump1), "\npassword = ********\n"));
-	ck_assert_ptr_nonnull(strstr(buf_str(&dump1), "\nmove_time = 1h30m\n"));
+	ck_assert_ptr_nonnull(strstr(buf_str(&dump1), "\nclock = days:3\n"));
+	ck_assert_ptr_nonnull(strstr(buf_str(&dump1), "\nreminders = 24h, 2h\n"));
+	ck_assert_ptr_nonnull(strstr(buf_str(&dump1), "\noutage_grace = 1h30m\n"));
+	ck_assert_ptr_nonnull(strstr(buf_str(&dump1), "\nmove_time = 0\n"));
 	ck_assert_ptr_nonnull(strstr(buf_str(&dump1), "\nmax_message_size = 1536K\n"));
 	ck_assert_ptr_nonnull(strstr(buf_str(&dump1), "\nfrom_name = \"  spaced  \"\n"));
 	ck_assert_ptr_nonnull(strstr(buf_str(&dump1), "\nca_file =\n"));

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "daemon/pidfile.h"
@@ -120,9 +121,13 @@ START_TEST(test_check_config_broken)
 		"broken.conf:8: unknown key \"retries\" in [smtp]\n",
 		"broken.conf:10: [imap] poll_interval: bad value \"soon\"",
 		"broken.conf:12: [game] size: 2 is out of range (3..13)\n",
-		"broken.conf:13: unknown section [colours]\n",
+		"broken.conf:13: [game] clock: bad value \"blitz\": unknown time "
+		"control; expected none, days:N (N 1..14), fischer:Ih+Jh or "
+		"fischer:Ih+Jh/Kh",
+		"broken.conf:14: unknown section [colours]\n",
+		"broken.conf:17: unknown key \"challenge_rang\" in [ladder club]\n",
 		"broken.conf:5: [source] maildir: /nonexistent/ashes-maildir: No such file or directory\n",
-		"ashesd: 5 errors in the configuration\n",
+		"ashesd: 7 errors in the configuration\n",
 	};
 	char path[1024];
 	const char *args[] = { "--check-config", "-c", path, NULL };
@@ -141,7 +146,7 @@ START_TEST(test_check_config_broken)
 	/* Starting for real refuses the same file the same way. */
 	r = ashesd_run(run_args);
 	ck_assert_int_eq(r.status, 1);
-	ck_assert_ptr_nonnull(strstr(r.err, "ashesd: 5 errors in the configuration\n"));
+	ck_assert_ptr_nonnull(strstr(r.err, "ashesd: 7 errors in the configuration\n"));
 	run_free(&r);
 
 	/* A missing file. */
@@ -207,6 +212,74 @@ START_TEST(test_once_with_maildir_override)
 	ck_assert_ptr_nonnull(strstr(r.err, "no [smtp] url: replies stay in the outbox"));
 	ck_assert_ptr_nonnull(strstr(r.err, "ashesd: notice: ashesd stopped\n"));
 	run_free(&r);
+}
+END_TEST
+
+/* The test clock (ASHESD_TEST_CLOCK_OFFSET_FILE): the daemon's "now" is
+ * moved by the seconds in the file -- what it records a mail at shows it
+ * -- and a garbled file counts as 0, said once. */
+START_TEST(test_clock_offset_hook)
+{
+	char conf[300], maildir[300], offset[300], cmd[1200], day[2][16];
+	const char *args[] = { "--once", "-c", conf, "--maildir", maildir, NULL };
+	const time_t moved = 400 * 86400;
+	time_t t[2];
+	struct run r;
+	char *list;
+
+	snprintf(conf, sizeof(conf), "%s/ashesd.conf", tmpdir);
+	snprintf(maildir, sizeof(maildir), "%s/mail", tmpdir);
+	snprintf(offset, sizeof(offset), "%s/offset", tmpdir);
+	ck_assert_int_eq(mkdir(maildir, 0700), 0);
+	snprintf(cmd, sizeof(cmd),
+		 "[smtp]\nfrom = ashes@example.org\n[database]\npath = %s/ashes.db\n"
+		 "[gpg]\nhome = %s/gnupg\n", tmpdir, tmpdir);
+	daemon_test_write(conf, cmd, 0644);
+	snprintf(cmd, sizeof(cmd), "%s/a.eml", maildir);
+	daemon_test_write(cmd, "From: someone@example.net\nTo: ashes@example.org\n"
+			  "Subject: hello\nMessage-ID: <clock-hook@example.net>\n"
+			  "\nhelp\n", 0644);
+	daemon_test_write(offset, "+34560000\n", 0644);
+	setenv("ASHESD_TEST_CLOCK_OFFSET_FILE", offset, 1);
+	t[0] = time(NULL) + moved;
+	r = ashesd_run(args);
+	t[1] = time(NULL) + moved;
+	ck_assert_msg(r.status == 0, "exit %d: %s", r.status, r.err);
+	ck_assert_msg(strstr(r.err, "test hook: the clock is moved by the "
+			     "seconds in ") != NULL, "%s", r.err);
+	ck_assert_ptr_null(strstr(r.err, "warning: test hook"));
+	run_free(&r);
+	for (int i = 0; i < 2; i++) {
+		struct tm tm;
+
+		gmtime_r(&t[i], &tm);
+		strftime(day[i], sizeof(day[i]), "%Y-%m-%d", &tm);
+	}
+	snprintf(cmd, sizeof(cmd), "'%s/ashes' inbound list --db '%s/ashes.db' "
+		 "> '%s/list' 2>&1", getenv("ASHES_BUILDDIR"), tmpdir, tmpdir);
+	ck_assert_int_eq(system(cmd), 0);
+	snprintf(cmd, sizeof(cmd), "%s/list", tmpdir);
+	list = daemon_test_read(cmd);
+	/* Recorded 400 days from today (the day may turn meanwhile). */
+	ck_assert_msg(strstr(list, day[0]) != NULL || strstr(list, day[1]) != NULL,
+		      "no %s in:\n%s", day[0], list);
+	ck_assert_ptr_nonnull(strstr(list, "someone@example.net"));
+	free(list);
+
+	/* Garbled: the real time, and one warning however often it is read. */
+	daemon_test_write(offset, "soon\n", 0644);
+	r = ashesd_run(args);
+	ck_assert_msg(r.status == 0, "exit %d: %s", r.status, r.err);
+	{
+		const char *w = strstr(r.err, "warning: test hook: ");
+
+		ck_assert_msg(w != NULL && strstr(w, "not a whole number of seconds; "
+						  "the clock is not moved") != NULL,
+			      "%s", r.err);
+		ck_assert_msg(strstr(w + 1, "warning: test hook: ") == NULL, "%s", r.err);
+	}
+	run_free(&r);
+	unsetenv("ASHESD_TEST_CLOCK_OFFSET_FILE");
 }
 END_TEST
 
@@ -434,6 +507,7 @@ int main(void)
 	tcase_add_test(tc_bin, test_check_config_broken);
 	tcase_add_test(tc_bin, test_command_line);
 	tcase_add_test(tc_bin, test_once_with_maildir_override);
+	tcase_add_test(tc_bin, test_clock_offset_hook);
 	tcase_add_test(tc_bin, test_foreground_lifecycle);
 	tcase_add_test(tc_bin, test_daemon_mode);
 	suite_add_tcase(s, tc_bin);

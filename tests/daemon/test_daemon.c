@@ -1,7 +1,8 @@
 /* test_daemon.c -- ashesd's process side, in process: log levels,
  * targets and secret masking; the pid file (stale pids reclaimed, live
- * ones refused); the self-pipe signals and reload; sd_notify.  The real
- * ashesd binary is test_ashesd.c's. */
+ * ones refused); the clock with its test offset, and the loop's wait cut
+ * by the next deadline; the self-pipe signals and reload; sd_notify.  The
+ * real ashesd binary is test_ashesd.c's. */
 #include <config.h>
 
 #include <check.h>
@@ -22,6 +23,7 @@
 #include "daemon/daemon.h"
 #include "config/log.h"
 #include "daemon/pidfile.h"
+#include "daemon/timing.h"
 #include "util/buf.h"
 
 #include "daemon_test.h"
@@ -456,6 +458,139 @@ START_TEST(test_signals_and_reload)
 }
 END_TEST
 
+/* ---------------------------------------------------------------- timing */
+
+/* The test clock: the offset file is named once, read at every call. */
+START_TEST(test_timing_offset)
+{
+	char path[300], *log;
+	int fd = log_capture_open();
+	int64_t t;
+	const char *p;
+
+	unsetenv(TIMING_OFFSET_ENV);
+	timing_init();
+	t = timing_now();
+	ck_assert(t >= (int64_t)time(NULL) - 1 && t <= (int64_t)time(NULL));
+
+	snprintf(path, sizeof(path), "%s/offset", tmpdir);
+	daemon_test_write(path, "3600\n", 0600);
+	/* Named after start-up: not seen. */
+	setenv(TIMING_OFFSET_ENV, path, 1);
+	t = timing_now();
+	ck_assert_int_le(t, (int64_t)time(NULL));
+	timing_init();
+	t = timing_now() - (int64_t)time(NULL);
+	ck_assert(t == 3600 || t == 3599);
+	/* Moved while running, either way; the name was read once. */
+	unsetenv(TIMING_OFFSET_ENV);
+	daemon_test_write(path, "-86400", 0600);
+	t = timing_now() - (int64_t)time(NULL);
+	ck_assert(t == -86400 || t == -86401);
+	daemon_test_write(path, "  +120 \n", 0600);
+	t = timing_now() - (int64_t)time(NULL);
+	ck_assert(t == 120 || t == 119);
+	/* Garbled or missing: 0, said once per trouble. */
+	daemon_test_write(path, "12abc\n", 0600);
+	for (int i = 0; i < 3; i++) {
+		t = timing_now() - (int64_t)time(NULL);
+		ck_assert(t == 0 || t == -1);
+	}
+	daemon_test_write(path, "99999999999999999999\n", 0600);
+	t = timing_now() - (int64_t)time(NULL);
+	ck_assert(t == 0 || t == -1);
+	daemon_test_write(path, "60", 0600);
+	t = timing_now() - (int64_t)time(NULL);
+	ck_assert(t == 60 || t == 59);
+	ck_assert_int_eq(unlink(path), 0);
+	for (int i = 0; i < 2; i++) {
+		t = timing_now() - (int64_t)time(NULL);
+		ck_assert(t == 0 || t == -1);
+	}
+	log = log_capture_text(fd);
+	ck_assert_msg(strstr(log, "ashesd: notice: test hook: the clock is moved "
+			     "by the seconds in ") != NULL, "%s", log);
+	p = strstr(log, "not a whole number of seconds; the clock is not moved");
+	ck_assert_msg(p != NULL, "%s", log);
+	ck_assert_msg(strstr(p + 1, "not a whole number") == NULL, "%s", log);
+	p = strstr(log, "No such file or directory; the clock is not moved");
+	ck_assert_msg(p != NULL, "%s", log);
+	ck_assert_msg(strstr(p + 1, "No such file") == NULL, "%s", log);
+	free(log);
+}
+END_TEST
+
+/* A mail is charged at its receipt, moved like the clock, never later
+ * than now. */
+START_TEST(test_timing_received)
+{
+	char path[300];
+	int64_t now, real;
+
+	unsetenv(TIMING_OFFSET_ENV);
+	timing_init();
+	now = timing_now();
+	ck_assert_int_eq(timing_received(0, now), 0);
+	ck_assert_int_eq(timing_received(now - 100, now), now - 100);
+	ck_assert_int_eq(timing_received(now + 100, now), now);
+
+	snprintf(path, sizeof(path), "%s/offset", tmpdir);
+	daemon_test_write(path, "86400\n", 0600);
+	setenv(TIMING_OFFSET_ENV, path, 1);
+	timing_init();
+	real = (int64_t)time(NULL);
+	now = timing_now();
+	ck_assert_int_eq(timing_received(real - 100, now), real - 100 + 86400);
+	ck_assert_int_eq(timing_received(real + 86400 * 2, now), now);
+	ck_assert_int_eq(timing_received(0, now), 0);
+	daemon_test_write(path, "-3153600000\n", 0600);
+	now = timing_now();
+	ck_assert_int_eq(timing_received(real, now), 0);
+	unsetenv(TIMING_OFFSET_ENV);
+}
+END_TEST
+
+/* The loop's wait is cut by the earliest deadline (a flag, the outbox). */
+START_TEST(test_timing_wait)
+{
+	const int64_t now = 1796126400;
+	int64_t due[3];
+
+	ck_assert_uint_eq(timing_wait_ms(60000, now, NULL, 0), 60000);
+	due[0] = 0;
+	due[1] = 0;
+	ck_assert_uint_eq(timing_wait_ms(60000, now, due, 2), 60000);
+	due[0] = now + 5;
+	ck_assert_uint_eq(timing_wait_ms(60000, now, due, 1), 5000);
+	due[0] = now + 1;
+	ck_assert_uint_eq(timing_wait_ms(60000, now, due, 1), 1000);
+	/* Beyond the poll interval: the poll interval. */
+	due[0] = now + 120;
+	ck_assert_uint_eq(timing_wait_ms(60000, now, due, 1), 60000);
+	due[0] = now + 60;
+	ck_assert_uint_eq(timing_wait_ms(60000, now, due, 1), 60000);
+	/* The earliest of them, wherever it is. */
+	due[0] = now + 30;
+	due[1] = now + 7;
+	due[2] = now + 12;
+	ck_assert_uint_eq(timing_wait_ms(60000, now, due, 3), 7000);
+	due[0] = 0;
+	ck_assert_uint_eq(timing_wait_ms(60000, now, due, 3), 7000);
+	/* Come already: look again within a second. */
+	due[1] = now;
+	ck_assert_uint_eq(timing_wait_ms(60000, now, due, 3), 1000);
+	due[1] = now - 3600;
+	ck_assert_uint_eq(timing_wait_ms(60000, now, due, 3), 1000);
+	ck_assert_uint_eq(timing_wait_ms(500, now, due, 3), 500);
+	/* No overflow either way. */
+	due[0] = INT64_MAX;
+	ck_assert_uint_eq(timing_wait_ms(60000, now, due, 1), 60000);
+	ck_assert_uint_eq(timing_wait_ms(1ull << 40, now, NULL, 0), 0x7fffffffu);
+	due[0] = now + 86400 * 3650;
+	ck_assert_uint_eq(timing_wait_ms(1ull << 40, now, due, 1), 0x7fffffffu);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("daemon");
@@ -478,6 +613,17 @@ int main(void)
 	tcase_add_test(tc_pid, test_pidfile_live_refused);
 	tcase_add_test(tc_pid, test_pidfile_stale_reclaimed);
 	suite_add_tcase(s, tc_pid);
+
+	{
+		TCase *tc_timing = tcase_create("timing");
+
+		tcase_add_checked_fixture(tc_timing, daemon_test_setup,
+					  daemon_test_teardown);
+		tcase_add_test(tc_timing, test_timing_offset);
+		tcase_add_test(tc_timing, test_timing_received);
+		tcase_add_test(tc_timing, test_timing_wait);
+		suite_add_tcase(s, tc_timing);
+	}
 
 	tcase_add_checked_fixture(tc_proc, daemon_test_setup, daemon_test_teardown);
 	tcase_add_test(tc_proc, test_notify);

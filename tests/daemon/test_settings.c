@@ -1,6 +1,6 @@
 /* test_settings.c -- the config as the mail source, SMTP sender, inbound
  * parser and server see it: TLS modes, ports, auth, limits, game
- * defaults. */
+ * defaults, the clocks. */
 #include <config.h>
 
 #include <check.h>
@@ -179,6 +179,72 @@ START_TEST(test_inbound_and_server)
 }
 END_TEST
 
+/* The clocks' settings: [game] clock and weekends, and [clock], as the
+ * service takes them (server_clock_config). */
+START_TEST(test_clock)
+{
+	struct server_config srv;
+	struct config cfg;
+	const struct server_clock_config *c = &srv.clock;
+
+	/* The defaults are the service's own (server_config_default). */
+	memset(&srv, 0x5a, sizeof(srv));
+	load("[source]\ntype = maildir\nmaildir = /tmp\n"
+	     "[smtp]\nfrom = ashes@games.example.org\n", &cfg);
+	settings_server(&cfg, &srv);
+	ck_assert_str_eq(c->default_clock, "none");
+	ck_assert(!c->default_weekends_off);
+	ck_assert_uint_eq(c->nreminders, 2);
+	ck_assert_int_eq(c->reminder_hours[0], 48);
+	ck_assert_int_eq(c->reminder_hours[1], 12);
+	ck_assert_int_eq(c->reminder_hours[2], 0);
+	ck_assert_int_eq(c->vacation.start_days, 10);
+	ck_assert_int_eq(c->vacation.earn_per_year, 30);
+	ck_assert_int_eq(c->vacation.cap_days, 30);
+	ck_assert(c->auto_vacation);
+	ck_assert(!c->manual_claim);
+	ck_assert_int_eq(c->outage_grace, 6 * 3600);
+	config_free(&cfg);
+
+	memset(&srv, 0x5a, sizeof(srv));
+	load("[source]\ntype = maildir\nmaildir = /tmp\n"
+	     "[smtp]\nfrom = ashes@games.example.org\n"
+	     "[game]\nclock = fischer:240h+36h/240h\nweekends = off\n"
+	     "[clock]\nreminders = 1h, 3d, 24h, 6h\nauto_vacation = no\n"
+	     "timeout_claim = manual\nvacation_start = 0\n"
+	     "vacation_earn = 365\nvacation_cap = 7\n"
+	     "outage_grace = 1h30m\n", &cfg);
+	settings_server(&cfg, &srv);
+	ck_assert_str_eq(c->default_clock, "fischer:240h+36h/240h");
+	ck_assert(c->default_weekends_off);
+	ck_assert_uint_eq(c->nreminders, 4);
+	ck_assert_int_eq(c->reminder_hours[0], 72);
+	ck_assert_int_eq(c->reminder_hours[1], 24);
+	ck_assert_int_eq(c->reminder_hours[2], 6);
+	ck_assert_int_eq(c->reminder_hours[3], 1);
+	ck_assert_int_eq(c->vacation.start_days, 0);
+	ck_assert_int_eq(c->vacation.earn_per_year, 365);
+	ck_assert_int_eq(c->vacation.cap_days, 7);
+	ck_assert(!c->auto_vacation);
+	ck_assert(c->manual_claim);
+	ck_assert_int_eq(c->outage_grace, 5400);
+	config_free(&cfg);
+
+	/* No reminders; the old move_time read as days per move; no grace. */
+	memset(&srv, 0x5a, sizeof(srv));
+	load("[source]\ntype = maildir\nmaildir = /tmp\n"
+	     "[smtp]\nfrom = ashes@games.example.org\n"
+	     "[game]\nmove_time = 5d\n"
+	     "[clock]\nreminders = none\noutage_grace = 0\n", &cfg);
+	settings_server(&cfg, &srv);
+	ck_assert_str_eq(c->default_clock, "days:5");
+	ck_assert_uint_eq(c->nreminders, 0);
+	ck_assert_int_eq(c->reminder_hours[0], 0);
+	ck_assert_int_eq(c->outage_grace, 0);
+	config_free(&cfg);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("daemon_settings");
@@ -190,6 +256,7 @@ int main(void)
 	tcase_add_test(tc, test_dir_source);
 	tcase_add_test(tc, test_smtp);
 	tcase_add_test(tc, test_inbound_and_server);
+	tcase_add_test(tc, test_clock);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

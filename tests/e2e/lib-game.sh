@@ -2,7 +2,7 @@
 # e2e tests (test_game*, test_recovery*, test_daemon_config*) and the e2e
 # benchmarks.  Sources lib.sh and adds:
 #
-#   game_new WHITE BLACK SIZE MODE          challenge + accept; sets G_GAME
+#   game_new WHITE BLACK SIZE MODE [OPTS]   challenge + accept; sets G_GAME
 #   game_play GAME WHITE BLACK SIZE WMODE BMODE SEED [MAX]
 #                                            play until the end (or MAX plies)
 #   raw_wait WHO STRING [SECONDS] [SKIP]     first mail of WHO (after SKIP)
@@ -57,16 +57,17 @@ raw_wait() {
 	return 1
 }
 
-# game_new WHITE BLACK SIZE MODE: WHITE challenges BLACK, BLACK accepts;
-# sets G_GAME once WHITE has the first "your move" mail.  Not in a
+# game_new WHITE BLACK SIZE MODE [OPTS]: WHITE challenges BLACK (with the
+# challenge options OPTS, e.g. clock=days:1), BLACK accepts; sets G_GAME
+# once WHITE has the first "your move" mail.  Not in a
 # subshell, so that e2e_fail stops the test.  The text below the "-- "
 # signature line (ignored by the daemon) makes each challenge's signed
 # text new: a signed text counts once, ever.
 game_new() {
-	local white=$1 black=$2 size=$3 mode=$4 f nw nb
+	local white=$1 black=$2 size=$3 mode=$4 opts=${5:+ $5} f nw nb
 	nw=$(mail_count "$white")
 	nb=$(mail_count "$black")
-	player_send "$white" "$mode" "challenge" "challenge $black size=$size
+	player_send "$white" "$mode" "challenge" "challenge $black size=$size$opts
 -- 
 $white, $(date +%s%N)"
 	f=$(wait_mail "$white" "Game [0-9]+ created" 30 "$nw") ||

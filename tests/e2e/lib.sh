@@ -6,12 +6,21 @@
 # Source it, then:
 #   e2e_start [CONFIG-EXTRA]   stack, keys for alice/bob/mallory, ashesd
 #   e2e_stop                   stop everything started (also on EXIT)
+#   e2e_clock_set SECONDS      move ashesd's clock (needs E2E_CLOCK_OFFSET)
+#   e2e_reload [CONFIG-EXTRA]  a new config, taken in by SIGHUP
 #   player_send WHO MODE SUBJECT BODY   MODE: pgpmime | inline | unsigned
 #   wait_mail WHO REGEX [SECONDS]       print the newest mail file of WHO
 #                                       whose headers or text match REGEX
 #   mail_text FILE                      its decoded text/plain
 #   mail_header FILE NAME               one header's value
 # Needs root (Postfix), mutt, gpg, python3 (reading mails only).
+#
+# Set before e2e_start: E2E_POLL_INTERVAL ([imap] poll_interval, default
+# 30s); E2E_DAEMON_ENV, an array of NAME=VALUE words added to ashesd's
+# environment; E2E_CLOCK_OFFSET, seconds: ashesd gets
+# ASHESD_TEST_CLOCK_OFFSET_FILE=$E2E_DIR/clock-offset holding them;
+# E2E_MORE_PLAYERS, names of players beyond alice, bob and mallory (each
+# gets a mailbox, password NAME-pw, and a key).
 
 E2E_TOP=${ASHES_SRCDIR:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
 E2E_BUILD=${ASHES_BUILDDIR:-$E2E_TOP/_build}
@@ -62,7 +71,7 @@ user = ashes
 password = $pass
 mailbox = INBOX
 archive_folder = Archive
-poll_interval = 30s
+poll_interval = ${E2E_POLL_INTERVAL:-30s}
 idle = yes
 
 [smtp]
@@ -86,8 +95,42 @@ ${1:-}
 EOF
 }
 
+# e2e_clock_set SECONDS: ashesd's clock runs SECONDS ahead of the real one
+# from its next look at the clock.  Written aside and renamed: the daemon
+# reads the file at every look and must never see it half written.
+e2e_clock_set() {
+	if ! printf '%s\n' "$1" >"$E2E_DIR/clock-offset.tmp" ||
+		! mv -f "$E2E_DIR/clock-offset.tmp" "$E2E_DIR/clock-offset"; then
+		e2e_fail "could not write the clock offset"
+	fi
+}
+
+# e2e_reload CONFIG-EXTRA: rewrite the daemon's config (as e2e_start's)
+# and send it SIGHUP; returns once it logged the new one in use.
+e2e_reload() {
+	local ok bad log=$E2E_DIR/ashesd.log
+	ok=$(grep -c 'configuration reloaded' "$log")
+	bad=$(grep -c 'reload failed' "$log")
+	e2e_write_config "${1:-}"
+	kill -HUP "$E2E_DAEMON_PID" || e2e_fail "ashesd is not running"
+	for _ in $(seq 1 300); do
+		[ "$(grep -c 'configuration reloaded' "$log")" -gt "$ok" ] &&
+			return 0
+		[ "$(grep -c 'reload failed' "$log")" -gt "$bad" ] &&
+			e2e_fail "ashesd refused the new configuration"
+		sleep 0.1
+	done
+	e2e_fail "ashesd did not reload its configuration"
+}
+
 e2e_start_daemon() {
-	ASHES_TEMPLATES=${ASHES_TEMPLATES:-$E2E_TOP/templates} \
+	local -a env=(${E2E_DAEMON_ENV[@]+"${E2E_DAEMON_ENV[@]}"})
+	if [ -n "${E2E_CLOCK_OFFSET:-}" ]; then
+		[ -f "$E2E_DIR/clock-offset" ] || e2e_clock_set "$E2E_CLOCK_OFFSET"
+		env+=("ASHESD_TEST_CLOCK_OFFSET_FILE=$E2E_DIR/clock-offset")
+	fi
+	env ${env[@]+"${env[@]}"} \
+		ASHES_TEMPLATES="${ASHES_TEMPLATES:-$E2E_TOP/templates}" \
 		"$E2E_BUILD/ashesd" -c "$E2E_DIR/ashesd.conf" --foreground \
 		</dev/null >>"$E2E_DIR/ashesd.log" 2>&1 &
 	E2E_DAEMON_PID=$!
@@ -114,13 +157,17 @@ e2e_start() {
 	E2E_DIR=$(mktemp -d /tmp/ashes-e2e.XXXXXX)
 	chmod 755 "$E2E_DIR"
 	trap e2e_stop EXIT
+	local who more=()
+	for who in ${E2E_MORE_PLAYERS:-}; do
+		more+=("$who:$who-pw")
+	done
 	bash "$MAILSTACK" start "$E2E_DIR/stack" ashes:ashes-pw alice:alice-pw \
-		bob:bob-pw mallory:mallory-pw >"$E2E_DIR/mailstack.out" 2>&1 ||
+		bob:bob-pw mallory:mallory-pw ${more[@]+"${more[@]}"} \
+		>"$E2E_DIR/mailstack.out" 2>&1 ||
 		{ cat "$E2E_DIR/mailstack.out" >&2; e2e_fail "mail stack did not start"; }
 	# shellcheck disable=SC1091
 	. "$E2E_DIR/stack/env"
-	local who
-	for who in alice bob mallory; do
+	for who in alice bob mallory ${E2E_MORE_PLAYERS:-}; do
 		e2e_make_key "$who"
 	done
 	e2e_write_config "${1:-}"

@@ -11,7 +11,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/time.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "imap_fixture.h"
@@ -502,6 +504,58 @@ START_TEST(test_unmarked_offered_again)
 }
 END_TEST
 
+/* A message's received time is its INTERNALDATE, which Dovecot keeps as
+ * a maildir file's mtime: exact to the second, zone included. */
+START_TEST(test_received_is_internaldate)
+{
+	struct mail_source_settings set;
+	struct mail_source_message msg;
+	struct mail_source *src;
+	struct events ev = { 0 };
+	struct timeval tv[2] = { { 1796126400, 0 }, { 1796126400, 0 } };
+	char path[700];
+	const char *error;
+	int64_t before = (int64_t)time(NULL);
+	int i, got = 0;
+	FILE *f;
+
+	ck_assert_int_eq(test_shell("doveadm -c '%s/dovecot/dovecot.conf' "
+				    "mailbox create -u gwen Dated",
+				    test_stack.dir), 0);
+	snprintf(path, sizeof(path), "%s/%llu.P%d.dated",
+		 maildir("gwen", ".Dated", "new"),
+		 (unsigned long long)test_now_ms(), (int)getpid());
+	f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	fprintf(f, "Subject: dated-1\n\nbody\n");
+	fclose(f);
+	/* 2026-12-01 12:00:00 UTC */
+	ck_assert_int_eq(utimes(path, tv), 0);
+	doveadm_save("gwen", "Dated", "dated-2");
+	settings_for(&set, "gwen", &ev);
+	set.mailbox = "Dated";
+	src = open_source(&set);
+	/* Dovecot numbers the two in either order. */
+	for (i = 0; i < 2; i++) {
+		ck_assert_int_eq(next_within(src, &msg, 2000),
+				 MAIL_SOURCE_MESSAGE);
+		if (has_subject(&msg, "dated-1")) {
+			ck_assert_int_eq(msg.received, 1796126400);
+			got |= 1;
+		} else {
+			ck_assert(has_subject(&msg, "dated-2"));
+			ck_assert_int_ge(msg.received, before - 1);
+			ck_assert_int_le(msg.received, (int64_t)time(NULL));
+			got |= 2;
+		}
+		ck_assert_int_eq(mail_source_mark_handled(src, msg.uid,
+							  &error), 0);
+	}
+	ck_assert_int_eq(got, 3);
+	mail_source_close(&src);
+}
+END_TEST
+
 START_TEST(test_tls_and_login)
 {
 	struct mail_source_settings set;
@@ -605,6 +659,7 @@ int main(void)
 	tcase_add_test(tc, test_restart_during_idle);
 	tcase_add_test(tc, test_fallbacks_without_move_and_idle);
 	tcase_add_test(tc, test_unmarked_offered_again);
+	tcase_add_test(tc, test_received_is_internaldate);
 	tcase_add_test(tc, test_tls_and_login);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);

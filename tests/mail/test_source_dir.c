@@ -1,5 +1,6 @@
-/* test_source_dir.c -- the "dir" mailbox source (a folder of .eml files) and
- * the backend choice by name. */
+/* test_source_dir.c -- the "dir" mailbox source (a folder of .eml files),
+ * the backend choice by name, and the IMAP source's INTERNALDATE
+ * arithmetic (pure: no server needed). */
 #include "config.h"
 
 #include <check.h>
@@ -7,8 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/time.h>
+#include <time.h>
 #include <unistd.h>
 
+#include "mail/imap.h"
 #include "mail/source.h"
 
 static char tmpdir[64];
@@ -281,6 +285,95 @@ START_TEST(test_set_aside_retried)
 }
 END_TEST
 
+/* A file's mtime is the mail's received time: the daemon charges a move
+ * at it. */
+START_TEST(test_received_is_mtime)
+{
+	struct mail_source_message msg;
+	struct mail_source *src;
+	struct timeval tv[2] = { { 1796126400, 0 }, { 1796126400, 0 } };
+	char path[256];
+	const char *error = NULL;
+
+	put("", "a.eml", "Subject: a\n\n");
+	put("", "b.eml", "Subject: b\n\n");
+	snprintf(path, sizeof(path), "%s/a.eml", tmpdir);
+	/* 2026-12-01 12:00:00 UTC */
+	ck_assert_int_eq(utimes(path, tv), 0);
+	src = open_dir();
+	ck_assert_int_eq(mail_source_next(src, &msg, &error),
+			 MAIL_SOURCE_MESSAGE);
+	ck_assert(memcmp(msg.data, "Subject: a", 10) == 0);
+	ck_assert_int_eq(msg.received, 1796126400);
+	/* b.eml: written just now. */
+	ck_assert_int_eq(mail_source_next(src, &msg, &error),
+			 MAIL_SOURCE_MESSAGE);
+	ck_assert(memcmp(msg.data, "Subject: b", 10) == 0);
+	ck_assert_int_ge(msg.received, (int64_t)time(NULL) - 60);
+	ck_assert_int_le(msg.received, (int64_t)time(NULL));
+	mail_source_close(&src);
+}
+END_TEST
+
+START_TEST(test_imap_date_time_epoch)
+{
+	static const struct {
+		int day, month, year, hour, min, sec, zone;
+		int64_t epoch;
+	} good[] = {
+		/* "01-Dec-2026 12:00:00 +0100" is 11:00 UTC */
+		{ 1, 12, 2026, 12, 0, 0, 100, 1796122800 },
+		{ 1, 12, 2026, 12, 0, 0, 0, 1796126400 },
+		{ 1, 12, 2026, 12, 0, 0, -500, 1796144400 },
+		/* half-hour zones: "-0230", "+0530" */
+		{ 1, 12, 2026, 12, 0, 0, -230, 1796135400 },
+		{ 1, 12, 2026, 12, 0, 0, 530, 1796106600 },
+		{ 1, 1, 1970, 0, 0, 0, 0, 0 },
+		/* the day before is another month, year, leap day */
+		{ 1, 1, 2027, 0, 30, 0, 100, 1798759800 },
+		{ 29, 2, 2028, 23, 59, 59, 0, 1835481599 },
+		{ 1, 3, 2000, 0, 0, 0, 0, 951868800 },
+	};
+	static const struct {
+		int day, month, year, hour, min, sec, zone;
+	} bad[] = {
+		{ 0, 12, 2026, 12, 0, 0, 0 },
+		{ 32, 1, 2026, 12, 0, 0, 0 },
+		{ 31, 4, 2026, 12, 0, 0, 0 },
+		{ 29, 2, 2027, 12, 0, 0, 0 },
+		{ 29, 2, 1900, 12, 0, 0, 0 },
+		{ 1, 13, 2026, 12, 0, 0, 0 },
+		{ 1, 0, 2026, 12, 0, 0, 0 },
+		{ 1, 12, 2026, 24, 0, 0, 0 },
+		{ 1, 12, 2026, 12, 60, 0, 0 },
+		{ 1, 12, 2026, 12, 0, 61, 0 },
+		{ 1, 12, 2026, 12, 0, 0, 2500 },
+		{ 1, 12, 2026, 12, 0, 0, 170 },
+		{ 1, 12, 10000, 12, 0, 0, 0 },
+	};
+	int64_t t;
+
+	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+		t = -1;
+		ck_assert_int_eq(imap_date_time_epoch(good[i].day, good[i].month,
+						      good[i].year, good[i].hour,
+						      good[i].min, good[i].sec,
+						      good[i].zone, &t), 0);
+		ck_assert_msg(t == good[i].epoch, "case %zu: %lld", i,
+			      (long long)t);
+	}
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		t = 42;
+		ck_assert_msg(imap_date_time_epoch(bad[i].day, bad[i].month,
+						   bad[i].year, bad[i].hour,
+						   bad[i].min, bad[i].sec,
+						   bad[i].zone, &t) == -1,
+			      "case %zu accepted", i);
+		ck_assert_int_eq(t, 42);
+	}
+}
+END_TEST
+
 START_TEST(test_backend_by_name)
 {
 	struct mail_source_settings set = { .backend = "pop3" };
@@ -321,6 +414,8 @@ int main(void)
 	tcase_add_test(tc, test_unmarked_offered_again);
 	tcase_add_test(tc, test_set_aside);
 	tcase_add_test(tc, test_set_aside_retried);
+	tcase_add_test(tc, test_received_is_mtime);
+	tcase_add_test(tc, test_imap_date_time_epoch);
 	tcase_add_test(tc, test_backend_by_name);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);

@@ -42,12 +42,13 @@ void cases_file_free(struct cases_file *f);
 /* Is `name` one of the sections the writer regenerates (sent, outcome)? */
 bool cases_section_generated(const char *name);
 
-/* Is `name` a step the generated sections follow (mail, digests)? */
+/* Is `name` a step the generated sections follow (mail, digests,
+ * tick)? */
 bool cases_section_step(const char *name);
 
 /* Write f back to its path with every generated section dropped and
- * after[i] inserted right after the i-th step section (<mail> or
- * <digests>; after may hold NULL entries: nothing inserted).
+ * after[i] inserted right after the i-th step section (<mail>,
+ * <digests> or <tick>; after may hold NULL entries: nothing inserted).
  * Whitespace-only text between a step and the generated sections that
  * followed it is dropped with them.
  * -1 (err filled) if the file cannot be written. */

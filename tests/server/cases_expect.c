@@ -260,8 +260,8 @@ static void step_compare(struct run *r, const struct cases_section *s,
 }
 
 /* Deliver one <mail> section and compare what it queued. */
-void run_mail(struct run *r, const struct cases_section *s, size_t *next,
-	      struct buf *generated)
+static void run_mail(struct run *r, const struct cases_section *s,
+		     size_t *next, struct buf *generated)
 {
 	struct inmail m;
 	struct strings k = { .n = 0 };
@@ -296,25 +296,17 @@ out:
 	buf_free(&oc);
 }
 
-/* Run a <digests> section: the clock moves on (as for a mail, plus its
- * Time:), then the service sends the daily digests; compare what they
- * queued.  The outcome is "digests: N", the number queued. */
-void run_digests(struct run *r, const struct cases_section *s, size_t *next,
-		 struct buf *generated)
+/* The clock moves on for a step that is no mail (<digests>, <tick>): as
+ * for a mail, plus its optional "Time: +1d", the only header it takes.
+ * -1 after run_fail() for anything else in the section. */
+static int step_time(struct run *r, const struct cases_section *s)
 {
 	struct cases_header *headers = NULL;
-	struct sent_mail *mails = NULL;
-	struct expected e = { .sent = BUF_INIT };
-	struct buf oc = BUF_INIT;
-	const char *error = NULL;
-	char *body = NULL, err[256], what[32];
-	size_t nh = 0, n = 0;
+	char *body = NULL, err[256];
+	size_t nh = 0;
 	int64_t delay = 0;
-	int sent;
+	int ret = -1;
 
-	r->ndigests++;
-	snprintf(what, sizeof(what), "digests %d", r->ndigests);
-	expected_after(&r->file, next, &e.sent, &e.outcome, &e.line);
 	if (cases_mail_parse(s->content, &headers, &nh, &body, err,
 			     sizeof(err)) < 0) {
 		run_fail(r, s->line, "%s", err);
@@ -323,12 +315,43 @@ void run_digests(struct run *r, const struct cases_section *s, size_t *next,
 	for (size_t i = 0; i < nh; i++) {
 		if (strcasecmp(headers[i].name, "Time") != 0 ||
 		    parse_offset(headers[i].value, &delay) < 0) {
-			run_fail(r, s->line, "<digests>: \"%s: %s\" is not "
-				 "expected", headers[i].name, headers[i].value);
+			run_fail(r, s->line, "<%s>: \"%s: %s\" is not "
+				 "expected", s->name, headers[i].name,
+				 headers[i].value);
 			goto out;
 		}
 	}
+	if (body[strspn(body, " \t\n")] != '\0') {
+		run_fail(r, s->line, "<%s> takes no body", s->name);
+		goto out;
+	}
 	r->now += CASES_MAIL_STEP + delay;
+	ret = 0;
+out:
+	cases_headers_free(&headers, nh);
+	free(body);
+	return ret;
+}
+
+/* Run a <digests> section: the clock moves on, then the service sends
+ * the daily digests; compare what they queued.  The outcome is
+ * "digests: N", the number queued. */
+static void run_digests(struct run *r, const struct cases_section *s,
+			size_t *next, struct buf *generated)
+{
+	struct sent_mail *mails = NULL;
+	struct expected e = { .sent = BUF_INIT };
+	struct buf oc = BUF_INIT;
+	const char *error = NULL;
+	char what[32];
+	size_t n = 0;
+	int sent;
+
+	r->ndigests++;
+	snprintf(what, sizeof(what), "digests %d", r->ndigests);
+	expected_after(&r->file, next, &e.sent, &e.outcome, &e.line);
+	if (step_time(r, s) < 0)
+		goto out;
 	sent = server_send_digests(r->srv, r->now, &error);
 	if (sent < 0) {
 		run_fail(r, s->line, "server_send_digests failed: %s", error);
@@ -339,9 +362,76 @@ void run_digests(struct run *r, const struct cases_section *s, size_t *next,
 	buf_printf(&oc, "digests: %d\n", sent);
 	step_compare(r, s, &e, generated, mails, n, buf_str(&oc), what);
 out:
-	cases_headers_free(&headers, nh);
-	free(body);
 	sent_mails_free(&mails, n);
 	buf_free(&e.sent);
 	buf_free(&oc);
+}
+
+/* Run a <tick> section: the clock moves on, then the clocks' timer runs
+ * (server_clock_tick); compare what it queued.  The outcome is one line
+ * of its report. */
+static void run_tick(struct run *r, const struct cases_section *s,
+		     size_t *next, struct buf *generated)
+{
+	struct sent_mail *mails = NULL;
+	struct expected e = { .sent = BUF_INIT };
+	struct server_tick_report rep;
+	struct buf oc = BUF_INIT;
+	const char *error = NULL;
+	char what[32];
+	size_t n = 0;
+
+	r->nticks++;
+	snprintf(what, sizeof(what), "tick %d", r->nticks);
+	expected_after(&r->file, next, &e.sent, &e.outcome, &e.line);
+	if (step_time(r, s) < 0)
+		goto out;
+	memset(&rep, 0, sizeof(rep));
+	if (server_clock_tick(r->srv, r->now, &rep, &error) < 0) {
+		run_fail(r, s->line, "server_clock_tick failed: %s", error);
+		goto out;
+	}
+	if (outbox_take(r, &mails, &n) < 0)
+		goto out;
+	buf_printf(&oc, "tick: flags %zu, cancelled %zu, claimable %zu, "
+		   "vacation_days %zu, extended %zu, reminders %zu\n",
+		   rep.flags, rep.cancelled, rep.claimable, rep.vacation_days,
+		   rep.extended, rep.reminders);
+	/* The club's work, in a second line when it did any (so a case
+	 * without ladders or leagues reads as before). */
+	if (rep.club_joined + rep.club_withdrawn + rep.club_results +
+	    rep.club_walkovers + rep.club_seasons + rep.club_standings > 0)
+		buf_printf(&oc, "club: joined %zu, withdrawn %zu, results %zu, "
+			   "rated %zu, walkovers %zu, seasons %zu, "
+			   "standings %zu\n", rep.club_joined,
+			   rep.club_withdrawn, rep.club_results,
+			   rep.club_rated, rep.club_walkovers,
+			   rep.club_seasons, rep.club_standings);
+	step_compare(r, s, &e, generated, mails, n, buf_str(&oc), what);
+out:
+	sent_mails_free(&mails, n);
+	buf_free(&e.sent);
+	buf_free(&oc);
+}
+
+/* The steps by section name (cases_section_step() names the same). */
+static const struct step {
+	const char *name;
+	void (*run)(struct run *r, const struct cases_section *s,
+		    size_t *next, struct buf *generated);
+} steps[] = {
+	{ "mail", run_mail },
+	{ "digests", run_digests },
+	{ "tick", run_tick },
+};
+
+void run_step(struct run *r, const struct cases_section *s, size_t *next,
+	      struct buf *generated)
+{
+	for (size_t i = 0; i < sizeof(steps) / sizeof(steps[0]); i++)
+		if (strcmp(steps[i].name, s->name) == 0) {
+			steps[i].run(r, s, next, generated);
+			return;
+		}
+	run_fail(r, s->line, "<%s> is no step", s->name);
 }

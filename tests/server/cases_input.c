@@ -9,6 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
+
+#include "core/variant.h"
 
 #include "cases_run.h"
 
@@ -301,6 +304,12 @@ int mail_read(struct run *r, const struct cases_section *s,
 				goto out;
 			}
 			m->signature_time_set = true;
+		} else if (strcasecmp(name, "Received") == 0) {
+			if (parse_offset(v, &m->received_offset) < 0) {
+				run_fail(r, s->line, "Received: %s", v);
+				goto out;
+			}
+			m->received_set = true;
 		} else if (strcasecmp(name, "Flags") == 0) {
 			const char *list[CASES_MAX_LIST];
 			size_t c = split_list(k, v, list, false);
@@ -370,10 +379,254 @@ static bool yes(const char *v)
 	       strcasecmp(v, "true") == 0;
 }
 
+/* A config value that must be one of two words: 0 and *on_r (on: the
+ * first), or -1 after run_fail(). */
+static int one_of(struct run *r, int line, const char *key, const char *v,
+		  const char *on, const char *off, bool *on_r)
+{
+	if (strcasecmp(v, on) == 0 || strcasecmp(v, off) == 0) {
+		*on_r = strcasecmp(v, on) == 0;
+		return 0;
+	}
+	run_fail(r, line, "config: %s is %s or %s, not %s", key, on, off, v);
+	return -1;
+}
+
+/* A whole number from min to max, or -1 after run_fail(). */
+static int number(struct run *r, int line, const char *key, const char *v,
+		  long min, long max, long *n_r)
+{
+	char *end;
+	long n = strtol(v, &end, 10);
+
+	if (end == v || *end != '\0' || n < min || n > max) {
+		run_fail(r, line, "config: %s is a number from %ld to %ld, "
+			 "not %s", key, min, max, v);
+		return -1;
+	}
+	*n_r = n;
+	return 0;
+}
+
+/* reminders = 48,12 (hours left, highest first) or none. */
+static int reminders_read(struct run *r, int line, const char *v)
+{
+	struct server_clock_config *c = &r->cfg.clock;
+	const char *p = v;
+
+	c->nreminders = 0;
+	if (strcasecmp(v, "none") == 0)
+		return 0;
+	while (*p != '\0') {
+		char word[16];
+		size_t len = strcspn(p, ",");
+		long h;
+
+		if (c->nreminders == SERVER_REMINDERS_MAX) {
+			run_fail(r, line, "config: reminders: at most %d",
+				 SERVER_REMINDERS_MAX);
+			return -1;
+		}
+		snprintf(word, sizeof(word), "%.*s", (int)len, p);
+		if (number(r, line, "reminders", word, 1, CLOCK_MAX_HOURS,
+			   &h) < 0)
+			return -1;
+		if (c->nreminders > 0 &&
+		    h >= c->reminder_hours[c->nreminders - 1]) {
+			run_fail(r, line, "config: reminders: highest first, "
+				 "no two the same");
+			return -1;
+		}
+		c->reminder_hours[c->nreminders++] = (int)h;
+		p += len + (p[len] == ',');
+	}
+	return 0;
+}
+
+/* The keys of the clocks (cfg.clock).  1 if key is none of them, else 0
+ * or -1 after run_fail(). */
+static int config_clock(struct run *r, int line, const char *key,
+			const char *value)
+{
+	struct server_clock_config *c = &r->cfg.clock;
+	bool manual;
+	long n;
+
+	if (strcmp(key, "default_clock") == 0) {
+		snprintf(r->default_clock, sizeof(r->default_clock), "%s",
+			 value);
+		c->default_clock = r->default_clock;
+		return 0;
+	}
+	if (strcmp(key, "weekends_off") == 0)
+		return one_of(r, line, key, value, "yes", "no",
+			      &c->default_weekends_off);
+	if (strcmp(key, "reminders") == 0)
+		return reminders_read(r, line, value);
+	if (strcmp(key, "auto_vacation") == 0)
+		return one_of(r, line, key, value, "yes", "no",
+			      &c->auto_vacation);
+	if (strcmp(key, "timeout_claim") == 0) {
+		if (one_of(r, line, key, value, "manual", "auto", &manual) < 0)
+			return -1;
+		c->manual_claim = manual;
+		return 0;
+	}
+	if (strcmp(key, "outage_grace") == 0) {
+		if (number(r, line, key, value, 0, CLOCK_MAX_HOURS, &n) < 0)
+			return -1;
+		c->outage_grace = n * CLOCK_HOUR;
+		return 0;
+	}
+	if (strcmp(key, "vacation_start") == 0 ||
+	    strcmp(key, "vacation_earn") == 0 ||
+	    strcmp(key, "vacation_cap") == 0) {
+		if (number(r, line, key, value, 0, 366, &n) < 0)
+			return -1;
+		if (strcmp(key, "vacation_start") == 0)
+			c->vacation.start_days = (int)n;
+		else if (strcmp(key, "vacation_earn") == 0)
+			c->vacation.earn_per_year = (int)n;
+		else
+			c->vacation.cap_days = (int)n;
+		return 0;
+	}
+	return 1;
+}
+
+/* A day as a case writes it, YYYY-MM-DD: its midnight UTC. */
+static int day_read(struct run *r, int line, const char *key, const char *v,
+		    int64_t *t_r)
+{
+	struct tm tm;
+	int y, m, d;
+	char extra;
+
+	if (sscanf(v, "%d-%d-%d%c", &y, &m, &d, &extra) != 3 || m < 1 ||
+	    m > 12 || d < 1 || d > 31) {
+		run_fail(r, line, "config: %s is a day YYYY-MM-DD, not %s",
+			 key, v);
+		return -1;
+	}
+	memset(&tm, 0, sizeof(tm));
+	tm.tm_year = y - 1900;
+	tm.tm_mon = m - 1;
+	tm.tm_mday = d;
+	*t_r = (int64_t)timegm(&tm);
+	return 0;
+}
+
+/* league = NAME KEY=VALUE...: a [league NAME] as the service gets it
+ * (struct server_league; see the README for the keys). */
+static int config_league(struct run *r, int line, const char *value)
+{
+	size_t n = r->cfg.nleagues;
+	struct server_league *l = &r->leagues[n];
+	struct league_fault fault;
+	char *save = NULL, *w;
+	bool have_start = false;
+
+	if (n == CASES_MAX_LEAGUES) {
+		run_fail(r, line, "config: at most %d leagues",
+			 CASES_MAX_LEAGUES);
+		return -1;
+	}
+	memset(l, 0, sizeof(*l));
+	r->league_text[n] = cases_strdup(value);
+	league_rules_default(&l->rules);
+	l->club.where = "case";
+	l->club.variant = r->cfg.default_variant;
+	l->club.rated = true;
+	l->club.members = r->league_members[n];
+	l->club.name = strtok_r(r->league_text[n], " \t", &save);
+	if (l->club.name == NULL) {
+		run_fail(r, line, "config: league = NAME KEY=VALUE...");
+		return -1;
+	}
+	while ((w = strtok_r(NULL, " \t", &save)) != NULL) {
+		char *v = strchr(w, '='), *msave = NULL, *m;
+		enum core_error err;
+		int64_t secs;
+		long num;
+		int ret = 0;
+
+		if (v == NULL) {
+			run_fail(r, line, "config: league: KEY=VALUE, not %s",
+				 w);
+			return -1;
+		}
+		*v++ = '\0';
+		if (strcmp(w, "group_size") == 0 || strcmp(w, "promote") == 0 ||
+		    strcmp(w, "relegate") == 0) {
+			ret = number(r, line, w, v, 0, LEAGUE_MAX_GROUP, &num);
+			*(strcmp(w, "group_size") == 0 ? &l->rules.group_size :
+			  strcmp(w, "promote") == 0 ? &l->rules.promote :
+			  &l->rules.relegate) = (int)num;
+		} else if (strcmp(w, "start") == 0) {
+			ret = day_read(r, line, w, v, &l->rules.season_start);
+			have_start = true;
+		} else if (strcmp(w, "length") == 0) {
+			if (parse_offset(v, &secs) < 0 || secs <= 0) {
+				run_fail(r, line, "config: league: length=%s",
+					 v);
+				return -1;
+			}
+			l->rules.season_length = secs;
+		} else if (strcmp(w, "members") == 0) {
+			for (m = strtok_r(v, ",", &msave); m != NULL;
+			     m = strtok_r(NULL, ",", &msave)) {
+				if (l->club.nmembers == CASES_MAX_MEMBERS) {
+					run_fail(r, line, "config: league: at "
+						 "most %d members",
+						 CASES_MAX_MEMBERS);
+					return -1;
+				}
+				r->league_members[n][l->club.nmembers++] = m;
+			}
+		} else if (strcmp(w, "size") == 0) {
+			if (core_variant_set_option(&l->club.variant, "size", v,
+						    &err) < 0) {
+				run_fail(r, line, "config: league: size=%s", v);
+				return -1;
+			}
+		} else if (strcmp(w, "clock") == 0) {
+			l->club.clock = v;
+		} else if (strcmp(w, "weekends") == 0) {
+			ret = one_of(r, line, w, v, "off", "on",
+				     &l->club.weekends_off);
+		} else if (strcmp(w, "rated") == 0) {
+			ret = one_of(r, line, w, v, "yes", "no",
+				     &l->club.rated);
+		} else if (strcmp(w, "open") == 0) {
+			ret = one_of(r, line, w, v, "yes", "no", &l->club.open);
+		} else {
+			run_fail(r, line, "config: league: unknown key %s", w);
+			return -1;
+		}
+		if (ret < 0)
+			return -1;
+	}
+	if (!have_start) {
+		run_fail(r, line, "config: league %s: start=YYYY-MM-DD is "
+			 "required", l->club.name);
+		return -1;
+	}
+	if (league_rules_check(&l->rules, &fault) < 0) {
+		run_fail(r, line, "config: league %s: %s out of range",
+			 l->club.name, fault.field != NULL ? fault.field :
+			 league_error_name(fault.error));
+		return -1;
+	}
+	r->cfg.leagues = r->leagues;
+	r->cfg.nleagues = n + 1;
+	return 0;
+}
+
 int config_read(struct run *r, const struct cases_section *s)
 {
 	const char *p = s->content;
 	int line = s->line;
+	bool leagues_read = false;
 
 	while (*p != '\0') {
 		char key[64], value[256];
@@ -406,9 +659,28 @@ int config_read(struct run *r, const struct cases_section *s)
 			snprintf(r->our_address, sizeof(r->our_address), "%s",
 				 value);
 			r->cfg.our_address = r->our_address;
+		} else if (strcmp(key, "league") == 0) {
+			/* A section's leagues replace those of the one before
+			 * (a reload). */
+			if (!leagues_read) {
+				for (size_t i = 0; i < CASES_MAX_LEAGUES; i++) {
+					free(r->league_text[i]);
+					r->league_text[i] = NULL;
+				}
+				r->cfg.nleagues = 0;
+				leagues_read = true;
+			}
+			if (config_league(r, line, value) < 0)
+				return -1;
 		} else {
-			run_fail(r, line, "config: unknown key %s", key);
-			return -1;
+			int c = config_clock(r, line, key, value);
+			if (c < 0)
+				return -1;
+			if (c > 0) {
+				run_fail(r, line, "config: unknown key %s",
+					 key);
+				return -1;
+			}
 		}
 	}
 	return 0;

@@ -6,8 +6,9 @@
  *                    rules, {{...}} in mails, <mail>, <config>, <capture>
  *   cases_service.c  the service's side: a fresh store and server, the
  *                    stand-in mail layer, the outbox, the <setup> steps
- *   cases_expect.c   the queued mails as <sent> text, compared with what
- *                    the case expects (or kept for the writer)
+ *   cases_expect.c   the steps (<mail>, <digests>, <tick>): what each
+ *                    queued as <sent> text, compared with what the case
+ *                    expects (or kept for the writer)
  *   cases_driver.c   the file format itself: sections, diff, rewrite
  *
  * Errors in a case are reported with run_fail() (the case stops) or
@@ -38,6 +39,9 @@
 #define CASES_MAX_VARS 32
 #define CASES_MAX_RULES 8
 #define CASES_MAX_LIST 8
+/* <config> league = ...: leagues and members each */
+#define CASES_MAX_LEAGUES 4
+#define CASES_MAX_MEMBERS 8
 
 /* A sender a case names by name: a key (NULL: none) and an address. */
 struct persona {
@@ -63,10 +67,18 @@ struct run {
 	struct server *srv;
 	struct server_config cfg;
 	char our_address[256];
+	/* <config> default_clock: cfg.clock.default_clock points here */
+	char default_clock[256];
+	/* <config> league = ...: cfg.leagues points here; the names and
+	 * the clock point into league_text (one line's copy each) */
+	struct server_league leagues[CASES_MAX_LEAGUES];
+	char *league_text[CASES_MAX_LEAGUES];
+	const char *league_members[CASES_MAX_LEAGUES][CASES_MAX_MEMBERS];
 	int64_t now;
 	int counter;           /* mails delivered, setup included */
 	int nmail;             /* <mail> sections delivered */
 	int ndigests;          /* <digests> sections run */
+	int nticks;            /* <tick> sections run */
 	int64_t last_outbox;   /* the newest outbox row read */
 	int64_t setup_outbox;  /* the newest outbox row of the setup */
 	char **mail_ids;       /* Message-IDs of the case's mails (bare) */
@@ -100,6 +112,10 @@ struct inmail {
 	size_t size, size_limit;
 	bool signature_time_set;
 	int64_t signature_offset;
+	/* Received: the mailbox's receipt, from the mail's time (unset: 0,
+	 * unknown) */
+	bool received_set;
+	int64_t received_offset;
 	const char *silent;
 	const char *bounce[CASES_MAX_LIST], *revoked[CASES_MAX_LIST],
 		*offered[CASES_MAX_LIST];
@@ -185,14 +201,13 @@ int setup_read(struct run *r, const struct cases_section *s);
 /* Bind every capture rule's group found in text. */
 void capture(struct run *r, const char *text);
 
-/* Deliver the <mail> section s and compare what it queued with the
- * <sent> and <outcome> sections from index *next on (advanced past
- * them); what it queued, as those sections, is appended to generated. */
-void run_mail(struct run *r, const struct cases_section *s, size_t *next,
+/* Run the step section s (cases_section_step()): a <mail> delivered,
+ * the daily <digests> (server_send_digests) or the clocks' timer <tick>
+ * (server_clock_tick), the clock moving on as for a mail; and compare
+ * what it queued with the <sent> and <outcome> sections from index
+ * *next on (advanced past them).  What it queued, as those sections, is
+ * appended to generated. */
+void run_step(struct run *r, const struct cases_section *s, size_t *next,
 	      struct buf *generated);
-/* The same for a <digests> section: the clock moves on and the service
- * sends the daily digests (server_send_digests). */
-void run_digests(struct run *r, const struct cases_section *s, size_t *next,
-		 struct buf *generated);
 
 #endif

@@ -79,6 +79,9 @@ int deliver(struct run *r, const struct inmail *m,
 	if (m->fingerprint != NULL || m->signature_time_set)
 		in.signature_time = r->now + (m->signature_time_set ?
 					      m->signature_offset : -5);
+	/* the mailbox's receipt; unset: unknown (the time of handling) */
+	if (m->received_set)
+		in.received = r->now + m->received_offset;
 	in.subject = m->subject;
 	in.references = m->references;
 	in.body = buf_str(&body);
@@ -202,6 +205,18 @@ static const char *setup_to_move(struct run *r, int64_t g)
 	return NULL;
 }
 
+/* A mail queued in the setup: its captures, and whose move it says. */
+static void setup_note(struct run *r, const struct sent_mail *m)
+{
+	capture(r, m->body);
+	if (m->kind != NULL && strcmp(m->kind, "your-move") == 0 &&
+	    r->nto_move < sizeof(r->to_move) / sizeof(r->to_move[0])) {
+		r->to_move[r->nto_move].game = m->game_id;
+		r->to_move[r->nto_move].address = cases_strdup(m->to);
+		r->nto_move++;
+	}
+}
+
 /* One setup mail from persona p: must be handled without refusal.  The
  * game of its reply into *game_r (may be NULL). */
 static int setup_mail(struct run *r, const struct persona *p,
@@ -235,18 +250,10 @@ static int setup_mail(struct run *r, const struct persona *p,
 	if (outbox_take(r, &mails, &n) < 0)
 		goto out;
 	for (size_t i = 0; i < n; i++) {
-		capture(r, mails[i].body);
 		if (game_r != NULL && mails[i].game_id != 0 &&
 		    strcmp(mails[i].to, p->address) == 0)
 			*game_r = mails[i].game_id;
-		if (mails[i].kind != NULL &&
-		    strcmp(mails[i].kind, "your-move") == 0 &&
-		    r->nto_move < sizeof(r->to_move) / sizeof(r->to_move[0])) {
-			r->to_move[r->nto_move].game = mails[i].game_id;
-			r->to_move[r->nto_move].address =
-				cases_strdup(mails[i].to);
-			r->nto_move++;
-		}
+		setup_note(r, &mails[i]);
 	}
 	ret = 0;
 out:
@@ -264,8 +271,60 @@ static const struct persona *setup_persona(struct run *r, const char *name,
 	return p;
 }
 
+/* The clock moves on by secs, then (tick) the clocks' timer runs; its
+ * mails are taken from the outbox unshown. */
+static int setup_tick(struct run *r, int64_t secs, int line)
+{
+	struct sent_mail *mails = NULL;
+	const char *error = NULL;
+	size_t n = 0;
+
+	r->now += secs;
+	if (server_clock_tick(r->srv, r->now, NULL, &error) < 0) {
+		run_fail(r, line, "setup: server_clock_tick failed: %s", error);
+		return -1;
+	}
+	if (outbox_take(r, &mails, &n) < 0)
+		return -1;
+	/* A league's season begun: its games' "your move" mails. */
+	for (size_t i = 0; i < n; i++)
+		setup_note(r, &mails[i]);
+	sent_mails_free(&mails, n);
+	return 0;
+}
+
+/* rating NAME R: player NAME's rating is R (RD 50, one rated game), as
+ * if earned: what seeds a league's first season. */
+static int setup_rating(struct run *r, const char *name, const char *value,
+			int line)
+{
+	struct store_player *p = NULL;
+	struct store_rating rating;
+	const char *error = NULL;
+	char *end;
+
+	memset(&rating, 0, sizeof(rating));
+	rating.r = strtod(value, &end);
+	if (end == value || *end != '\0' ||
+	    store_player_by_name(r->st, name, &p, &error) != 1) {
+		run_fail(r, line, "setup: rating %s %s: no such player or no "
+			 "number", name, value);
+		return -1;
+	}
+	rating.player_id = p->id;
+	rating.rd = 50;
+	rating.vol = 0.06;
+	rating.games = 1;
+	store_player_free(&p);
+	if (store_rating_set(r->st, &rating, &error) < 0) {
+		run_fail(r, line, "setup: rating %s: %s", name, error);
+		return -1;
+	}
+	return 0;
+}
+
 /* players NAME... | game WHITE BLACK [OPTIONS] | play GAME MOVE... |
- * mail NAME: TEXT | time +N */
+ * mail NAME: TEXT | time +N | tick +N | rating NAME R */
 static int setup_line(struct run *r, char *text, int line)
 {
 	char *words[32], *save = NULL, *w;
@@ -357,15 +416,20 @@ static int setup_line(struct run *r, char *text, int line)
 		}
 		return 0;
 	}
-	if (strcmp(words[0], "time") == 0 && n == 2) {
+	if ((strcmp(words[0], "time") == 0 || strcmp(words[0], "tick") == 0) &&
+	    n == 2) {
 		int64_t secs;
 		if (parse_offset(words[1], &secs) < 0) {
-			run_fail(r, line, "setup: time %s", words[1]);
+			run_fail(r, line, "setup: %s %s", words[0], words[1]);
 			return -1;
 		}
+		if (strcmp(words[0], "tick") == 0)
+			return setup_tick(r, secs, line);
 		r->now += secs;
 		return 0;
 	}
+	if (strcmp(words[0], "rating") == 0 && n == 3)
+		return setup_rating(r, words[1], words[2], line);
 	run_fail(r, line, "setup: unknown line \"%s\"", words[0]);
 	return -1;
 }
@@ -436,5 +500,7 @@ void run_close(struct run *r)
 		regfree(&r->rules[i].re);
 	for (size_t i = 0; i < r->nto_move; i++)
 		free(r->to_move[i].address);
+	for (size_t i = 0; i < CASES_MAX_LEAGUES; i++)
+		free(r->league_text[i]);
 	cases_file_free(&r->file);
 }

@@ -1,7 +1,7 @@
 #!/bin/bash
 # tests/server/test_admin.sh -- the operator's subcommands of `ashes` on a
 # fresh database file: db migrate|check, player list|add|key|set, games,
-# outbox list, and their refusals.  (Games and mails made by the service
+# game show|adjust, clock, outbox list, and their refusals.  (Games and mails made by the service
 # are checked from tests/server/test_server.c.)
 set -u
 : "${ASHES_BUILDDIR:=$(pwd)}"
@@ -77,7 +77,25 @@ check "player set: case-insensitive" "0:alice: moves none" "$rc:$out"
 run player set alice pictures gif --db "$db"
 check "player set: bad value" "1:ashes player set: pictures is png|svg|none, not gif" "$rc:$err"
 run player set alice colour blue --db "$db"
-check "player set: unknown key" "1:ashes player set: no setting colour (confirm, pictures, moves, digest)" "$rc:$err"
+check "player set: unknown key" "1:ashes player set: no setting colour (confirm, pictures, moves, digest, reminders, timezone, standings)" "$rc:$err"
+# The clocks' settings (sql/008): a zone must be one of the tz database.
+run player set bob reminders off --db "$db"
+check "player set reminders" "0:bob: reminders off" "$rc:$out"
+if [ -f "${TZDIR:-/usr/share/zoneinfo}/Europe/Berlin" ]; then
+	run player set bob timezone Europe/Berlin --db "$db"
+	check "player set timezone" "0:bob: timezone Europe/Berlin" "$rc:$out"
+	run player set bob timezone Mars/Olympus_Mons --db "$db"
+	check "player set: no such zone" "1:ashes player set: no time zone Mars/Olympus_Mons in the tz database" "$rc:$err"
+	run player set bob timezone ../../etc/passwd --db "$db"
+	check "player set: not a zone name" 1 "$rc"
+	run player list --db "$db"
+	check "player list: bob's zone kept" "	settings reminders off, timezone Europe/Berlin" "$(printf '%s\n' "$out" | grep timezone)"
+	run player set bob timezone utc --db "$db"
+	check "player set timezone UTC" "0:bob: timezone UTC" "$rc:$out"
+else
+	echo "# SKIP: no tz database to set a zone from"
+fi
+run player set bob reminders on --db "$db"
 run player set nobody digest on --db "$db"
 check "player set: unknown player" "1:ashes player set: no such player" "$rc:$err"
 run player set alice digest --db "$db"
@@ -169,6 +187,110 @@ bob asks to take back ply 2; the opponent has not answered." "$rc:$(printf '%s\n
 	check "game show: a request a move ended is not shown" "0:" "$rc:$(printf '%s\n' "$out" | grep 'take back')"
 else
 	echo "# SKIP: no sqlite3 to write notes"
+fi
+
+# The clocks (sql/008): `ashes clock` and `ashes game adjust` on game 30,
+# days:3, written as the service leaves a game whose first move is due:
+# alice (White) to move since T0 with 3 days on each clock.  The
+# commands act at ASHES_NOW.
+T0=1700000000 # 2023-11-14 22:13:20 UTC
+if command -v sqlite3 >/dev/null 2>&1; then
+	sqlite3 "$db" "INSERT INTO games (id, variant, challenger_id, white_id,
+		black_id, status, ply, created, updated, clock_settings,
+		clock_white, clock_black, clock_turn_started, clock_side,
+		deadline_at) VALUES (30, 'size=3 tax=removed', 1, 1, 2,
+		'active', 0, $T0, $T0, 'days:3', 259200, 259200, $T0, 0,
+		$((T0 + 259200)))"
+	outbox_rows() { "$ashes" outbox list --db "$db" | tail -n +2 | wc -l; }
+	ASHES_NOW=$((T0 + 3600)) run clock 30 --db "$db"
+	check "clock: exit" 0 "$rc"
+	check "clock: alice's time left an hour in" 1 "$(printf '%s\n' "$out" | grep -c 'alice.*2 days 23 hours')"
+	ASHES_NOW=$((T0 + 7200)) run clock 30 --db "$db"
+	check "clock: at ASHES_NOW" 1 "$(printf '%s\n' "$out" | grep -c 'alice.*2 days 22 hours')"
+	ASHES_NOW=$((T0 + 3600)) run clock '#30' --db "$db"
+	check "clock: #30" 0 "$rc"
+	clock_before=$out
+
+	# Given to the player to move; both told by mail, through the outbox.
+	rows=$(outbox_rows)
+	ASHES_NOW=$((T0 + 3600)) run game adjust 30 +24h --note "server down" --db "$db"
+	check "game adjust +24h" "0:game 30: gave 1 day 0 hours to alice, who now has 3 days 23 hours" "$rc:$out"
+	check "game adjust: both players told" "$((rows + 2))" "$(outbox_rows)"
+	run outbox list --db "$db"
+	check "game adjust: the notices name game 30" "alice@example.org bob@example.net" "$(printf '%s\n' "$out" | tail -n 2 | grep -o '[a-z]*@example.[a-z]*  *\[ashes #30\]' | sed 's/ .*//' | sort | tr '\n' ' ' | sed 's/ $//')"
+	ASHES_NOW=$((T0 + 3600)) run game adjust 30 -2h BLACK --db "$db"
+	check "game adjust -2h black" "0:game 30: took 2 hours 0 minutes from bob, who now has 2 days 22 hours" "$rc:$out"
+	ASHES_NOW=$((T0 + 3600)) run game adjust 30 +1d white --db "$db"
+	check "game adjust +1d white" "0:game 30: gave 1 day 0 hours to alice, who now has 4 days 23 hours" "$rc:$out"
+	ASHES_NOW=$((T0 + 3600)) run clock 30 --db "$db"
+	check "clock: the three adjustments" "0:Game 30: active, alice White, bob Black.   Now: 2023-11-14 23:13:20 UTC
+Time control: days:3
+Turn: White since 2023-11-14 22:13:20 UTC; charged so far 1 hour 0 minutes (3600 s, weekends and pauses left out)
+White (alice): 4 days 23 hours left now (428400 s; stored 432000 s at the turn's start), zone UTC, 10 vacation day(s)
+Black (bob): 2 days 22 hours left now (252000 s; stored 252000 s at the turn's start), zone UTC, 10 vacation day(s)
+Deadline: 2023-11-19 22:13:20 UTC
+Next reminder: 2023-11-17 22:13:20 UTC (0 reminder threshold(s) passed this turn)
+Clock history:
+  2023-11-14 23:13:20 UTC  adjust alice +1 day 0 hours: server down
+  2023-11-14 23:13:20 UTC  adjust bob -2 hours 0 minutes
+  2023-11-14 23:13:20 UTC  adjust alice +1 day 0 hours" "$rc:$out"
+
+	# With the daemon's configuration file, as the daemon: the notices'
+	# Message-IDs take its domain, the next reminder its [clock] (24 hours
+	# before the flag falls, not 48).
+	printf '[source]\ntype = maildir\nmaildir = %s\n[smtp]\nfrom = ashes@club.example\n[database]\npath = %s\n[gpg]\nhome = %s/gnupg\n[clock]\nreminders = 24h\n' \
+		"$tmp" "$db" "$tmp" >"$tmp/ashesd.conf"
+	ASHES_NOW=$((T0 + 3600)) run --config "$tmp/ashesd.conf" game adjust 30 +1h
+	check "game adjust --config" "0:game 30: gave 1 hour 0 minutes to alice, who now has 5 days 0 hours" "$rc:$out"
+	check "game adjust --config: Message-IDs of the club's domain" "@club.example
+@club.example" "$(sqlite3 "$db" "SELECT substr(message_id, instr(message_id, '@')) FROM outbox ORDER BY id DESC LIMIT 2")"
+	ASHES_NOW=$((T0 + 3600)) run clock 30 --config "$tmp/ashesd.conf"
+	check "clock --config: the club's reminders" "Next reminder: 2023-11-18 23:13:20 UTC (0 reminder threshold(s) passed this turn)" "$(printf '%s\n' "$out" | grep '^Next reminder')"
+
+	# Refused, changing nothing: the service's refusals ...
+	ASHES_NOW=$((T0 + 3600)) run clock 30 --db "$db"
+	clock_before=$out rows=$(outbox_rows)
+	ASHES_NOW=$((T0 + 3600)) run game adjust 30 -30d --db "$db"
+	check "game adjust: below nothing refused" 1 "$rc"
+	check "game adjust: the refusal says why" "ashes game adjust: alice's clock cannot take that" "$(printf '%s' "$err" | cut -c1-49)"
+	ASHES_NOW=$((T0 + 3600)) run game adjust 99 +1h --db "$db"
+	check "game adjust: no such game" "1:ashes game adjust: no game 99" "$rc:$err"
+	ASHES_NOW=$((T0 + 3600)) run game adjust 20 +1h --db "$db"
+	check "game adjust: a game without clock" "1:ashes game adjust: game 20 has no clock" "$rc:$err"
+	# ... and the command line's.
+	for d in 24h +24 +1.5h +0h ++1h -h +1w 1d "+1d " "" "+ 1h"; do
+		run game adjust 30 "$d" --db "$db"
+		check "game adjust: DURATION '$d' refused" "1:ashes game adjust: DURATION is +Nh, -Nh, +Nd or -Nd, not $d" "$rc:$err"
+	done
+	run game adjust 30 +99999999999999999999d --db "$db"
+	check "game adjust: more than a clock holds" "1:ashes game adjust: +99999999999999999999d is more than a clock holds (3660d)" "$rc:$err"
+	run game adjust 30 +1h red --db "$db"
+	check "game adjust: bad side" "1:ashes game adjust: the side is white or black, not red" "$rc:$err"
+	run game adjust x30 +1h --db "$db"
+	check "game adjust: bad game number" "1:ashes game adjust: not a game number: x30" "$rc:$err"
+	run game adjust 30 --db "$db"
+	check "game adjust: no DURATION" "1:usage: ashes game adjust ID DURATION [white|black] [--note TEXT] [--db PATH]" "$rc:$err"
+	run game adjust 30 +1h white extra --db "$db"
+	check "game adjust: a word too many" 1 "$rc"
+	ASHES_NOW=soon run game adjust 30 +1h --db "$db"
+	check "game adjust: a bad ASHES_NOW" "1:ashes game adjust: ASHES_NOW is not a number of seconds: soon" "$rc:$err"
+	ASHES_NOW=$((T0 + 3600)) run clock 30 --db "$db"
+	check "refusals changed no clock" "$clock_before" "$out"
+	check "refusals told nobody" "$rows" "$(outbox_rows)"
+
+	run clock 99 --db "$db"
+	check "clock: no such game" "1:ashes clock: no game 99" "$rc:$err"
+	run clock x --db "$db"
+	check "clock: bad game number" "1:ashes clock: not a game number: x" "$rc:$err"
+	run clock --db "$db"
+	check "clock: usage" "1:usage: ashes clock ID [--db PATH]" "$rc:$err"
+	ASHES_NOW=-5 run clock 30 --db "$db"
+	check "clock: a bad ASHES_NOW" "1:ashes clock: ASHES_NOW is not a number of seconds: -5" "$rc:$err"
+	# The other commands act at ASHES_NOW too.
+	ASHES_NOW=$T0 run player add carol carol@example.com --db "$db"
+	check "player add at ASHES_NOW" "0:$T0" "$rc:$(sqlite3 "$db" "SELECT created FROM players WHERE name = 'carol'")"
+else
+	echo "# SKIP: no sqlite3 to write a game with a clock"
 fi
 
 echo "1..$n"

@@ -129,6 +129,13 @@ static void run_case(const char *name, bool write)
 			have_title = true;
 		} else if (strcmp(s->name, "config") == 0 && !server_made) {
 			config_read(&r, s);
+		} else if (strcmp(s->name, "config") == 0) {
+			/* A reload (SIGHUP): the service anew, on the same
+			 * store, with the settings as changed. */
+			server_free(&r.srv);
+			if (config_read(&r, s) == 0)
+				ck_assert_msg(server_new(r.st, &r.cfg, &r.srv,
+							 &error) == 0, "%s", error);
 		} else if (strcmp(s->name, "capture") == 0 && !server_made) {
 			capture_read(&r, s);
 		} else if (strcmp(s->name, "setup") == 0 && r.nmail == 0) {
@@ -146,10 +153,7 @@ static void run_case(const char *name, bool write)
 							 &error) == 0, "%s", error);
 				server_made = true;
 			}
-			if (strcmp(s->name, "mail") == 0)
-				run_mail(&r, s, &i, &gen);
-			else
-				run_digests(&r, s, &i, &gen);
+			run_step(&r, s, &i, &gen);
 			after = realloc(after, (nafter + 1) * sizeof(*after));
 			ck_assert_ptr_nonnull(after);
 			after[nafter++] = buf_steal(&gen);

@@ -159,9 +159,9 @@ START_TEST(test_refusals)
 	ck_assert_int_eq(c.error, COMMAND_ERR_BAD_NAME);
 	c = line("register al!ce", 0);
 	ck_assert_int_eq(c.error, COMMAND_ERR_BAD_NAME);
-	c = line("challenge bob clock=3d", 0);
+	c = line("challenge bob timer=3d", 0);
 	ck_assert_int_eq(c.error, COMMAND_ERR_UNKNOWN_OPTION);
-	ck_assert_str_eq(c.detail, "clock");
+	ck_assert_str_eq(c.detail, "timer");
 	c = line("challenge bob size=big", 0);
 	ck_assert_int_eq(c.error, COMMAND_ERR_BAD_OPTION);
 	ck_assert_str_eq(c.detail, "size=big");

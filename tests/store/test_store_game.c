@@ -37,6 +37,9 @@ START_TEST(test_game_roundtrip)
 	ck_assert_int_eq(g->ply, 0);
 	ck_assert_ptr_null(g->result);
 	ck_assert_ptr_null(g->clock_settings);
+	ck_assert_int_eq(g->clock_side, 0);
+	ck_assert_int_eq(g->remind_at, 0);
+	ck_assert_int_eq(g->flag_fell_at, 0);
 
 	g->black_id = b;
 	g->status = STORE_GAME_FINISHED;
@@ -49,8 +52,11 @@ START_TEST(test_game_roundtrip)
 	g->clock_white = 3600;
 	g->clock_black = 7200;
 	g->clock_turn_started = 650;
+	g->clock_side = 1;
 	g->deadline_at = 9000;
+	g->remind_at = 8000;
 	g->reminders_sent = 2;
+	g->flag_fell_at = 9100;
 	g->thread_message_id = strdup("game-1@ashes.example");
 	ck_assert_int_eq(store_game_update(st, g, 700, &err), 0);
 	store_game_free(&g);
@@ -68,8 +74,11 @@ START_TEST(test_game_roundtrip)
 	ck_assert_int_eq(g->clock_white, 3600);
 	ck_assert_int_eq(g->clock_black, 7200);
 	ck_assert_int_eq(g->clock_turn_started, 650);
+	ck_assert_int_eq(g->clock_side, 1);
 	ck_assert_int_eq(g->deadline_at, 9000);
+	ck_assert_int_eq(g->remind_at, 8000);
 	ck_assert_int_eq(g->reminders_sent, 2);
+	ck_assert_int_eq(g->flag_fell_at, 9100);
 	ck_assert_str_eq(g->thread_message_id, "game-1@ashes.example");
 	ck_assert_int_eq(g->created, 500);
 	ck_assert_int_eq(g->updated, 700);

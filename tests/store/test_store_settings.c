@@ -1,8 +1,10 @@
-/* test_store_settings.c -- the players' settings (sql/005): defaults when
- * none are stored, set and read back, the keys and words players write,
- * what set refuses and what the schema refuses; and the observers' digest
- * items: noted once per observer and game with the earliest ply, due by
- * the time of the first change, listed and cleared. */
+/* test_store_settings.c -- the players' settings (sql/005, sql/008,
+ * sql/009): defaults when none are stored, set and read back, the keys
+ * and words players write (a time zone's name and the standings mail
+ * among them), what set refuses and what the schema refuses; and the
+ * observers' digest items: noted once per observer and game with the
+ * earliest ply, due by the time of the first change, listed and
+ * cleared. */
 #include "store_fixture.h"
 
 #include "store/store_private.h"
@@ -32,6 +34,8 @@ START_TEST(test_settings_defaults)
 	ck_assert_int_eq(s.picture, STORE_PICTURE_PNG);
 	ck_assert_int_eq(s.moves, STORE_MOVES_SHORT);
 	ck_assert(!s.digest);
+	ck_assert(s.reminders);
+	ck_assert_str_eq(s.timezone, "");
 	/* nobody, and a player that does not exist: the defaults too */
 	ck_assert_int_eq(store_settings_get(st, 0, &s, &err), 0);
 	ck_assert(s.confirm);
@@ -78,6 +82,46 @@ START_TEST(test_settings_roundtrip)
 	ck_assert_int_eq(store_settings_get(st, b, &back, &err), 0);
 	ck_assert(back.confirm && !back.digest);
 	ck_assert_int_eq(back.moves, STORE_MOVES_SHORT);
+	ck_assert(back.reminders);
+	ck_assert_str_eq(back.timezone, "");
+}
+END_TEST
+
+START_TEST(test_settings_clock_keys)
+{
+	struct store_settings s, back;
+	int64_t a = add_player("alice", 1);
+
+	store_settings_default(&s);
+	s.reminders = false;
+	strcpy(s.timezone, "America/Argentina/Buenos_Aires");
+	ck_assert_int_eq(store_settings_set(st, a, &s, 2000, &err), 0);
+	memset(&back, 0x55, sizeof(back));
+	ck_assert_int_eq(store_settings_get(st, a, &back, &err), 0);
+	ck_assert(!back.reminders);
+	ck_assert_str_eq(back.timezone, "America/Argentina/Buenos_Aires");
+	ck_assert(back.confirm);
+	ck_assert_int_eq(test_query_int(test_db, "SELECT count(*) FROM "
+			 "player_settings WHERE reminders = 0 AND timezone = "
+			 "'America/Argentina/Buenos_Aires'"), 1);
+
+	/* back to UTC and reminders on */
+	s.reminders = true;
+	s.timezone[0] = '\0';
+	ck_assert_int_eq(store_settings_set(st, a, &s, 2100, &err), 0);
+	ck_assert_int_eq(store_settings_get(st, a, &back, &err), 0);
+	ck_assert(back.reminders);
+	ck_assert_str_eq(back.timezone, "");
+	ck_assert_int_eq(test_query_int(test_db, "SELECT count(*) FROM "
+			 "player_settings WHERE reminders = 1 AND "
+			 "timezone = ''"), 1);
+
+	/* the longest name there is room for */
+	memset(s.timezone, 'Z', STORE_TIMEZONE_MAX - 1);
+	s.timezone[STORE_TIMEZONE_MAX - 1] = '\0';
+	ck_assert_int_eq(store_settings_set(st, a, &s, 2200, &err), 0);
+	ck_assert_int_eq(store_settings_get(st, a, &back, &err), 0);
+	ck_assert_str_eq(back.timezone, s.timezone);
 }
 END_TEST
 
@@ -95,6 +139,16 @@ START_TEST(test_settings_refused)
 	store_settings_default(&s);
 	s.moves = (enum store_move_list)3;
 	ck_assert_int_eq(store_settings_set(st, a, &s, 1, &err), -1);
+	/* a time zone not of a zone name's shape, or not terminated */
+	store_settings_default(&s);
+	strcpy(s.timezone, "../../etc/passwd");
+	ck_assert_int_eq(store_settings_set(st, a, &s, 1, &err), -1);
+	ck_assert_int_eq(store_error_kind(st), STORE_ERROR_USAGE);
+	strcpy(s.timezone, "Europe/Berlin ");
+	ck_assert_int_eq(store_settings_set(st, a, &s, 1, &err), -1);
+	memset(s.timezone, 'Z', sizeof(s.timezone));
+	ck_assert_int_eq(store_settings_set(st, a, &s, 1, &err), -1);
+	ck_assert_int_eq(store_error_kind(st), STORE_ERROR_USAGE);
 	ck_assert_int_eq(count("player_settings"), 0);
 	/* the schema's own checks */
 	ck_assert_int_ne(exec_rc("INSERT INTO player_settings "
@@ -105,6 +159,18 @@ START_TEST(test_settings_refused)
 			 0);
 	ck_assert_int_ne(exec_rc("INSERT INTO player_settings "
 			 "(player_id, confirm, updated) VALUES (1, 2, 1)"), 0);
+	ck_assert_int_ne(exec_rc("INSERT INTO player_settings "
+			 "(player_id, reminders, updated) VALUES (1, 2, 1)"),
+			 0);
+	ck_assert_int_ne(exec_rc("INSERT INTO player_settings "
+			 "(player_id, timezone, updated) VALUES (1, "
+			 "printf('%.64c', 'Z'), 1)"), 0);
+	ck_assert_int_ne(exec_rc("INSERT INTO player_settings "
+			 "(player_id, timezone, updated) VALUES (1, "
+			 "'Europe/Berlin;', 1)"), 0);
+	ck_assert_int_eq(exec_rc("INSERT INTO player_settings "
+			 "(player_id, timezone, updated) VALUES (1, "
+			 "printf('%.63c', 'Z'), 1)"), 0);
 }
 END_TEST
 
@@ -154,6 +220,140 @@ START_TEST(test_setting_words)
 						   "png"), -1);
 	s.picture = (enum store_picture)9;
 	ck_assert_ptr_null(store_setting_word(&s, STORE_SETTING_PICTURES));
+}
+END_TEST
+
+START_TEST(test_setting_words_clock)
+{
+	struct store_settings s;
+	enum store_setting_key k;
+	char name[80];
+	static const char *const bad[] = {
+		"", "/etc/localtime", "Europe/../../etc/passwd", "a..b",
+		"Europe/Berlin ", "Europe\\Berlin", "Ütc", "Europe/Berlin;",
+		"Europe.Berlin",
+	};
+	size_t i;
+
+	store_settings_default(&s);
+	ck_assert_str_eq(store_setting_name(STORE_SETTING_REMINDERS),
+			 "reminders");
+	ck_assert_str_eq(store_setting_name(STORE_SETTING_TIMEZONE),
+			 "timezone");
+	ck_assert_str_eq(store_setting_choices(STORE_SETTING_REMINDERS),
+			 "on|off");
+	ck_assert_str_eq(store_setting_choices(STORE_SETTING_TIMEZONE),
+			 "a zone such as Europe/Berlin, or UTC");
+	ck_assert_int_eq(store_setting_parse_key("TimeZone", &k), 0);
+	ck_assert_int_eq(k, STORE_SETTING_TIMEZONE);
+	ck_assert_int_eq(store_setting_parse_key("reminders", &k), 0);
+	ck_assert_int_eq(k, STORE_SETTING_REMINDERS);
+
+	/* reminders on|off, default on */
+	ck_assert_str_eq(store_setting_word(&s, STORE_SETTING_REMINDERS),
+			 "on");
+	ck_assert_int_eq(store_setting_parse_value(&s, STORE_SETTING_REMINDERS,
+						   "OFF"), 0);
+	ck_assert(!s.reminders);
+	ck_assert_str_eq(store_setting_word(&s, STORE_SETTING_REMINDERS),
+			 "off");
+	ck_assert_int_eq(store_setting_parse_value(&s, STORE_SETTING_REMINDERS,
+						   "daily"), -1);
+	ck_assert(!s.reminders);
+
+	/* timezone: "" reads UTC; a name keeps its case */
+	ck_assert_str_eq(store_setting_word(&s, STORE_SETTING_TIMEZONE), "UTC");
+	ck_assert_int_eq(store_setting_parse_value(&s, STORE_SETTING_TIMEZONE,
+						   "Europe/Berlin"), 0);
+	ck_assert_str_eq(s.timezone, "Europe/Berlin");
+	ck_assert_str_eq(store_setting_word(&s, STORE_SETTING_TIMEZONE),
+			 "Europe/Berlin");
+	ck_assert_int_eq(store_setting_parse_value(&s, STORE_SETTING_TIMEZONE,
+						   "utc"), 0);
+	ck_assert_str_eq(s.timezone, "");
+	ck_assert_int_eq(store_setting_parse_value(&s, STORE_SETTING_TIMEZONE,
+						   "Etc/GMT+5"), 0);
+	ck_assert_str_eq(s.timezone, "Etc/GMT+5");
+	ck_assert_int_eq(store_setting_parse_value(&s, STORE_SETTING_TIMEZONE,
+						   "UtC"), 0);
+	ck_assert_str_eq(s.timezone, "");
+	ck_assert_int_eq(store_setting_parse_value(&s, STORE_SETTING_TIMEZONE,
+						   "america/new_york"), 0);
+	ck_assert_str_eq(s.timezone, "america/new_york");
+
+	/* not of a zone name's shape: s unchanged */
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		ck_assert_msg(store_setting_parse_value(&s,
+				STORE_SETTING_TIMEZONE, bad[i]) == -1,
+			      "%s", bad[i]);
+		ck_assert_str_eq(s.timezone, "america/new_york");
+	}
+	/* 63 bytes fit, 64 do not */
+	memset(name, 'A', sizeof(name));
+	name[STORE_TIMEZONE_MAX] = '\0';
+	ck_assert_int_eq(store_setting_parse_value(&s, STORE_SETTING_TIMEZONE,
+						   name), -1);
+	name[STORE_TIMEZONE_MAX - 1] = '\0';
+	ck_assert_int_eq(store_setting_parse_value(&s, STORE_SETTING_TIMEZONE,
+						   name), 0);
+	ck_assert_str_eq(s.timezone, name);
+	ck_assert_str_eq(store_setting_word(&s, STORE_SETTING_TIMEZONE), name);
+	/* a value out of shape has no word */
+	strcpy(s.timezone, "../x");
+	ck_assert_ptr_null(store_setting_word(&s, STORE_SETTING_TIMEZONE));
+}
+END_TEST
+
+/* standings on|off (sql/009): the weekly standings mail, default on. */
+START_TEST(test_settings_standings)
+{
+	struct store_settings s, back;
+	enum store_setting_key k;
+	int64_t a = add_player("alice", 1), b = add_player("bob", 2);
+	char sql[128];
+
+	store_settings_default(&s);
+	ck_assert(s.standings);
+	ck_assert_str_eq(store_setting_name(STORE_SETTING_STANDINGS),
+			 "standings");
+	ck_assert_str_eq(store_setting_choices(STORE_SETTING_STANDINGS),
+			 "on|off");
+	ck_assert_int_eq(store_setting_parse_key("Standings", &k), 0);
+	ck_assert_int_eq(k, STORE_SETTING_STANDINGS);
+	ck_assert_str_eq(store_setting_word(&s, STORE_SETTING_STANDINGS), "on");
+	ck_assert_int_eq(store_setting_parse_value(&s, STORE_SETTING_STANDINGS,
+						   "weekly"), -1);
+	ck_assert(s.standings);
+	ck_assert_int_eq(store_setting_parse_value(&s, STORE_SETTING_STANDINGS,
+						   "Off"), 0);
+	ck_assert(!s.standings);
+	ck_assert_str_eq(store_setting_word(&s, STORE_SETTING_STANDINGS),
+			 "off");
+
+	/* stored and read back, the others untouched */
+	memset(&back, 0x55, sizeof(back));
+	ck_assert_int_eq(store_settings_get(st, a, &back, &err), 0);
+	ck_assert(back.standings);
+	ck_assert_int_eq(store_settings_set(st, a, &s, 3000, &err), 0);
+	ck_assert_int_eq(store_settings_get(st, a, &back, &err), 0);
+	ck_assert(!back.standings);
+	ck_assert(back.confirm && back.reminders && !back.digest);
+	ck_assert_int_eq(test_query_int(test_db, "SELECT count(*) FROM "
+			 "player_settings WHERE standings = 0"), 1);
+	s.standings = true;
+	s.digest = true;
+	ck_assert_int_eq(store_settings_set(st, a, &s, 3100, &err), 0);
+	ck_assert_int_eq(store_settings_get(st, a, &back, &err), 0);
+	ck_assert(back.standings && back.digest);
+
+	/* a row written without it has it on; the schema's own check */
+	snprintf(sql, sizeof(sql), "INSERT INTO player_settings (player_id, "
+		 "digest, updated) VALUES (%lld, 1, 1)", (long long)b);
+	ck_assert_int_eq(exec_rc(sql), 0);
+	ck_assert_int_eq(store_settings_get(st, b, &back, &err), 0);
+	ck_assert(back.standings && back.digest);
+	ck_assert_int_ne(exec_rc("UPDATE player_settings SET standings = 2"),
+			 0);
 }
 END_TEST
 
@@ -260,6 +460,9 @@ int main(void)
 	tcase_add_test(tc, test_settings_roundtrip);
 	tcase_add_test(tc, test_settings_refused);
 	tcase_add_test(tc, test_setting_words);
+	tcase_add_test(tc, test_settings_clock_keys);
+	tcase_add_test(tc, test_setting_words_clock);
+	tcase_add_test(tc, test_settings_standings);
 	tcase_add_test(tc, test_digest_items);
 	tcase_add_test(tc, test_digest_transaction);
 	suite_add_tcase(s, tc);

@@ -1,0 +1,65 @@
+/* command_private.h -- what the files of the command language share: a
+ * line's words and the helpers that fill a struct command from them.  Not
+ * for use outside src/server/command*.c.
+ *
+ * command.c holds the keyword table and the grammar of most commands;
+ * command_args.c the arguments of `set`, `vacation` and the clock
+ * options of `challenge`; command_words.c the helpers below them. */
+#ifndef ASHES_SERVER_COMMAND_PRIVATE_H
+#define ASHES_SERVER_COMMAND_PRIVATE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "server/command.h"
+
+/* One word of a line: not NUL-terminated. */
+struct word {
+	const char *s;
+	size_t len;
+};
+
+/* Reads the arguments of a command (w[0] is its keyword, nw words in all,
+ * the line ending at `end`) into cmd.  Returns 0, or -1 with cmd failed
+ * (see command_fail()). */
+typedef int command_args_parser(struct command *cmd, const struct word *w,
+				size_t nw, const char *end,
+				int64_t thread_game);
+
+/* command_words.c */
+/* A blank between words: space, tab, CR, FF, VT. */
+bool command_is_blank(char c);
+/* Make cmd COMMAND_INVALID with err and detail (cut to fit); -1. */
+int command_fail(struct command *cmd, enum command_error err,
+		 const char *detail, size_t len);
+int command_fail_str(struct command *cmd, enum command_error err,
+		     const char *detail);
+/* Copy len bytes of src into dst (cap bytes), cut to fit, NUL
+ * terminated; copy_lower in ASCII lower case. */
+void command_copy_cut(char *dst, size_t cap, const char *src, size_t len);
+void command_copy_lower(char *dst, size_t cap, const char *src, size_t len);
+/* w is the literal word lit, ignoring case. */
+bool command_word_is(const struct word *w, const char *lit);
+/* The extra word w[idx], if there is one, fails the command. */
+int command_no_more(struct command *cmd, const struct word *w, size_t nw,
+		    size_t idx);
+/* command.c */
+/* GAME at w[idx] (what: how a missing one is named) into cmd->game. */
+int command_need_game(struct command *cmd, const struct word *w, size_t nw,
+		      size_t idx, const char *what);
+/* GAME as the last word, at w[idx]; in a game's thread it may be left
+ * off. */
+int command_game_last(struct command *cmd, const struct word *w, size_t nw,
+		      size_t idx, int64_t thread_game);
+
+/* command_args.c */
+command_args_parser command_parse_set, command_parse_vacation,
+	command_parse_club;
+/* A clock option of `challenge` (clock=, weekends=, vacation=): the key
+ * is w's first klen bytes, the value val (NULL when bare).  0 or -1 with
+ * COMMAND_ERR_UNKNOWN_OPTION for a key that is no option at all. */
+int command_parse_clock_option(struct command *cmd, const struct word *w,
+			       size_t klen, const char *val, size_t vlen);
+
+#endif

@@ -1,0 +1,126 @@
+/* test_command_clock.c -- the command language of the clocks: the clock
+ * options of `challenge`, `vacation` in its forms, `claim`, and the
+ * `set timezone` value keeping its case. */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "server/command.h"
+
+static struct command line(const char *text, int64_t thread)
+{
+	struct command c;
+	command_parse_line(text, strlen(text), thread, &c);
+	return c;
+}
+
+START_TEST(test_clock_options)
+{
+	struct command c;
+
+	c = line("challenge bob clock=fischer:240h+36h/240h weekends=off", 0);
+	ck_assert_int_eq(c.kind, COMMAND_CHALLENGE);
+	ck_assert_uint_eq(c.noptions, 2);
+	ck_assert_str_eq(c.options[0].key, "clock");
+	ck_assert_str_eq(c.options[0].value, "fischer:240h+36h/240h");
+	ck_assert_str_eq(c.options[1].key, "weekends");
+	ck_assert_str_eq(c.options[1].value, "off");
+	c = line("challenge bob CLOCK=Days:3 size=7 vacation=no", 0);
+	ck_assert_int_eq(c.kind, COMMAND_CHALLENGE);
+	ck_assert_uint_eq(c.noptions, 3);
+	ck_assert_str_eq(c.options[0].value, "days:3");
+	ck_assert_str_eq(c.options[2].key, "vacation");
+	/* the service refuses a bad spec; the grammar only its form */
+	c = line("challenge bob clock=days:99", 0);
+	ck_assert_int_eq(c.kind, COMMAND_CHALLENGE);
+	c = line("challenge bob clock=days;3", 0);
+	ck_assert_int_eq(c.error, COMMAND_ERR_BAD_OPTION);
+	c = line("challenge bob clock", 0);
+	ck_assert_int_eq(c.error, COMMAND_ERR_BAD_OPTION);
+	c = line("challenge bob clock=days:3 clock=none", 0);
+	ck_assert_int_eq(c.error, COMMAND_ERR_DUPLICATE_OPTION);
+	ck_assert_str_eq(c.detail, "clock");
+	c = line("challenge bob clocks=days:3", 0);
+	ck_assert_int_eq(c.error, COMMAND_ERR_UNKNOWN_OPTION);
+}
+END_TEST
+
+START_TEST(test_vacation)
+{
+	struct command c;
+
+	c = line("vacation", 0);
+	ck_assert_int_eq(c.kind, COMMAND_VACATION);
+	ck_assert_int_eq(c.vacation, COMMAND_VACATION_SHOW);
+	c = line("vacation 5", 0);
+	ck_assert_int_eq(c.vacation, COMMAND_VACATION_DAYS);
+	ck_assert_int_eq(c.vacation_days, 5);
+	c = line("Vacation 1 day", 0);
+	ck_assert_int_eq(c.vacation_days, 1);
+	c = line("vacation from 2027-01-02 to 2027-01-09", 0);
+	ck_assert_int_eq(c.vacation, COMMAND_VACATION_DATES);
+	ck_assert_int_eq(c.vacation_from[0], 2027);
+	ck_assert_int_eq(c.vacation_from[1], 1);
+	ck_assert_int_eq(c.vacation_from[2], 2);
+	ck_assert_int_eq(c.vacation_to[2], 9);
+	c = line("vacation cancel", 0);
+	ck_assert_int_eq(c.vacation, COMMAND_VACATION_CANCEL);
+
+	c = line("vacation 0", 0);
+	ck_assert_int_eq(c.error, COMMAND_ERR_BAD_VACATION);
+	c = line("vacation 366", 0);
+	ck_assert_int_eq(c.error, COMMAND_ERR_BAD_VACATION);
+	c = line("vacation five", 0);
+	ck_assert_int_eq(c.error, COMMAND_ERR_BAD_VACATION);
+	ck_assert_str_eq(c.detail, "five");
+	c = line("vacation from 2027-13-02 to 2027-01-09", 0);
+	ck_assert_int_eq(c.error, COMMAND_ERR_BAD_VACATION);
+	c = line("vacation from 2027-01-02 until 2027-01-09", 0);
+	ck_assert_int_eq(c.error, COMMAND_ERR_BAD_VACATION);
+	ck_assert_str_eq(c.detail, "until");
+	c = line("vacation from 2027-01-02", 0);
+	ck_assert_int_eq(c.error, COMMAND_ERR_MISSING_ARG);
+	c = line("vacation 5 days please", 0);
+	ck_assert_int_eq(c.error, COMMAND_ERR_EXTRA_ARG);
+	c = line("vacation cancel now", 0);
+	ck_assert_int_eq(c.error, COMMAND_ERR_EXTRA_ARG);
+}
+END_TEST
+
+START_TEST(test_claim_and_timezone)
+{
+	struct command c;
+
+	c = line("claim 12", 0);
+	ck_assert_int_eq(c.kind, COMMAND_CLAIM);
+	ck_assert_int_eq(c.game, 12);
+	c = line("claim", 7);
+	ck_assert_int_eq(c.kind, COMMAND_CLAIM);
+	ck_assert_int_eq(c.game, 7);
+	c = line("claim", 0);
+	ck_assert_int_eq(c.error, COMMAND_ERR_MISSING_ARG);
+	/* a zone name is case-sensitive: the value keeps its case */
+	c = line("set timezone America/New_York", 0);
+	ck_assert_int_eq(c.kind, COMMAND_SET);
+	ck_assert_str_eq(c.options[0].key, "timezone");
+	ck_assert_str_eq(c.options[0].value, "America/New_York");
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("command_clock");
+	TCase *tc = tcase_create("parse");
+	SRunner *sr;
+	int failed;
+
+	tcase_add_test(tc, test_clock_options);
+	tcase_add_test(tc, test_vacation);
+	tcase_add_test(tc, test_claim_and_timezone);
+	suite_add_tcase(s, tc);
+	sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed != 0;
+}

@@ -1,0 +1,294 @@
+/* test_timer.c -- the clocks' timer (src/server/timer.c) against a real
+ * SQLite file, where the case files cannot be exact: a flag falls at its
+ * deadline to the second, not one second before; deadlines that passed
+ * are handled in order and once; a timer run that fails at any store step
+ * changes nothing and queues nothing, and the next one does all of it once
+ * (nothing lost, nothing twice); the loop's wake-up time is the earliest
+ * deadline; a move's time is the mailbox's receipt, never the signature's. */
+#include <check.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/core.h"
+#include "core/notation.h"
+#include "core/record.h"
+#include "render/template.h"
+#include "server/server.h"
+#include "store/store.h"
+
+#include "server_test.h"
+
+#define HOUR 3600
+
+static struct store_game *load(int64_t id)
+{
+	struct store_game *g = NULL;
+	const char *error;
+
+	ck_assert_int_eq(store_game_load(st, id, &g, &error), 1);
+	return g;
+}
+
+static struct server_tick_report tick(int64_t at)
+{
+	struct server_tick_report r;
+	const char *error = NULL;
+
+	ck_assert_msg(server_clock_tick(srv, at, &r, &error) == 0, "%s",
+		      error);
+	return r;
+}
+
+/* A game of alice (White) and bob with clock `spec`, three plies played
+ * (both moved): bob to move.  The deadline into *deadline_r. */
+static int64_t clocked_game(const char *spec, int64_t *deadline_r)
+{
+	char opts[64], body[64];
+	struct store_game *g;
+	struct outbox o;
+	int64_t id;
+
+	snprintf(opts, sizeof(opts), "size=3 clock=%s", spec);
+	id = start_game(opts);
+	snprintf(body, sizeof(body), "move %" PRId64 " 1 c3-c4\n", id);
+	ck_assert_int_eq(ALICE_SAYS(body).status, SERVER_OK);
+	snprintf(body, sizeof(body), "move %" PRId64 " 2 b2-a1\n", id);
+	ck_assert_int_eq(BOB_SAYS(body).status, SERVER_OK);
+	snprintf(body, sizeof(body), "move %" PRId64 " 3 c3-b3\n", id);
+	ck_assert_int_eq(ALICE_SAYS(body).status, SERVER_OK);
+	g = load(id);
+	ck_assert_int_eq(g->clock_side, 1);
+	ck_assert_int_ne(g->deadline_at, 0);
+	*deadline_r = g->deadline_at;
+	store_game_free(&g);
+	o = new_mail();
+	outbox_free(&o);
+	return id;
+}
+
+static void config_no_vacation(void)
+{
+	struct server_config cfg;
+	const char *error = NULL;
+
+	server_free(&srv);
+	server_config_default(&cfg);
+	cfg.domain = DOMAIN;
+	cfg.templates = ts;
+	cfg.clock.auto_vacation = false;
+	cfg.clock.outage_grace = 0;
+	ck_assert_int_eq(server_new(st, &cfg, &srv, &error), 0);
+}
+
+START_TEST(test_flag_at_the_exact_second)
+{
+	struct server_tick_report r;
+	struct store_game *g;
+	struct outbox o;
+	int64_t id, deadline, at;
+	const char *error;
+
+	config_no_vacation();
+	register_three();
+	id = clocked_game("fischer:2h+0h", &deadline);
+	/* the loop wakes for it */
+	ck_assert_int_eq(server_clock_next(srv, &at, &error), 1);
+	ck_assert_int_eq(at, deadline);
+	r = tick(deadline - 1);
+	ck_assert_uint_eq(r.flags, 0);
+	g = load(id);
+	ck_assert_int_eq(g->status, STORE_GAME_ACTIVE);
+	store_game_free(&g);
+	r = tick(deadline);
+	ck_assert_uint_eq(r.flags, 1);
+	g = load(id);
+	ck_assert_int_eq(g->status, STORE_GAME_FINISHED);
+	ck_assert_str_eq(g->result, "1-0");
+	ck_assert_str_eq(g->end_reason, "time");
+	ck_assert_int_eq(g->deadline_at, 0);
+	store_game_free(&g);
+	o = new_mail();
+	ck_assert_ptr_nonnull(mail_to(&o, ALICE, "result"));
+	ck_assert_ptr_nonnull(mail_to(&o, BOB, "result"));
+	outbox_free(&o);
+	/* once: nothing more to do, no deadline to wake for */
+	r = tick(deadline + 10);
+	ck_assert_uint_eq(r.flags, 0);
+	ck_assert_int_eq(server_clock_next(srv, &at, &error), 0);
+	o = new_mail();
+	ck_assert_uint_eq(o.n, 0);
+	outbox_free(&o);
+}
+END_TEST
+
+START_TEST(test_move_charged_at_receipt)
+{
+	struct server_inbound in;
+	struct server_outcome out;
+	struct store_game *g;
+	int64_t id, deadline;
+	const char *error = NULL;
+	char body[64], sha[65], ssha[65];
+
+	config_no_vacation();
+	register_three();
+	id = clocked_game("fischer:2h+0h", &deadline);
+	/* bob's mail reached the mailbox a second before the deadline and
+	 * is handled an hour after it; its signature claims it is older
+	 * still (the sender's say, ignored) */
+	snprintf(body, sizeof(body), "move %" PRId64 " 4 a1-a2\n", id);
+	memset(&in, 0, sizeof(in));
+	in.fingerprint = BOB_FP;
+	in.from_address = BOB;
+	in.message_id = "late@client.test";
+	in.raw = body;
+	in.raw_len = strlen(body);
+	digest(body, strlen(body), sha);
+	in.raw_sha256 = sha;
+	digest("late", 4, ssha);
+	in.signed_sha256 = ssha;
+	in.signature_time = deadline - 5 * HOUR;
+	in.body = body;
+	in.body_len = strlen(body);
+	in.received = deadline - 1;
+	ck_assert_int_eq(server_handle(srv, &in, deadline + HOUR, &out,
+				       &error), 0);
+	ck_assert_int_eq(out.status, SERVER_OK);
+	g = load(id);
+	ck_assert_int_eq(g->status, STORE_GAME_ACTIVE);
+	/* bob had 2 h, used all but one second */
+	ck_assert_int_eq(g->clock_black, 1);
+	/* alice's clock runs from the receipt, not from the handling */
+	ck_assert_int_eq(g->clock_turn_started, deadline - 1);
+	store_game_free(&g);
+}
+END_TEST
+
+START_TEST(test_flags_in_order_once)
+{
+	struct server_tick_report r;
+	struct store_game *g;
+	int64_t a, b, da, db;
+
+	config_no_vacation();
+	register_three();
+	a = clocked_game("fischer:3h+0h", &da);
+	now += HOUR;
+	b = clocked_game("fischer:1h+0h", &db);
+	ck_assert_int_lt(db, da);
+	/* long after both: both fall in one run, the earlier first */
+	r = tick(da + 5 * HOUR);
+	ck_assert_uint_eq(r.flags, 2);
+	g = load(a);
+	ck_assert_int_eq(g->status, STORE_GAME_FINISHED);
+	store_game_free(&g);
+	g = load(b);
+	ck_assert_int_eq(g->status, STORE_GAME_FINISHED);
+	/* b's result was written before a's */
+	ck_assert_int_le(g->updated, da + 5 * HOUR);
+	store_game_free(&g);
+	r = tick(da + 6 * HOUR);
+	ck_assert_uint_eq(r.flags, 0);
+}
+END_TEST
+
+START_TEST(test_tick_faults)
+{
+	const char *error = NULL;
+	struct store_game *g;
+	struct outbox o;
+	int64_t id, deadline;
+	int failures = 0, ret = -1;
+
+	config_no_vacation();
+	register_three();
+	id = clocked_game("fischer:2h+0h", &deadline);
+	/* Fail the n-th store step for every n until a run succeeds: each
+	 * failure changes nothing and queues nothing. */
+	for (long n = 0; n < 2000; n++) {
+		struct server_tick_report r;
+
+		store_debug_fail_after(st, n);
+		ret = server_clock_tick(srv, deadline, &r, &error);
+		store_debug_fail_after(st, -1);
+		if (ret == 0)
+			break;
+		failures++;
+		g = load(id);
+		ck_assert_int_eq(g->status, STORE_GAME_ACTIVE);
+		store_game_free(&g);
+		o = new_mail();
+		ck_assert_uint_eq(o.n, 0);
+		outbox_free(&o);
+	}
+	ck_assert_int_eq(ret, 0);
+	ck_assert_int_gt(failures, 5);
+	g = load(id);
+	ck_assert_int_eq(g->status, STORE_GAME_FINISHED);
+	store_game_free(&g);
+	o = new_mail();
+	ck_assert_uint_eq(count_to(&o, ALICE), 1);
+	ck_assert_uint_eq(count_to(&o, BOB), 1);
+	outbox_free(&o);
+}
+END_TEST
+
+START_TEST(test_outage_extends)
+{
+	struct server_config cfg;
+	struct server_tick_report r;
+	struct store_game *g;
+	const char *error = NULL;
+	int64_t id, deadline, t0;
+
+	server_free(&srv);
+	server_config_default(&cfg);
+	cfg.domain = DOMAIN;
+	cfg.templates = ts;
+	cfg.clock.auto_vacation = false;
+	cfg.clock.outage_grace = 6 * HOUR;
+	ck_assert_int_eq(server_new(st, &cfg, &srv, &error), 0);
+	register_three();
+	id = clocked_game("fischer:2h+0h", &deadline);
+	t0 = now;
+	tick(t0);
+	/* away for 10 hours: the deadline passed in the gap */
+	r = tick(t0 + 10 * HOUR);
+	ck_assert_uint_eq(r.extended, 1);
+	ck_assert_uint_eq(r.flags, 0);
+	g = load(id);
+	ck_assert_int_eq(g->status, STORE_GAME_ACTIVE);
+	/* as if the clock had stood still while we were away */
+	ck_assert_int_eq(g->deadline_at, deadline + 10 * HOUR);
+	store_game_free(&g);
+	/* a gap shorter than the grace is no outage: the flag falls */
+	r = tick(deadline + 10 * HOUR);
+	ck_assert_uint_eq(r.extended, 0);
+	ck_assert_uint_eq(r.flags, 1);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("timer");
+	TCase *tc = tcase_create("timer");
+	SRunner *sr;
+	int failed;
+
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_flag_at_the_exact_second);
+	tcase_add_test(tc, test_move_charged_at_receipt);
+	tcase_add_test(tc, test_flags_in_order_once);
+	tcase_add_test(tc, test_tick_faults);
+	tcase_add_test(tc, test_outage_extends);
+	suite_add_tcase(s, tc);
+	sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed != 0;
+}
