@@ -23,6 +23,9 @@ EXTRA_DIST += tests/e2e/lib-game.sh tests/e2e/test_game.sh \
 # a game clock on real servers, ashesd's clock moved by its test hook
 TESTS += tests/e2e/test_clock.sh
 EXTRA_DIST += tests/e2e/test_clock.sh
+# a game's archive on real servers: export, verify, the hand check, tampering
+TESTS += tests/e2e/test_archive.sh
+EXTRA_DIST += tests/e2e/test_archive.sh
 # a club ladder on real servers: challenge, result, standings mail
 TESTS += tests/e2e/test_ladder.sh
 EXTRA_DIST += tests/e2e/test_ladder.sh

@@ -112,5 +112,9 @@ int cli_outbox(int argc, char **argv);
 int cli_ladder(int argc, char **argv);
 int cli_league(int argc, char **argv);
 int cli_ratings(int argc, char **argv);
+/* The club's game pages (src/cli/site.c). */
+int cli_site(int argc, char **argv);
+/* A game's archive: export, verify, prune (src/cli/archive.c). */
+int cli_archive(int argc, char **argv);
 
 #endif

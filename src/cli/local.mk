@@ -3,12 +3,17 @@
 bin_PROGRAMS += ashes
 ashes_SOURCES = src/cli/cli.h src/cli/main.c src/cli/cli_game.c \
 	src/cli/cli_play.c src/cli/cli_help.c src/cli/admin.h src/cli/admin.c \
-	src/cli/admin_clock.c src/cli/admin_common.c src/cli/admin_club.c
+	src/cli/admin_clock.c src/cli/admin_common.c src/cli/admin_club.c \
+	src/cli/site.c
 # libashes_daemon.a: settings_server(), the config as the daemon maps it
 # for the service (its mail settings are plain structs: no mail library).
 ashes_LDADD = libashes_daemon.a libashes_config.a libashes_server.a \
 	libashes_store.a libashes_render.a libashes_core.a libashes_util.a \
 	$(SQLITE_LIBS) $(RSVG_LIBS)
+# `ashes archive` (src/cli/archive.c): src/archive, and under it the
+# mail layer's OpenPGP and MIME.
+ashes_SOURCES += src/cli/archive.c
+ashes_LDADD += $(ARCHIVE_LDADD)
 
 # Why `ashes record` refuses a record, and the list of `ashes games`
 # (installed with the other templates).
@@ -21,5 +26,12 @@ TESTS += tests/cli/test_cli.sh
 # real ashesd runs (--once over a folder of mails).
 dist_check_SCRIPTS += tests/cli/test_club.sh
 TESTS += tests/cli/test_club.sh
+# `ashes site`: the pages of games the real ashesd ran, checked for
+# their links and markup, and rendered by headless Chromium.
+dist_check_SCRIPTS += tests/cli/test_site.sh
+TESTS += tests/cli/test_site.sh
+# Its pages (src/render/site.c).
+nobase_dist_pkgdata_DATA += templates/site/head.html \
+	templates/site/index.html templates/site/game.html
 
 dist_man_MANS += man/ashes.1

@@ -5,7 +5,10 @@ libashes_core_a_SOURCES = \
 	src/core/variant.h src/core/core-int.h \
 	src/core/geom.c src/core/rules.c src/core/movegen.c \
 	src/core/explain.c src/core/notation.c src/core/record.c \
-	src/core/variant.c
+	src/core/variant.c \
+	src/core/record2.h src/core/record2-int.h src/core/record2.c \
+	src/core/record2_check.c src/core/record2_parse.c \
+	src/core/record2_replay.c
 
 # tests/core: Check tests of the rules core.
 core_test_ldadd = libashes_core.a $(CHECK_LIBS)
@@ -24,6 +27,18 @@ TESTS += tests/core/test_record
 tests_core_test_record_SOURCES = tests/core/test_record.c tests/core/core-test.h
 tests_core_test_record_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_core_test_record_LDADD = $(core_test_ldadd)
+check_PROGRAMS += tests/core/test_record2
+TESTS += tests/core/test_record2
+tests_core_test_record2_SOURCES = tests/core/test_record2.c \
+	tests/core/record2-test.h tests/core/core-test.h
+tests_core_test_record2_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_core_test_record2_LDADD = $(core_test_ldadd)
+check_PROGRAMS += tests/core/test_record2_errors
+TESTS += tests/core/test_record2_errors
+tests_core_test_record2_errors_SOURCES = tests/core/test_record2_errors.c \
+	tests/core/record2-test.h tests/core/core-test.h
+tests_core_test_record2_errors_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_core_test_record2_errors_LDADD = $(core_test_ldadd)
 check_PROGRAMS += tests/core/test_explain
 TESTS += tests/core/test_explain
 tests_core_test_explain_SOURCES = tests/core/test_explain.c tests/core/core-test.h

@@ -121,21 +121,33 @@ static void civil_from_days(int64_t z, int64_t *y_r, int *m_r, int *d_r)
 	*y_r = yoe + era * 400 + (m <= 2);
 }
 
+/* n decimal digits of v at s. */
+static void put_digits(char *s, int64_t v, int n)
+{
+	while (n-- > 0) {
+		s[n] = (char)('0' + v % 10);
+		v /= 10;
+	}
+}
+
 char *record2_time_format(int64_t t, char *buf)
 {
-	int64_t days, secs, y;
+	int64_t secs, y;
 	int m, d;
 
 	if (t < 0)
 		t = 0;
 	if (t > RECORD2_TIME_MAX)
 		t = RECORD2_TIME_MAX;
-	days = t / 86400;
 	secs = t % 86400;
-	civil_from_days(days, &y, &m, &d);
-	snprintf(buf, RECORD2_TIME_LEN + 1, "%04d-%02d-%02dT%02d:%02d:%02dZ",
-		 (int)y, m, d, (int)(secs / 3600), (int)(secs / 60 % 60),
-		 (int)(secs % 60));
+	civil_from_days(t / 86400, &y, &m, &d);
+	memcpy(buf, "0000-00-00T00:00:00Z", RECORD2_TIME_LEN + 1);
+	put_digits(buf, y, 4);
+	put_digits(buf + 5, m, 2);
+	put_digits(buf + 8, d, 2);
+	put_digits(buf + 11, secs / 3600, 2);
+	put_digits(buf + 14, secs / 60 % 60, 2);
+	put_digits(buf + 17, secs % 60, 2);
 	return buf;
 }
 
@@ -227,6 +239,28 @@ bool record2_text_ok(const char *text, size_t len)
 	return len > 0 && text[0] != ' ' && text[0] != '\t' &&
 	       text[len - 1] != ' ' && text[len - 1] != '\t' &&
 	       record2_encoding_ok(text, len);
+}
+
+size_t record2_kind_word(const char *s, size_t len)
+{
+	size_t k = 0;
+
+	while (k < len && ((s[k] >= 'a' && s[k] <= 'z') ||
+			   (k > 0 && ((s[k] >= '0' && s[k] <= '9') ||
+				      s[k] == '-'))))
+		k++;
+	return k;
+}
+
+enum record2_comment_kind record2_kind_find(const char *s, size_t len)
+{
+	int kind;
+
+	for (kind = 0; kind < RECORD2_COMMENT_OTHER; kind++)
+		if (strlen(record2_comment_rules[kind].name) == len &&
+		    memcmp(record2_comment_rules[kind].name, s, len) == 0)
+			break;
+	return (enum record2_comment_kind)kind;
 }
 
 bool record2_tag_key_ok(const char *key, size_t len)

@@ -172,4 +172,51 @@ int pgp_time_verify(struct pgp_ctx *ctx, const void *data, size_t len,
 		    const void *sig, size_t siglen, unsigned int rounds,
 		    double *median_r, const char **error_r);
 
+/* ---- for a game's archive (pgp_export.c) ---- */
+
+/* Append the public keys fprs (a NULL-terminated array of primary
+ * fingerprints) as the keyring of ctx holds them, each key with its own
+ * signatures only (no certifications by others), to *out_r: armored, or
+ * (armor false) as binary packets, which a file can hold as a keyring for
+ * gpgv.  -1 if a key is not in the keyring or gpg failed. */
+int pgp_export_keys(struct pgp_ctx *ctx, const char *const *fprs, bool armor,
+		    struct buf *out_r, const char **error_r);
+
+/* The secret key that signs for the daemon: the first usable one that
+ * name (a fingerprint, key id or user id; NULL or "": any) lists.  0 with
+ * its primary fingerprint in fpr_r; -1 with *error_r when the keyring
+ * holds none. */
+int pgp_export_signer(struct pgp_ctx *ctx, const char *name,
+		      char fpr_r[PGP_FPR_MAX + 1], const char **error_r);
+
+/* The most key data pgp_export_load_keys() reads: an archive's keys are
+ * a handful of players' and the daemon's. */
+#define PGP_EXPORT_KEYS_MAX (1024 * 1024)
+
+/* Import every public key of data (an archive's keys.asc) into the
+ * keyring of ctx, which should be a fresh one of its own: unlike
+ * pgp_import_keys() this takes any number of keys.  0 with *count_r the
+ * keys gpg took; -1 if data is larger than PGP_EXPORT_KEYS_MAX, holds a
+ * secret key, or gpg failed. */
+int pgp_export_load_keys(struct pgp_ctx *ctx, const void *data, size_t len,
+			 unsigned int *count_r, const char **error_r);
+
+enum pgp_signed_kind {
+	PGP_SIGNED_NONE = 0, /* no signature found */
+	PGP_SIGNED_MIME,     /* RFC 3156: the signed part and its signature */
+	PGP_SIGNED_CLEAR,    /* the clearsigned block */
+};
+
+/* The bytes of a raw mail that its OpenPGP signature covers, exactly as
+ * inbound_parse() gives them to gpg: for PGP/MIME the signed part
+ * (headers included, CRLF line ends) appended to *signed_r and the
+ * signature (transfer encoding undone) to *sig_r; for an inline mail the
+ * clearsigned block (from its BEGIN to its END line) to *signed_r and
+ * nothing to *sig_r.  0 with *kind_r (PGP_SIGNED_NONE, nothing appended,
+ * for an unsigned mail); -1 with a static *error_r for a mail whose MIME
+ * cannot be read. */
+int pgp_export_signed(const char *raw, size_t len,
+		      enum pgp_signed_kind *kind_r, struct buf *signed_r,
+		      struct buf *sig_r, const char **error_r);
+
 #endif

@@ -10,7 +10,7 @@ libashes_render_a_SOURCES = \
 	src/render/template_private.h \
 	src/render/render.c src/render/render_text.c src/render/render_explain.c \
 	src/render/render_svg.c src/render/render_png.c src/render/render.h \
-	src/render/picture.h
+	src/render/picture.h src/render/site.c src/render/site.h
 
 render_test_ldadd = libashes_render.a libashes_core.a libashes_util.a \
 	$(RSVG_LIBS) $(CHECK_LIBS)

@@ -28,6 +28,8 @@ libashes_store_a_SOURCES = \
 	src/store/store_clock.c \
 	src/store/store_club.c src/store/store_league.c \
 	src/store/store_rating.c
+# The archive's part (src/archive): a game's mails, deleting a game.
+libashes_store_a_SOURCES += src/store/store_prune.h src/store/store_prune.c
 nodist_libashes_store_a_SOURCES = src/store/store_sql_embedded.c
 EXTRA_DIST += src/store/embed-sql.sh
 CLEANFILES += src/store/store_sql_embedded.c

@@ -1,0 +1,233 @@
+/* archive_private.h -- what the files of src/archive share: the facts of
+ * one game gathered from the store and the keyring (archive_gather.c),
+ * the record built from them (archive_record.c) with its clocks
+ * (archive_clock.c), how firmly a signed text binds a move to its game
+ * (archive_bind.c), MANIFEST (archive_manifest.c) and the file helpers
+ * (archive_fs.c).  Not for other modules: they use archive.h.
+ */
+#ifndef ASHES_ARCHIVE_PRIVATE_H
+#define ASHES_ARCHIVE_PRIVATE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "archive/archive.h"
+#include "core/record.h"
+#include "core/record2.h"
+#include "mail/pgp.h"
+#include "store/store.h"
+#include "store/store_prune.h"
+#include "util/buf.h"
+
+/* The state file of `export --all` in its folder. */
+#define ARCHIVE_STATE_FILE ".ashes-archive-state"
+
+/* The kinds of mail we sent about a game that say what a mail did, as
+ * bits of archive_mail.sent. */
+enum archive_sent {
+	ARCHIVE_SENT_YOUR_MOVE = 1 << 0, /* "your-move": the game went on */
+	ARCHIVE_SENT_RESULT = 1 << 1,    /* "result": the game ended */
+	ARCHIVE_SENT_UNDONE = 1 << 2,    /* "undone": a move taken back */
+	ARCHIVE_SENT_OTHER = 1 << 3,     /* challenge, draw, undo, message,
+					  * clock, ladder */
+};
+
+/* One mail of the game's history, as received and as signed. */
+struct archive_mail {
+	struct store_inbound *in;   /* the stored mail, raw bytes included */
+	enum pgp_signed_kind kind;
+	struct buf signed_part;     /* what the signature covers */
+	struct buf sig;             /* the detached signature (PGP/MIME) */
+	char sha256[65];            /* of signed_part; "" when unsigned */
+	struct pgp_sig pgp;         /* as the daemon's keyring verifies it */
+	char *text;                 /* the signed text as the daemon read it */
+	char stem[16];              /* its files: "0007", "mail-03" */
+	int ply;                    /* the ply it played (0: none) */
+	unsigned refs;              /* 1 << enum store_mail_ref */
+	unsigned sent;              /* enum archive_sent bits */
+	int sent_ply;               /* the highest ply of a mail we sent */
+	char what[96];              /* its first command, for README */
+};
+
+/* One game, everything an archive says of it. */
+struct archive_game {
+	struct store_game *row;
+	char white[64], black[64];  /* the players' names at the end */
+	struct store_move *moves;
+	size_t nmoves;
+	struct archive_mail *mails; /* by inbound id */
+	size_t nmails;
+	struct store_game_message *notes;
+	size_t nnotes;
+	struct store_clock_event *events;
+	size_t nevents;
+	struct store_game_club club;
+	bool in_club;
+	/* The moves replayed, ended by resignation, agreement or time as
+	 * the row says. */
+	struct core_record core;
+	bool core_ok;
+	/* The players' keys: the one that signed their plies, else their
+	 * first bound key; "" when neither. */
+	char white_key[PGP_FPR_MAX + 1], black_key[PGP_FPR_MAX + 1];
+};
+
+/* Gather game_id from src into *g (zeroed first; free with
+ * archive_game_free even after a failure).  1 found, 0 no such game, -1
+ * with *error_r. */
+int archive_game_load(const struct archive_source *src, int64_t game_id,
+		      struct archive_game *g, const char **error_r);
+void archive_game_free(struct archive_game *g);
+/* The mail with that inbound id, or NULL. */
+struct archive_mail *archive_game_mail(const struct archive_game *g,
+				       int64_t inbound_id);
+
+/* The version 2 record of g into *rec (freed with record2_free); -1 with
+ * *error_r. */
+int archive_record_build(const struct archive_source *src,
+			 const struct archive_game *g, struct record2 *rec,
+			 const char **error_r);
+
+/* Each colour's clock after each ply of g, rebuilt from the time control,
+ * the receipt of each ply and the clock history (the store keeps only the
+ * clocks as they stand): clock_r[i] is the mover's seconds left after
+ * ply i + 1.  0 with *clocked_r false for a game without clock; -1 with
+ * *error_r.  clock_r holds g->nmoves entries. */
+int archive_clock_plies(const struct archive_source *src,
+			const struct archive_game *g, int64_t *clock_r,
+			bool *clocked_r, const char **error_r);
+
+/* How firmly a signed text binds a move to a game and ply. */
+enum archive_binding {
+	ARCHIVE_BIND_NONE = 0,  /* the text holds no such move */
+	ARCHIVE_BIND_HEADER,    /* a bare move: game and ply only from the
+				 * unsigned In-Reply-To / References */
+	ARCHIVE_BIND_GAME,      /* a bare move in a text that names the
+				 * game but quotes no "move GAME PLY" line
+				 * of this ply: the ply from the headers */
+	ARCHIVE_BIND_TEXT,      /* "move GAME PLY MOVE", or a bare move
+				 * quoting "move GAME PLY MOVE" */
+};
+
+/* Does the signed text (UTF-8, LF line ends) play `move` (canonical, on
+ * pos, the position before the ply) as ply `ply` of game `game`?  The
+ * commands are read as the daemon reads them (server/command.h), a bare
+ * move taken as the thread's.  The binding into *bind_r; *other_r (may
+ * be NULL) gets the text's own game, ply and move when it names another
+ * ("move 12 7 c3-e5"), for the message.  Never fails. */
+void archive_bind(const char *text, const struct core_position *pos,
+		  int64_t game, size_t ply, const char *move,
+		  enum archive_binding *bind_r, char *other_r,
+		  size_t other_len);
+/* Does the signed text resign game: ARCHIVE_BIND_TEXT for a `resign`
+ * in a text that names the game ("resign 12", or a quote of its mail),
+ * ARCHIVE_BIND_HEADER for a `resign` the thread's headers alone give its
+ * game, ARCHIVE_BIND_NONE for no resignation of it. */
+enum archive_binding archive_bind_resign(const char *text, int64_t game);
+
+/* MANIFEST: "SHA256  NAME\n" per file, by name, as sha256sum writes it. */
+struct archive_manifest_entry {
+	char sha256[65];
+	char *name;
+};
+struct archive_manifest {
+	struct archive_manifest_entry *items;
+	size_t count, cap;
+};
+void archive_manifest_free(struct archive_manifest *m);
+/* Add a file's name and the sha256 of its bytes. */
+void archive_manifest_add(struct archive_manifest *m, const char *name,
+			  const void *data, size_t len);
+/* The text of m, sorted by name, appended to *out. */
+void archive_manifest_format(struct archive_manifest *m, struct buf *out);
+/* Read a MANIFEST text: 0, or -1 with the 1-based *line_r of a line that
+ * is not "64 hex digits, two blanks, a plain file name" (no '/', no
+ * leading '.', no blank or control character), or that names a file
+ * twice. */
+int archive_manifest_parse(const char *text, size_t len,
+			   struct archive_manifest *m, size_t *line_r);
+/* Is name a plain file name an archive may hold (see above)? */
+bool archive_name_ok(const char *name);
+
+/* ---- files (archive_fs.c) ---- */
+
+/* Write len bytes to dir/name (created, mode 0644, fsync'ed).  -1 with
+ * errno. */
+int archive_write_file(const char *dir, const char *name, const void *data,
+		       size_t len);
+/* Read dir/name, a regular file (a symbolic link is refused), of at most
+ * max bytes, into *out (appended, NUL-terminated).  -1 with errno (ENOENT
+ * when it is not there, EFBIG when larger). */
+int archive_read_file(const char *dir, const char *name, size_t max,
+		      struct buf *out);
+/* Remove dir and everything in it (no symbolic link followed); no error
+ * when it is not there. */
+void archive_remove_tree(const char *dir);
+/* Run argv (argv[0] a program found in PATH) with stdin from /dev/null
+ * and stdout to stderr; 0 when it exited with 0, -1 otherwise. */
+int archive_run(char *const argv[]);
+/* The names of the plain files in dir (sorted; no subfolders allowed:
+ * -1 with errno ENOTDIR... naming the first), NULL-terminated; free with
+ * archive_names_free. */
+int archive_list_dir(const char *dir, char ***names_r, size_t *count_r,
+		     const char **bad_r);
+void archive_names_free(char ***names, size_t count);
+/* Does s end with suffix? */
+bool archive_ends_with(const char *s, const char *suffix);
+
+/* ---- verify (archive_verify.c, archive_verify_mail.c) ---- */
+
+/* One signed mail of the archive as verify read it. */
+struct verify_mail {
+	char stem[16];
+	enum pgp_signed_kind kind;
+	char sha256[65];   /* of its signed part; "" when unsigned */
+	struct pgp_sig sig;
+	char *text;        /* the signed text, as the daemon reads it */
+	char *subject;     /* unsigned headers, for the weakest binding */
+	char *thread;      /* In-Reply-To and References */
+	bool named;        /* a ply or a comment of the record names it */
+};
+
+struct verify {
+	const char *dir;
+	FILE *out;
+	struct pgp_ctx *pgp;
+	struct archive_verdict *v;
+	struct record2 rec;
+	int64_t game;
+	char **names;          /* the archive's files, sorted */
+	size_t nnames;
+	int64_t max_age, max_future;
+	struct verify_mail *mails;
+	size_t nmails;
+};
+
+/* Record the first discrepancy and return 1. */
+int verify_fail(struct verify *v, enum archive_reason reason, size_t ply,
+		const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+/* Is name among the archive's files? */
+bool verify_has(const struct verify *v, const char *name);
+/* Read and check the mail of files stem.*: its signature, that the .eml
+ * holds what is signed, its text.  0 with *m_r (owned by v); 1 with the
+ * verdict (missing: the reason when its files are not there, ply: the
+ * ply it is for, or 0); -1 with *error_r when gpg could not run. */
+int verify_mail_load(struct verify *v, const char *stem,
+		     enum archive_reason missing, size_t ply,
+		     struct verify_mail **m_r, const char **error_r);
+/* The mail whose signed part has that sha256, or NULL. */
+struct verify_mail *verify_mail_by_sha(const struct verify *v,
+				       const char *sha256);
+void verify_mails_free(struct verify *v);
+/* "PGP/MIME", "inline", "unsigned". */
+const char *verify_form(enum pgp_signed_kind kind);
+/* MANIFEST lists every other file of the archive, each sum right, and
+ * MANIFEST.asc is a good signature over it (by daemon_key, 40 or 64 hex
+ * digits, blanks and case ignored, when not NULL), said on v->out.  0,
+ * 1 with the verdict, -1 with *error_r when gpg could not run
+ * (archive_manifest.c). */
+int verify_manifest(struct verify *v, const char *daemon_key,
+		    const char **error_r);
+
+#endif

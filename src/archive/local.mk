@@ -1,0 +1,39 @@
+# src/archive: a game's archive -- its record, its players' signed mails
+# with what each signature covers, their keys and a MANIFEST the daemon
+# signs -- exported from the store and verified without it (`ashes
+# archive`).  It wires the store, the mail layer's OpenPGP and MIME and
+# the rules core, at the level of the daemon and the command.
+noinst_LIBRARIES += libashes_archive.a
+libashes_archive_a_CPPFLAGS = $(AM_CPPFLAGS)
+libashes_archive_a_SOURCES = src/archive/archive.h \
+	src/archive/archive_private.h \
+	src/archive/archive_gather.c src/archive/archive_record.c \
+	src/archive/archive_clock.c src/archive/archive_bind.c \
+	src/archive/archive_manifest.c src/archive/archive_fs.c \
+	src/archive/archive_export.c src/archive/archive_all.c \
+	src/archive/archive_verify.c src/archive/archive_verify_mail.c
+# README.txt of every archive.
+nobase_dist_pkgdata_DATA += templates/archive/README.txt
+# What links the archive, higher layers first.
+ARCHIVE_LDADD = libashes_archive.a libashes_mail.a libashes_server.a \
+	libashes_store.a libashes_render.a libashes_core.a libashes_util.a \
+	$(ETPAN_LIBS) $(GPGME_LIBS) $(GNUTLS_LIBS) $(SQLITE_LIBS)
+
+# tests/archive: what needs no mail stack -- the signed text's binding,
+# MANIFEST, the bytes a signature covers, links refused (test_archive);
+# the store's part: a game's mails, deleting an ended game
+# (test_store_prune); and the whole command on games the real ashesd ran
+# over a folder of signed mails: export, verify, the README's hand-check
+# line, every tampering, export --all and prune (test_archive_cli.sh).
+check_PROGRAMS += tests/archive/test_archive tests/archive/test_store_prune
+TESTS += tests/archive/test_archive tests/archive/test_store_prune
+tests_archive_test_archive_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_archive_test_archive_LDADD = $(ARCHIVE_LDADD) $(CHECK_LIBS)
+tests_archive_test_store_prune_SOURCES = tests/archive/test_store_prune.c \
+	tests/store/store_fixture.h tests/store/store_test.h
+tests_archive_test_store_prune_CFLAGS = $(AM_CFLAGS) $(SQLITE_CFLAGS) \
+	$(CHECK_CFLAGS)
+tests_archive_test_store_prune_LDADD = libashes_store.a libashes_util.a \
+	$(SQLITE_LIBS) $(CHECK_LIBS)
+dist_check_SCRIPTS += tests/archive/test_archive_cli.sh
+TESTS += tests/archive/test_archive_cli.sh

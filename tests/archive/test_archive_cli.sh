@@ -1,0 +1,366 @@
+#!/bin/bash
+# tests/archive/test_archive_cli.sh -- `ashes archive` on games the real
+# ashesd ran (--once over a folder of mails, no mail servers: the e2e
+# test tests/e2e/test_archive.sh does it on real ones), every mail
+# signed by the players' own gpg keys, PGP/MIME and inline, full command
+# lines and bare replies, a note, a move taken back, a resignation:
+#   export refused without a daemon key, with the gpg command to make one;
+#   export (a folder, and a .tar.gz) and verify: exit 0, one line per ply,
+#   how firmly each bare reply is bound said;
+#   README.txt's hand-check line in a fresh GNUPGHOME with a PATH that
+#   holds no ashes;
+#   each tampering found with its name: a byte of a signed part, a ply's
+#   files dropped, two plies swapped in the record, keys.asc replaced,
+#   the Result tag changed, README.txt changed, another daemon key;
+#   export --all exports only what changed since its last run;
+#   prune keeps games without a good archive (naming why) and deletes the
+#   others, leaving the database sound.
+set -u
+: "${ASHES_BUILDDIR:=$(pwd)}"
+: "${ASHES_SRCDIR:=$(cd "$(dirname "$0")/../.." && pwd)}"
+ashes=$ASHES_BUILDDIR/ashes
+ashesd=$ASHES_BUILDDIR/ashesd
+export ASHES_TEMPLATES=$ASHES_SRCDIR/templates
+export LC_ALL=C
+unset ASHES_DB ASHES_NOW
+for t in gpg gpgv tar sha256sum sqlite3 python3; do
+	command -v "$t" >/dev/null 2>&1 || { echo "SKIP: no $t"; exit 77; }
+done
+tmp=$(mktemp -d)
+cleanup() {
+	for h in "$tmp"/gnupg-* "$tmp"/daemon-gnupg "$tmp"/hand-gnupg; do
+		[ -d "$h" ] && GNUPGHOME=$h gpgconf --kill all >/dev/null 2>&1
+	done
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+conf=$tmp/ashesd.conf
+failed=0 n=0
+
+check() { # check NAME EXPECTED ACTUAL
+	n=$((n + 1))
+	if [ "$2" = "$3" ]; then
+		echo "ok $n - $1"
+	else
+		echo "not ok $n - $1"
+		echo "  expected: $(printf '%s' "$2" | head -c 800)"
+		echo "  actual:   $(printf '%s' "$3" | head -c 800)"
+		failed=$((failed + 1))
+	fi
+}
+
+run() {
+	"$ashes" "$@" >"$tmp/out" 2>"$tmp/err" </dev/null
+	rc=$?
+	out=$(cat "$tmp/out")
+	err=$(cat "$tmp/err")
+}
+
+# ---- players, their keys, the daemon's configuration -----------------
+make_key() { # WHO HOME
+	mkdir -p "$2" && chmod 700 "$2"
+	GNUPGHOME=$2 gpg --batch --pinentry-mode loopback --passphrase '' \
+		--quick-gen-key "$1 <$1@example.org>" ed25519 sign 1y \
+		>/dev/null 2>&1 || { echo "Bail out! gpg made no key"; exit 1; }
+}
+fpr() {
+	GNUPGHOME=$tmp/gnupg-$1 gpg --batch --with-colons --list-secret-keys |
+		awk -F: '/^fpr/ { print $10; exit }'
+}
+for w in alice bob mallory; do make_key "$w" "$tmp/gnupg-$w"; done
+mkdir -m 700 "$tmp/daemon-gnupg"
+for w in alice bob; do
+	GNUPGHOME=$tmp/gnupg-$w gpg --batch --armor --export "$(fpr $w)" |
+		GNUPGHOME=$tmp/daemon-gnupg gpg --batch --import >/dev/null 2>&1
+done
+mkdir "$tmp/mail"
+cat >"$conf" <<EOF
+[source]
+type = maildir
+maildir = $tmp/mail
+[smtp]
+from = ashes@club.example
+[database]
+path = $tmp/ashes.db
+[gpg]
+home = $tmp/daemon-gnupg
+[game]
+size = 4
+EOF
+for w in alice bob; do
+	"$ashes" player add "$w" "$w@example.org" "$(fpr $w)" --config "$conf" \
+		>/dev/null || { echo "Bail out! player add $w"; exit 1; }
+done
+
+# send WHO pgpmime|inline BODY [HEADER...]: a mail signed as a mail
+# program signs it, read by ashesd --once.
+seq=0
+send() {
+	local who=$1 mode=$2 body=$3 f part sig h
+	shift 3
+	seq=$((seq + 1))
+	f=$tmp/mail/$seq.eml
+	{
+		printf 'From: %s <%s@example.org>\r\nTo: ashes@club.example\r\n' "$who" "$who"
+		printf 'Subject: Re: [ashes]\r\nDate: %s\r\n' "$(date -R)"
+		printf 'Message-ID: <t%d.%s@example.org>\r\n' "$seq" "$who"
+		for h in "$@"; do printf '%s\r\n' "$h"; done
+		printf 'MIME-Version: 1.0\r\n'
+	} >"$f.tmp"
+	if [ "$mode" = pgpmime ]; then
+		part=$(printf 'Content-Type: text/plain; charset=utf-8\r\n\r\n%s\r\n' \
+			"$(printf '%s' "$body" | sed 's/$/\r/' | sed '$ s/\r$//')"; echo x)
+		part=${part%x}
+		sig=$(printf '%s' "$part" | GNUPGHOME=$tmp/gnupg-$who gpg --batch \
+			${SIGN_OPTS:-} --armor --detach-sign --digest-algo SHA256 \
+			2>/dev/null)
+		{
+			printf 'Content-Type: multipart/signed; micalg=pgp-sha256;\r\n'
+			printf ' protocol="application/pgp-signature"; boundary="sig"\r\n\r\n'
+			printf -- '--sig\r\n%s\r\n--sig\r\n' "$part"
+			printf 'Content-Type: application/pgp-signature\r\n\r\n'
+			printf '%s\r\n' "$sig" | sed 's/$/\r/' | sed 's/\r\r$/\r/'
+			printf -- '--sig--\r\n'
+		} >>"$f.tmp"
+	else
+		printf 'Content-Type: text/plain; charset=utf-8\r\n\r\n' >>"$f.tmp"
+		printf '%s\n' "$body" | GNUPGHOME=$tmp/gnupg-$who gpg --batch \
+			--clearsign 2>/dev/null | sed 's/$/\r/' >>"$f.tmp"
+	fi
+	mv "$f.tmp" "$f"
+	"$ashesd" --once -c "$conf" >>"$tmp/daemon.log" 2>&1 </dev/null ||
+		{ echo "Bail out! ashesd --once"; exit 1; }
+}
+
+# The n-th legal move after the moves so far (a size-4 board).
+legal() { # N MOVE...
+	local k=$1
+	shift
+	"$ashes" legal --size 4 "$@" | sed -n "${k}p"
+}
+plies() { "$ashes" game show "$1" --config "$conf" | grep -c '^  [0-9]*\. '; }
+
+# ---- no daemon key yet: export refused, saying how to make one --------
+send alice pgpmime "challenge bob size=4"
+run archive export 1 -o "$tmp/nokey" --config "$conf"
+check "export without a daemon key: refused" "1" "$rc"
+check "and the error says the gpg command" 1 \
+	"$(printf '%s\n' "$err" | grep -c -- "gpg --homedir $tmp/daemon-gnupg --batch --passphrase '' --quick-gen-key 'ashesd <ashes@club.example>' ed25519 sign never")"
+check "and nothing was written" no "$([ -e "$tmp/nokey" ] && echo yes || echo no)"
+GNUPGHOME=$tmp/daemon-gnupg gpg --batch --passphrase '' --quick-gen-key \
+	'ashesd <ashes@club.example>' ed25519 sign never >/dev/null 2>&1
+daemon_fpr=$(GNUPGHOME=$tmp/daemon-gnupg gpg --batch --with-colons \
+	--list-secret-keys | awk -F: '/^fpr/ { print $10; exit }')
+
+# ---- game 1: every kind of mail ---------------------------------------
+send bob inline "accept 1"
+h=()
+m=$(legal 3); send alice pgpmime "move 1 1 $m"; h+=("$m")
+m=$(legal 2 "${h[@]}"); send bob inline "move 1 2 $m"; h+=("$m")
+# a bare reply quoting the your-move line
+m=$(legal 5 "${h[@]}")
+send alice pgpmime "$m
+
+On Tue, Ashes club wrote:
+> Your move in game 1.
+>     move 1 3 MOVE" "In-Reply-To: <ashes.1.2.4.0@club.example>"
+h+=("$m")
+# a bare reply that names the game, not the ply
+m=$(legal 1 "${h[@]}")
+send bob inline "$m
+(my answer in game 1)" "In-Reply-To: <ashes.1.3.5.0@club.example>"
+h+=("$m")
+m=$(legal 2 "${h[@]}"); send alice inline "move 1 5 $m"
+send alice pgpmime "offer undo 1"
+send bob pgpmime "accept undo 1"
+m=$(legal 4 "${h[@]}"); send alice pgpmime "move 1 5 $m"; h+=("$m")
+send bob pgpmime "message 1 Nice move!"
+m=$(legal 1 "${h[@]}"); send bob pgpmime "move 1 6 $m"; h+=("$m")
+send alice inline "resign 1"
+check "game 1 played: 6 plies stored" 6 "$(plies 1)"
+check "game 1 finished, Black won by resignation" 1 \
+	"$("$ashes" games --all --config "$conf" | grep -c '^ *1  finished .* 0-1 ')"
+
+# ---- export and verify -----------------------------------------------
+run archive export 1 -o "$tmp/g1" --config "$conf"
+check "export into a folder" "0:$tmp/g1: game 1, 6 plies, 13 mails, 38 files; MANIFEST signed by $daemon_fpr" "$rc:$out"
+check "the archive's files" "0001.eml 0001.sig 0001.signed 0002.asc 0002.eml 0003.eml 0003.sig 0003.signed 0004.asc 0004.eml 0005.eml 0005.sig 0005.signed 0006.eml 0006.sig 0006.signed MANIFEST MANIFEST.asc README.txt keys.asc keys.gpg mail-01.eml mail-01.sig mail-01.signed mail-02.asc mail-02.eml mail-03.asc mail-03.eml mail-04.eml mail-04.sig mail-04.signed mail-05.eml mail-05.sig mail-05.signed mail-06.eml mail-06.sig mail-06.signed mail-07.asc mail-07.eml record.txt" \
+	"$(cd "$tmp/g1" && ls | tr '\n' ' ' | sed 's/ $//')"
+check "the record: the undone ply and the undo, the note, the resignation" \
+	"; undone 5.|; undo {ply=5|; message {|; resign " \
+	"$(grep -o '^; undone 5\.\|^; undo {ply=5\|^; message {\|^; resign ' "$tmp/g1/record.txt" | tr '\n' '|' | sed 's/|$//')"
+check "the record's plies name their keys and hashes" 6 \
+	"$(grep -cE '^[1-6]\. [a-z0-9-]+ \{key=[0-9A-F]{16} at=[0-9T:Z-]+ sha256=[0-9a-f]{64}\}$' "$tmp/g1/record.txt")"
+check "each ply's sha256 is that of its signed part" \
+	"$(sha256sum "$tmp/g1/0003.signed" | cut -c1-64)" \
+	"$(sed -n 's/^3\. .*sha256=\([0-9a-f]*\)}$/\1/p' "$tmp/g1/record.txt")"
+run archive verify "$tmp/g1"
+check "verify: exit 0" 0 "$rc"
+check "verify: one line per ply" 6 "$(printf '%s\n' "$out" | grep -c '^ply [1-6] ')"
+check "verify: ply 1, a command, is bound by the signed text" 1 \
+	"$(printf '%s\n' "$out" | grep -c '^ply 1 .*: 0001 PGP/MIME, signed by .* (White alice) .*, bound by the signed text$')"
+check "verify: ply 3, a bare reply quoting its line, bound by the signed text" 1 \
+	"$(printf '%s\n' "$out" | grep -c '^ply 3 .*: 0003 PGP/MIME, .*, bound by the signed text$')"
+check "verify: ply 4, a bare reply naming only the game: the weaker binding said" 1 \
+	"$(printf '%s\n' "$out" | grep -c '^ply 4 .*: 0004 inline, .*, bound only by the unsigned In-Reply-To header (the signed text names the game, not this ply)$')"
+check "verify: the resignation" "resignation: mail-07, signed by $(fpr alice | cut -c25-) (White), bound by the signed text" \
+	"$(printf '%s\n' "$out" | grep '^resignation: ')"
+check "verify: the last line" "verified: game 1, 6 plies, 13 signed mails" \
+	"$(printf '%s\n' "$out" | tail -n 1)"
+run archive verify "$tmp/g1" --daemon-key "$daemon_fpr"
+check "verify with the daemon's key as published" 0 "$rc"
+run archive export 1 -o "$tmp/g1.tar.gz" --config "$conf"
+check "export as a .tar.gz" 0 "$rc"
+check "its one folder is game-1" "game-1/" "$(tar tzf "$tmp/g1.tar.gz" | head -n 1)"
+run archive verify "$tmp/g1.tar.gz"
+check "verify the .tar.gz" "0:verified: game 1, 6 plies, 13 signed mails" "$rc:$(printf '%s\n' "$out" | tail -n 1)"
+run archive export 1 -o "$tmp/g1" --config "$conf"
+check "export refuses a folder that is not empty" "1:ashes archive export: $tmp/g1: exists and is not an empty folder" "$rc:$err"
+
+# ---- README.txt's line, by hand: a fresh GNUPGHOME, no ashes ------------
+line=$(sed -n 's/^  \(sh -ec .*\)$/\1/p' "$tmp/g1/README.txt")
+check "README.txt gives the line" 1 "$(printf '%s\n' "$line" | grep -c '^sh -ec ')"
+mkdir -m 700 "$tmp/hand-gnupg"
+hand=$(cd "$tmp/g1" && env -i PATH=/usr/bin:/bin HOME="$tmp/hand-gnupg" \
+	GNUPGHOME="$tmp/hand-gnupg" sh -c "$line" 2>&1)
+check "the hand-check line passes" "0:ALL SIGNATURES GOOD" "$?:$(printf '%s\n' "$hand" | tail -n 1)"
+check "it checked every signature (13 mails, MANIFEST)" 14 \
+	"$(printf '%s\n' "$hand" | grep -c 'Good signature')"
+cp -r "$tmp/g1" "$tmp/hand-bad"
+printf 'x' >>"$tmp/hand-bad/0002.asc"
+hand=$(cd "$tmp/hand-bad" && env -i PATH=/usr/bin:/bin HOME="$tmp/hand-gnupg" \
+	GNUPGHOME="$tmp/hand-gnupg" sh -c "$line" 2>&1)
+check "the hand-check line stops at a changed file" "1:0" \
+	"$?:$(printf '%s\n' "$hand" | grep -c 'ALL SIGNATURES GOOD')"
+
+# ---- tampering ----------------------------------------------------------
+# plies 2 and 3 of record.txt exchange their moves and annotations,
+# their numbers kept
+swap_plies() {
+	python3 - <<'EOF'
+lines = open("record.txt").read().split("\n")
+i = [k for k, l in enumerate(lines) if l.startswith("2. ")][0]
+j = [k for k, l in enumerate(lines) if l.startswith("3. ")][0]
+lines[i], lines[j] = "2. " + lines[j][3:], "3. " + lines[i][3:]
+open("record.txt", "w").write("\n".join(lines))
+EOF
+}
+# tamper NAME REASON PLY-OR-EMPTY COMMANDS...: a copy of the archive
+# changed by COMMANDS (run in it), then verify names REASON.
+tamper() {
+	local what=$1 reason=$2 at=$3
+	shift 3
+	rm -rf "$tmp/t"
+	cp -r "$tmp/g1" "$tmp/t"
+	(cd "$tmp/t" && eval "$@")
+	run archive verify "$tmp/t"
+	check "$what: exit 2" 2 "$rc"
+	check "$what: named" "ashes archive verify: $tmp/t: $reason" "$err"
+	check "$what: the last line says it" 1 \
+		"$(printf '%s\n' "$out" | tail -n 1 | grep -c "^FAILED${at:+ at ply $at}: $reason: ")"
+}
+tamper "one byte of a signed part" "tampered mail" 5 \
+	"python3 -c \"import sys; b=bytearray(open('0005.signed','rb').read()); b[-3]^=1; open('0005.signed','wb').write(b)\""
+tamper "a ply's files dropped" "missing ply" 4 "rm 0004.*"
+tamper "two plies swapped in the record" "wrong ply" 2 swap_plies
+tamper "the lines of two plies exchanged" "wrong ply" 2 \
+	"sed -i 's/^2\. \(.*\)$/X\1/; s/^3\. \(.*\)$/2. \1/; s/^X\(.*\)$/3. \1/' record.txt"
+tamper "keys.asc replaced by another key" "foreign signer" 1 \
+	"GNUPGHOME=$tmp/gnupg-mallory gpg --batch --armor --export >keys.asc 2>/dev/null"
+tamper "the Result tag changed" "result mismatch" "" \
+	"sed -i 's/^Result: 0-1$/Result: 1-0/' record.txt"
+tamper "the Result tag and the result line changed" "result mismatch" "" \
+	"sed -i 's/^Result: 0-1$/Result: 1-0/; s/^result: 0-1 /result: 1-0 /' record.txt"
+tamper "a ply's move changed in the record" "wrong ply" 6 \
+	"sed -i 's/^6\. [a-z0-9-]* /6. $(legal 3 "${h[@]:0:5}") /' record.txt"
+# a header nobody signs: the players' signatures cannot tell, MANIFEST can
+tamper "a mail's unsigned header changed" "tampered manifest" "" \
+	"sed -i 's/^Subject: Re: \[ashes\]/Subject: Re: [ashes] x/' 0001.eml"
+tamper "a forced pass nothing forces" "illegal move" 7 \
+	"sed -i 's/^result: /7. pass (forced)\\nresult: /' record.txt"
+tamper "README.txt changed" "tampered manifest" "" "echo more >>README.txt"
+tamper "a file added" "tampered manifest" "" "echo x >extra.txt"
+run archive verify "$tmp/g1" --daemon-key "$(fpr mallory)"
+check "another daemon key than the archive's: refused" "2:ashes archive verify: $tmp/g1: tampered manifest" "$rc:$err"
+ln -s /etc/passwd "$tmp/t/link.txt"
+run archive verify "$tmp/t"
+check "a link in an archive is refused, not read" 2 "$rc"
+
+# ---- export --all: only what changed ------------------------------------
+send alice pgpmime "challenge bob size=4 clock=days:3"
+send bob pgpmime "accept 2"
+m=$(legal 1); send alice pgpmime "move 2 1 $m"
+run archive export --all "$tmp/all" --config "$conf"
+check "export --all: both games" "0:$tmp/all: 2 game(s) exported" "$rc:$(printf '%s\n' "$out" | tail -n 1)"
+check "as game-N.tar.gz" "game-1.tar.gz game-2.tar.gz" "$(cd "$tmp/all" && ls | tr '\n' ' ' | sed 's/ $//')"
+run archive export --all "$tmp/all" --config "$conf"
+check "export --all again: nothing changed, nothing exported" "0:$tmp/all: 0 game(s) exported" "$rc:$out"
+m=$(legal 1 "$m"); send bob pgpmime "move 2 2 $m"
+run archive export --all "$tmp/all" --config "$conf"
+check "after a move in game 2: game 2 only" "0:$tmp/all/game-2.tar.gz: game 2, 2 plies, 4 mails
+$tmp/all: 1 game(s) exported" "$rc:$out"
+run archive verify "$tmp/all/game-2.tar.gz"
+check "a running game's archive verifies" "0:result: * (ongoing), as the replay of the 2 plies through the rules ends the game" \
+	"$rc:$(printf '%s\n' "$out" | grep '^result: ')"
+tar xzf "$tmp/all/game-2.tar.gz" -C "$tmp" game-2/record.txt
+check "a clocked game: its time control, each ply's clock (3 days a move)" \
+	"TimeControl: days:3|clock=259200|clock=259200" \
+	"$(grep -o '^TimeControl: .*\|clock=[0-9][0-9]*' "$tmp/game-2/record.txt" | tr '\n' '|' | sed 's/|$//')"
+check "and verify says each ply's clock" 2 "$(printf '%s\n' "$out" | grep -c '^ply [12] .*, clock 259200s, ')"
+
+# ---- prune ----------------------------------------------------------------
+# game 3 ends without an archive
+send alice pgpmime "challenge bob size=4"
+send bob pgpmime "accept 3"
+send alice pgpmime "resign 3"
+run archive prune --before 2999-01-01 --archive "$tmp/all" --config "$conf"
+check "prune: mails still queued keep a game" "0:game 1 kept: a mail about it is still waiting in the outbox
+game 3 kept: no archive of it
+0 game(s) deleted, 2 kept" "$rc:$out"
+# the replies went out (the test has no mail server to send them)
+sqlite3 "$tmp/ashes.db" "UPDATE outbox SET sent_at = 1 WHERE sent_at IS NULL"
+cp "$tmp/all/game-2.tar.gz" "$tmp/all/game-3.tar.gz"
+run archive prune --before 2999-01-01 --archive "$tmp/all" --config "$conf" --dry-run
+check "prune --dry-run" "0:game 1 would be deleted
+game 3 kept: its archive holds game 2 with 2 plies and result *, the database game 3 with 0 plies and result 0-1: export it again
+1 game(s) would be deleted, 1 kept" "$rc:$out"
+run archive prune --before 2000-01-01 --archive "$tmp/all" --config "$conf"
+check "prune before a date no game ended before" "0:0 game(s) deleted, 0 kept" "$rc:$out"
+rm "$tmp/all/game-3.tar.gz"
+cp -r "$tmp/t" "$tmp/all/game-3"
+sigs=$(sqlite3 "$tmp/ashes.db" "SELECT count(*) FROM signatures")
+run archive prune --before 2999-01-01 --archive "$tmp/all" --config "$conf"
+check "prune: game 1 deleted, game 3 kept (its archive does not verify)" \
+	"0:game 1 deleted, with 13 mail(s) only it kept|game 3 kept: its archive does not verify: tampered manifest: link.txt is not a plain file|1 game(s) deleted, 1 kept" \
+	"$rc:$(printf '%s\n' "$out" | tr '\n' '|' | sed 's/|$//')"
+check "game 1 is gone, games 2 and 3 are there" "2 3" \
+	"$("$ashes" games --all --config "$conf" | awk 'NR > 1 { print $1 }' | tr '\n' ' ' | sed 's/ $//')"
+run db check --config "$conf"
+check "the database is sound after prune" "0:ok" "$rc:$(printf '%s\n' "$out" | tail -n 1)"
+check "game 2's mails are kept" 0 \
+	"$(sqlite3 "$tmp/ashes.db" "SELECT count(*) FROM moves WHERE game_id = 2 AND inbound_id NOT IN (SELECT id FROM inbound)")"
+check "the signature history keeps every signature" "$sigs" \
+	"$(sqlite3 "$tmp/ashes.db" "SELECT count(*) FROM signatures")"
+run archive verify "$tmp/all/game-1.tar.gz"
+check "game 1's archive still verifies, without the database" 0 "$rc"
+
+# ---- signatures out of order -------------------------------------------
+# alice's clock is five minutes ahead: bob's ply 2 is signed before her
+# ply 1 (the daemon takes both, within its window of ten minutes ahead),
+# and verify says so.
+send alice pgpmime "challenge bob size=4"
+send bob pgpmime "accept 4"
+m=$(legal 1)
+SIGN_OPTS="--faked-system-time $(($(date +%s) + 300))" \
+	send alice pgpmime "move 4 1 $m"
+send bob pgpmime "move 4 2 $(legal 1 "$m")"
+check "game 4: both plies taken" 2 "$(plies 4)"
+run archive export 4 -o "$tmp/g4" --config "$conf"
+run archive verify "$tmp/g4"
+check "a ply signed before the ply before it: wrong ply" \
+	"2:ashes archive verify: $tmp/g4: wrong ply" "$rc:$err"
+check "and the line says which" 1 \
+	"$(printf '%s\n' "$out" | tail -n 1 | grep -c '^FAILED at ply 2: wrong ply: 0002 was signed .*, before the ply before it (')"
+
+echo "1..$n"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,515 @@
+#!/bin/bash
+# tests/cli/test_site.sh -- `ashes site DIR`: the club's game pages, made
+# from a database that the real ashesd filled (--once over a folder of
+# unsigned mails, read by their registered From address): a ladder game
+# with a clock played to a resignation, with a note between the players,
+# a game still running between players whose names need escaping, and a
+# league's games.  The site must hold every page and board, every link
+# must lead to a file (and every #anchor to an element) of the site, the
+# markup must nest, whatever players wrote must be escaped, a folder that
+# is no site must be left alone, and headless Chromium must render the
+# index and a game page from the file system: a screenshot of the right
+# size, not blank, showing the board picture, and no console errors.
+set -u
+: "${ASHES_BUILDDIR:=$(pwd)}"
+: "${ASHES_SRCDIR:=$(cd "$(dirname "$0")/../.." && pwd)}"
+ashes=$ASHES_BUILDDIR/ashes
+ashesd=$ASHES_BUILDDIR/ashesd
+export ASHES_TEMPLATES=$ASHES_SRCDIR/templates
+export LC_ALL=C
+unset ASHES_DB ASHES_NOW
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+db=$tmp/ashes.db
+conf=$tmp/ashesd.conf
+site=$tmp/site
+failed=0 n=0
+
+check() { # check NAME EXPECTED ACTUAL
+	n=$((n + 1))
+	if [ "$2" = "$3" ]; then
+		echo "ok $n - $1"
+	else
+		echo "not ok $n - $1"
+		echo "  expected: $(printf '%s' "$2" | head -c 600)"
+		echo "  actual:   $(printf '%s' "$3" | head -c 600)"
+		failed=$((failed + 1))
+	fi
+}
+
+run() {
+	"$ashes" "$@" >"$tmp/out" 2>"$tmp/err" </dev/null
+	rc=$?
+	out=$(cat "$tmp/out")
+	err=$(cat "$tmp/err")
+}
+
+if ! command -v python3 >/dev/null 2>&1; then
+	echo "1..0 # SKIP: no python3 to read the pages"
+	exit 77
+fi
+
+# A ladder of three on boards of 3 with a clock, and a league whose first
+# season began long ago (the daemon's timer begins it); unsigned mail.
+mkdir "$tmp/mail"
+cat >"$conf" <<EOF
+[source]
+type = maildir
+maildir = $tmp/mail
+[smtp]
+from = ashes@club.example
+[database]
+path = $db
+[gpg]
+home = $tmp/gnupg
+require_signature = no
+[ladder main]
+members = alice, bob, carol
+size = 3
+clock = days:3
+[league spring]
+members = alice, bob
+group_size = 2
+promote = 1
+relegate = 1
+season_start = 2020-01-06
+EOF
+
+daemon() {
+	"$ashesd" --once -c "$conf" >>"$tmp/daemon.log" 2>&1 </dev/null
+	check "ashesd --once ($1)" 0 "$?"
+}
+
+# send WHO TEXT: a mail from WHO's registered address, read by ashesd.
+mails=0
+send() {
+	mails=$((mails + 1))
+	printf 'From: %s@example.org\nTo: ashes@club.example\nSubject: game\nMessage-ID: <site-%d@example.org>\nDate: %s\n\n%s\n' \
+		"$1" "$mails" "$(date -R)" "$2" >"$tmp/mail/$mails.eml"
+	daemon "$1: $2"
+}
+
+# The games' numbers, in the order `ashes games --all` lists them.
+games_col() { # games_col COLUMN
+	"$ashes" games --all --db "$db" | awk -v c="$1" '$1 ~ /^[0-9]+$/ { print $c }'
+}
+
+# An empty database makes a site too: an index saying so.
+run site "$tmp/empty" --db "$tmp/empty.db"
+check "site of an empty database" "0:$tmp/empty: 0 game page(s) and the index" "$rc:$out"
+check "the empty site: its marker and index" ".ashes-site index.html" \
+	"$(cd "$tmp/empty" && ls -A | tr '\n' ' ' | sed 's/ $//')"
+check "the empty site says there is no game" 1 \
+	"$(grep -c 'No game has been played yet' "$tmp/empty/index.html")"
+
+for p in alice bob carol; do
+	"$ashes" player add "$p" "$p@example.org" --config "$conf" >/dev/null
+done
+# Names a page must escape.
+"$ashes" player add 'eve<b>&"x' eve@example.org --config "$conf" >/dev/null
+daemon "the members join, the league's season begins"
+league_games=$(games_col 1 | wc -l)
+check "the league's game" 1 "$league_games"
+
+# A ladder game: four plies (a note between them), then a resignation.
+send bob "ladder challenge main alice"
+g1=$(games_col 1 | tail -1)
+send alice "accept $g1"
+white=$(games_col 3 | tail -1)
+black=$(games_col 4 | tail -1)
+moves=""
+for ply in 1 2 3 4; do
+	# shellcheck disable=SC2086
+	m=$("$ashes" legal --size 3 $moves | head -1)
+	if [ $((ply % 2)) -eq 1 ]; then who=$white; else who=$black; fi
+	send "$who" "move $g1 $ply $m"
+	moves="$moves $m"
+	if [ $ply -eq 2 ]; then
+		send "$who" "message $g1 <script>alert(1)</script> & \"so\" 'it' goes"
+	fi
+done
+send "$white" "resign $g1"
+check "the ladder game finished" "finished 4" \
+	"$("$ashes" games --all --db "$db" | awk -v g="$g1" '$1 == g { print $2, $5 }')"
+
+# A game still running, with a player whose name needs escaping.
+send eve "challenge carol size=4"
+g2=$(games_col 1 | tail -1)
+send carol "accept $g2"
+w2=$(games_col 3 | tail -1)
+m2=$("$ashes" legal --size 4 | head -1)
+if [ "$w2" = carol ]; then send carol "move $g2 1 $m2"; else send eve "move $g2 1 $m2"; fi
+check "the running game" "active 1" \
+	"$("$ashes" games --all --db "$db" | awk -v g="$g2" '$1 == g { print $2, $5 }')"
+all_games=$(games_col 1 | sort -n | tr '\n' ' ')
+check "three games" 3 "$(printf '%s\n' $all_games | wc -l)"
+
+# ---- the site ----------------------------------------------------------
+run site "$site" --config "$conf"
+check "ashes site" "0:$site: 3 game page(s) and the index" "$rc:$out"
+check "ashes site: nothing on stderr" "" "$err"
+for g in $all_games; do
+	check "game $g: its page" yes "$([ -f "$site/game-$g.html" ] && echo yes)"
+done
+plies() { ls "$site/game-$1" | sort -t- -k2 -n | tr '\n' ' ' | sed 's/ $//'; }
+check "game $g1: a board before the first ply and after each" \
+	"ply-0.svg ply-1.svg ply-2.svg ply-3.svg ply-4.svg" "$(plies "$g1")"
+check "game $g2: two boards" "ply-0.svg ply-1.svg" "$(plies "$g2")"
+check "a board is an SVG picture" 1 "$(head -c 200 "$site/game-$g1/ply-4.svg" | grep -c '^<svg xmlns="http://www.w3.org/2000/svg"')"
+check "the last board shows the resignation" 1 "$(grep -c '>Black wins<' "$site/game-$g1/ply-4.svg")"
+check "the board before it does not" 0 "$(grep -c ' wins<' "$site/game-$g1/ply-3.svg")"
+
+# What the pages say, as text (python3's html.parser, tags and script
+# left out, entities decoded).
+cat >"$tmp/text.py" <<'EOF'
+import sys
+from html.parser import HTMLParser
+class P(HTMLParser):
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.out, self.skip = [], 0
+    def handle_starttag(self, tag, attrs):
+        if tag in ("script", "style"):
+            self.skip += 1
+        if tag in ("tr", "p", "dt", "h1", "h2", "figcaption", "pre", "li"):
+            self.out.append("\n")
+        if tag in ("td", "th", "dd"):
+            self.out.append("|")
+    def handle_endtag(self, tag):
+        if tag in ("script", "style"):
+            self.skip -= 1
+    def handle_data(self, data):
+        if not self.skip:
+            self.out.append(data)
+p = P()
+p.feed(open(sys.argv[1], encoding="utf-8").read())
+for line in "".join(p.out).split("\n"):
+    line = " ".join(line.split())
+    if line:
+        print(line)
+EOF
+text() { python3 "$tmp/text.py" "$1"; }
+
+index=$(text "$site/index.html")
+# Newest first, each with its players, status and competition.
+check "index: every game, newest first" \
+	"$(printf '%s\n' $all_games | sort -rn | sed 's/^/Game /' | tr '\n' ' ')" \
+	"$(printf '%s\n' "$index" | grep -o '^|Game [0-9]*' | sed 's/^|//' | tr '\n' ' ')"
+check "index: the ladder game's row" \
+	"|Game $g1|$white|$black|finished|0-1 (resignation)|4" \
+	"$(printf '%s\n' "$index" | grep "^|Game $g1|" | sed 's/|[0-9-]* [0-9:]* UTC.*//')"
+check "index: the ladder game's competition" 1 \
+	"$(printf '%s\n' "$index" | grep "^|Game $g1|" | grep -c '|ladder main$')"
+check "index: the league's game" 1 \
+	"$(printf '%s\n' "$index" | grep -c '|league spring, season [0-9]*, group 1$')"
+check "index: names escaped and shown as written" 1 \
+	"$(printf '%s\n' "$index" | grep "^|Game $g2|" | grep -c '^|Game [0-9]*|\(eve<b>&"x|carol\|carol|eve<b>&"x\)|active|')"
+check "index: no raw markup from a name" 0 "$(grep -c 'eve<b>' "$site/index.html")"
+check "index: the ladder's standings, as ashes ladder show" \
+	"$("$ashes" ladder show main --config "$conf" | head -4 | sed 's/^ *//')" \
+	"$(printf '%s\n' "$index" | sed -n '/^Ladder main (/,+3p')"
+check "index: the league's standings" 1 "$(printf '%s\n' "$index" | grep -c '^League spring$')"
+check "index: the ratings, as ashes ratings" \
+	"$("$ashes" ratings --config "$conf")" \
+	"$(printf '%s\n' "$index" | sed -n '/^Ratings$/,$p' | sed 1d | grep -v '^Made ')"
+
+page=$(text "$site/game-$g1.html")
+check "game page: the players" "White|$white
+Black|$black" "$(printf '%s\n' "$page" | grep '^White|\|^Black|')"
+check "game page: the result and how" 1 \
+	"$(printf '%s\n' "$page" | grep -c "^Result|0-1: $black (Black) won by resignation\$")"
+check "game page: the variant" 1 "$(printf '%s\n' "$page" | grep -c '^Variant|size=3 tax=removed$')"
+check "game page: the clock and what is left" 1 \
+	"$(printf '%s\n' "$page" | grep -c '^Clock|days:3[^;]*; time left: White [0-9dhms ]*, Black [0-9dhms ]*$')"
+check "game page: the competition" 1 "$(printf '%s\n' "$page" | grep -c '^Competition|ladder main$')"
+check "game page: the move list" \
+	"$(i=0; for m in $moves; do i=$((i + 1)); if [ $((i % 2)) -eq 1 ]; then w=$white; else w=$black; fi; printf '|%d|%s|%s|\n' $i "$m" "$w"; done)" \
+	"$(printf '%s\n' "$page" | grep '^|[0-9]*|' | sed 's/|[0-9-]* [0-9:]* UTC$/|/')"
+check "game page: the note, escaped" 1 \
+	"$(printf '%s\n' "$page" | grep -c "after ply 2, .* UTC: <script>alert(1)</script> & \"so\" 'it' goes\$")"
+check "game page: no script but its own" 1 "$(grep -c '<script' "$site/game-$g1.html")"
+check "game page: no archive yet, how to make one" 1 \
+	"$(printf '%s\n' "$page" | grep -c "ashes archive export $g1 -o archive/game-$g1.tar.gz.*ashes archive verify")"
+check "game page: no link to a missing archive" 0 "$(grep -c 'href="archive/' "$site/game-$g1.html")"
+page2=$(text "$site/game-$g2.html")
+check "running game page: its names escaped" 1 \
+	"$(grep -c '<h1>Game '"$g2"': [^<]*&lt;b&gt;&amp;&quot;x' "$site/game-$g2.html")"
+check "running game page: no clock" 1 "$(printf '%s\n' "$page2" | grep -c '^Clock|none$')"
+
+# Every link and picture leads to a file of the site, every #anchor to an
+# element of its page; every element closed that must be, none closed
+# that is not open.
+cat >"$tmp/links.py" <<'EOF'
+import os, sys
+from html.parser import HTMLParser
+from urllib.parse import urlparse, unquote
+VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link",
+        "meta", "source", "track", "wbr"}
+class P(HTMLParser):
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.stack, self.ids, self.refs, self.errors = [], set(), [], []
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if "id" in a:
+            if a["id"] in self.ids:
+                self.errors.append("id %s twice" % a["id"])
+            self.ids.add(a["id"])
+        for k in ("href", "src", "data"):
+            if a.get(k) is not None:
+                self.refs.append((tag, a[k]))
+        if tag == "img" and not a.get("alt"):
+            self.errors.append("img without alt")
+        if tag not in VOID:
+            self.stack.append((tag, self.getpos()))
+    def handle_startendtag(self, tag, attrs):
+        self.handle_starttag(tag, attrs)
+        if tag not in VOID:
+            self.stack.pop()
+    def handle_endtag(self, tag):
+        if not self.stack or self.stack[-1][0] != tag:
+            self.errors.append("</%s> at line %d closes %s" % (tag,
+                self.getpos()[0], "<%s> of line %d" % (self.stack[-1][0],
+                self.stack[-1][1][0]) if self.stack else "nothing"))
+            return
+        self.stack.pop()
+bad = 0
+root = sys.argv[1]
+for name in sorted(os.listdir(root)):
+    if not name.endswith(".html"):
+        continue
+    p = P()
+    text = open(os.path.join(root, name), encoding="utf-8").read()
+    p.feed(text)
+    p.close()
+    if not text.startswith("<!DOCTYPE html>"):
+        p.errors.append("no doctype")
+    for t, pos in p.stack:
+        p.errors.append("<%s> of line %d never closed" % (t, pos[0]))
+    for tag, ref in p.refs:
+        u = urlparse(ref)
+        if u.scheme or u.netloc or ref.startswith("/"):
+            p.errors.append("not relative: " + ref)
+            continue
+        if u.path and not os.path.isfile(os.path.join(root, unquote(u.path))):
+            p.errors.append("no file for <%s> %s" % (tag, ref))
+        if u.fragment and not u.path and u.fragment not in p.ids:
+            p.errors.append("no element for #" + u.fragment)
+    for e in p.errors:
+        print("%s: %s" % (name, e))
+        bad += 1
+print("%d pages checked, %d problems" % (len(
+    [x for x in os.listdir(root) if x.endswith(".html")]), bad))
+EOF
+check "every link leads to the site, every tag nests" \
+	"4 pages checked, 0 problems" "$(python3 "$tmp/links.py" "$site")"
+# libxml2's HTML parser too, where there is one: it knows no HTML5
+# element (section, main, ...), and nothing else may trouble it.
+if command -v xmllint >/dev/null 2>&1; then
+	check "xmllint --html: no error but the HTML5 elements it does not know" "" \
+		"$(xmllint --html --noout "$site"/*.html 2>&1 | grep ' error : ' |
+			grep -v 'error : Tag \(header\|main\|section\|figure\|figcaption\|footer\|nav\) invalid$')"
+	printf '<!DOCTYPE html>\n<p title="a & b">x</p>\n' >"$tmp/amp.html"
+	check "xmllint --html: would see an ampersand unescaped" 1 \
+		"$(xmllint --html --noout "$tmp/amp.html" 2>&1 | grep -c ' error : ')"
+else
+	echo "# SKIP: no xmllint (libxml2-utils): the pages were read by python3 alone"
+fi
+check "game page: a link to each board's anchor" \
+	"ply-0 ply-1 ply-2 ply-3 ply-4" \
+	"$(grep -o 'id="ply-[0-9]*"' "$site/game-$g1.html" | sed 's/id="//; s/"//' | tr '\n' ' ' | sed 's/ $//')"
+check "game page: each board's picture" 5 "$(grep -c '<img src="game-'"$g1"'/ply-[0-4].svg"' "$site/game-$g1.html")"
+# The checker itself finds a broken link and a tag left open.
+mkdir "$tmp/broken"
+printf '<!DOCTYPE html>\n<p><a href="nowhere.html">x</a> <img src="b.svg" alt="b"><div>\n</p>\n' >"$tmp/broken/index.html"
+check "the checker finds what is broken" "index.html: </p> at line 3 closes <div> of line 2
+index.html: <p> of line 2 never closed
+index.html: <div> of line 2 never closed
+index.html: no file for <a> nowhere.html
+index.html: no file for <img> b.svg
+1 pages checked, 5 problems" "$(python3 "$tmp/links.py" "$tmp/broken")"
+
+# Run again: the same site; a board of a ply since taken back goes; the
+# archive, once there, is linked; what is not ours stays.
+touch "$site/game-$g1/ply-9.svg"
+mkdir "$site/archive"
+echo archive >"$site/archive/game-$g1.tar.gz"
+cp "$site/game-$g2.html" "$tmp/game2.before"
+run site "$site" --config "$conf"
+check "ashes site again" 0 "$rc"
+check "the board of a ply taken back is gone" "ply-0.svg ply-1.svg ply-2.svg ply-3.svg ply-4.svg" "$(plies "$g1")"
+check "the archive linked" 1 "$(grep -c "<a href=\"archive/game-$g1.tar.gz\">" "$site/game-$g1.html")"
+check "with how to check it" 1 "$(text "$site/game-$g1.html" | grep -c "ashes archive verify game-$g1.tar.gz")"
+check "the archive left alone" archive "$(cat "$site/archive/game-$g1.tar.gz")"
+check "links still whole" "4 pages checked, 0 problems" "$(python3 "$tmp/links.py" "$site")"
+check "a game page the same but its time" "" \
+	"$(diff <(sed 's/Made [^<]* by/Made by/' "$tmp/game2.before") <(sed 's/Made [^<]* by/Made by/' "$site/game-$g2.html"))"
+check "no file left half-written" 0 "$(find "$site" -name '*.tmp' | wc -l)"
+
+# ASHES_NOW: the time the pages were made.
+ASHES_NOW=86400 run site "$site" --config "$conf"
+check "made at ASHES_NOW" 1 "$(grep -c 'Made 1970-01-02 00:00 UTC by' "$site/index.html")"
+
+# Refused, leaving things as they were.
+mkdir "$tmp/mine"
+echo mine >"$tmp/mine/notes.txt"
+run site "$tmp/mine" --config "$conf"
+check "a folder that is no site is refused" \
+	"1:ashes site: $tmp/mine is not empty and is no site made by ashes site (it has no .ashes-site): left as it is" \
+	"$rc:$err"
+check "and left alone" "notes.txt" "$(ls -A "$tmp/mine")"
+run site "$tmp/mine/notes.txt" --config "$conf"
+check "a file is refused" "1:ashes site: $tmp/mine/notes.txt is not a folder" "$rc:$err"
+run site "$tmp/no/such" --config "$conf"
+check "a folder in a missing one" "1:ashes site: $tmp/no/such: No such file or directory" "$rc:$err"
+run site --config "$conf"
+check "site without DIR" "1:usage: ashes site DIR [--config FILE] [--db PATH]" "$rc:$err"
+run site a b --config "$conf"
+check "site with two folders" 1 "$rc"
+run site "$tmp/x" --all --config "$conf"
+check "site with an option of another command" 1 "$rc"
+check "nothing made for a refused command" no "$([ -e "$tmp/x" ] && echo yes || echo no)"
+mkdir "$tmp/ro" && chmod 500 "$tmp/ro"
+if [ "$(id -u)" != 0 ]; then
+	run site "$tmp/ro" --config "$conf"
+	check "a folder that cannot be written" 1 "$rc"
+fi
+
+# ---- headless Chromium ---------------------------------------------------
+chromium=$(command -v chromium || command -v chromium-browser || true)
+if [ -z "$chromium" ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+	echo "# installing chromium (apt-get install -y chromium)"
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium \
+		>"$tmp/apt.log" 2>&1 ||
+		{ apt-get update -qq >>"$tmp/apt.log" 2>&1 &&
+		  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium \
+			>>"$tmp/apt.log" 2>&1; }
+	chromium=$(command -v chromium || true)
+fi
+if [ -z "$chromium" ]; then
+	echo "# SKIP: no chromium, and it could not be installed (apt-get install -y chromium): the pages were not rendered"
+	echo "1..$n"
+	[ "$failed" -eq 0 ]
+	exit
+fi
+
+# The PNG's size and how many of its pixels are the pages' background
+# (site/head.html's #fbfbf7, or white), the board's cells (picture.h's
+# PIC_RING_EVEN and PIC_RING_ODD, #e9dcbc and #dccb9f: no page has
+# them), the arrow of the last move (PIC_ARROW, #b3261e) or something
+# else.
+cat >"$tmp/png.py" <<'EOF'
+import struct, sys, zlib
+data = open(sys.argv[1], "rb").read()
+assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
+pos, idat, ihdr = 8, b"", None
+while pos < len(data):
+    n, kind = struct.unpack(">I4s", data[pos:pos + 8])
+    body = data[pos + 8:pos + 8 + n]
+    if kind == b"IHDR":
+        ihdr = struct.unpack(">IIBBBBB", body)
+    elif kind == b"IDAT":
+        idat += body
+    pos += 12 + n
+w, h, depth, ctype, _, _, interlace = ihdr
+assert depth == 8 and ctype in (2, 6) and interlace == 0, ihdr
+bpp = 3 if ctype == 2 else 4
+raw, stride = zlib.decompress(idat), w * bpp
+prev, i = bytearray(stride), 0
+page = cells = arrow = other = 0
+for y in range(h):
+    f, line = raw[i], bytearray(raw[i + 1:i + 1 + stride])
+    i += 1 + stride
+    for x in range(stride):
+        a = line[x - bpp] if x >= bpp else 0
+        b = prev[x]
+        c = prev[x - bpp] if x >= bpp else 0
+        if f == 1: line[x] = (line[x] + a) & 255
+        elif f == 2: line[x] = (line[x] + b) & 255
+        elif f == 3: line[x] = (line[x] + (a + b) // 2) & 255
+        elif f == 4:
+            p = a + b - c
+            pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+            pr = a if pa <= pb and pa <= pc else b if pb <= pc else c
+            line[x] = (line[x] + pr) & 255
+    for x in range(0, stride, bpp):
+        px = tuple(line[x:x + 3])
+        if px in ((255, 255, 255), (0xfb, 0xfb, 0xf7)): page += 1
+        elif px in ((0xe9, 0xdc, 0xbc), (0xdc, 0xcb, 0x9f)): cells += 1
+        elif px == (0xb3, 0x26, 0x1e): arrow += 1
+        else: other += 1
+    prev = line
+print(w, h, page, cells, arrow, other)
+EOF
+shoot() { # shoot PAGE PNG [WxH]: a screenshot (1024x768), the console
+	# said into $tmp/console
+	rm -f "$2"
+	(cd "$tmp" && timeout 120 "$chromium" --headless --no-sandbox \
+		--disable-gpu --hide-scrollbars --user-data-dir="$tmp/chrome" \
+		--enable-logging=stderr --v=0 --screenshot="$2" \
+		--window-size="${3:-1024,768}" "file://$1") >"$tmp/chrome.out" \
+		2>"$tmp/console"
+}
+dom() { # dom PAGE: the document as the browser built it
+	(cd "$tmp" && timeout 120 "$chromium" --headless --no-sandbox \
+		--disable-gpu --user-data-dir="$tmp/chrome" --dump-dom \
+		"file://$1") 2>/dev/null
+}
+# What the page's console said: errors, failed loads.
+console_errors() {
+	grep -E 'CONSOLE|Uncaught|ERR_FILE_NOT_FOUND|Failed to load|net::ERR' "$tmp/console" | grep -v 'ERR_\(CONNECTION\|NAME\|INTERNET\)' || true
+}
+
+shoot "$site/index.html" "$tmp/index.png"
+check "chromium: a screenshot of the index" yes "$([ -s "$tmp/index.png" ] && echo yes)"
+read -r w h page cells arrow other <<<"$(python3 "$tmp/png.py" "$tmp/index.png" 2>&1)"
+check "chromium: the index at the window's size" "1024x768" "${w}x${h}"
+check "chromium: the index is not blank: text on the page" yes \
+	"$([ "${page:-0}" -gt 100000 ] && [ "${other:-0}" -gt 5000 ] && echo yes || echo "no: ${page:-?} ${other:-?}")"
+check "chromium: no board on the index" 0 "${cells:-?}"
+check "chromium: no console error on the index" "" "$(console_errors)"
+
+shoot "$site/game-$g1.html" "$tmp/game.png"
+check "chromium: a screenshot of a game page" yes "$([ -s "$tmp/game.png" ] && echo yes)"
+read -r w h page cells arrow other <<<"$(python3 "$tmp/png.py" "$tmp/game.png" 2>&1)"
+check "chromium: the game page at the window's size" "1024x768" "${w}x${h}"
+# The board's cells are seen only when its <img> loaded.
+check "chromium: the board's picture is drawn (its cells seen)" yes \
+	"$([ "${cells:-0}" -gt 10000 ] && echo yes || echo "no: ${cells:-?} pixels")"
+check "chromium: the last board, with the last ply's arrow" yes \
+	"$([ "${arrow:-0}" -gt 20 ] && echo yes || echo "no: ${arrow:-?} pixels")"
+check "chromium: no console error on the game page" "" "$(console_errors)"
+# The same with a board missing: the check above would see it.
+mv "$site/game-$g1/ply-4.svg" "$tmp/ply-4.svg"
+shoot "$site/game-$g1.html" "$tmp/broken.png"
+read -r w h page cells arrow other <<<"$(python3 "$tmp/png.py" "$tmp/broken.png" 2>&1)"
+check "chromium: a missing board is seen missing" 0 "${cells:-?}"
+mv "$tmp/ply-4.svg" "$site/game-$g1/ply-4.svg"
+# One board at a time, the one its anchor names (seen in a window tall
+# enough for the whole page).
+shoot "$site/game-$g1.html" "$tmp/tall.png" 1024,4000
+read -r w h page cells_last arrow other <<<"$(python3 "$tmp/png.py" "$tmp/tall.png" 2>&1)"
+check "chromium: the whole page, one board, the last" "1024x4000 yes" \
+	"${w}x${h} $([ "${arrow:-0}" -gt 20 ] && echo yes || echo "no: ${arrow:-?} pixels")"
+shoot "$site/game-$g1.html#ply-0" "$tmp/ply0.png" 1024,4000
+read -r w h page cells arrow other <<<"$(python3 "$tmp/png.py" "$tmp/ply0.png" 2>&1)"
+check "chromium: #ply-0 shows a board" yes \
+	"$([ "${cells:-0}" -gt 10000 ] && echo yes || echo "no: ${cells:-?} pixels")"
+check "chromium: #ply-0 shows the board before the first ply alone" "0 yes" \
+	"${arrow:-?} $([ "${cells:-0}" -lt $((${cells_last:-0} * 3 / 2)) ] && echo yes || echo "no: $cells pixels, $cells_last for one board")"
+
+# The console check sees a page's errors.
+printf '<!DOCTYPE html>\n<p>x</p><script>console.error("boom"); nowhere();</script>\n' >"$tmp/broken/console.html"
+shoot "$tmp/broken/console.html" "$tmp/console.png"
+check "chromium: the console check sees errors" 2 "$(console_errors | wc -l)"
+
+dom "$site/index.html" >"$tmp/index.dom"
+check "chromium: the index's games as the browser read them" \
+	"$(printf '%s\n' $all_games | sort -rn | sed 's/.*/game-&.html/' | tr '\n' ' ')" \
+	"$(grep -o '<a href="game-[0-9]*.html">' "$tmp/index.dom" | sed 's/<a href="//; s/">//' | tr '\n' ' ')"
+dom "$site/game-$g1.html" >"$tmp/game.dom"
+check "chromium: the game page's boards as the browser read them" 5 \
+	"$(grep -c '<figure class="board[ a-z]*" id="ply-[0-4]">' "$tmp/game.dom")"
+
+echo "1..$n"
+[ "$failed" -eq 0 ]
