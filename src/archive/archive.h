@@ -93,8 +93,10 @@ enum archive_reason {
 	ARCHIVE_BAD_RECORD,       /* record.txt does not read */
 	ARCHIVE_TAMPERED_MANIFEST, /* MANIFEST: a sum, a file missing or
 				    * not listed, or its signature */
+	ARCHIVE_CLOCK_MISMATCH,   /* a clock= the times do not give */
+	ARCHIVE_LATE_MOVE,        /* a ply received after its flag fell */
 };
-#define ARCHIVE_REASON_COUNT (ARCHIVE_TAMPERED_MANIFEST + 1)
+#define ARCHIVE_REASON_COUNT (ARCHIVE_LATE_MOVE + 1)
 
 /* "tampered mail", "missing ply", ...; "ok"; "unknown" out of range. */
 const char *archive_reason_name(enum archive_reason reason);

@@ -5,14 +5,19 @@
  * accepted, charged at each ply's storing, the seats' clocks exchanged by
  * the swap, the operator's and the vacation bank's time added when it
  * was.  What the store does not keep cannot be rebuilt: the time a move
- * taken back had cost.  A rebuilt clock is an annotation, not a proof. */
+ * taken back had cost.  A rebuilt clock is an annotation, not a proof.
+ * Verify rebuilds them again from the record alone (archive_clock_check)
+ * the same way, and holds each clock= against it. */
 #include "archive/archive_private.h"
 
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
+#include "core/notation.h"
+#include "core/variant.h"
 #include "server/clock.h"
 
 /* The stored time control ("fischer:72h+12h weekends=off vacation=no"):
@@ -168,4 +173,227 @@ int archive_clock_plies(const struct archive_source *src,
 	}
 	record_free(&rec);
 	return 0;
+}
+
+/* ---- the clocks of a record, checked (verify) ---------------------- */
+
+/* The at= word of an other-kind comment's text; 0 when none reads. */
+static int64_t clock_comment_at(const char *text)
+{
+	const char *p = strstr(text, " at=");
+	int64_t t;
+
+	if (p == NULL || record2_time_parse(p + 4, strcspn(p + 4, " "),
+					    &t) < 0)
+		return 0;
+	return t;
+}
+
+/* Does the comment's text start with word (followed by a blank)? */
+static bool clock_comment_is(const struct record2_comment *c,
+			     const char *word)
+{
+	size_t n = strlen(word);
+
+	return c->kind == RECORD2_COMMENT_OTHER && c->text != NULL &&
+	       strncmp(c->text, word, n) == 0 &&
+	       (c->text[n] == ' ' || c->text[n] == '\0');
+}
+
+/* When the first turn began, as archive_clock_plies takes it: the
+ * receipt of the mail that accepted the game (a "mail" comment before
+ * ply 1 whose command is accept), else the record's Date. */
+static int64_t clock_record_start(const struct record2 *rec)
+{
+	const char *date = record2_tag_get(rec, "Date");
+	int64_t at = 0, t;
+
+	for (size_t i = 0; i < rec->ncomments; i++) {
+		const struct record2_comment *c = &rec->comments[i];
+		if (c->after == 0 && clock_comment_is(c, "mail") &&
+		    strstr(c->text, " accept") != NULL &&
+		    (t = clock_comment_at(c->text)) != 0)
+			at = t;
+	}
+	if (at == 0 && date != NULL &&
+	    record2_time_parse(date, strlen(date), &t) == 0)
+		at = t;
+	return at;
+}
+
+/* The time the operator and the vacation bank added before ply i + 1,
+ * onto the clocks; *flag_r when a flag fell unclaimed since ply i. */
+static void clock_record_adds(const struct record2 *rec, size_t i,
+			      size_t *next, struct clock_state *s,
+			      bool *flag_r)
+{
+	for (; *next < rec->ncomments &&
+	       rec->comments[*next].after <= i; (*next)++) {
+		const struct record2_comment *c = &rec->comments[*next];
+		const struct record2_annot *a = &c->annot;
+
+		if (c->kind == RECORD2_COMMENT_CLOCK &&
+		    (a->fields & RECORD2_F_SECONDS) &&
+		    (a->fields & RECORD2_F_SIDE))
+			(void)clock_add_time(s, a->side, a->seconds, NULL);
+		else if (c->kind == RECORD2_COMMENT_VACATION &&
+			 (a->fields & RECORD2_F_DAYS) &&
+			 (a->fields & RECORD2_F_SIDE))
+			(void)clock_add_time(s, a->side,
+					     a->days * CLOCK_DAY, NULL);
+		else if (c->after == i && clock_comment_is(c, "clock-flag"))
+			*flag_r = true;
+	}
+}
+
+/* Why the record's clocks can only be bounded, or NULL: what it does
+ * not carry (the players' zones, their vacations' dates). */
+static const char *clock_record_unsure(const struct record2 *rec,
+				       const struct clock_control *c)
+{
+	if (c->weekends_off)
+		return "weekends=off, and the record does not carry the "
+		       "players' time zones";
+	for (size_t i = 0; i < rec->ncomments; i++) {
+		const struct record2_comment *k = &rec->comments[i];
+		if (k->kind == RECORD2_COMMENT_OTHER && k->text != NULL &&
+		    strncmp(k->text, "clock-vacation", 14) == 0)
+			return "a vacation was taken, and the record does "
+			       "not carry its dates";
+	}
+	return NULL;
+}
+
+/* One ply that is no forced pass: the adds, the deadline, the charge,
+ * and clock= against what the times give.  0, or 1 with *f_r. */
+static int clock_record_ply(const struct record2 *rec, size_t i,
+			    struct clock_state *s, size_t *next,
+			    const char *unsure, FILE *out,
+			    struct archive_clock_fault *f_r)
+{
+	const struct record2_annot *a = &rec->plies[i].annot;
+	enum core_color mover = s->to_move;
+	struct clock_state most;
+	bool flag = false;
+	int64_t deadline, lo, hi;
+
+	clock_record_adds(rec, i, next, s, &flag);
+	deadline = clock_deadline(s);
+	if (!unsure && !flag && (a->fields & RECORD2_F_AT) &&
+	    a->at >= deadline) {
+		f_r->reason = ARCHIVE_LATE_MOVE;
+		f_r->ply = i + 1;
+		f_r->deadline = deadline;
+		return 1;
+	}
+	/* The most it can have: nothing charged (weekends, vacations). */
+	most = *s;
+	(void)clock_charge(&most, most.turn_started, NULL);
+	if (clock_charge(s, a->at, NULL) < 0) {
+		/* A flag that fell and was not claimed: the move counted
+		 * with nothing left (game_clock.c). */
+		s->player[mover].remaining = clock_elapsed(s, a->at) + 1;
+		(void)clock_charge(s, a->at, NULL);
+	}
+	lo = s->player[mover].remaining;
+	hi = unsure ? most.player[mover].remaining : lo;
+	if (!(a->fields & RECORD2_F_CLOCK))
+		return 0;
+	if (a->clock < lo || a->clock > hi) {
+		f_r->reason = ARCHIVE_CLOCK_MISMATCH;
+		f_r->ply = i + 1;
+		f_r->recorded = a->clock;
+		f_r->lo = lo;
+		f_r->hi = hi;
+		return 1;
+	}
+	if (unsure)
+		fprintf(out, "clock ply %zu: %" PRId64 "s left, within %"
+			PRId64 "..%" PRId64 "s the times allow\n", i + 1,
+			a->clock, lo, hi);
+	else
+		fprintf(out, "clock ply %zu: %" PRId64 "s left, as the times "
+			"give%s\n", i + 1, a->clock,
+			flag ? " (the flag had fallen, unclaimed)" : "");
+	/* What the record says from here, within what the times allow. */
+	s->player[mover].remaining = a->clock;
+	return 0;
+}
+
+int archive_clock_check(const struct record2 *rec, FILE *out,
+			struct archive_clock_fault *f_r)
+{
+	const char *tc = record2_tag_get(rec, "TimeControl");
+	const char *vt = record2_tag_get(rec, "Variant");
+	const char *unsure;
+	struct clock_control c;
+	struct clock_state s;
+	struct core_variant var;
+	struct core_record core;
+	enum core_error err;
+	size_t next = 0, n = 0;
+	int ret = 0;
+
+	memset(f_r, 0, sizeof(*f_r));
+	for (size_t i = 0; i < rec->nplies; i++)
+		if (rec->plies[i].annot.fields & RECORD2_F_CLOCK)
+			n++;
+	if (tc == NULL || clock_text_parse(tc, &c) < 0 ||
+	    c.kind == CLOCK_KIND_NONE || clock_init(&s, &c, NULL) < 0) {
+		fprintf(out, "clocks: not checked, the record has no time "
+			"control%s\n", n > 0 ? " (and clock= annotations)" :
+			"");
+		return 0;
+	}
+	if (n == 0) {
+		fprintf(out, "clocks: not checked, no ply has a clock=\n");
+		return 0;
+	}
+	core_variant_default(&var);
+	if (vt == NULL || core_variant_parse(&var, vt, &err) < 0 ||
+	    record_init(&core, &var, &err) < 0)
+		return 0; /* the replay before said so */
+	unsure = clock_record_unsure(rec, &c);
+	/* Unsure, the clocks are charged every second: what was not
+	 * (weekends in a zone, a vacation) only leaves more. */
+	s.control.weekends_off = false;
+	(void)clock_start(&s, CORE_WHITE, clock_record_start(rec), NULL);
+	for (size_t i = 0; i < rec->nplies && ret == 0; i++) {
+		const char *move = rec->plies[i].move;
+		struct core_move mv;
+
+		if (i < core.nplies) {
+			/* A forced pass: the passer's clock stands. */
+			const struct record2_annot *a = &rec->plies[i].annot;
+			int64_t left = s.player[!s.to_move].remaining;
+			if ((a->fields & RECORD2_F_CLOCK) && !unsure &&
+			    a->clock != left) {
+				f_r->reason = ARCHIVE_CLOCK_MISMATCH;
+				f_r->ply = i + 1;
+				f_r->recorded = a->clock;
+				f_r->lo = f_r->hi = left;
+				ret = 1;
+			}
+			continue;
+		}
+		if ((ret = clock_record_ply(rec, i, &s, &next, unsure, out,
+					    f_r)) != 0)
+			break;
+		if (notation_parse_move(&core.pos, move, strlen(move), &mv,
+					&err) < 0 ||
+		    record_play(&core, &mv, &err) < 0)
+			break; /* the replay before said so */
+		if (strcmp(move, "swap") == 0) {
+			struct clock_player t = s.player[CORE_WHITE];
+			s.player[CORE_WHITE] = s.player[CORE_BLACK];
+			s.player[CORE_BLACK] = t;
+		}
+		s.to_move = core.pos.to_move;
+	}
+	record_free(&core);
+	if (ret == 0)
+		fprintf(out, "clocks: %zu clock= checked against %s%s%s\n", n,
+			tc, unsure ? ", as bounds only: " : ", exactly",
+			unsure ? unsure : "");
+	return ret;
 }

@@ -67,8 +67,10 @@ struct archive_mail *archive_game_mail(const struct archive_game *g,
 /* What a mail we sent says the mail it answers did. */
 static unsigned sent_kind(const char *kind)
 {
+	/* An archive mailed (`archive GAME`) changed nothing either. */
 	if (kind == NULL || strcmp(kind, "reply") == 0 ||
-	    strcmp(kind, "observer") == 0 || strcmp(kind, "notice") == 0)
+	    strcmp(kind, "observer") == 0 || strcmp(kind, "notice") == 0 ||
+	    strcmp(kind, "archive") == 0)
 		return 0;
 	if (strcmp(kind, "your-move") == 0)
 		return ARCHIVE_SENT_YOUR_MOVE;

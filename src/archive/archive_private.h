@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "archive/archive.h"
 #include "core/record.h"
@@ -97,6 +98,30 @@ int archive_record_build(const struct archive_source *src,
 int archive_clock_plies(const struct archive_source *src,
 			const struct archive_game *g, int64_t *clock_r,
 			bool *clocked_r, const char **error_r);
+
+/* A clock= the record's own times do not give. */
+struct archive_clock_fault {
+	enum archive_reason reason; /* ARCHIVE_CLOCK_MISMATCH or
+				     * ARCHIVE_LATE_MOVE */
+	size_t ply;
+	int64_t recorded;           /* its clock= */
+	int64_t lo, hi;             /* what the times give (lo == hi when
+				     * exact, else the bounds) */
+	int64_t deadline;           /* LATE_MOVE: when the flag fell */
+};
+
+/* Rebuild the clocks from the record alone, as archive_clock_plies does
+ * from the store: the TimeControl tag, the first turn from the accepting
+ * mail's comment (else Date), each ply's at=, the operator's clock
+ * comments and the vacation days, the swap; hold each ply's clock=
+ * against them and each at= against the deadline (a "clock-flag"
+ * comment before a ply says its flag fell unclaimed).  Where the record
+ * lacks what the store had (weekends=off without the players' zones, a
+ * vacation's dates) clock= is only held within bounds, and the late move
+ * not checked.  One line per ply and a summary on out (saying what was
+ * not checked, and why).  0, or 1 with *f_r.  The moves must replay. */
+int archive_clock_check(const struct record2 *rec, FILE *out,
+			struct archive_clock_fault *f_r);
 
 /* How firmly a signed text binds a move to a game and ply. */
 enum archive_binding {

@@ -4,9 +4,9 @@
  * signature, the signed text against the record (game, ply, move, and
  * how firmly), the signer, the sha256, the signature's time; then the
  * other mails and the comments that name them, the replay of the record
- * through the rules with its result, the resignation's own mail; last
- * MANIFEST, which is only the daemon's word that nothing was added or
- * left out, and its signature. */
+ * through the rules with its result, the clocks, the resignation's own
+ * mail; last MANIFEST, which is only the daemon's word that nothing was
+ * added or left out, and its signature. */
 #include <config.h> /* autoconf's: _GNU_SOURCE (mkdtemp) */
 #include "archive/archive_private.h"
 
@@ -39,6 +39,8 @@ static const char *const reason_names[ARCHIVE_REASON_COUNT] = {
 	[ARCHIVE_UNSIGNED] = "unsigned ply",
 	[ARCHIVE_BAD_RECORD] = "bad record",
 	[ARCHIVE_TAMPERED_MANIFEST] = "tampered manifest",
+	[ARCHIVE_CLOCK_MISMATCH] = "clock mismatch",
+	[ARCHIVE_LATE_MOVE] = "late move",
 };
 
 const char *archive_reason_name(enum archive_reason reason)
@@ -543,6 +545,33 @@ static int verify_replay(struct verify *v)
 	return 0;
 }
 
+/* The clocks: each clock= as the record's own times give it. */
+static int verify_clocks(struct verify *v)
+{
+	struct archive_clock_fault f;
+	char t1[RECORD2_TIME_LEN + 1], t2[RECORD2_TIME_LEN + 1];
+	const struct record2_annot *a;
+
+	if (archive_clock_check(&v->rec, v->out, &f) == 0)
+		return 0;
+	a = &v->rec.plies[f.ply - 1].annot;
+	if (f.reason == ARCHIVE_LATE_MOVE)
+		return verify_fail(v, ARCHIVE_LATE_MOVE, f.ply, "ply %zu was "
+				   "received %s, after its flag fell at %s, "
+				   "and nothing in the record explains it",
+				   f.ply, record2_time_format(a->at, t1),
+				   record2_time_format(f.deadline, t2));
+	if (f.lo == f.hi)
+		return verify_fail(v, ARCHIVE_CLOCK_MISMATCH, f.ply, "ply %zu: "
+				   "the record says %" PRId64 " s left, the "
+				   "times give %" PRId64, f.ply, f.recorded,
+				   f.lo);
+	return verify_fail(v, ARCHIVE_CLOCK_MISMATCH, f.ply, "ply %zu: the "
+			   "record says %" PRId64 " s left, the times give "
+			   "%" PRId64 " to %" PRId64, f.ply, f.recorded, f.lo,
+			   f.hi);
+}
+
 /* ---- the whole ----------------------------------------------------- */
 
 /* Unpack a .tar.gz into tmp/x; its one folder into dir. */
@@ -614,6 +643,7 @@ static int verify_run(struct verify *v, const struct archive_verify_opts
 	    (r = verify_other_mails(v, error_r)) != 0 ||
 	    (r = verify_comments(v)) != 0 ||
 	    (r = verify_replay(v)) != 0 ||
+	    (r = verify_clocks(v)) != 0 ||
 	    (r = verify_resignation(v)) != 0 ||
 	    (r = verify_manifest(v, opts != NULL ? opts->daemon_key : NULL,
 				 error_r)) != 0)

@@ -13,10 +13,12 @@ ashesd_SOURCES = src/daemon/main.c src/daemon/loop.c \
 	src/daemon/loop_keys.c src/daemon/loop_private.h \
 	src/daemon/loop_timers.c \
 	src/daemon/guard.c src/daemon/guard.h \
-	src/daemon/outbox.c src/daemon/outbox.h
+	src/daemon/outbox.c src/daemon/outbox.h \
+	src/daemon/outbox_archive.c src/daemon/outbox_archive.h
 ashesd_CPPFLAGS = $(AM_CPPFLAGS) $(GPGME_CFLAGS) $(CURL_CFLAGS) $(ETPAN_CFLAGS)
 # Higher layers first, down to core and util.
-ashesd_LDADD = libashes_daemon.a libashes_config.a libashes_mail.a \
+ashesd_LDADD = libashes_daemon.a libashes_config.a libashes_archive.a \
+	libashes_mail.a \
 	libashes_server.a libashes_store.a libashes_render.a libashes_core.a \
 	libashes_util.a \
 	$(ETPAN_LIBS) $(GPGME_LIBS) $(CURL_LIBS) $(GNUTLS_LIBS) $(SQLITE_LIBS) \
@@ -47,7 +49,8 @@ EXTRA_DIST += tests/daemon/broken.conf
 # >>> outbox helper: the outbox's html template and tests (owned by the
 # outbox helper; tests compile src/daemon/outbox.c, which is ashesd's).
 nobase_dist_pkgdata_DATA += templates/mail/board.html
-outbox_test_ldadd = libashes_daemon.a libashes_config.a libashes_mail.a \
+outbox_test_ldadd = libashes_daemon.a libashes_config.a libashes_archive.a \
+	libashes_mail.a \
 	libashes_server.a libashes_store.a libashes_render.a libashes_core.a \
 	libashes_util.a \
 	$(CHECK_LIBS) $(ETPAN_LIBS) $(GPGME_LIBS) $(CURL_LIBS) $(GNUTLS_LIBS) \
@@ -55,12 +58,14 @@ outbox_test_ldadd = libashes_daemon.a libashes_config.a libashes_mail.a \
 check_PROGRAMS += tests/daemon/test_outbox tests/daemon/test_outbox_stack
 TESTS += tests/daemon/test_outbox tests/daemon/test_outbox_stack
 tests_daemon_test_outbox_SOURCES = tests/daemon/test_outbox.c \
-	tests/daemon/outbox_test.h src/daemon/outbox.c
+	tests/daemon/outbox_test.h src/daemon/outbox.c \
+	src/daemon/outbox_archive.c
 tests_daemon_test_outbox_CPPFLAGS = $(AM_CPPFLAGS) $(GPGME_CFLAGS) $(CURL_CFLAGS)
 tests_daemon_test_outbox_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_daemon_test_outbox_LDADD = $(outbox_test_ldadd)
 tests_daemon_test_outbox_stack_SOURCES = tests/daemon/test_outbox_stack.c \
 	tests/daemon/outbox_test.h src/daemon/outbox.c \
+	src/daemon/outbox_archive.c \
 	tests/mail/test_imap_stack.c tests/mail/test_imap_stack.h
 tests_daemon_test_outbox_stack_CPPFLAGS = $(AM_CPPFLAGS) $(GPGME_CFLAGS) \
 	$(CURL_CFLAGS) -I$(top_srcdir)/tests/mail
@@ -76,6 +81,11 @@ EXTRA_DIST += tests/daemon/outbox_check.py \
 	tests/daemon/outbox-golden/notice-no-from-name.eml
 dist_check_SCRIPTS += tests/daemon/test_outbox_e2e.sh
 TESTS += tests/daemon/test_outbox_e2e.sh
+# `archive GAME`: the real ashesd attaches the game's archive at send
+# time, to an SMTP sink; it verifies; without a daemon key, the mail says so.
+dist_check_SCRIPTS += tests/daemon/test_outbox_archive.sh
+TESTS += tests/daemon/test_outbox_archive.sh
+EXTRA_DIST += tests/daemon/smtp_sink.py
 # <<< outbox helper
 
 # Documentation and the example configuration.

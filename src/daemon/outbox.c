@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "config/log.h"
+#include "daemon/outbox_archive.h"
 #include "mail/compose.h"
 #include "mail/pgp.h"
 #include "render/render.h"
@@ -58,14 +59,24 @@ static void outbox_picture(const struct store_outbox_msg *msg,
 	m->image_len = png->len;
 }
 
-enum outbox_compose_error
-outbox_compose(const struct config *cfg, struct pgp_ctx *pgp,
-	       const struct store_outbox_msg *msg, int64_t now, struct buf *out,
-	       const char **error_r)
+/* What sending adds to a row: the file of an archive mail, or the words
+ * that say why it has none.  Zeroed: nothing. */
+struct outbox_extra {
+	const struct buf *file;
+	const char *file_name;
+	const struct buf *note;
+};
+
+/* outbox_compose() with extra. */
+static enum outbox_compose_error
+outbox_compose_extra(const struct config *cfg, struct pgp_ctx *pgp,
+		     const struct store_outbox_msg *msg,
+		     const struct outbox_extra *extra, int64_t now,
+		     struct buf *out, const char **error_r)
 {
 	static char errbuf[512];
 	struct compose_msg m;
-	struct buf cid = BUF_INIT, png = BUF_INIT;
+	struct buf cid = BUF_INIT, png = BUF_INIT, text = BUF_INIT;
 	struct pgp_signer signer = { pgp, cfg->gpg.signing_key };
 	bool sign = cfg->gpg.sign_replies && pgp != NULL;
 	enum outbox_compose_error ret = OUTBOX_COMPOSE_OK;
@@ -93,6 +104,17 @@ outbox_compose(const struct config *cfg, struct pgp_ctx *pgp,
 	m.x_loop = cfg->smtp.from;
 	m.date = now;
 	m.text = msg->body;
+	if (extra->note != NULL && extra->note->len > 0) {
+		buf_puts(&text, msg->body);
+		buf_append(&text, extra->note->data, extra->note->len);
+		m.text = buf_str(&text);
+	}
+	if (extra->file != NULL) {
+		m.attachment = extra->file->data;
+		m.attachment_len = extra->file->len;
+		m.attachment_type = OUTBOX_ARCHIVE_TYPE;
+		m.attachment_name = extra->file_name;
+	}
 	/* An observer can leave with one mail, as list mail allows (RFC
 	 * 2369): the mailto's body is the command, and only a mail's signed
 	 * text is read for commands. */
@@ -126,7 +148,18 @@ outbox_compose(const struct config *cfg, struct pgp_ctx *pgp,
 out:
 	buf_free(&cid);
 	buf_free(&png);
+	buf_free(&text);
 	return ret;
+}
+
+enum outbox_compose_error
+outbox_compose(const struct config *cfg, struct pgp_ctx *pgp,
+	       const struct store_outbox_msg *msg, int64_t now, struct buf *out,
+	       const char **error_r)
+{
+	static const struct outbox_extra none;
+
+	return outbox_compose_extra(cfg, pgp, msg, &none, now, out, error_r);
 }
 
 /* Whether a temporarily failed message has had its chances. */
@@ -189,6 +222,38 @@ static int outbox_defer(const struct config *cfg, struct store *store,
 	return 0;
 }
 
+/* An archive mail's file, made now (outbox_archive.h): 1 made, or its
+ * absence explained (extra filled either way); 0 not now (deferred as a
+ * temporary failure, stats counted); -1 the store failed. */
+static int outbox_archive(const struct config *cfg, struct store *store,
+			  struct pgp_ctx *pgp,
+			  const struct store_outbox_msg *msg, int64_t now,
+			  struct buf *file, char *name, size_t name_len,
+			  struct buf *note, struct outbox_extra *extra,
+			  struct outbox_stats *stats, const char **error_r)
+{
+	const char *why = NULL;
+
+	switch (outbox_archive_make(cfg, store, pgp, msg->game_id, now, file,
+				    name, name_len, note, &why)) {
+	case OUTBOX_ARCHIVE_MADE:
+		extra->file = file;
+		extra->file_name = name;
+		return 1;
+	case OUTBOX_ARCHIVE_NONE:
+		/* Retrying will not mend it: the mail says why instead. */
+		log_warning("outbox %" PRId64 ": %s; the mail says so", msg->id,
+			    why);
+		extra->note = note;
+		return 1;
+	case OUTBOX_ARCHIVE_LATER:
+		break;
+	}
+	log_warning("outbox %" PRId64 ": %s", msg->id, why);
+	return outbox_defer(cfg, store, msg, now, why, stats, error_r) < 0 ?
+	       -1 : 0;
+}
+
 int outbox_flush(const struct config *cfg, struct store *store,
 		 struct smtp_sender *sender, struct pgp_ctx *pgp, int64_t now,
 		 struct outbox_stats *stats, const char **error_r)
@@ -205,14 +270,33 @@ int outbox_flush(const struct config *cfg, struct store *store,
 	 * session for the batch. */
 	for (i = 0; i < n; i++) {
 		struct store_outbox_msg *msg = &msgs[i];
-		struct buf bytes = BUF_INIT;
+		struct buf bytes = BUF_INIT, file = BUF_INIT, note = BUF_INIT;
+		struct outbox_extra extra = { NULL, NULL, NULL };
+		char name[64];
 		const char *rcpts[1] = { msg->recipient };
 		const char *reply = NULL, *err = NULL;
 		enum outbox_compose_error ce;
 		enum smtp_result r;
 		int code = 0;
 
-		ce = outbox_compose(cfg, pgp, msg, now, &bytes, &err);
+		if (msg->kind != NULL &&
+		    strcmp(msg->kind, OUTBOX_ARCHIVE_KIND) == 0) {
+			int made = outbox_archive(cfg, store, pgp, msg, now,
+						  &file, name, sizeof(name),
+						  &note, &extra, stats,
+						  error_r);
+			if (made <= 0) {
+				buf_free(&file);
+				buf_free(&note);
+				if (made < 0)
+					goto out;
+				continue;
+			}
+		}
+		ce = outbox_compose_extra(cfg, pgp, msg, &extra, now, &bytes,
+					  &err);
+		buf_free(&file);
+		buf_free(&note);
 		if (ce == OUTBOX_COMPOSE_BAD_ROW) {
 			/* Our own row cannot become a mail: retrying will not
 			 * help, an operator must look. */

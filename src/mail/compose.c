@@ -320,8 +320,8 @@ static void related_entity(const struct compose_msg *m, struct buf *out)
 	buf_printf(out, "--%s--", boundary);
 }
 
-/* The body entity (its MIME headers and content). */
-static void body_entity(const struct compose_msg *m, struct buf *out)
+/* The text (and html) entity, its MIME headers and content. */
+static void text_entity(const struct compose_msg *m, struct buf *out)
 {
 	char boundary[64];
 
@@ -350,6 +350,36 @@ static void body_entity(const struct compose_msg *m, struct buf *out)
 	 * and 3156: the CRLF before a boundary belongs to the boundary, so
 	 * the signer signs exactly these bytes and the multipart/signed
 	 * wrapper adds one more CRLF of its own.) */
+}
+
+/* The body entity: the text, and after it in a multipart/mixed the
+ * attached file, if any (RFC 2046 5.1.3: the text first, so a reader
+ * shows it and offers the file). */
+static void body_entity(const struct compose_msg *m, struct buf *out)
+{
+	char boundary[64];
+
+	if (m->attachment == NULL || m->attachment_type == NULL ||
+	    m->attachment_name == NULL) {
+		text_entity(m, out);
+		return;
+	}
+	make_boundary(boundary, sizeof(boundary), "mix", m->message_id);
+	buf_printf(out,
+		   "Content-Type: multipart/mixed;\r\n"
+		   " boundary=\"%s\"\r\n\r\n"
+		   "This is a multi-part message in MIME format.\r\n"
+		   "\r\n--%s\r\n",
+		   boundary, boundary);
+	text_entity(m, out);
+	buf_printf(out, "\r\n--%s\r\n"
+		   "Content-Type: %s; name=\"%s\"\r\n"
+		   "Content-Transfer-Encoding: base64\r\n"
+		   "Content-Disposition: attachment; filename=\"%s\"\r\n\r\n",
+		   boundary, m->attachment_type, m->attachment_name,
+		   m->attachment_name);
+	base64_lines(out, m->attachment, m->attachment_len);
+	buf_printf(out, "--%s--", boundary);
 }
 
 /* Percent-encode s for a mailto: header field (RFC 6068, RFC 3986):

@@ -2,7 +2,8 @@
  * and an optional HTML alternative) into the exact RFC 5322 bytes handed to
  * SMTP: CRLF line ends, folded and RFC 2047-encoded headers, UTF-8 text in
  * quoted-printable, multipart/alternative when there is HTML (with an
- * inline picture in a multipart/related beside the HTML), and
+ * inline picture in a multipart/related beside the HTML), a file
+ * attached in a multipart/mixed, and
  * optionally a multipart/signed (RFC 3156) wrapper made by the caller's
  * signing function.
  *
@@ -55,6 +56,15 @@ struct compose_msg {
 	/* The file name offered; NULL: by the type, "board.png" or
 	 * "board.svg" (none for another type). */
 	const char *image_name;
+	/* Optional file attached after the text (and its html), the two in
+	 * a multipart/mixed: sent in base64 as a part of its own,
+	 * Content-Disposition: attachment with attachment_name, e.g. a
+	 * game's archive, "game-12.tar.gz", "application/gzip".  Ignored
+	 * without a name and a type. */
+	const void *attachment;
+	size_t attachment_len;
+	const char *attachment_type;
+	const char *attachment_name;  /* ASCII, no quote or backslash */
 };
 
 /* Sign `data` (the exact bytes of the MIME part to be covered) and return

@@ -55,6 +55,7 @@ static const struct keyword keywords[] = {
 	{ "ladder", COMMAND_LADDER, command_parse_club, false },
 	{ "league", COMMAND_LEAGUE, command_parse_club, false },
 	{ "ratings", COMMAND_RATINGS, parse_no_args, false },
+	{ "archive", COMMAND_ARCHIVE, parse_game_arg, true },
 	/* `offer undo GAME` (and `offer draw GAME`); accept and decline
 	 * take `undo` and `draw` too. */
 	{ "offer", COMMAND_UNDO, parse_offer, true },

@@ -57,6 +57,7 @@ enum command_kind {
 	COMMAND_LADDER,      /* ladder action, club (ladder), name */
 	COMMAND_LEAGUE,      /* league action, club (league) */
 	COMMAND_RATINGS,
+	COMMAND_ARCHIVE,     /* game: its archive, mailed */
 };
 
 /* Why a line is not a command.  command_error_string() gives a short

@@ -61,6 +61,9 @@ static const struct server_command server_commands[] = {
 	  club_league_run },
 	{ COMMAND_RATINGS, "ratings", GATE_REGISTERED, "mail/cmd-ratings.txt",
 	  club_ratings },
+	/* Who may have which game's archive: archive_cmd.c. */
+	{ COMMAND_ARCHIVE, "archive", GATE_GAME, "mail/cmd-archive.txt",
+	  archive_cmd_run },
 };
 
 static const struct server_command *commands_find(enum command_kind kind)
@@ -300,6 +303,7 @@ static const char *const commands_other_templates[] = {
 	"mail/standings.txt",
 	"mail/subject-standings.txt",
 	"mail/board.html",
+	"mail/archive.txt",
 	"move-words.txt",
 	"rule.txt",
 	"explain.txt",

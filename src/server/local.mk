@@ -24,7 +24,8 @@ libashes_server_a_SOURCES = \
 	src/server/league.c src/server/league.h \
 	src/server/club.c src/server/club_ladder.c src/server/club_result.c \
 	src/server/club_timer.c src/server/club_league.c src/server/admin_club.c \
-	src/server/club_league_view.c
+	src/server/club_league_view.c src/server/archive_cmd.c \
+	src/server/game_record.c
 
 # tests/server: Check tests for the command language and the service.
 check_PROGRAMS += tests/server/test_command
@@ -91,6 +92,8 @@ nobase_dist_pkgdata_DATA += templates/help-commands.txt \
 	templates/mail/cmd-ladder.txt \
 	templates/mail/cmd-league.txt \
 	templates/mail/cmd-ratings.txt \
+	templates/mail/cmd-archive.txt templates/mail/archive.txt \
+	templates/mail/archive-unavailable.txt \
 	templates/mail/ladder-notice.txt \
 	templates/mail/ladder.txt \
 	templates/mail/league.txt \

@@ -21,6 +21,8 @@
  *   message.c   message: a note to the opponent, archived with the game;
  *   undo.c      offer|accept|decline undo: a move taken back by agreement;
  *   settings.c  set KEY VALUE, settings: what a player chose;
+ *   archive_cmd.c  archive GAME: the game's archive, built and attached
+ *               by the daemon's outbox when it sends the mail;
  *   vacation.c  vacation: a player's clocks stopped for some days;
  *   flag.c      a flag that falls (by the timer or a late move), claim;
  *   help.c      help [TOPIC]: the general help, the rules, one command;
@@ -170,6 +172,7 @@ server_command_fn settings_set, settings_show;
 server_command_fn message_send;
 server_command_fn undo_run;
 server_command_fn help_run;
+server_command_fn archive_cmd_run;
 
 /* ---- message.c ------------------------------------------------------ */
 
@@ -178,6 +181,14 @@ server_command_fn help_run;
  * 0 or -1. */
 int message_list_ctx(struct handle *h, const struct game *g,
 		     struct template_ctx *ctx);
+
+/* ---- game_record.c -------------------------------------------------- */
+
+/* Game g's record, version 2 (core/record2.h), from the store: tags, each
+ * ply's signer, receipt and sha256, the clock history and, with notes,
+ * the players' notes.  *text_r (caller frees) or -1. */
+int game_record_text(struct handle *h, const struct game *g, bool notes,
+		     char **text_r);
 
 /* ---- reply.c -------------------------------------------------------- */
 

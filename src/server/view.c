@@ -16,11 +16,11 @@ int view_game(struct handle *h, const struct command *c, struct game *g,
 {
 	game_ctx(h, g, out);
 	if (c->kind == COMMAND_HISTORY) {
-		size_t need = record_format(&g->rec, NULL, 0);
-		char *text = malloc(need + 1);
-		if (text == NULL)
-			return server_store_fail(h, "out of memory");
-		record_format(&g->rec, text, need + 1);
+		char *text;
+		/* The notes are between the players: only theirs. */
+		if (game_record_text(h, g, game_my_color(h, g) >= 0,
+				     &text) < 0)
+			return -1;
 		template_ctx_set(out, "record", text);
 		free(text);
 		if (message_list_ctx(h, g, out) < 0)

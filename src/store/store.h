@@ -630,6 +630,11 @@ int store_inbound_load(struct store *store, int64_t inbound_id,
  * *fingerprint_r, caller frees, may be NULL). */
 int store_signature_seen(struct store *store, const char *content_sha256,
 			 char **fingerprint_r, const char **error_r);
+/* The sha256 of the signed part of inbound mail inbound_id, as recorded
+ * with its signature: 1 and sha256_r (64 hex digits and a NUL), 0 if the
+ * mail recorded none (sha256_r ""). */
+int store_signature_by_inbound(struct store *store, int64_t inbound_id,
+			       char sha256_r[65], const char **error_r);
 /* 1 if that signed content was recorded before (a replay). */
 int store_signature_record(struct store *store, const char *fingerprint,
 			   int64_t signature_created,

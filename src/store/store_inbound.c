@@ -3,6 +3,7 @@
  * dak-style signature history; see store.h. */
 #include "store/store_private.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -248,4 +249,32 @@ int store_signature_record(struct store *store, const char *fingerprint,
 	store_bind_id(st, 4, inbound_id);
 	sqlite3_bind_int64(st, 5, now);
 	return store_run_insert(store, st, "recording a signature", error_r);
+}
+
+int store_signature_by_inbound(struct store *store, int64_t inbound_id,
+			       char sha256_r[65], const char **error_r)
+{
+	/* A mail holds one signed part; should two rows name it, the
+	 * first recorded is the one its commands ran from. */
+	static const char sql[] =
+		"SELECT content_sha256 FROM signatures WHERE inbound_id = ?1 "
+		"ORDER BY recorded, content_sha256 LIMIT 1";
+	sqlite3_stmt *st;
+	const unsigned char *s;
+	int rc;
+
+	store_ok(store);
+	sha256_r[0] = '\0';
+	st = store_stmt(store, sql, error_r);
+	if (st == NULL)
+		return -1;
+	sqlite3_bind_int64(st, 1, inbound_id);
+	rc = store_step_one(store, st, "looking up a mail's signature",
+			    error_r);
+	if (rc <= 0)
+		return rc;
+	s = sqlite3_column_text(st, 0);
+	snprintf(sha256_r, 65, "%s", s != NULL ? (const char *)s : "");
+	store_stmt_done(st);
+	return sha256_r[0] != '\0' ? 1 : 0;
 }

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "archive/archive_private.h"
+#include "core/notation.h"
 #include "core/variant.h"
 
 static struct core_record rec;
@@ -278,6 +279,195 @@ START_TEST(test_reason_names)
 }
 END_TEST
 
+/* ---- the clocks of a record (archive_clock_check) ---- */
+
+#define T0 ((int64_t)1780000000) /* a Thursday, 20:26 UTC */
+#define H ((int64_t)3600)
+
+/* A record of size 4 under tc, started at T0 (its Date), the plies
+ * received at at[i] with clock= clock[i] (-1: none); an operator's
+ * comment adding add_s seconds to Black after ply 1 when not 0. */
+static void clock_record(struct record2 *r, const char *tc,
+			 const int64_t *at, const int64_t *clock, size_t n,
+			 int64_t add_s)
+{
+	struct core_variant v;
+	struct core_record core;
+	enum core_error err;
+	enum record2_error e;
+	char text[CORE_VARIANT_TEXT_MAX], when[RECORD2_TIME_LEN + 1];
+
+	core_variant_default(&v);
+	v.size = 4;
+	core_variant_format(&v, CORE_VARIANT_ALL, text, sizeof(text));
+	record2_init(r);
+	ck_assert_int_eq(record2_tag_set(r, "Variant", text, &e), 0);
+	ck_assert_int_eq(record2_tag_set(r, "Date",
+					 record2_time_format(T0, when), &e), 0);
+	ck_assert_int_eq(record2_tag_set(r, "TimeControl", tc, &e), 0);
+	ck_assert_int_eq(record_init(&core, &v, &err), 0);
+	for (size_t i = 0; i < n; i++) {
+		struct core_move moves[256];
+		struct record2_annot a;
+		size_t k = 0, count = core_legal_moves(&core.pos, moves, 256);
+		char move[CORE_MOVE_TEXT_MAX];
+
+		/* Not the swap: the seats stay as they are. */
+		while (k + 1 < count && notation_format_move(core.pos.geom,
+				&moves[k], move) != NULL &&
+		       strcmp(move, "swap") == 0)
+			k++;
+		ck_assert_uint_gt(count, k);
+		notation_format_move(core.pos.geom, &moves[k], move);
+		memset(&a, 0, sizeof(a));
+		a.fields = RECORD2_F_AT;
+		a.at = at[i];
+		if (clock[i] >= 0) {
+			a.fields |= RECORD2_F_CLOCK;
+			a.clock = clock[i];
+		}
+		ck_assert_int_eq(record2_ply_add(r, move, &a, &e), 0);
+		ck_assert_int_eq(record_play(&core, &moves[k], &err), 0);
+		if (i == 0 && add_s != 0) {
+			struct record2_comment c;
+			memset(&c, 0, sizeof(c));
+			c.kind = RECORD2_COMMENT_CLOCK;
+			c.annot.fields = RECORD2_F_AT | RECORD2_F_SIDE |
+					 RECORD2_F_SECONDS;
+			c.annot.at = at[0] + 1;
+			c.annot.side = CORE_BLACK;
+			c.annot.seconds = add_s;
+			ck_assert_int_eq(record2_comment_add(r, &c, &e), 0);
+		}
+	}
+	record_free(&core);
+}
+
+/* archive_clock_check of the record, its output into out. */
+static int clock_check(const struct record2 *r, struct archive_clock_fault *f,
+		       char *out, size_t len)
+{
+	FILE *fp = fmemopen(out, len, "w");
+	int ret;
+
+	ck_assert_ptr_nonnull(fp);
+	ret = archive_clock_check(r, fp, f);
+	fclose(fp);
+	return ret;
+}
+
+START_TEST(test_clock_right)
+{
+	/* 72 h, +12 h a move: White 72-10+12, Black 72-20+12,
+	 * White 74-10+12. */
+	const int64_t at[] = { T0 + 10 * H, T0 + 30 * H, T0 + 40 * H };
+	const int64_t clock[] = { 74 * H, 64 * H, 76 * H };
+	struct archive_clock_fault f;
+	struct record2 r;
+	char out[2048];
+
+	clock_record(&r, "fischer:72h+12h", at, clock, 3, 0);
+	ck_assert_int_eq(clock_check(&r, &f, out, sizeof(out)), 0);
+	ck_assert_ptr_nonnull(strstr(out, "clock ply 2: 230400s left, as "
+				     "the times give\n"));
+	ck_assert_ptr_nonnull(strstr(out, "clocks: 3 clock= checked "
+				     "against fischer:72h+12h, exactly\n"));
+	record2_free(&r);
+}
+END_TEST
+
+START_TEST(test_clock_mismatch)
+{
+	const int64_t at[] = { T0 + 10 * H, T0 + 30 * H, T0 + 40 * H };
+	const int64_t clock[] = { 74 * H, 64 * H + 1, 76 * H };
+	struct archive_clock_fault f;
+	struct record2 r;
+	char out[2048];
+
+	clock_record(&r, "fischer:72h+12h", at, clock, 3, 0);
+	ck_assert_int_eq(clock_check(&r, &f, out, sizeof(out)), 1);
+	ck_assert_int_eq(f.reason, ARCHIVE_CLOCK_MISMATCH);
+	ck_assert_uint_eq(f.ply, 2);
+	ck_assert_int_eq(f.recorded, 64 * H + 1);
+	ck_assert_int_eq(f.lo, 64 * H);
+	ck_assert_int_eq(f.hi, 64 * H);
+	ck_assert_str_eq(archive_reason_name(f.reason), "clock mismatch");
+	record2_free(&r);
+}
+END_TEST
+
+START_TEST(test_clock_late)
+{
+	/* Black's flag falls 72 h after ply 1: a move an hour later. */
+	const int64_t at[] = { T0 + 10 * H, T0 + 83 * H };
+	const int64_t clock[] = { 74 * H, 12 * H };
+	struct archive_clock_fault f;
+	struct record2 r;
+	char out[2048];
+
+	clock_record(&r, "fischer:72h+12h", at, clock, 2, 0);
+	ck_assert_int_eq(clock_check(&r, &f, out, sizeof(out)), 1);
+	ck_assert_int_eq(f.reason, ARCHIVE_LATE_MOVE);
+	ck_assert_uint_eq(f.ply, 2);
+	ck_assert_int_eq(f.deadline, T0 + 82 * H);
+	ck_assert_str_eq(archive_reason_name(f.reason), "late move");
+	record2_free(&r);
+}
+END_TEST
+
+START_TEST(test_clock_late_adjusted)
+{
+	/* The same move, after the operator gave Black 2 h: in time,
+	 * 72+2-73+12 left. */
+	const int64_t at[] = { T0 + 10 * H, T0 + 83 * H };
+	const int64_t clock[] = { 74 * H, 13 * H };
+	struct archive_clock_fault f;
+	struct record2 r;
+	char out[2048];
+
+	clock_record(&r, "fischer:72h+12h", at, clock, 2, 2 * H);
+	ck_assert_int_eq(clock_check(&r, &f, out, sizeof(out)), 0);
+	record2_free(&r);
+}
+END_TEST
+
+START_TEST(test_clock_unchecked)
+{
+	const int64_t at[] = { T0 + 10 * H, T0 + 30 * H };
+	const int64_t clock[] = { 74 * H, 64 * H + 5 };
+	const int64_t none[] = { -1, -1 };
+	struct archive_clock_fault f;
+	struct record2 r;
+	char out[2048];
+
+	clock_record(&r, "none", at, none, 2, 0);
+	ck_assert_int_eq(clock_check(&r, &f, out, sizeof(out)), 0);
+	ck_assert_str_eq(out, "clocks: not checked, the record has no time "
+			 "control\n");
+	record2_free(&r);
+	clock_record(&r, "fischer:72h+12h", at, none, 2, 0);
+	ck_assert_int_eq(clock_check(&r, &f, out, sizeof(out)), 0);
+	ck_assert_str_eq(out, "clocks: not checked, no ply has a clock=\n");
+	record2_free(&r);
+	/* Weekends off, the zones unknown: bounds only (Black's turn ends
+	 * on a Saturday): a few seconds more than charging every second
+	 * gives allowed, more than charging nothing refused. */
+	clock_record(&r, "fischer:72h+12h weekends=off", at, clock, 2, 0);
+	ck_assert_int_eq(clock_check(&r, &f, out, sizeof(out)), 0);
+	ck_assert_ptr_nonnull(strstr(out, "as bounds only: weekends=off"));
+	record2_free(&r);
+	{
+		const int64_t big[] = { 74 * H, 84 * H + 1 };
+		clock_record(&r, "fischer:72h+12h weekends=off", at, big, 2,
+			     0);
+		ck_assert_int_eq(clock_check(&r, &f, out, sizeof(out)), 1);
+		ck_assert_int_eq(f.reason, ARCHIVE_CLOCK_MISMATCH);
+		ck_assert_int_eq(f.hi, 84 * H);
+		record2_free(&r);
+	}
+}
+END_TEST
+
 static Suite *archive_suite(void)
 {
 	Suite *s = suite_create("archive");
@@ -292,6 +482,11 @@ static Suite *archive_suite(void)
 	tcase_add_test(tc, test_extract_clear);
 	tcase_add_test(tc, test_no_links);
 	tcase_add_test(tc, test_reason_names);
+	tcase_add_test(tc, test_clock_right);
+	tcase_add_test(tc, test_clock_mismatch);
+	tcase_add_test(tc, test_clock_late);
+	tcase_add_test(tc, test_clock_late_adjusted);
+	tcase_add_test(tc, test_clock_unchecked);
 	suite_add_tcase(s, tc);
 	return s;
 }

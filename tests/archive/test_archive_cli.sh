@@ -307,6 +307,16 @@ check "a clocked game: its time control, each ply's clock (3 days a move)" \
 	"TimeControl: days:3|clock=259200|clock=259200" \
 	"$(grep -o '^TimeControl: .*\|clock=[0-9][0-9]*' "$tmp/game-2/record.txt" | tr '\n' '|' | sed 's/|$//')"
 check "and verify says each ply's clock" 2 "$(printf '%s\n' "$out" | grep -c '^ply [12] .*, clock 259200s, ')"
+check "and checks each against the times" "clock ply 1: 259200s left, as the times give|clock ply 2: 259200s left, as the times give|clocks: 2 clock= checked against days:3, exactly" \
+	"$(printf '%s\n' "$out" | grep '^clock' | tr '\n' '|' | sed 's/|$//')"
+# One clock= changed, nothing signed again: the clocks are checked before
+# MANIFEST, so the mismatch is what verify names.
+sed -i '/^2\. /s/clock=259200/clock=259100/' "$tmp/game-2/record.txt"
+tar xzf "$tmp/all/game-2.tar.gz" -C "$tmp" --exclude game-2/record.txt
+run archive verify "$tmp/game-2"
+check "a changed clock=: clock mismatch, exit 2" "2:ashes archive verify: $tmp/game-2: clock mismatch" "$rc:$err"
+check "a changed clock=: what the times give" "FAILED at ply 2: clock mismatch: ply 2: the record says 259100 s left, the times give 259200" \
+	"$(printf '%s\n' "$out" | tail -n 1)"
 
 # ---- prune ----------------------------------------------------------------
 # game 3 ends without an archive

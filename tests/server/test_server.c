@@ -17,6 +17,7 @@
 #include "core/core.h"
 #include "core/notation.h"
 #include "core/record.h"
+#include "core/record2.h"
 #include "render/template.h"
 #include "server/server.h"
 #include "store/store.h"
@@ -434,6 +435,53 @@ START_TEST(test_picture_choice)
 }
 END_TEST
 
+/* ---- the record `history` mails ---------------------------------------- */
+
+/* Player fp/from asks for game g's history: the record of the reply, read
+ * back with record2_parse() into *rec (the caller frees it) and replayed
+ * by record2_replay() without a fault. */
+static void history_record(int64_t g, const char *fp, const char *from,
+			   struct record2 *rec)
+{
+	char body[64];
+	struct outbox o;
+	const struct store_outbox_msg *m;
+	const char *text;
+	struct record2_fault f;
+	struct core_record out;
+	int line = 0;
+	enum record2_error e = RECORD2_OK;
+
+	snprintf(body, sizeof(body), "history %" PRId64 "\n", g);
+	ck_assert_int_eq(send_as(fp, from, NULL, body).status, SERVER_OK);
+	o = new_mail();
+	m = mail_to(&o, from, "reply");
+	ck_assert_ptr_nonnull(m);
+	text = strstr(m->body, "Record:\n");
+	ck_assert_ptr_nonnull(text);
+	text += strlen("Record:\n");
+	ck_assert_int_eq(strncmp(text, RECORD2_MAGIC "\n",
+				 strlen(RECORD2_MAGIC) + 1), 0);
+	ck_assert_msg(record2_parse(text, strlen(text), rec, &line, &e) == 0,
+		      "line %d: %s\n%s", line, record2_error_name(e), text);
+	memset(&f, 0, sizeof(f));
+	ck_assert_msg(record2_replay(rec, &out, &f) == 0, "ply %zu: %s\n%s",
+		      f.ply, record2_error_name(f.error), text);
+	record_free(&out);
+	outbox_free(&o);
+}
+
+/* How many comments of a kind a record holds. */
+static size_t comments_of(const struct record2 *rec,
+			  enum record2_comment_kind kind)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < rec->ncomments; i++)
+		n += rec->comments[i].kind == kind;
+	return n;
+}
+
 /* ---- a forced pass, the templates -------------------------------------- */
 
 /* A game with a forced pass: found by random play in the rules core, then
@@ -531,13 +579,85 @@ START_TEST(test_forced_pass)
 	store_rows_free(&stored, nstored, sizeof(*stored), store_move_clear);
 	{
 		struct outbox o;
+		struct record2 r2;
 		snprintf(body, sizeof(body), "history %" PRId64 "\n", g);
 		ck_assert_int_eq(CAROL_SAYS(body).status, SERVER_OK);
 		o = new_mail();
 		ck_assert_has(o.m[0].body, "pass");
 		outbox_free(&o);
+		/* The v2 record of a finished game with a forced pass reads
+		 * back and replays to the same end. */
+		history_record(g, CAROL_FP, CAROL, &r2);
+		ck_assert_uint_eq(r2.nplies, rec.nplies);
+		ck_assert_ptr_nonnull(record2_tag_get(&r2, "EndDate"));
+		record2_free(&r2);
 	}
 	record_free(&rec);
+}
+END_TEST
+
+/* A game with the swap and a note: the record names both players by the
+ * seats they hold at the end with the keys that signed their plies (the
+ * replay checks each ply's key=, so the swap must be right), each ply its
+ * receipt and sha256; the note is a comment for a player, not for carol,
+ * who does not play. */
+START_TEST(test_history_record)
+{
+	struct record2 rec;
+	char body[128], move[CORE_MOVE_TEXT_MAX];
+	int64_t g;
+
+	register_three();
+	g = start_game("size=3 swap");
+	for (int i = 0; i < 5; i++) {
+		struct outbox o;
+		bool alice_moves;
+		struct store_game *row = NULL;
+		struct core_record r;
+		const char *error;
+
+		position_of(g, &r);
+		ck_assert_int_eq(store_game_load(st, g, &row, &error), 1);
+		alice_moves = (r.pos.to_move == CORE_WHITE ? row->white_id :
+			       row->black_id) == row->challenger_id;
+		store_game_free(&row);
+		record_free(&r);
+		if (i == 1)
+			snprintf(move, sizeof(move), "swap");
+		else
+			first_legal(g, move);
+		snprintf(body, sizeof(body), "move %" PRId64 " %d %s\n%s", g,
+			 i + 1, move, i == 2 ? "message 1 have fun\n" : "");
+		ck_assert_int_eq(send_as(alice_moves ? ALICE_FP : BOB_FP,
+					 alice_moves ? ALICE : BOB, NULL,
+					 body).status, SERVER_OK);
+		o = new_mail();
+		outbox_free(&o);
+	}
+	ck_assert_int_eq(ply_of(g), 5);
+
+	history_record(g, ALICE_FP, ALICE, &rec);
+	ck_assert_uint_eq(rec.nplies, 5);
+	ck_assert_str_eq(rec.plies[1].move, "swap");
+	/* bob took White by the swap */
+	ck_assert_str_eq(record2_tag_get(&rec, "White"), "bob");
+	ck_assert_str_eq(record2_tag_get(&rec, "WhiteKey"), BOB_FP);
+	ck_assert_str_eq(record2_tag_get(&rec, "BlackKey"), ALICE_FP);
+	ck_assert_str_eq(record2_tag_get(&rec, "Site"), DOMAIN);
+	ck_assert_str_eq(record2_tag_get(&rec, "Event"), "casual");
+	for (size_t i = 0; i < rec.nplies; i++) {
+		unsigned want = RECORD2_F_KEY | RECORD2_F_AT | RECORD2_F_SHA256;
+		ck_assert_uint_eq(rec.plies[i].annot.fields & want, want);
+	}
+	ck_assert_uint_eq(comments_of(&rec, RECORD2_COMMENT_MESSAGE), 1);
+	ck_assert_str_eq(rec.comments[0].text, "have fun");
+	ck_assert_uint_eq(rec.comments[0].after, 3);
+	record2_free(&rec);
+
+	history_record(g, CAROL_FP, CAROL, &rec);
+	ck_assert_uint_eq(rec.nplies, 5);
+	ck_assert_uint_eq(comments_of(&rec, RECORD2_COMMENT_MESSAGE), 0);
+	record2_free(&rec);
 }
 END_TEST
 
@@ -598,6 +718,7 @@ int main(void)
 	tcase_add_test(tc, test_outbox_fields);
 	tcase_add_test(tc, test_picture_choice);
 	tcase_add_test(tc, test_forced_pass);
+	tcase_add_test(tc, test_history_record);
 	tcase_add_test(tc, test_check_templates);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);

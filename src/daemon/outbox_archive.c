@@ -1,0 +1,139 @@
+/* outbox_archive.c -- an archive mail's .tar.gz, made at send time; see
+ * outbox_archive.h. */
+#include <config.h>
+
+#include "daemon/outbox_archive.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "archive/archive.h"
+#include "daemon/settings.h"
+#include "mail/inbound.h"
+#include "render/template.h"
+#include "util/buf.h"
+
+/* Read the file at path into out.  0, or -1 (errno). */
+static int outbox_archive_read(const char *path, struct buf *out)
+{
+	char chunk[65536];
+	FILE *f = fopen(path, "rb");
+	size_t n;
+	int ret = 0;
+
+	if (f == NULL)
+		return -1;
+	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
+		buf_append(out, chunk, n);
+	if (ferror(f))
+		ret = -1;
+	fclose(f);
+	return ret;
+}
+
+/* The words for a reader whose archive cannot be made, into note. */
+static void outbox_archive_note(struct template_set *ts, int64_t game_id,
+				const char *reason, struct buf *note)
+{
+	struct template_ctx *ctx = template_ctx_new();
+	const char *e;
+
+	template_ctx_setf(ctx, "game", "%" PRId64, game_id);
+	template_ctx_set(ctx, "reason", reason);
+	if (template_render(ts, "mail/archive-unavailable.txt", ctx, note,
+			    &e) < 0) {
+		/* The mail must still say it: the bare reason. */
+		buf_reset(note);
+		buf_printf(note, "The archive could not be made: %s\n", reason);
+	}
+	template_ctx_free(&ctx);
+}
+
+enum outbox_archive_result
+outbox_archive_make(const struct config *cfg, struct store *store,
+		    struct pgp_ctx *pgp, int64_t game_id, int64_t now,
+		    struct buf *tgz, char *name_r, size_t name_len,
+		    struct buf *note, const char **error_r)
+{
+	static char errbuf[512];
+	struct archive_source src;
+	struct archive_summary sum;
+	struct inbound_options in;
+	struct template_set *ts;
+	const char *addrs[2], *tmp, *e = NULL, *at;
+	char dir[4096], path[4200], site[256] = "";
+	enum outbox_archive_result ret = OUTBOX_ARCHIVE_LATER;
+
+	snprintf(name_r, name_len, "game-%" PRId64 ".tar.gz", game_id);
+	ts = template_set_new(cfg->templates.dir, getenv("ASHES_TEMPLATES"));
+	if (pgp == NULL) {
+		*error_r = "the daemon has no keyring ([gpg] home) to sign "
+			   "archives with";
+		outbox_archive_note(ts, game_id, "the club's server has no "
+				    "key to sign it with", note);
+		ret = OUTBOX_ARCHIVE_NONE;
+		goto out;
+	}
+	/* The club's domain: that of our Message-IDs, else of From (as
+	 * `ashes archive export` says it). */
+	if (cfg->smtp.domain != NULL)
+		snprintf(site, sizeof(site), "%s", cfg->smtp.domain);
+	else if (cfg->smtp.from != NULL &&
+		 (at = strrchr(cfg->smtp.from, '@')) != NULL)
+		snprintf(site, sizeof(site), "%s", at + 1);
+	settings_inbound(cfg, addrs, &in);
+	memset(&src, 0, sizeof(src));
+	src.store = store;
+	src.pgp = pgp;
+	src.signing_key = cfg->gpg.signing_key;
+	src.site = site[0] != '\0' ? site : NULL;
+	src.draw_offers = cfg->game.variant.draw_offers;
+	src.max_age = in.max_age > 0 ? in.max_age : INBOUND_DEFAULT_MAX_AGE;
+	src.max_future = in.max_future > 0 ? in.max_future :
+			 INBOUND_DEFAULT_MAX_FUTURE;
+	src.now = now;
+	src.templates = ts;
+	tmp = getenv("TMPDIR");
+	snprintf(dir, sizeof(dir), "%s/ashesd-archive-XXXXXX",
+		 tmp != NULL && tmp[0] != '\0' ? tmp : "/tmp");
+	if (mkdtemp(dir) == NULL) {
+		snprintf(errbuf, sizeof(errbuf), "%.300s: %s", dir,
+			 strerror(errno));
+		*error_r = errbuf;
+		goto out;
+	}
+	snprintf(path, sizeof(path), "%s/%s", dir, name_r);
+	if (archive_export(&src, game_id, path, &sum, &e) < 0) {
+		snprintf(errbuf, sizeof(errbuf), "the archive of game %"
+			 PRId64 ": %s", game_id, e);
+		*error_r = errbuf;
+		/* What no retry mends: the key the operator must make, a
+		 * game that is gone. */
+		if (strstr(e, "no key to sign") != NULL) {
+			outbox_archive_note(ts, game_id, "the club's server "
+					    "has no key to sign it with yet",
+					    note);
+			ret = OUTBOX_ARCHIVE_NONE;
+		} else if (strncmp(e, "no game", 7) == 0) {
+			outbox_archive_note(ts, game_id, "the game is no "
+					    "longer in the club's database",
+					    note);
+			ret = OUTBOX_ARCHIVE_NONE;
+		}
+	} else if (outbox_archive_read(path, tgz) < 0) {
+		snprintf(errbuf, sizeof(errbuf), "%.300s: %s", path,
+			 strerror(errno));
+		*error_r = errbuf;
+	} else {
+		ret = OUTBOX_ARCHIVE_MADE;
+	}
+	unlink(path);
+	rmdir(dir);
+out:
+	template_set_free(&ts);
+	return ret;
+}

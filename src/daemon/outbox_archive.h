@@ -1,0 +1,44 @@
+/* outbox_archive.h -- the file of an "archive" mail (`archive GAME`,
+ * src/server/archive_cmd.c): the game's archive (src/archive) made as a
+ * .tar.gz when the outbox sends the mail, outside the service's
+ * transaction, because it reads every mail of the game and signs with
+ * the daemon's key, which the service knows nothing of. */
+#ifndef ASHES_DAEMON_OUTBOX_ARCHIVE_H
+#define ASHES_DAEMON_OUTBOX_ARCHIVE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "config/club_config.h"
+
+struct buf;
+struct pgp_ctx;
+struct store;
+
+/* The outbox kind of the mails that carry an archive. */
+#define OUTBOX_ARCHIVE_KIND "archive"
+/* The attachment's type. */
+#define OUTBOX_ARCHIVE_TYPE "application/gzip"
+
+enum outbox_archive_result {
+	OUTBOX_ARCHIVE_MADE = 0, /* *tgz holds it, name_r its file name */
+	/* It cannot be made, and trying again will not help (no keyring,
+	 * no key to sign with, no such game): *note holds the words for
+	 * the reader (templates/mail/archive-unavailable.txt), and the
+	 * mail goes without it. */
+	OUTBOX_ARCHIVE_NONE,
+	/* Not now (a busy store, a full disk, gpg away): try later. */
+	OUTBOX_ARCHIVE_LATER,
+};
+
+/* The archive of game_id, made with the daemon's store, keyring (pgp,
+ * NULL when [gpg] home is unset) and settings, into *tgz, its name
+ * "game-N.tar.gz" into name_r (at least 32 bytes).  *error_r (valid
+ * until the next call) says why for NONE and LATER, for the log. */
+enum outbox_archive_result
+outbox_archive_make(const struct config *cfg, struct store *store,
+		    struct pgp_ctx *pgp, int64_t game_id, int64_t now,
+		    struct buf *tgz, char *name_r, size_t name_len,
+		    struct buf *note, const char **error_r);
+
+#endif

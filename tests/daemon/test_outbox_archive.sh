@@ -1,0 +1,197 @@
+#!/bin/bash
+# tests/daemon/test_outbox_archive.sh -- the mail command `archive GAME`
+# end to end in the real ashesd (--once over a folder of signed mails,
+# its SMTP a sink on 127.0.0.1, tests/daemon/smtp_sink.py): the outbox
+# makes the game's archive when it sends the mail and attaches it as
+# game-N.tar.gz (application/gzip), and `ashes archive verify` passes on
+# the attachment as received; without a daemon signing key the mail goes
+# out saying so, and the row is sent, not retried for ever.
+set -u
+: "${ASHES_BUILDDIR:=$(pwd)}"
+: "${ASHES_SRCDIR:=$(cd "$(dirname "$0")/../.." && pwd)}"
+ashes=$ASHES_BUILDDIR/ashes
+ashesd=$ASHES_BUILDDIR/ashesd
+export ASHES_TEMPLATES=$ASHES_SRCDIR/templates
+export LC_ALL=C
+unset ASHES_DB ASHES_NOW
+for t in gpg gpgv tar sha256sum python3; do
+	command -v "$t" >/dev/null 2>&1 || { echo "SKIP: no $t"; exit 77; }
+done
+tmp=$(mktemp -d)
+sink_pid=
+cleanup() {
+	[ -n "$sink_pid" ] && kill "$sink_pid" 2>/dev/null
+	for h in "$tmp"/gnupg-* "$tmp"/daemon-gnupg; do
+		[ -d "$h" ] && GNUPGHOME=$h gpgconf --kill all >/dev/null 2>&1
+	done
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+conf=$tmp/ashesd.conf
+failed=0 n=0
+
+check() { # check NAME EXPECTED ACTUAL
+	n=$((n + 1))
+	if [ "$2" = "$3" ]; then
+		echo "ok $n - $1"
+	else
+		echo "not ok $n - $1"
+		echo "  expected: $(printf '%s' "$2" | head -c 800)"
+		echo "  actual:   $(printf '%s' "$3" | head -c 800)"
+		failed=$((failed + 1))
+	fi
+}
+
+# ---- the SMTP sink ----------------------------------------------------
+mkdir "$tmp/sent"
+python3 "$ASHES_SRCDIR/tests/daemon/smtp_sink.py" "$tmp/sent" \
+	"$tmp/port" </dev/null >/dev/null 2>&1 &
+sink_pid=$!
+for _ in $(seq 100); do
+	[ -s "$tmp/port" ] && break
+	python3 -c 'import time; time.sleep(0.05)'
+done
+[ -s "$tmp/port" ] || { echo "Bail out! no SMTP sink"; exit 1; }
+
+# ---- players, their keys, the daemon's configuration -----------------
+make_key() { # WHO HOME
+	mkdir -p "$2" && chmod 700 "$2"
+	GNUPGHOME=$2 gpg --batch --pinentry-mode loopback --passphrase '' \
+		--quick-gen-key "$1 <$1@example.org>" ed25519 sign 1y \
+		>/dev/null 2>&1 || { echo "Bail out! gpg made no key"; exit 1; }
+}
+fpr() {
+	GNUPGHOME=$tmp/gnupg-$1 gpg --batch --with-colons --list-secret-keys |
+		awk -F: '/^fpr/ { print $10; exit }'
+}
+for w in alice bob; do make_key "$w" "$tmp/gnupg-$w"; done
+mkdir -m 700 "$tmp/daemon-gnupg"
+for w in alice bob; do
+	GNUPGHOME=$tmp/gnupg-$w gpg --batch --armor --export "$(fpr $w)" |
+		GNUPGHOME=$tmp/daemon-gnupg gpg --batch --import >/dev/null 2>&1
+done
+mkdir "$tmp/mail"
+cat >"$conf" <<CONF
+[source]
+type = maildir
+maildir = $tmp/mail
+[smtp]
+url = smtp://127.0.0.1:$(cat "$tmp/port")
+starttls = no
+from = ashes@club.example
+[database]
+path = $tmp/ashes.db
+[gpg]
+home = $tmp/daemon-gnupg
+[game]
+size = 4
+CONF
+for w in alice bob; do
+	"$ashes" player add "$w" "$w@example.org" "$(fpr $w)" --config "$conf" \
+		>/dev/null || { echo "Bail out! player add $w"; exit 1; }
+done
+
+# send WHO BODY: a PGP/MIME mail signed by WHO, read by ashesd --once,
+# which then sends what it queued to the sink.
+seq=0
+send() {
+	local who=$1 body=$2 f part sig
+	seq=$((seq + 1))
+	f=$tmp/mail/$seq.eml
+	part=$(printf 'Content-Type: text/plain; charset=utf-8\r\n\r\n%s\r\n' \
+		"$body"; echo x)
+	part=${part%x}
+	sig=$(printf '%s' "$part" | GNUPGHOME=$tmp/gnupg-$who gpg --batch \
+		--armor --detach-sign --digest-algo SHA256 2>/dev/null)
+	{
+		printf 'From: %s <%s@example.org>\r\nTo: ashes@club.example\r\n' "$who" "$who"
+		printf 'Subject: ashes\r\nDate: %s\r\n' "$(date -R)"
+		printf 'Message-ID: <t%d.%s@example.org>\r\nMIME-Version: 1.0\r\n' "$seq" "$who"
+		printf 'Content-Type: multipart/signed; micalg=pgp-sha256;\r\n'
+		printf ' protocol="application/pgp-signature"; boundary="sig"\r\n\r\n'
+		printf -- '--sig\r\n%s\r\n--sig\r\n' "$part"
+		printf 'Content-Type: application/pgp-signature\r\n\r\n'
+		printf '%s\r\n' "$sig" | sed 's/$/\r/' | sed 's/\r\r$/\r/'
+		printf -- '--sig--\r\n'
+	} >"$f.tmp"
+	mv "$f.tmp" "$f"
+	"$ashesd" --once -c "$conf" >>"$tmp/daemon.log" 2>&1 </dev/null ||
+		{ echo "Bail out! ashesd --once"; exit 1; }
+}
+legal() { # N MOVE...
+	local k=$1
+	shift
+	"$ashes" legal --size 4 "$@" | sed -n "${k}p"
+}
+# The archive mail the sink got last for WHO: "TYPE NAME" of its
+# attachment (or "none"), and the attachment into FILE; its text into
+# FILE.txt.
+archive_mail() { # WHO FILE
+	python3 - "$tmp/sent" "$1@example.org" "$2" <<'PY'
+import email, email.policy, glob, os, sys
+d, who, out = sys.argv[1:4]
+mails = sorted(glob.glob(os.path.join(d, "*.eml")),
+               key=lambda p: int(os.path.basename(p)[:-4]))
+for p in reversed(mails):
+    m = email.message_from_binary_file(open(p, "rb"),
+                                       policy=email.policy.default)
+    if who not in str(m["To"]) or "archive" not in \
+            m.get_body(("plain",)).get_content():
+        continue
+    if "Hello" not in m.get_body(("plain",)).get_content() or \
+            "is the archive of game" not in \
+            m.get_body(("plain",)).get_content():
+        continue
+    open(out + ".txt", "w").write(m.get_body(("plain",)).get_content())
+    for part in m.iter_attachments():
+        if part.get_content_disposition() == "attachment":
+            open(out, "wb").write(part.get_payload(decode=True))
+            print(part.get_content_type(), part.get_filename())
+            break
+    else:
+        print("none")
+    break
+else:
+    print("no archive mail")
+PY
+}
+
+# ---- a game, and its archive asked for before the daemon has a key ----
+send alice "challenge bob size=4"
+send bob "accept 1"
+h=()
+m=$(legal 3); send alice "move 1 1 $m"; h+=("$m")
+m=$(legal 2 "${h[@]}"); send bob "move 1 2 $m"; h+=("$m")
+send alice "archive 1"
+check "no daemon key: the archive mail goes out without a file" none \
+	"$(archive_mail alice "$tmp/a1")"
+check "and says why" 1 \
+	"$(grep -c 'no key to sign it with yet' "$tmp/a1.txt")"
+check "the row is sent, not waiting or failed" "0 0" \
+	"$("$ashes" outbox list --status pending --config "$conf" | grep -c archive) $("$ashes" outbox list --status failed --config "$conf" | grep -c archive)"
+
+# ---- with a key: the archive, attached, verifies ----------------------
+GNUPGHOME=$tmp/daemon-gnupg gpg --batch --passphrase '' --quick-gen-key \
+	'ashesd <ashes@club.example>' ed25519 sign never >/dev/null 2>&1
+daemon_fpr=$(GNUPGHOME=$tmp/daemon-gnupg gpg --batch --with-colons \
+	--list-secret-keys | awk -F: '/^fpr/ { print $10; exit }')
+send bob "archive 1"
+check "the archive mail carries game-1.tar.gz" \
+	"application/gzip game-1.tar.gz" "$(archive_mail bob "$tmp/g1.tar.gz")"
+check "and says nothing is missing" 0 \
+	"$(grep -c 'not attached' "$tmp/g1.tar.gz.txt")"
+"$ashes" archive verify "$tmp/g1.tar.gz" --daemon-key "$daemon_fpr" \
+	>"$tmp/verify.out" 2>&1
+rc=$?
+check "the attachment verifies with the daemon's key" 0 "$rc"
+[ "$rc" = 0 ] || sed 's/^/# /' "$tmp/verify.out"
+check "verify: a line per ply" 2 "$(grep -c '^ply [12] ' "$tmp/verify.out")"
+tar -xzf "$tmp/g1.tar.gz" -C "$tmp"
+check "the archive holds the plies' mails and MANIFEST.asc" \
+	"0001.eml 0002.eml MANIFEST.asc" \
+	"$(cd "$tmp/game-1" && ls 0001.eml 0002.eml MANIFEST.asc | tr '\n' ' ' | sed 's/ $//')"
+check "no archive left behind in TMPDIR" 0 \
+	"$(ls -d "${TMPDIR:-/tmp}"/ashesd-archive-* 2>/dev/null | wc -l)"
+
+echo "1..$n"
+[ "$failed" = 0 ]
