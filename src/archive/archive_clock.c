@@ -320,6 +320,105 @@ static int clock_record_ply(const struct record2 *rec, size_t i,
 	return 0;
 }
 
+/* When the record says the flag fell: the earlier of the last
+ * "clock-flag" comment's at= after the last ply and EndDate (the game
+ * cannot have ended before it); 0 when neither reads.  *side_r: the
+ * side= that comment names, or -1. */
+static int64_t clock_record_fell(const struct record2 *rec, int *side_r)
+{
+	const char *end = record2_tag_get(rec, "EndDate");
+	int64_t at = 0, t;
+
+	*side_r = -1;
+	for (size_t i = 0; i < rec->ncomments; i++) {
+		const struct record2_comment *c = &rec->comments[i];
+		const char *p;
+
+		if (c->after != rec->nplies ||
+		    !clock_comment_is(c, "clock-flag") ||
+		    (t = clock_comment_at(c->text)) == 0)
+			continue;
+		at = t;
+		p = strstr(c->text, " side=");
+		*side_r = p == NULL ? -1 :
+			  strncmp(p + 6, "white", 5) == 0 ? CORE_WHITE :
+			  strncmp(p + 6, "black", 5) == 0 ? CORE_BLACK : -1;
+	}
+	if (end != NULL && record2_time_parse(end, strlen(end), &t) == 0 &&
+	    (at == 0 || t < at))
+		at = t;
+	return at;
+}
+
+static const char *clock_color(int side)
+{
+	return side == CORE_WHITE ? "White" : "Black";
+}
+
+/* Termination: time, held against the clocks after the last ply (s, the
+ * comments from *next on still to add): the loser is the player to
+ * move, and their flag was due by when the record says it fell.  0, or
+ * 1 with *f_r. */
+static int clock_record_timeout(const struct record2 *rec,
+				struct clock_state *s, size_t *next,
+				const char *unsure, FILE *out,
+				struct archive_clock_fault *f_r)
+{
+	enum record2_result result;
+	enum record2_termination term;
+	enum record2_error e;
+	char t1[RECORD2_TIME_LEN + 1], t2[RECORD2_TIME_LEN + 1];
+	int loser, named;
+	bool flag = false;
+	int64_t fell, deadline;
+
+	if (record2_outcome(rec, &result, &term, &e) < 0 ||
+	    term != RECORD2_TERM_TIME)
+		return 0;
+	loser = result == RECORD2_RESULT_WHITE ? CORE_BLACK : CORE_WHITE;
+	clock_record_adds(rec, rec->nplies, next, s, &flag);
+	deadline = clock_deadline(s);
+	fell = clock_record_fell(rec, &named);
+	f_r->reason = ARCHIVE_RESULT_MISMATCH;
+	f_r->deadline = deadline;
+	if (loser != (int)s->to_move) {
+		snprintf(f_r->detail, sizeof(f_r->detail), "the record says "
+			 "%s lost on time, and %s was to move after ply %zu",
+			 clock_color(loser), clock_color(s->to_move),
+			 rec->nplies);
+		return 1;
+	}
+	if (named >= 0 && named != loser) {
+		snprintf(f_r->detail, sizeof(f_r->detail), "the record says "
+			 "%s lost on time, and its clock-flag comment names "
+			 "%s", clock_color(loser), clock_color(named));
+		return 1;
+	}
+	if (fell == 0) {
+		snprintf(f_r->detail, sizeof(f_r->detail), "the record says "
+			 "%s lost on time, and not when: no clock-flag "
+			 "comment, no EndDate", clock_color(loser));
+		return 1;
+	}
+	if (fell < deadline) {
+		snprintf(f_r->detail, sizeof(f_r->detail), "the record says "
+			 "%s lost on time by %s, and the clocks let the flag "
+			 "fall only at %s", clock_color(loser),
+			 record2_time_format(fell, t1),
+			 record2_time_format(deadline, t2));
+		return 1;
+	}
+	f_r->reason = ARCHIVE_OK;
+	fprintf(out, "loss on time: %s, to move after ply %zu, ran out %s%s; "
+		"the record says the flag fell by %s: %s\n",
+		clock_color(loser), rec->nplies, unsure ? "at the earliest " :
+		"at ", record2_time_format(deadline, t1),
+		record2_time_format(fell, t2), unsure ?
+		"the clocks allow it, as bounds only" :
+		"it follows from the clocks");
+	return 0;
+}
+
 int archive_clock_check(const struct record2 *rec, FILE *out,
 			struct archive_clock_fault *f_r)
 {
@@ -331,21 +430,34 @@ int archive_clock_check(const struct record2 *rec, FILE *out,
 	struct core_variant var;
 	struct core_record core;
 	enum core_error err;
+	enum record2_result result;
+	enum record2_termination term;
+	enum record2_error e;
 	size_t next = 0, n = 0;
+	bool timed;
 	int ret = 0;
 
 	memset(f_r, 0, sizeof(*f_r));
+	timed = record2_outcome(rec, &result, &term, &e) == 0 &&
+		term == RECORD2_TERM_TIME;
 	for (size_t i = 0; i < rec->nplies; i++)
 		if (rec->plies[i].annot.fields & RECORD2_F_CLOCK)
 			n++;
 	if (tc == NULL || clock_text_parse(tc, &c) < 0 ||
 	    c.kind == CLOCK_KIND_NONE || clock_init(&s, &c, NULL) < 0) {
+		if (timed) {
+			f_r->reason = ARCHIVE_RESULT_MISMATCH;
+			snprintf(f_r->detail, sizeof(f_r->detail), "the "
+				 "record says a loss on time, and has no "
+				 "time control");
+			return 1;
+		}
 		fprintf(out, "clocks: not checked, the record has no time "
 			"control%s\n", n > 0 ? " (and clock= annotations)" :
 			"");
 		return 0;
 	}
-	if (n == 0) {
+	if (n == 0 && !timed) {
 		fprintf(out, "clocks: not checked, no ply has a clock=\n");
 		return 0;
 	}
@@ -391,9 +503,13 @@ int archive_clock_check(const struct record2 *rec, FILE *out,
 		s.to_move = core.pos.to_move;
 	}
 	record_free(&core);
-	if (ret == 0)
+	if (ret == 0 && n == 0)
+		fprintf(out, "clocks: not checked, no ply has a clock=\n");
+	else if (ret == 0)
 		fprintf(out, "clocks: %zu clock= checked against %s%s%s\n", n,
 			tc, unsure ? ", as bounds only: " : ", exactly",
 			unsure ? unsure : "");
+	if (ret == 0 && timed)
+		ret = clock_record_timeout(rec, &s, &next, unsure, out, f_r);
 	return ret;
 }

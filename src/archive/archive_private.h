@@ -101,13 +101,16 @@ int archive_clock_plies(const struct archive_source *src,
 
 /* A clock= the record's own times do not give. */
 struct archive_clock_fault {
-	enum archive_reason reason; /* ARCHIVE_CLOCK_MISMATCH or
-				     * ARCHIVE_LATE_MOVE */
+	enum archive_reason reason; /* ARCHIVE_CLOCK_MISMATCH,
+				     * ARCHIVE_LATE_MOVE or
+				     * ARCHIVE_RESULT_MISMATCH */
 	size_t ply;
 	int64_t recorded;           /* its clock= */
 	int64_t lo, hi;             /* what the times give (lo == hi when
 				     * exact, else the bounds) */
 	int64_t deadline;           /* LATE_MOVE: when the flag fell */
+	char detail[320];           /* RESULT_MISMATCH: a loss on time the
+				     * clocks do not give, said */
 };
 
 /* Rebuild the clocks from the record alone, as archive_clock_plies does
@@ -118,8 +121,13 @@ struct archive_clock_fault {
  * comment before a ply says its flag fell unclaimed).  Where the record
  * lacks what the store had (weekends=off without the players' zones, a
  * vacation's dates) clock= is only held within bounds, and the late move
- * not checked.  One line per ply and a summary on out (saying what was
- * not checked, and why).  0, or 1 with *f_r.  The moves must replay. */
+ * not checked.  Termination: time is held against the clocks too: the
+ * loser must be the player to move after the last ply, and their flag
+ * due (after the comments past that ply) by the time the record says it
+ * fell (the last "clock-flag" comment's at=, else EndDate); else
+ * ARCHIVE_RESULT_MISMATCH with detail.  One line per ply and a summary
+ * on out (saying what was not checked, and why).  0, or 1 with *f_r.
+ * The moves must replay. */
 int archive_clock_check(const struct record2 *rec, FILE *out,
 			struct archive_clock_fault *f_r);
 

@@ -545,7 +545,8 @@ static int verify_replay(struct verify *v)
 	return 0;
 }
 
-/* The clocks: each clock= as the record's own times give it. */
+/* The clocks: each clock= as the record's own times give it, and a loss
+ * on time as they give it. */
 static int verify_clocks(struct verify *v)
 {
 	struct archive_clock_fault f;
@@ -554,6 +555,9 @@ static int verify_clocks(struct verify *v)
 
 	if (archive_clock_check(&v->rec, v->out, &f) == 0)
 		return 0;
+	if (f.reason == ARCHIVE_RESULT_MISMATCH)
+		return verify_fail(v, ARCHIVE_RESULT_MISMATCH, 0, "%s",
+				   f.detail);
 	a = &v->rec.plies[f.ply - 1].annot;
 	if (f.reason == ARCHIVE_LATE_MOVE)
 		return verify_fail(v, ARCHIVE_LATE_MOVE, f.ply, "ply %zu was "

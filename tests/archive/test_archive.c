@@ -468,6 +468,107 @@ START_TEST(test_clock_unchecked)
 }
 END_TEST
 
+/* The record of test_clock_right's first two plies (White to move, 74 h
+ * left from T0 + 30 h: the flag falls at T0 + 104 h) under tc, ended on
+ * time with result at end (EndDate; 0: none). */
+static void clock_timeout_record(struct record2 *r, const char *tc,
+				 const char *result, int64_t end)
+{
+	const int64_t at[] = { T0 + 10 * H, T0 + 30 * H };
+	const int64_t clock[] = { 74 * H, 64 * H }, none[] = { -1, -1 };
+	char when[RECORD2_TIME_LEN + 1];
+	enum record2_error e;
+
+	/* No time control, no clock= (the format refuses them). */
+	clock_record(r, tc, at, strcmp(tc, "none") == 0 ? none : clock, 2, 0);
+	ck_assert_int_eq(record2_tag_set(r, "Result", result, &e), 0);
+	ck_assert_int_eq(record2_tag_set(r, "Termination", "time", &e), 0);
+	if (end != 0)
+		ck_assert_int_eq(record2_tag_set(r, "EndDate",
+				 record2_time_format(end, when), &e), 0);
+}
+
+/* A "clock-flag" comment after the plies so far. */
+static void clock_flag_comment(struct record2 *r, int64_t at,
+			       const char *side)
+{
+	struct record2_comment c;
+	enum record2_error e;
+	char when[RECORD2_TIME_LEN + 1], text[128];
+
+	snprintf(text, sizeof(text), "clock-flag at=%s side=%s",
+		 record2_time_format(at, when), side);
+	memset(&c, 0, sizeof(c));
+	c.kind = RECORD2_COMMENT_OTHER;
+	c.text = text;
+	ck_assert_int_eq(record2_comment_add(r, &c, &e), 0);
+}
+
+START_TEST(test_clock_timeout)
+{
+	struct archive_clock_fault f;
+	struct record2 r;
+	char out[2048], when[RECORD2_TIME_LEN + 1];
+	char line[256];
+
+	/* The game ended an hour after White's flag fell: it follows. */
+	clock_timeout_record(&r, "fischer:72h+12h", "0-1", T0 + 105 * H);
+	ck_assert_int_eq(clock_check(&r, &f, out, sizeof(out)), 0);
+	snprintf(line, sizeof(line), "loss on time: White, to move after ply "
+		 "2, ran out at %s; ", record2_time_format(T0 + 104 * H,
+							   when));
+	ck_assert_ptr_nonnull(strstr(out, line));
+	ck_assert_ptr_nonnull(strstr(out, ": it follows from the clocks\n"));
+	/* ... and the daemon's own word of when the flag fell agrees. */
+	clock_flag_comment(&r, T0 + 104 * H, "white");
+	ck_assert_int_eq(clock_check(&r, &f, out, sizeof(out)), 0);
+	record2_free(&r);
+
+	/* Black said to lose on time, White to move. */
+	clock_timeout_record(&r, "fischer:72h+12h", "1-0", T0 + 105 * H);
+	ck_assert_int_eq(clock_check(&r, &f, out, sizeof(out)), 1);
+	ck_assert_int_eq(f.reason, ARCHIVE_RESULT_MISMATCH);
+	ck_assert_str_eq(f.detail, "the record says Black lost on time, and "
+			 "White was to move after ply 2");
+	record2_free(&r);
+
+	/* Ended a second before the flag fell. */
+	clock_timeout_record(&r, "fischer:72h+12h", "0-1", T0 + 104 * H - 1);
+	ck_assert_int_eq(clock_check(&r, &f, out, sizeof(out)), 1);
+	ck_assert_int_eq(f.reason, ARCHIVE_RESULT_MISMATCH);
+	ck_assert_int_eq(f.deadline, T0 + 104 * H);
+	ck_assert_ptr_nonnull(strstr(f.detail, "and the clocks let the flag "
+				     "fall only at "));
+	record2_free(&r);
+
+	/* EndDate late enough, the flag comment an hour early; or naming
+	 * Black. */
+	clock_timeout_record(&r, "fischer:72h+12h", "0-1", T0 + 105 * H);
+	clock_flag_comment(&r, T0 + 103 * H, "white");
+	ck_assert_int_eq(clock_check(&r, &f, out, sizeof(out)), 1);
+	ck_assert_int_eq(f.reason, ARCHIVE_RESULT_MISMATCH);
+	record2_free(&r);
+	clock_timeout_record(&r, "fischer:72h+12h", "0-1", T0 + 105 * H);
+	clock_flag_comment(&r, T0 + 104 * H, "black");
+	ck_assert_int_eq(clock_check(&r, &f, out, sizeof(out)), 1);
+	ck_assert_str_eq(f.detail, "the record says White lost on time, and "
+			 "its clock-flag comment names Black");
+	record2_free(&r);
+
+	/* Not saying when, and no clock at all. */
+	clock_timeout_record(&r, "fischer:72h+12h", "0-1", 0);
+	ck_assert_int_eq(clock_check(&r, &f, out, sizeof(out)), 1);
+	ck_assert_int_eq(f.reason, ARCHIVE_RESULT_MISMATCH);
+	record2_free(&r);
+	clock_timeout_record(&r, "none", "0-1", T0 + 105 * H);
+	ck_assert_int_eq(clock_check(&r, &f, out, sizeof(out)), 1);
+	ck_assert_str_eq(f.detail, "the record says a loss on time, and has "
+			 "no time control");
+	ck_assert_str_eq(archive_reason_name(f.reason), "result mismatch");
+	record2_free(&r);
+}
+END_TEST
+
 static Suite *archive_suite(void)
 {
 	Suite *s = suite_create("archive");
@@ -487,6 +588,7 @@ static Suite *archive_suite(void)
 	tcase_add_test(tc, test_clock_late);
 	tcase_add_test(tc, test_clock_late_adjusted);
 	tcase_add_test(tc, test_clock_unchecked);
+	tcase_add_test(tc, test_clock_timeout);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -12,6 +12,9 @@
 #   each tampering found with its name: a byte of a signed part, a ply's
 #   files dropped, two plies swapped in the record, keys.asc replaced,
 #   the Result tag changed, README.txt changed, another daemon key;
+#   a game lost on time (the daemon's clock moved on by its test hook):
+#   exported and verified, the loss following from the clocks; said of
+#   the other player, or before the flag fell: result mismatch;
 #   export --all exports only what changed since its last run;
 #   prune keeps games without a good archive (naming why) and deletes the
 #   others, leaving the database sound.
@@ -251,7 +254,7 @@ tamper() {
 	local what=$1 reason=$2 at=$3
 	shift 3
 	rm -rf "$tmp/t"
-	cp -r "$tmp/g1" "$tmp/t"
+	cp -r "${tamper_from:-$tmp/g1}" "$tmp/t"
 	(cd "$tmp/t" && eval "$@")
 	run archive verify "$tmp/t"
 	check "$what: exit 2" 2 "$rc"
@@ -371,6 +374,41 @@ check "a ply signed before the ply before it: wrong ply" \
 	"2:ashes archive verify: $tmp/g4: wrong ply" "$rc:$err"
 check "and the line says which" 1 \
 	"$(printf '%s\n' "$out" | tail -n 1 | grep -c '^FAILED at ply 2: wrong ply: 0002 was signed .*, before the ply before it (')"
+
+# ---- game 5: lost on time -----------------------------------------------
+# One day a move; after two plies the daemon's own clock is moved two
+# days on (its test hook) and White's flag falls: no vacation day saves
+# it, no time is given back for the timer's absence.
+printf '[clock]\nauto_vacation = no\noutage_grace = 0\n' >>"$conf"
+send alice pgpmime "challenge bob size=4 clock=days:1"
+send bob pgpmime "accept 5"
+m=$(legal 1); send alice pgpmime "move 5 1 $m"
+send bob pgpmime "move 5 2 $(legal 1 "$m")"
+echo $((2 * 86400)) >"$tmp/offset"
+ASHESD_TEST_CLOCK_OFFSET_FILE=$tmp/offset \
+	"$ashesd" --once -c "$conf" >>"$tmp/daemon.log" 2>&1 </dev/null
+check "game 5: White's flag fell, Black won on time" "finished 0-1 time" \
+	"$(sqlite3 "$tmp/ashes.db" "SELECT status, result, end_reason FROM games WHERE id = 5" | tr '|' ' ')"
+run archive export 5 -o "$tmp/g5" --config "$conf"
+check "export the game lost on time" 0 "$rc"
+check "its record: Termination time, 0-1" "Result: 0-1|Termination: time" \
+	"$(grep '^Result: \|^Termination: ' "$tmp/g5/record.txt" | tr '\n' '|' | sed 's/|$//')"
+run archive verify "$tmp/g5"
+check "verify a loss on time: exit 0" "0:verified: game 5, 2 plies, 4 signed mails" \
+	"$rc:$(printf '%s\n' "$out" | tail -n 1)"
+check "verify: the loss on time follows from the clocks" 1 \
+	"$(printf '%s\n' "$out" | grep -c '^loss on time: White, to move after ply 2, ran out at .*: it follows from the clocks$')"
+tamper_from=$tmp/g5
+tamper "the loss on time given to the other player" "result mismatch" "" \
+	"sed -i 's/^Result: 0-1$/Result: 1-0/; s/^result: 0-1 /result: 1-0 /' record.txt"
+check "and the line says why" 1 \
+	"$(printf '%s\n' "$out" | tail -n 1 | grep -c '^FAILED: result mismatch: the record says Black lost on time, and White was to move after ply 2$')"
+# the flag said to have fallen when ply 2 was received, a day early
+at2=$(sed -n 's/^2\. .* at=\([^ }]*\).*$/\1/p' "$tmp/g5/record.txt")
+tamper "a loss on time before the flag fell" "result mismatch" "" \
+	"sed -i 's/^\(; clock-flag .*\)at=[^ ]*/\1at=$at2/; s/^EndDate: .*/EndDate: $at2/' record.txt"
+check "and the line says when it fell" 1 \
+	"$(printf '%s\n' "$out" | tail -n 1 | grep -c '^FAILED: result mismatch: the record says White lost on time by .*, and the clocks let the flag fall only at ')"
 
 echo "1..$n"
 [ "$failed" -eq 0 ]
