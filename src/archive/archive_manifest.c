@@ -71,7 +71,8 @@ static int manifest_cmp(const void *a, const void *b)
 
 void archive_manifest_format(struct archive_manifest *m, struct buf *out)
 {
-	qsort(m->items, m->count, sizeof(*m->items), manifest_cmp);
+	if (m->count > 1) /* items is NULL without any */
+		qsort(m->items, m->count, sizeof(*m->items), manifest_cmp);
 	for (size_t i = 0; i < m->count; i++)
 		buf_printf(out, "%s  %s\n", m->items[i].sha256,
 			   m->items[i].name);

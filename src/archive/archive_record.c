@@ -499,7 +499,8 @@ int archive_record_build(const struct archive_source *src,
 	rec_notes(&b);
 	rec_clock_events(&b);
 	rec_mails(&b, term);
-	qsort(b.notes, b.n, sizeof(*b.notes), rec_note_cmp);
+	if (b.n > 1) /* b.notes is NULL without any */
+		qsort(b.notes, b.n, sizeof(*b.notes), rec_note_cmp);
 	for (size_t i = 0; i <= g->nmoves; i++) {
 		for (; c < b.n && b.notes[c].after <= i; c++)
 			if (record2_comment_add(rec, &b.notes[c].c, &e) < 0) {

@@ -446,7 +446,9 @@ int game_record_text(struct handle *h, const struct game *g, bool notes,
 	for (size_t i = 0; i < b.ncs; i++)
 		if (b.cs[i].after > n)
 			b.cs[i].after = n;
-	qsort(b.cs, b.ncs, sizeof(*b.cs), grec_cmp);
+	/* qsort wants an array, even of none (b.cs is NULL then). */
+	if (b.ncs > 1)
+		qsort(b.cs, b.ncs, sizeof(*b.cs), grec_cmp);
 	for (size_t i = 0; i <= n; i++) {
 		char move[CORE_MOVE_TEXT_MAX];
 		struct record2_annot a;
