@@ -271,28 +271,6 @@ static void inbound_outside_part(struct mailmime *m, void *ctx)
 	buf_free(&b);
 }
 
-static struct mailmime *inbound_find_signed(struct mailmime *m)
-{
-	char type[64];
-	const char *proto;
-	clistiter *it;
-
-	mime_type(m, type, sizeof(type));
-	proto = mime_param(m, "protocol");
-	if (strcmp(type, "multipart/signed") == 0 && proto != NULL &&
-	    strcasecmp(proto, "application/pgp-signature") == 0)
-		return m;
-	if (m->mm_type != MAILMIME_MULTIPLE)
-		return NULL;
-	for (it = clist_begin(m->mm_data.mm_multipart.mm_mp_list); it != NULL;
-	     it = clist_next(it)) {
-		struct mailmime *found = inbound_find_signed(clist_content(it));
-		if (found != NULL)
-			return found;
-	}
-	return NULL;
-}
-
 static int inbound_pgp_mime(struct inbound_msg *msg,
 			    const struct inbound_options *opts,
 			    struct mailmime *root, struct mailmime *ms,
@@ -508,7 +486,7 @@ int inbound_read_body(struct inbound_msg *msg,
 		      const struct inbound_options *opts, struct mailmime *root,
 		      const struct buf *canon, const char **error_r)
 {
-	struct mailmime *ms = inbound_find_signed(mime_message_body(root));
+	struct mailmime *ms = mime_find_pgp_signed(mime_message_body(root));
 
 	if (ms != NULL)
 		return inbound_pgp_mime(msg, opts, root, ms, canon, error_r);

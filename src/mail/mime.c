@@ -294,6 +294,27 @@ static struct mailmime *mime_find_text_rec(struct mailmime *m,
 	return NULL;
 }
 
+struct mailmime *mime_find_pgp_signed(struct mailmime *m)
+{
+	const char *proto = mime_param(m, "protocol");
+	char type[64];
+	clistiter *it;
+
+	mime_type(m, type, sizeof(type));
+	if (strcmp(type, "multipart/signed") == 0 && proto != NULL &&
+	    strcasecmp(proto, "application/pgp-signature") == 0)
+		return m;
+	if (m->mm_type != MAILMIME_MULTIPLE)
+		return NULL;
+	for (it = clist_begin(m->mm_data.mm_multipart.mm_mp_list); it != NULL;
+	     it = clist_next(it)) {
+		struct mailmime *found = mime_find_pgp_signed(clist_content(it));
+		if (found != NULL)
+			return found;
+	}
+	return NULL;
+}
+
 struct mailmime *mime_find_text_part(struct mailmime *root, bool *is_html_r)
 {
 	struct mailmime *html = NULL, *plain;

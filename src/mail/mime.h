@@ -89,6 +89,11 @@ void mime_html_to_text(const char *html, size_t len, struct buf *out);
  * attached messages are not searched.  NULL if there is none. */
 struct mailmime *mime_find_text_part(struct mailmime *root, bool *is_html_r);
 
+/* The first multipart/signed entity of protocol application/pgp-signature
+ * at or below m (PGP/MIME, RFC 3156), or NULL.  The depth is mime_parse's
+ * bound. */
+struct mailmime *mime_find_pgp_signed(struct mailmime *m);
+
 /* Copy in to *out with every line end made CRLF (bare LF and bare CR). */
 void mime_to_crlf(const char *in, size_t len, struct buf *out);
 

@@ -138,29 +138,6 @@ out:
 	return ret;
 }
 
-/* The first multipart/signed entity of protocol application/pgp-signature
- * below m, as inbound_parse() finds it (mime_parse bounds the depth). */
-static struct mailmime *export_find_signed(struct mailmime *m)
-{
-	const char *proto = mime_param(m, "protocol");
-	char type[64];
-	clistiter *it;
-
-	mime_type(m, type, sizeof(type));
-	if (strcmp(type, "multipart/signed") == 0 && proto != NULL &&
-	    strcasecmp(proto, "application/pgp-signature") == 0)
-		return m;
-	if (m->mm_type != MAILMIME_MULTIPLE)
-		return NULL;
-	for (it = clist_begin(m->mm_data.mm_multipart.mm_mp_list); it != NULL;
-	     it = clist_next(it)) {
-		struct mailmime *found = export_find_signed(clist_content(it));
-		if (found != NULL)
-			return found;
-	}
-	return NULL;
-}
-
 /* The clearsigned block of the mail's text part, as inbound_parse()
  * gives it to gpg: transfer encoding undone, an HTML part rendered as
  * text first.  0 and the block appended to *out (nothing when there is
@@ -218,7 +195,7 @@ int pgp_export_signed(const char *raw, size_t len,
 		buf_puts(&canon, "");
 	if (mime_parse(canon.data, canon.len, &root, error_r) < 0)
 		goto out;
-	ms = export_find_signed(mime_message_body(root));
+	ms = mime_find_pgp_signed(mime_message_body(root));
 	if (ms != NULL) {
 		if (mime_signed_parts(ms, canon.data, canon.len, &data,
 				      &data_len, &signed_part, &sig_part,
