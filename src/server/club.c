@@ -224,38 +224,27 @@ static bool club_in_open_game(const struct ladder_standing *st, int64_t pid)
 	return false;
 }
 
-/* Has pid any event in the ladder's log?  A member the configuration
- * lists joins once, the first time they are seen registered: one who
- * left or was withdrawn since comes back by `ladder join` (or the
- * operator), not by the next run of the timer. */
-static int club_ever_seen(struct handle *h, const char *ladder, int64_t pid,
-			  bool *seen_r)
-{
-	struct store_ladder_event *rows = NULL;
-	const char *error;
-	size_t n = 0;
-
-	*seen_r = false;
-	if (store_ladder_events(h->srv->store, ladder, &rows, &n, &error) < 0)
-		return server_store_fail(h, error);
-	for (size_t i = 0; i < n && !*seen_r; i++)
-		*seen_r = rows[i].player_id == pid;
-	store_rows_free(&rows, n, sizeof(*rows), store_ladder_event_clear);
-	return 0;
-}
-
 static int club_sync_ladder(struct handle *h, const struct server_ladder *l,
 			    size_t *joined_r, size_t *withdrawn_r)
 {
 	const struct server_club *club = &l->club;
 	struct ladder_standing *st = NULL;
+	struct store_ladder_event *log = NULL;
+	size_t nlog = 0;
+	const char *error;
 	int ret = club_ladder_standing(h, club->name, &st);
 
+	/* A member the configuration lists joins once, the first time they
+	 * are seen registered: one who left or was withdrawn since comes
+	 * back by `ladder join` (or the operator), not by the next run of
+	 * the timer.  Who was ever seen is the log's. */
+	if (ret == 0 && store_ladder_events(h->srv->store, club->name, &log,
+					    &nlog, &error) < 0)
+		ret = server_store_fail(h, error);
 	for (size_t i = 0; ret == 0 && i < club->nmembers; i++) {
 		struct store_player *p = NULL;
 		struct ladder_event ev;
-		const char *error;
-		bool seen;
+		bool seen = false;
 		int r = store_player_by_name(h->srv->store, club->members[i],
 					     &p, &error);
 
@@ -268,8 +257,9 @@ static int club_sync_ladder(struct handle *h, const struct server_ladder *l,
 			store_player_free(&p);
 			continue;
 		}
-		ret = club_ever_seen(h, club->name, p->id, &seen);
-		if (ret == 0 && !seen) {
+		for (size_t k = 0; k < nlog && !seen; k++)
+			seen = log[k].player_id == p->id;
+		if (!seen) {
 			memset(&ev, 0, sizeof(ev));
 			ev.kind = LADDER_EVENT_JOINED;
 			ev.at = h->now;
@@ -302,6 +292,7 @@ static int club_sync_ladder(struct handle *h, const struct server_ladder *l,
 					 "no longer in the configuration");
 		*withdrawn_r += ret == 0;
 	}
+	store_rows_free(&log, nlog, sizeof(*log), store_ladder_event_clear);
 	ladder_standing_free(&st);
 	return ret;
 }
