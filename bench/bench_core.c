@@ -1,8 +1,13 @@
 /* bench_core.c -- speed of the rules core: legal-move generations per
  * second on a fixed set of positions, and uniformly random full playouts
- * per second at N = 5 and N = 7 on one core.  The PRNG is seeded, so every
- * run plays the same games.
+ * per second at N = 5 and N = 7 on one core, through the full legal-move
+ * list, through core_legal_move_pick() and through
+ * core_legal_move_pick_with() (which keeps a state across the moves).  The
+ * PRNG is seeded, so every run plays the same games, and all paths play
+ * the very same games (move number rng % n of the same order), which
+ * same_games() checks first.
  */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
@@ -56,7 +61,94 @@ static int playout(const struct core_position *start)
 	return pos.ply;
 }
 
-static void bench_playouts(int size, double seconds)
+/* The same game through the fast path: count and fetch move r in one
+ * call, no list. */
+static int playout_pick(const struct core_position *start)
+{
+	struct core_position pos = *start;
+	struct core_move move;
+
+	while (pos.result == CORE_ONGOING && pos.ply < PLAYOUT_MAX_PLIES) {
+		if (core_legal_move_pick(&pos, rng_next(), &move) == 0)
+			break;
+		core_play_unchecked(&pos, &move, NULL);
+	}
+	return pos.ply;
+}
+
+/* The same game again, with the state core_legal_move_pick_with() keeps
+ * across the moves of a playout. */
+static int playout_state(const struct core_position *start)
+{
+	struct core_position pos = *start;
+	struct core_pick_state ps;
+	struct core_move move;
+
+	core_pick_state_init(&ps, &pos);
+	while (pos.result == CORE_ONGOING && pos.ply < PLAYOUT_MAX_PLIES) {
+		if (core_legal_move_pick_with(&ps, &pos, rng_next(),
+					      &move) == 0)
+			break;
+		core_play_picked(&pos, &ps, &move, NULL);
+	}
+	return pos.ply;
+}
+
+/* Both paths must play the very same games: the same seed, the same
+ * plies and the same final positions.  Returns false if they do not. */
+static bool same_games(int size, int games)
+{
+	struct core_variant v;
+	struct core_position start;
+	enum core_error err;
+	static struct core_move list[1 << 16];
+	uint64_t sum[3] = { 0, 0, 0 };
+
+	core_variant_default(&v);
+	v.size = size;
+	if (core_position_init(&start, &v, &err) < 0)
+		abort();
+	for (int pick = 0; pick < 3; pick++) {
+		rng_state = UINT64_C(0x5eed) + (uint64_t)size;
+		for (int i = 0; i < games; i++) {
+			struct core_position pos = start;
+			struct core_pick_state ps;
+			struct core_move move;
+			core_pick_state_init(&ps, &pos);
+			while (pos.result == CORE_ONGOING) {
+				uint64_t r = rng_next();
+				if (pick == 2) {
+					if (core_legal_move_pick_with(
+						    &ps, &pos, r, &move) == 0)
+						break;
+					core_play_picked(&pos, &ps, &move,
+							 NULL);
+					continue;
+				}
+				if (pick) {
+					if (core_legal_move_pick(&pos, r,
+								 &move) == 0)
+						break;
+				} else {
+					/* The generator's whole list. */
+					size_t n = core_legal_moves(&pos, list,
+						sizeof(list) / sizeof(list[0]));
+					if (n == 0 || n > sizeof(list) /
+					    sizeof(list[0]))
+						break;
+					move = list[r % n];
+				}
+				core_play_unchecked(&pos, &move, NULL);
+			}
+			sum[pick] = sum[pick] * 31 + pos.key + (uint64_t)pos.ply;
+		}
+	}
+	return sum[0] == sum[1] && sum[0] == sum[2];
+}
+
+enum path { BY_LIST, BY_PICK, BY_STATE };
+
+static void bench_playouts(int size, enum path how, double seconds)
 {
 	struct core_variant v;
 	struct core_position start;
@@ -73,14 +165,18 @@ static void bench_playouts(int size, double seconds)
 	do {
 		struct core_position pos = start;
 		for (int i = 0; i < 100; i++) {
-			plies += playout(&pos);
+			plies += how == BY_STATE ? playout_state(&pos) :
+				how == BY_PICK ? playout_pick(&pos) :
+				playout(&pos);
 			games++;
 		}
 		t = now() - t0;
 	} while (t < seconds);
 	(void)results;
-	printf("random playouts N=%d: %.0f games/s (%.1f plies per game)\n",
-	       size, (double)games / t, (double)plies / (double)games);
+	printf("random playouts N=%d%s: %.0f games/s (%.1f plies per game)\n",
+	       size, how == BY_STATE ? " (core_legal_move_pick_with)" :
+	       how == BY_PICK ? " (core_legal_move_pick)" : " (full list)",
+	       (double)games / t, (double)plies / (double)games);
 }
 
 /* The fixed positions: what seeded random games pass through at N = 5. */
@@ -130,8 +226,20 @@ int main(int argc, char **argv)
 {
 	double seconds = argc > 1 ? atof(argv[1]) : 2.0;
 
+	for (int size = 5; size <= 7; size += 2) {
+		bool same = same_games(size, 200);
+		printf("same games by list, core_legal_move_pick and _with "
+		       "N=%d: %s (200 games)\n",
+		       size, same ? "yes" : "NO");
+		if (!same)
+			return 1;
+	}
 	bench_legal(seconds);
-	bench_playouts(5, seconds);
-	bench_playouts(7, seconds);
+	bench_playouts(5, BY_STATE, seconds);
+	bench_playouts(7, BY_STATE, seconds);
+	bench_playouts(5, BY_PICK, seconds);
+	bench_playouts(7, BY_PICK, seconds);
+	bench_playouts(5, BY_LIST, seconds);
+	bench_playouts(7, BY_LIST, seconds);
 	return 0;
 }

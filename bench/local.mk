@@ -46,3 +46,26 @@ bench_bench_picture_LDADD = libashes_server.a libashes_mail.a \
 	libashes_render.a libashes_store.a libashes_core.a libashes_util.a \
 	$(SQLITE_LIBS) $(RSVG_LIBS)
 # --- end bench_picture ---
+
+# --- load_fill (owner: bench) ---
+# load_fill: bench/e2e-load.sh's helper (no figures of its own): fills a
+# database with players and games and writes the signed move mails.
+EXTRA_PROGRAMS += bench/load_fill
+bench_bins += bench/load_fill
+bench_load_fill_SOURCES = bench/load_fill.c
+bench_load_fill_CFLAGS = $(AM_CFLAGS) -O2
+bench_load_fill_LDADD = libashes_mail.a libashes_store.a libashes_core.a \
+	libashes_util.a $(ETPAN_LIBS) $(GPGME_LIBS) $(GNUTLS_LIBS) \
+	$(SQLITE_LIBS)
+# --- end load_fill ---
+
+# --- bench_bot (owner: ai helper) ---
+# bench_bot: each level of the practice opponent against the level below
+# (level 1 against random moves): win rates with 95% intervals, and the
+# time per move at each level.
+EXTRA_PROGRAMS += bench/bench_bot
+bench_bins += bench/bench_bot
+bench_bench_bot_SOURCES = bench/bench_bot.c
+bench_bench_bot_CFLAGS = $(AM_CFLAGS) -O2
+bench_bench_bot_LDADD = libashes_ai.a libashes_core.a -lm
+# --- end bench_bot ---

@@ -29,6 +29,9 @@ EXTRA_DIST += tests/e2e/test_archive.sh
 # a club ladder on real servers: challenge, result, standings mail
 TESTS += tests/e2e/test_ladder.sh
 EXTRA_DIST += tests/e2e/test_ladder.sh
+# a game against the bot by real signed mail, hints, its archive
+TESTS += tests/e2e/test_bot.sh
+EXTRA_DIST += tests/e2e/test_bot.sh
 # the end-to-end benchmarks (run by bench/run as root) use lib-game.sh
 EXTRA_DIST += bench/e2e-mail.sh bench/e2e-imap.sh
 # --- end e2e game ---
@@ -42,3 +45,10 @@ TESTS += tests/e2e/test_hostile_mime.sh tests/e2e/test_hostile_identity.sh \
 EXTRA_DIST += tests/e2e/lib-hostile.sh tests/e2e/test_hostile_mime.sh \
 	tests/e2e/test_hostile_identity.sh tests/e2e/test_hostile_flood.sh
 # --- end e2e hostile mail ---
+
+# --- e2e uptime (owner: uptime) ---
+# a simulated day of mixed mail and reconnects: no descriptor, memory or
+# gpg process may leak
+TESTS += tests/e2e/test_uptime.sh
+EXTRA_DIST += tests/e2e/test_uptime.sh
+# --- end e2e uptime ---

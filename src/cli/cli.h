@@ -98,6 +98,19 @@ int cli_perft(int argc, char **argv);
 int cli_record(int argc, char **argv);
 int cli_export(int argc, char **argv);
 int cli_play(int argc, char **argv);
+/* The pieces of `ashes play` that `ashes play --vs-bot` (cli_bot.c) uses
+ * too: render `name` with the position's variables; say in words the
+ * plies of g from index first on (the first played in before); take back
+ * the last ply a player chose (-1 if none). */
+void cli_play_show(struct template_set *set, const struct core_position *pos,
+		   const char *name);
+void cli_play_say(struct template_set *set, const struct cli_game *g,
+		  const struct core_position *before, size_t first);
+int cli_play_undo(struct cli_game *g);
+/* The bot (src/cli/cli_think.c, cli_bot.c): `ashes think`, and `ashes
+ * play`, which plays the bot with --vs-bot and two people without. */
+int cli_think(int argc, char **argv);
+int cli_play_any(int argc, char **argv);
 int cli_help(int argc, char **argv);
 
 /* Administration (src/cli/admin.c, admin_clock.c, admin_club.c): the

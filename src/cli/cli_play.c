@@ -11,8 +11,8 @@
 #include "util/buf.h"
 
 /* Render `name` with the variables of the current position. */
-static void play_show(struct template_set *set, const struct core_position *pos,
-		      const char *name)
+void cli_play_show(struct template_set *set, const struct core_position *pos,
+		   const char *name)
 {
 	struct template_ctx *ctx = template_ctx_new();
 
@@ -23,8 +23,8 @@ static void play_show(struct template_set *set, const struct core_position *pos,
 
 /* Say in words the plies from index `first` on, the first played in
  * `before` (the rest are forced passes, each by the other side). */
-static void play_say(struct template_set *set, const struct cli_game *g,
-		     const struct core_position *before, size_t first)
+void cli_play_say(struct template_set *set, const struct cli_game *g,
+		  const struct core_position *before, size_t first)
 {
 	struct core_position pos = *before;
 	size_t i;
@@ -46,7 +46,7 @@ static void play_say(struct template_set *set, const struct cli_game *g,
 
 /* Take back the last ply a player chose (and the forced passes after it):
  * replay the record without it.  -1 if there is nothing to take back. */
-static int play_undo(struct cli_game *g)
+int cli_play_undo(struct cli_game *g)
 {
 	struct core_record rec;
 	enum core_error err;
@@ -94,7 +94,7 @@ int cli_play(int argc, char **argv)
 		rc = CLI_EXIT_FAILURE;
 		goto out;
 	}
-	play_show(set, &g.rec.pos, "show.txt");
+	cli_play_show(set, &g.rec.pos, "show.txt");
 	while (g.rec.pos.result == CORE_ONGOING) {
 		struct core_position before = g.rec.pos;
 		size_t first = g.rec.nplies;
@@ -125,9 +125,9 @@ int cli_play(int argc, char **argv)
 		if (strcmp(cmd, "help") == 0 || strcmp(cmd, "?") == 0) {
 			cli_render(set, "play-help.txt", NULL);
 		} else if (strcmp(cmd, "moves") == 0) {
-			play_show(set, &g.rec.pos, "moves.txt");
+			cli_play_show(set, &g.rec.pos, "moves.txt");
 		} else if (strcmp(cmd, "board") == 0) {
-			play_show(set, &g.rec.pos, "show.txt");
+			cli_play_show(set, &g.rec.pos, "show.txt");
 		} else if (strcmp(cmd, "quit") == 0) {
 			break;
 		} else if (strcmp(cmd, "resign") == 0) {
@@ -136,19 +136,19 @@ int cli_play(int argc, char **argv)
 			record_end(&g.rec, CORE_END_RESIGNATION,
 				   (enum core_color)g.rec.pos.to_move, &err);
 		} else if (strcmp(cmd, "undo") == 0) {
-			if (play_undo(&g) < 0)
+			if (cli_play_undo(&g) < 0)
 				printf("error: nothing to undo\n");
 			else
-				play_show(set, &g.rec.pos, "show.txt");
+				cli_play_show(set, &g.rec.pos, "show.txt");
 		} else if (cli_game_play(&g, cmd, why, sizeof(why)) < 0) {
 			printf("error: %s\n", why);
 		} else {
-			play_say(set, &g, &before, first);
-			play_show(set, &g.rec.pos, "show.txt");
+			cli_play_say(set, &g, &before, first);
+			cli_play_show(set, &g.rec.pos, "show.txt");
 		}
 	}
 	if (g.rec.pos.result != CORE_ONGOING)
-		play_show(set, &g.rec.pos, "play-over.txt");
+		cli_play_show(set, &g.rec.pos, "play-over.txt");
 out:
 	free(line);
 	template_set_free(&set);

@@ -14,6 +14,11 @@ ashes_LDADD = libashes_daemon.a libashes_config.a libashes_server.a \
 # mail layer's OpenPGP and MIME.
 ashes_SOURCES += src/cli/archive.c
 ashes_LDADD += $(ARCHIVE_LDADD)
+# `ashes think` and `ashes play --vs-bot` (src/cli/cli_think.c,
+# cli_bot.c): the bot's search, src/ai.
+ashes_SOURCES += src/cli/cli_ai.h src/cli/cli_think.c src/cli/cli_bot.c
+ashes_LDADD += libashes_ai.a libashes_core.a
+nobase_dist_pkgdata_DATA += templates/play-bot-intro.txt
 
 # Why `ashes record` refuses a record, and the list of `ashes games`
 # (installed with the other templates).
@@ -30,6 +35,9 @@ TESTS += tests/cli/test_club.sh
 # their links and markup, and rendered by headless Chromium.
 dist_check_SCRIPTS += tests/cli/test_site.sh
 TESTS += tests/cli/test_site.sh
+# `ashes think` and `ashes play --vs-bot`: output shape, repeatability.
+dist_check_SCRIPTS += tests/cli/test_think.sh
+TESTS += tests/cli/test_think.sh
 # Its pages (src/render/site.c).
 nobase_dist_pkgdata_DATA += templates/site/head.html \
 	templates/site/index.html templates/site/game.html

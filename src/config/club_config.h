@@ -103,7 +103,8 @@ struct config_smtp {
 	char *from_name;      /* display name for From; NULL: none */
 	char *domain;         /* of our Message-IDs; default: from's domain */
 	char *helo_name;      /* EHLO name; NULL: libcurl's default */
-	unsigned batch_size;  /* outbox messages per connection */
+	unsigned batch_size;  /* outbox messages per round */
+	uint64_t idle_close_ms;    /* SMTP connection kept this long idle */
 	uint64_t retry_initial_ms;
 	uint64_t retry_max_ms;
 	unsigned max_attempts;     /* 0: no limit by count */
@@ -247,6 +248,18 @@ struct config_ratings {
 	uint64_t period_ms; /* the rating period (an idle player's RD grows) */
 };
 
+/* [bot]: the practice opponent (config_bot.c checks it). */
+struct config_bot {
+	bool enabled;
+	char *name;           /* the bot player's name */
+	char *levels_text;    /* "1-5", "1,2,3" as written */
+	unsigned levels;      /* from levels_text: bit L set, level L offered */
+	uint64_t think_ms;    /* thinking time per move */
+	uint64_t delay_ms;    /* after its opponent moved, before it answers */
+	unsigned max_games;   /* bot games open or under way at once */
+	bool rated;
+};
+
 struct config {
 	char *path; /* the file this came from (NULL: defaults only) */
 	struct config_imap imap;
@@ -260,6 +273,7 @@ struct config {
 	struct config_limits limits;
 	struct config_source source;
 	struct config_ratings ratings;
+	struct config_bot bot;
 	/* The [ladder NAME] and [league NAME] sections, in file order. */
 	struct config_ladder *ladders;
 	size_t nladders;

@@ -213,4 +213,5 @@ void config_check(struct config_parse *ps, const struct config_overrides *ov)
 			     cfg->clock.vacation_cap);
 	/* After move_time, which may set [game] clock they take. */
 	config_clubs_check(ps);
+	config_bot_check(ps);
 }

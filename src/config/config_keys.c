@@ -126,6 +126,8 @@ const struct config_key config_keys[] = {
 	{ "smtp", "domain", KT_STRING, OFF(smtp.domain), NULL, NULL, 0, 0 },
 	{ "smtp", "helo_name", KT_STRING, OFF(smtp.helo_name), NULL, NULL, 0, 0 },
 	{ "smtp", "batch_size", KT_UINT, OFF(smtp.batch_size), "50", NULL, 1, 10000 },
+	{ "smtp", "idle_close", KT_DURATION, OFF(smtp.idle_close_ms), "60s",
+	  NULL, SEC, DAY },
 	{ "smtp", "retry_initial", KT_DURATION, OFF(smtp.retry_initial_ms), "30s",
 	  NULL, SEC, DAY },
 	{ "smtp", "retry_max", KT_DURATION, OFF(smtp.retry_max_ms), "1h",
@@ -204,6 +206,18 @@ const struct config_key config_keys[] = {
 	  200000, 1200000 },
 	{ "ratings", "period", KT_DURATION, OFF(ratings.period_ms), "7d", NULL,
 	  DAY, 365 * DAY },
+
+	/* The practice opponent; levels is read by config_bot.c. */
+	{ "bot", "enabled", KT_BOOL, OFF(bot.enabled), "no", NULL, 0, 0 },
+	{ "bot", "name", KT_STRING, OFF(bot.name), "Ashes bot", NULL, 0, 0 },
+	{ "bot", "levels", KT_STRING, OFF(bot.levels_text), "1-5", NULL, 0, 0 },
+	{ "bot", "think_time", KT_DURATION, OFF(bot.think_ms), "2s", NULL,
+	  100, 10 * MIN },
+	{ "bot", "delay", KT_DURATION, OFF(bot.delay_ms), "5m", NULL, 0,
+	  7 * DAY },
+	{ "bot", "max_games", KT_UINT, OFF(bot.max_games), "10", NULL, 1,
+	  100000 },
+	{ "bot", "rated", KT_BOOL, OFF(bot.rated), "no", NULL, 0, 0 },
 };
 
 const size_t config_nkeys = sizeof(config_keys) / sizeof(config_keys[0]);
@@ -618,6 +632,8 @@ void config_free(struct config *cfg)
 	free(cfg->game.clock);
 	free(cfg->templates.dir);
 	free(cfg->source.maildir);
+	free(cfg->bot.name);
+	free(cfg->bot.levels_text);
 	config_clubs_free(cfg);
 	memset(cfg, 0, sizeof(*cfg));
 }

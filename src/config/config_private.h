@@ -208,6 +208,10 @@ void config_clubs_free(struct config *cfg);
 /* The load's lines of named sections. */
 void config_club_lines_free(struct config_parse *ps);
 
+/* config_bot.c: [bot] levels read into cfg->bot.levels, and the bot's
+ * name checked. */
+void config_bot_check(struct config_parse *ps);
+
 /* config_check.c: the checks of the whole, after every line was read;
  * ov may be NULL. */
 void config_check(struct config_parse *ps, const struct config_overrides *ov);

@@ -9,7 +9,7 @@ libashes_config_a_SOURCES = \
 	src/config/club_config.h src/config/config_private.h \
 	src/config/config_read.c src/config/config_keys.c \
 	src/config/config_values.c src/config/config_check.c \
-	src/config/config_clubs.c \
+	src/config/config_clubs.c src/config/config_bot.c \
 	src/config/log.c src/config/log.h
 
 # tests/config: the config file's syntax, values, checks and dump
@@ -42,3 +42,10 @@ tests_config_test_config_clubs_SOURCES = tests/config/test_config_clubs.c \
 tests_config_test_config_clubs_CPPFLAGS = $(tests_config_test_config_CPPFLAGS)
 tests_config_test_config_clubs_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_config_test_config_clubs_LDADD = $(tests_config_test_config_LDADD)
+# [bot] (config_bot.c).
+check_PROGRAMS += tests/config/test_config_bot
+TESTS += tests/config/test_config_bot
+tests_config_test_config_bot_SOURCES = tests/config/test_config_bot.c \
+	tests/config/config_test.h
+tests_config_test_config_bot_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_config_test_config_bot_LDADD = $(tests_config_test_config_LDADD)

@@ -4,6 +4,7 @@
 #include "config/log.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,6 +37,11 @@ static const char *const target_names[] = {
 };
 
 #define LOG_MAX_SECRETS 16
+
+/* ashesd logs from two threads (the mail loop and the outbox thread,
+ * src/daemon/outbox_thread.h) while a reload may add secrets or reopen
+ * the log: the logger's state is read and changed under this lock. */
+static pthread_mutex_t log_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static struct {
 	enum log_target target;
@@ -118,6 +124,7 @@ static bool log_stderr_is_journal(void)
 void log_open(enum log_target target, enum log_level level,
 	      const char *ident, int facility)
 {
+	pthread_mutex_lock(&log_lock);
 	if (logger.syslog_open && target != LOG_TARGET_SYSLOG) {
 		closelog();
 		logger.syslog_open = false;
@@ -133,14 +140,17 @@ void log_open(enum log_target target, enum log_level level,
 		openlog(logger.ident, LOG_PID | LOG_NDELAY, facility);
 		logger.syslog_open = true;
 	}
+	pthread_mutex_unlock(&log_lock);
 }
 
 void log_close(void)
 {
+	pthread_mutex_lock(&log_lock);
 	if (logger.syslog_open)
 		closelog();
 	logger.syslog_open = false;
 	logger.target = LOG_TARGET_STDERR;
+	pthread_mutex_unlock(&log_lock);
 	log_clear_secrets();
 }
 
@@ -171,24 +181,31 @@ void log_set_fd(int fd)
 
 void log_add_secret(const char *s)
 {
-	if (s == NULL || *s == '\0' || logger.nsecrets == LOG_MAX_SECRETS)
+	if (s == NULL || *s == '\0')
 		return;
+	pthread_mutex_lock(&log_lock);
 	for (size_t i = 0; i < logger.nsecrets; i++)
 		if (strcmp(logger.secrets[i], s) == 0)
-			return;
+			goto out;
+	if (logger.nsecrets == LOG_MAX_SECRETS)
+		goto out;
 	logger.secrets[logger.nsecrets] = strdup(s);
 	if (logger.secrets[logger.nsecrets] != NULL)
 		logger.nsecrets++;
+out:
+	pthread_mutex_unlock(&log_lock);
 }
 
 void log_clear_secrets(void)
 {
+	pthread_mutex_lock(&log_lock);
 	for (size_t i = 0; i < logger.nsecrets; i++) {
 		/* don't leave the password in freed heap memory either */
 		explicit_bzero(logger.secrets[i], strlen(logger.secrets[i]));
 		free(logger.secrets[i]);
 	}
 	logger.nsecrets = 0;
+	pthread_mutex_unlock(&log_lock);
 }
 
 /* Replace every registered secret in text (in place, via out). */
@@ -224,6 +241,7 @@ void log_vmsg(enum log_level level, const char *fmt, va_list ap)
 		return;
 	buf_vprintf(&text, fmt, ap);
 	msg = buf_str(&text);
+	pthread_mutex_lock(&log_lock);
 	if (logger.nsecrets > 0) {
 		log_mask(&line, msg);
 		buf_reset(&text);
@@ -261,6 +279,7 @@ void log_vmsg(enum log_level level, const char *fmt, va_list ap)
 		}
 	}
 out:
+	pthread_mutex_unlock(&log_lock);
 	buf_free(&text);
 	buf_free(&line);
 	errno = saved_errno;

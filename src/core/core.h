@@ -175,6 +175,43 @@ size_t core_legal_moves(const struct core_position *pos,
 size_t core_legal_moves_from(const struct core_position *pos, size_t first,
 			     struct core_move *moves, size_t cap);
 
+/* The fast path for random play: count the legal moves, n, and when
+ * n > 0 put move number r % n of the generator's fixed order (the order of
+ * core_legal_moves_from) in *move_r, without listing the others.  The
+ * caller brings the randomness: a uniform r gives a uniform legal move (up
+ * to the bias of r % n).  Returns n; 0 when the game is over or the side
+ * to move must pass (then *move_r is untouched).  No allocation. */
+size_t core_legal_move_pick(const struct core_position *pos, uint64_t r,
+			    struct core_move *move_r);
+
+/* What core_legal_move_pick() rebuilds from the stacks on every call (the
+ * occupied cells, and each line's stacks), kept by a playout across its
+ * moves instead: a move changes at most two cells.  Caller-owned scratch,
+ * no allocation; internal fields.  It describes the position whose key
+ * it holds, and is rebuilt from the stacks whenever that key differs from
+ * the position's (so positions edited by hand and refreshed are safe). */
+struct core_pick_state {
+	uint64_t key;
+	int size;
+	uint64_t occ[2], white[2];      /* cell c at bit c % 64, word c / 64 */
+	uint32_t pat[40];               /* N = 6, 7: each line's stacks */
+};
+
+/* Set ps to describe pos (call once before the first use of ps). */
+void core_pick_state_init(struct core_pick_state *ps,
+			  const struct core_position *pos);
+
+/* core_legal_move_pick() through ps (brought up to date first if it
+ * describes another position): the same count and the same move. */
+size_t core_legal_move_pick_with(struct core_pick_state *ps,
+				 const struct core_position *pos, uint64_t r,
+				 struct core_move *move_r);
+
+/* core_play_unchecked(), keeping ps up to date: if ps described pos
+ * before the move, only the cells the move changed are redone. */
+void core_play_picked(struct core_position *pos, struct core_pick_state *ps,
+		      const struct core_move *move, int *forced_passes_r);
+
 /* Upper bound on the legal-move count in pos, for sizing arrays. */
 size_t core_legal_moves_bound(const struct core_position *pos);
 

@@ -12,6 +12,7 @@ const int core_dir_dx[CORE_DIRECTIONS] = { 1, 0, 1, -1, 0, -1 };
 const int core_dir_dy[CORE_DIRECTIONS] = { 0, 1, 1, 0, -1, -1 };
 
 static struct core_geom geoms[CORE_MAX_SIZE + 1];
+static struct core_bb bbs[CORE_BB_MAX_SIZE + 1];
 static pthread_once_t geoms_once = PTHREAD_ONCE_INIT;
 
 static int iabs(int v)
@@ -77,10 +78,30 @@ static void geom_build(struct core_geom *g, int size)
 		abort(); /* CORE_RAY_CELLS_MAX is wrong: a broken invariant */
 }
 
+static void bb_build(struct core_bb *b, const struct core_geom *g)
+{
+	memset(b, 0, sizeof(*b));
+	for (int c = 0; c < g->ncells; c++) {
+		for (int d = 0; d < CORE_DIRECTIONS; d++) {
+			const int16_t *ray = g->ray_cells + g->ray_start[c][d];
+			for (int t; (t = *ray++) >= 0;)
+				b->ray[c][d] |= core_bb_bit(t);
+		}
+		for (int m = 0; m <= g->dist[c]; m++)
+			b->far[m] |= core_bb_bit(c);
+	}
+}
+
 static void geoms_build_all(void)
 {
 	for (int size = CORE_MIN_SIZE; size <= CORE_MAX_SIZE; size++)
 		geom_build(&geoms[size], size);
+	for (int size = CORE_MIN_SIZE; size <= CORE_BB_MAX_SIZE; size++)
+		bb_build(&bbs[size], &geoms[size]);
+	for (int size = CORE_MIN_SIZE; size <= CORE_MAX_SIZE; size++) {
+		core_pick_build(&geoms[size]);
+		core_lines_build(&geoms[size]);
+	}
 }
 
 const struct core_geom *core_geom_get(int size)
@@ -91,6 +112,12 @@ const struct core_geom *core_geom_get(int size)
 	 * makes first use from several threads safe. */
 	pthread_once(&geoms_once, geoms_build_all);
 	return &geoms[size];
+}
+
+const struct core_bb *core_bb_get(const struct core_geom *g)
+{
+	/* g came from core_geom_get(), which built the tables with it. */
+	return g->size <= CORE_BB_MAX_SIZE ? &bbs[g->size] : NULL;
 }
 
 int core_geom_direction(const struct core_geom *g, int a, int b)

@@ -4,6 +4,7 @@ libashes_core_a_SOURCES = \
 	src/core/core.h src/core/notation.h src/core/record.h \
 	src/core/variant.h src/core/core-int.h \
 	src/core/geom.c src/core/rules.c src/core/movegen.c \
+	src/core/movepick.c src/core/movepick-bb.h src/core/lines.c \
 	src/core/explain.c src/core/notation.c src/core/record.c \
 	src/core/variant.c \
 	src/core/record2.h src/core/record2-int.h src/core/record2.c \
@@ -22,6 +23,12 @@ TESTS += tests/core/test_perft
 tests_core_test_perft_SOURCES = tests/core/test_perft.c tests/core/core-test.h
 tests_core_test_perft_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_core_test_perft_LDADD = $(core_test_ldadd)
+check_PROGRAMS += tests/core/test_movepick
+TESTS += tests/core/test_movepick
+tests_core_test_movepick_SOURCES = tests/core/test_movepick.c \
+	tests/core/core-test.h
+tests_core_test_movepick_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_core_test_movepick_LDADD = $(core_test_ldadd)
 check_PROGRAMS += tests/core/test_record
 TESTS += tests/core/test_record
 tests_core_test_record_SOURCES = tests/core/test_record.c tests/core/core-test.h

@@ -1,86 +1,9 @@
 /* movegen.c -- legal-move generation into a caller's array (no
- * allocation), counting by ranges, and perft.
+ * allocation), in the fixed order every list in the project uses, and
+ * perft.  Counting and fetching one move by number go the faster way of
+ * movepick.c, which follows the same order.
  */
-#include <pthread.h>
-
 #include "core/core-int.h"
-
-/* Bitboards for boards of up to 128 cells (N <= 7), used to find growth
- * moves: the empty cells seen from S are the ray's cells before its first
- * stack, and the targets among them are those far enough out.  Cell
- * numbers grow along directions 0, 1, 2 and shrink along 3, 4, 5, so the
- * nearest stack is the lowest or highest set bit. */
-typedef unsigned __int128 bits128;
-#define BB_MAX_SIZE 7
-#define BB_MAX_CELLS 127
-
-struct bb_geom {
-	bits128 ray[BB_MAX_CELLS][CORE_DIRECTIONS];
-	bits128 far[BB_MAX_SIZE + 1]; /* far[m]: cells at distance >= m */
-};
-
-static struct bb_geom bb_geoms[BB_MAX_SIZE + 1];
-static pthread_once_t bb_once = PTHREAD_ONCE_INIT;
-
-static void bb_build_all(void)
-{
-	for (int size = CORE_MIN_SIZE; size <= BB_MAX_SIZE; size++) {
-		const struct core_geom *g = core_geom_get(size);
-		struct bb_geom *b = &bb_geoms[size];
-		for (int c = 0; c < g->ncells; c++) {
-			for (int d = 0; d < CORE_DIRECTIONS; d++) {
-				const int16_t *ray = g->ray_cells +
-					g->ray_start[c][d];
-				for (int t; (t = *ray++) >= 0;)
-					b->ray[c][d] |= (bits128)1 << t;
-			}
-			for (int m = 0; m <= g->dist[c]; m++)
-				b->far[m] |= (bits128)1 << c;
-		}
-	}
-}
-
-static inline int bb_lowest(bits128 v)
-{
-	uint64_t lo = (uint64_t)v;
-
-	return lo ? __builtin_ctzll(lo) : 64 + __builtin_ctzll((uint64_t)(v >> 64));
-}
-
-static inline int bb_highest(bits128 v)
-{
-	uint64_t hi = (uint64_t)(v >> 64);
-
-	return hi ? 127 - __builtin_clzll(hi) : 63 - __builtin_clzll((uint64_t)v);
-}
-
-static inline int bb_count(bits128 v)
-{
-	return __builtin_popcountll((uint64_t)v) +
-	       __builtin_popcountll((uint64_t)(v >> 64));
-}
-
-/* The growth targets from the empty cell s: visible, empty, and at
- * distance >= min_dt. */
-static inline bits128 bb_growth_targets(const struct bb_geom *b, int s,
-					bits128 occ, int min_dt)
-{
-	bits128 seen = 0;
-
-	for (int d = 0; d < CORE_DIRECTIONS; d++) {
-		bits128 ray = b->ray[s][d], block = ray & occ;
-		if (block == 0) {
-			seen |= ray;
-		} else if (d < 3) {
-			int k = bb_lowest(block);
-			seen |= ray & (((bits128)1 << k) - 1);
-		} else {
-			int k = bb_highest(block);
-			seen |= ray & ~((((bits128)1 << k) << 1) - 1);
-		}
-	}
-	return seen & b->far[min_dt];
-}
 
 /* The generator writes the moves numbered first .. first + cap - 1 and
  * counts all of them. */
@@ -88,14 +11,13 @@ struct gen {
 	struct core_move *moves;
 	size_t first, cap; /* window [first, first + cap) */
 	size_t n;          /* moves generated so far */
-	bool count_only;   /* a compile-time constant after inlining */
 };
 
 static inline __attribute__((always_inline))
 void emit(struct gen *gen, uint8_t kind, bool capture, int from, int to,
 	  int32_t part)
 {
-	if (!gen->count_only && gen->n - gen->first < gen->cap) {
+	if (gen->n - gen->first < gen->cap) {
 		struct core_move *m = &gen->moves[gen->n - gen->first];
 		m->kind = kind;
 		m->capture = capture;
@@ -114,7 +36,7 @@ void emit_splits(struct gen *gen, bool capture, int from, int to,
 	if (lo > hi)
 		return;
 	size_t len = (size_t)(hi - lo) + 1;
-	if (gen->count_only || gen->n + len <= gen->first ||
+	if (gen->n + len <= gen->first ||
 	    gen->n >= gen->first + gen->cap) {
 		gen->n += len;
 		return;
@@ -123,27 +45,25 @@ void emit_splits(struct gen *gen, bool capture, int from, int to,
 		emit(gen, CORE_MOVE_SPLIT, capture, from, to, k);
 }
 
-static inline __attribute__((always_inline))
-size_t generate(const struct core_position *pos, size_t first,
-		struct core_move *moves, size_t cap, bool count_only)
+static size_t generate(const struct core_position *pos, size_t first,
+		       struct core_move *moves, size_t cap)
 {
 	const struct core_geom *g = pos->geom;
 	const int32_t *st = pos->stack;
 	int me = pos->to_move;
 	int32_t sign = core_sign(me), tax = pos->tax[me];
 	int max_growth_ds = g->radius - 1 - tax;
-	struct gen gen = { moves, first, cap, 0, count_only };
+	struct gen gen = { moves, first, cap, 0 };
 
-	const struct bb_geom *bb = NULL;
-	bits128 occ = 0;
+	const struct core_bb *bb = NULL;
+	core_bits occ = 0;
 
 	if (pos->result != CORE_ONGOING)
 		return 0;
-	if (g->size <= BB_MAX_SIZE && max_growth_ds >= 0) {
-		pthread_once(&bb_once, bb_build_all);
-		bb = &bb_geoms[g->size];
-		for (int c = 0; c < g->ncells; c++)
-			occ |= (bits128)(st[c] != 0) << c;
+	if (max_growth_ds >= 0) {
+		bb = core_bb_get(g);
+		if (bb != NULL)
+			occ = core_bb_occupied(pos);
 	}
 	if (core_swap_available(pos))
 		emit(&gen, CORE_MOVE_SWAP, false, -1, -1, 0);
@@ -155,14 +75,10 @@ size_t generate(const struct core_position *pos, size_t first,
 				continue;
 			int min_dt = ds + tax + 1;
 			if (bb != NULL) {
-				bits128 tg = bb_growth_targets(bb, from, occ,
-							       min_dt);
-				if (count_only) {
-					gen.n += (size_t)bb_count(tg);
-					continue;
-				}
+				core_bits tg = core_bb_seen(bb, from, occ,
+							    NULL) & bb->far[min_dt];
 				while (tg != 0) {
-					int c = bb_lowest(tg);
+					int c = core_bb_lowest(tg);
 					tg &= tg - 1;
 					emit(&gen, CORE_MOVE_GROWTH, false,
 					     from, c, 0);
@@ -177,8 +93,7 @@ size_t generate(const struct core_position *pos, size_t first,
 					 * enough out is unpredictable.  The
 					 * slot is written anyway and only
 					 * counted if T qualifies. */
-					if (!count_only &&
-					    gen.n - first < cap) {
+					if (gen.n - first < cap) {
 						struct core_move *m =
 							&moves[gen.n - first];
 						m->kind = CORE_MOVE_GROWTH;
@@ -227,24 +142,16 @@ size_t generate(const struct core_position *pos, size_t first,
 	return gen.n;
 }
 
-/* Two copies of the generator: counting only, and filling a window. */
-static size_t generate_count(const struct core_position *pos)
-{
-	return generate(pos, 0, NULL, 0, true);
-}
-
-static size_t generate_fill(const struct core_position *pos, size_t first,
-			    struct core_move *moves, size_t cap)
-{
-	return generate(pos, first, moves, cap, false);
-}
-
 size_t core_legal_moves_from(const struct core_position *pos, size_t first,
 			     struct core_move *moves, size_t cap)
 {
+	/* Counting and fetching one move by number have a faster path than
+	 * running the generator (movepick.c). */
 	if (cap == 0)
-		return generate_count(pos);
-	return generate_fill(pos, first, moves, cap);
+		return core_legal_move_count(pos);
+	if (cap == 1)
+		return core_legal_move_at(pos, first, moves);
+	return generate(pos, first, moves, cap);
 }
 
 size_t core_legal_moves(const struct core_position *pos,

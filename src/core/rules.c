@@ -6,15 +6,20 @@
 
 #include "core/core-int.h"
 
-uint64_t core_key_extras(const struct core_position *pos)
+/* Key term of a player's tax. */
+static inline uint64_t key_tax(int color, int tax)
 {
-	uint64_t k = core_mix64(UINT64_C(0x41736865730a0001) ^
-				(uint64_t)pos->geom->size << 8 ^
-				(uint64_t)pos->variant.tax_rule << 16 ^
-				(uint64_t)pos->variant.swap << 17);
+	return core_mix64((color == CORE_WHITE ? UINT64_C(0x7461782077686974) :
+			   UINT64_C(0x74617820626c6163)) +
+			  (uint64_t)(uint32_t)tax);
+}
 
-	k ^= core_mix64(UINT64_C(0x7461782077686974) + (uint64_t)(uint32_t)pos->tax[0]);
-	k ^= core_mix64(UINT64_C(0x74617820626c6163) + (uint64_t)(uint32_t)pos->tax[1]);
+/* Key terms of the turn, swap state and result: with the taxes, what a
+ * move may change besides the stacks. */
+static inline uint64_t key_state(const struct core_position *pos)
+{
+	uint64_t k = 0;
+
 	if (pos->to_move == CORE_BLACK)
 		k ^= UINT64_C(0xb1ac4e70a5e5d3c1);
 	if (pos->swapped)
@@ -26,6 +31,17 @@ uint64_t core_key_extras(const struct core_position *pos)
 		k ^= core_mix64(UINT64_C(0x656e640000000000) |
 				(uint64_t)pos->result << 8 | pos->end_reason);
 	return k;
+}
+
+uint64_t core_key_extras(const struct core_position *pos)
+{
+	uint64_t k = core_mix64(UINT64_C(0x41736865730a0001) ^
+				(uint64_t)pos->geom->size << 8 ^
+				(uint64_t)pos->variant.tax_rule << 16 ^
+				(uint64_t)pos->variant.swap << 17);
+
+	return k ^ key_tax(CORE_WHITE, pos->tax[0]) ^
+		key_tax(CORE_BLACK, pos->tax[1]) ^ key_state(pos);
 }
 
 uint64_t core_position_key(const struct core_position *pos)
@@ -344,8 +360,10 @@ void core_play_unchecked(struct core_position *pos, const struct core_move *move
 	int me = pos->to_move;
 	int32_t sign = core_sign(me), tax = pos->tax[me];
 	int from = move->from, to = move->to;
+	int tax_before[2] = { pos->tax[0], pos->tax[1] };
 
-	pos->key ^= core_key_extras(pos);
+	/* The key's other terms are updated for what changed only. */
+	pos->key ^= key_state(pos);
 	switch (move->kind) {
 	case CORE_MOVE_GROWTH:
 		set_stack(pos, to, sign * (g->dist[to] - g->dist[from] - tax));
@@ -397,7 +415,11 @@ void core_play_unchecked(struct core_position *pos, const struct core_move *move
 	pos->last_kind = move->kind;
 settle:
 	settle(pos, forced_passes_r);
-	pos->key ^= core_key_extras(pos);
+	pos->key ^= key_state(pos);
+	for (int c = 0; c < 2; c++)
+		if (pos->tax[c] != tax_before[c])
+			pos->key ^= key_tax(c, tax_before[c]) ^
+				key_tax(c, pos->tax[c]);
 }
 
 int core_play(struct core_position *pos, struct core_move *move,

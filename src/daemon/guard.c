@@ -4,6 +4,7 @@
 #include "daemon/guard.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +12,7 @@
 
 #include "config/log.h"
 #include "server/server.h"
+#include "util/buf.h"
 
 void guard_init(struct guard *g, const char *db_path, struct server *server,
 		const char *source)
@@ -23,20 +25,34 @@ void guard_init(struct guard *g, const char *db_path, struct server *server,
 void guard_inflight_set(struct guard *g, uint32_t uidvalidity,
 			const uint32_t *uids, size_t n)
 {
-	FILE *f = fopen(g->path, "w");
+	struct buf line = BUF_INIT;
 	size_t i;
+	ssize_t w;
+	int fd = open(g->path, O_WRONLY | O_CREAT | O_CLOEXEC, 0666);
 
-	if (f == NULL) {
+	if (fd < 0) {
 		log_warning("%s: %s (a crashing mail is not counted)", g->path,
 			    strerror(errno));
 		return;
 	}
-	fprintf(f, "%u", uidvalidity);
+	buf_printf(&line, "%u", uidvalidity);
 	for (i = 0; i < n; i++)
-		fprintf(f, " %u", uids[i]);
-	fputc('\n', f);
-	if (fclose(f) != 0)
+		buf_printf(&line, " %u", uids[i]);
+	buf_putc(&line, '\n');
+	/* One write over the old line, then the cut: a crash in another
+	 * thread (the mails are read two at a time) finds the old list or
+	 * the new one, never the empty file that truncating first would
+	 * leave for a moment.  A longer old list leaves a tail behind the
+	 * new line until the cut; guard_recover reads the first line only. */
+	w = pwrite(fd, line.data, line.len, 0);
+	if (w < 0 || (size_t)w != line.len ||
+	    ftruncate(fd, (off_t)line.len) < 0)
+		log_warning("%s: %s", g->path,
+			    w < 0 || (size_t)w == line.len ? strerror(errno) :
+			    "short write");
+	if (close(fd) < 0)
 		log_warning("%s: %s", g->path, strerror(errno));
+	buf_free(&line);
 }
 
 void guard_inflight_clear(struct guard *g)

@@ -32,8 +32,11 @@ struct guard {
  * it) and a mailbox source; nothing is read or written yet. */
 void guard_init(struct guard *g, const char *db_path, struct server *server,
 		const char *source);
-/* Name the mails in hand.  Failure is logged: the guard then only misses
- * a crash, the mail is handled all the same. */
+/* Name the mails in hand (replacing the list named before in one write,
+ * so a crash in another thread never finds the file empty; not
+ * thread-safe: callers in several threads hold a lock).  Failure is
+ * logged: the guard then only misses a crash, the mail is handled all
+ * the same. */
 void guard_inflight_set(struct guard *g, uint32_t uidvalidity,
 			const uint32_t *uids, size_t n);
 void guard_inflight_clear(struct guard *g);

@@ -11,10 +11,13 @@ libashes_daemon_a_SOURCES = \
 sbin_PROGRAMS += ashesd
 ashesd_SOURCES = src/daemon/main.c src/daemon/loop.c \
 	src/daemon/loop_keys.c src/daemon/loop_private.h \
+	src/daemon/loop_batch.c src/daemon/loop_verify.c \
 	src/daemon/loop_timers.c \
 	src/daemon/guard.c src/daemon/guard.h \
 	src/daemon/outbox.c src/daemon/outbox.h \
-	src/daemon/outbox_archive.c src/daemon/outbox_archive.h
+	src/daemon/outbox_thread.c src/daemon/outbox_thread.h \
+	src/daemon/outbox_archive.c src/daemon/outbox_archive.h \
+	src/daemon/bot_thread.c src/daemon/bot_thread.h
 ashesd_CPPFLAGS = $(AM_CPPFLAGS) $(GPGME_CFLAGS) $(CURL_CFLAGS) $(ETPAN_CFLAGS)
 # Higher layers first, down to core and util.
 ashesd_LDADD = libashes_daemon.a libashes_config.a libashes_archive.a \
@@ -22,7 +25,7 @@ ashesd_LDADD = libashes_daemon.a libashes_config.a libashes_archive.a \
 	libashes_server.a libashes_store.a libashes_render.a libashes_core.a \
 	libashes_util.a \
 	$(ETPAN_LIBS) $(GPGME_LIBS) $(CURL_LIBS) $(GNUTLS_LIBS) $(SQLITE_LIBS) \
-	$(RSVG_LIBS)
+	$(RSVG_LIBS) -lpthread
 
 # Tests: Check binaries, run by make check: test_daemon (log, pid file,
 # signals, sd_notify, in process), test_ashesd (the real binary and the
@@ -45,6 +48,10 @@ tests_daemon_test_settings_SOURCES = tests/daemon/test_settings.c
 tests_daemon_test_settings_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_daemon_test_settings_LDADD = $(daemon_test_ldadd)
 EXTRA_DIST += tests/daemon/broken.conf
+# The mails waiting verified several at once, committed in mailbox order
+# (the real ashesd --once over a folder of signed mails; real gpg).
+dist_check_SCRIPTS += tests/daemon/test_verify_parallel.sh
+TESTS += tests/daemon/test_verify_parallel.sh
 
 # >>> outbox helper: the outbox's html template and tests (owned by the
 # outbox helper; tests compile src/daemon/outbox.c, which is ashesd's).
@@ -86,6 +93,12 @@ TESTS += tests/daemon/test_outbox_e2e.sh
 dist_check_SCRIPTS += tests/daemon/test_outbox_archive.sh
 TESTS += tests/daemon/test_outbox_archive.sh
 EXTRA_DIST += tests/daemon/smtp_sink.py
+# The outbox on its own thread: reading never waits for a slow SMTP
+# server (tests/daemon/smtp_slow.py, 1 s per mail), one connection across
+# batches, SIGTERM and kill -9 while a mail is in the server's hands.
+dist_check_SCRIPTS += tests/daemon/test_outbox_thread.sh
+TESTS += tests/daemon/test_outbox_thread.sh
+EXTRA_DIST += tests/daemon/smtp_slow.py
 # <<< outbox helper
 
 # Documentation and the example configuration.

@@ -8,8 +8,8 @@
  * automatic mail, over the rate limit, refused or read, the service
  * decides (server.h); where the mailbox stopped and how often a mail
  * failed, the service records (server_mailbox_*, server_attempt*).  The
- * loop opens the store and hands it to the service and the outbox; it
- * makes no query of its own.
+ * loop opens the store and hands it to the service (the outbox thread
+ * opens its own connection); it makes no query of its own.
  *
  * The order of the steps is what makes "applied and answered exactly
  * once" hold when the daemon is killed at any point:
@@ -20,11 +20,14 @@
  *      crash before 2 hands the message out again, and the service's
  *      sha256 record turns the second handling into a no-op (the rate
  *      counter included);
- *   3. the outbox is sent afterwards, at least once per row (outbox.h).
- * The mails waiting in the mailbox are taken in batches (LOOP_BATCH_MAX)
- * into one transaction, so a burst costs one commit (one fsync) per batch
- * rather than per mail; if a batch fails, its mails are taken one by one
- * so that one bad mail cannot hold up the others.
+ *   3. the outbox is sent afterwards, at least once per row (outbox.h), by
+ *      its own thread (outbox_thread.h), woken after each round: reading
+ *      and committing never wait for SMTP.
+ * The mails waiting in the mailbox are taken in batches (loop_batch.c;
+ * loop_verify.c reads and verifies several at once) into one transaction,
+ * so a burst costs one commit (one fsync) per batch rather than per mail;
+ * if a batch fails, its mails are taken one by one so that one bad mail
+ * cannot hold up the others.
  * A message the machinery cannot handle now (store busy, gpg not running)
  * is left in the mailbox and tried again on the next round.
  */
@@ -44,7 +47,8 @@
 #include "daemon/guard.h"
 #include "daemon/loop_private.h"
 #include "config/log.h"
-#include "daemon/outbox.h"
+#include "daemon/bot_thread.h"
+#include "daemon/outbox_thread.h"
 #include "daemon/settings.h"
 #include "daemon/timing.h"
 #include "mail/inbound.h"
@@ -56,39 +60,10 @@
 #include "store/store.h"
 
 
-/* Test hook: ASHES_TEST_KILL_AT=after-commit|after-archive makes the
- * daemon kill itself with SIGKILL at that point of handling a mail, so
- * the e2e tests can prove that a crash there loses nothing and repeats
- * nothing.  Unset in production. */
-static void loop_test_kill(const char *point)
-{
-	const char *at = getenv("ASHES_TEST_KILL_AT");
-
-	if (at && strcmp(at, point) == 0) {
-		log_notice("test hook: killing myself %s", point);
-		raise(SIGKILL);
-	}
-}
-
-/* Test hook: ASHES_TEST_CRASH_ON=TEXT makes the daemon die of SIGSEGV
- * while reading any mail whose bytes hold TEXT, as a parser bug would, so
- * the e2e tests can prove such a mail is set aside after GUARD_MAX_ATTEMPTS
- * crashes and the mail behind it still goes through.  Unset in
- * production. */
-static void loop_test_crash(const char *data, size_t size)
-{
-	const char *on = getenv("ASHES_TEST_CRASH_ON");
-
-	if (on != NULL && *on != '\0' && memmem(data, size, on, strlen(on))) {
-		log_notice("test hook: crashing on this mail");
-		raise(SIGSEGV);
-	}
-}
-
 static void loop_source_event(void *ctx, enum mail_source_event ev,
 			      const char *detail)
 {
-	struct loop *l = ctx;
+	struct loop *l = *(struct loop **)ctx;
 
 	/* The source reports an outage once when it starts and once when it
 	 * ends, so the log tells an operator without flooding. */
@@ -106,12 +81,18 @@ static void loop_source_event(void *ctx, enum mail_source_event ev,
  * SIGHUP (into a fresh struct, swapped in only if all of it opened). */
 static void loop_close(struct loop *l)
 {
+	/* The bot first: it wakes the outbox thread. */
+	bot_thread_stop(&l->bot);
+	/* First: the thread uses the sender (and the config). */
+	outbox_thread_stop(&l->outbox);
 	mail_source_close(&l->source);
 	smtp_sender_free(&l->smtp);
 	server_free(&l->server);
 	template_set_free(&l->templates);
 	pgp_ctx_free(&l->pgp);
 	store_close(&l->store);
+	free(l->home);
+	l->home = NULL;
 }
 
 static int loop_open(struct loop *l, const struct config *cfg,
@@ -159,8 +140,14 @@ static int loop_open(struct loop *l, const struct config *cfg,
 		}
 	}
 	settings_mail_source(cfg, &ms);
+	l->home = malloc(sizeof(*l->home));
+	if (l->home == NULL) {
+		snprintf(err, sizeof(err), "out of memory");
+		goto fail;
+	}
+	*l->home = l;
 	ms.event = loop_source_event;
-	ms.event_context = l;
+	ms.event_context = l->home;
 	if (cfg->source.type == CONFIG_SOURCE_MAILDIR)
 		snprintf(l->source_name, sizeof(l->source_name), "dir:%s",
 			 cfg->source.maildir);
@@ -201,422 +188,8 @@ fail:
 	return -1;
 }
 
-/* "<id@x>" -> "id@x" into a static-sized buffer owned by the caller. */
-static const char *strip_angles(const char *id, char *buf, size_t len)
-{
-	size_t n;
-
-	if (id == NULL)
-		return NULL;
-	if (*id == '<')
-		id++;
-	snprintf(buf, len, "%s", id);
-	n = strlen(buf);
-	if (n && buf[n - 1] == '>')
-		buf[n - 1] = '\0';
-	return buf;
-}
-
-/* What a mail the game cannot read gets as a reason (templates know the
- * words for each code). */
-static const char *sig_refusal(const struct inbound_msg *im)
-{
-	switch (im->sig.status) {
-	case PGP_SIG_BAD:
-		return "bad_signature";
-	case PGP_SIG_KEY_EXPIRED:
-		return "key_expired";
-	case PGP_SIG_KEY_REVOKED:
-		return "key_revoked";
-	case PGP_SIG_SIG_EXPIRED:
-		return "signature_expired";
-	case PGP_SIG_UNKNOWN_KEY:
-		return "unknown_key";
-	case PGP_SIG_ERROR:
-		return "bad_signature";
-	case PGP_SIG_GOOD:
-		if (im->freshness == INBOUND_FRESH_TOO_OLD)
-			return "signature_too_old";
-		if (im->freshness == INBOUND_FRESH_FUTURE)
-			return "signature_future";
-		return NULL;
-	case PGP_SIG_NONE:
-	default:
-		return "unsigned";
-	}
-}
-
-static char *join_references(const struct inbound_msg *im)
-{
-	struct buf b = BUF_INIT;
-	size_t i;
-
-	for (i = 0; i < im->references.count; i++) {
-		if (b.len)
-			buf_putc(&b, ' ');
-		buf_puts(&b, im->references.items[i]);
-	}
-	if (im->in_reply_to) {
-		if (b.len)
-			buf_putc(&b, ' ');
-		buf_puts(&b, im->in_reply_to);
-	}
-	return b.len ? buf_steal(&b) : (buf_free(&b), NULL);
-}
-
-static void loop_save_state(struct loop *l)
-{
-	struct mail_source_state st;
-	const char *e;
-
-	mail_source_get_state(l->source, &st);
-	if (server_mailbox_save(l->server, l->source_name, st.uidvalidity,
-				st.last_uid, timing_now(), &e) < 0)
-		log_error("saving the mailbox state: %s", e);
-}
-
-
-static void pending_free(struct pending *p)
-{
-	inbound_strs_free(&p->offered);
-	inbound_strs_free(&p->revoked);
-	free(p->data);
-	free(p->refs);
-	inbound_msg_free(&p->im);
-	memset(p, 0, sizeof(*p));
-}
-
-/* Read and verify the mail in p (its bytes in p->data) into p->im.  0,
- * or -1 when the machinery failed (gpg, memory): try again later. */
-static int loop_read(struct loop *l, const struct config *cfg,
-		     struct pending *p, const char **error_r)
-{
-	const char *our[2];
-	struct inbound_options opts;
-	const char *e = NULL;
-
-	settings_inbound(cfg, our, &opts);
-	/* Signatures are judged by the real clock, gpg's: the test clock
-	 * (timing.h) moves the game's time, not the signers'. */
-	opts.now = time(NULL);
-	opts.pgp = l->pgp;
-	if (inbound_parse(p->data, p->size, &opts, &p->im, &e) < 0)
-		goto fail;
-	/* Signed by a key we do not know, with a key inside: the register
-	 * path.  Import it and read the mail again; only then, so that the
-	 * keyring grows only with keys that signed what they carry. */
-	if (p->im->sig.status == PGP_SIG_UNKNOWN_KEY && p->im->key_count > 0) {
-		inbound_msg_free(&p->im);
-		opts.import_keys = true;
-		if (inbound_parse(p->data, p->size, &opts, &p->im, &e) < 0)
-			goto fail;
-	}
-	return 0;
-fail:
-	log_error("uid %u: cannot read the mail now: %s", p->uid, e);
-	*error_r = e;
-	return -1;
-}
-
-/* What the mail layer found, as the service takes it: the mail's
- * identity and text, and the facts a refusal is worded with. */
-static void loop_facts(struct loop *l, const struct config *cfg,
-		       struct pending *p)
-{
-	struct server_inbound *si = &p->si;
-	const struct inbound_msg *im = p->im;
-
-	p->refs = join_references(im);
-	memset(si, 0, sizeof(*si));
-	si->from_address = im->from_addr;
-	si->message_id = strip_angles(im->message_id, p->mid, sizeof(p->mid));
-	si->raw_sha256 = im->raw_sha256;
-	si->raw = p->data;
-	si->raw_len = p->size;
-	si->subject = im->subject;
-	si->references = p->refs;
-	si->source = l->source_name;
-	si->body = im->text ? im->text : "";
-	si->body_len = strlen(si->body);
-	si->unsigned_text_ignored = im->text_outside_signature;
-	si->key_offered = im->key_count > 0 || im->imported_fprs.count > 0;
-	si->signer = im->sig.fpr;
-	si->signature_time = (int64_t)im->sig.created;
-	si->problem = im->problem_detail;
-	si->size = im->raw_size;
-	si->size_limit = (size_t)cfg->limits.max_message_size;
-}
-
-/* Read, verify and classify one mail into p->si.  0: ready for the
- * server; -1: the machinery failed (gpg, store), try it again later. */
-static int loop_prepare(struct loop *l, const struct config *cfg,
-			struct pending *p, int64_t now, const char **error_r)
-{
-	struct server_inbound *si = &p->si;
-	struct inbound_msg *im;
-
-	loop_test_crash(p->data, p->size);
-	if (loop_read(l, cfg, p, error_r) < 0)
-		return -1;
-	im = p->im;
-	loop_facts(l, cfg, p);
-	/* A move is charged at its receipt, never at the signature's time
-	 * (the sender's to choose), nor later than now. */
-	si->received = timing_received(p->received, now);
-	switch (im->verdict) {
-	case CLASSIFY_NORMAL:
-		break;
-	case CLASSIFY_OVERSIZED:
-		/* Only the header block is worth keeping of it. */
-		p->refusal = "too_big";
-		si->raw_len = im->header_len;
-		si->raw_truncated = true;
-		break;
-	case CLASSIFY_BOUNCE:
-		/* The service marks an address failing only for a report
-		 * naming one of our Message-IDs. */
-		si->silent_outcome = "bounce";
-		si->bounce_ids = (const char *const *)im->bounce_message_ids.items;
-		si->bounce_id_count = im->bounce_message_ids.count;
-		return 0;
-	default:
-		/* Loops and automatic mail are archived, never answered. */
-		si->silent_outcome = classify_verdict_name(im->verdict);
-		return 0;
-	}
-	if (p->refusal == NULL && im->problem != INBOUND_OK)
-		p->refusal = "unreadable";
-	if (p->refusal == NULL) {
-		/* Unsigned mail is "unsigned" too: whether the club reads it
-		 * anyway is the service's decision. */
-		p->refusal = sig_refusal(im);
-		if (p->refusal == NULL) {
-			si->fingerprint = im->sig.fpr;
-			si->signed_sha256 = im->signed_sha256;
-		}
-	}
-	if (im->key_count > 0)
-		loop_import_revocations(l, p);
-	if (p->refusal == NULL && si->fingerprint != NULL && im->key_count > 0)
-		loop_import_offered(l, p);
-	si->mail_refusal = p->refusal;
-	return 0;
-}
-
-static void loop_log_outcome(const struct pending *p)
-{
-	const struct inbound_msg *im = p->im;
-	const char *from = im->from_addr ? im->from_addr : "?";
-
-	if (p->out.status == SERVER_DUPLICATE)
-		log_info("uid %u: seen before; nothing to do", p->uid);
-	else if (p->si.silent_outcome)
-		log_info("uid %u: not answered (%s) from %s", p->uid,
-			 p->si.silent_outcome, from);
-	else if (p->out.status == SERVER_MAIL_REFUSED)
-		log_notice("uid %u: mail from %s%s%s: %s", p->uid, from,
-			   im->sig.fpr[0] ? " signed by " : "", im->sig.fpr,
-			   p->out.outcome);
-	else
-		log_info("uid %u: %s from %s: %s (%zu queued)", p->uid,
-			 p->si.message_id ? p->si.message_id : "(no Message-ID)",
-			 from, p->out.outcome, p->out.queued);
-}
-
-/* Most mails taken into one store transaction: a burst (after an outage,
- * or a busy club) costs one commit per batch instead of one per mail. */
-#define LOOP_BATCH_MAX 32
-
-/* Set aside a mail that crashed the daemon or failed GUARD_MAX_ATTEMPTS
- * times: recorded (raw, unparsed: parsing is what failed) and moved to the
- * quarantine folder, the operator told in the log.  0, or -1 when even
- * that could not be done now (it is tried again next round). */
-static int loop_set_aside(struct loop *l, const struct mail_source_message *m,
-			  long attempts, const char *why, int64_t now)
-{
-	struct server_inbound si;
-	struct server_outcome out;
-	char sha[INBOUND_SHA256_HEX_LEN + 1], outcome[256];
-	const char *e;
-
-	inbound_sha256_hex(m->data, m->size, sha);
-	snprintf(outcome, sizeof(outcome), "quarantined after %ld attempts: %s",
-		 attempts, why ? why : "failed");
-	memset(&si, 0, sizeof(si));
-	si.raw_sha256 = sha;
-	si.raw = m->data;
-	si.raw_len = m->size;
-	si.source = l->source_name;
-	si.received = timing_received(m->received, now);
-	si.silent_outcome = outcome;
-	if (server_handle(l->server, &si, now, &out, &e) < 0) {
-		log_error("uid %u: cannot record it for the quarantine now: %s",
-			  m->uid, e);
-		return -1;
-	}
-	if (mail_source_set_aside(l->source, m->uid, &e) < 0)
-		log_error("uid %u: not moved to the quarantine folder yet: %s",
-			  m->uid, e);
-	log_error("uid %u: set aside in the quarantine folder after %ld "
-		  "attempts (%s); recorded as inbound %lld", m->uid, attempts,
-		  why ? why : "failed", (long long)out.inbound_id);
-	guard_forget(&l->guard, m->uidvalidity, m->uid);
-	return 0;
-}
-
-/* Handle the prepared mails one at a time, each named alone in the
- * in-flight file: after a crash, only the mail in hand is counted. */
-static size_t loop_one_by_one(struct loop *l, struct pending *batch, size_t n,
-			      int64_t now)
-{
-	size_t i;
-	const char *e;
-
-	for (i = 0; i < n; i++) {
-		guard_inflight_set(&l->guard, batch[i].uidvalidity, &batch[i].uid, 1);
-		if (server_handle(l->server, &batch[i].si, now, &batch[i].out,
-				  &e) < 0) {
-			/* The store or templates, not the mail: the service
-			 * records a mail's own faults and goes on. */
-			log_error("uid %u: not handled now, will retry: %s",
-				  batch[i].uid, e);
-			break;
-		}
-	}
-	return i;
-}
-
-/* Take the mails that are there, up to LOOP_BATCH_MAX, into batch[]:
- * copied, read and verified.  A mail that failed GUARD_MAX_ATTEMPTS times
- * is set aside instead (counted in *aside_r).  Returns how many are in
- * batch[]; *rescan_r when the mailbox changed UIDVALIDITY, *careful_r when
- * one of them failed before (the batch is then taken one by one). */
-static size_t loop_fetch(struct loop *l, const struct config *cfg,
-			 struct pending *batch, int64_t now, size_t *aside_r,
-			 int *rescan_r, bool *careful_r)
-{
-	size_t n = 0;
-	const char *e;
-
-	while (n < LOOP_BATCH_MAX) {
-		struct mail_source_message m;
-		enum mail_source_result r = mail_source_next(l->source, &m, &e);
-		char *why = NULL;
-		long attempts = 0;
-
-		if (r == MAIL_SOURCE_RESCAN) {
-			log_notice("mailbox %s changed UIDVALIDITY: scanning it again",
-				   l->source_name);
-			*rescan_r = 1;
-			break;
-		}
-		if (r != MAIL_SOURCE_MESSAGE)
-			break;
-		if (guard_attempts(&l->guard, m.uidvalidity, m.uid, &attempts,
-				   &why) < 0)
-			break;
-		if (attempts >= GUARD_MAX_ATTEMPTS) {
-			int ok = loop_set_aside(l, &m, attempts, why, now);
-
-			free(why);
-			if (ok < 0)
-				break;
-			(*aside_r)++;
-			continue;
-		}
-		free(why);
-		batch[n].attempts = attempts;
-		*careful_r |= attempts > 0;
-		batch[n].uid = m.uid;
-		batch[n].uidvalidity = m.uidvalidity;
-		batch[n].received = m.received;
-		batch[n].size = m.size;
-		batch[n].data = malloc(m.size + 1);
-		if (batch[n].data == NULL) {
-			log_error("uid %u: out of memory", m.uid);
-			break;
-		}
-		memcpy(batch[n].data, m.data, m.size);
-		batch[n].data[m.size] = '\0';
-		guard_inflight_set(&l->guard, m.uidvalidity, &m.uid, 1);
-		if (loop_prepare(l, cfg, &batch[n], now, &e) < 0) {
-			/* Counted: a mail that makes gpg fail every time must
-			 * not hold up the mail behind it for ever. */
-			guard_count_failure(&l->guard, m.uidvalidity, m.uid, e,
-					    now);
-			guard_inflight_clear(&l->guard);
-			pending_free(&batch[n]);
-			break;
-		}
-		n++;
-	}
-	return n;
-}
-
-/* Take the mails that are there (up to LOOP_BATCH_MAX), hand them to the
- * server in one transaction, then archive them.  Returns the number of
- * mails handled or set aside, 0 when there was nothing (or nothing could
- * be done now: the mail stays and is offered again after the next wait),
- * -1 after a RESCAN (call again at once). */
-static int loop_take_batch(struct loop *l, const struct config *cfg)
-{
-	struct pending batch[LOOP_BATCH_MAX];
-	struct server_inbound sis[LOOP_BATCH_MAX];
-	struct server_outcome outs[LOOP_BATCH_MAX];
-	uint32_t uids[LOOP_BATCH_MAX];
-	size_t n, i, handled = 0, aside = 0;
-	int64_t now = timing_now();
-	const char *e;
-	int rescan = 0;
-	/* A mail that failed before is handled on its own. */
-	bool careful = false;
-
-	memset(batch, 0, sizeof(batch));
-	n = loop_fetch(l, cfg, batch, now, &aside, &rescan, &careful);
-	if (n == 0)
-		goto out;
-	for (i = 0; i < n; i++) {
-		sis[i] = batch[i].si;
-		uids[i] = batch[i].uid;
-	}
-	if (!careful) {
-		guard_inflight_set(&l->guard, batch[0].uidvalidity, uids, n);
-		if (server_handle_batch(l->server, sis, n, now, outs, &e) == 0) {
-			for (i = 0; i < n; i++)
-				batch[i].out = outs[i];
-			handled = n;
-		} else {
-			log_warning("a batch of %zu mails failed (%s); taking "
-				    "them one by one", n, e);
-		}
-	}
-	if (handled == 0)
-		handled = loop_one_by_one(l, batch, n, now);
-	guard_inflight_clear(&l->guard);
-	log_debug("%zu of %zu mails handled in one transaction", handled, n);
-	loop_test_kill("after-commit");
-	for (i = 0; i < handled; i++) {
-		loop_log_outcome(&batch[i]);
-		loop_drop_unbound_keys(l, &batch[i]);
-		if (batch[i].attempts > 0)
-			guard_forget(&l->guard, batch[i].uidvalidity,
-				     batch[i].uid);
-		if (mail_source_mark_handled(l->source, batch[i].uid, &e) < 0)
-			log_warning("uid %u: handled, but not archived yet: %s",
-				    batch[i].uid, e);
-	}
-out:
-	if (handled || rescan || aside)
-		loop_save_state(l);
-	if (handled)
-		loop_test_kill("after-archive");
-	for (i = 0; i < n; i++)
-		pending_free(&batch[i]);
-	if (rescan && handled == 0)
-		return -1;
-	return (int)(handled + aside);
-}
-
+/* Seconds between tries to start a bot that could not start. */
+#define LOOP_BOT_RETRY_S 300
 
 static struct loop *current_loop;
 
@@ -635,6 +208,7 @@ static int loop_reload(struct daemon *d, const struct config *next,
 		return -1;
 	loop_close(l);
 	*l = fresh;
+	*l->home = l;
 	return 0;
 }
 
@@ -650,6 +224,11 @@ int daemon_run_loop(struct daemon *d)
 		daemon_detach_ready(&d->ready_fd, e);
 		return -1;
 	}
+	if (loop_start_outbox(&l, &d->cfg) < 0) {
+		loop_close(&l);
+		daemon_detach_ready(&d->ready_fd, "the outbox did not start");
+		return -1;
+	}
 	d->context = &l;
 	d->reload_hook = loop_reload;
 	current_loop = &l;
@@ -657,23 +236,42 @@ int daemon_run_loop(struct daemon *d)
 	log_notice("reading %s; database %s", l.source_name, d->cfg.database.path);
 	guard_recover(&l.guard, timing_now());
 	daemon_started(d);
-	loop_flush_outbox(&l, &d->cfg);
+	loop_flush_outbox(&l);
 	while (!daemon_check_signals(d)) {
 		int r;
 
+		/* A reload stopped it (it used the old config and sender). */
+		if (l.outbox == NULL)
+			loop_start_outbox(&l, &d->cfg);
+		/* The bot too ([bot]; bot_thread.h); one that cannot start
+		 * (no signing key yet) is tried again every few minutes,
+		 * not logged on every round. */
+		if (l.bot == NULL && time(NULL) >= l.bot_next_try &&
+		    bot_thread_start(&d->cfg, l.outbox, &l.bot, &e) < 0) {
+			log_error("%s (trying again in %d s)", e,
+				  LOOP_BOT_RETRY_S);
+			l.bot_next_try = time(NULL) + LOOP_BOT_RETRY_S;
+		}
 		loop_send_digests(&l);
 		r = loop_take_batch(&l, &d->cfg);
 
 		if (r != 0) {
-			/* Answer what was handled before looking for more. */
-			loop_flush_outbox(&l, &d->cfg);
+			/* Answer what was handled while looking for more;
+			 * the bot may owe a move now. */
+			bot_thread_wake(l.bot);
+			loop_flush_outbox(&l);
 			continue;
 		}
 		if (!l.imap_down)
 			loop_clock_tick(&l);
-		loop_flush_outbox(&l, &d->cfg);
-		if (d->once)
+		loop_flush_outbox(&l);
+		if (d->once) {
+			/* The bot's moves due now, and their mails. */
+			bot_thread_drain(l.bot);
+			loop_flush_outbox(&l);
+			loop_drain_outbox(&l);
 			break;
+		}
 		if (mail_source_wait(l.source, loop_wait_ms(&l, &d->cfg), &e) < 0 &&
 		    !l.imap_down)
 			log_debug("waiting for mail: %s", e);

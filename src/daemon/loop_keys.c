@@ -33,6 +33,7 @@ void loop_import_revocations(struct loop *l, struct pending *p)
 			log_debug("uid %u: key material not taken: %s", p->uid, e);
 			continue;
 		}
+		p->known_keys_changed |= r.changed;
 		for (k = 0; k < r.revoked_count; k++) {
 			log_notice("uid %u: key %s revoked by a certificate",
 				   p->uid, r.revoked[k]);

@@ -16,6 +16,8 @@ struct template_set;
 struct pgp_ctx;
 struct mail_source;
 struct smtp_sender;
+struct outbox_thread;
+struct bot_thread;
 
 struct loop {
 	struct store *store;
@@ -23,12 +25,16 @@ struct loop {
 	struct server *server;
 	struct pgp_ctx *pgp;
 	struct mail_source *source;
-	struct smtp_sender *smtp;
+	struct smtp_sender *smtp;	/* the outbox thread's while it runs */
+	struct outbox_thread *outbox;	/* NULL: no [smtp], or not started */
+	struct bot_thread *bot;		/* NULL: no [bot], or not started */
+	int64_t bot_next_try;		/* bot failed to start: not before */
+	/* Where the mailbox's events go: the source keeps this pointer for
+	 * its life, and a reload moves the loop (opened beside the old one,
+	 * then copied over it), so the source holds the cell, not the loop. */
+	struct loop **home;
 	char source_name[512];
 	struct guard guard;	/* counts crashes and failures per mail */
-	/* SMTP server away: do not try the outbox again before this time */
-	int64_t smtp_next_try;
-	int smtp_failures;
 	bool imap_down;
 };
 
@@ -52,15 +58,45 @@ struct pending {
 	struct inbound_strs offered;
 	/* Bound keys a revocation certificate in this mail revoked. */
 	struct inbound_strs revoked;
+	/* Key material of this mail changed keys the keyring held (a
+	 * revocation, a refreshed copy): later mails are verified again. */
+	bool known_keys_changed;
+	/* Reading it failed (gpg, memory): why, for the guard's count. */
+	bool read_failed;
+	char read_error[256];
 };
 
+/* loop_batch.c: take the mails waiting (up to LOOP_BATCH_MAX), have them
+ * read and verified, hand them to the service in mailbox order in one
+ * transaction, then archive them.  Returns the number of mails handled
+ * or set aside; 0 when there was nothing, or when a mail could not be
+ * handled now (those before it are): the daemon then waits before it is
+ * offered again; -1 after a RESCAN (call again at once). */
+struct config;
+int loop_take_batch(struct loop *l, const struct config *cfg);
+
+/* loop_verify.c: read, verify and classify batch[0..n) (their bytes
+ * copied), several at once, into each one's si, as if read one after the
+ * other in mailbox order.  careful: one of them failed before (each is
+ * then read alone).  Returns how many are ready for the server: all, or
+ * those before the first one the machinery could not read now (counted
+ * by the guard; it and those behind it are freed, *cut_r set). */
+size_t loop_verify(struct loop *l, const struct config *cfg,
+		   struct pending *batch, size_t n, int64_t now, bool careful,
+		   bool *cut_r);
+/* Free what p holds and zero it. */
+void pending_free(struct pending *p);
+
 /* loop_timers.c: between batches.  The digests due, queued; the outbox
- * flushed (SMTP away: tried again after a backoff); the clocks' timer,
- * run when the mail waiting was handled and the mailbox can be read; the
- * wait for new mail, cut to the next outbox row or deadline due. */
+ * thread started (cfg must stay put while it runs: the daemon's own),
+ * woken after what may have queued mail, or drained (--once); the clocks'
+ * timer, run when the mail waiting was handled and the mailbox can be
+ * read; the wait for new mail, cut to the next deadline due. */
 struct config;
 void loop_send_digests(struct loop *l);
-void loop_flush_outbox(struct loop *l, const struct config *cfg);
+int loop_start_outbox(struct loop *l, const struct config *cfg);
+void loop_flush_outbox(struct loop *l);
+void loop_drain_outbox(struct loop *l);
 void loop_clock_tick(struct loop *l);
 unsigned int loop_wait_ms(struct loop *l, const struct config *cfg);
 

@@ -1,20 +1,21 @@
 /* loop_timers.c -- what the mail loop does between batches of mail: the
- * clocks' timer, the observers' digests, the outbox flushed to the SMTP
- * server (with its backoff while the server is away), and how long to
- * wait for new mail.  The service decides what falls due; this file only
- * asks it at the right times.  See loop_private.h. */
+ * clocks' timer, the observers' digests, the outbox thread woken to send
+ * what was queued (outbox_thread.h), and how long to wait for new mail.
+ * The service decides what falls due; this file only asks it at the
+ * right times.  See loop_private.h. */
 #include <config.h>
 
 #include <stdint.h>
 
+#include "config/club_config.h"
 #include "config/log.h"
 #include "daemon/loop_private.h"
-#include "daemon/outbox.h"
+#include "daemon/outbox_thread.h"
 #include "daemon/timing.h"
 #include "server/server.h"
 
 /* The observers' daily digests (the service decides who is due, at most
- * once a day each): queued here, sent by the flush that follows. */
+ * once a day each): queued here, sent by the outbox thread. */
 void loop_send_digests(struct loop *l)
 {
 	const char *e;
@@ -26,30 +27,33 @@ void loop_send_digests(struct loop *l)
 		log_info("digests: %d queued", n);
 }
 
-void loop_flush_outbox(struct loop *l, const struct config *cfg)
+/* The outbox thread, on the loop's SMTP sender (when [smtp] has a url).
+ * 0, or -1 (logged). */
+int loop_start_outbox(struct loop *l, const struct config *cfg)
 {
-	struct outbox_stats st;
 	const char *e;
-	int64_t now = timing_now();
 
-	if (l->smtp == NULL || now < l->smtp_next_try)
-		return;
-	if (outbox_flush(cfg, l->store, l->smtp, l->pgp, now, &st, &e) < 0) {
-		log_error("outbox: %s", e);
-		return;
+	if (l->smtp == NULL || l->outbox != NULL)
+		return 0;
+	if (outbox_thread_start(cfg, l->smtp, &l->outbox, &e) < 0) {
+		log_error("%s", e);
+		return -1;
 	}
-	if (st.server_down) {
-		uint64_t d = outbox_backoff_ms(&cfg->smtp, ++l->smtp_failures, 0);
+	return 0;
+}
 
-		if (l->smtp_failures == 1)
-			log_warning("SMTP server %s unreachable; replies wait in the outbox",
-				    cfg->smtp.server.url);
-		l->smtp_next_try = now + (int64_t)(d / 1000);
-	} else if (st.sent && l->smtp_failures) {
-		log_notice("SMTP server %s reachable again", cfg->smtp.server.url);
-		l->smtp_failures = 0;
-		l->smtp_next_try = 0;
-	}
+/* After what may have queued mail: the thread sends it; the loop goes
+ * on reading. */
+void loop_flush_outbox(struct loop *l)
+{
+	outbox_thread_wake(l->outbox);
+}
+
+/* --once: everything due that can go now is sent before the daemon
+ * exits. */
+void loop_drain_outbox(struct loop *l)
+{
+	outbox_thread_drain(l->outbox);
 }
 
 /* The clocks' timer (the service decides what falls due): run when the
@@ -75,25 +79,22 @@ void loop_clock_tick(struct loop *l)
 			 r.reminders);
 }
 
-/* How long to wait for new mail: the poll interval, or less when an
- * outbox row falls due sooner or a clock's flag falls (so it falls on
- * time, even in IMAP IDLE); and the timer runs at least twice per
- * [clock] outage_grace, so a quiet mailbox is no outage. */
+/* How long to wait for new mail: the poll interval, or less when a
+ * clock's flag falls sooner (so it falls on time, even in IMAP IDLE); and
+ * the timer runs at least twice per [clock] outage_grace, so a quiet
+ * mailbox is no outage.  The outbox thread keeps its own time. */
 unsigned int loop_wait_ms(struct loop *l, const struct config *cfg)
 {
 	uint64_t ms = cfg->imap.poll_interval_ms ? cfg->imap.poll_interval_ms : 60000;
 	uint64_t grace_ms = cfg->clock.outage_grace_ms;
-	int64_t due[2] = { 0, 0 }, now = timing_now();
+	int64_t due = 0, now = timing_now();
 	const char *e;
 
-	if (l->smtp && outbox_next_due(l->store, &due[0], &e) == 1 &&
-	    due[0] < l->smtp_next_try)
-		due[0] = l->smtp_next_try;
 	/* While the mailbox is away the timer does not run: no use
 	 * waking for it. */
-	if (!l->imap_down && server_clock_next(l->server, &due[1], &e) != 1)
-		due[1] = 0;
+	if (!l->imap_down && server_clock_next(l->server, &due, &e) != 1)
+		due = 0;
 	if (grace_ms != 0 && grace_ms / 2 < ms)
 		ms = grace_ms / 2 > 1000 ? grace_ms / 2 : 1000;
-	return timing_wait_ms(ms, now, due, 2);
+	return timing_wait_ms(ms, now, &due, 1);
 }

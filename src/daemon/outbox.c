@@ -33,13 +33,71 @@ uint64_t outbox_backoff_ms(const struct config_smtp *cfg, int attempts,
 	return d - (uint64_t)((double)d * 0.2 * rnd);
 }
 
+/* The last pictures drawn, by their SVG: both players of a move (and
+ * its observers) get the same drawing, and rasterising it is most of
+ * what sending a reply costs (bench/README: libz, cairo and librsvg take
+ * some 85% of the outbox's time), so each is drawn once.  Per thread:
+ * whoever composes keeps its own; a few tens of KB an entry. */
+#define OUTBOX_PNG_CACHE 8
+struct outbox_png_entry {
+	struct buf svg, png;
+	uint64_t used;
+};
+static __thread struct outbox_png_entry outbox_png_cache[OUTBOX_PNG_CACHE];
+static __thread uint64_t outbox_png_clock;
+
+/* The PNG of svg[0 .. len-1], from the cache or drawn into it.  Returns
+ * the entry (valid until the next call on this thread), or NULL with
+ * *error_r when it could not be drawn. */
+static const struct buf *outbox_png_of(const char *svg, size_t len,
+				       const char **error_r)
+{
+	struct outbox_png_entry *e, *oldest = &outbox_png_cache[0];
+	struct buf png = BUF_INIT;
+	int i;
+
+	for (i = 0; i < OUTBOX_PNG_CACHE; i++) {
+		e = &outbox_png_cache[i];
+		if (e->svg.len == len && len > 0 &&
+		    memcmp(e->svg.data, svg, len) == 0) {
+			e->used = ++outbox_png_clock;
+			return &e->png;
+		}
+		if (e->used < oldest->used)
+			oldest = e;
+	}
+	if (render_png_from_svg(svg, len, 0, &png, error_r) < 0) {
+		buf_free(&png);
+		return NULL;
+	}
+	buf_free(&oldest->svg);
+	buf_free(&oldest->png);
+	buf_append(&oldest->svg, svg, len);
+	oldest->png = png;
+	oldest->used = ++outbox_png_clock;
+	return &oldest->png;
+}
+
+void outbox_forget_pictures(void)
+{
+	int i;
+
+	for (i = 0; i < OUTBOX_PNG_CACHE; i++) {
+		buf_free(&outbox_png_cache[i].svg);
+		buf_free(&outbox_png_cache[i].png);
+		outbox_png_cache[i].used = 0;
+	}
+}
+
 /* The picture as it goes out: a PNG queued as its SVG drawing (the
  * service draws SVG in its transaction; the PNG, tens of milliseconds,
- * is drawn here, outside it) is rasterised into png.  If that fails the
- * SVG goes out as it is, with a warning: the mail is not held up. */
+ * is drawn here, outside it) is rasterised (outbox_png_of).  If that
+ * fails the SVG goes out as it is, with a warning: the mail is not held
+ * up. */
 static void outbox_picture(const struct store_outbox_msg *msg,
-			   struct compose_msg *m, struct buf *png)
+			   struct compose_msg *m)
 {
+	const struct buf *png;
 	const char *e = NULL;
 
 	m->image = msg->image;
@@ -49,7 +107,8 @@ static void outbox_picture(const struct store_outbox_msg *msg,
 	    strcmp(msg->image_type, STORE_OUTBOX_PNG) != 0 ||
 	    msg->image_len == 0 || msg->image[0] != '<')
 		return;
-	if (render_png_from_svg(msg->image, msg->image_len, 0, png, &e) < 0) {
+	png = outbox_png_of(msg->image, msg->image_len, &e);
+	if (png == NULL) {
 		log_warning("outbox %" PRId64 ": no PNG of the board (%s); "
 			    "sending the SVG", msg->id, e);
 		m->image_type = STORE_OUTBOX_SVG;
@@ -76,7 +135,7 @@ outbox_compose_extra(const struct config *cfg, struct pgp_ctx *pgp,
 {
 	static char errbuf[512];
 	struct compose_msg m;
-	struct buf cid = BUF_INIT, png = BUF_INIT, text = BUF_INIT;
+	struct buf cid = BUF_INIT, text = BUF_INIT;
 	struct pgp_signer signer = { pgp, cfg->gpg.signing_key };
 	bool sign = cfg->gpg.sign_replies && pgp != NULL;
 	enum outbox_compose_error ret = OUTBOX_COMPOSE_OK;
@@ -132,7 +191,7 @@ outbox_compose_extra(const struct config *cfg, struct pgp_ctx *pgp,
 				   msg->message_id);
 			/* PNG or SVG, as queued; compose names the part
 			 * board.png or board.svg by it. */
-			outbox_picture(msg, &m, &png);
+			outbox_picture(msg, &m);
 			m.image_cid = buf_str(&cid);
 		}
 	}
@@ -147,7 +206,6 @@ outbox_compose_extra(const struct config *cfg, struct pgp_ctx *pgp,
 	}
 out:
 	buf_free(&cid);
-	buf_free(&png);
 	buf_free(&text);
 	return ret;
 }
@@ -258,6 +316,16 @@ int outbox_flush(const struct config *cfg, struct store *store,
 		 struct smtp_sender *sender, struct pgp_ctx *pgp, int64_t now,
 		 struct outbox_stats *stats, const char **error_r)
 {
+	return outbox_flush_until(cfg, store, sender, pgp, now, NULL, NULL,
+				  stats, error_r);
+}
+
+int outbox_flush_until(const struct config *cfg, struct store *store,
+		       struct smtp_sender *sender, struct pgp_ctx *pgp,
+		       int64_t now, bool (*stop)(void *stop_ctx),
+		       void *stop_ctx, struct outbox_stats *stats,
+		       const char **error_r)
+{
 	struct store_outbox_msg *msgs = NULL;
 	size_t n = 0, i;
 	int ret = -1;
@@ -279,6 +347,8 @@ int outbox_flush(const struct config *cfg, struct store *store,
 		enum smtp_result r;
 		int code = 0;
 
+		if (stop != NULL && stop(stop_ctx))
+			break;
 		if (msg->kind != NULL &&
 		    strcmp(msg->kind, OUTBOX_ARCHIVE_KIND) == 0) {
 			int made = outbox_archive(cfg, store, pgp, msg, now,

@@ -1,7 +1,8 @@
 /* outbox.h -- sending the store's outbox by SMTP: each queued row becomes
  * the exact bytes of a mail (mail/compose.h, optionally signed with the
- * daemon's key), goes out over one SMTP connection per batch, and is marked
- * sent only after the server accepted it.  Temporary failures retry with
+ * daemon's key), goes out over the sender's SMTP connection (kept open
+ * across batches: smtp.h), and is marked sent only after the server
+ * accepted it.  ashesd calls this on its outbox thread (outbox_thread.h).  Temporary failures retry with
  * capped exponential backoff and jitter; permanent ones are recorded for
  * `ashes outbox list`.
  *
@@ -53,8 +54,9 @@ enum outbox_compose_error {
  * thread ids and Auto-Submitted come from the row, List-Unsubscribe
  * ("unobserve GAME") for an observer's mail.  The row's html and board
  * picture, if any, become the text/html alternative as they are (the
- * picture as cid:STORE_OUTBOX_IMAGE_CID_PREFIX<message_id>): sending
- * renders nothing.  pgp non-NULL with cfg->gpg.sign_replies: signed as
+ * picture as cid:STORE_OUTBOX_IMAGE_CID_PREFIX<message_id>; an SVG
+ * queued for a PNG reader is rasterised here, once for all the mails that
+ * show it).  pgp non-NULL with cfg->gpg.sign_replies: signed as
  * PGP/MIME with cfg->gpg.signing_key.  Returns OUTBOX_COMPOSE_OK, or the
  * error with *error_r (valid until the next call); *out then holds
  * garbage. */
@@ -65,7 +67,7 @@ outbox_compose(const struct config *cfg, struct pgp_ctx *pgp,
 
 /* Send every due message (next_attempt_at <= now; at most
  * cfg->smtp.batch_size, oldest due first) over sender, whose connection
- * stays open for the batch.  Per message: accepted -> marked sent; 5xx ->
+ * stays open for the batch (and after it: smtp.h).  Per message: accepted -> marked sent; 5xx ->
  * failed with the server's reply; 4xx or no server (refused, timeout,
  * TLS/login trouble) or signing failure -> retried at now +
  * outbox_backoff_ms(attempts), or failed ("gave up after N attempts:
@@ -78,6 +80,21 @@ outbox_compose(const struct config *cfg, struct pgp_ctx *pgp,
 int outbox_flush(const struct config *cfg, struct store *store,
 		 struct smtp_sender *sender, struct pgp_ctx *pgp, int64_t now,
 		 struct outbox_stats *stats, const char **error_r);
+
+/* outbox_flush(), asking stop(stop_ctx) before each message: once it
+ * says true, the rest of the batch waits for the next flush.  The message
+ * in hand is finished first (accepted and marked sent, or left queued), so
+ * stopping loses nothing and sends nothing twice (outbox_thread.h). */
+int outbox_flush_until(const struct config *cfg, struct store *store,
+		       struct smtp_sender *sender, struct pgp_ctx *pgp,
+		       int64_t now, bool (*stop)(void *stop_ctx),
+		       void *stop_ctx, struct outbox_stats *stats,
+		       const char **error_r);
+
+/* Free the pictures this thread drew and kept (outbox_compose draws each
+ * board PNG once and keeps the last few, per thread): at the end of a
+ * thread that composed mail. */
+void outbox_forget_pictures(void);
 
 /* When the next unsent mail falls due: 1 and *at_r, 0 if none waits, -1
  * with *error_r. */

@@ -101,6 +101,14 @@ void settings_server(const struct config *cfg, struct server_config *set)
 	set->require_signature = cfg->gpg.require_signature;
 	settings_clock(cfg, &set->clock);
 	settings_clubs(cfg, set);
+	/* [bot]: its strings stay the config's, as the clubs' do. */
+	set->bot.enabled = cfg->bot.enabled;
+	set->bot.name = cfg->bot.name;
+	set->bot.levels = cfg->bot.levels;
+	set->bot.max_games = cfg->bot.max_games;
+	set->bot.rated = cfg->bot.rated;
+	set->bot.delay = (int64_t)(cfg->bot.delay_ms / 1000);
+	set->bot.think_ms = (int64_t)cfg->bot.think_ms;
 }
 
 /* A competition's common part: its strings stay the config's. */

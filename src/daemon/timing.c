@@ -7,6 +7,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +15,10 @@
 #include <unistd.h>
 
 #include "config/log.h"
+
+/* timing_now() runs on the mail loop and on the outbox thread
+ * (outbox_thread.h): the offset it keeps is shared under this lock. */
+static pthread_mutex_t timing_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static struct {
 	bool initialised;
@@ -78,6 +83,7 @@ int64_t timing_now(void)
 	const char *why;
 	int64_t offset = 0;
 
+	pthread_mutex_lock(&timing_lock);
 	if (!timing.initialised)
 		timing_init();
 	if (timing.offset_file != NULL) {
@@ -93,6 +99,7 @@ int64_t timing_now(void)
 		}
 	}
 	timing.offset = offset;
+	pthread_mutex_unlock(&timing_lock);
 	return (int64_t)time(NULL) + offset;
 }
 
@@ -102,7 +109,9 @@ int64_t timing_received(int64_t received, int64_t now)
 
 	if (received <= 0)
 		return 0;
+	pthread_mutex_lock(&timing_lock);
 	t = received + timing.offset;
+	pthread_mutex_unlock(&timing_lock);
 	if (t <= 0)
 		return 0;
 	return t < now ? t : now;

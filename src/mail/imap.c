@@ -234,7 +234,9 @@ static int imap_connect(struct imap_source *is, const char **error_r)
 			is->rescan_pending = true;
 		is->src.state.uidvalidity = uidvalidity;
 		is->src.state.last_uid = 0;
-		is->n_aside = 0;	/* UIDs of the old mailbox */
+		/* UIDs of the old mailbox */
+		is->n_aside = 0;
+		is->n_archive = 0;
 	}
 	is->cursor = is->src.state.last_uid;
 	is->n_pending = 0;

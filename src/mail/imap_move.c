@@ -6,7 +6,11 @@
  * UIDs at once (Dovecot spends ~5 ms on each command): sent before the next
  * scan, before waiting, on close and every IMAP_ARCHIVE_BATCH messages.  A
  * failed batch is dropped: its UIDs are at or below last_uid, so the next
- * scan finds them still there and archives them ("leftovers").
+ * scan finds them still there and archives them ("leftovers").  A batch
+ * only ever holds UIDs of the connection it is sent on: a disconnect
+ * empties it and a mark made while disconnected is left to that scan, so
+ * a reconnect to a recreated mailbox (new UIDVALIDITY, UIDs from 1 again)
+ * never archives a message that was not handed out.
  *
  * Set aside (quarantine): a move of one message, sent at once, without
  * \Seen so an operator sees it as new.  The folder is created (once per
@@ -152,6 +156,11 @@ int imap_mark_handled(struct mail_source *src, uint32_t uid,
 		src->state.last_uid = uid;
 	/* Set aside already: it goes to quarantine, not to the archive. */
 	if (imap_set_aside_queued(is, uid))
+		return 0;
+	/* Disconnected: the scan after the reconnect archives it as a
+	 * leftover.  Not queued: if the mailbox came back with a new
+	 * UIDVALIDITY, this UID names another message, never handed out. */
+	if (is->imap == NULL)
 		return 0;
 	/* Batched: sent before the next scan, wait or close, or now if
 	 * the batch is large. */

@@ -6,6 +6,7 @@
 #include "mail/pgp.h"
 
 #include <gpgme.h>
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,9 +17,13 @@
 
 const char *pgp_fail(struct pgp_ctx *ctx, const char *what, gpgme_error_t err)
 {
+	char words[160];
+
+	/* gpgme_strerror is not thread-safe; its _r twin is. */
+	if (err != 0 && gpgme_strerror_r(err, words, sizeof(words)) != 0)
+		snprintf(words, sizeof(words), "GPGME error %u", (unsigned)err);
 	if (err != 0)
-		snprintf(ctx->error, sizeof(ctx->error), "%s: %s", what,
-			 gpgme_strerror(err));
+		snprintf(ctx->error, sizeof(ctx->error), "%s: %s", what, words);
 	else
 		snprintf(ctx->error, sizeof(ctx->error), "%s", what);
 	return ctx->error;
@@ -39,23 +44,34 @@ const char *pgp_sig_status_name(enum pgp_sig_status status)
 	return "error";
 }
 
+/* GPGME wants gpgme_check_version() called once before any other call
+ * and before threads use it: done once, by whichever thread makes the
+ * first context (the daemon's loop, its outbox thread). */
+static pthread_once_t pgp_once = PTHREAD_ONCE_INIT;
+static const char *pgp_init_error;
+
+static void pgp_init(void)
+{
+	if (gpgme_check_version("1.14.0") == NULL)
+		pgp_init_error = "GPGME older than 1.14";
+	else if (gpgme_engine_check_version(GPGME_PROTOCOL_OpenPGP) != 0)
+		pgp_init_error = "no usable gpg engine for OpenPGP";
+}
+
 int pgp_ctx_new(const char *gnupghome, struct pgp_ctx **ctx_r,
 		const char **error_r)
 {
 	struct pgp_ctx *ctx;
-	gpgme_error_t err;
 
-	if (gpgme_check_version("1.14.0") == NULL) {
-		*error_r = "GPGME older than 1.14";
-		return -1;
-	}
-	err = gpgme_engine_check_version(GPGME_PROTOCOL_OpenPGP);
-	if (err != 0) {
-		*error_r = "no usable gpg engine for OpenPGP";
+	pthread_once(&pgp_once, pgp_init);
+	if (pgp_init_error != NULL) {
+		*error_r = pgp_init_error;
 		return -1;
 	}
 	ctx = calloc(1, sizeof(*ctx));
-	if (ctx == NULL) {
+	if (ctx == NULL ||
+	    (gnupghome != NULL && (ctx->home = strdup(gnupghome)) == NULL)) {
+		free(ctx);
 		*error_r = "out of memory";
 		return -1;
 	}
@@ -66,6 +82,7 @@ int pgp_ctx_new(const char *gnupghome, struct pgp_ctx **ctx_r,
 		*error_r = "cannot set up a GPGME context";
 		if (ctx->gpg != NULL)
 			gpgme_release(ctx->gpg);
+		free(ctx->home);
 		free(ctx);
 		return -1;
 	}
@@ -81,12 +98,30 @@ int pgp_ctx_new(const char *gnupghome, struct pgp_ctx **ctx_r,
 void pgp_ctx_free(struct pgp_ctx **ctxp)
 {
 	struct pgp_ctx *ctx = *ctxp;
+	unsigned int i;
 
 	if (ctx == NULL)
 		return;
+	for (i = 0; i < PGP_SIBLINGS_MAX; i++)
+		pgp_ctx_free(&ctx->siblings[i]);
 	gpgme_release(ctx->gpg);
+	free(ctx->home);
 	free(ctx);
 	*ctxp = NULL;
+}
+
+int pgp_ctx_sibling(struct pgp_ctx *ctx, unsigned int i,
+		    struct pgp_ctx **sibling_r, const char **error_r)
+{
+	if (i >= PGP_SIBLINGS_MAX) {
+		*error_r = "too many GPGME contexts asked for";
+		return -1;
+	}
+	if (ctx->siblings[i] == NULL &&
+	    pgp_ctx_new(ctx->home, &ctx->siblings[i], error_r) < 0)
+		return -1;
+	*sibling_r = ctx->siblings[i];
+	return 0;
 }
 
 /* Map GPGME's per-signature status and summary to our enum.  Order

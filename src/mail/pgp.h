@@ -11,6 +11,10 @@
  *
  * Errors: functions return 0 or -1; on -1 *error_r points to a message that
  * stays valid until the next call on the same context.
+ *
+ * Threads: a context is used by one thread at a time; contexts may be
+ * made and used in any thread (GPGME is set up once, whichever comes
+ * first), several at once on the same GNUPGHOME (pgp_ctx_sibling).
  */
 #ifndef ASHES_MAIL_PGP_H
 #define ASHES_MAIL_PGP_H
@@ -58,6 +62,19 @@ const char *pgp_sig_status_name(enum pgp_sig_status status);
 int pgp_ctx_new(const char *gnupghome, struct pgp_ctx **ctx_r,
 		const char **error_r);
 void pgp_ctx_free(struct pgp_ctx **ctx);
+
+/* The most contexts pgp_ctx_sibling() makes beside one context. */
+#define PGP_SIBLINGS_MAX 3
+
+/* Another context on ctx's GNUPGHOME (the i-th, i < PGP_SIBLINGS_MAX),
+ * for another thread to use while ctx is in use: a GPGME context serves
+ * one thread at a time, while the keyring is shared (gpg locks it).  Made
+ * on the first call with i and kept, with what it caches, until ctx is
+ * freed (pgp_ctx_free frees its siblings).  Call it from the thread that
+ * uses ctx, before handing the sibling to another.  0 with *sibling_r
+ * (owned by ctx), or -1 with *error_r. */
+int pgp_ctx_sibling(struct pgp_ctx *ctx, unsigned int i,
+		    struct pgp_ctx **sibling_r, const char **error_r);
 
 /* Verify a detached signature sig over data.  The result (including BAD,
  * UNKNOWN_KEY, and ERROR for data that is not a signature) is in *sig_r

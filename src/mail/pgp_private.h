@@ -22,9 +22,13 @@ struct pgp_primary {
 
 struct pgp_ctx {
 	gpgme_ctx_t gpg;
+	char *home;	/* GNUPGHOME as given (NULL: gpg's default) */
 	char error[256];
 	struct pgp_primary primary[PGP_PRIMARY_CACHE];
 	unsigned int primary_next;
+	/* Contexts on the same home for other threads (pgp_ctx_sibling),
+	 * owned by this one. */
+	struct pgp_ctx *siblings[PGP_SIBLINGS_MAX];
 };
 
 /* Write "what: gpgme's words for err" (just what when err is 0) into

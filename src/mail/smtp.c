@@ -25,6 +25,7 @@ struct smtp_sender {
 	struct buf fail;	/* the last 4xx/5xx reply of this send */
 	const char *rd;		/* message bytes left to upload */
 	size_t rd_left;
+	bool used;		/* a send since the last disconnect */
 };
 
 static size_t smtp_read_cb(char *ptr, size_t size, size_t nmemb, void *data)
@@ -239,6 +240,7 @@ enum smtp_result smtp_send(struct smtp_sender *ss, const char *from,
 	curl_easy_setopt(ss->curl, CURLOPT_MAIL_FROM, from);
 	curl_easy_setopt(ss->curl, CURLOPT_MAIL_RCPT, list);
 	curl_easy_setopt(ss->curl, CURLOPT_INFILESIZE_LARGE, (curl_off_t)size);
+	ss->used = true;
 	res = curl_easy_perform(ss->curl);
 	curl_easy_getinfo(ss->curl, CURLINFO_RESPONSE_CODE, &code);
 	/* The list must not outlive this call inside the handle. */
@@ -266,6 +268,19 @@ enum smtp_result smtp_send(struct smtp_sender *ss, const char *from,
 		*code_r = (int)code;
 	*reply_r = buf_str(&ss->last);
 	return result;
+}
+
+void smtp_sender_disconnect(struct smtp_sender *ss)
+{
+	if (ss == NULL || !ss->used)
+		return;
+	/* A fresh handle: the old one's cleanup says QUIT and closes its
+	 * connection cache. */
+	curl_easy_cleanup(ss->curl);
+	ss->curl = curl_easy_init();
+	if (ss->curl == NULL)
+		abort();
+	ss->used = false;
 }
 
 const char *smtp_result_name(enum smtp_result result)

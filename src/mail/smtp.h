@@ -3,8 +3,12 @@
  * The bytes given are sent unchanged (through a read callback, never
  * CURLOPT_MIMEPOST, which would re-wrap a signed PGP/MIME body); libcurl
  * only dot-stuffs them on the wire.  One sender keeps one connection open
- * across a batch: the same CURL handle, with MAIL FROM / RCPT TO set per
- * message.  Each send says whether the message was accepted, failed for
+ * from one send to the next, across batches: the same CURL handle (whose
+ * connection cache holds it), with MAIL FROM / RCPT TO set per message,
+ * until smtp_sender_disconnect(), a failed send (libcurl closes the
+ * connection after any transfer that failed) or the server hangs up.
+ * libcurl does not pipeline SMTP (RFC 2920 PIPELINING is not used even
+ * where offered): each MAIL, RCPT and DATA waits for its reply.  Each send says whether the message was accepted, failed for
  * now (retry later with backoff) or failed for good (record it), with the
  * server's reply text.  Passwords are never logged nor put in replies.
  *
@@ -69,6 +73,11 @@ enum smtp_result smtp_send(struct smtp_sender *sender, const char *from,
 			   const char *const *rcpts, size_t n_rcpts,
 			   const void *data, size_t size,
 			   const char **reply_r, int *code_r);
+
+/* Close the connection kept open between sends, with QUIT (e.g. after it
+ * sat idle); the next send opens a new one.  Nothing to do when no send
+ * was made since the last close. */
+void smtp_sender_disconnect(struct smtp_sender *sender);
 
 /* The words for a result: "sent", "temporary failure", "permanent
  * failure". */

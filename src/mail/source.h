@@ -177,6 +177,9 @@ enum mail_source_result mail_source_next(struct mail_source *src,
  * EXPUNGE).  The IMAP source batches the moves (one STORE and one MOVE for
  * many messages): they are sent before next() looks at the mailbox again,
  * before wait() and in close(), so a message is never handed out twice.
+ * While disconnected nothing is queued: the first scan after the
+ * reconnect archives it (or, under a new UIDVALIDITY, hands the new
+ * mailbox's messages out, none archived unread).
  * Returns 0, or -1 with *error_r (the message stays and is archived by a
  * later scan, as the saved last UID covers it). */
 int mail_source_mark_handled(struct mail_source *src, uint32_t uid,

@@ -56,13 +56,15 @@ static const struct keyword keywords[] = {
 	{ "league", COMMAND_LEAGUE, command_parse_club, false },
 	{ "ratings", COMMAND_RATINGS, parse_no_args, false },
 	{ "archive", COMMAND_ARCHIVE, parse_game_arg, true },
+	{ "hint", COMMAND_HINT, parse_game_arg, true },
 	/* `offer undo GAME` (and `offer draw GAME`); accept and decline
 	 * take `undo` and `draw` too. */
 	{ "offer", COMMAND_UNDO, parse_offer, true },
 };
 
 /* Help topics besides the keywords. */
-static const char *const extra_topics[] = { "rules", "undo", "clock" };
+static const char *const extra_topics[] = { "rules", "undo", "clock",
+					     "bot" };
 
 #define N_ELEMENTS(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -71,6 +73,8 @@ const char *command_kind_name(enum command_kind kind)
 	/* `offer` is only one of undo's three keywords */
 	if (kind == COMMAND_UNDO)
 		return "undo";
+	if (kind == COMMAND_CHALLENGE_BOT)
+		return "challenge";
 	for (size_t i = 0; i < N_ELEMENTS(keywords); i++)
 		if (keywords[i].kind == kind)
 			return keywords[i].word;
@@ -233,7 +237,8 @@ static bool valid_name(const struct word *w)
 		if (command_word_is(w, keywords[i].word))
 			return false;
 	/* Nor a name that reads as a move ("c3e5"), for the same reason. */
-	return !command_word_is(w, "any") && !looks_like_move(w->s, w->len);
+	return !command_word_is(w, "any") && !command_word_is(w, "bot") &&
+	       !looks_like_move(w->s, w->len);
 }
 
 bool command_name_ok(const char *s, size_t len)
@@ -414,6 +419,32 @@ static int parse_key(struct command *cmd, const struct word *w, size_t nw,
 	return command_no_more(cmd, w, nw, 2);
 }
 
+/* challenge bot [level=N] [OPTION]...: a game against the practice
+ * opponent.  The level's form only (one digit, 1-9): which levels are
+ * offered is the service's to say. */
+static int parse_challenge_bot(struct command *cmd, const struct word *w,
+			       size_t nw)
+{
+	cmd->kind = COMMAND_CHALLENGE_BOT;
+	command_copy_cut(cmd->name, sizeof(cmd->name), "bot", 3);
+	for (size_t i = 2; i < nw; i++) {
+		if (!command_starts_with_ci(w[i].s, w[i].len, "level=")) {
+			if (parse_option(cmd, &w[i]) < 0)
+				return -1;
+			continue;
+		}
+		if (cmd->level != 0)
+			return command_fail_str(cmd,
+						COMMAND_ERR_DUPLICATE_OPTION,
+						"level");
+		if (w[i].len != 7 || w[i].s[6] < '1' || w[i].s[6] > '9')
+			return command_fail(cmd, COMMAND_ERR_BAD_OPTION, w[i].s,
+					    w[i].len);
+		cmd->level = w[i].s[6] - '0';
+	}
+	return 0;
+}
+
 /* challenge PLAYER|any [OPTION]... */
 static int parse_challenge(struct command *cmd, const struct word *w,
 			   size_t nw, const char *end, int64_t thread_game)
@@ -422,6 +453,8 @@ static int parse_challenge(struct command *cmd, const struct word *w,
 	(void)thread_game;
 	if (nw < 2)
 		return command_fail_str(cmd, COMMAND_ERR_MISSING_ARG, "PLAYER or any");
+	if (command_word_is(&w[1], "bot"))
+		return parse_challenge_bot(cmd, w, nw);
 	if (command_word_is(&w[1], "any"))
 		command_copy_cut(cmd->name, sizeof(cmd->name), "any", 3);
 	else if (valid_name(&w[1]))

@@ -58,6 +58,9 @@ enum command_kind {
 	COMMAND_LEAGUE,      /* league action, club (league) */
 	COMMAND_RATINGS,
 	COMMAND_ARCHIVE,     /* game: its archive, mailed */
+	COMMAND_CHALLENGE_BOT, /* `challenge bot`: level (0: not given),
+			      * options */
+	COMMAND_HINT,        /* game: the bot's best moves (bot games) */
 };
 
 /* Why a line is not a command.  command_error_string() gives a short
@@ -186,6 +189,8 @@ struct command {
 	 * VALUE (as given: one word, checked for its shape only). */
 	struct command_option options[COMMAND_MAX_OPTIONS];
 	size_t noptions;
+	/* `challenge bot level=N`: N (1-9 as written; 0: not given). */
+	int level;
 	/* `message`: the text after GAME, trimmed, never empty. */
 	char note[COMMAND_TEXT_MAX];
 	/* `help`: "" for the general help, "rules", "undo", or a command

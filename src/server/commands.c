@@ -64,6 +64,10 @@ static const struct server_command server_commands[] = {
 	/* Who may have which game's archive: archive_cmd.c. */
 	{ COMMAND_ARCHIVE, "archive", GATE_GAME, "mail/cmd-archive.txt",
 	  archive_cmd_run },
+	/* The practice opponent: bot.c (a hint is for the player to move). */
+	{ COMMAND_CHALLENGE_BOT, "challenge", GATE_REGISTERED,
+	  "mail/cmd-challenge-bot.txt", bot_challenge },
+	{ COMMAND_HINT, "hint", GATE_TO_MOVE, "mail/cmd-hint.txt", bot_hint },
 };
 
 static const struct server_command *commands_find(enum command_kind kind)
@@ -304,6 +308,9 @@ static const char *const commands_other_templates[] = {
 	"mail/subject-standings.txt",
 	"mail/board.html",
 	"mail/archive.txt",
+	"mail/bot-move.txt",
+	"mail/subject-bot-move.txt",
+	"mail/hint.txt",
 	"move-words.txt",
 	"rule.txt",
 	"explain.txt",

@@ -230,6 +230,14 @@ int intake_decide(struct handle *h, struct server_outcome *out)
 	 * verified signer is counted by key, anyone else by address. */
 	rate_key = msg->fingerprint != NULL ? msg->fingerprint :
 		   msg->from_address;
+	/* The daemon's own bot moves in every game it plays: not counted. */
+	if (msg->fingerprint != NULL) {
+		int bot = bot_is_key(h, msg->fingerprint);
+		if (bot < 0)
+			return -1;
+		if (bot == 1)
+			rate_key = NULL;
+	}
 	if (h->srv->cfg.sender_rate_limit > 0 && rate_key != NULL) {
 		long count = 0, limit = (long)h->srv->cfg.sender_rate_limit;
 

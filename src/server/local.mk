@@ -26,6 +26,11 @@ libashes_server_a_SOURCES = \
 	src/server/club_timer.c src/server/club_league.c src/server/admin_club.c \
 	src/server/club_league_view.c src/server/archive_cmd.c \
 	src/server/game_record.c
+# The practice opponent (bot.c, bot_turn.c) thinks with src/ai: its
+# objects go into this library, so that whatever links the service links
+# the search with it (the layers: core <- ai <- server).
+libashes_server_a_SOURCES += src/server/bot.c src/server/bot_turn.c
+libashes_server_a_LIBADD = $(libashes_ai_a_OBJECTS)
 
 # tests/server: Check tests for the command language and the service.
 check_PROGRAMS += tests/server/test_command
@@ -93,6 +98,9 @@ nobase_dist_pkgdata_DATA += templates/help-commands.txt \
 	templates/mail/cmd-league.txt \
 	templates/mail/cmd-ratings.txt \
 	templates/mail/cmd-archive.txt templates/mail/archive.txt \
+	templates/mail/cmd-challenge-bot.txt templates/mail/cmd-hint.txt \
+	templates/mail/bot-move.txt templates/mail/subject-bot-move.txt \
+	templates/mail/hint.txt \
 	templates/mail/archive-unavailable.txt \
 	templates/mail/ladder-notice.txt \
 	templates/mail/ladder.txt \
@@ -183,6 +191,13 @@ tests_server_test_club_SOURCES = tests/server/test_club.c \
 	tests/server/server_test.h
 tests_server_test_club_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_server_test_club_LDADD = $(tests_server_test_server_LDADD)
+# The practice opponent in the service (bot.c, bot_turn.c).
+check_PROGRAMS += tests/server/test_bot
+TESTS += tests/server/test_bot
+tests_server_test_bot_SOURCES = tests/server/test_bot.c \
+	tests/server/server_test.h
+tests_server_test_bot_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_server_test_bot_LDADD = $(tests_server_test_server_LDADD)
 # The service driven by case files (tests/server/cases/*.case): the mails
 # that go in and the exact mails queued for each, as curl's tests/data.
 check_PROGRAMS += tests/server/test_cases

@@ -104,22 +104,14 @@ static int play_clock_options(struct handle *h, const struct command *c,
 	return 0;
 }
 
-int play_challenge(struct handle *h, const struct command *c, struct game *g,
-		   struct template_ctx *out)
+int play_challenge_settings(struct handle *h, const struct command *c,
+			    char *vtext, char *ctext)
 {
 	struct core_variant v = h->srv->cfg.default_variant;
-	struct store_player *target = NULL;
-	struct template_ctx *ctx;
-	struct store_game row;
-	char vtext[CORE_VARIANT_TEXT_MAX];
 	enum core_error err;
-	const char *error;
-	int64_t id;
 	int ret;
 
-	char ctext[GAME_CLOCK_TEXT_MAX];
-
-	if ((ret = play_clock_options(h, c, ctext, sizeof(ctext))) != 0)
+	if ((ret = play_clock_options(h, c, ctext, GAME_CLOCK_TEXT_MAX)) != 0)
 		return ret;
 	for (size_t i = 0; i < c->noptions; i++) {
 		const struct command_option *o = &c->options[i];
@@ -132,6 +124,25 @@ int play_challenge(struct handle *h, const struct command *c, struct game *g,
 			return refuse_rule(h, NULL, NULL, err);
 		}
 	}
+	core_variant_format(&v, CORE_VARIANT_ALL, vtext, CORE_VARIANT_TEXT_MAX);
+	return 0;
+}
+
+int play_challenge(struct handle *h, const struct command *c, struct game *g,
+		   struct template_ctx *out)
+{
+	struct store_player *target = NULL;
+	struct template_ctx *ctx;
+	struct store_game row;
+	char vtext[CORE_VARIANT_TEXT_MAX];
+	const char *error;
+	int64_t id;
+	int ret;
+
+	char ctext[GAME_CLOCK_TEXT_MAX];
+
+	if ((ret = play_challenge_settings(h, c, vtext, ctext)) != 0)
+		return ret;
 	if (strcmp(c->name, "any") != 0) {
 		ret = store_player_by_name(h->srv->store, c->name, &target,
 					   &error);
@@ -146,8 +157,12 @@ int play_challenge(struct handle *h, const struct command *c, struct game *g,
 			store_player_free(&target);
 			return server_refuse(h, "challenge_self");
 		}
+		/* The bot is played with `challenge bot level=N`. */
+		if ((ret = bot_refuse_named(h, target->id)) != 0) {
+			store_player_free(&target);
+			return ret;
+		}
 	}
-	core_variant_format(&v, CORE_VARIANT_ALL, vtext, sizeof(vtext));
 
 	memset(&row, 0, sizeof(row));
 	row.variant = vtext;

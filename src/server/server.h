@@ -113,6 +113,20 @@ struct server_league {
 	struct league_rules rules;
 };
 
+/* The practice opponent ([bot] in ashesd.conf; bot.c, bot_turn.c).  The
+ * bot is a player whose key is the daemon's signing key: the daemon's
+ * bot thread plays its moves as signed mails through server_handle(),
+ * like anyone's.  It never gets mail. */
+struct server_bot_config {
+	bool enabled;        /* `challenge bot` is taken */
+	const char *name;    /* the bot player's name, e.g. "Ashes bot" */
+	unsigned levels;     /* bit L set: level L (1..5) is offered */
+	size_t max_games;    /* bot games open or under way at once; 0: any */
+	bool rated;          /* its games are rated */
+	int64_t delay;       /* seconds it waits after its opponent moved */
+	int64_t think_ms;    /* its thinking time per move */
+};
+
 struct server_config {
 	/* Domain of our Message-IDs, e.g. "ashes.example.org".  Required. */
 	const char *domain;
@@ -150,6 +164,7 @@ struct server_config {
 	const struct server_league *leagues;
 	size_t nleagues;
 	struct rating_config rating;
+	struct server_bot_config bot;
 };
 
 /* Defaults: no domain, no templates, default variant, draws allowed. */
@@ -424,5 +439,75 @@ int server_clock_show(struct server *server, int64_t game_id, int64_t now,
 int server_clock_adjust(struct server *server, int64_t game_id,
 			const char *side, int64_t seconds, const char *note,
 			int64_t now, struct buf *out, const char **error_r);
+
+/* ---- the practice opponent (bot_turn.c), for the daemon's bot thread -- */
+
+/* Make the player holding the key fingerprint (the daemon's signing key)
+ * the bot, named cfg.bot.name: created the first time (with an address
+ * under ".invalid" that no mail is ever queued to), renamed when the
+ * configuration changed its name.  In a transaction of its own.  0, or -1
+ * with *error_r (the name or the key is another player's). */
+int server_bot_enlist(struct server *server, const char *fingerprint,
+		      int64_t now, const char **error_r);
+
+/* One move the bot owes: the game, the ply it plays, its level, when it
+ * may play (the game's last change plus cfg.bot.delay) and the position
+ * it plays in. */
+struct server_bot_turn {
+	int64_t game_id;
+	int ply;
+	int level;
+	int64_t due;
+	struct core_position pos;
+};
+
+/* The bot's move due first of all its games (games whose turn is not the
+ * bot's are skipped, and so is game skip_game at ply skip_ply: a move
+ * that was refused is not tried again at once): 1 and *turn_r, 0 when it
+ * owes none.  Rates the rated bot games that ended first, in a
+ * transaction of its own.  -1 with *error_r. */
+int server_bot_next(struct server *server, int64_t now, int64_t skip_game,
+		    int skip_ply, struct server_bot_turn *turn_r,
+		    const char **error_r);
+
+/* Think about turn for think_ms at most (0: the level's own bound): the
+ * move's canonical text into move (CORE_MOVE_TEXT_MAX bytes).  Touches
+ * no store: run it outside any transaction.  -1 with *error_r. */
+int server_bot_think(const struct server_bot_turn *turn, int64_t think_ms,
+		     char *move, const char **error_r);
+
+/* A hint a player asked (`hint GAME`), answered by the bot thread: the
+ * game, the ply the player is to play, the position, who asked. */
+struct server_bot_hint {
+	int64_t id;
+	int64_t game_id;
+	int64_t player_id;
+	int64_t inbound_id;  /* the mail that asked (0: none) */
+	int ply;
+	struct core_position pos;
+};
+
+/* The oldest hint waiting: 1 and *hint_r, 0 when none waits.  A hint
+ * whose game moved on (or ended) meanwhile is dropped on the way, with
+ * no mail.  -1 with *error_r. */
+int server_bot_hint_next(struct server *server, int64_t now,
+			 struct server_bot_hint *hint_r, const char **error_r);
+
+/* Answer hint: the bot's three best moves for the player (a level 4
+ * search, think_ms at most; thought outside any transaction), mailed to
+ * them (mail/hint.txt) in the game's thread, in a transaction of its own
+ * -- unless the game moved on meanwhile: then dropped.  0, or -1 with
+ * *error_r (nothing changed). */
+int server_bot_hint_answer(struct server *server,
+			   const struct server_bot_hint *hint,
+			   int64_t think_ms, int64_t now,
+			   const char **error_r);
+
+/* The bot's mail playing move in turn: its text (mail/bot-move.txt: the
+ * command as a player writes it) and subject, appended to text and
+ * subject.  -1 with *error_r (a template error). */
+int server_bot_mail(struct server *server, const struct server_bot_turn *turn,
+		    const char *move, int64_t now, struct buf *text,
+		    struct buf *subject, const char **error_r);
 
 #endif

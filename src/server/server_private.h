@@ -164,6 +164,7 @@ void commands_parse(const struct handle *h, struct command_list *list_r);
 int commands_check_templates(struct server *server, const char **error_r);
 
 /* The handlers, by file. */
+server_command_fn bot_challenge, bot_hint;
 server_command_fn play_challenge, play_accept, play_decline, play_move,
 	play_preview, play_resign, play_draw;
 server_command_fn view_game, view_games, view_observe;
@@ -173,6 +174,25 @@ server_command_fn message_send;
 server_command_fn undo_run;
 server_command_fn help_run;
 server_command_fn archive_cmd_run;
+
+/* play.c.  A challenge's options: the variant's text into vtext
+ * (CORE_VARIANT_TEXT_MAX bytes) and the time control's into ctext
+ * (GAME_CLOCK_TEXT_MAX).  0, REFUSED (a bad option), or -1. */
+int play_challenge_settings(struct handle *h, const struct command *c,
+			    char *vtext, char *ctext);
+
+/* ---- bot.c: the practice opponent ------------------------------------ */
+
+/* The bot's player id into *id_r (0: there is no bot).  0 or -1. */
+int bot_player_id(struct handle *h, int64_t *id_r);
+/* Is player pid the bot?  1 yes, 0 no, -1 failure.  The bot gets no
+ * mail: queue.c drops every mail to it. */
+int bot_is_player(struct handle *h, int64_t pid);
+/* Is fpr the bot's key?  1 yes, 0 no, -1 failure. */
+int bot_is_key(struct handle *h, const char *fpr);
+/* A `challenge NAME` naming the bot: REFUSED (played with `challenge
+ * bot`), 0 for anyone else, -1. */
+int bot_refuse_named(struct handle *h, int64_t pid);
 
 /* ---- message.c ------------------------------------------------------ */
 

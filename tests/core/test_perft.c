@@ -513,6 +513,12 @@ int main(void)
 	SRunner *sr;
 	int failed;
 
+	/* Check's default of 4 s (wall clock) is too short for the deep
+	 * counts on a loaded machine or under the sanitizers. */
+	tcase_set_timeout(n4, 120);
+	tcase_set_timeout(n5, 600);
+	tcase_set_timeout(cross, 120);
+	tcase_set_timeout(games, 120);
 	tcase_add_test(golden, t_spec_worked_checks);
 	tcase_add_test(golden, t_reference_spec_checks);
 	tcase_add_test(n4, t_perft_n4_depth3);

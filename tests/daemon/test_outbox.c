@@ -288,6 +288,69 @@ START_TEST(test_compose_png_drawn_at_send)
 }
 END_TEST
 
+/* Drawn once, shown to each its own: the outbox keeps the last PNGs it
+ * drew by their SVG (both players of a move get the same board), and a
+ * mail must still carry the PNG of its own row's drawing, whatever was
+ * drawn before it. */
+START_TEST(test_compose_png_each_its_own)
+{
+	static const int order[] = { 0, 1, 0, 1, 1, 0 };
+	struct buf svg[2] = { BUF_INIT, BUF_INIT }, png[2] = { BUF_INIT, BUF_INIT };
+	struct core_position pos;
+	struct core_variant v;
+	struct core_move mv;
+	enum core_error err;
+	const char *error = NULL;
+	int i;
+
+	core_variant_default(&v);
+	ck_assert_int_eq(core_position_init(&pos, &v, &err), 0);
+	for (i = 0; i < 2; i++) {
+		render_board_svg(&pos, NULL, &svg[i]);
+		ck_assert_int_eq(render_png_from_svg(svg[i].data, svg[i].len, 0,
+						     &png[i], &error), 0);
+		ck_assert_uint_ge(core_legal_moves(&pos, &mv, 1), 1);
+		core_play_unchecked(&pos, &mv, NULL);
+	}
+	ck_assert(png[0].len != png[1].len ||
+		  memcmp(png[0].data, png[1].data, png[0].len) != 0);
+	for (size_t k = 0; k < sizeof(order) / sizeof(order[0]); k++) {
+		char args[16384], pic[PATH_MAX + 64], mail[PATH_MAX + 64];
+		struct buf out = BUF_INIT;
+		struct store_outbox_msg *m;
+		struct ot_row r;
+		int64_t id = 0;
+
+		i = order[k];
+		ot_row(&r, "alice@mailstack.test", "your-move", ot_store_game(),
+		       0, 9);
+		r.m.image = svg[i].data;
+		r.m.image_len = svg[i].len;
+		r.m.image_type = STORE_OUTBOX_PNG;
+		ck_assert_msg(store_outbox_enqueue(ot.store, &r.m, OT_NOW, &id,
+						   &error) == 0, "%s", error);
+		ot_row_free(&r);
+		m = row(id);
+		ck_assert_int_eq(outbox_compose(&ot.cfg, NULL, m, OT_NOW, &out,
+						&error), OUTBOX_COMPOSE_OK);
+		snprintf(mail, sizeof(mail), "%s",
+			 ot_write("mail.eml", out.data, out.len));
+		snprintf(pic, sizeof(pic), "%s",
+			 ot_write("board.png", png[i].data, png[i].len));
+		snprintf(args, sizeof(args), "--crlf --html '%s' --image-type %s",
+			 pic, STORE_OUTBOX_PNG);
+		ck_assert_msg(ot_check_mail(mail, args) == 0, "mail %zu: %s", k,
+			      buf_str(&out));
+		buf_free(&out);
+	}
+	outbox_forget_pictures();
+	for (i = 0; i < 2; i++) {
+		buf_free(&svg[i]);
+		buf_free(&png[i]);
+	}
+}
+END_TEST
+
 START_TEST(test_compose_bad_row)
 {
 	static const size_t fields[] = {
@@ -664,6 +727,7 @@ int main(void)
 	tcase_add_test(tc, test_compose_html_from_row);
 	tcase_add_test(tc, test_compose_png_from_store);
 	tcase_add_test(tc, test_compose_png_drawn_at_send);
+	tcase_add_test(tc, test_compose_png_each_its_own);
 	tcase_add_test(tc, test_compose_bad_row);
 	tcase_add_test(tc, test_compose_golden);
 	tcase_add_test(tc, test_compose_signed);

@@ -20,6 +20,10 @@
 #   in_send WHO FILE                 hand FILE to Postfix (envelope WHO)
 #   in_inbound_count / in_wait_inbound N [SECS] / in_outcome MSGID
 #   in_game_ply GAME / in_players / in_replies WHO
+#   in_lmtp_proxy / in_lmtp_cut TEXT Postfix's LMTP through a proxy that
+#                                    loses Dovecot's 250 to one delivery
+#   in_msgids FILE...                the distinct Message-IDs of the mails
+#   in_postfix_accepted MSGID        times Postfix took in a mail of MSGID
 # IN_MSGID is the Message-ID (without <>) of the last mail in_mail built.
 
 # The private Postfix needs root; without it (or the tools) the tests skip.
@@ -430,4 +434,162 @@ in_stop() {
 		[ -d "$h" ] && gpgconf --homedir "$h" --kill gpg-agent >/dev/null 2>&1
 	done
 	e2e_stop
+}
+
+# in_lmtp_proxy: from now on Postfix delivers through a proxy in front of
+# Dovecot's LMTP that passes everything on, but for one mail once armed
+# (in_lmtp_cut).  Call it before mail flows: Postfix's running lmtp and
+# qmgr keep the old route while they are busy.
+# in_lmtp_cut TEXT: for the first mail from now on whose bytes hold TEXT
+# and that Dovecot saves, its "250 ... Saved" to the end of DATA is
+# swallowed, the connection closed -- what Dovecot stopped between saving
+# a mail and answering does.  Postfix never hears the 250 ("lost
+# connection ... while sending end of data -- message may be sent more
+# than once"), keeps the mail queued and delivers it again on its next
+# try: the mailbox holds the one queued mail twice.  SMTP and LMTP are
+# at-least-once by design; nothing on the sending side can tell.  What
+# the proxy swallowed is in $E2E_DIR/lmtp-cut.log.
+in_lmtp_cut() {
+	if ! printf '%s' "$1" >"$E2E_DIR/lmtp-cut.text.tmp" ||
+		! mv "$E2E_DIR/lmtp-cut.text.tmp" "$E2E_DIR/lmtp-cut.text"; then
+		e2e_fail "in_lmtp_cut: cannot arm the proxy"
+	fi
+}
+
+in_lmtp_proxy() {
+	local port pf=$E2E_DIR/lmtp-cut.port
+	rm -f "$pf" "$E2E_DIR/lmtp-cut.text"
+	CUT_TEXT_FILE=$E2E_DIR/lmtp-cut.text CUT_LOG=$E2E_DIR/lmtp-cut.log \
+		CUT_PORT_FILE=$pf CUT_UPSTREAM=$LMTP_PORT python3 -c '
+import os, socket, threading
+text_file = os.environ["CUT_TEXT_FILE"]
+upstream = int(os.environ["CUT_UPSTREAM"])
+log = open(os.environ["CUT_LOG"], "a", buffering=1)
+lock = threading.Lock()
+armed = [True]
+
+def shut(s):
+	try:
+		s.shutdown(socket.SHUT_RDWR)
+	except OSError:
+		pass
+
+# Dovecot to Postfix.  Only shutdown() here: the sockets are closed by
+# serve() once this thread is done, so no descriptor is reused under it.
+def answers(c, u, ended):
+	got = b""
+	try:
+		while True:
+			b = u.recv(65536)
+			if not b:
+				break
+			if not ended.is_set():
+				c.sendall(b)
+				continue
+			# the answer to the end of DATA, read whole: swallow a
+			# 250; pass anything else on (Dovecot going down) and
+			# stay armed for the next try
+			got += b
+			if not got.endswith(b"\r\n"):
+				continue
+			first = got.split(b"\r\n")[0].decode(errors="replace")
+			if got.startswith(b"250"):
+				log.write("swallowed: %s\n" % first)
+				break
+			log.write("passed on: %s\n" % first)
+			with lock:
+				armed[0] = True
+			ended.clear()
+			c.sendall(got)
+			got = b""
+	except OSError:
+		pass
+	shut(c)
+	shut(u)
+
+# Postfix to Dovecot, line by line, watching for the end of DATA.
+def serve(c):
+	try:
+		u = socket.create_connection(("127.0.0.1", upstream))
+	except OSError:
+		c.close()	# Dovecot down: Postfix sees it at the greeting
+		return
+	ended = threading.Event()
+	t = threading.Thread(target=answers, args=(c, u, ended), daemon=True)
+	t.start()
+	buf, data = b"", None
+	try:
+		while True:
+			b = c.recv(65536)
+			if not b:
+				break
+			buf += b
+			while b"\r\n" in buf:
+				line, buf = buf.split(b"\r\n", 1)
+				line += b"\r\n"
+				if data is None:
+					if line.upper() == b"DATA\r\n":
+						data = b""
+				elif line == b".\r\n":
+					try:
+						text = open(text_file, "rb").read()
+					except OSError:
+						text = b""
+					with lock:
+						if text and armed[0] and text in data:
+							armed[0] = False
+							ended.set()
+					data = None
+				else:
+					data += line
+				u.sendall(line)
+	except OSError:
+		pass
+	shut(u)
+	t.join()
+	c.close()
+	u.close()
+
+ls = socket.socket()
+ls.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+ls.bind(("127.0.0.1", 0))
+ls.listen(16)
+with open(os.environ["CUT_PORT_FILE"] + ".tmp", "w") as f:
+	f.write("%d\n" % ls.getsockname()[1])
+os.rename(os.environ["CUT_PORT_FILE"] + ".tmp", os.environ["CUT_PORT_FILE"])
+while True:
+	c, _ = ls.accept()
+	threading.Thread(target=serve, args=(c,), daemon=True).start()
+' </dev/null >>"$E2E_DIR/lmtp-cut.log" 2>&1 &
+	E2E_PIDS+=("$!")
+	for _ in $(seq 1 100); do
+		[ -s "$pf" ] && break
+		sleep 0.05
+	done
+	port=$(cat "$pf" 2>/dev/null)
+	[ -n "$port" ] || e2e_fail "the LMTP proxy did not start"
+	postconf -c "$E2E_DIR/stack/postfix" -e \
+		"virtual_transport = lmtp:inet:127.0.0.1:$port" ||
+		e2e_fail "postconf failed"
+	# the master re-reads main.cf; qmgr and lmtp start again with it
+	kill -HUP "$(tr -d ' ' <"$E2E_DIR/stack/postfix-queue/pid/master.pid")" ||
+		e2e_fail "Postfix is not running"
+}
+
+# in_msgids FILE...: the distinct Message-IDs of these mails, one a line.
+in_msgids() {
+	[ $# -gt 0 ] || return 0
+	awk 'FNR == 1 { h = 1 } /^\r?$/ { h = 0 }
+		h && tolower($1) == "message-id:" { sub(/\r$/, ""); print $2 }' "$@" |
+		sort -u
+}
+
+# in_postfix_accepted MSGID: how many times Postfix took in a mail with
+# this Message-ID (<> included or not) from a client: once per SMTP
+# transaction, whatever it then delivers.
+in_postfix_accepted() {
+	local id=${1#<}
+	id=${id%>}
+	grep -F "message-id=<$id>" "$E2E_DIR/stack/postfix/maillog" 2>/dev/null |
+		grep -c 'postfix/cleanup'
 }

@@ -1,8 +1,9 @@
 /* test_imap.c -- the IMAP mailbox source against a real Dovecot, fed by a
  * real Postfix (tests/stack/mailstack, started here and stopped at exit):
- * UID order, archiving, UIDVALIDITY change, server restart in the middle
- * of a poll, IDLE latency, TLS verification and login.  Setting aside
- * (quarantine) is test_imap_aside.c. */
+ * UID order, archiving, UIDVALIDITY change (also with a mark made while
+ * disconnected), server restart in the middle of a poll, IDLE latency, TLS
+ * verification and login.  Setting aside (quarantine) is
+ * test_imap_aside.c. */
 #include "config.h"
 
 #include <check.h>
@@ -195,6 +196,63 @@ START_TEST(test_uidvalidity_change)
 	ck_assert_uint_eq(msg.uid, 1);
 	ck_assert_uint_eq(msg.uidvalidity, st.uidvalidity);
 	ck_assert(has_subject(&msg, "v2-a"));
+	mail_source_close(&src);
+}
+END_TEST
+
+/* The connection lost after a message was handed out, the caller's mark
+ * made while disconnected, and the mailbox recreated meanwhile (a new
+ * UIDVALIDITY, UIDs from 1 again): the mark must not move the new
+ * mailbox's message of the same UID, never handed out, to the archive. */
+START_TEST(test_mark_while_down_then_new_uidvalidity)
+{
+	struct mail_source_settings set;
+	struct mail_source_message msg;
+	struct mail_source *src;
+	struct events ev = { 0 };
+	const char *error;
+	uint32_t old_uid;
+	int got_a = 0, got_b = 0, i;
+
+	ck_assert_int_eq(test_shell("doveadm -c '%s/dovecot/dovecot.conf' "
+				    "mailbox create -u bob Recreated",
+				    test_stack.dir), 0);
+	doveadm_save("bob", "Recreated", "old-a");
+	doveadm_save("bob", "Recreated", "old-b");
+	settings_for(&set, "bob", &ev);
+	set.mailbox = "Recreated";
+	src = open_source(&set);
+	ck_assert_int_eq(next_within(src, &msg, 1000), MAIL_SOURCE_MESSAGE);
+	ck_assert(has_subject(&msg, "old-a"));
+	old_uid = msg.uid;
+	/* The server goes away; the mailbox comes back recreated. */
+	ck_assert_int_eq(test_stack_cmd("restart-imap", NULL), 0);
+	ck_assert_int_eq(test_shell("doveadm -c '%s/dovecot/dovecot.conf' "
+				    "mailbox delete -u bob Recreated && "
+				    "doveadm -c '%s/dovecot/dovecot.conf' "
+				    "mailbox create -u bob Recreated",
+				    test_stack.dir, test_stack.dir), 0);
+	doveadm_save("bob", "Recreated", "new-a");
+	doveadm_save("bob", "Recreated", "new-b");
+	/* Fetching old-b finds the connection gone ... */
+	ck_assert_int_eq(mail_source_next(src, &msg, &error),
+			 MAIL_SOURCE_ERROR);
+	/* ... and the caller, having committed old-a, marks it. */
+	(void)mail_source_mark_handled(src, old_uid, &error);
+	ck_assert_int_eq(next_within(src, &msg, 3000), MAIL_SOURCE_RESCAN);
+	for (i = 0; i < 2; i++) {
+		ck_assert_msg(next_within(src, &msg, 3000) ==
+			      MAIL_SOURCE_MESSAGE, "new mail %d not handed "
+			      "out (%d in the archive)", i + 1,
+			      test_count_files(maildir("bob", ".Archive",
+						       "cur")));
+		got_a += has_subject(&msg, "new-a");
+		got_b += has_subject(&msg, "new-b");
+		ck_assert_int_eq(mail_source_mark_handled(src, msg.uid,
+							  &error), 0);
+	}
+	ck_assert_int_eq(got_a, 1);
+	ck_assert_int_eq(got_b, 1);
 	mail_source_close(&src);
 }
 END_TEST
@@ -653,6 +711,7 @@ int main(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_fetch_in_uid_order_and_archive);
 	tcase_add_test(tc, test_uidvalidity_change);
+	tcase_add_test(tc, test_mark_while_down_then_new_uidvalidity);
 	tcase_add_test(tc, test_restart_in_the_middle_of_a_poll);
 	tcase_add_test(tc, test_idle_wakes_on_delivery);
 	tcase_add_test(tc, test_idle_turned_off);

@@ -25,6 +25,9 @@ static const struct persona personas[] = {
 	/* a player of a club that takes unsigned mail: no key */
 	{ "dave", NULL, "dave@example.org" },
 	{ "eve", "EEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEE", "eve@evil.example" },
+	/* the bot (<config> bot = on): the daemon's key, its address */
+	{ "bot", "B0B0B0B0B0B0B0B0B0B0B0B0B0B0B0B0B0B0B0B0",
+	  "bot@ashes.test.invalid" },
 };
 
 const struct persona *persona_find(const char *name)
@@ -516,6 +519,42 @@ static int day_read(struct run *r, int line, const char *key, const char *v,
 	return 0;
 }
 
+/* bot = on|off KEY=VALUE...: [bot] as the service gets it (see the
+ * README for the keys). */
+static int config_bot(struct run *r, int line, const char *value)
+{
+	struct server_bot_config *b = &r->cfg.bot;
+	char copy[256], *save = NULL;
+
+	snprintf(copy, sizeof(copy), "%s", value);
+	b->levels = 0x3e; /* 1-5 */
+	b->max_games = 10;
+	b->rated = false;
+	b->name = "Ashes bot";
+	for (char *w = strtok_r(copy, " ", &save); w != NULL;
+	     w = strtok_r(NULL, " ", &save)) {
+		if (strcmp(w, "on") == 0 || strcmp(w, "off") == 0) {
+			b->enabled = strcmp(w, "on") == 0;
+		} else if (strncmp(w, "levels=", 7) == 0) {
+			b->levels = 0;
+			for (const char *c = w + 7; *c != '\0'; c++)
+				if (*c >= '1' && *c <= '5')
+					b->levels |= 1u << (*c - '0');
+		} else if (strncmp(w, "max_games=", 10) == 0) {
+			b->max_games = strtoul(w + 10, NULL, 10);
+		} else if (strncmp(w, "rated=", 6) == 0) {
+			b->rated = yes(w + 6);
+		} else if (strncmp(w, "name=", 5) == 0) {
+			snprintf(r->bot_name, sizeof(r->bot_name), "%s", w + 5);
+			b->name = r->bot_name;
+		} else {
+			run_fail(r, line, "config: bot: unknown word %s", w);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 /* league = NAME KEY=VALUE...: a [league NAME] as the service gets it
  * (struct server_league; see the README for the keys). */
 static int config_league(struct run *r, int line, const char *value)
@@ -659,6 +698,9 @@ int config_read(struct run *r, const struct cases_section *s)
 			snprintf(r->our_address, sizeof(r->our_address), "%s",
 				 value);
 			r->cfg.our_address = r->our_address;
+		} else if (strcmp(key, "bot") == 0) {
+			if (config_bot(r, line, value) < 0)
+				return -1;
 		} else if (strcmp(key, "league") == 0) {
 			/* A section's leagues replace those of the one before
 			 * (a reload). */

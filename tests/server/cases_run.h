@@ -42,6 +42,8 @@
 /* <config> league = ...: leagues and members each */
 #define CASES_MAX_LEAGUES 4
 #define CASES_MAX_MEMBERS 8
+/* <config> bot = ...: the bot's name, when the case names one */
+#define CASES_BOT_NAME_MAX 25
 
 /* A sender a case names by name: a key (NULL: none) and an address. */
 struct persona {
@@ -74,6 +76,7 @@ struct run {
 	struct server_league leagues[CASES_MAX_LEAGUES];
 	char *league_text[CASES_MAX_LEAGUES];
 	const char *league_members[CASES_MAX_LEAGUES][CASES_MAX_MEMBERS];
+	char bot_name[CASES_BOT_NAME_MAX];
 	int64_t now;
 	int counter;           /* mails delivered, setup included */
 	int nmail;             /* <mail> sections delivered */
@@ -183,6 +186,10 @@ int capture_read(struct run *r, const struct cases_section *s);
  * config; run_close() frees everything of the run. */
 void run_open(struct run *r);
 void run_close(struct run *r);
+/* The service made (anew, after a <config>: a reload) from r->cfg; with
+ * a bot (<config> bot = on ...), the persona "bot" is made the bot, as
+ * the daemon's bot thread does with its signing key. */
+void run_server_new(struct run *r);
 
 /* Hand one mail to the service the way the mail layer would: the
  * result of server_handle(). */

@@ -478,6 +478,18 @@ void run_open(struct run *r)
 	rule_add(r, "code", "^    confirm ([A-Za-z0-9]+)$", 0);
 }
 
+void run_server_new(struct run *r)
+{
+	const struct persona *bot = persona_find("bot");
+	const char *error = NULL;
+
+	ck_assert_msg(server_new(r->st, &r->cfg, &r->srv, &error) == 0, "%s",
+		      error);
+	if (r->cfg.bot.enabled)
+		ck_assert_msg(server_bot_enlist(r->srv, bot->fingerprint, r->now,
+						&error) == 0, "%s", error);
+}
+
 void run_close(struct run *r)
 {
 	char cmd[PATH_MAX + 16];

@@ -109,7 +109,6 @@ static void run_case(const char *name, bool write)
 {
 	struct run r;
 	char path[PATH_MAX + 256], err[512];
-	const char *error = NULL;
 	char **after = NULL;
 	size_t nafter = 0, i;
 	bool have_title = false, server_made = false;
@@ -134,14 +133,12 @@ static void run_case(const char *name, bool write)
 			 * store, with the settings as changed. */
 			server_free(&r.srv);
 			if (config_read(&r, s) == 0)
-				ck_assert_msg(server_new(r.st, &r.cfg, &r.srv,
-							 &error) == 0, "%s", error);
+				run_server_new(&r);
 		} else if (strcmp(s->name, "capture") == 0 && !server_made) {
 			capture_read(&r, s);
 		} else if (strcmp(s->name, "setup") == 0 && r.nmail == 0) {
 			if (!server_made) {
-				ck_assert_msg(server_new(r.st, &r.cfg, &r.srv,
-							 &error) == 0, "%s", error);
+				run_server_new(&r);
 				server_made = true;
 			}
 			if (setup_read(&r, s) == 0)
@@ -149,8 +146,7 @@ static void run_case(const char *name, bool write)
 		} else if (cases_section_step(s->name)) {
 			struct buf gen = BUF_INIT;
 			if (!server_made) {
-				ck_assert_msg(server_new(r.st, &r.cfg, &r.srv,
-							 &error) == 0, "%s", error);
+				run_server_new(&r);
 				server_made = true;
 			}
 			run_step(&r, s, &i, &gen);

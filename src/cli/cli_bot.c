@@ -1,0 +1,177 @@
+/* cli_bot.c -- `ashes play --vs-bot LEVEL`: one person at the terminal
+ * against the bot (src/ai); the board, the moves in words and the
+ * commands are those of `ashes play` (cli_play.c), whose pieces it uses. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "cli/cli_ai.h"
+#include "core/notation.h"
+
+/* The options only `play --vs-bot` takes (with a value each). */
+static const char *const bot_extra[] = { "--as", NULL };
+
+/* The bot's move in g, played and said in words.  0, or -1 after saying
+ * why on stderr. */
+static int bot_move(struct template_set *set, struct cli_game *g,
+		    const struct ai_options *opt)
+{
+	struct core_position before = g->rec.pos;
+	size_t first = g->rec.nplies;
+	struct core_move move;
+	enum core_error err;
+
+	if (ai_choose(&before, opt, &move, NULL, 0, NULL, &err) < 0 ||
+	    record_play(&g->rec, &move, &err) < 0) {
+		fprintf(stderr, "ashes play: the bot: %s\n",
+			core_error_name(err));
+		return -1;
+	}
+	cli_play_say(set, g, &before, first);
+	cli_play_show(set, &g->rec.pos, "show.txt");
+	return 0;
+}
+
+/* Take back the player's last move and the bot's answer to it: back to
+ * the player's turn.  -1 if the player has made no move here. */
+static int bot_undo(struct cli_game *g, int human, int *moves)
+{
+	if (*moves == 0)
+		return -1;
+	do {
+		if (cli_play_undo(g) < 0)
+			return -1;
+	} while (g->rec.pos.to_move != human);
+	(*moves)--;
+	return 0;
+}
+
+/* The game against the bot: `as` the player's colour ("white" unless
+ * --as). */
+static int bot_play(int argc, char **argv, const char *as,
+		    const struct ai_options *opt)
+{
+	struct cli_game g;
+	struct template_set *set;
+	struct template_ctx *ctx;
+	char *line = NULL;
+	size_t cap = 0;
+	bool interactive = isatty(STDIN_FILENO);
+	int human = CORE_WHITE, moves = 0, rc; /* moves: the player's here */
+
+	if (as != NULL && strcasecmp(as, "black") == 0) {
+		human = CORE_BLACK;
+	} else if (as != NULL && strcasecmp(as, "white") != 0) {
+		fprintf(stderr, "ashes play: --as %s: white or black\n", as);
+		return CLI_EXIT_FAILURE;
+	}
+	rc = cli_game_setup(&g, argc, argv, 0);
+	if (rc != CLI_EXIT_OK) {
+		record_free(&g.rec);
+		return rc;
+	}
+	set = cli_templates();
+	ctx = template_ctx_new();
+	template_ctx_setf(ctx, "level", "%d", opt->level);
+	template_ctx_set(ctx, "colour", core_color_name((enum core_color)human));
+	rc = cli_render(set, "play-bot-intro.txt", ctx);
+	template_ctx_free(&ctx);
+	if (rc < 0) {
+		rc = CLI_EXIT_FAILURE;
+		goto out;
+	}
+	rc = CLI_EXIT_OK;
+	cli_play_show(set, &g.rec.pos, "show.txt");
+	while (g.rec.pos.result == CORE_ONGOING) {
+		struct core_position before = g.rec.pos;
+		size_t first = g.rec.nplies;
+		char why[384];
+		char *cmd;
+		ssize_t n;
+
+		if (g.rec.pos.to_move != human) {
+			if (bot_move(set, &g, opt) < 0) {
+				rc = CLI_EXIT_FAILURE;
+				break;
+			}
+			continue;
+		}
+		/* A prompt only for a person: piped input gets clean lines. */
+		if (interactive) {
+			printf("%s, ply %d> ",
+			       core_color_name((enum core_color)human),
+			       g.rec.pos.ply + 1);
+			fflush(stdout);
+		}
+		n = getline(&line, &cap, stdin);
+		if (n < 0) {
+			putchar('\n');
+			break;
+		}
+		cmd = line;
+		while (*cmd == ' ' || *cmd == '\t')
+			cmd++;
+		while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r' ||
+				 line[n - 1] == ' ' || line[n - 1] == '\t'))
+			line[--n] = '\0';
+		if (*cmd == '\0')
+			continue;
+		if (strcmp(cmd, "help") == 0 || strcmp(cmd, "?") == 0) {
+			cli_render(set, "play-help.txt", NULL);
+		} else if (strcmp(cmd, "moves") == 0) {
+			cli_play_show(set, &g.rec.pos, "moves.txt");
+		} else if (strcmp(cmd, "board") == 0) {
+			cli_play_show(set, &g.rec.pos, "show.txt");
+		} else if (strcmp(cmd, "quit") == 0) {
+			break;
+		} else if (strcmp(cmd, "resign") == 0) {
+			enum core_error err;
+
+			record_end(&g.rec, CORE_END_RESIGNATION,
+				   (enum core_color)human, &err);
+		} else if (strcmp(cmd, "undo") == 0) {
+			if (bot_undo(&g, human, &moves) < 0)
+				printf("error: nothing to undo\n");
+			else
+				cli_play_show(set, &g.rec.pos, "show.txt");
+		} else if (cli_game_play(&g, cmd, why, sizeof(why)) < 0) {
+			printf("error: %s\n", why);
+		} else {
+			moves++;
+			cli_play_say(set, &g, &before, first);
+			cli_play_show(set, &g.rec.pos, "show.txt");
+		}
+	}
+	if (g.rec.pos.result != CORE_ONGOING)
+		cli_play_show(set, &g.rec.pos, "play-over.txt");
+out:
+	free(line);
+	template_set_free(&set);
+	record_free(&g.rec);
+	return rc;
+}
+
+int cli_play_any(int argc, char **argv)
+{
+	const char *extra[1] = { NULL };
+	struct ai_options opt;
+	int i;
+
+	for (i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
+		if (strncmp(argv[i], "--vs-bot", 8) == 0 &&
+		    (argv[i][8] == '\0' || argv[i][8] == '='))
+			break;
+	if (i >= argc || strcmp(argv[i], "--") == 0)
+		return cli_play(argc, argv);
+	if (cli_ai_options("play", "--vs-bot", &argc, argv, bot_extra, extra,
+			   &opt) < 0) {
+		fputs("usage: ashes play --vs-bot LEVEL [--as white|black] "
+		      "[--seed S] [--time T] [--playouts P] [--size N] "
+		      "[--variant OPT]... [MOVE]...\n", stderr);
+		return CLI_EXIT_FAILURE;
+	}
+	return bot_play(argc, argv, extra[0], &opt);
+}

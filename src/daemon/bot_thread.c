@@ -1,0 +1,466 @@
+/* bot_thread.c -- the practice opponent on its own thread; see
+ * bot_thread.h. */
+#include <config.h>
+
+#include "daemon/bot_thread.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <time.h>
+
+#include "config/club_config.h"
+#include "config/log.h"
+#include "daemon/outbox_thread.h"
+#include "daemon/settings.h"
+#include "daemon/timing.h"
+#include "mail/inbound.h"
+#include "mail/pgp.h"
+#include "render/template.h"
+#include "server/server.h"
+#include "store/store.h"
+#include "util/buf.h"
+
+/* Longest sleep unasked: the mail loop wakes the thread after every
+ * batch it handled; this bounds what a missed wake could cost. */
+#define BOT_THREAD_MAX_SLEEP_MS 60000
+/* How soon to look again after the store or gpg failed. */
+#define BOT_THREAD_RETRY_MS 5000
+
+struct bot_thread {
+	const struct config *cfg;	/* borrowed */
+	struct outbox_thread *outbox;	/* borrowed, may be NULL */
+	struct store *store;
+	struct template_set *templates;
+	struct server *server;
+	struct pgp_ctx *pgp;
+	char fpr[PGP_FPR_MAX + 1];	/* the daemon's signing key: the bot's */
+	char address[320];		/* the bot's From */
+	pthread_t thread;
+	pthread_mutex_t lock;
+	pthread_cond_t wake;
+	pthread_cond_t done;
+	/* Under lock, as outbox_thread.c's: passes asked for, the last
+	 * asked-for pass that ran to its end, the order to stop. */
+	uint64_t wanted;
+	uint64_t passed;
+	bool stop;
+	/* The thread's own: a move the service refused, not tried again
+	 * until the game moves on. */
+	int64_t skip_game;
+	int skip_ply;
+};
+
+static bool bot_thread_stopping(struct bot_thread *bt)
+{
+	bool stop;
+
+	pthread_mutex_lock(&bt->lock);
+	stop = bt->stop;
+	pthread_mutex_unlock(&bt->lock);
+	return stop;
+}
+
+/* The bot's move as a mail: RFC 5322 headers over a PGP/MIME entity
+ * signed with the daemon's key, into raw.  0 or -1 with *error_r. */
+static int bot_thread_compose(struct bot_thread *bt,
+			      const struct server_bot_turn *turn,
+			      const char *text, const char *subject,
+			      struct buf *raw, const char **error_r)
+{
+	struct buf part = BUF_INIT;
+	unsigned char rnd[8];
+	char date[64], token[17];
+	time_t t = time(NULL);
+	struct tm tm;
+	int ret;
+
+	if (getrandom(rnd, sizeof(rnd), 0) != (ssize_t)sizeof(rnd)) {
+		*error_r = "no random bytes for a Message-ID";
+		return -1;
+	}
+	for (size_t i = 0; i < sizeof(rnd); i++)
+		snprintf(token + 2 * i, 3, "%02x", rnd[i]);
+	gmtime_r(&t, &tm);
+	strftime(date, sizeof(date), "%a, %d %b %Y %H:%M:%S +0000", &tm);
+	buf_printf(raw, "From: \"%s\" <%s>\r\n", bt->cfg->bot.name,
+		   bt->address);
+	buf_printf(raw, "To: <%s>\r\n", bt->cfg->smtp.from);
+	buf_printf(raw, "Subject: %s\r\n", subject);
+	buf_printf(raw, "Date: %s\r\n", date);
+	buf_printf(raw, "Message-ID: <ashes-bot.%" PRId64 ".%d.%s@%s>\r\n",
+		   turn->game_id, turn->ply, token, bt->cfg->smtp.domain);
+	buf_puts(raw, "MIME-Version: 1.0\r\n");
+	buf_puts(&part, "Content-Type: text/plain; charset=utf-8\r\n"
+		 "Content-Transfer-Encoding: 8bit\r\n\r\n");
+	buf_puts(&part, text);
+	ret = pgp_mime_sign(bt->pgp, bt->fpr, part.data, part.len, raw,
+			    error_r);
+	buf_free(&part);
+	return ret;
+}
+
+/* What the mail layer made of the bot's mail, as the service takes a
+ * mail (loop.c's loop_facts, for a mail that must be good). */
+static void bot_thread_facts(const struct inbound_msg *im, char *mid,
+			     size_t midlen, const struct buf *raw,
+			     size_t limit, int64_t now,
+			     struct server_inbound *si)
+{
+	const char *id = im->message_id != NULL ? im->message_id : "";
+	size_t n;
+
+	snprintf(mid, midlen, "%s", id[0] == '<' ? id + 1 : id);
+	n = strlen(mid);
+	if (n > 0 && mid[n - 1] == '>')
+		mid[n - 1] = '\0';
+	memset(si, 0, sizeof(*si));
+	si->fingerprint = im->sig.fpr;
+	si->from_address = im->from_addr;
+	si->message_id = mid;
+	si->received = now;
+	si->raw_sha256 = im->raw_sha256;
+	si->raw = raw->data;
+	si->raw_len = raw->len;
+	si->signed_sha256 = im->signed_sha256;
+	si->signature_time = (int64_t)im->sig.created;
+	si->subject = im->subject;
+	si->body = im->text;
+	si->body_len = strlen(im->text);
+	si->signer = im->sig.fpr;
+	si->size = im->raw_size;
+	si->size_limit = limit;
+	si->source = "bot";
+}
+
+/* Make the move of turn: think, write, sign, read back (gpg verifying)
+ * and hand it to the service.  0 when the service took the mail (the
+ * move, or its refusal, recorded), -1 when the machinery failed (try
+ * again later). */
+static int bot_thread_play(struct bot_thread *bt,
+			   const struct server_bot_turn *turn)
+{
+	const struct config *cfg = bt->cfg;
+	struct buf text = BUF_INIT, subject = BUF_INIT, raw = BUF_INIT;
+	struct inbound_options opts;
+	struct inbound_msg *im = NULL;
+	struct server_outcome out;
+	struct server_inbound si;
+	char move[CORE_MOVE_TEXT_MAX], mid[512];
+	const char *our[2], *e = NULL;
+	struct timespec t0, t1;
+	int64_t now;
+	int ret = -1;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	if (server_bot_think(turn, (int64_t)cfg->bot.think_ms, move, &e) < 0) {
+		log_error("bot: game %" PRId64 " ply %d: no move: %s",
+			  turn->game_id, turn->ply, e);
+		bt->skip_game = turn->game_id;
+		bt->skip_ply = turn->ply;
+		ret = 0;
+		goto out;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	now = timing_now();
+	if (server_bot_mail(bt->server, turn, move, now, &text, &subject,
+			    &e) < 0 ||
+	    bot_thread_compose(bt, turn, buf_str(&text), buf_str(&subject),
+			       &raw, &e) < 0)
+		goto fail;
+	settings_inbound(cfg, our, &opts);
+	/* Signatures are judged by the real clock, as loop.c does. */
+	opts.now = time(NULL);
+	opts.pgp = bt->pgp;
+	if (inbound_parse(raw.data, raw.len, &opts, &im, &e) < 0)
+		goto fail;
+	if (im->sig.status != PGP_SIG_GOOD || im->verdict != CLASSIFY_NORMAL ||
+	    im->problem != INBOUND_OK || im->text == NULL ||
+	    im->freshness != INBOUND_FRESH_OK) {
+		/* The daemon's own key does not verify (expired, revoked,
+		 * not in its keyring): nothing the service could take. */
+		log_error("bot: game %" PRId64 " ply %d: the mail signed with "
+			  "%s does not verify (signature status %d)",
+			  turn->game_id, turn->ply, bt->fpr,
+			  (int)im->sig.status);
+		goto fail_quiet;
+	}
+	bot_thread_facts(im, mid, sizeof(mid), &raw,
+			 (size_t)cfg->limits.max_message_size, now, &si);
+	if (server_handle(bt->server, &si, now, &out, &e) < 0)
+		goto fail;
+	/* The mail it queued for the bot's opponent: out now. */
+	outbox_thread_wake(bt->outbox);
+	if (out.status == SERVER_OK) {
+		log_info("bot: game %" PRId64 " ply %d: %s (level %d, thought "
+			 "%ld ms)", turn->game_id, turn->ply, move, turn->level,
+			 (long)((t1.tv_sec - t0.tv_sec) * 1000 +
+				(t1.tv_nsec - t0.tv_nsec) / 1000000));
+	} else {
+		log_warning("bot: game %" PRId64 " ply %d: %s: %s",
+			    turn->game_id, turn->ply, move, out.outcome);
+		bt->skip_game = turn->game_id;
+		bt->skip_ply = turn->ply;
+	}
+	ret = 0;
+	goto out;
+fail:
+	log_error("bot: game %" PRId64 " ply %d: %s", turn->game_id,
+		  turn->ply, e != NULL ? e : "failure");
+fail_quiet:
+	ret = -1;
+out:
+	inbound_msg_free(&im);
+	buf_free(&text);
+	buf_free(&subject);
+	buf_free(&raw);
+	return ret;
+}
+
+/* The hints asked, one after the other: 0, or -1 when the store
+ * failed (try again later). */
+static int bot_thread_hints(struct bot_thread *bt)
+{
+	struct server_bot_hint hint;
+	const char *e;
+	int r;
+
+	while (!bot_thread_stopping(bt)) {
+		r = server_bot_hint_next(bt->server, timing_now(), &hint, &e);
+		if (r == 0)
+			return 0;
+		if (r < 0 || server_bot_hint_answer(bt->server, &hint,
+						     (int64_t)bt->cfg->bot.think_ms,
+						     timing_now(), &e) < 0) {
+			log_error("bot: hint: %s", e);
+			return -1;
+		}
+		log_info("bot: game %" PRId64 " ply %d: hint answered",
+			 hint.game_id, hint.ply);
+		outbox_thread_wake(bt->outbox);
+	}
+	return 0;
+}
+
+/* The hints asked, then every move due now, one after the other; how
+ * long to sleep unasked after: until the next move falls due. */
+static uint64_t bot_thread_pass(struct bot_thread *bt)
+{
+	struct server_bot_turn turn;
+	const char *e;
+
+	while (!bot_thread_stopping(bt)) {
+		int64_t now;
+		int r;
+
+		if (bot_thread_hints(bt) < 0)
+			return BOT_THREAD_RETRY_MS;
+		now = timing_now();
+		r = server_bot_next(bt->server, now, bt->skip_game,
+				    bt->skip_ply, &turn, &e);
+
+		if (r < 0) {
+			log_error("bot: %s", e);
+			return BOT_THREAD_RETRY_MS;
+		}
+		if (r == 0)
+			return BOT_THREAD_MAX_SLEEP_MS;
+		if (turn.due > now)
+			return (uint64_t)(turn.due - now) * 1000 <
+			       BOT_THREAD_MAX_SLEEP_MS ?
+			       (uint64_t)(turn.due - now) * 1000 :
+			       BOT_THREAD_MAX_SLEEP_MS;
+		if (bot_thread_play(bt, &turn) < 0)
+			return BOT_THREAD_RETRY_MS;
+	}
+	return 0;
+}
+
+static void bot_thread_sleep(struct bot_thread *bt, uint64_t asked,
+			     uint64_t ms)
+{
+	struct timespec until;
+
+	clock_gettime(CLOCK_MONOTONIC, &until);
+	until.tv_sec += (time_t)(ms / 1000);
+	until.tv_nsec += (long)(ms % 1000) * 1000000;
+	if (until.tv_nsec >= 1000000000) {
+		until.tv_sec++;
+		until.tv_nsec -= 1000000000;
+	}
+	while (!bt->stop && bt->wanted == asked)
+		if (pthread_cond_timedwait(&bt->wake, &bt->lock, &until) ==
+		    ETIMEDOUT)
+			break;
+}
+
+static void *bot_thread_main(void *arg)
+{
+	struct bot_thread *bt = arg;
+
+	pthread_mutex_lock(&bt->lock);
+	while (!bt->stop) {
+		uint64_t asked = bt->wanted, ms;
+
+		pthread_mutex_unlock(&bt->lock);
+		ms = bot_thread_pass(bt);
+		pthread_mutex_lock(&bt->lock);
+		bt->passed = asked;
+		pthread_cond_broadcast(&bt->done);
+		bot_thread_sleep(bt, asked, ms);
+	}
+	pthread_mutex_unlock(&bt->lock);
+	return NULL;
+}
+
+static void bot_thread_free(struct bot_thread *bt)
+{
+	server_free(&bt->server);
+	template_set_free(&bt->templates);
+	pgp_ctx_free(&bt->pgp);
+	store_close(&bt->store);
+	free(bt);
+}
+
+/* The thread's own store, service and gpg context, and the bot player
+ * made.  0, or -1 with err filled. */
+static int bot_thread_open(struct bot_thread *bt, char *err, size_t errlen)
+{
+	const struct config *cfg = bt->cfg;
+	struct server_config sc;
+	struct store_options so;
+	const char *e = NULL;
+
+	if (cfg->gpg.home == NULL) {
+		snprintf(err, errlen, "bot: [gpg] home is needed to sign its "
+			 "moves");
+		return -1;
+	}
+	memset(&so, 0, sizeof(so));
+	so.busy_timeout_ms = (int)cfg->database.busy_timeout_ms;
+	so.no_migrate = true;	/* the mail loop's connection did it */
+	if (store_open(cfg->database.path, &so, &bt->store, &e) < 0) {
+		snprintf(err, errlen, "bot: database %s: %s",
+			 cfg->database.path, e);
+		return -1;
+	}
+	bt->templates = template_set_new(cfg->templates.dir,
+					 getenv("ASHES_TEMPLATES"));
+	server_config_default(&sc);
+	settings_server(cfg, &sc);
+	sc.templates = bt->templates;
+	if (server_new(bt->store, &sc, &bt->server, &e) < 0) {
+		settings_server_done(&sc);
+		snprintf(err, errlen, "bot: game server: %s", e);
+		return -1;
+	}
+	settings_server_done(&sc);
+	if (pgp_ctx_new(cfg->gpg.home, &bt->pgp, &e) < 0 ||
+	    pgp_export_signer(bt->pgp, cfg->gpg.signing_key, bt->fpr,
+			      &e) < 0) {
+		snprintf(err, errlen, "bot: gpg home %s: %s", cfg->gpg.home, e);
+		return -1;
+	}
+	snprintf(bt->address, sizeof(bt->address), "bot@%s.invalid",
+		 cfg->smtp.domain);
+	if (server_bot_enlist(bt->server, bt->fpr, timing_now(), &e) < 0) {
+		snprintf(err, errlen, "bot: %s", e);
+		return -1;
+	}
+	return 0;
+}
+
+int bot_thread_start(const struct config *cfg, struct outbox_thread *outbox,
+		     struct bot_thread **bt_r, const char **error_r)
+{
+	static char err[768];
+	struct bot_thread *bt;
+	pthread_condattr_t ca;
+	sigset_t all, old;
+	int rc;
+
+	*bt_r = NULL;
+	if (!cfg->bot.enabled)
+		return 0;
+	bt = calloc(1, sizeof(*bt));
+	if (bt == NULL)
+		abort();
+	bt->cfg = cfg;
+	bt->outbox = outbox;
+	if (bot_thread_open(bt, err, sizeof(err)) < 0)
+		goto fail;
+	pthread_mutex_init(&bt->lock, NULL);
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&bt->wake, &ca);
+	pthread_condattr_destroy(&ca);
+	pthread_cond_init(&bt->done, NULL);
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	rc = pthread_create(&bt->thread, NULL, bot_thread_main, bt);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (rc != 0) {
+		snprintf(err, sizeof(err), "bot: cannot start its thread: %s",
+			 strerror(rc));
+		pthread_cond_destroy(&bt->wake);
+		pthread_cond_destroy(&bt->done);
+		pthread_mutex_destroy(&bt->lock);
+		goto fail;
+	}
+	log_notice("bot: %s plays as key %s", cfg->bot.name, bt->fpr);
+	*bt_r = bt;
+	return 0;
+fail:
+	bot_thread_free(bt);
+	*error_r = err;
+	return -1;
+}
+
+void bot_thread_wake(struct bot_thread *bt)
+{
+	if (bt == NULL)
+		return;
+	pthread_mutex_lock(&bt->lock);
+	bt->wanted++;
+	pthread_cond_signal(&bt->wake);
+	pthread_mutex_unlock(&bt->lock);
+}
+
+void bot_thread_drain(struct bot_thread *bt)
+{
+	uint64_t target;
+
+	if (bt == NULL)
+		return;
+	pthread_mutex_lock(&bt->lock);
+	target = ++bt->wanted;
+	pthread_cond_signal(&bt->wake);
+	while (bt->passed < target && !bt->stop)
+		pthread_cond_wait(&bt->done, &bt->lock);
+	pthread_mutex_unlock(&bt->lock);
+}
+
+void bot_thread_stop(struct bot_thread **btp)
+{
+	struct bot_thread *bt = *btp;
+
+	if (bt == NULL)
+		return;
+	*btp = NULL;
+	pthread_mutex_lock(&bt->lock);
+	bt->stop = true;
+	pthread_cond_signal(&bt->wake);
+	pthread_mutex_unlock(&bt->lock);
+	pthread_join(bt->thread, NULL);
+	pthread_cond_destroy(&bt->wake);
+	pthread_cond_destroy(&bt->done);
+	pthread_mutex_destroy(&bt->lock);
+	bot_thread_free(bt);
+}

@@ -1,0 +1,318 @@
+/* outbox_thread.c -- the outbox sent by its own thread; see
+ * outbox_thread.h. */
+#include <config.h>
+
+#include "daemon/outbox_thread.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "config/club_config.h"
+#include "config/log.h"
+#include "daemon/outbox.h"
+#include "daemon/timing.h"
+#include "mail/pgp.h"
+#include "mail/smtp.h"
+#include "store/store.h"
+
+/* Longest sleep without being asked: the mail loop wakes the thread at
+ * every round anyway; this only bounds what a missed wake could cost
+ * (a row made due by `ashes outbox retry` from another process). */
+#define OUTBOX_THREAD_MAX_SLEEP_MS 60000
+/* How soon to look again after the store or gpg failed. */
+#define OUTBOX_THREAD_RETRY_MS 1000
+
+struct outbox_thread {
+	const struct config *cfg;	/* borrowed */
+	struct smtp_sender *smtp;	/* borrowed */
+	struct store *store;
+	struct pgp_ctx *pgp;
+	pthread_t thread;
+	pthread_mutex_t lock;
+	pthread_cond_t wake;	/* to the thread: look again, or stop */
+	pthread_cond_t done;	/* from the thread: a pass is over */
+	/* Under lock: passes asked for (each wake or drain adds one), the
+	 * last asked-for pass that ran to its end, and the order to stop. */
+	uint64_t wanted;
+	uint64_t passed;
+	bool stop;
+	/* The thread's own, no lock: the SMTP server's backoff, and when
+	 * the connection was last used (0: closed). */
+	int64_t next_try;
+	int failures;
+	uint64_t last_used_ms;
+};
+
+static uint64_t outbox_thread_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+/* outbox_flush_until()'s question between two mails. */
+static bool outbox_thread_stopping(void *ctx)
+{
+	struct outbox_thread *ot = ctx;
+	bool stop;
+
+	pthread_mutex_lock(&ot->lock);
+	stop = ot->stop;
+	pthread_mutex_unlock(&ot->lock);
+	return stop;
+}
+
+/* One flush's outcome on the server's backoff: the same rules the mail
+ * loop had (outbox.h): a server away is tried again after a growing
+ * delay, and the log says once when it goes and once when it is back. */
+static void outbox_thread_backoff(struct outbox_thread *ot,
+				  const struct outbox_stats *st, int64_t now)
+{
+	const struct config *cfg = ot->cfg;
+
+	if (st->server_down) {
+		uint64_t d = outbox_backoff_ms(&cfg->smtp, ++ot->failures, 0);
+
+		if (ot->failures == 1)
+			log_warning("SMTP server %s unreachable; replies wait in "
+				    "the outbox", cfg->smtp.server.url);
+		ot->next_try = now + (int64_t)(d / 1000);
+	} else if (st->sent && ot->failures) {
+		log_notice("SMTP server %s reachable again",
+			   cfg->smtp.server.url);
+		ot->failures = 0;
+		ot->next_try = 0;
+	}
+}
+
+/* How long to sleep unasked after a pass at `now`: until the next row
+ * (or the server's backoff) falls due, or the connection's idle time is
+ * up (then it is closed). */
+static uint64_t outbox_thread_sleep_ms(struct outbox_thread *ot, int64_t now)
+{
+	uint64_t ms = OUTBOX_THREAD_MAX_SLEEP_MS;
+	int64_t due;
+	const char *e;
+
+	switch (outbox_next_due(ot->store, &due, &e)) {
+	case 1:
+		if (due < ot->next_try)
+			due = ot->next_try;
+		/* Due already: what is left failed for now (gpg), or came in
+		 * since; not at once, or a failing signer would spin. */
+		ms = due <= now ? OUTBOX_THREAD_RETRY_MS :
+		     (uint64_t)(due - now) * 1000;
+		break;
+	case 0:
+		break;
+	default:
+		log_error("outbox: %s", e);
+		ms = OUTBOX_THREAD_RETRY_MS;
+		break;
+	}
+	if (ot->last_used_ms != 0) {
+		uint64_t idle = outbox_thread_ms() - ot->last_used_ms;
+		uint64_t idle_max = ot->cfg->smtp.idle_close_ms ?
+				    ot->cfg->smtp.idle_close_ms : 60000;
+
+		if (idle >= idle_max) {
+			log_debug("outbox: closing the SMTP connection, idle "
+				  "for %llu s", (unsigned long long)idle / 1000);
+			smtp_sender_disconnect(ot->smtp);
+			ot->last_used_ms = 0;
+		} else if (idle_max - idle < ms) {
+			ms = idle_max - idle;
+		}
+	}
+	return ms > OUTBOX_THREAD_MAX_SLEEP_MS ? OUTBOX_THREAD_MAX_SLEEP_MS : ms;
+}
+
+/* Send what is due, batch after batch, until nothing more can go now
+ * (or the thread is told to stop).  Returns how long to sleep unasked. */
+static uint64_t outbox_thread_pass(struct outbox_thread *ot)
+{
+	const struct config *cfg = ot->cfg;
+	int64_t now = timing_now();
+	const char *e;
+
+	while (now >= ot->next_try && !outbox_thread_stopping(ot)) {
+		struct outbox_stats st;
+		size_t done;
+
+		if (outbox_flush_until(cfg, ot->store, ot->smtp, ot->pgp, now,
+				       outbox_thread_stopping, ot, &st,
+				       &e) < 0) {
+			log_error("outbox: %s", e);
+			return OUTBOX_THREAD_RETRY_MS;
+		}
+		done = st.sent + st.failed + st.retried;
+		if (done > 0)
+			ot->last_used_ms = outbox_thread_ms();
+		outbox_thread_backoff(ot, &st, now);
+		/* A short batch was all that was due. */
+		if (st.server_down || done < cfg->smtp.batch_size)
+			break;
+		now = timing_now();
+	}
+	return outbox_thread_sleep_ms(ot, now);
+}
+
+/* Wait on ot->wake (lock held) for ms, or until asked for a pass or to
+ * stop. */
+static void outbox_thread_sleep(struct outbox_thread *ot, uint64_t asked,
+				uint64_t ms)
+{
+	struct timespec until;
+
+	clock_gettime(CLOCK_MONOTONIC, &until);
+	until.tv_sec += (time_t)(ms / 1000);
+	until.tv_nsec += (long)(ms % 1000) * 1000000;
+	if (until.tv_nsec >= 1000000000) {
+		until.tv_sec++;
+		until.tv_nsec -= 1000000000;
+	}
+	while (!ot->stop && ot->wanted == asked) {
+		if (pthread_cond_timedwait(&ot->wake, &ot->lock, &until) ==
+		    ETIMEDOUT)
+			break;
+	}
+}
+
+static void *outbox_thread_main(void *arg)
+{
+	struct outbox_thread *ot = arg;
+
+	pthread_mutex_lock(&ot->lock);
+	while (!ot->stop) {
+		uint64_t asked = ot->wanted, ms;
+
+		pthread_mutex_unlock(&ot->lock);
+		ms = outbox_thread_pass(ot);
+		pthread_mutex_lock(&ot->lock);
+		/* Everything committed before `asked` was asked for has been
+		 * looked at. */
+		ot->passed = asked;
+		pthread_cond_broadcast(&ot->done);
+		outbox_thread_sleep(ot, asked, ms);
+	}
+	pthread_mutex_unlock(&ot->lock);
+	outbox_forget_pictures();
+	return NULL;
+}
+
+static void outbox_thread_free(struct outbox_thread *ot)
+{
+	pgp_ctx_free(&ot->pgp);
+	store_close(&ot->store);
+	free(ot);
+}
+
+int outbox_thread_start(const struct config *cfg, struct smtp_sender *sender,
+			struct outbox_thread **ot_r, const char **error_r)
+{
+	static char err[768];
+	struct outbox_thread *ot;
+	struct store_options so;
+	pthread_condattr_t ca;
+	sigset_t all, old;
+	const char *e = NULL;
+	int rc;
+
+	*ot_r = NULL;
+	ot = calloc(1, sizeof(*ot));
+	if (ot == NULL)
+		abort();
+	ot->cfg = cfg;
+	ot->smtp = sender;
+	memset(&so, 0, sizeof(so));
+	so.busy_timeout_ms = (int)cfg->database.busy_timeout_ms;
+	so.no_migrate = true;	/* the mail loop's connection did it */
+	if (store_open(cfg->database.path, &so, &ot->store, &e) < 0) {
+		snprintf(err, sizeof(err), "outbox: database %s: %s",
+			 cfg->database.path, e);
+		goto fail;
+	}
+	/* GPGME contexts are per thread: the outbox signs with its own. */
+	if (cfg->gpg.home != NULL &&
+	    pgp_ctx_new(cfg->gpg.home, &ot->pgp, &e) < 0) {
+		snprintf(err, sizeof(err), "outbox: gpg home %s: %s",
+			 cfg->gpg.home, e);
+		goto fail;
+	}
+	pthread_mutex_init(&ot->lock, NULL);
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&ot->wake, &ca);
+	pthread_condattr_destroy(&ca);
+	pthread_cond_init(&ot->done, NULL);
+	/* Signals are the mail loop's (daemon.c): the thread inherits a
+	 * mask that blocks them all. */
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	rc = pthread_create(&ot->thread, NULL, outbox_thread_main, ot);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (rc != 0) {
+		snprintf(err, sizeof(err), "outbox: cannot start its thread: %s",
+			 strerror(rc));
+		pthread_cond_destroy(&ot->wake);
+		pthread_cond_destroy(&ot->done);
+		pthread_mutex_destroy(&ot->lock);
+		goto fail;
+	}
+	*ot_r = ot;
+	return 0;
+fail:
+	outbox_thread_free(ot);
+	*error_r = err;
+	return -1;
+}
+
+void outbox_thread_wake(struct outbox_thread *ot)
+{
+	if (ot == NULL)
+		return;
+	pthread_mutex_lock(&ot->lock);
+	ot->wanted++;
+	pthread_cond_signal(&ot->wake);
+	pthread_mutex_unlock(&ot->lock);
+}
+
+void outbox_thread_drain(struct outbox_thread *ot)
+{
+	uint64_t target;
+
+	if (ot == NULL)
+		return;
+	pthread_mutex_lock(&ot->lock);
+	target = ++ot->wanted;
+	pthread_cond_signal(&ot->wake);
+	while (ot->passed < target && !ot->stop)
+		pthread_cond_wait(&ot->done, &ot->lock);
+	pthread_mutex_unlock(&ot->lock);
+}
+
+void outbox_thread_stop(struct outbox_thread **otp)
+{
+	struct outbox_thread *ot = *otp;
+
+	if (ot == NULL)
+		return;
+	*otp = NULL;
+	pthread_mutex_lock(&ot->lock);
+	ot->stop = true;
+	pthread_cond_signal(&ot->wake);
+	pthread_mutex_unlock(&ot->lock);
+	pthread_join(ot->thread, NULL);
+	pthread_cond_destroy(&ot->wake);
+	pthread_cond_destroy(&ot->done);
+	pthread_mutex_destroy(&ot->lock);
+	outbox_thread_free(ot);
+}

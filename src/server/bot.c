@@ -1,0 +1,182 @@
+/* bot.c -- the practice opponent's commands: `challenge bot level=N`, a
+ * game against the bot at once, and `hint GAME`, asking the bot's three
+ * best moves for its opponent (bot_turn.c answers); and who the bot is.  The bot's own moves come
+ * by mail, signed by the daemon's key, and are taken like anyone's
+ * (bot_turn.c gives the daemon's bot thread what it needs). */
+#include "server/server_private.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "ai/ai.h"
+#include "core/variant.h"
+#include "store/store_bot.h"
+
+int bot_player_id(struct handle *h, int64_t *id_r)
+{
+	const char *error;
+
+	if (store_bot_player(h->srv->store, id_r, &error) < 0)
+		return server_store_fail(h, error);
+	return 0;
+}
+
+int bot_is_player(struct handle *h, int64_t pid)
+{
+	int64_t bot;
+
+	if (pid == 0)
+		return 0;
+	if (bot_player_id(h, &bot) < 0)
+		return -1;
+	return bot != 0 && bot == pid;
+}
+
+int bot_is_key(struct handle *h, const char *fpr)
+{
+	struct store_player *p = NULL;
+	const char *error;
+	int r;
+
+	r = store_player_by_fingerprint(h->srv->store, fpr, &p, &error);
+	if (r < 0)
+		return server_store_fail(h, error);
+	if (r == 0)
+		return 0;
+	r = bot_is_player(h, p->id);
+	store_player_free(&p);
+	return r;
+}
+
+int bot_refuse_named(struct handle *h, int64_t pid)
+{
+	int r = bot_is_player(h, pid);
+
+	if (r <= 0)
+		return r;
+	return server_refuse(h, "bot_by_name");
+}
+
+/* The levels offered, "1, 2, 3", as "levels" in ctx. */
+static void bot_levels_ctx(const struct server_bot_config *bc,
+			   struct template_ctx *ctx)
+{
+	char text[32] = "";
+	size_t len = 0;
+
+	for (int l = AI_LEVEL_MIN; l <= AI_LEVEL_MAX; l++)
+		if (bc->levels & (1u << l))
+			len += (size_t)snprintf(text + len, sizeof(text) - len,
+						"%s%d", len > 0 ? ", " : "", l);
+	template_ctx_set(ctx, "levels", text);
+}
+
+/* The level a challenge names, or the lowest offered (a learner's). */
+static int bot_level(const struct server_bot_config *bc,
+		     const struct command *c)
+{
+	if (c->level != 0)
+		return c->level;
+	for (int l = AI_LEVEL_MIN; l <= AI_LEVEL_MAX; l++)
+		if (bc->levels & (1u << l))
+			return l;
+	return AI_LEVEL_MIN;
+}
+
+/* challenge bot [level=N] [OPTION]...: a game under way at once, the
+ * sender White and to move, the bot Black.  Refused when the operator
+ * has no bot, the level is not offered, or the bot plays its most
+ * games. */
+int bot_challenge(struct handle *h, const struct command *c, struct game *g,
+		  struct template_ctx *out)
+{
+	const struct server_bot_config *bc = &h->srv->cfg.bot;
+	char vtext[CORE_VARIANT_TEXT_MAX], ctext[GAME_CLOCK_TEXT_MAX];
+	struct store_game row;
+	const char *error;
+	int64_t bot, id;
+	size_t busy;
+	int level, ret;
+
+	if (bot_player_id(h, &bot) < 0)
+		return -1;
+	if (!bc->enabled || bot == 0)
+		return server_refuse(h, "bot_disabled");
+	level = bot_level(bc, c);
+	if (level < AI_LEVEL_MIN || level > AI_LEVEL_MAX ||
+	    (bc->levels & (1u << level)) == 0) {
+		server_refuse(h, "bot_level");
+		template_ctx_set_int(h->refusal, "level", level);
+		bot_levels_ctx(bc, h->refusal);
+		return REFUSED;
+	}
+	if ((ret = play_challenge_settings(h, c, vtext, ctext)) != 0)
+		return ret;
+	if (store_bot_games_busy(h->srv->store, &busy, &error) < 0)
+		return server_store_fail(h, error);
+	if (bc->max_games > 0 && busy >= bc->max_games) {
+		server_refuse(h, "bot_busy");
+		template_ctx_set_int(h->refusal, "max_games",
+				     (long)bc->max_games);
+		return REFUSED;
+	}
+	memset(&row, 0, sizeof(row));
+	row.variant = vtext;
+	row.challenger_id = h->me->id;
+	row.white_id = h->me->id;
+	row.black_id = bot;
+	row.status = STORE_GAME_CHALLENGE;
+	if (strcmp(ctext, "none") != 0) {
+		struct clock_control cc;
+		bool vac;
+		(void)game_clock_text_parse(ctext, &cc, &vac, NULL);
+		row.clock_settings = ctext;
+		row.clock_white = row.clock_black = clock_control_initial(&cc);
+	}
+	if (store_game_create(h->srv->store, &row, h->now, &id, &error) < 0 ||
+	    store_bot_game_add(h->srv->store, id, level, bc->rated, h->now,
+			       &error) < 0)
+		return server_store_fail(h, error);
+	ret = game_load(h, id, g, true);
+	if (ret != 1)
+		return ret < 0 ? -1 : server_store_fail(h, "new game vanished");
+	if (h->first_game == 0)
+		h->first_game = id;
+	/* The bot takes every challenge: the game is under way at once. */
+	g->row->status = STORE_GAME_ACTIVE;
+	h->moved = true;
+	if (game_clock_start(h, g) < 0 || game_save(h, g) < 0)
+		return -1;
+	game_ctx(h, g, out);
+	template_ctx_set_int(out, "level", level);
+	template_ctx_set_bool(out, "rated", bc->rated);
+	return notice_game(h, g, 0, out);
+}
+
+/* hint GAME: in a game against the bot, its opponent to move.  The
+ * search is the bot thread's (it would hold up everyone's mail here):
+ * the hint is asked, and the three best moves follow by mail.  Never in
+ * a game between people. */
+int bot_hint(struct handle *h, const struct command *c, struct game *g,
+	     struct template_ctx *out)
+{
+	struct store_bot_game bg;
+	const char *error;
+	int r;
+
+	(void)c;
+	r = store_bot_game_get(h->srv->store, g->row->id, &bg, &error);
+	if (r < 0)
+		return server_store_fail(h, error);
+	if (r == 0)
+		return game_refuse(h, "hint_not_bot", g->row->id);
+	r = store_bot_hint_add(h->srv->store, g->row->id, g->rec.pos.ply + 1,
+			       h->me->id, h->inbound_id, h->now, &error);
+	if (r < 0)
+		return server_store_fail(h, error);
+	game_names_ctx(g, out);
+	template_ctx_set_int(out, "ply", g->rec.pos.ply + 1);
+	template_ctx_set(out, "bot", game_player_of(g, CORE_WHITE) ==
+			 h->me->id ? g->black : g->white);
+	return 0;
+}
