@@ -4,10 +4,7 @@
 
 #include "daemon/bot_thread.h"
 
-#include <errno.h>
 #include <inttypes.h>
-#include <pthread.h>
-#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -21,6 +18,7 @@
 #include "daemon/outbox_thread.h"
 #include "daemon/settings.h"
 #include "daemon/timing.h"
+#include "daemon/worker.h"
 #include "mail/inbound.h"
 #include "mail/pgp.h"
 #include "render/template.h"
@@ -43,15 +41,7 @@ struct bot_thread {
 	struct pgp_ctx *pgp;
 	char fpr[PGP_FPR_MAX + 1];	/* the daemon's signing key: the bot's */
 	char address[320];		/* the bot's From */
-	pthread_t thread;
-	pthread_mutex_t lock;
-	pthread_cond_t wake;
-	pthread_cond_t done;
-	/* Under lock, as outbox_thread.c's: passes asked for, the last
-	 * asked-for pass that ran to its end, the order to stop. */
-	uint64_t wanted;
-	uint64_t passed;
-	bool stop;
+	struct worker *w;
 	/* The thread's own: a move the service refused, not tried again
 	 * until the game moves on. */
 	int64_t skip_game;
@@ -60,12 +50,7 @@ struct bot_thread {
 
 static bool bot_thread_stopping(struct bot_thread *bt)
 {
-	bool stop;
-
-	pthread_mutex_lock(&bt->lock);
-	stop = bt->stop;
-	pthread_mutex_unlock(&bt->lock);
-	return stop;
+	return worker_stopping(bt->w);
 }
 
 /* The bot's move as a mail: RFC 5322 headers over a PGP/MIME entity
@@ -283,42 +268,13 @@ static uint64_t bot_thread_pass(struct bot_thread *bt)
 	return 0;
 }
 
-static void bot_thread_sleep(struct bot_thread *bt, uint64_t asked,
-			     uint64_t ms)
+/* The worker's pass (worker.h). */
+static uint64_t bot_thread_work(void *ctx)
 {
-	struct timespec until;
-
-	clock_gettime(CLOCK_MONOTONIC, &until);
-	until.tv_sec += (time_t)(ms / 1000);
-	until.tv_nsec += (long)(ms % 1000) * 1000000;
-	if (until.tv_nsec >= 1000000000) {
-		until.tv_sec++;
-		until.tv_nsec -= 1000000000;
-	}
-	while (!bt->stop && bt->wanted == asked)
-		if (pthread_cond_timedwait(&bt->wake, &bt->lock, &until) ==
-		    ETIMEDOUT)
-			break;
+	return bot_thread_pass(ctx);
 }
 
-static void *bot_thread_main(void *arg)
-{
-	struct bot_thread *bt = arg;
-
-	pthread_mutex_lock(&bt->lock);
-	while (!bt->stop) {
-		uint64_t asked = bt->wanted, ms;
-
-		pthread_mutex_unlock(&bt->lock);
-		ms = bot_thread_pass(bt);
-		pthread_mutex_lock(&bt->lock);
-		bt->passed = asked;
-		pthread_cond_broadcast(&bt->done);
-		bot_thread_sleep(bt, asked, ms);
-	}
-	pthread_mutex_unlock(&bt->lock);
-	return NULL;
-}
+static const struct worker_ops bot_thread_ops = { bot_thread_work, NULL };
 
 static void bot_thread_free(struct bot_thread *bt)
 {
@@ -382,9 +338,7 @@ int bot_thread_start(const struct config *cfg, struct outbox_thread *outbox,
 {
 	static char err[768];
 	struct bot_thread *bt;
-	pthread_condattr_t ca;
-	sigset_t all, old;
-	int rc;
+	const char *e = NULL;
 
 	*bt_r = NULL;
 	if (!cfg->bot.enabled)
@@ -396,22 +350,8 @@ int bot_thread_start(const struct config *cfg, struct outbox_thread *outbox,
 	bt->outbox = outbox;
 	if (bot_thread_open(bt, err, sizeof(err)) < 0)
 		goto fail;
-	pthread_mutex_init(&bt->lock, NULL);
-	pthread_condattr_init(&ca);
-	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
-	pthread_cond_init(&bt->wake, &ca);
-	pthread_condattr_destroy(&ca);
-	pthread_cond_init(&bt->done, NULL);
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
-	rc = pthread_create(&bt->thread, NULL, bot_thread_main, bt);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	if (rc != 0) {
-		snprintf(err, sizeof(err), "bot: cannot start its thread: %s",
-			 strerror(rc));
-		pthread_cond_destroy(&bt->wake);
-		pthread_cond_destroy(&bt->done);
-		pthread_mutex_destroy(&bt->lock);
+	if (worker_start(&bot_thread_ops, bt, &bt->w, &e) < 0) {
+		snprintf(err, sizeof(err), "bot: %s", e);
 		goto fail;
 	}
 	log_notice("bot: %s plays as key %s", cfg->bot.name, bt->fpr);
@@ -425,26 +365,14 @@ fail:
 
 void bot_thread_wake(struct bot_thread *bt)
 {
-	if (bt == NULL)
-		return;
-	pthread_mutex_lock(&bt->lock);
-	bt->wanted++;
-	pthread_cond_signal(&bt->wake);
-	pthread_mutex_unlock(&bt->lock);
+	if (bt != NULL)
+		worker_wake(bt->w);
 }
 
 void bot_thread_drain(struct bot_thread *bt)
 {
-	uint64_t target;
-
-	if (bt == NULL)
-		return;
-	pthread_mutex_lock(&bt->lock);
-	target = ++bt->wanted;
-	pthread_cond_signal(&bt->wake);
-	while (bt->passed < target && !bt->stop)
-		pthread_cond_wait(&bt->done, &bt->lock);
-	pthread_mutex_unlock(&bt->lock);
+	if (bt != NULL)
+		worker_drain(bt->w);
 }
 
 void bot_thread_stop(struct bot_thread **btp)
@@ -454,13 +382,6 @@ void bot_thread_stop(struct bot_thread **btp)
 	if (bt == NULL)
 		return;
 	*btp = NULL;
-	pthread_mutex_lock(&bt->lock);
-	bt->stop = true;
-	pthread_cond_signal(&bt->wake);
-	pthread_mutex_unlock(&bt->lock);
-	pthread_join(bt->thread, NULL);
-	pthread_cond_destroy(&bt->wake);
-	pthread_cond_destroy(&bt->done);
-	pthread_mutex_destroy(&bt->lock);
+	worker_stop(&bt->w);
 	bot_thread_free(bt);
 }

@@ -6,7 +6,8 @@ libashes_daemon_a_SOURCES = \
 	src/daemon/daemon.c src/daemon/daemon.h \
 	src/daemon/pidfile.c src/daemon/pidfile.h \
 	src/daemon/settings.c src/daemon/settings.h \
-	src/daemon/timing.c src/daemon/timing.h
+	src/daemon/timing.c src/daemon/timing.h \
+	src/daemon/worker.c src/daemon/worker.h
 
 sbin_PROGRAMS += ashesd
 ashesd_SOURCES = src/daemon/main.c src/daemon/loop.c \
@@ -48,6 +49,12 @@ tests_daemon_test_settings_SOURCES = tests/daemon/test_settings.c
 tests_daemon_test_settings_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_daemon_test_settings_LDADD = $(daemon_test_ldadd)
 EXTRA_DIST += tests/daemon/broken.conf
+# The threads' shared shape (worker.h): wake, drain, stop.
+check_PROGRAMS += tests/daemon/test_worker
+TESTS += tests/daemon/test_worker
+tests_daemon_test_worker_SOURCES = tests/daemon/test_worker.c
+tests_daemon_test_worker_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_daemon_test_worker_LDADD = libashes_daemon.a $(CHECK_LIBS) -lpthread
 # The mails waiting verified several at once, committed in mailbox order
 # (the real ashesd --once over a folder of signed mails; real gpg).
 dist_check_SCRIPTS += tests/daemon/test_verify_parallel.sh

@@ -4,9 +4,6 @@
 
 #include "daemon/outbox_thread.h"
 
-#include <errno.h>
-#include <pthread.h>
-#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -18,6 +15,7 @@
 #include "config/log.h"
 #include "daemon/outbox.h"
 #include "daemon/timing.h"
+#include "daemon/worker.h"
 #include "mail/pgp.h"
 #include "mail/smtp.h"
 #include "store/store.h"
@@ -34,15 +32,7 @@ struct outbox_thread {
 	struct smtp_sender *smtp;	/* borrowed */
 	struct store *store;
 	struct pgp_ctx *pgp;
-	pthread_t thread;
-	pthread_mutex_t lock;
-	pthread_cond_t wake;	/* to the thread: look again, or stop */
-	pthread_cond_t done;	/* from the thread: a pass is over */
-	/* Under lock: passes asked for (each wake or drain adds one), the
-	 * last asked-for pass that ran to its end, and the order to stop. */
-	uint64_t wanted;
-	uint64_t passed;
-	bool stop;
+	struct worker *w;
 	/* The thread's own, no lock: the SMTP server's backoff, and when
 	 * the connection was last used (0: closed). */
 	int64_t next_try;
@@ -62,12 +52,8 @@ static uint64_t outbox_thread_ms(void)
 static bool outbox_thread_stopping(void *ctx)
 {
 	struct outbox_thread *ot = ctx;
-	bool stop;
 
-	pthread_mutex_lock(&ot->lock);
-	stop = ot->stop;
-	pthread_mutex_unlock(&ot->lock);
-	return stop;
+	return worker_stopping(ot->w);
 }
 
 /* One flush's outcome on the server's backoff: the same rules the mail
@@ -165,48 +151,22 @@ static uint64_t outbox_thread_pass(struct outbox_thread *ot)
 	return outbox_thread_sleep_ms(ot, now);
 }
 
-/* Wait on ot->wake (lock held) for ms, or until asked for a pass or to
- * stop. */
-static void outbox_thread_sleep(struct outbox_thread *ot, uint64_t asked,
-				uint64_t ms)
+/* The worker's pass (worker.h). */
+static uint64_t outbox_thread_work(void *ctx)
 {
-	struct timespec until;
-
-	clock_gettime(CLOCK_MONOTONIC, &until);
-	until.tv_sec += (time_t)(ms / 1000);
-	until.tv_nsec += (long)(ms % 1000) * 1000000;
-	if (until.tv_nsec >= 1000000000) {
-		until.tv_sec++;
-		until.tv_nsec -= 1000000000;
-	}
-	while (!ot->stop && ot->wanted == asked) {
-		if (pthread_cond_timedwait(&ot->wake, &ot->lock, &until) ==
-		    ETIMEDOUT)
-			break;
-	}
+	return outbox_thread_pass(ctx);
 }
 
-static void *outbox_thread_main(void *arg)
+/* The end of the thread: the pictures it kept (outbox.h). */
+static void outbox_thread_finish(void *ctx)
 {
-	struct outbox_thread *ot = arg;
-
-	pthread_mutex_lock(&ot->lock);
-	while (!ot->stop) {
-		uint64_t asked = ot->wanted, ms;
-
-		pthread_mutex_unlock(&ot->lock);
-		ms = outbox_thread_pass(ot);
-		pthread_mutex_lock(&ot->lock);
-		/* Everything committed before `asked` was asked for has been
-		 * looked at. */
-		ot->passed = asked;
-		pthread_cond_broadcast(&ot->done);
-		outbox_thread_sleep(ot, asked, ms);
-	}
-	pthread_mutex_unlock(&ot->lock);
+	(void)ctx;
 	outbox_forget_pictures();
-	return NULL;
 }
+
+static const struct worker_ops outbox_thread_ops = {
+	outbox_thread_work, outbox_thread_finish,
+};
 
 static void outbox_thread_free(struct outbox_thread *ot)
 {
@@ -221,10 +181,7 @@ int outbox_thread_start(const struct config *cfg, struct smtp_sender *sender,
 	static char err[768];
 	struct outbox_thread *ot;
 	struct store_options so;
-	pthread_condattr_t ca;
-	sigset_t all, old;
 	const char *e = NULL;
-	int rc;
 
 	*ot_r = NULL;
 	ot = calloc(1, sizeof(*ot));
@@ -247,24 +204,8 @@ int outbox_thread_start(const struct config *cfg, struct smtp_sender *sender,
 			 cfg->gpg.home, e);
 		goto fail;
 	}
-	pthread_mutex_init(&ot->lock, NULL);
-	pthread_condattr_init(&ca);
-	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
-	pthread_cond_init(&ot->wake, &ca);
-	pthread_condattr_destroy(&ca);
-	pthread_cond_init(&ot->done, NULL);
-	/* Signals are the mail loop's (daemon.c): the thread inherits a
-	 * mask that blocks them all. */
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
-	rc = pthread_create(&ot->thread, NULL, outbox_thread_main, ot);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	if (rc != 0) {
-		snprintf(err, sizeof(err), "outbox: cannot start its thread: %s",
-			 strerror(rc));
-		pthread_cond_destroy(&ot->wake);
-		pthread_cond_destroy(&ot->done);
-		pthread_mutex_destroy(&ot->lock);
+	if (worker_start(&outbox_thread_ops, ot, &ot->w, &e) < 0) {
+		snprintf(err, sizeof(err), "outbox: %s", e);
 		goto fail;
 	}
 	*ot_r = ot;
@@ -277,26 +218,14 @@ fail:
 
 void outbox_thread_wake(struct outbox_thread *ot)
 {
-	if (ot == NULL)
-		return;
-	pthread_mutex_lock(&ot->lock);
-	ot->wanted++;
-	pthread_cond_signal(&ot->wake);
-	pthread_mutex_unlock(&ot->lock);
+	if (ot != NULL)
+		worker_wake(ot->w);
 }
 
 void outbox_thread_drain(struct outbox_thread *ot)
 {
-	uint64_t target;
-
-	if (ot == NULL)
-		return;
-	pthread_mutex_lock(&ot->lock);
-	target = ++ot->wanted;
-	pthread_cond_signal(&ot->wake);
-	while (ot->passed < target && !ot->stop)
-		pthread_cond_wait(&ot->done, &ot->lock);
-	pthread_mutex_unlock(&ot->lock);
+	if (ot != NULL)
+		worker_drain(ot->w);
 }
 
 void outbox_thread_stop(struct outbox_thread **otp)
@@ -306,13 +235,6 @@ void outbox_thread_stop(struct outbox_thread **otp)
 	if (ot == NULL)
 		return;
 	*otp = NULL;
-	pthread_mutex_lock(&ot->lock);
-	ot->stop = true;
-	pthread_cond_signal(&ot->wake);
-	pthread_mutex_unlock(&ot->lock);
-	pthread_join(ot->thread, NULL);
-	pthread_cond_destroy(&ot->wake);
-	pthread_cond_destroy(&ot->done);
-	pthread_mutex_destroy(&ot->lock);
+	worker_stop(&ot->w);
 	outbox_thread_free(ot);
 }
