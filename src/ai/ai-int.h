@@ -23,7 +23,8 @@ enum ai_policy {
 	AI_POLICY_WIN = 1,     /* an immediate win when there is one */
 	/* AI_POLICY_WIN, and never a move that pays tax (a capture, a
 	 * stack spent) while one that does not is there: tax is what
-	 * starves a player of growth, and random play pays it freely. */
+	 * starves a player of growth, and random play pays it freely.
+	 * Uniformly random over the moves that pay none. */
 	AI_POLICY_TAX = 2,
 };
 

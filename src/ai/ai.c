@@ -9,17 +9,19 @@
 #include "ai/ai-int.h"
 
 /* What each level may spend.  Levels 2-4 are bounded by playouts alone,
- * so their moves repeat exactly for a seed; level 5 by time.  A level's
- * bound is about four times the one below: each must beat the level
- * below in 70% of games (bench/bench_bot measures it). */
+ * so their moves repeat exactly for a seed; level 5 by time, but never
+ * fewer playouts than its floor (four times level 4's, so a busy machine
+ * cannot make it weaker than bench/bench_bot measured it).  A level's
+ * bound is four times the one below: each must beat the level below in
+ * 70% of games (bench/bench_bot measures it). */
 static const struct ai_level {
 	long playouts; /* 0: none (level 1 does not search) or time only */
 	int64_t time_ms;
 } ai_levels[AI_LEVEL_MAX + 1] = {
 	[1] = { 0, 0 },
-	[2] = { 100, 0 },
-	[3] = { 400, 0 },
-	[4] = { 1600, 0 },
+	[2] = { 50, 0 },
+	[3] = { 200, 0 },
+	[4] = { 800, 0 },
 	[5] = { 0, 2000 },
 };
 
@@ -121,9 +123,7 @@ int ai_choose(const struct core_position *pos, const struct ai_options *opt,
 		ai_levels[level].playouts;
 	search.time_ms = opt->time_ms != 0 ? opt->time_ms :
 		ai_levels[level].time_ms;
-	/* Level 5 on a busy machine still searches as much as level 4. */
-	search.min_playouts = level == AI_LEVEL_MAX ?
-		ai_levels[AI_LEVEL_MAX - 1].playouts : 0;
+	search.min_playouts = level == AI_LEVEL_MAX ? AI_LEVEL5_FLOOR : 0;
 	if (search.max_playouts <= 0)
 		search.max_playouts = search.time_ms > 0 ? LONG_MAX :
 			AI_PLAYOUTS_UNBOUNDED;

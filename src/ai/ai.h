@@ -17,6 +17,10 @@
 #define AI_LEVEL_MIN 1
 #define AI_LEVEL_MAX 5
 
+/* The fewest playouts level 5 searches, however short its time: what
+ * bench/bench_bot plays it at. */
+#define AI_LEVEL5_FLOOR 3200L
+
 struct ai_options {
 	int level;          /* AI_LEVEL_MIN .. AI_LEVEL_MAX */
 	uint64_t seed;      /* same seed, same position: same move */

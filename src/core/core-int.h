@@ -243,6 +243,7 @@ static inline uint32_t core_line_row(const struct core_line *l, uint64_t occ)
  * line: far[base + p * (CORE_BB_MAX_SIZE + 1) + m] is the number of the
  * line's first p cells at distance >= m. */
 #define CORE_RUNS_MAX_LINES 39     /* 3 (2R + 1), N = 7 */
+#define CORE_RUNS_MAX_ROWS 13      /* 2R + 1: the lines of one orientation */
 #define CORE_RUNS_FAR_MAX (3 * (127 + 13) * (CORE_BB_MAX_SIZE + 1))
 
 struct core_runs {
@@ -261,7 +262,11 @@ struct core_runs {
 	/* [l][D]: bit i for each place of line l at distance <= D (the
 	 * growth sources when D = R - 1 - tax; one interval). */
 	uint16_t inner[CORE_RUNS_MAX_LINES][CORE_BB_MAX_SIZE];
-	uint8_t orient0;           /* lines 0 .. orient0-1 run along 0 */
+	/* Lines 0 .. orient0-1 run along orientation 0, orient0 ..
+	 * orient1-1 along 1: those are the rows, each a run of cell
+	 * numbers, in cell order. */
+	uint8_t orient0, orient1;
+	uint8_t row[CORE_RUNS_MAX_LINES][16]; /* the row of each place */
 };
 
 /* The tables of g's size, or NULL if it is not 6 or 7. */

@@ -185,16 +185,43 @@ size_t core_legal_move_pick(const struct core_position *pos, uint64_t r,
 			    struct core_move *move_r);
 
 /* What core_legal_move_pick() rebuilds from the stacks on every call (the
- * occupied cells, and each line's stacks), kept by a playout across its
- * moves instead: a move changes at most two cells.  Caller-owned scratch,
- * no allocation; internal fields.  It describes the position whose key
+ * occupied cells, and each line's stacks; at N = 6 and 7 also each line's
+ * moves), kept by a playout across its moves instead: a move changes at
+ * most two cells.  Caller-owned scratch (~17 KB: keep it off small
+ * stacks), no allocation; internal fields.  It describes the position whose key
  * it holds, and is rebuilt from the stacks whenever that key differs from
  * the position's (so positions edited by hand and refreshed are safe). */
+struct core_pick_growths {
+	/* N = 6, 7: the growths at one tax, line by line (line, their
+	 * sums, and each cell's over its three lines), but for the lines
+	 * dirty since (bit l for line l). */
+	uint64_t dirty;
+	uint32_t total;
+	uint16_t sum[40];
+	uint8_t line[40][16];
+	uint8_t cell[128];
+	uint16_t rows[13];      /* the cells' sums by row (core-int.h) */
+};
+
+struct core_pick_stack {
+	/* N = 6, 7: the moves of the stack at one place of a line along
+	 * it that do not depend on the tax, the empty cells it sees there,
+	 * and s - at for the opponent's stacks at the ends (or INT32_MIN). */
+	uint32_t whole;
+	uint8_t empty;
+	int32_t d[2];
+};
+
 struct core_pick_state {
 	uint64_t key;
 	int size;
 	uint64_t occ[2], white[2];      /* cell c at bit c % 64, word c / 64 */
 	uint32_t pat[40];               /* N = 6, 7: each line's stacks */
+	bool kept;                      /* kept across moves: the below */
+	uint8_t gvalid;                 /* bit t: growths[t] kept */
+	uint64_t sdirty;                /* bit l: stacks[l] stale */
+	struct core_pick_stack stacks[40][16];
+	struct core_pick_growths growths[7]; /* by tax (growth needs < R) */
 };
 
 /* Set ps to describe pos (call once before the first use of ps). */
@@ -204,6 +231,15 @@ void core_pick_state_init(struct core_pick_state *ps,
 /* core_legal_move_pick() through ps (brought up to date first if it
  * describes another position): the same count and the same move. */
 size_t core_legal_move_pick_with(struct core_pick_state *ps,
+				 const struct core_position *pos, uint64_t r,
+				 struct core_move *move_r);
+
+/* The quiet moves: those that remove nothing from the board (land on no
+ * stack, spend no stack to 0), so they never add to the mover's tax.
+ * core_legal_move_pick_with() over them alone: returns their count, and
+ * when it is > 0 puts quiet move number r % count, in the generator's
+ * order, in *move_r.  0 when no legal move is quiet (*move_r untouched). */
+size_t core_quiet_move_pick_with(struct core_pick_state *ps,
 				 const struct core_position *pos, uint64_t r,
 				 struct core_move *move_r);
 

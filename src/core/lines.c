@@ -65,7 +65,21 @@ static void runs_build(struct core_runs *t, const struct core_geom *g)
 		}
 		if (o == 0)
 			t->orient0 = (uint8_t)t->nlines;
+		if (o == 1)
+			t->orient1 = (uint8_t)t->nlines;
 	}
+	/* locate() skips rows: they must be runs of cell numbers, in
+	 * order, one after the other. */
+	if (t->orient1 - t->orient0 > CORE_RUNS_MAX_ROWS)
+		abort();
+	for (int l = t->orient0, next = 0; l < t->orient1; l++)
+		for (int i = 0; i < t->len[l]; i++)
+			if (t->cell[l][i] != next++)
+				abort();
+	for (int l = 0; l < t->nlines; l++)
+		for (int i = 0; i < t->len[l]; i++)
+			t->row[l][i] = (uint8_t)(t->lid[t->cell[l][i]][1] -
+						 t->orient0);
 }
 
 /* Does magic send the 2^len subsets of mask to distinct values of the

@@ -4,7 +4,8 @@ libashes_core_a_SOURCES = \
 	src/core/core.h src/core/notation.h src/core/record.h \
 	src/core/variant.h src/core/core-int.h \
 	src/core/geom.c src/core/rules.c src/core/movegen.c \
-	src/core/movepick.c src/core/movepick-bb.h src/core/lines.c \
+	src/core/movepick.c src/core/movepick-bb.h src/core/movepick-kept.h \
+	src/core/lines.c \
 	src/core/explain.c src/core/notation.c src/core/record.c \
 	src/core/variant.c \
 	src/core/record2.h src/core/record2-int.h src/core/record2.c \

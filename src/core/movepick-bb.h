@@ -144,55 +144,13 @@ size_t BB_(blocker)(const struct core_geom *g, const int32_t *st, int c,
 		(size_t)(s > lo ? s - lo : 0);
 }
 
-#if BB_LINES == 2
-/* Growths along lines first .. end-1 (pat[]: their stacks) from their
- * sources (the empty cells at distance <= ds, ds >= 0), run by run of
- * empty cells: each cell of a run sees the run, and the prefix sums give
- * how many of it are far enough out.  Sets (set) or adds to gc[] for each
- * source; returns the sum. */
-static inline __attribute__((always_inline)) BB_ATTR
-size_t BB_(runs)(const struct core_runs *ru, const uint32_t *pat, int first,
-		 int end, int ds, int32_t tax, size_t *gc, bool set)
-{
-	const int w = CORE_BB_MAX_SIZE + 1;
-	size_t total = 0;
 
-	for (int l = first; l < end; l++) {
-		uint32_t p = pat[l], stop = p | 1u << ru->len[l];
-		uint32_t e = ~p & ru->inner[l][ds];
-		const uint8_t *cell = ru->cell[l], *need = ru->need[l];
-		const uint8_t *far = ru->far + ru->base[l] + tax;
-		while (e != 0) {
-			/* Sources lo .. to-1 in the run start .. hi-1. */
-			int lo = __builtin_ctz(e);
-			int hi = __builtin_ctz(stop >> lo) + lo;
-			int to = __builtin_ctz(~(e >> lo)) + lo;
-			int start = 31 - __builtin_clz((p << 1 | 1) &
-						      ((2u << lo) - 1));
-			const uint8_t *flo = far + start * w;
-			const uint8_t *fhi = far + hi * w;
-			for (int i = lo; i < to; i++) {
-				size_t k = (size_t)(fhi[need[i]] -
-						    flo[need[i]]);
-				total += k;
-				if (set)
-					gc[cell[i]] = k;
-				else
-					gc[cell[i]] += k;
-			}
-			e &= ~0u << to;
-		}
-	}
-	return total;
-}
-#endif
-
-/* The count of core_legal_moves() in pos, and the moves of each source in
- * t_r.  Growth sources and stacks in two loops, so that no branch guesses
- * which kind the next source is. */
+/* The count of core_legal_moves() in pos (quiet: of the quiet ones only),
+ * and the moves of each source in t_r.  Growth sources and stacks in two
+ * loops, so that no branch guesses which kind the next source is. */
 static BB_ATTR
 size_t BB_(count)(const struct core_position *pos, const struct BB_TABLES *b,
-		  const struct core_pick_state *ps, struct tally *t_r)
+		  struct core_pick_state *ps, struct tally *t_r, bool quiet)
 {
 	const struct core_geom *g = pos->geom;
 	const int32_t *st = pos->stack;
@@ -228,27 +186,41 @@ size_t BB_(count)(const struct core_position *pos, const struct BB_TABLES *b,
 		}
 	}
 #else
-	/* By runs along lines: see struct core_runs. */
+	/* By runs along lines, kept line by line in ps: see
+	 * growth_lines(). */
 	const struct core_runs *ru = core_runs_get(g);
 	const uint32_t *pat = ps->pat;
-	if (grow != 0) {
-		size_t scratch[CORE_MAX_CELLS];
-		size_t *gc = counts != NULL ? counts : scratch;
-		/* Every cell is on one line of orientation 0: those set the
-		 * counts, the others add to them. */
-		total += BB_(runs)(ru, pat, 0, ru->orient0, max_growth_ds,
-				   tax, gc, true) +
-			BB_(runs)(ru, pat, ru->orient0, ru->nlines,
-				  max_growth_ds, tax, gc, false);
+	if (t_r != NULL) {
+		t_r->gcell = NULL;
+		memset(t_r->rows, 0, sizeof(t_r->rows));
 	}
+	if (grow != 0)
+		total += ps->kept ?
+			growth_lines(ps, ru, max_growth_ds, tax, t_r) :
+			growth_direct(ps, ru, max_growth_ds, tax, t_r);
 #endif
 #if BB_LINES == 2
 	/* Stacks by line too: along each of its three lines a stack sees
-	 * up to the next stack either side. */
-	for (BB_T src = own; src != 0; src &= src - 1) {
+	 * up to the next stack either side.  All moves, in a state kept
+	 * across moves: from what it keeps of each line. */
+	bool memo = !quiet && ps->kept;
+	if (memo) {
+		stack_lines(ps, pos, ru);
+		for (BB_T src = own; src != 0; src &= src - 1) {
+			int from = BB_(lowest)(src);
+			size_t k = stack_moves(ps, ru, from,
+					       st[from] * sign, tax);
+			total += k;
+			if (counts != NULL) {
+				counts[from] = k;
+				t_r->rows[ru->lid[from][1] - ru->orient0] += k;
+			}
+		}
+	}
+	for (BB_T src = memo ? 0 : own; src != 0; src &= src - 1) {
 		int from = BB_(lowest)(src), ds = g->dist[from];
 		int32_t s = st[from] * sign;
-		int m = ds - s + 1 > 0 ? ds - s + 1 : 0;
+		int m = quiet_least(ds, s, quiet);
 		size_t nsplit = split_count(s, tax + 1), k = 0;
 		for (int o = 0; o < 3; o++) {
 			int l = ru->lid[from][o], i = ru->lpos[from][o];
@@ -271,12 +243,14 @@ size_t BB_(count)(const struct core_position *pos, const struct BB_TABLES *b,
 						 sign, tax);
 			size_t ka = BB_(blocker)(g, st, ru->cellx[l][hi + 1], s,
 						 m, sign, tax);
-			k += (kb & -(size_t)(lo > 0)) +
-				(ka & -(size_t)(hi < len));
+			k += ((kb & -(size_t)(lo > 0)) +
+			      (ka & -(size_t)(hi < len))) & -(size_t)!quiet;
 		}
 		total += k;
-		if (counts != NULL)
+		if (counts != NULL) {
 			counts[from] = k;
+			t_r->rows[ru->lid[from][1] - ru->orient0] += k;
+		}
 	}
 	(void)occ_rev;
 	(void)n;
@@ -284,13 +258,15 @@ size_t BB_(count)(const struct core_position *pos, const struct BB_TABLES *b,
 	for (BB_T src = own; src != 0; src &= src - 1) {
 		int from = BB_(lowest)(src), ds = g->dist[from];
 		int32_t s = st[from] * sign;
-		int m = ds - s + 1 > 0 ? ds - s + 1 : 0;
+		int m = quiet_least(ds, s, quiet);
 		BB_T fwd, rev, bf, br;
 		BB_(seen)(b, from, occ, occ_rev, &fwd, &rev, &bf, &br);
 		size_t k = (size_t)BB_(count2)(fwd & b->far[0][m],
 					       rev & b->far[1][m]) +
 			(size_t)BB_(count2)(fwd, rev) *
 			split_count(s, tax + 1);
+		if (quiet)
+			bf = br = 0;
 		for (; bf != 0; bf &= bf - 1)
 			k += BB_(blocker)(g, st, BB_(lowest)(bf), s, m, sign,
 					  tax);

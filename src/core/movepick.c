@@ -7,8 +7,12 @@
  * ranges (splits onto stacks), an empty cell's growths by tables along its
  * three lines (lines.c); only the one source that holds move r is then
  * walked move by move.  Boards of up to 7 rows a side use bitboards
- * (movepick-bb.h); bigger ones walk the rays.
+ * (movepick-bb.h); bigger ones walk the rays.  A state kept across a
+ * playout's moves keeps more at N = 6 and 7 (movepick-kept.h).  The quiet
+ * moves (those that remove nothing) are counted and fetched the same
+ * way, for playouts that shun tax.
  */
+#include <stddef.h>
 #include <string.h>
 #ifdef __SSE2__
 #include <emmintrin.h>
@@ -23,6 +27,13 @@ struct tally {
 	 * sources. */
 	size_t count[CORE_MAX_CELLS];
 	uint64_t packs[CORE_LINES_MAX];
+	/* N = 6, 7: the growths of each cell (growth_lines()), or NULL if
+	 * there are none; and the moves of each row of cells (the lines of
+	 * orientation 1, which run along the cell numbers), so that
+	 * locate() skips whole rows. */
+	const uint8_t *gcell;
+	size_t rows[CORE_RUNS_MAX_ROWS];
+	uint8_t gown[CORE_MAX_CELLS];   /* gcell's, when nothing is kept */
 	core_bits src, occ;             /* cell c at bit c */
 	/* Other sizes: the sources with moves, in cell order. */
 	int n;
@@ -59,7 +70,19 @@ static inline size_t blocker_count(const struct core_geom *g, int32_t s,
 	return n + split_count(s, split_low(t, tax));
 }
 
+/* The least distance from the centre a whole-stack move of the stack of
+ * size s at distance ds may reach: the move to exactly ds - s + 1 spends
+ * it, so a quiet one (which removes nothing) goes one further. */
+static inline int quiet_least(int ds, int32_t s, bool quiet)
+{
+	int m = ds - s + 1 + (quiet ? 1 : 0);
+
+	return m > 0 ? m : 0;
+}
+
 /* ---- Counting, bitboards (N <= 7) ---- */
+
+#include "core/movepick-kept.h"
 
 void core_occupancy(const int32_t *st, int n, int32_t sign, core_bits *occ_r,
 		    core_bits *own_r)
@@ -196,18 +219,20 @@ bool core_pick_portable(bool on)
 }
 
 static size_t count_bb(const struct core_position *pos,
-		       const struct core_pick_state *ps, struct tally *t_r)
+		       struct core_pick_state *ps, struct tally *t_r,
+		       bool quiet)
 {
 	int size = pos->geom->size;
 
 #ifdef HAVE_POPCNT_COPY
 	if (use_popcnt)
 		return size <= BB64_MAX_SIZE ?
-			bb64p_count(pos, &bb64[size], ps, t_r) :
-			bb128p_count(pos, &bb128[size], ps, t_r);
+			bb64p_count(pos, &bb64[size], ps, t_r, quiet) :
+			bb128p_count(pos, &bb128[size], ps, t_r, quiet);
 #endif
-	return size <= BB64_MAX_SIZE ? bb64_count(pos, &bb64[size], ps, t_r) :
-		bb128_count(pos, &bb128[size], ps, t_r);
+	return size <= BB64_MAX_SIZE ?
+		bb64_count(pos, &bb64[size], ps, t_r, quiet) :
+		bb128_count(pos, &bb128[size], ps, t_r, quiet);
 }
 
 /* ---- The state the bitboard counter starts from ---- */
@@ -215,6 +240,12 @@ static size_t count_bb(const struct core_position *pos,
 _Static_assert(sizeof(((struct core_pick_state *)0)->pat) /
 	       sizeof(uint32_t) >= CORE_RUNS_MAX_LINES,
 	       "core_pick_state.pat too short");
+_Static_assert(sizeof(((struct core_pick_state *)0)->growths) /
+	       sizeof(struct core_pick_growths) >= CORE_BB_MAX_SIZE,
+	       "core_pick_state.growths: one a tax below R");
+_Static_assert(CORE_RUNS_MAX_LINES <= 64, "core_pick_state.sdirty: a bit a line");
+_Static_assert(sizeof(((struct core_pick_growths *)0)->cell) >= 127,
+	       "core_pick_growths.cell too short");
 
 /* Fill ps from pos's stacks (what the counter needs of them; nothing
  * above CORE_BB_MAX_SIZE, where the rays are walked). */
@@ -227,6 +258,8 @@ static void state_fill(struct core_pick_state *ps,
 
 	ps->key = pos->key;
 	ps->size = g->size;
+	ps->gvalid = 0; /* no growths kept */
+	ps->sdirty = ~UINT64_C(0) >> (64 - CORE_RUNS_MAX_LINES);
 	if (g->size <= CORE_BB_MAX_SIZE)
 		core_occupancy(pos->stack, g->ncells, 1, &occ, &white);
 	ps->occ[0] = (uint64_t)occ;
@@ -260,14 +293,22 @@ static inline void state_cell(struct core_pick_state *ps,
 		uint32_t b = 1u << ru->lpos[c][o];
 		uint32_t *p = &ps->pat[ru->lid[c][o]];
 		*p = (*p & ~b) | (v != 0 ? b : 0);
+		ps->sdirty |= UINT64_C(1) << ru->lid[c][o];
 	}
+	for (int t = 0; t < CORE_BB_MAX_SIZE; t++)
+		ps->growths[t].dirty |= UINT64_C(1) << ru->lid[c][0] |
+			UINT64_C(1) << ru->lid[c][1] |
+			UINT64_C(1) << ru->lid[c][2];
 }
 
 void core_pick_state_init(struct core_pick_state *ps,
 			  const struct core_position *pos)
 {
-	memset(ps, 0, sizeof(*ps));
+	/* Not the kept lines (most of it): state_fill() marks them all
+	 * stale, and each is written before it is read. */
+	memset(ps, 0, offsetof(struct core_pick_state, gvalid));
 	state_fill(ps, pos);
+	ps->kept = true;
 }
 
 /* ---- Counting, any size: walk the rays ---- */
@@ -286,7 +327,8 @@ static size_t growth_count_rays(const struct core_geom *g, const int32_t *st,
 }
 
 static size_t stack_count_rays(const struct core_geom *g, const int32_t *st,
-			       int from, int32_t s, int32_t sign, int32_t tax)
+			       int from, int32_t s, int32_t sign, int32_t tax,
+			       bool quiet)
 {
 	int ds = g->dist[from];
 	size_t n = 0, nsplit = split_count(s, tax + 1);
@@ -295,18 +337,20 @@ static size_t stack_count_rays(const struct core_geom *g, const int32_t *st,
 		const int16_t *ray = g->ray_cells + g->ray_start[from][d];
 		for (int c; (c = *ray++) >= 0;) {
 			if (st[c] != 0) {
-				n += blocker_count(g, s, ds, c, st[c] * sign,
-						   tax);
+				if (!quiet)
+					n += blocker_count(g, s, ds, c,
+							   st[c] * sign, tax);
 				break;
 			}
-			n += (core_whole_size(s, ds, g->dist[c]) >= 0) +
-				nsplit;
+			n += (core_whole_size(s, ds, g->dist[c]) >=
+			      (quiet ? 1 : 0)) + nsplit;
 		}
 	}
 	return n;
 }
 
-static size_t count_rays(const struct core_position *pos, struct tally *t_r)
+static size_t count_rays(const struct core_position *pos, struct tally *t_r,
+			 bool quiet)
 {
 	const struct core_geom *g = pos->geom;
 	const int32_t *st = pos->stack;
@@ -326,7 +370,8 @@ static size_t count_rays(const struct core_position *pos, struct tally *t_r)
 		if (v == 0)
 			n = growth_count_rays(g, st, from, ds + tax + 1);
 		else
-			n = stack_count_rays(g, st, from, v, sign, tax);
+			n = stack_count_rays(g, st, from, v, sign, tax,
+					     quiet);
 		total += n;
 		if (t_r != NULL && n != 0) {
 			t_r->cell[t_r->n] = (int16_t)from;
@@ -336,9 +381,12 @@ static size_t count_rays(const struct core_position *pos, struct tally *t_r)
 	return total;
 }
 
-/* ps: pos's state, or NULL to work it out here. */
+/* ps: pos's state, or NULL to work it out here (then t_r must be NULL:
+ * it would point into it); quiet: count only the moves that remove
+ * nothing. */
 static size_t count_all(const struct core_position *pos,
-			const struct core_pick_state *ps, struct tally *t_r)
+			struct core_pick_state *ps, struct tally *t_r,
+			bool quiet)
 {
 	struct core_pick_state own;
 
@@ -351,12 +399,13 @@ static size_t count_all(const struct core_position *pos,
 	 * them. */
 	if (pos->geom->size <= CORE_BB_MAX_SIZE) {
 		if (ps == NULL) {
+			own.kept = false;
 			state_fill(&own, pos);
 			ps = &own;
 		}
-		return count_bb(pos, ps, t_r);
+		return count_bb(pos, ps, t_r, quiet);
 	}
-	return count_rays(pos, t_r);
+	return count_rays(pos, t_r, quiet);
 }
 
 /* ---- Finding move j of one source ---- */
@@ -420,11 +469,11 @@ static void growth_nth(const struct core_position *pos, int from, size_t j,
 	}
 }
 
-/* Move number j of the mover's stack on `from`, in the generator's order:
- * ray by ray, nearest cell first, each cell's whole-stack move before its
- * splits by growing part. */
+/* Move number j of the mover's stack on `from` (of its quiet moves if
+ * quiet), in the generator's order: ray by ray, nearest cell first, each
+ * cell's whole-stack move before its splits by growing part. */
 static void stack_nth(const struct core_position *pos, int from, size_t j,
-		      struct core_move *move_r)
+		      bool quiet, struct core_move *move_r)
 {
 	const struct core_geom *g = pos->geom;
 	int me = pos->to_move;
@@ -439,7 +488,10 @@ static void stack_nth(const struct core_position *pos, int from, size_t j,
 			int32_t at = t < 0 ? -t : t;
 			int32_t lo = split_low(t, tax);
 			size_t nsplit = split_count(s, lo);
-			if (at <= s && core_whole_size(s, ds, g->dist[c]) >= 0) {
+			if (quiet && t != 0)
+				break;
+			if (at <= s && core_whole_size(s, ds, g->dist[c]) >=
+			    (quiet ? 1 : 0)) {
 				if (j == 0) {
 					set_move(move_r, CORE_MOVE_WHOLE,
 						 t != 0, from, c, 0);
@@ -459,9 +511,10 @@ static void stack_nth(const struct core_position *pos, int from, size_t j,
 	}
 }
 
-/* Move number r (< the count in t) of pos. */
+/* Move number r (< the count in t) of pos, of its quiet moves if t
+ * counted those. */
 static void locate(const struct core_position *pos, const struct tally *t,
-		   size_t r, struct core_move *move_r)
+		   size_t r, bool quiet, struct core_move *move_r)
 {
 	size_t before;
 	int i = 0;
@@ -478,6 +531,21 @@ static void locate(const struct core_position *pos, const struct tally *t,
 		 * up to N = 5. */
 		const struct core_lines *ln = core_lines_get(pos->geom);
 		uint64_t lo = (uint64_t)t->src, hi = (uint64_t)(t->src >> 64);
+		const struct core_runs *ru = core_runs_get(pos->geom);
+		if (ru != NULL) {
+			/* Whole rows first: the sources before row j's first
+			 * cell are the rows before it. */
+			int j = 0, first;
+			while (before + t->rows[j] <= r)
+				before += t->rows[j++];
+			first = ru->cell[ru->orient0 + j][0];
+			if (first < 64) {
+				lo &= ~UINT64_C(0) << first;
+			} else {
+				lo = 0;
+				hi &= ~UINT64_C(0) << (first - 64);
+			}
+		}
 		for (;;) {
 			int from = lo ? __builtin_ctzll(lo) :
 				64 + __builtin_ctzll(hi);
@@ -492,6 +560,8 @@ static void locate(const struct core_position *pos, const struct tally *t,
 				k = (size_t)((t->packs[lid[0]] >> lpos[0] & 15) +
 					     (t->packs[lid[1]] >> lpos[1] & 15) +
 					     (t->packs[lid[2]] >> lpos[2] & 15));
+			} else if (t->gcell != NULL && pos->stack[from] == 0) {
+				k = t->gcell[from];
 			} else {
 				k = t->count[from];
 			}
@@ -511,33 +581,56 @@ static void locate(const struct core_position *pos, const struct tally *t,
 	if (pos->stack[i] == 0)
 		growth_nth(pos, i, r - before, t->occ, move_r);
 	else
-		stack_nth(pos, i, r - before, move_r);
+		stack_nth(pos, i, r - before, quiet, move_r);
 }
 
 size_t core_legal_move_count(const struct core_position *pos)
 {
-	return count_all(pos, NULL, NULL);
+	return count_all(pos, NULL, NULL, false);
 }
 
 size_t core_legal_move_at(const struct core_position *pos, size_t r,
 			  struct core_move *move_r)
 {
+	struct core_pick_state own; /* t points into it */
 	struct tally t;
-	size_t n = count_all(pos, NULL, &t);
+	size_t n;
 
+	own.kept = false;
+	state_fill(&own, pos);
+	n = count_all(pos, &own, &t, false);
 	if (r < n)
-		locate(pos, &t, r, move_r);
+		locate(pos, &t, r, false, move_r);
 	return n;
 }
 
 size_t core_legal_move_pick(const struct core_position *pos, uint64_t r,
 			    struct core_move *move_r)
 {
+	struct core_pick_state own; /* t points into it */
 	struct tally t;
-	size_t n = count_all(pos, NULL, &t);
+	size_t n;
 
+	own.kept = false;
+	state_fill(&own, pos);
+	n = count_all(pos, &own, &t, false);
 	if (n != 0)
-		locate(pos, &t, (size_t)(r % n), move_r);
+		locate(pos, &t, (size_t)(r % n), false, move_r);
+	return n;
+}
+
+static size_t pick_with(struct core_pick_state *ps,
+			const struct core_position *pos, uint64_t r,
+			bool quiet, struct core_move *move_r)
+{
+	struct tally t;
+	size_t n;
+
+	if (ps->key != pos->key || ps->size != pos->geom->size)
+		state_fill(ps, pos);
+	n = count_all(pos, ps, &t, quiet);
+	if (n != 0)
+		locate(pos, &t, (size_t)(r % n), quiet, move_r);
 	return n;
 }
 
@@ -545,15 +638,14 @@ size_t core_legal_move_pick_with(struct core_pick_state *ps,
 				 const struct core_position *pos, uint64_t r,
 				 struct core_move *move_r)
 {
-	struct tally t;
-	size_t n;
+	return pick_with(ps, pos, r, false, move_r);
+}
 
-	if (ps->key != pos->key || ps->size != pos->geom->size)
-		state_fill(ps, pos);
-	n = count_all(pos, ps, &t);
-	if (n != 0)
-		locate(pos, &t, (size_t)(r % n), move_r);
-	return n;
+size_t core_quiet_move_pick_with(struct core_pick_state *ps,
+				 const struct core_position *pos, uint64_t r,
+				 struct core_move *move_r)
+{
+	return pick_with(ps, pos, r, true, move_r);
 }
 
 void core_play_picked(struct core_position *pos, struct core_pick_state *ps,

@@ -57,6 +57,18 @@ int bot_refuse_named(struct handle *h, int64_t pid)
 	return server_refuse(h, "bot_by_name");
 }
 
+int bot_refuse_offer(struct handle *h, const struct game *g, int64_t opp,
+		     const char *what)
+{
+	int r = bot_is_player(h, opp);
+
+	if (r <= 0)
+		return r;
+	game_refuse(h, "bot_no_offers", g->row->id);
+	template_ctx_set(h->refusal, "what", what);
+	return REFUSED;
+}
+
 /* The levels offered, "1, 2, 3", as "levels" in ctx. */
 static void bot_levels_ctx(const struct server_bot_config *bc,
 			   struct template_ctx *ctx)

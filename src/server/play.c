@@ -453,6 +453,9 @@ int play_draw(struct handle *h, const struct command *c, struct game *g,
 	if (!g->draws)
 		return game_refuse(h, "draws_not_allowed", g->row->id);
 	opp = game_player_of(g, color == CORE_WHITE ? CORE_BLACK : CORE_WHITE);
+	if (c->draw == COMMAND_DRAW_OFFER &&
+	    (ret = bot_refuse_offer(h, g, opp, "draw")) != 0)
+		return ret;
 	if ((ret = play_draw_change(h, c, g, opp)) != 0)
 		return ret;
 	if (game_save(h, g) < 0)

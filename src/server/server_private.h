@@ -193,6 +193,11 @@ int bot_is_key(struct handle *h, const char *fpr);
 /* A `challenge NAME` naming the bot: REFUSED (played with `challenge
  * bot`), 0 for anyone else, -1. */
 int bot_refuse_named(struct handle *h, int64_t pid);
+/* An offer (`what`: a draw, a take-back) to opp: refused at once when opp
+ * is the bot, which agrees to none, so that no offer waits for an answer
+ * that never comes.  0 if opp is not the bot, REFUSED, -1. */
+int bot_refuse_offer(struct handle *h, const struct game *g, int64_t opp,
+		     const char *what);
 
 /* ---- message.c ------------------------------------------------------ */
 

@@ -285,6 +285,9 @@ int undo_run(struct handle *h, const struct command *c, struct game *g,
 	bool pending;
 	int at = 0, r;
 
+	if (c->undo == COMMAND_UNDO_OFFER &&
+	    (r = bot_refuse_offer(h, g, opp, "take-back")) != 0)
+		return r;
 	r = store_undo_offer_get(h->srv->store, g->row->id, &by, &at, &error);
 	if (r < 0)
 		return server_store_fail(h, error);

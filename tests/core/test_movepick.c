@@ -1,7 +1,8 @@
 /* test_movepick.c -- the fast paths of the rules core against a slow,
  * straightforward reference kept here: the legal-move list in its fixed
  * public order, counting, fetching move number r (core_legal_move_pick(),
- * core_legal_move_pick_with() and core_legal_moves_from() windows) and
+ * core_legal_move_pick_with() and core_legal_moves_from() windows), the
+ * quiet moves alone (core_quiet_move_pick_with()) and
  * playing a move (with and without the pick state), over seeded random
  * positions of sizes 3..9.
  */
@@ -266,6 +267,37 @@ static void check_position(const struct core_position *p,
 		REQUIRE(core_legal_move_pick_with(ps, p, r, &m) == n);
 		REQUIRE(same_move(&m, &want[r]));
 		same_state(ps, p);
+	}
+	/* The quiet moves: the reference's list less those that land on
+	 * a stack or spend one, in the same order. */
+	size_t nq = 0;
+	for (size_t i = 0; i < n; i++) {
+		const struct core_move *w = &want[i];
+		int32_t s = p->stack[w->from < 0 ? 0 : w->from];
+		if (w->capture)
+			continue;
+		if (w->kind == CORE_MOVE_WHOLE &&
+		    ref_whole_size(s < 0 ? -s : s, p->geom->dist[w->from],
+				   p->geom->dist[w->to]) == 0)
+			continue;
+		got[nq++] = *w;
+	}
+	step = nq > 2000 ? nq / 997 + 1 : 1;
+	for (size_t r = 0; r < nq; r += step) {
+		memset(&m, 0xa5, sizeof(m));
+		REQUIRE(core_quiet_move_pick_with(ps, p, r, &m) == nq);
+		REQUIRE(same_move(&m, &got[r]));
+		uint64_t big = rng_next(rng);
+		REQUIRE(core_quiet_move_pick_with(ps, p, big, &m) == nq);
+		REQUIRE(same_move(&m, &got[big % nq]));
+		same_state(ps, p);
+	}
+	if (nq == 0) {
+		memset(&m, 0xa5, sizeof(m));
+		struct core_move untouched = m;
+		REQUIRE(core_quiet_move_pick_with(ps, p, rng_next(rng),
+						  &m) == 0);
+		REQUIRE(memcmp(&m, &untouched, sizeof(m)) == 0);
 	}
 	if (n == 0) {
 		REQUIRE(core_legal_move_pick(p, rng_next(rng), &m) == 0);
