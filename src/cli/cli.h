@@ -107,6 +107,17 @@ void cli_play_show(struct template_set *set, const struct core_position *pos,
 void cli_play_say(struct template_set *set, const struct cli_game *g,
 		  const struct core_position *before, size_t first);
 int cli_play_undo(struct cli_game *g);
+/* The next command typed at the terminal (a prompt for the side to move in
+ * pos when interactive), trimmed, in *cmd_r (inside *line, a getline
+ * buffer).  Blank lines are skipped, and the commands that only show
+ * something (help, moves, board) are answered here.  1, or 0 at the end
+ * of input. */
+int cli_play_read(struct template_set *set, const struct core_position *pos,
+		  bool interactive, char **line, size_t *cap, char **cmd_r);
+/* Play the move typed as cmd in g, then say it and show the board: 0, or
+ * -1 after printing why it was refused. */
+int cli_play_move(struct template_set *set, struct cli_game *g,
+		  const char *cmd);
 /* The bot (src/cli/cli_think.c, cli_bot.c): `ashes think`, and `ashes
  * play`, which plays the bot with --vs-bot and two people without. */
 int cli_think(int argc, char **argv);

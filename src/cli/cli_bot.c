@@ -86,11 +86,7 @@ static int bot_play(int argc, char **argv, const char *as,
 	rc = CLI_EXIT_OK;
 	cli_play_show(set, &g.rec.pos, "show.txt");
 	while (g.rec.pos.result == CORE_ONGOING) {
-		struct core_position before = g.rec.pos;
-		size_t first = g.rec.nplies;
-		char why[384];
 		char *cmd;
-		ssize_t n;
 
 		if (g.rec.pos.to_move != human) {
 			if (bot_move(set, &g, opt) < 0) {
@@ -99,35 +95,10 @@ static int bot_play(int argc, char **argv, const char *as,
 			}
 			continue;
 		}
-		/* A prompt only for a person: piped input gets clean lines. */
-		if (interactive) {
-			printf("%s, ply %d> ",
-			       core_color_name((enum core_color)human),
-			       g.rec.pos.ply + 1);
-			fflush(stdout);
-		}
-		n = getline(&line, &cap, stdin);
-		if (n < 0) {
-			putchar('\n');
+		if (cli_play_read(set, &g.rec.pos, interactive, &line, &cap,
+				  &cmd) == 0 || strcmp(cmd, "quit") == 0)
 			break;
-		}
-		cmd = line;
-		while (*cmd == ' ' || *cmd == '\t')
-			cmd++;
-		while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r' ||
-				 line[n - 1] == ' ' || line[n - 1] == '\t'))
-			line[--n] = '\0';
-		if (*cmd == '\0')
-			continue;
-		if (strcmp(cmd, "help") == 0 || strcmp(cmd, "?") == 0) {
-			cli_render(set, "play-help.txt", NULL);
-		} else if (strcmp(cmd, "moves") == 0) {
-			cli_play_show(set, &g.rec.pos, "moves.txt");
-		} else if (strcmp(cmd, "board") == 0) {
-			cli_play_show(set, &g.rec.pos, "show.txt");
-		} else if (strcmp(cmd, "quit") == 0) {
-			break;
-		} else if (strcmp(cmd, "resign") == 0) {
+		if (strcmp(cmd, "resign") == 0) {
 			enum core_error err;
 
 			record_end(&g.rec, CORE_END_RESIGNATION,
@@ -137,12 +108,8 @@ static int bot_play(int argc, char **argv, const char *as,
 				printf("error: nothing to undo\n");
 			else
 				cli_play_show(set, &g.rec.pos, "show.txt");
-		} else if (cli_game_play(&g, cmd, why, sizeof(why)) < 0) {
-			printf("error: %s\n", why);
-		} else {
+		} else if (cli_play_move(set, &g, cmd) == 0) {
 			moves++;
-			cli_play_say(set, &g, &before, first);
-			cli_play_show(set, &g.rec.pos, "show.txt");
 		}
 	}
 	if (g.rec.pos.result != CORE_ONGOING)

@@ -76,6 +76,65 @@ int cli_play_undo(struct cli_game *g)
 	return 0;
 }
 
+int cli_play_read(struct template_set *set, const struct core_position *pos,
+		  bool interactive, char **line, size_t *cap, char **cmd_r)
+{
+	for (;;) {
+		char *cmd;
+		ssize_t n;
+
+		/* A prompt only for a person: piped input gets clean
+		 * lines. */
+		if (interactive) {
+			printf("%s, ply %d> ",
+			       core_color_name((enum core_color)pos->to_move),
+			       pos->ply + 1);
+			fflush(stdout);
+		}
+		n = getline(line, cap, stdin);
+		if (n < 0) {
+			putchar('\n');
+			return 0;
+		}
+		cmd = *line;
+		while (*cmd == ' ' || *cmd == '\t')
+			cmd++;
+		while (n > 0 && ((*line)[n - 1] == '\n' ||
+				 (*line)[n - 1] == '\r' ||
+				 (*line)[n - 1] == ' ' ||
+				 (*line)[n - 1] == '\t'))
+			(*line)[--n] = '\0';
+		if (*cmd == '\0')
+			continue;
+		if (strcmp(cmd, "help") == 0 || strcmp(cmd, "?") == 0) {
+			cli_render(set, "play-help.txt", NULL);
+		} else if (strcmp(cmd, "moves") == 0) {
+			cli_play_show(set, pos, "moves.txt");
+		} else if (strcmp(cmd, "board") == 0) {
+			cli_play_show(set, pos, "show.txt");
+		} else {
+			*cmd_r = cmd;
+			return 1;
+		}
+	}
+}
+
+int cli_play_move(struct template_set *set, struct cli_game *g,
+		  const char *cmd)
+{
+	struct core_position before = g->rec.pos;
+	size_t first = g->rec.nplies;
+	char why[384];
+
+	if (cli_game_play(g, cmd, why, sizeof(why)) < 0) {
+		printf("error: %s\n", why);
+		return -1;
+	}
+	cli_play_say(set, g, &before, first);
+	cli_play_show(set, &g->rec.pos, "show.txt");
+	return 0;
+}
+
 int cli_play(int argc, char **argv)
 {
 	struct cli_game g;
@@ -96,41 +155,12 @@ int cli_play(int argc, char **argv)
 	}
 	cli_play_show(set, &g.rec.pos, "show.txt");
 	while (g.rec.pos.result == CORE_ONGOING) {
-		struct core_position before = g.rec.pos;
-		size_t first = g.rec.nplies;
-		char why[384];
 		char *cmd;
-		ssize_t n;
 
-		/* A prompt only for a person: piped input gets clean lines. */
-		if (interactive) {
-			printf("%s, ply %d> ",
-			       core_color_name((enum core_color)g.rec.pos.to_move),
-			       g.rec.pos.ply + 1);
-			fflush(stdout);
-		}
-		n = getline(&line, &cap, stdin);
-		if (n < 0) {
-			putchar('\n');
+		if (cli_play_read(set, &g.rec.pos, interactive, &line, &cap,
+				  &cmd) == 0 || strcmp(cmd, "quit") == 0)
 			break;
-		}
-		cmd = line;
-		while (*cmd == ' ' || *cmd == '\t')
-			cmd++;
-		while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r' ||
-				 line[n - 1] == ' ' || line[n - 1] == '\t'))
-			line[--n] = '\0';
-		if (*cmd == '\0')
-			continue;
-		if (strcmp(cmd, "help") == 0 || strcmp(cmd, "?") == 0) {
-			cli_render(set, "play-help.txt", NULL);
-		} else if (strcmp(cmd, "moves") == 0) {
-			cli_play_show(set, &g.rec.pos, "moves.txt");
-		} else if (strcmp(cmd, "board") == 0) {
-			cli_play_show(set, &g.rec.pos, "show.txt");
-		} else if (strcmp(cmd, "quit") == 0) {
-			break;
-		} else if (strcmp(cmd, "resign") == 0) {
+		if (strcmp(cmd, "resign") == 0) {
 			enum core_error err;
 
 			record_end(&g.rec, CORE_END_RESIGNATION,
@@ -140,11 +170,8 @@ int cli_play(int argc, char **argv)
 				printf("error: nothing to undo\n");
 			else
 				cli_play_show(set, &g.rec.pos, "show.txt");
-		} else if (cli_game_play(&g, cmd, why, sizeof(why)) < 0) {
-			printf("error: %s\n", why);
 		} else {
-			cli_play_say(set, &g, &before, first);
-			cli_play_show(set, &g.rec.pos, "show.txt");
+			(void)cli_play_move(set, &g, cmd);
 		}
 	}
 	if (g.rec.pos.result != CORE_ONGOING)

@@ -99,13 +99,12 @@ TESTS += tests/daemon/test_outbox_e2e.sh
 # time, to an SMTP sink; it verifies; without a daemon key, the mail says so.
 dist_check_SCRIPTS += tests/daemon/test_outbox_archive.sh
 TESTS += tests/daemon/test_outbox_archive.sh
-EXTRA_DIST += tests/daemon/smtp_sink.py
 # The outbox on its own thread: reading never waits for a slow SMTP
-# server (tests/daemon/smtp_slow.py, 1 s per mail), one connection across
+# server (tests/daemon/smtp_server.py, 1 s per mail), one connection across
 # batches, SIGTERM and kill -9 while a mail is in the server's hands.
 dist_check_SCRIPTS += tests/daemon/test_outbox_thread.sh
 TESTS += tests/daemon/test_outbox_thread.sh
-EXTRA_DIST += tests/daemon/smtp_slow.py
+EXTRA_DIST += tests/daemon/smtp_server.py
 # <<< outbox helper
 
 # Documentation and the example configuration.

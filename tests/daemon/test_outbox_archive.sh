@@ -1,7 +1,7 @@
 #!/bin/bash
 # tests/daemon/test_outbox_archive.sh -- the mail command `archive GAME`
 # end to end in the real ashesd (--once over a folder of signed mails,
-# its SMTP a sink on 127.0.0.1, tests/daemon/smtp_sink.py): the outbox
+# its SMTP a sink on 127.0.0.1, tests/daemon/smtp_server.py): the outbox
 # makes the game's archive when it sends the mail and attaches it as
 # game-N.tar.gz (application/gzip), and `ashes archive verify` passes on
 # the attachment as received; without a daemon signing key the mail goes
@@ -44,8 +44,8 @@ check() { # check NAME EXPECTED ACTUAL
 
 # ---- the SMTP sink ----------------------------------------------------
 mkdir "$tmp/sent"
-python3 "$ASHES_SRCDIR/tests/daemon/smtp_sink.py" "$tmp/sent" \
-	"$tmp/port" </dev/null >/dev/null 2>&1 &
+python3 "$ASHES_SRCDIR/tests/daemon/smtp_server.py" "$tmp/sent" \
+	"$tmp/port" "$tmp/smtp.log" 0 </dev/null >/dev/null 2>&1 &
 sink_pid=$!
 for _ in $(seq 100); do
 	[ -s "$tmp/port" ] && break

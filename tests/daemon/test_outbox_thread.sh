@@ -1,7 +1,7 @@
 #!/bin/bash
 # tests/daemon/test_outbox_thread.sh -- the outbox on its own thread, in
 # the real ashesd (a folder of signed mails; SMTP a server on 127.0.0.1
-# that takes 1 s per mail, tests/daemon/smtp_slow.py):
+# that takes 1 s per mail, tests/daemon/smtp_server.py):
 #  - mail is read and committed while the outbox is still sending: a
 #    second burst is in the store long before the first burst's replies
 #    are out, and the outbox drains at the server's pace;
@@ -74,7 +74,7 @@ no_pending() { [ "$(rows pending)" = 0 ]; }
 
 # ---- the slow SMTP server ---------------------------------------------
 mkdir "$tmp/sent"
-python3 "$ASHES_SRCDIR/tests/daemon/smtp_slow.py" "$tmp/sent" "$tmp/port" \
+python3 "$ASHES_SRCDIR/tests/daemon/smtp_server.py" "$tmp/sent" "$tmp/port" \
 	"$slog" 1 </dev/null >/dev/null 2>&1 &
 sink_pid=$!
 wait_for 10 test -s "$tmp/port" || { echo "Bail out! no SMTP server"; exit 1; }

@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
-"""tests/daemon/smtp_slow.py -- a slow SMTP server for tests, on 127.0.0.1
-(a free port, written to PORTFILE): it takes DELAY seconds after the end
-of DATA before it answers 250, as a remote smarthost might, and says what
-happens in LOG, one line each, times in seconds since the epoch:
+"""tests/daemon/smtp_server.py -- the SMTP server of the daemon's tests, on
+127.0.0.1 (a free port, written to PORTFILE): it takes every mail, writes
+each as DIR/N.eml (dot-unstuffed), and with DELAY > 0 (default 1) waits
+that many seconds after the end of DATA before it answers 250, as a
+remote smarthost might (DELAY 0: a plain sink).  It says what happens in
+LOG, one line each, times in seconds since the epoch:
   connect C                  TCP connection number C accepted
   data C N T                 mail N's final dot read on connection C
   accepted C N T MSGID       mail N answered 250 (written as DIR/N.eml)
@@ -11,7 +13,7 @@ happens in LOG, one line each, times in seconds since the epoch:
                              reply), so a client killed then must send it
                              again
   quit C T                   the client said QUIT on connection C
-Usage: smtp_slow.py DIR PORTFILE LOG [DELAY]"""
+Usage: smtp_server.py DIR PORTFILE LOG [DELAY]"""
 import os
 import re
 import select
