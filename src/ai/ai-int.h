@@ -61,25 +61,6 @@ static inline size_t ai_gcd(size_t a, size_t b)
 	return a;
 }
 
-/* Does `move` add to the mover's tax: a capture, or a whole stack spent
- * to nothing? */
-static inline bool ai_pays_tax(const struct core_position *pos,
-			       const struct core_move *move)
-{
-	const struct core_geom *g = pos->geom;
-	int32_t s;
-	int ds, dt;
-
-	if (move->capture)
-		return true;
-	if (move->kind != CORE_MOVE_WHOLE)
-		return false;
-	s = core_stack_size(pos, move->from);
-	ds = g->dist[move->from];
-	dt = g->dist[move->to];
-	return dt <= ds && s - 1 - (ds - dt) == 0;
-}
-
 /* What a finished game is worth to `color`: 1 won, 0.5 drawn, 0 lost. */
 static inline double ai_reward(enum core_result result, int color)
 {

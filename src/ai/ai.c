@@ -48,9 +48,9 @@ void ai_options_default(struct ai_options *opt_r, int level)
 }
 
 /* Level 1: an immediate win if there is one, else a random legal move
- * that pays no tax (ai_pays_tax) if there is one, else any legal move.
- * The moves are tried in a random order, so the first that pays no tax
- * is a uniformly random one of those.  Shunning tax is what lets it beat
+ * that pays no tax (a quiet one, core.h) if there is one, else any legal
+ * move.  The moves are tried in a random order, so the first that pays
+ * no tax is a uniformly random one of those.  Shunning tax is what lets it beat
  * a uniformly random player nearly always. */
 static void ai_level1(const struct core_position *pos, struct ai_rng *rng,
 		      struct core_move *move_r)
@@ -71,7 +71,7 @@ static void ai_level1(const struct core_position *pos, struct ai_rng *rng,
 	for (i = 0; i < n; i++) {
 		core_legal_moves_from(pos, (offset + i * stride) % n, move_r,
 				      1);
-		if (!ai_pays_tax(pos, move_r))
+		if (core_move_quiet(pos, move_r))
 			goto out;
 	}
 	core_legal_moves_from(pos, offset, move_r, 1);

@@ -153,7 +153,7 @@ static bool mcts_next_untried(struct mcts_node *nd,
 		uint64_t r = (nd->offset + (k % n) * nd->stride) % n;
 
 		core_legal_moves_from(pos, (size_t)r, move_r, 1);
-		if (ai_pays_tax(pos, move_r) == second)
+		if (core_move_quiet(pos, move_r) != second)
 			return true;
 	}
 	return false;

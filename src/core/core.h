@@ -234,8 +234,13 @@ size_t core_legal_move_pick_with(struct core_pick_state *ps,
 				 const struct core_position *pos, uint64_t r,
 				 struct core_move *move_r);
 
-/* The quiet moves: those that remove nothing from the board (land on no
- * stack, spend no stack to 0), so they never add to the mover's tax.
+/* Is `move` (legal in pos, as the generator gives it) quiet: does it
+ * remove nothing from the board (land on no stack, spend no stack to 0),
+ * so that it never adds to the mover's tax? */
+bool core_move_quiet(const struct core_position *pos,
+		     const struct core_move *move);
+
+/* The quiet moves (core_move_quiet()).
  * core_legal_move_pick_with() over them alone: returns their count, and
  * when it is > 0 puts quiet move number r % count, in the generator's
  * order, in *move_r.  0 when no legal move is quiet (*move_r untouched). */

@@ -584,6 +584,19 @@ static void locate(const struct core_position *pos, const struct tally *t,
 		stack_nth(pos, i, r - before, quiet, move_r);
 }
 
+bool core_move_quiet(const struct core_position *pos,
+		     const struct core_move *move)
+{
+	const struct core_geom *g = pos->geom;
+
+	if (move->capture)
+		return false;
+	if (move->kind != CORE_MOVE_WHOLE)
+		return true;
+	return core_whole_size(core_stack_size(pos, move->from),
+			       g->dist[move->from], g->dist[move->to]) != 0;
+}
+
 size_t core_legal_move_count(const struct core_position *pos)
 {
 	return count_all(pos, NULL, NULL, false);

@@ -7,37 +7,11 @@
 # listed members in, two ladder games are played by mail to their end and
 # rated, and the commands must show, move, refuse and recompute exactly.
 set -u
-: "${ASHES_BUILDDIR:=$(pwd)}"
 : "${ASHES_SRCDIR:=$(cd "$(dirname "$0")/../.." && pwd)}"
-ashes=$ASHES_BUILDDIR/ashes
-ashesd=$ASHES_BUILDDIR/ashesd
-export ASHES_TEMPLATES=$ASHES_SRCDIR/templates
-export LC_ALL=C
+. "$ASHES_SRCDIR/tests/cli/lib.sh"
 unset ASHES_DB ASHES_NOW
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 db=$tmp/ashes.db
 conf=$tmp/ashesd.conf
-failed=0 n=0
-
-check() { # check NAME EXPECTED ACTUAL
-	n=$((n + 1))
-	if [ "$2" = "$3" ]; then
-		echo "ok $n - $1"
-	else
-		echo "not ok $n - $1"
-		echo "  expected: $(printf '%s' "$2" | head -c 600)"
-		echo "  actual:   $(printf '%s' "$3" | head -c 600)"
-		failed=$((failed + 1))
-	fi
-}
-
-run() {
-	"$ashes" "$@" >"$tmp/out" 2>"$tmp/err" </dev/null
-	rc=$?
-	out=$(cat "$tmp/out")
-	err=$(cat "$tmp/err")
-}
 
 # The daemon's configuration: one ladder of three on boards of 3, unsigned
 # mail read (require_signature = no), replies left in the outbox.

@@ -4,34 +4,8 @@
 # visits and values), the same output for the same seed when bounded by
 # playouts, its refusals, and short games against the bot through stdin.
 set -u
-: "${ASHES_BUILDDIR:=$(pwd)}"
 : "${ASHES_SRCDIR:=$(cd "$(dirname "$0")/../.." && pwd)}"
-ashes=$ASHES_BUILDDIR/ashes
-export ASHES_TEMPLATES=$ASHES_SRCDIR/templates
-export LC_ALL=C
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-failed=0 n=0
-
-check() { # check NAME EXPECTED ACTUAL
-	n=$((n + 1))
-	if [ "$2" = "$3" ]; then
-		echo "ok $n - $1"
-	else
-		echo "not ok $n - $1"
-		echo "  expected: $(printf '%s' "$2" | head -c 600)"
-		echo "  actual:   $(printf '%s' "$3" | head -c 600)"
-		failed=$((failed + 1))
-	fi
-}
-
-# Runs ashes; sets out, err, rc.
-run() {
-	"$ashes" "$@" >"$tmp/out" 2>"$tmp/err" </dev/null
-	rc=$?
-	out=$(cat "$tmp/out")
-	err=$(cat "$tmp/err")
-}
+. "$ASHES_SRCDIR/tests/cli/lib.sh"
 
 # think: one move line, a heading, five candidates; the move is legal and
 # is the first candidate; visits never grow down the list.

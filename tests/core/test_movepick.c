@@ -274,13 +274,13 @@ static void check_position(const struct core_position *p,
 	for (size_t i = 0; i < n; i++) {
 		const struct core_move *w = &want[i];
 		int32_t s = p->stack[w->from < 0 ? 0 : w->from];
-		if (w->capture)
-			continue;
-		if (w->kind == CORE_MOVE_WHOLE &&
-		    ref_whole_size(s < 0 ? -s : s, p->geom->dist[w->from],
-				   p->geom->dist[w->to]) == 0)
-			continue;
-		got[nq++] = *w;
+		bool quiet = !w->capture &&
+			!(w->kind == CORE_MOVE_WHOLE &&
+			  ref_whole_size(s < 0 ? -s : s, p->geom->dist[w->from],
+					 p->geom->dist[w->to]) == 0);
+		REQUIRE(core_move_quiet(p, w) == quiet);
+		if (quiet)
+			got[nq++] = *w;
 	}
 	step = nq > 2000 ? nq / 997 + 1 : 1;
 	for (size_t r = 0; r < nq; r += step) {

@@ -4,35 +4,10 @@
 # game show|adjust, clock, outbox list, and their refusals.  (Games and mails made by the service
 # are checked from tests/server/test_server.c.)
 set -u
-: "${ASHES_BUILDDIR:=$(pwd)}"
 : "${ASHES_SRCDIR:=$(cd "$(dirname "$0")/../.." && pwd)}"
-ashes=$ASHES_BUILDDIR/ashes
-export ASHES_TEMPLATES=$ASHES_SRCDIR/templates
-export LC_ALL=C
+. "$ASHES_SRCDIR/tests/cli/lib.sh"
 unset ASHES_DB
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 db=$tmp/ashes.db
-failed=0 n=0
-
-check() { # check NAME EXPECTED ACTUAL
-	n=$((n + 1))
-	if [ "$2" = "$3" ]; then
-		echo "ok $n - $1"
-	else
-		echo "not ok $n - $1"
-		echo "  expected: $(printf '%s' "$2" | head -c 600)"
-		echo "  actual:   $(printf '%s' "$3" | head -c 600)"
-		failed=$((failed + 1))
-	fi
-}
-
-run() {
-	"$ashes" "$@" >"$tmp/out" 2>"$tmp/err" </dev/null
-	rc=$?
-	out=$(cat "$tmp/out")
-	err=$(cat "$tmp/err")
-}
 
 A=AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA
 B=BBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB
