@@ -346,8 +346,13 @@ static int site_game_write(struct site_run *r, struct site_entry *e)
 			events[i].seconds, events[i].note };
 	g.plies = plies;
 	g.nplies = nmoves;
+	/* The players wrote their notes to each other: public once the
+	 * game is over, or never, as the club says ([site] notes). */
+	g.notes_never = admin_config(&r->o, NULL) &&
+		r->o.cfg.site.notes == CONFIG_SITE_NOTES_NEVER;
+	g.notes_later = !g.notes_never && !g.ended;
 	g.notes = snotes;
-	g.nnotes = nnotes;
+	g.nnotes = g.notes_never || g.notes_later ? 0 : nnotes;
 	g.clock_events = sevents;
 	g.nclock_events = nevents;
 	site_archive_name(g.id, name, sizeof(name));

@@ -167,6 +167,15 @@ struct config_clock {
 	uint64_t outage_grace_ms;
 };
 
+/* [site]: what `ashes site` publishes of a game. */
+enum config_site_notes {
+	CONFIG_SITE_NOTES_AFTER = 0, /* once the game is over */
+	CONFIG_SITE_NOTES_NEVER,     /* not at all */
+};
+struct config_site {
+	enum config_site_notes notes; /* the players' notes */
+};
+
 struct config_templates {
 	char *dir; /* operator overrides; NULL: only the installed ones */
 };
@@ -269,6 +278,7 @@ struct config {
 	struct config_game game;
 	struct config_clock clock;
 	struct config_templates templates;
+	struct config_site site;
 	struct config_log log;
 	struct config_limits limits;
 	struct config_source source;

@@ -55,6 +55,12 @@ static const struct config_name target_names[] = {
 	{ "journal", LOG_TARGET_JOURNAL, false },
 	{ NULL, 0, false },
 };
+/* [site] notes: when `ashes site` shows the players' notes. */
+static const struct config_name site_notes_names[] = {
+	{ "after", CONFIG_SITE_NOTES_AFTER, false },
+	{ "never", CONFIG_SITE_NOTES_NEVER, false },
+	{ NULL, 0, false },
+};
 static const struct config_name level_names[] = {
 	{ "debug", LOG_LEVEL_DEBUG, false },
 	{ "info", LOG_LEVEL_INFO, false },
@@ -185,6 +191,9 @@ const struct config_key config_keys[] = {
 	  NULL, 0, 30 * DAY },
 
 	{ "templates", "dir", KT_PATH, OFF(templates.dir), NULL, NULL, 0, 0 },
+
+	{ "site", "notes", KT_ENUM, OFF(site.notes), "after", site_notes_names,
+	  0, 0 },
 
 	{ "log", "target", KT_ENUM, OFF(log.target), "stderr", target_names, 0, 0 },
 	{ "log", "level", KT_ENUM, OFF(log.level), "info", level_names, 0, 0 },
