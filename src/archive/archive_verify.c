@@ -16,7 +16,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "core/notation.h"
 #include "core/variant.h"
@@ -578,32 +582,26 @@ static int verify_clocks(struct verify *v)
 
 /* ---- the whole ----------------------------------------------------- */
 
+/* What verify unpacks of a .tar.gz at most (ashes(1) says it): a file
+ * as large as verify reads one, all of them together, and entries. */
+static const struct archive_untar_limits verify_limits = {
+	.max_file = VERIFY_FILE_MAX,
+	.max_total = 256ull * 1024 * 1024,
+	.max_entries = 10000,
+};
+
 /* Unpack a .tar.gz into tmp/x; its one folder into dir. */
 static int verify_unpack(const char *path, const char *tmp, char *dir,
 			 size_t len, const char **error_r)
 {
 	char into[4096];
-	char *argv[] = { "tar", "--no-same-owner", "--no-same-permissions",
-			 "-xzf", (char *)path, "-C", into, NULL };
-	char **names = NULL;
-	size_t n = 0;
-	const char *bad;
-	struct stat sb;
 
 	if ((size_t)snprintf(into, sizeof(into), "%s/x", tmp) >=
-	    sizeof(into) || mkdir(into, 0700) < 0 || archive_run(argv) < 0) {
-		*error_r = "tar could not unpack the archive";
+	    sizeof(into) || mkdir(into, 0700) < 0) {
+		*error_r = "cannot make a folder to unpack into";
 		return -1;
 	}
-	/* One folder, nothing else: a listing that finds it refuses it. */
-	if (archive_list_dir(into, &names, &n, &bad) == 0 || bad == NULL ||
-	    (size_t)snprintf(dir, len, "%s/%s", into, bad) >= len ||
-	    lstat(dir, &sb) < 0 || !S_ISDIR(sb.st_mode)) {
-		archive_names_free(&names, n);
-		*error_r = "the .tar.gz holds no folder of an archive";
-		return -1;
-	}
-	return 0;
+	return archive_untar(path, into, &verify_limits, dir, len, error_r);
 }
 
 static int verify_run(struct verify *v, const struct archive_verify_opts
@@ -655,27 +653,21 @@ static int verify_run(struct verify *v, const struct archive_verify_opts
 	return 0;
 }
 
-int archive_verify(const char *path, const struct archive_verify_opts *opts,
-		   FILE *out, struct archive_verdict *v_r,
-		   const char **error_r)
+/* The check itself, in the child of archive_verify(), in tmp (made):
+ * 0, 1 or -1 as archive_verify() returns. */
+static int verify_in(const char *path, const char *tmp,
+		     const struct archive_verify_opts *opts, FILE *out,
+		     struct archive_verdict *v_r, const char **error_r)
 {
-	const char *base = getenv("TMPDIR");
-	char tmp[4096], home[4096], dir[4096];
+	char home[4096], dir[4096];
 	struct verify v;
 	struct stat sb;
 	int ret = -1;
 
-	memset(v_r, 0, sizeof(*v_r));
 	memset(&v, 0, sizeof(v));
 	v.out = out;
 	v.v = v_r;
 	if (stat(path, &sb) < 0) {
-		*error_r = strerror(errno);
-		return -1;
-	}
-	snprintf(tmp, sizeof(tmp), "%s/ashes-verify-XXXXXX",
-		 base != NULL && base[0] != '\0' ? base : "/tmp");
-	if (mkdtemp(tmp) == NULL) {
 		*error_r = strerror(errno);
 		return -1;
 	}
@@ -704,18 +696,196 @@ int archive_verify(const char *path, const struct archive_verify_opts *opts,
 		fprintf(out, "verified: game %" PRId64 ", %zu plies, %zu "
 			"signed mails\n", v.game, v.rec.nplies, v.nmails);
 out:
-	pgp_ctx_free(&v.pgp);
-	{
+	if (v.pgp != NULL) {
 		/* gpg may have started an agent for the keyring. */
 		char *argv[] = { "gpgconf", "--homedir", home, "--kill",
 				 "all", NULL };
-		struct stat hs;
-		if (stat(home, &hs) == 0)
-			(void)archive_run(argv);
+		pgp_ctx_free(&v.pgp);
+		(void)archive_run(argv);
 	}
 	verify_mails_free(&v);
 	archive_names_free(&v.names, v.nnames);
 	record2_free(&v.rec);
+	return ret;
+}
+
+/* ---- the temporary folder, removed on every path ------------------ */
+
+/* What the child hands its parent. */
+struct verify_result {
+	int ret;
+	struct archive_verdict v;
+	char error[512];
+	size_t text_len;     /* the output, which follows */
+};
+
+static volatile sig_atomic_t verify_signal;
+static volatile pid_t verify_child;
+
+static void verify_on_signal(int sig)
+{
+	verify_signal = sig;
+	/* The child's group: gzip and gpg with it. */
+	if (verify_child > 0)
+		kill(-verify_child, sig);
+}
+
+/* Write all of len bytes, or give up. */
+static void verify_write_all(int fd, const void *data, size_t len)
+{
+	const char *p = data;
+
+	while (len > 0) {
+		ssize_t n = write(fd, p, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return;
+		p += n;
+		len -= (size_t)n;
+	}
+}
+
+/* The child: check, and send the result and the output. */
+static void verify_child_run(int fd, const char *path, const char *tmp,
+			     const struct archive_verify_opts *opts)
+{
+	struct verify_result res;
+	const char *error = NULL;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&text, &len);
+
+	memset(&res, 0, sizeof(res));
+	if (out == NULL) {
+		res.ret = -1;
+		snprintf(res.error, sizeof(res.error), "%s", strerror(errno));
+	} else {
+		res.ret = verify_in(path, tmp, opts, out, &res.v, &error);
+		fclose(out);
+		if (res.ret < 0)
+			snprintf(res.error, sizeof(res.error), "%s",
+				 error != NULL ? error : "failed");
+		res.text_len = len;
+	}
+	verify_write_all(fd, &res, sizeof(res));
+	if (text != NULL)
+		verify_write_all(fd, text, len);
+	_exit(0);
+}
+
+/* Read what the child sent: 0, or -1 when it sent nothing whole. */
+static int verify_read_result(int fd, struct verify_result *res, FILE *out)
+{
+	char chunk[8192];
+	size_t got = 0, left;
+
+	while (got < sizeof(*res)) {
+		ssize_t n = read(fd, (char *)res + got, sizeof(*res) - got);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		got += (size_t)n;
+	}
+	for (left = res->text_len; left > 0;) {
+		ssize_t n = read(fd, chunk, left < sizeof(chunk) ? left :
+				 sizeof(chunk));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		fwrite(chunk, 1, (size_t)n, out);
+		left -= (size_t)n;
+	}
+	return 0;
+}
+
+int archive_verify(const char *path, const struct archive_verify_opts *opts,
+		   FILE *out, struct archive_verdict *v_r,
+		   const char **error_r)
+{
+	static __thread char error[512];
+	const char *base = getenv("TMPDIR");
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
+	struct sigaction sa, old[4];
+	struct verify_result res;
+	char tmp[4096];
+	int fds[2], status, ret = -1, sig;
+	pid_t pid;
+
+	memset(v_r, 0, sizeof(*v_r));
+	snprintf(tmp, sizeof(tmp), "%s/ashes-verify-XXXXXX",
+		 base != NULL && base[0] != '\0' ? base : "/tmp");
+	if (mkdtemp(tmp) == NULL) {
+		snprintf(error, sizeof(error), "%.300s: %s", tmp, strerror(errno));
+		*error_r = error;
+		return -1;
+	}
+	if (pipe2(fds, O_CLOEXEC) < 0) {
+		snprintf(error, sizeof(error), "pipe: %s", strerror(errno));
+		*error_r = error;
+		archive_remove_tree(tmp);
+		return -1;
+	}
+	/* A signal while the check runs (^C on a bomb) ends the child, and
+	 * this process removes tmp before it goes the signal's way. */
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = verify_on_signal;
+	sigemptyset(&sa.sa_mask);
+	verify_signal = 0;
+	verify_child = 0;
+	for (size_t i = 0; i < 4; i++)
+		sigaction(sigs[i], &sa, &old[i]);
+	fflush(NULL);
+	pid = fork();
+	if (pid == 0) {
+		(void)setpgid(0, 0);
+		for (size_t i = 0; i < 4; i++)
+			sigaction(sigs[i], &old[i], NULL);
+		close(fds[0]);
+		verify_child_run(fds[1], path, tmp, opts);
+	}
+	close(fds[1]);
+	if (pid < 0) {
+		snprintf(error, sizeof(error), "fork: %s", strerror(errno));
+		*error_r = error;
+	} else {
+		(void)setpgid(pid, pid);
+		verify_child = pid;
+		if (verify_signal != 0)
+			kill(-pid, verify_signal);
+		memset(&res, 0, sizeof(res));
+		if (verify_read_result(fds[0], &res, out) < 0) {
+			char home[4200];
+			char *argv[] = { "gpgconf", "--homedir", home,
+					 "--kill", "all", NULL };
+
+			snprintf(error, sizeof(error), "the check stopped "
+				 "before its end");
+			*error_r = error;
+			/* The child's gpg-agent, if it started one. */
+			snprintf(home, sizeof(home), "%s/gnupg", tmp);
+			if (access(home, F_OK) == 0)
+				(void)archive_run(argv);
+		} else {
+			*v_r = res.v;
+			ret = res.ret;
+			if (ret < 0) {
+				snprintf(error, sizeof(error), "%s",
+					 res.error);
+				*error_r = error;
+			}
+		}
+		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+			;
+	}
+	close(fds[0]);
 	archive_remove_tree(tmp);
+	verify_child = 0;
+	for (size_t i = 0; i < 4; i++)
+		sigaction(sigs[i], &old[i], NULL);
+	if ((sig = verify_signal) != 0)
+		raise(sig);
 	return ret;
 }

@@ -10,6 +10,7 @@ libashes_archive_a_SOURCES = src/archive/archive.h \
 	src/archive/archive_gather.c src/archive/archive_record.c \
 	src/archive/archive_clock.c src/archive/archive_bind.c \
 	src/archive/archive_manifest.c src/archive/archive_fs.c \
+	src/archive/archive_untar.c \
 	src/archive/archive_export.c src/archive/archive_all.c \
 	src/archive/archive_verify.c src/archive/archive_verify_mail.c
 # README.txt of every archive.

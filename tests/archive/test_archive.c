@@ -569,6 +569,114 @@ START_TEST(test_clock_timeout)
 }
 END_TEST
 
+/* ---- archive_untar: the bounds of an unpacking (issue 22, case 12) -- */
+
+/* A .tar.gz made by tar (in dir, of what sh makes in dir/src), unpacked
+ * under lim into dir/into: archive_untar's return, its error in err. */
+static int untar_case(const char *dir, const char *make,
+		      const struct archive_untar_limits *lim, char *err,
+		      size_t errlen)
+{
+	char cmd[2048], into[512], tgz[512], out[1024];
+	const char *error = "";
+	int r;
+
+	snprintf(cmd, sizeof(cmd), "set -e; cd '%s'; rm -rf src into t.tar.gz;"
+		 " mkdir src into; cd src; %s; tar --sort=name -czf ../t.tar.gz *",
+		 dir, make);
+	ck_assert_int_eq(system(cmd), 0);
+	snprintf(into, sizeof(into), "%s/into", dir);
+	snprintf(tgz, sizeof(tgz), "%s/t.tar.gz", dir);
+	r = archive_untar(tgz, into, lim, out, sizeof(out), &error);
+	snprintf(err, errlen, "%s", r == 0 ? out : error);
+	return r;
+}
+
+/* The bytes under dir/into, by du. */
+static long untar_bytes(const char *dir)
+{
+	char cmd[600], line[64] = "";
+	FILE *p;
+
+	snprintf(cmd, sizeof(cmd), "find '%s/into' -type f -printf '%%s\\n' | "
+		 "awk '{ n += $1 } END { print n + 0 }'", dir);
+	p = popen(cmd, "r");
+	ck_assert_ptr_nonnull(p);
+	ck_assert_ptr_nonnull(fgets(line, sizeof(line), p));
+	pclose(p);
+	return atol(line);
+}
+
+START_TEST(test_untar_bounds)
+{
+	const struct archive_untar_limits lim = { 1000, 2500, 6 };
+	char dir[] = "/tmp/ashes-untar-XXXXXX", err[1024], want[1200];
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	/* Within every bound: unpacked, byte for byte. */
+	ck_assert_int_eq(untar_case(dir, "mkdir game-1; head -c 1000 "
+				    "/dev/zero >game-1/a; echo x >game-1/b",
+				    &lim, err, sizeof(err)), 0);
+	snprintf(want, sizeof(want), "%s/into/game-1", dir);
+	ck_assert_str_eq(err, want);
+	ck_assert_int_eq(untar_bytes(dir), 1002);
+	/* One file past its bound: refused by its header, nothing of it
+	 * written. */
+	ck_assert_int_eq(untar_case(dir, "mkdir game-1; head -c 1001 "
+				    "/dev/zero >game-1/a", &lim, err,
+				    sizeof(err)), -1);
+	ck_assert_str_eq(err, "game-1/a: 1001 bytes, more than the 1000 one "
+			 "file of an archive may have");
+	ck_assert_int_eq(untar_bytes(dir), 0);
+	/* All together past theirs: refused at the file that breaks it. */
+	ck_assert_int_eq(untar_case(dir, "mkdir game-1; for f in a b c; do "
+				    "head -c 900 /dev/zero >game-1/$f; done",
+				    &lim, err, sizeof(err)), -1);
+	ck_assert_str_eq(err, "game-1/c: 900 bytes more, past the 2500 all "
+			 "files of an archive may have");
+	ck_assert_int_eq(untar_bytes(dir), 1800);
+	/* Too many entries (the folder counts). */
+	ck_assert_int_eq(untar_case(dir, "mkdir game-1; touch game-1/a "
+				    "game-1/b game-1/c game-1/d game-1/e "
+				    "game-1/f", &lim, err, sizeof(err)), -1);
+	ck_assert_str_eq(err, "more than 6 entries: more than an archive "
+			 "holds");
+	/* A link, a second folder, a folder in the folder, a hidden name. */
+	ck_assert_int_eq(untar_case(dir, "mkdir game-1; ln -s /etc/passwd "
+				    "game-1/l", &lim, err, sizeof(err)), -1);
+	ck_assert_str_eq(err, "game-1/l: an entry of type '2', not a file or "
+			 "a folder");
+	ck_assert_int_eq(untar_case(dir, "mkdir game-1 game-2; touch game-1/a "
+				    "game-2/a", &lim, err, sizeof(err)), -1);
+	ck_assert_str_eq(err, "more than one folder (game-1, game-2): an "
+			 "archive is one");
+	ck_assert_int_eq(untar_case(dir, "mkdir -p game-1/sub", &lim, err,
+				    sizeof(err)), -1);
+	ck_assert_str_eq(err, "a folder in the folder (game-1/sub/): an "
+			 "archive has none");
+	ck_assert_int_eq(untar_case(dir, "mkdir game-1; touch game-1/.x",
+				    &lim, err, sizeof(err)), -1);
+	ck_assert_str_eq(err, "a file named \"game-1/.x\": not a name an "
+			 "archive gives");
+	/* Not a .tar.gz at all. */
+	{
+		char cmd[600], tgz[600], out[600];
+		const char *error = "";
+
+		snprintf(cmd, sizeof(cmd), "cd '%s' && rm -rf into && mkdir "
+			 "into && echo nonsense | gzip >t.tar.gz", dir);
+		ck_assert_int_eq(system(cmd), 0);
+		snprintf(tgz, sizeof(tgz), "%s/t.tar.gz", dir);
+		snprintf(cmd, sizeof(cmd), "%s/into", dir);
+		ck_assert_int_eq(archive_untar(tgz, cmd, &lim, out,
+					       sizeof(out), &error), -1);
+		ck_assert_str_eq(error, "the .tar.gz is cut short, or not a "
+				 ".tar.gz");
+	}
+	archive_remove_tree(dir);
+}
+END_TEST
+
 static Suite *archive_suite(void)
 {
 	Suite *s = suite_create("archive");
@@ -582,6 +690,7 @@ static Suite *archive_suite(void)
 	tcase_add_test(tc, test_extract_mime);
 	tcase_add_test(tc, test_extract_clear);
 	tcase_add_test(tc, test_no_links);
+	tcase_add_test(tc, test_untar_bounds);
 	tcase_add_test(tc, test_reason_names);
 	tcase_add_test(tc, test_clock_right);
 	tcase_add_test(tc, test_clock_mismatch);
