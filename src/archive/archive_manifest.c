@@ -197,10 +197,11 @@ int verify_manifest(struct verify *v, const char *daemon_key,
 			goto out;
 		}
 	}
+	snprintf(v->v->signer, sizeof(v->v->signer), "%s", s.fpr);
 	fprintf(v->out, "manifest: %zu files, every sum right; signed by "
 		"%s%s\n", man.count, s.fpr, daemon_key != NULL ?
-		", the daemon's key as given" :
-		" (compare with the daemon's key your club publishes)");
+		", the club's key as given" :
+		", a key you did not pin (--daemon-key)");
 	ret = 0;
 out:
 	archive_manifest_free(&man);

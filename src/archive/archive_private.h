@@ -49,6 +49,9 @@ struct archive_mail {
 	unsigned sent;              /* enum archive_sent bits */
 	int sent_ply;               /* the highest ply of a mail we sent */
 	char what[96];              /* its first command, for README */
+	/* The headers a public copy keeps (CRLF-ended lines): the thread's
+	 * game, and nothing of the sender or the way. */
+	char *thread_headers;
 };
 
 /* One game, everything an archive says of it. */

@@ -10,6 +10,7 @@
 #include <config.h> /* autoconf's: _GNU_SOURCE (mkdtemp) */
 #include "archive/archive_private.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -653,6 +654,42 @@ static int verify_run(struct verify *v, const struct archive_verify_opts
 	return 0;
 }
 
+/* All holds, and nobody said whose key signed MANIFEST.asc: say what
+ * that proves and what not, and how to check it all. */
+static void verify_unpinned(const struct verify *v, FILE *out)
+{
+	const char *w = record2_tag_get(&v->rec, "WhiteKey");
+	const char *b = record2_tag_get(&v->rec, "BlackKey");
+
+	fprintf(out, "NOT VERIFIED against the club's key: no --daemon-key "
+		"was given.\n"
+		"  Proven: every ply of game %" PRId64 " (%zu plies) is signed "
+		"by the key record.txt names for its mover (WhiteKey %s, "
+		"BlackKey %s), and the result follows from the plies by the "
+		"rules.\n"
+		"  Not proven: that these keys are the players' (keys.asc came "
+		"with the archive), the players' names, the other tags of "
+		"record.txt, that no mail was left out: only MANIFEST.asc's "
+		"signer vouches for them, key %s, which you did not pin.\n"
+		"  To verify: ashes archive verify PATH --daemon-key FPR, with "
+		"the club's full fingerprint as the club publishes it.\n",
+		v->game, v->rec.nplies, w != NULL ? w : "(none)",
+		b != NULL ? b : "(none)", v->v->signer);
+}
+
+/* gpg.conf of verify's own keyring. */
+static int verify_gpg_conf(const char *home, const char **error_r)
+{
+	static const char text[] = "allow-non-selfsigned-uid\n";
+	char name[] = "gpg.conf";
+
+	if (archive_write_file(home, name, text, sizeof(text) - 1) < 0) {
+		*error_r = strerror(errno);
+		return -1;
+	}
+	return 0;
+}
+
 /* The check itself, in the child of archive_verify(), in tmp (made):
  * 0, 1 or -1 as archive_verify() returns. */
 static int verify_in(const char *path, const char *tmp,
@@ -685,16 +722,25 @@ static int verify_in(const char *path, const char *tmp,
 		goto out;
 	}
 	v.dir = dir;
-	if (pgp_ctx_new(home, &v.pgp, error_r) < 0)
+	/* A public copy's keys bear a user ID nobody signed (the players'
+	 * own hold their addresses): this keyring trusts no user ID, only
+	 * the fingerprints the record names, so it may take them. */
+	if (verify_gpg_conf(home, error_r) < 0 ||
+	    pgp_ctx_new(home, &v.pgp, error_r) < 0)
 		goto out;
 	ret = verify_run(&v, opts, error_r);
+	if (ret == 0 && (opts == NULL || opts->daemon_key == NULL)) {
+		verify_unpinned(&v, out);
+		ret = ARCHIVE_VERIFY_UNPINNED;
+	}
 	if (ret == 1)
 		fprintf(out, "FAILED%s%.0zu: %s: %s\n", v_r->ply > 0 ?
 			" at ply " : "", v_r->ply,
 			archive_reason_name(v_r->reason), v_r->detail);
 	else if (ret == 0)
 		fprintf(out, "verified: game %" PRId64 ", %zu plies, %zu "
-			"signed mails\n", v.game, v.rec.nplies, v.nmails);
+			"signed mails; MANIFEST signed by the club's key %s\n",
+			v.game, v.rec.nplies, v.nmails, v_r->signer);
 out:
 	if (v.pgp != NULL) {
 		/* gpg may have started an agent for the keyring. */
@@ -707,6 +753,21 @@ out:
 	archive_names_free(&v.names, v.nnames);
 	record2_free(&v.rec);
 	return ret;
+}
+
+/* Is s 40 or 64 hex digits, blanks aside? */
+static bool verify_fingerprint_ok(const char *s)
+{
+	size_t n = 0;
+
+	for (; *s != '\0'; s++) {
+		if (*s == ' ')
+			continue;
+		if (!isxdigit((unsigned char)*s))
+			return false;
+		n++;
+	}
+	return n == 40 || n == 64;
 }
 
 /* ---- the temporary folder, removed on every path ------------------ */
@@ -815,6 +876,13 @@ int archive_verify(const char *path, const struct archive_verify_opts *opts,
 	pid_t pid;
 
 	memset(v_r, 0, sizeof(*v_r));
+	if (opts != NULL && opts->daemon_key != NULL &&
+	    !verify_fingerprint_ok(opts->daemon_key)) {
+		*error_r = "--daemon-key: not a whole fingerprint (40 or 64 "
+			   "hex digits, as the club publishes it): a key id "
+			   "names a key anyone can make";
+		return -1;
+	}
 	snprintf(tmp, sizeof(tmp), "%s/ashes-verify-XXXXXX",
 		 base != NULL && base[0] != '\0' ? base : "/tmp");
 	if (mkdtemp(tmp) == NULL) {

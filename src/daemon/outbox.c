@@ -292,11 +292,13 @@ static int outbox_archive(const struct config *cfg, struct store *store,
 {
 	const char *why = NULL;
 
-	switch (outbox_archive_make(cfg, store, pgp, msg->game_id, now, file,
-				    name, name_len, note, &why)) {
+	switch (outbox_archive_make(cfg, store, pgp, msg->game_id,
+				    msg->recipient, now, file, name, name_len,
+				    note, &why)) {
 	case OUTBOX_ARCHIVE_MADE:
 		extra->file = file;
 		extra->file_name = name;
+		extra->note = note;
 		return 1;
 	case OUTBOX_ARCHIVE_NONE:
 		/* Retrying will not mend it: the mail says why instead. */

@@ -27,7 +27,7 @@ tests_mail_test_pgp_LDADD = libashes_mail.a libashes_util.a \
 	$(ETPAN_LIBS) $(GPGME_LIBS) $(GNUTLS_LIBS) $(CHECK_LIBS)
 EXTRA_DIST += tests/mail/gpg-helper.sh
 # What a game's archive takes from the keyring and from a mail.
-libashes_mail_a_SOURCES += src/mail/pgp_export.c
+libashes_mail_a_SOURCES += src/mail/pgp_export.c src/mail/pgp_public.c
 # --- end mime/pgp ---
 
 # --- compose (owner: lead) ---

@@ -236,4 +236,32 @@ int pgp_export_signed(const char *raw, size_t len,
 		      enum pgp_signed_kind *kind_r, struct buf *signed_r,
 		      struct buf *sig_r, const char **error_r);
 
+/* ---- for a game's archive given to others (pgp_public.c) ---- */
+
+/* The public keys fprs (NULL-terminated), each as pgp_export_keys()
+ * gives it but, where labels[i] is not NULL, without its user IDs and
+ * attributes (a player's address, a photo) and their signatures, and
+ * with one User ID packet holding labels[i] instead.  That packet bears
+ * no self-signature (only the key's owner could make one): gpg takes
+ * such a key only with --allow-non-selfsigned-uid, and gpgv not at all;
+ * a signature check needs no user ID, only the key.  Appended armored to
+ * *armored_r and as packets to *binary_r; -1 with *error_r. */
+int pgp_public_keys(struct pgp_ctx *ctx, const char *const *fprs,
+		    const char *const *labels, struct buf *armored_r,
+		    struct buf *binary_r, const char **error_r);
+
+/* A mail holding of the raw mail only what its signature covers and the
+ * signature, so that pgp_export_signed() and inbound_parse() read the
+ * same signed bytes, signature and text from it as from the raw mail:
+ * headers (the caller's lines, each CRLF-ended), MIME-Version, then a
+ * multipart/signed of the signed part exactly and the signature
+ * (PGP/MIME), or a text/plain part of the clearsigned block in the
+ * charset the daemon read it in (inline); for an unsigned mail, text (as
+ * the daemon read it) as text/plain.  No header of the raw mail is
+ * kept.  Appended to *out_r; -1 with *error_r for a mail whose MIME
+ * cannot be read. */
+int pgp_public_mail(const char *raw, size_t len, const char *headers,
+		    const char *text, struct buf *out_r,
+		    const char **error_r);
+
 #endif

@@ -257,6 +257,7 @@ int site_game_html(struct template_set *set, const struct site_game *g,
 	template_ctx_set(ctx, "archive", name);
 	template_ctx_set(ctx, "archive_dir", SITE_ARCHIVE_DIR);
 	template_ctx_set_bool(ctx, "archived", g->archived);
+	template_ctx_set(ctx, "club_key", g->club_key);
 	ret = template_render(set, "site/game.html", ctx, out, error_r);
 	template_ctx_free(&ctx);
 	return ret;

@@ -99,6 +99,9 @@ struct site_game {
 	const struct site_clock_event *clock_events;
 	size_t nclock_events;
 	bool archived; /* site_archive_name() is in the site's folder */
+	/* The full fingerprint of the club's key, which signs its archives
+	 * (for the command that checks one), or NULL when not known. */
+	const char *club_key;
 };
 
 /* A competition's standings as the service words them for the operator

@@ -102,6 +102,7 @@ nobase_dist_pkgdata_DATA += templates/help-commands.txt \
 	templates/mail/bot-move.txt templates/mail/subject-bot-move.txt \
 	templates/mail/hint.txt \
 	templates/mail/archive-unavailable.txt \
+	templates/mail/archive-verify.txt \
 	templates/mail/ladder-notice.txt \
 	templates/mail/ladder.txt \
 	templates/mail/league.txt \
