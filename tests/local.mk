@@ -52,3 +52,10 @@ EXTRA_DIST += tests/e2e/lib-hostile.sh tests/e2e/test_hostile_mime.sh \
 TESTS += tests/e2e/test_uptime.sh
 EXTRA_DIST += tests/e2e/test_uptime.sh
 # --- end e2e uptime ---
+
+# --- e2e hostile archive (issue 22, cases 10-14b; owner: archive) ---
+# another pair's archive without addresses, verify's trust, a tar.gz
+# bomb, escapes in the log and the listings, notes of a running game
+TESTS += tests/e2e/test_hostile_archive.sh
+EXTRA_DIST += tests/e2e/test_hostile_archive.sh
+# --- end e2e hostile archive ---
