@@ -14,6 +14,7 @@
 #include "core/variant.h"
 #include "mail/inbound.h"
 #include "server/command.h"
+#include "util/escape.h"
 #include "util/xalloc.h"
 #include "util/xstr.h"
 
@@ -194,9 +195,15 @@ static int gather_mail(const struct archive_source *src,
 	m->thread_headers = gather_thread_headers(msg);
 	inbound_msg_free(&msg);
 	command_parse_mail(NULL, m->text, strlen(m->text), game_id, &list);
-	if (list.count > 0)
+	if (list.count > 0) {
+		/* For README.txt, which people read on a terminal. */
+		struct buf what = BUF_INIT;
+		escape_append(&what, list.items[0].text,
+			      strlen(list.items[0].text), 0);
 		snprintf(m->what, sizeof(m->what), "%.*s",
-			 (int)sizeof(m->what) - 1, list.items[0].text);
+			 (int)sizeof(m->what) - 1, buf_str(&what));
+		buf_free(&what);
+	}
 	command_list_free(&list);
 	return 0;
 }

@@ -27,6 +27,7 @@
 #include "core/variant.h"
 #include "mail/inbound.h"
 #include "server/command.h"
+#include "util/escape.h"
 #include "util/xstr.h"
 
 /* The daemon's defaults when the record names no window (mail/inbound.h). */
@@ -835,11 +836,16 @@ static void verify_child_run(int fd, const char *path, const char *tmp,
 	_exit(0);
 }
 
-/* Read what the child sent: 0, or -1 when it sent nothing whole. */
+/* Read what the child sent: 0, or -1 when it sent nothing whole.  The
+ * output quotes the archive (its record's tags, its mails' commands,
+ * its file names): a stranger's bytes, so no control character of them
+ * reaches out raw (util/escape.h). */
 static int verify_read_result(int fd, struct verify_result *res, FILE *out)
 {
 	char chunk[8192];
+	struct buf text = BUF_INIT, safe = BUF_INIT;
 	size_t got = 0, left;
+	int ret = -1;
 
 	while (got < sizeof(*res)) {
 		ssize_t n = read(fd, (char *)res + got, sizeof(*res) - got);
@@ -855,11 +861,19 @@ static int verify_read_result(int fd, struct verify_result *res, FILE *out)
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0)
-			return -1;
-		fwrite(chunk, 1, (size_t)n, out);
+			goto out;
+		buf_append(&text, chunk, (size_t)n);
 		left -= (size_t)n;
 	}
-	return 0;
+	ret = 0;
+out:
+	if (text.len > 0) {
+		escape_append(&safe, text.data, text.len, ESCAPE_KEEP_LINES);
+		fwrite(safe.data, 1, safe.len, out);
+	}
+	buf_free(&text);
+	buf_free(&safe);
+	return ret;
 }
 
 int archive_verify(const char *path, const struct archive_verify_opts *opts,

@@ -362,6 +362,14 @@ tamper "a forced pass nothing forces" "illegal move" 7 \
 	"sed -i 's/^result: /7. pass (forced)\\nresult: /' record.txt"
 tamper "README.txt changed" "tampered manifest" "" "echo more >>README.txt"
 tamper "a file added" "tampered manifest" "" "echo x >extra.txt"
+# A stranger's bytes in what verify prints (issue 22, case 13): a file
+# name with ESC[2K is named escaped, never raw.
+tamper "a file named with escapes added" "tampered manifest" "" \
+	"echo x >\"\$(printf 'evil\\033[2K\\302\\233.txt')\""
+check "its name printed escaped" 1 \
+	"$(printf '%s\n' "$out" | tail -n 1 | grep -c 'evil\\x1b\[2K\\u009b\.txt is in the archive and not in MANIFEST')"
+check "no ESC or CSI in verify's output" 0 \
+	"$(printf '%s\n' "$out" | LC_ALL=C grep -c "$(printf '\033')\|$(printf '\302\233')")"
 run archive verify "$tmp/g1" --daemon-key "$(fpr mallory)"
 check "another daemon key than the archive's: refused" "2:ashes archive verify: $tmp/g1: tampered manifest" "$rc:$err"
 ln -s /etc/passwd "$tmp/t/link.txt"
