@@ -361,7 +361,10 @@ static int export_pack(const char *parent, const char *name,
 		       const char **error_r)
 {
 	char tmp[4096], when[40];
-	char *argv[] = { "tar", "--sort=name", "--owner=0", "--group=0",
+	/* GNU's format, whatever tar's default: no pax header, which
+	 * verify's reader refuses (archive_untar.c). */
+	char *argv[] = { "tar", "--format=gnu", "--sort=name", "--owner=0",
+			 "--group=0",
 			 "--numeric-owner", when, "-czf", tmp, "-C",
 			 (char *)parent, (char *)name, NULL };
 

@@ -106,7 +106,9 @@ static int untar_name(const unsigned char *h, char *name, size_t len)
 	base[100] = '\0';
 	memcpy(prefix, h + 345, 155);
 	prefix[155] = '\0';
-	if (memcmp(h + 257, "ustar", 5) != 0)
+	/* Only POSIX ustar has a prefix there; GNU's format ("ustar  ")
+	 * keeps other fields in those bytes. */
+	if (memcmp(h + 257, "ustar\0", 6) != 0)
 		prefix[0] = '\0';
 	if ((size_t)snprintf(name, len, "%s%s%s", prefix,
 			     prefix[0] ? "/" : "", base) >= len)
