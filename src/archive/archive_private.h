@@ -279,6 +279,13 @@ struct verify_mail *verify_mail_by_sha(const struct verify *v,
 void verify_mails_free(struct verify *v);
 /* "PGP/MIME", "inline", "unsigned". */
 const char *verify_form(enum pgp_signed_kind kind);
+/* The check of archive_verify(), in the child it forks, with tmp its
+ * temporary folder (made; removed by the parent): 0, 1,
+ * ARCHIVE_VERIFY_UNPINNED or -1 as archive_verify() returns
+ * (archive_verify.c). */
+int verify_in(const char *path, const char *tmp,
+	      const struct archive_verify_opts *opts, FILE *out,
+	      struct archive_verdict *v_r, const char **error_r);
 /* MANIFEST lists every other file of the archive, each sum right, and
  * MANIFEST.asc is a good signature over it (by daemon_key, 40 or 64 hex
  * digits, blanks and case ignored, when not NULL), said on v->out.  0,
