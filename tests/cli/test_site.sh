@@ -203,6 +203,8 @@ check "game page: the move list" \
 	"$(printf '%s\n' "$page" | grep '^|[0-9]*|' | sed 's/|[0-9-]* [0-9:]* UTC$/|/')"
 check "game page: the note, escaped" 1 \
 	"$(printf '%s\n' "$page" | grep -c "after ply 2, .* UTC: <script>alert(1)</script> & \"so\" 'it' goes\$")"
+check "game page: a note isolated from the text around it (bidi)" 1 \
+	"$(grep -c '<bdi>&lt;script&gt;alert(1)&lt;/script&gt;' "$site/game-$g1.html")"
 check "game page: no script but its own" 1 "$(grep -c '<script' "$site/game-$g1.html")"
 check "game page: no archive yet, how to make one" 1 \
 	"$(printf '%s\n' "$page" | grep -c "ashes archive export $g1 -o archive/game-$g1.tar.gz.*ashes archive verify")"
@@ -296,7 +298,7 @@ check "every link leads to the site, every tag nests" \
 if command -v xmllint >/dev/null 2>&1; then
 	check "xmllint --html: no error but the HTML5 elements it does not know" "" \
 		"$(xmllint --html --noout "$site"/*.html 2>&1 | grep ' error : ' |
-			grep -v 'error : Tag \(header\|main\|section\|figure\|figcaption\|footer\|nav\) invalid$')"
+			grep -v 'error : Tag \(header\|main\|section\|figure\|figcaption\|footer\|nav\|bdi\) invalid$')"
 	printf '<!DOCTYPE html>\n<p title="a & b">x</p>\n' >"$tmp/amp.html"
 	check "xmllint --html: would see an ampersand unescaped" 1 \
 		"$(xmllint --html --noout "$tmp/amp.html" 2>&1 | grep -c ' error : ')"
