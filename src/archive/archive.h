@@ -160,7 +160,8 @@ int archive_verify(const char *path, const struct archive_verify_opts *opts,
 
 /* Export every game changed since the last run into dir, as
  * dir/game-N.tar.gz, keeping what each game was when exported (its
- * `updated`, plies, mails and clock events) in the state file
+ * `updated`, plies, mails and clock events, and which copy: public or
+ * the players' own) in the state file
  * dir/.ashes-archive-state (written aside and renamed).  A game that is
  * not what the state says (or that has no state, or whose file is gone)
  * is exported again.  Says one line per game

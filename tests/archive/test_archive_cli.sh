@@ -385,6 +385,17 @@ check "export --all: both games" "0:$tmp/all: 2 game(s) exported" "$rc:$(printf 
 check "as game-N.tar.gz" "game-1.tar.gz game-2.tar.gz" "$(cd "$tmp/all" && ls | tr '\n' ' ' | sed 's/ $//')"
 run archive export --all "$tmp/all" --config "$conf"
 check "export --all again: nothing changed, nothing exported" "0:$tmp/all: 0 game(s) exported" "$rc:$out"
+# The copy is part of the state: --full makes every one again, and so
+# does going back (an archive made before the public copy existed is
+# made again as a public one).
+run archive export --all "$tmp/all" --full --config "$conf"
+check "export --all --full: every game again, as the players' copy" "0:$tmp/all: 2 game(s) exported" "$rc:$(printf '%s\n' "$out" | tail -n 1)"
+check "export --all --full: its mails as received" 1 \
+	"$(tar xzOf "$tmp/all/game-1.tar.gz" game-1/0001.eml | grep -c '^Return-Path: ')"
+run archive export --all "$tmp/all" --config "$conf"
+check "export --all after --full: every game again, public" "0:$tmp/all: 2 game(s) exported" "$rc:$(printf '%s\n' "$out" | tail -n 1)"
+check "export --all: public again" 0 \
+	"$(tar xzOf "$tmp/all/game-1.tar.gz" game-1/0001.eml | grep -c '^Return-Path: ')"
 m=$(legal 1 "$m"); send bob pgpmime "move 2 2 $m"
 run archive export --all "$tmp/all" --config "$conf"
 check "after a move in game 2: game 2 only" "0:$tmp/all/game-2.tar.gz: game 2, 2 plies, 4 mails
