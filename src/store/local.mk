@@ -30,6 +30,8 @@ libashes_store_a_SOURCES = \
 	src/store/store_rating.c
 # The practice opponent ([bot]): its player and games.
 libashes_store_a_SOURCES += src/store/store_bot.h src/store/store_bot.c
+# The amplification limits: counters, an archive's weight, challenges.
+libashes_store_a_SOURCES += src/store/store_limits.h src/store/store_limits.c
 # The archive's part (src/archive): a game's mails, deleting a game.
 libashes_store_a_SOURCES += src/store/store_prune.h src/store/store_prune.c
 nodist_libashes_store_a_SOURCES = src/store/store_sql_embedded.c

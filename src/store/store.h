@@ -710,6 +710,22 @@ int store_outbox_due(struct store *store, int64_t now, size_t limit,
  * if nothing is pending. */
 int store_outbox_next_due(struct store *store, int64_t *at_r,
 			  const char **error_r);
+/* The outbox's lanes: mails that carry an archive (kind "archive",
+ * megabytes) go out on a lane of their own, so that no reply waits
+ * behind one (daemon/outbox_thread.h). */
+enum store_outbox_lane {
+	STORE_OUTBOX_LANE_ALL = 0,
+	STORE_OUTBOX_LANE_SMALL, /* everything but archives */
+	STORE_OUTBOX_LANE_LARGE, /* archives only */
+};
+/* store_outbox_due() and store_outbox_next_due() for one lane. */
+int store_outbox_due_lane(struct store *store, int64_t now, size_t limit,
+			  enum store_outbox_lane lane,
+			  struct store_outbox_msg **msgs_r, size_t *count_r,
+			  const char **error_r);
+int store_outbox_next_due_lane(struct store *store,
+			       enum store_outbox_lane lane, int64_t *at_r,
+			       const char **error_r);
 /* The three marks apply to a pending message only (not sent, not
  * failed): -1 with STORE_ERROR_USAGE otherwise, so a message is never
  * marked sent twice. */
@@ -793,6 +809,9 @@ int store_rate_prune(struct store *store, int64_t before,
 /* The clocks' tables: vacations, the vacation bank, the clock history,
  * the timer's heartbeat (store_clock.h). */
 #include "store/store_clock.h"
+/* Counters that bound what one sender makes the daemon send and compute
+ * (store_limits.h). */
+#include "store/store_limits.h"
 /* A club's competitions: ladders' event logs, league seasons, which game
  * belongs to which, ratings (store_club.h). */
 #include "store/store_club.h"
