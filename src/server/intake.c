@@ -253,6 +253,12 @@ int intake_decide(struct handle *h, struct server_outcome *out)
 		if (count == limit + 1)
 			h->mail_refusal = "rate_limited";
 	}
+	/* What this sender's mails made us send this hour. */
+	if (h->mail_refusal == NULL) {
+		int r = limits_gate(h, out);
+		if (r != 0)
+			return r;
+	}
 	if (h->mail_refusal == NULL)
 		return intake_player_alive(h);
 	/* The mail as a whole cannot be read as commands: answer once with

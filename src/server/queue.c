@@ -250,6 +250,12 @@ int server_queue_mail(struct handle *h, const char *to,
 		goto out;
 	}
 	h->queued++;
+	if (limits_charge(h, 1, (int64_t)(strlen(body) +
+			  (m.html != NULL ? strlen(m.html) : 0) +
+			  m.image_len)) < 0) {
+		ret = -1;
+		goto out;
+	}
 	if (g != NULL && g->row->thread_message_id == NULL) {
 		g->row->thread_message_id = strdup(id + 1);
 		if (g->row->thread_message_id == NULL ||

@@ -125,6 +125,25 @@ struct server_bot_config {
 	bool rated;          /* its games are rated */
 	int64_t delay;       /* seconds it waits after its opponent moved */
 	int64_t think_ms;    /* its thinking time per move */
+	size_t max_games_per_player; /* one player's bot games at once; 0: any */
+	/* The time control of a bot game whose challenge names none (a
+	 * clock spec, clock.h; vacations are not taken): so that a game
+	 * whose player stops moving ends on time.  NULL: none. */
+	const char *clock;
+};
+
+/* What one player's mails may make the daemon send and compute
+ * ([limits] in ashesd.conf; limits.c).  Counted in the service's
+ * transaction; 0: no limit. */
+struct server_limits {
+	/* Mails queued and their bytes (an archive weighs its game's
+	 * mails), to anyone, from one player's mails in an hour: past it,
+	 * one notice saying when it resets, and nothing more until then. */
+	unsigned mails_per_hour;
+	uint64_t bytes_per_hour;
+	unsigned hints_per_hour;     /* `hint`s of one player an hour */
+	unsigned challenges_per_day; /* from one player to the same one */
+	unsigned open_challenges;    /* one player's unanswered at once */
 };
 
 struct server_config {
@@ -165,6 +184,7 @@ struct server_config {
 	size_t nleagues;
 	struct rating_config rating;
 	struct server_bot_config bot;
+	struct server_limits limits;
 };
 
 /* Defaults: no domain, no templates, default variant, draws allowed. */

@@ -69,6 +69,7 @@ struct run {
 	struct server *srv;
 	struct server_config cfg;
 	char our_address[256];
+	char bot_clock[64];
 	/* <config> default_clock: cfg.clock.default_clock points here */
 	char default_clock[256];
 	/* <config> league = ...: cfg.leagues points here; the names and
