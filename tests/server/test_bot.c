@@ -229,8 +229,8 @@ START_TEST(test_bot_due_and_skip)
 END_TEST
 
 /* A hint: asked by mail, answered by the bot thread's side of the
- * service with a mail of three legal moves, best first; asked twice, it
- * is answered once. */
+ * service with a mail of three legal moves, best first; asked twice, the
+ * second is refused and it is answered once. */
 START_TEST(test_bot_hint_legal)
 {
 	struct server_bot_hint hint;
@@ -244,7 +244,8 @@ START_TEST(test_bot_hint_legal)
 	bot_setup(0, false);
 	g = bot_game("size=3");
 	ck_assert_int_eq(ALICE_SAYS("hint 1").status, SERVER_OK);
-	ck_assert_int_eq(ALICE_SAYS("hint 1").status, SERVER_OK);
+	/* One hint a ply: each is a search (limits.c). */
+	ck_assert_int_eq(ALICE_SAYS("hint 1").status, SERVER_REFUSED);
 	o = new_mail();
 	m = mail_to(&o, ALICE, "reply");
 	ck_assert_ptr_nonnull(m);
