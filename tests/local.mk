@@ -52,3 +52,11 @@ EXTRA_DIST += tests/e2e/lib-hostile.sh tests/e2e/test_hostile_mime.sh \
 TESTS += tests/e2e/test_uptime.sh
 EXTRA_DIST += tests/e2e/test_uptime.sh
 # --- end e2e uptime ---
+
+# --- e2e hostile amplification (owner: amplify) ---
+# Issue 22, cases 6-8: what one sender can make the daemon send and
+# compute (archives, the send budget, the outbox's lanes on a slow SMTP,
+# challenges, hints, bot games), one stack and one daemon.
+TESTS += tests/e2e/test_hostile_amplify.sh
+EXTRA_DIST += tests/e2e/test_hostile_amplify.sh
+# --- end e2e hostile amplification ---
