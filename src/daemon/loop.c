@@ -253,6 +253,7 @@ int daemon_run_loop(struct daemon *d)
 			l.bot_next_try = time(NULL) + LOOP_BOT_RETRY_S;
 		}
 		loop_send_digests(&l);
+		loop_prune_counters(&l);
 		r = loop_take_batch(&l, &d->cfg);
 
 		if (r != 0) {

@@ -94,6 +94,7 @@ void pending_free(struct pending *p);
  * read; the wait for new mail, cut to the next deadline due. */
 struct config;
 void loop_send_digests(struct loop *l);
+void loop_prune_counters(struct loop *l);
 int loop_start_outbox(struct loop *l, const struct config *cfg);
 void loop_flush_outbox(struct loop *l);
 void loop_drain_outbox(struct loop *l);

@@ -27,6 +27,22 @@ void loop_send_digests(struct loop *l)
 		log_info("digests: %d queued", n);
 }
 
+/* The counters of rate_limits whose window is over (server.h), at most
+ * once an hour: without it the table keeps a row for every sender, and
+ * every player's archives, challenges and spent hours, for ever. */
+void loop_prune_counters(struct loop *l)
+{
+	static int64_t last;
+	int64_t now = timing_now();
+	const char *e;
+
+	if (last != 0 && now - last < 3600 && now >= last)
+		return;
+	last = now;
+	if (server_prune_counters(l->server, now, &e) < 0)
+		log_error("pruning counters: %s", e);
+}
+
 /* The outbox thread, on the loop's SMTP sender (when [smtp] has a url).
  * 0, or -1 (logged). */
 int loop_start_outbox(struct loop *l, const struct config *cfg)

@@ -367,6 +367,12 @@ int server_help_text(struct server *server, struct buf *out,
 int server_game_show(struct server *server, int64_t game_id, int64_t now,
 		     struct buf *out, const char **error_r);
 
+/* Forget the counters of rate_limits (the sender rate limit, the
+ * amplification limits: limits.c) whose window is long over.  0, or -1
+ * with *error_r. */
+int server_prune_counters(struct server *server, int64_t now,
+			  const char **error_r);
+
 /* The daily digests (digest.c): every observer who chose `set digest on`
  * and has changes noted before the UTC day of `now` began gets one mail
  * about them, queued in the outbox, and the notes are forgotten -- in
