@@ -73,3 +73,7 @@ tests_mail_test_source_dir_LDADD = libashes_mail.a libashes_util.a \
 	$(ETPAN_LIBS) $(CURL_LIBS) $(GNUTLS_LIBS) $(CHECK_LIBS)
 EXTRA_DIST += tests/stack/mailstack
 # --- end transports ---
+
+# --- the daemon's own keys (owner: identity helper) ---
+libashes_mail_a_SOURCES += src/mail/pgp_own.c src/mail/pgp_own.h
+# --- end own keys ---
