@@ -31,9 +31,10 @@ cd "$E2E_DIR" || exit 1
 D=$MAIL_DOMAIN
 # stranger: a mailbox nobody registers with (case 9's victim)
 for who in carol dave erin stranger; do h_add_user "$who"; done
-# keys with no mailbox: carol's next key, a key that never confirms, and
-# one that tries the look-alike names
-for who in carol2 zed lookalike; do in_make_key "$who" 1y; done
+# keys with no mailbox: carol's next key, the carrier's own key (bound to
+# nobody), a key that never confirms, and one that tries the look-alike
+# names
+for who in carol2 thief zed lookalike; do in_make_key "$who" 1y; done
 
 # The daemon's own key (it signs every reply, and is the bot's).
 GNUPGHOME=$E2E_DIR/daemon-gnupg gpg --batch --passphrase '' --quick-gen-key \
@@ -77,7 +78,8 @@ keys_of() { h_player_block "$1" | sed -n 's/^	key *//p'; }
 
 # ---- 3. clearsigned key replace, the attachment swapped on the way ---------
 # carol clearsigns "key replace" and attaches carol2's key beside it; the
-# carrier swaps the attachment for mallory's: the signature still holds.
+# carrier swaps the attachment for their own key: the signature still
+# holds.
 clear=$(in_clearsign carol "key replace
 -- 
 carol, $(date +%s%N)")
@@ -90,8 +92,8 @@ mixed() { # mixed CLEARSIGNED-TEXT KEY-FILE: text + application/pgp-keys
 	sed 's/$/\r/' "$2"
 	printf -- '--ks-mix--\r\n'
 }
-e2e_pubkey mallory >mallory.asc
-mixed "$clear" mallory.asc >ent
+e2e_pubkey thief >thief.asc
+mixed "$clear" thief.asc >ent
 nc=$(mail_count carol)
 in_mail swap.eml carol none ent
 in_send carol swap.eml
@@ -101,12 +103,17 @@ if in_reply carol "outside what your signature covers" "$nc"; then
 	t_ok "3: carol is told the key was outside the signature"
 fi
 t_is "3: carol keeps her key" "$(e2e_fpr carol)" "$(keys_of carol)"
-t_is "3: mallory's key is bound to mallory alone" 1 \
-	"$(in_players | grep -c "^	key *$(e2e_fpr mallory)\$")"
+t_is "3: the carrier's key is bound to nobody" 0 \
+	"$(in_players | grep -c "^	key *$(e2e_fpr thief)\$")"
+if keyring_has "$(e2e_fpr thief)"; then
+	t_fail "3: nor taken into the daemon's keyring"
+else
+	t_ok "3: nor taken into the daemon's keyring"
+fi
 t_is "3: no key claim recorded" 0 "$(db 'SELECT count(*) FROM key_claims')"
 in_wait_sent 20
 t_is "3: mails to carol for the swapped mail" 1 "$(( $(mail_count carol) - nc ))"
-echo "# figures: 3 swapped attachment: 1 mail (the refusal to carol), 0 keys bound (before: carol's account bound to mallory's key)"
+echo "# figures: 3 swapped attachment: 1 mail (the refusal to carol), 0 keys bound (before: carol's account bound to the carrier's key)"
 
 # The honest way: carol2's key pasted inside the clearsigned text; it
 # binds only once a mail signed by carol2 brings back the code.
