@@ -4,7 +4,8 @@
  * the commit) changes nothing twice, the rate counter included.
  *
  * In order: revocation certificates it carried (self-proving: no
- * signature needed), delivery reports (only one naming a Message-ID of
+ * signature needed), a mail signed by one of the daemon's own keys (a
+ * copy of a mail we sent: recorded, never answered), delivery reports (only one naming a Message-ID of
  * ours marks an address failing), loops and automatic mail (recorded,
  * never answered), the sender rate limit, and a refusal of the whole mail
  * with the backscatter rule: mail whose sender nobody verified is answered
@@ -231,11 +232,8 @@ int intake_decide(struct handle *h, struct server_outcome *out)
 	size_t revoked = 0;
 	int own;
 
-	/* Before anything of the mail is acted on, revocations included:
-	 * the daemon's own keys authorise nothing that arrives by mail. */
-	own = intake_own_signer(h, out);
-	if (own != 0)
-		return own;
+	/* A revocation certificate proves itself, whoever carried it (the
+	 * mail layer has imported it already): taken first. */
 	if (intake_revocations(h, &revoked) < 0)
 		return -1;
 	if (revoked > 0) {
@@ -246,6 +244,11 @@ int intake_decide(struct handle *h, struct server_outcome *out)
 			 "key revoked (%zu)", revoked);
 		return 1;
 	}
+	/* Then, before anything else of the mail is acted on: the daemon's
+	 * own keys authorise nothing that arrives by mail. */
+	own = intake_own_signer(h, out);
+	if (own != 0)
+		return own;
 	if (msg->silent_outcome != NULL) {
 		out->status = SERVER_IGNORED;
 		if (strcmp(msg->silent_outcome, "bounce") == 0)

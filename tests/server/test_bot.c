@@ -124,6 +124,38 @@ START_TEST(test_bot_enlisted)
 }
 END_TEST
 
+/* The bot's key signs every mail the daemon sends: a mail signed by it
+ * that came through the mailbox (a relay re-wrapped, say) is a copy and
+ * speaks for nobody -- no resignation, no move, no answer; only the bot
+ * thread's own, in process, counts. */
+START_TEST(test_bot_key_from_mailbox)
+{
+	struct mail m = { .fp = BOT_FP, .from = "erin@evil.example" };
+	struct server_outcome out;
+	struct outbox o;
+	char line[64];
+	int64_t g;
+
+	bot_setup(0, false);
+	g = bot_game("level=1 size=3");
+	snprintf(line, sizeof(line), "resign %" PRId64 "\n", g);
+	m.body = line;
+	ck_assert_int_eq(deliver(&m, &out), 0);
+	ck_assert_int_eq(out.status, SERVER_IGNORED);
+	ck_assert_str_eq(out.outcome, "refused: own_key (signed by a key of "
+			 "this daemon; not answered)");
+	ck_assert_int_eq(status_of(g), STORE_GAME_ACTIVE);
+	o = new_mail();
+	ck_assert_uint_eq(o.n, 0);
+	outbox_free(&o);
+	/* the same from the bot thread: taken */
+	m.in_process = true;
+	ck_assert_int_eq(deliver(&m, &out), 0);
+	ck_assert_int_eq(out.status, SERVER_OK);
+	ck_assert_int_eq(status_of(g), STORE_GAME_FINISHED);
+}
+END_TEST
+
 /* A whole game against the bot: every bot move is taken from its signed
  * mail, none refused, and no mail is ever queued to the bot. */
 START_TEST(test_bot_whole_game)
@@ -376,6 +408,7 @@ static Suite *bot_suite(void)
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, test_bot_enlisted);
 	tcase_add_test(tc, test_bot_whole_game);
+	tcase_add_test(tc, test_bot_key_from_mailbox);
 	tcase_add_test(tc, test_bot_due_and_skip);
 	tcase_add_test(tc, test_bot_not_rate_limited);
 	tcase_add_test(tc, test_bot_hint_legal);
