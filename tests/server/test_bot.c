@@ -127,7 +127,7 @@ END_TEST
 /* The bot's key signs every mail the daemon sends: a mail signed by it
  * that came through the mailbox (a relay re-wrapped, say) is a copy and
  * speaks for nobody -- no resignation, no move, no answer; only the bot
- * thread's own, in process, counts. */
+ * thread's own, in process, counts, and that only for a move. */
 START_TEST(test_bot_key_from_mailbox)
 {
 	struct mail m = { .fp = BOT_FP, .from = "erin@evil.example" };
@@ -148,11 +148,14 @@ START_TEST(test_bot_key_from_mailbox)
 	o = new_mail();
 	ck_assert_uint_eq(o.n, 0);
 	outbox_free(&o);
-	/* the same from the bot thread: taken */
+	/* even from the bot thread, the bot's mail plays moves only: no
+	 * other act of the bot is ever recorded */
 	m.in_process = true;
 	ck_assert_int_eq(deliver(&m, &out), 0);
-	ck_assert_int_eq(out.status, SERVER_OK);
-	ck_assert_int_eq(status_of(g), STORE_GAME_FINISHED);
+	ck_assert_int_eq(out.status, SERVER_REFUSED);
+	ck_assert_str_eq(out.outcome, "refused: line 1: bot_moves_only "
+			 "(resign 1)");
+	ck_assert_int_eq(status_of(g), STORE_GAME_ACTIVE);
 }
 END_TEST
 
