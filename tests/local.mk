@@ -60,3 +60,10 @@ EXTRA_DIST += tests/e2e/test_uptime.sh
 TESTS += tests/e2e/test_hostile_amplify.sh
 EXTRA_DIST += tests/e2e/test_hostile_amplify.sh
 # --- end e2e hostile amplification ---
+# --- e2e hostile keys (owner: identity) ---
+# issue 22's identity cases through the real daemon, one stack: key
+# proofs, the daemon's own keys, quoted relays, one code a day, notes,
+# look-alike names, rate counters pruned.
+TESTS += tests/e2e/test_hostile_keys.sh
+EXTRA_DIST += tests/e2e/test_hostile_keys.sh
+# --- end e2e hostile keys ---

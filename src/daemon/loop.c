@@ -89,6 +89,7 @@ static void loop_close(struct loop *l)
 	smtp_sender_free(&l->smtp);
 	server_free(&l->server);
 	template_set_free(&l->templates);
+	loop_own_keys_free(l);
 	pgp_ctx_free(&l->pgp);
 	store_close(&l->store);
 	free(l->home);
@@ -253,7 +254,6 @@ int daemon_run_loop(struct daemon *d)
 			l.bot_next_try = time(NULL) + LOOP_BOT_RETRY_S;
 		}
 		loop_send_digests(&l);
-		loop_prune_counters(&l);
 		r = loop_take_batch(&l, &d->cfg);
 
 		if (r != 0) {
@@ -265,6 +265,7 @@ int daemon_run_loop(struct daemon *d)
 		}
 		if (!l.imap_down)
 			loop_clock_tick(&l);
+		loop_prune_rates(&l);
 		loop_flush_outbox(&l);
 		if (d->once) {
 			/* The bot's moves due now, and their mails. */

@@ -27,22 +27,6 @@ void loop_send_digests(struct loop *l)
 		log_info("digests: %d queued", n);
 }
 
-/* The counters of rate_limits whose window is over (server.h), at most
- * once an hour: without it the table keeps a row for every sender, and
- * every player's archives, challenges and spent hours, for ever. */
-void loop_prune_counters(struct loop *l)
-{
-	static int64_t last;
-	int64_t now = timing_now();
-	const char *e;
-
-	if (last != 0 && now - last < 3600 && now >= last)
-		return;
-	last = now;
-	if (server_prune_counters(l->server, now, &e) < 0)
-		log_error("pruning counters: %s", e);
-}
-
 /* The outbox thread, on the loop's SMTP sender (when [smtp] has a url).
  * 0, or -1 (logged). */
 int loop_start_outbox(struct loop *l, const struct config *cfg)
@@ -93,6 +77,26 @@ void loop_clock_tick(struct loop *l)
 			 "for an outage, %zu reminders queued", r.flags,
 			 r.cancelled, r.claimable, r.vacation_days, r.extended,
 			 r.reminders);
+}
+
+/* How often the rate counters of windows long over are deleted: they
+ * would grow by one row per sender for ever. */
+#define LOOP_PRUNE_INTERVAL 3600
+
+void loop_prune_rates(struct loop *l)
+{
+	int64_t now = timing_now();
+	const char *e;
+
+	if (l->rate_pruned_at != 0 && now - l->rate_pruned_at < LOOP_PRUNE_INTERVAL &&
+	    now >= l->rate_pruned_at)
+		return;
+	l->rate_pruned_at = now;
+	if (server_prune_rates(l->server, now, &e) < 0)
+		log_error("rate counters: %s", e);
+	else
+		log_debug("rate counters: pruned those before %lld",
+			  (long long)(now - SERVER_RATE_WINDOW_MAX));
 }
 
 /* How long to wait for new mail: the poll interval, or less when a

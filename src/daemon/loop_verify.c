@@ -169,6 +169,7 @@ static char *join_references(const struct inbound_msg *im)
 void pending_free(struct pending *p)
 {
 	inbound_strs_free(&p->offered);
+	inbound_strs_free(&p->own_offered);
 	inbound_strs_free(&p->revoked);
 	free(p->data);
 	free(p->refs);
@@ -310,11 +311,19 @@ static int loop_prepare(struct loop *l, const struct config *cfg,
 		if (p->refusal == NULL) {
 			si->fingerprint = im->sig.fpr;
 			si->signed_sha256 = im->signed_sha256;
+			/* Every mail we send is signed by our key: one that
+			 * comes back so is a copy, and speaks for nobody. */
+			si->own_signer = loop_own_key(l, im->sig.fpr);
+			if (si->own_signer)
+				log_warning("uid %u: signed by our own key %s: "
+					    "a copy of a mail of ours, refused",
+					    p->uid, im->sig.fpr);
 		}
 	}
 	if (im->key_count > 0)
 		loop_import_revocations(l, p);
-	if (p->refusal == NULL && si->fingerprint != NULL && im->key_count > 0)
+	if (p->refusal == NULL && si->fingerprint != NULL &&
+	    !si->own_signer && im->key_count > 0)
 		loop_import_offered(l, p);
 	si->mail_refusal = p->refusal;
 	return 0;

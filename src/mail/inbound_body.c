@@ -46,14 +46,16 @@ static char *inbound_finish_text(const char *s, size_t len)
 }
 
 static void inbound_add_key(struct inbound_msg *msg, const char *data,
-			    size_t len, bool attached)
+			    size_t len, bool attached, bool in_signed)
 {
 	struct inbound_key *keys;
 	size_t i;
 
 	for (i = 0; i < msg->key_count; i++)
-		if (msg->keys[i].len == len && memcmp(msg->keys[i].data, data, len) == 0)
+		if (msg->keys[i].len == len && memcmp(msg->keys[i].data, data, len) == 0) {
+			msg->keys[i].in_signed |= in_signed;
 			return;
+		}
 	keys = realloc(msg->keys, (msg->key_count + 1) * sizeof(*keys));
 	if (keys == NULL) {
 		fputs("inbound: out of memory\n", stderr);
@@ -69,6 +71,7 @@ static void inbound_add_key(struct inbound_msg *msg, const char *data,
 	keys[msg->key_count].data[len] = '\0';
 	keys[msg->key_count].len = len;
 	keys[msg->key_count].attached = attached;
+	keys[msg->key_count].in_signed = in_signed;
 	msg->key_count++;
 }
 
@@ -78,7 +81,8 @@ static void inbound_pasted_keys(struct inbound_msg *msg, const char *text,
 	size_t pos = 0, start, n;
 
 	while (mime_find_armor(text, len, "PGP PUBLIC KEY BLOCK", &pos, &start, &n))
-		inbound_add_key(msg, text + start, n, false);
+		inbound_add_key(msg, text + start, n, false,
+				msg->sig_kind != INBOUND_UNSIGNED);
 }
 
 /* The command text of the mail: text, finished as inbound_finish_text
@@ -91,9 +95,9 @@ static void inbound_set_text(struct inbound_msg *msg, const struct buf *text,
 	inbound_pasted_keys(msg, msg->text, strlen(msg->text));
 }
 
-static void inbound_key_part(struct mailmime *m, void *ctx)
+static void inbound_key_part_as(struct mailmime *m, struct inbound_msg *msg,
+				bool in_signed)
 {
-	struct inbound_msg *msg = ctx;
 	struct buf b = BUF_INIT;
 	const char *err;
 	char type[64];
@@ -103,8 +107,20 @@ static void inbound_key_part(struct mailmime *m, void *ctx)
 	mime_type(m, type, sizeof(type));
 	if (strcmp(type, "application/pgp-keys") == 0 &&
 	    mime_decode(m, &b, &err) == 0 && b.len > 0)
-		inbound_add_key(msg, b.data, b.len, true);
+		inbound_add_key(msg, b.data, b.len, true, in_signed);
 	buf_free(&b);
+}
+
+/* A key attached inside the PGP/MIME signed part. */
+static void inbound_key_part(struct mailmime *m, void *ctx)
+{
+	inbound_key_part_as(m, ctx, true);
+}
+
+/* A key attached anywhere else: the signature does not cover it. */
+static void inbound_key_part_outside(struct mailmime *m, void *ctx)
+{
+	inbound_key_part_as(m, ctx, false);
 }
 
 /* Decoded text of a text part into *utf8 (HTML converted).  Sets the
@@ -443,9 +459,10 @@ static int inbound_body(struct inbound_msg *msg,
 	bool html;
 	int ret = 0;
 
-	/* keys attached anywhere: harmless to collect, since only a
-	 * signature the key itself verifies makes it count */
-	mime_walk(mime_message_body(root), inbound_key_part, msg);
+	/* keys attached anywhere: collected for a registration (only a
+	 * signature the key itself verifies makes it count) and for
+	 * revocations, but outside any signature: never a key binding */
+	mime_walk(mime_message_body(root), inbound_key_part_outside, msg);
 	part = mime_find_text_part(root, &html);
 	if (part == NULL) {
 		inbound_problem(msg, INBOUND_NO_TEXT, "the mail holds no text part");

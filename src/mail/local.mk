@@ -73,3 +73,13 @@ tests_mail_test_source_dir_LDADD = libashes_mail.a libashes_util.a \
 	$(ETPAN_LIBS) $(CURL_LIBS) $(GNUTLS_LIBS) $(CHECK_LIBS)
 EXTRA_DIST += tests/stack/mailstack
 # --- end transports ---
+
+# --- the daemon's own keys (owner: identity helper) ---
+libashes_mail_a_SOURCES += src/mail/pgp_own.c src/mail/pgp_own.h
+# which keys a mail carries inside its signed content
+check_PROGRAMS += tests/mail/test_inbound_keys
+TESTS += tests/mail/test_inbound_keys
+tests_mail_test_inbound_keys_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_mail_test_inbound_keys_LDADD = libashes_mail.a libashes_util.a \
+	$(ETPAN_LIBS) $(GPGME_LIBS) $(GNUTLS_LIBS) $(CHECK_LIBS)
+# --- end own keys ---

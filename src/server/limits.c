@@ -316,12 +316,3 @@ int limits_bot_games(struct handle *h)
 	template_ctx_set_int(h->refusal, "max", (long)bc->max_games_per_player);
 	return REFUSED;
 }
-
-int server_prune_counters(struct server *server, int64_t now,
-			  const char **error_r)
-{
-	/* Twice the longest window any counter of rate_limits has (a
-	 * day: the refusal of an unverified address, an archive, the
-	 * challenges to one player). */
-	return store_rate_prune(server->store, now - 2 * LIMITS_DAY, error_r);
-}

@@ -263,6 +263,23 @@ struct server_inbound {
 	size_t offered_count;
 	/* raw holds only the header block (a mail too big to keep). */
 	bool raw_truncated;
+	/* The signer is a key the daemon holds a secret for (its signing
+	 * key, the bot's): the mail layer says so.  Such mail out of the
+	 * mailbox is a copy of our own (a signed relay re-wrapped):
+	 * recorded, never answered, and no command of it runs. */
+	bool own_signer;
+	/* The mail was made in this process -- the bot's move, which the
+	 * bot thread hands over directly -- and never came through the
+	 * mailbox: the only mail the bot's key may sign. */
+	bool in_process;
+	/* Keys this mail carried that the daemon holds a secret for: never
+	 * offered to bind (`key replace` refuses them by name). */
+	const char *const *own_offered_fprs;
+	size_t own_offered_count;
+	/* Keys the mail carried outside what its signature covers (beside
+	 * a clearsigned text): anyone on the way can swap them, so they are
+	 * never offered; `key replace` says so. */
+	size_t offered_outside;
 };
 
 enum server_status {
@@ -319,8 +336,19 @@ int server_handle_batch(struct server *server,
 			int64_t now, struct server_outcome *outs,
 			const char **error_r);
 
-/* Does a player hold the key fpr (bound, not revoked)?  1 yes, 0 no, -1
- * with *error_r.  The mail layer drops a key a mail brought that no
+/* The longest window any of the service's rate counters uses (the sender
+ * limit and registrations an hour, a refusal or a confirmation code a
+ * day, and the amplification limits of limits.c: an archive of a game and
+ * the challenges to one player a day), with a day to spare: a counter whose window began before now
+ * less this is over, and server_prune_rates() deletes it (the daemon
+ * calls it from its periodic work). */
+#define SERVER_RATE_WINDOW_MAX (2 * 24 * 3600)
+int server_prune_rates(struct server *server, int64_t now,
+		       const char **error_r);
+
+/* Does a player hold the key fpr (bound, not revoked), or does a pending
+ * `key replace` claim it (it waits for a mail signed by it)?  1 yes, 0
+ * no, -1 with *error_r.  The mail layer drops a key a mail brought that no
  * player holds after the mail was handled (a refused registration), so
  * refused mail cannot grow the keyring. */
 int server_key_bound(struct server *server, const char *fpr,
@@ -366,12 +394,6 @@ int server_help_text(struct server *server, struct buf *out,
  * store or template error; valid until the next call). */
 int server_game_show(struct server *server, int64_t game_id, int64_t now,
 		     struct buf *out, const char **error_r);
-
-/* Forget the counters of rate_limits (the sender rate limit, the
- * amplification limits: limits.c) whose window is long over.  0, or -1
- * with *error_r. */
-int server_prune_counters(struct server *server, int64_t now,
-			  const char **error_r);
 
 /* The daily digests (digest.c): every observer who chose `set digest on`
  * and has changes noted before the UTC day of `now` began gets one mail

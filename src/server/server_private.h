@@ -92,6 +92,10 @@ struct handle {
 	/* This mail made a confirmation code (register): the one mail a
 	 * claimed, unconfirmed address ever gets from us. */
 	bool code_sent;
+	/* Nothing at all is sent in answer to this mail: a code went to
+	 * its address today already, and a refusal there would be the
+	 * very mail the limit stops (identity.c). */
+	bool no_reply;
 	/* The failure is the mail's own (a value the store's rules refuse),
 	 * not the machinery's: record it and go on, never retry it. */
 	bool mail_fault;

@@ -5,7 +5,7 @@ STORE_SQL_FILES = sql/001-initial.sql sql/002-hostile-mail.sql \
 	sql/003-outbox-envelope.sql sql/004-duplicates-recorded.sql \
 	sql/005-player-settings.sql sql/006-undo-message.sql \
 	sql/007-outbox-image-type.sql sql/008-clocks.sql \
-	sql/009-clubs.sql sql/010-bot.sql
+	sql/009-clubs.sql sql/010-bot.sql sql/011-key-proofs.sql
 nobase_dist_pkgdata_DATA += $(STORE_SQL_FILES)
 
 noinst_LIBRARIES += libashes_store.a

@@ -279,6 +279,49 @@ int store_key_replace(struct store *store, int64_t player_id,
 		      const char *old_fpr, const char *new_fpr, int64_t now,
 		      const char **error_r);
 
+/* A pending key claim: `key replace` signed by the player's key
+ * old_fingerprint offered fingerprint, which binds only when a mail
+ * signed by it brings back code (sql/011-key-proofs.sql). */
+struct store_key_claim {
+	int64_t player_id;
+	char *fingerprint;
+	char *old_fingerprint;
+	char *code;
+	int64_t created;
+};
+void store_key_claim_clear(struct store_key_claim *claim);
+/* Set (or replace) the one pending key claim of a player. */
+int store_key_claim_set(struct store *store, int64_t player_id,
+			const char *fingerprint, const char *old_fingerprint,
+			const char *code, int64_t now, const char **error_r);
+/* The claim of fingerprint whose code is code: 1 and *claim_r (clear it),
+ * 0 if none. */
+int store_key_claim_find(struct store *store, const char *fingerprint,
+			 const char *code, struct store_key_claim *claim_r,
+			 const char **error_r);
+/* 1 if the key is or was bound to a player (revoked ones too: a key is
+ * bound once, ever), 0 if never. */
+int store_key_known(struct store *store, const char *fingerprint,
+		    const char **error_r);
+/* 1 if some player's pending claim names fingerprint, 0 if none. */
+int store_key_claimed(struct store *store, const char *fingerprint,
+		      const char **error_r);
+/* Drop the claim of a player; or, by fingerprint (player_id 0), every
+ * claim of that key, or (old != NULL) every claim made by the key old. */
+int store_key_claim_delete(struct store *store, int64_t player_id,
+			   const char *fingerprint, const char *old,
+			   const char **error_r);
+
+/* A name's skeleton (sql/011-key-proofs.sql): case folded, 0/o, 1/l/I
+ * and 5/s made one, trailing - and _ dropped, into out (at least
+ * strlen(name) + 1 bytes). */
+void store_name_skeleton(const char *name, char *out, size_t outlen);
+/* A player whose name has the skeleton of name (itself, in any case,
+ * included): 1 and *player_r (caller frees), 0 if none. */
+int store_player_by_skeleton(struct store *store, const char *name,
+			     struct store_player **player_r,
+			     const char **error_r);
+
 /* ---- games and moves ------------------------------------------------ */
 
 enum store_game_status {

@@ -329,6 +329,10 @@ int mail_read(struct run *r, const struct cases_section *s,
 					m->raw_truncated = true;
 				else if (strcmp(list[j], "crlf") == 0)
 					m->crlf = true;
+				else if (strcmp(list[j], "own-key") == 0)
+					m->own_key = true;
+				else if (strcmp(list[j], "from-mailbox") == 0)
+					m->from_mailbox = true;
 				else {
 					run_fail(r, s->line, "unknown flag %s",
 						 list[j]);
@@ -353,6 +357,10 @@ int mail_read(struct run *r, const struct cases_section *s,
 			m->nrevoked = split_list(k, v, m->revoked, true);
 		} else if (strcasecmp(name, "Offered") == 0) {
 			m->noffered = split_list(k, v, m->offered, true);
+		} else if (strcasecmp(name, "Own-Offered") == 0) {
+			m->nown_offered = split_list(k, v, m->own_offered, true);
+		} else if (strcasecmp(name, "Offered-Outside") == 0) {
+			m->offered_outside = strtoul(v, NULL, 10);
 		} else if (strcasecmp(name, "Raw") == 0) {
 			m->raw = v;
 		} else if (strcasecmp(name, "Signed") == 0) {

@@ -181,7 +181,7 @@ START_TEST(test_budget_counted_once)
 	outbox_free(&o);
 	/* two days on, the counters are forgotten */
 	now += 2 * 86400 + 3600;
-	ck_assert_int_eq(server_prune_counters(srv, now, &error), 0);
+	ck_assert_int_eq(server_prune_rates(srv, now, &error), 0);
 	snprintf(key, sizeof(key), "sent-mails:%" PRId64, pid);
 	ck_assert_int_eq(store_rate_peek(st, key, start + 60, 3600, &mails,
 					 NULL, &error), 0);
@@ -334,8 +334,31 @@ START_TEST(test_key_replace)
 	ck_assert_int_eq(deliver(&m, &out), 0);
 	ck_assert_int_eq(out.status, SERVER_OK);
 	o = new_mail();
-	ck_assert_has(o.m[0].body, "Your key is replaced");
+	ck_assert_has(o.m[0].body, "not bound yet");
 	ck_assert_has(o.m[0].body, NEW_FP);
+	{
+		/* the code, signed by the new key, binds it */
+		const char *c = strstr(o.m[0].body, "confirm ");
+		char line[64];
+		struct mail proof = { .fp = NEW_FP, .from = ALICE,
+				      .body = line };
+
+		ck_assert_ptr_nonnull(c);
+		/* nothing bound yet: the new key is nobody's, the old
+		 * one still alice's */
+		ck_assert_int_eq(store_player_by_fingerprint(st, NEW_FP, &p,
+							     &error), 0);
+		ck_assert_int_eq(store_player_by_fingerprint(st, ALICE_FP, &p,
+							     &error), 1);
+		store_player_free(&p);
+		snprintf(line, sizeof(line), "confirm %.10s\n", c + 8);
+		outbox_free(&o);
+		ck_assert_int_eq(deliver(&proof, &out), 0);
+		ck_assert_int_eq(out.status, SERVER_OK);
+		o = new_mail();
+		ck_assert_has(o.m[0].body, "Your key is replaced");
+		ck_assert_str_eq(o.m[0].recipient, ALICE);
+	}
 	outbox_free(&o);
 	ck_assert_int_eq(store_player_by_fingerprint(st, NEW_FP, &p, &error), 1);
 	ck_assert_str_eq(p->name, "alice");
