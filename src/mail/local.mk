@@ -28,6 +28,15 @@ tests_mail_test_pgp_LDADD = libashes_mail.a libashes_util.a \
 EXTRA_DIST += tests/mail/gpg-helper.sh
 # What a game's archive takes from the keyring and from a mail.
 libashes_mail_a_SOURCES += src/mail/pgp_export.c
+# The shape pre-scan of a stranger's OpenPGP blob, and the budget of gpg.
+libashes_mail_a_SOURCES += src/mail/pgp_scan.c src/mail/pgp_scan.h \
+	src/mail/pgp_budget.c
+check_PROGRAMS += tests/mail/test_pgp_scan
+TESTS += tests/mail/test_pgp_scan
+tests_mail_test_pgp_scan_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_mail_test_pgp_scan_LDADD = libashes_mail.a libashes_util.a \
+	$(CHECK_LIBS)
+EXTRA_DIST += tests/mail/pgp-bomb.py
 # --- end mime/pgp ---
 
 # --- compose (owner: lead) ---
