@@ -135,6 +135,16 @@ static const char *sig_refusal(const struct inbound_msg *im)
 	case PGP_SIG_UNKNOWN_KEY:
 		return "unknown_key";
 	case PGP_SIG_ERROR:
+		switch (im->sig.refused) {
+		case PGP_REFUSED_SHAPE:
+			return "signature_refused";
+		case PGP_REFUSED_BUDGET:
+			return "gpg_budget";
+		case PGP_REFUSED_WEAK_DIGEST:
+			return "weak_digest";
+		case PGP_REFUSED_NONE:
+			break;
+		}
 		return "bad_signature";
 	case PGP_SIG_GOOD:
 		if (im->freshness == INBOUND_FRESH_TOO_OLD)
@@ -255,7 +265,10 @@ static void loop_facts(struct loop *l, const struct config *cfg,
 	si->key_offered = im->key_count > 0 || im->imported_fprs.count > 0;
 	si->signer = im->sig.fpr;
 	si->signature_time = (int64_t)im->sig.created;
-	si->problem = im->problem_detail;
+	/* the decoder's reason, or the signature's refusal (pre-scan,
+	 * budget, digest) */
+	si->problem = im->problem_detail != NULL ? im->problem_detail :
+		      im->sig.why[0] != '\0' ? im->sig.why : NULL;
 	si->size = im->raw_size;
 	si->size_limit = (size_t)cfg->limits.max_message_size;
 }
@@ -312,6 +325,8 @@ static int loop_prepare(struct loop *l, const struct config *cfg,
 			si->signed_sha256 = im->signed_sha256;
 		}
 	}
+	if (im->sig.refused != PGP_REFUSED_NONE)
+		log_notice("uid %u: signature refused: %s", p->uid, im->sig.why);
 	if (im->key_count > 0)
 		loop_import_revocations(l, p);
 	if (p->refusal == NULL && si->fingerprint != NULL && im->key_count > 0)
