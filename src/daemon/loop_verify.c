@@ -227,6 +227,23 @@ static int loop_read(struct loop *l, const struct inbound_options *opts,
 		*error_r = p->read_error;
 		return -1;
 	}
+	/* Signed by a key that has expired, with key material inside: its
+	 * owner may have extended the expiry and sent the updated key with
+	 * this very mail.  Take what the mail brings for keys we hold
+	 * (pgp_import_known: never a new key, no certifications by others)
+	 * before judging it, and read it again if a key changed.  Later
+	 * mails are read again too (known_keys_changed), in mailbox order. */
+	if (p->im->sig.status == PGP_SIG_KEY_EXPIRED && p->im->key_count > 0) {
+		loop_import_revocations(l, p);
+		if (p->known_keys_changed) {
+			log_info("uid %u: a key the mail carries changed; "
+				 "reading it again", p->uid);
+			if (loop_read_plain(p, opts, l->pgp) < 0) {
+				*error_r = p->read_error;
+				return -1;
+			}
+		}
+	}
 	/* Signed by a key we do not know, with a key inside: the register
 	 * path.  Import it and read the mail again; only then, so that the
 	 * keyring grows only with keys that signed what they carry. */
@@ -248,6 +265,7 @@ static void loop_facts(struct loop *l, const struct config *cfg,
 {
 	struct server_inbound *si = &p->si;
 	const struct inbound_msg *im = p->im;
+	size_t i;
 
 	p->refs = join_references(im);
 	memset(si, 0, sizeof(*si));
@@ -269,6 +287,16 @@ static void loop_facts(struct loop *l, const struct config *cfg,
 	 * budget, digest) */
 	si->problem = im->problem_detail != NULL ? im->problem_detail :
 		      im->sig.why[0] != '\0' ? im->sig.why : NULL;
+	/* A key too big to read: the unknown_key reply says so and names
+	 * the limit, rather than asking for a key the mail did carry. */
+	for (i = 0; si->problem == NULL && i < im->key_count; i++) {
+		if (im->keys[i].len <= PGP_KEY_MAX_BYTES)
+			continue;
+		snprintf(p->key_note, sizeof(p->key_note), "the public key "
+			 "in it is %zu bytes, over the limit of %u bytes",
+			 im->keys[i].len, (unsigned int)PGP_KEY_MAX_BYTES);
+		si->problem = p->key_note;
+	}
 	si->size = im->raw_size;
 	si->size_limit = (size_t)cfg->limits.max_message_size;
 }
