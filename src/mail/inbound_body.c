@@ -72,13 +72,55 @@ static void inbound_add_key(struct inbound_msg *msg, const char *data,
 	msg->key_count++;
 }
 
+/* Keys pasted in text: armored public key blocks, and the revocation
+ * certificate as gpg keeps it under openpgp-revocs.d, its BEGIN line
+ * guarded by a ':' (pgp_import_known takes the guard off).  Either is
+ * only key material: what it may change is for pgp.h to say. */
 static void inbound_pasted_keys(struct inbound_msg *msg, const char *text,
 				size_t len)
 {
+	static const char guarded[] = ":-----BEGIN PGP PUBLIC KEY BLOCK-----";
+	static const char end[] = "-----END PGP PUBLIC KEY BLOCK-----";
 	size_t pos = 0, start, n;
+	const char *p, *e;
 
 	while (mime_find_armor(text, len, "PGP PUBLIC KEY BLOCK", &pos, &start, &n))
 		inbound_add_key(msg, text + start, n, false);
+	for (pos = 0; pos < len &&
+	     (p = memmem(text + pos, len - pos, guarded, sizeof(guarded) - 1));) {
+		start = (size_t)(p - text);
+		pos = start + sizeof(guarded) - 1;
+		if (start > 0 && text[start - 1] != '\n')
+			continue;
+		e = memmem(text + pos, len - pos, end, sizeof(end) - 1);
+		if (e == NULL)
+			break;
+		pos = (size_t)(e - text) + sizeof(end) - 1;
+		while (pos < len && text[pos] != '\n')
+			pos++;
+		inbound_add_key(msg, text + start, pos - start, false);
+	}
+}
+
+/* An unsigned mail's text parts besides the one read as its text: a
+ * revocation certificate is pasted wherever the owner's mail program
+ * puts it (a second part, a .rev file attached as text).  Only for
+ * unsigned mail: a signed mail's keys come from what was signed. */
+static void inbound_part_pasted_keys(struct mailmime *m, void *ctx)
+{
+	struct inbound_msg *msg = ctx;
+	struct buf b = BUF_INIT;
+	const char *err;
+	char type[64];
+
+	if (m->mm_type != MAILMIME_SINGLE)
+		return;
+	mime_type(m, type, sizeof(type));
+	if ((strncmp(type, "text/", 5) == 0 ||
+	     strcmp(type, "application/octet-stream") == 0) &&
+	    mime_decode(m, &b, &err) == 0 && b.len > 0)
+		inbound_pasted_keys(msg, b.data, b.len);
+	buf_free(&b);
 }
 
 /* The command text of the mail: text, finished as inbound_finish_text
@@ -475,6 +517,7 @@ static int inbound_body(struct inbound_msg *msg,
 		goto out;
 	}
 	inbound_set_text(msg, &text, html);
+	mime_walk(mime_message_body(root), inbound_part_pasted_keys, msg);
 out:
 	buf_free(&dec);
 	buf_free(&html_text);

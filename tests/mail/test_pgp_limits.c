@@ -214,8 +214,59 @@ START_TEST(test_budget_import)
 }
 END_TEST
 
+/* gpg's own revocation file (":-----BEGIN" guarded), pasted in an
+ * unsigned mail's second part: found as key material, and it revokes. */
+START_TEST(test_guarded_revocation_pasted)
+{
+	struct inbound_options o = { .our_addrs = ours, .now = time(NULL) };
+	struct inbound_msg *msg = NULL;
+	struct pgp_known_import r;
+	struct buf raw = BUF_INIT;
+	const char *err = NULL;
+	char home[600];
+	char *rev = slurp("late.rev", NULL);
+	char *late = fpr_of("late");
+
+	ck_assert_ptr_nonnull(strstr(rev, "\n:-----BEGIN PGP PUBLIC KEY BLOCK"));
+	buf_printf(&raw, "From: Late <late@example.org>\r\nTo: ashes@club.example"
+		   "\r\nSubject: stolen\r\nMessage-ID: <rev@x>\r\n"
+		   "MIME-Version: 1.0\r\nContent-Type: multipart/mixed; "
+		   "boundary=\"b\"\r\n\r\n--b\r\nContent-Type: text/plain"
+		   "\r\n\r\nmy key was stolen\r\n--b\r\nContent-Type: "
+		   "text/plain\r\n\r\n%s\r\n--b--\r\n", rev);
+	snprintf(home, sizeof(home), "%s/home-guarded", fixdir);
+	fresh_home(home);
+	ck_assert_int_eq(pgp_ctx_new(home, &o.pgp, &err), 0);
+	{
+		char *pub = slurp("late.pub", NULL);
+		char **fprs = NULL;
+		unsigned int n = 0;
+
+		ck_assert_msg(pgp_import_keys(o.pgp, pub, strlen(pub), &fprs,
+					      &n, &err) == 0, "%s", err);
+		pgp_fprs_free(&fprs);
+		free(pub);
+	}
+	ck_assert_int_eq(inbound_parse(raw.data, raw.len, &o, &msg, &err), 0);
+	ck_assert_int_eq(msg->sig.status, PGP_SIG_NONE);
+	ck_assert_uint_eq(msg->key_count, 1);
+	ck_assert_msg(pgp_import_known(o.pgp, msg->keys[0].data,
+				       msg->keys[0].len, &r, &err) == 0, "%s",
+		      err);
+	ck_assert_uint_eq(r.revoked_count, 1);
+	ck_assert_str_eq(r.revoked[0], late);
+	pgp_known_import_free(&r);
+	inbound_msg_free(&msg);
+	pgp_ctx_free(&o.pgp);
+	buf_free(&raw);
+	free(rev);
+	free(late);
+}
+END_TEST
+
 void pgp_limits_add_tests(TCase *tc)
 {
+	tcase_add_test(tc, test_guarded_revocation_pasted);
 	tcase_add_test(tc, test_weak_digest);
 	tcase_add_test(tc, test_budget_verify);
 	tcase_add_test(tc, test_scan_clearsigned_and_many);
