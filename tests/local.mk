@@ -52,3 +52,11 @@ EXTRA_DIST += tests/e2e/lib-hostile.sh tests/e2e/test_hostile_mime.sh \
 TESTS += tests/e2e/test_uptime.sh
 EXTRA_DIST += tests/e2e/test_uptime.sh
 # --- end e2e uptime ---
+
+# --- e2e OpenPGP denial of service and signatures (owner: pgp helper) ---
+# Compression bombs, 6,000 signatures, the gpg budget (pre-scan off by
+# its test hook), weak digests, an extended expiry, gpg's guarded
+# revocation, a key too big: one stack, one daemon.
+TESTS += tests/e2e/test_hostile_dos.sh
+EXTRA_DIST += tests/e2e/test_hostile_dos.sh
+# --- end e2e OpenPGP denial of service ---

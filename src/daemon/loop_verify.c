@@ -296,6 +296,7 @@ static void loop_facts(struct loop *l, const struct config *cfg,
 			 "in it is %zu bytes, over the limit of %u bytes",
 			 im->keys[i].len, (unsigned int)PGP_KEY_MAX_BYTES);
 		si->problem = p->key_note;
+		log_info("uid %u: not read: %s", p->uid, p->key_note);
 	}
 	si->size = im->raw_size;
 	si->size_limit = (size_t)cfg->limits.max_message_size;

@@ -8,15 +8,13 @@
  * leaves gpg running, and GPGME spawns gpg detached, so the daemon has
  * no child to kill.  So while an operation runs under a budget, the
  * context names its GNUPGHOME on gpg's command line in a spelling of its
- * own (the same directory, with "/" and "/." steps that spell the
- * context's number in binary: ".../gnupg/./", ".../gnupg//.", ...), and
- * a watchdog thread that wakes at the deadline kills the gpg processes
- * of our user whose command line holds that spelling and that hold a
- * pipe to this process -- gpg's end of GPGME's pipes.  GPGME then sees
- * the pipes close and returns.  The spelling is only on the command
- * line: gpg reads the same keyring (and signing, which needs the agent
- * whose socket gpg derives from the home's spelling, never runs under a
- * budget). */
+ * own -- the same directory with its own number of trailing slashes,
+ * ".../gnupg/", ".../gnupg//", ... -- and a watchdog thread that wakes at
+ * the deadline kills the gpg processes of our user whose command line
+ * holds that spelling and that hold a pipe to this process (gpg's end of
+ * GPGME's pipes; never a gpg-agent, which holds none).  GPGME then sees
+ * the pipes close and returns.  gpg strips trailing slashes from its
+ * home, so it reads the same keyring and talks to the same agent. */
 #include "config.h"
 
 #include <dirent.h>
@@ -34,28 +32,29 @@
 
 #include "mail/pgp_private.h"
 
+/* Contexts of one process get 1 to PGP_BUDGET_TAGS trailing slashes,
+ * in turn: more are never in use at once. */
+#define PGP_BUDGET_TAGS 256
+
 static atomic_uint pgp_budget_serial;
 
 void pgp_budget_tag_home(struct pgp_ctx *ctx)
 {
-	unsigned int serial = atomic_fetch_add(&pgp_budget_serial, 1) + 1;
-	size_t n;
-	int bit;
+	unsigned int serial = atomic_fetch_add(&pgp_budget_serial, 1);
+	size_t n, k;
 
+	ctx->tag_home[0] = '\0';
 	if (ctx->home == NULL)
 		return;
-	n = (size_t)snprintf(ctx->tag_home, sizeof(ctx->tag_home), "%s",
-			     ctx->home);
-	for (bit = 31; bit >= 0 && !(serial >> bit & 1); bit--)
-		;
-	for (; bit >= 0 && n + 3 < sizeof(ctx->tag_home); bit--) {
-		ctx->tag_home[n++] = '/';
-		if (serial >> bit & 1)
-			ctx->tag_home[n++] = '.';
-	}
-	ctx->tag_home[n] = '\0';
-	if (n + 3 >= sizeof(ctx->tag_home))
-		ctx->tag_home[0] = '\0'; /* too long: no kill, only cancel */
+	n = strlen(ctx->home);
+	while (n > 1 && ctx->home[n - 1] == '/')
+		n--;
+	k = serial % PGP_BUDGET_TAGS + 1;
+	if (n + k >= sizeof(ctx->tag_home))
+		return;		/* too long: no kill, the budget only waits */
+	memcpy(ctx->tag_home, ctx->home, n);
+	memset(ctx->tag_home + n, '/', k);
+	ctx->tag_home[n + k] = '\0';
 }
 
 /* The pipe inodes this process holds, sorted (for bsearch). */
