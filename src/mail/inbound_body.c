@@ -106,20 +106,26 @@ static void inbound_pasted_keys(struct inbound_msg *msg, const char *text,
  * revocation certificate is pasted wherever the owner's mail program
  * puts it (a second part, a .rev file attached as text).  Only for
  * unsigned mail: a signed mail's keys come from what was signed. */
+struct inbound_other_parts {
+	struct inbound_msg *msg;
+	struct mailmime *text_part;	/* read already, as the text */
+};
+
 static void inbound_part_pasted_keys(struct mailmime *m, void *ctx)
 {
-	struct inbound_msg *msg = ctx;
+	struct inbound_other_parts *o = ctx;
 	struct buf b = BUF_INIT;
 	const char *err;
 	char type[64];
 
-	if (m->mm_type != MAILMIME_SINGLE)
+	if (m->mm_type != MAILMIME_SINGLE || m == o->text_part)
 		return;
 	mime_type(m, type, sizeof(type));
-	if ((strncmp(type, "text/", 5) == 0 ||
+	/* (an HTML part is the text part's twin, not a paste of its own) */
+	if (((strncmp(type, "text/", 5) == 0 && strcmp(type, "text/html") != 0) ||
 	     strcmp(type, "application/octet-stream") == 0) &&
 	    mime_decode(m, &b, &err) == 0 && b.len > 0)
-		inbound_pasted_keys(msg, b.data, b.len);
+		inbound_pasted_keys(o->msg, b.data, b.len);
 	buf_free(&b);
 }
 
@@ -479,6 +485,7 @@ static int inbound_body(struct inbound_msg *msg,
 			struct mailmime *root, const char **error_r)
 {
 	struct buf dec = BUF_INIT, html_text = BUF_INIT, text = BUF_INIT;
+	struct inbound_other_parts others;
 	struct mailmime *part;
 	const char *err, *bytes;
 	size_t blen, start, n;
@@ -517,7 +524,9 @@ static int inbound_body(struct inbound_msg *msg,
 		goto out;
 	}
 	inbound_set_text(msg, &text, html);
-	mime_walk(mime_message_body(root), inbound_part_pasted_keys, msg);
+	others.msg = msg;
+	others.text_part = part;
+	mime_walk(mime_message_body(root), inbound_part_pasted_keys, &others);
 out:
 	buf_free(&dec);
 	buf_free(&html_text);

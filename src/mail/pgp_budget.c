@@ -191,6 +191,7 @@ static void *pgp_budget_watch(void *arg)
 void pgp_budget_begin(struct pgp_ctx *ctx, struct pgp_budget *b)
 {
 	pthread_condattr_t ca;
+	sigset_t block, old;
 
 	memset(b, 0, sizeof(*b));
 	b->ctx = ctx;
@@ -206,9 +207,19 @@ void pgp_budget_begin(struct pgp_ctx *ctx, struct pgp_budget *b)
 	pthread_condattr_destroy(&ca);
 	clock_gettime(CLOCK_MONOTONIC, &b->deadline);
 	pgp_budget_add_ms(&b->deadline, ctx->budget_ms);
-	if (pthread_create(&b->thread, NULL, pgp_budget_watch, b) == 0) {
+	/* A library's thread takes none of the process's signals (the
+	 * daemon's are its loop's); faults still kill. */
+	sigfillset(&block);
+	sigdelset(&block, SIGSEGV);
+	sigdelset(&block, SIGBUS);
+	sigdelset(&block, SIGFPE);
+	sigdelset(&block, SIGILL);
+	sigdelset(&block, SIGABRT);
+	pthread_sigmask(SIG_BLOCK, &block, &old);
+	if (pthread_create(&b->thread, NULL, pgp_budget_watch, b) == 0)
 		b->watching = true;
-	} else {
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (!b->watching) {
 		pthread_cond_destroy(&b->cond);
 		pthread_mutex_destroy(&b->lock);
 	}
