@@ -287,8 +287,9 @@ static int pgp_fill_result(struct pgp_ctx *ctx, struct pgp_sig *sig_r,
 }
 
 /* The output of a clearsigned verify, bounded: gpg writes the signed
- * text, which is never longer than the block it came in (plus line-end
- * changes); a write past max fails, and so does the verify. */
+ * text, which is never longer than the block it came in (twice that
+ * allows for every line end made CRLF); a write past max fails, and so
+ * does the verify. */
 struct pgp_sink {
 	struct buf *out;
 	size_t max;
@@ -372,7 +373,7 @@ static int pgp_verify(struct pgp_ctx *ctx, const void *sig, size_t siglen,
 {
 	struct gpgme_data_cbs cbs = { .write = pgp_sink_write };
 	struct buf plain = BUF_INIT;
-	struct pgp_sink sink = { &plain, siglen + siglen / 8 + 1024, false };
+	struct pgp_sink sink = { &plain, 2 * siglen + 1024, false };
 	gpgme_data_t d_plain = NULL;
 	gpgme_error_t err;
 	char why[200];
@@ -460,7 +461,6 @@ int pgp_time_verify(struct pgp_ctx *ctx, const void *data, size_t len,
 	for (i = 0; i < rounds; i++) {
 		gpgme_verify_result_t res;
 		gpgme_error_t err;
-
 		bool over;
 
 		if (pgp_run_verify(ctx, sig, siglen, data, len, NULL, &err,
