@@ -67,3 +67,10 @@ EXTRA_DIST += tests/e2e/test_hostile_amplify.sh
 TESTS += tests/e2e/test_hostile_keys.sh
 EXTRA_DIST += tests/e2e/test_hostile_keys.sh
 # --- end e2e hostile keys ---
+# --- e2e OpenPGP denial of service and signatures (owner: pgp helper) ---
+# Compression bombs, 6,000 signatures, the gpg budget (pre-scan off by
+# its test hook), weak digests, an extended expiry, gpg's guarded
+# revocation, a key too big: one stack, one daemon.
+TESTS += tests/e2e/test_hostile_dos.sh
+EXTRA_DIST += tests/e2e/test_hostile_dos.sh
+# --- end e2e OpenPGP denial of service ---

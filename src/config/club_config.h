@@ -118,6 +118,10 @@ struct config_gpg {
 	bool require_signature;
 	uint64_t max_signature_age_ms;
 	uint64_t max_future_skew_ms;
+	/* the most one gpg run on a stranger's bytes may take (pgp.h's
+	 * budget), and whether a signature over SHA-1 counts */
+	uint64_t operation_timeout_ms;
+	bool allow_sha1;
 };
 
 struct config_database {

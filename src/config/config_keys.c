@@ -147,6 +147,9 @@ const struct config_key config_keys[] = {
 	  "7d", NULL, MIN, DURATION_MAX },
 	{ "gpg", "max_future_skew", KT_DURATION, OFF(gpg.max_future_skew_ms),
 	  "10m", NULL, 0, DAY },
+	{ "gpg", "operation_timeout", KT_DURATION,
+	  OFF(gpg.operation_timeout_ms), "5s", NULL, 100, MIN },
+	{ "gpg", "allow_sha1", KT_BOOL, OFF(gpg.allow_sha1), "no", NULL, 0, 0 },
 
 	{ "database", "path", KT_PATH, OFF(database.path),
 	  ASHES_LOCALSTATEDIR "/lib/ashesd/ashesd.db", NULL, 0, 0 },

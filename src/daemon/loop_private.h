@@ -71,6 +71,9 @@ struct pending {
 	/* Key material of this mail changed keys the keyring held (a
 	 * revocation, a refreshed copy): later mails are verified again. */
 	bool known_keys_changed;
+	/* The mail's key that was too big to read, as the reply words it
+	 * (the problem fact of an unknown_key refusal), or "". */
+	char key_note[160];
 	/* Reading it failed (gpg, memory): why, for the guard's count. */
 	bool read_failed;
 	char read_error[256];

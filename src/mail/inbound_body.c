@@ -75,14 +75,63 @@ static void inbound_add_key(struct inbound_msg *msg, const char *data,
 	msg->key_count++;
 }
 
+/* Keys pasted in text: armored public key blocks, and the revocation
+ * certificate as gpg keeps it under openpgp-revocs.d, its BEGIN line
+ * guarded by a ':' (pgp_import_known takes the guard off).  Either is
+ * only key material: what it may change is for pgp.h to say. */
 static void inbound_pasted_keys(struct inbound_msg *msg, const char *text,
 				size_t len)
 {
+	static const char guarded[] = ":-----BEGIN PGP PUBLIC KEY BLOCK-----";
+	static const char end[] = "-----END PGP PUBLIC KEY BLOCK-----";
 	size_t pos = 0, start, n;
+	const char *p, *e;
 
 	while (mime_find_armor(text, len, "PGP PUBLIC KEY BLOCK", &pos, &start, &n))
 		inbound_add_key(msg, text + start, n, false,
 				msg->sig_kind != INBOUND_UNSIGNED);
+	for (pos = 0; pos < len &&
+	     (p = memmem(text + pos, len - pos, guarded, sizeof(guarded) - 1));) {
+		start = (size_t)(p - text);
+		pos = start + sizeof(guarded) - 1;
+		if (start > 0 && text[start - 1] != '\n')
+			continue;
+		e = memmem(text + pos, len - pos, end, sizeof(end) - 1);
+		if (e == NULL)
+			break;
+		pos = (size_t)(e - text) + sizeof(end) - 1;
+		while (pos < len && text[pos] != '\n')
+			pos++;
+		inbound_add_key(msg, text + start, pos - start, false,
+				msg->sig_kind != INBOUND_UNSIGNED);
+	}
+}
+
+/* An unsigned mail's text parts besides the one read as its text: a
+ * revocation certificate is pasted wherever the owner's mail program
+ * puts it (a second part, a .rev file attached as text).  Only for
+ * unsigned mail: a signed mail's keys come from what was signed. */
+struct inbound_other_parts {
+	struct inbound_msg *msg;
+	struct mailmime *text_part;	/* read already, as the text */
+};
+
+static void inbound_part_pasted_keys(struct mailmime *m, void *ctx)
+{
+	struct inbound_other_parts *o = ctx;
+	struct buf b = BUF_INIT;
+	const char *err;
+	char type[64];
+
+	if (m->mm_type != MAILMIME_SINGLE || m == o->text_part)
+		return;
+	mime_type(m, type, sizeof(type));
+	/* (an HTML part is the text part's twin, not a paste of its own) */
+	if (((strncmp(type, "text/", 5) == 0 && strcmp(type, "text/html") != 0) ||
+	     strcmp(type, "application/octet-stream") == 0) &&
+	    mime_decode(m, &b, &err) == 0 && b.len > 0)
+		inbound_pasted_keys(o->msg, b.data, b.len);
+	buf_free(&b);
 }
 
 /* The command text of the mail: text, finished as inbound_finish_text
@@ -453,6 +502,7 @@ static int inbound_body(struct inbound_msg *msg,
 			struct mailmime *root, const char **error_r)
 {
 	struct buf dec = BUF_INIT, html_text = BUF_INIT, text = BUF_INIT;
+	struct inbound_other_parts others;
 	struct mailmime *part;
 	const char *err, *bytes;
 	size_t blen, start, n;
@@ -492,6 +542,9 @@ static int inbound_body(struct inbound_msg *msg,
 		goto out;
 	}
 	inbound_set_text(msg, &text, html);
+	others.msg = msg;
+	others.text_part = part;
+	mime_walk(mime_message_body(root), inbound_part_pasted_keys, &others);
 out:
 	buf_free(&dec);
 	buf_free(&html_text);
