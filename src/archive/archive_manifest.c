@@ -177,8 +177,8 @@ int verify_manifest(struct verify *v, const char *daemon_key,
 	if (s.status != PGP_SIG_GOOD && s.status != PGP_SIG_KEY_EXPIRED) {
 		ret = verify_fail(v, ARCHIVE_TAMPERED_MANIFEST, 0,
 				  "MANIFEST.asc: the daemon's signature does "
-				  "not verify (%s)", pgp_sig_status_name(
-					  s.status));
+				  "not verify (%s)", s.why[0] != '\0' ? s.why :
+				  pgp_sig_status_name(s.status));
 		goto out;
 	}
 	if (daemon_key != NULL) {

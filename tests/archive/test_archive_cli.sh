@@ -89,6 +89,9 @@ path = $tmp/ashes.db
 home = $tmp/daemon-gnupg
 [game]
 size = 4
+[limits]
+# alice challenges bob five times today, one game after another
+challenges_per_day = 0
 EOF
 for w in alice bob; do
 	"$ashes" player add "$w" "$w@example.org" "$(fpr $w)" --config "$conf" \
@@ -349,6 +352,29 @@ tamper "the lines of two plies exchanged" "wrong ply" 2 \
 	"sed -i 's/^2\. \(.*\)$/X\1/; s/^3\. \(.*\)$/2. \1/; s/^X\(.*\)$/3. \1/' record.txt"
 tamper "keys.asc replaced by another key" "foreign signer" 1 \
 	"GNUPGHOME=$tmp/gnupg-mallory gpg --batch --armor --export >keys.asc 2>/dev/null"
+# A compression bomb (tests/mail/pgp-bomb.py: 16 GiB of zeros in nested
+# compressed packets, ~300 bytes; 75 s of gpg) as MANIFEST.asc or as
+# keys.asc: the OpenPGP pre-scan refuses it before gpg expands it.
+bomb_file() { # NAME FILE LABEL REASON
+	local t0 ms
+	rm -rf "$tmp/t"
+	cp -r "$tmp/g1" "$tmp/t"
+	python3 "$ASHES_SRCDIR/tests/mail/pgp-bomb.py" bomb 16 --levels 3 \
+		--armor "$3" >"$tmp/t/$2"
+	t0=$(date +%s%N)
+	run archive verify "$tmp/t"
+	ms=$((($(date +%s%N) - t0) / 1000000))
+	check "$1 ($(wc -c <"$tmp/t/$2") bytes): refused, saying why" \
+		"2:1" "$rc:$(printf '%s\n%s\n' "$out" "$err" | grep -c -- "$4")"
+	[ "$rc:$(printf '%s\n%s\n' "$out" "$err" | grep -c -- "$4")" = 2:1 ] ||
+		printf '# %s\n' "$err" "$(printf '%s\n' "$out" | tail -n 1)"
+	check "$1: within 10 s, not gpg's 75 (took $ms ms)" yes \
+		"$([ "$ms" -lt 10000 ] && echo yes)"
+}
+bomb_file "a bomb as MANIFEST.asc" MANIFEST.asc "PGP SIGNATURE" \
+	"a compressed data packet (tag 8) in a signature"
+bomb_file "a bomb as keys.asc" keys.asc "PGP PUBLIC KEY BLOCK" \
+	"keys.asc gives no key"
 tamper "the Result tag changed" "result mismatch" "" \
 	"sed -i 's/^Result: 0-1$/Result: 1-0/' record.txt"
 tamper "the Result tag and the result line changed" "result mismatch" "" \
