@@ -31,6 +31,9 @@ D=$MAIL_DOMAIN
 for who in gina frank; do h_add_user "$who"; done
 # erin's key expires a minute from now; she extends it later
 h_add_user erin
+# (her first key's agent stopped before its home goes: a new gpg must not
+# find the old agent's socket half gone -- seen failing under load)
+GNUPGHOME=$E2E_DIR/gnupg-erin gpgconf --kill gpg-agent 2>/dev/null || true
 rm -rf gnupg-erin fpr.erin
 in_make_key erin seconds=60
 erin_expires=$(($(date +%s) + 60))

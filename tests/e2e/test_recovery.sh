@@ -34,8 +34,10 @@ next_move() {
 }
 # rate_total: mails counted against senders this hour, all senders
 rate_total() {
+	# the sender limit's rows only: the others are named KIND:... (refusals,
+	# registrations, codes, the send budget's mails and bytes, archives)
 	sqlite3 "$E2E_DIR/ashes.db" "select coalesce(sum(count), 0) from rate_limits
-		where sender not like 'refusal:%' and sender not like 'registrations:%'"
+		where instr(sender, ':') = 0"
 }
 nonce() { printf -- '-- \n%s\n' "$(date +%s%N)"; }
 # count_raw WHO STRING: mails of WHO holding STRING

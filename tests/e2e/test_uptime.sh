@@ -32,7 +32,12 @@ size = 3
 [clock]
 reminders = 12h, 1h
 auto_vacation = no
-outage_grace = 0"
+outage_grace = 0
+
+# the same two players start more games in a simulated day than a club
+# lets one challenge the other
+[limits]
+challenges_per_day = 0"
 E2E_CLOCK_OFFSET=0
 # Only IDLE, a deadline or a cut connection wakes the daemon: the poll
 # is longer than the whole test.
