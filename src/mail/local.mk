@@ -73,3 +73,12 @@ tests_mail_test_source_dir_LDADD = libashes_mail.a libashes_util.a \
 	$(ETPAN_LIBS) $(CURL_LIBS) $(GNUTLS_LIBS) $(CHECK_LIBS)
 EXTRA_DIST += tests/stack/mailstack
 # --- end transports ---
+
+# --- clients' text (owner: clients helper) ---
+# RFC 3676 format=flowed read back into the lines the player typed.
+libashes_mail_a_SOURCES += src/mail/flowed.c src/mail/flowed.h
+check_PROGRAMS += tests/mail/test_flowed
+TESTS += tests/mail/test_flowed
+tests_mail_test_flowed_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_mail_test_flowed_LDADD = libashes_mail.a libashes_util.a $(CHECK_LIBS)
+# --- end clients' text ---
