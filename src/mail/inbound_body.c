@@ -13,6 +13,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "mail/inbound_clients.h"
 #include "mail/inbound_private.h"
 #include "mail/mime.h"
 #include "mail/pgp.h"
@@ -306,6 +307,8 @@ static int inbound_pgp_mime(struct inbound_msg *msg,
 		inbound_problem(msg, INBOUND_UNDECODABLE, err);
 	} else if (inbound_part_utf8(msg, text_part, html, dec.data, dec.len,
 				     &text) == 0) {
+		if (!html) /* the soft breaks are signed here */
+			inbound_unflow(text_part, &text);
 		inbound_set_text(msg, &text, html);
 	}
 	if (opts->pgp == NULL) {
@@ -473,6 +476,8 @@ static int inbound_body(struct inbound_msg *msg,
 		buf_append(&text, bytes, blen);
 	} else if (inbound_part_utf8(msg, part, false, bytes, blen, &text) < 0) {
 		goto out;
+	} else {
+		inbound_unflow(part, &text);
 	}
 	inbound_set_text(msg, &text, html);
 out:

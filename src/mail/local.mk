@@ -76,9 +76,11 @@ EXTRA_DIST += tests/stack/mailstack
 
 # --- clients' text (owner: clients helper) ---
 # RFC 3676 format=flowed read back into the lines the player typed.
-libashes_mail_a_SOURCES += src/mail/flowed.c src/mail/flowed.h
+libashes_mail_a_SOURCES += src/mail/flowed.c src/mail/flowed.h \
+	src/mail/inbound_clients.c src/mail/inbound_clients.h
 check_PROGRAMS += tests/mail/test_flowed
 TESTS += tests/mail/test_flowed
 tests_mail_test_flowed_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
-tests_mail_test_flowed_LDADD = libashes_mail.a libashes_util.a $(CHECK_LIBS)
+tests_mail_test_flowed_LDADD = libashes_mail.a libashes_util.a \
+	$(ETPAN_LIBS) $(GPGME_LIBS) $(GNUTLS_LIBS) $(CHECK_LIBS)
 # --- end clients' text ---

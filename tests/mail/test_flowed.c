@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "mail/flowed.h"
+#include "mail/inbound.h"
 #include "util/buf.h"
 
 static char *decode(const char *in, bool delsp)
@@ -150,6 +151,47 @@ START_TEST(test_decode_buf)
 }
 END_TEST
 
+/* Through inbound_parse: an unsigned Thunderbird-shaped part, and Apple
+ * Mail's DelSp=yes; a part without format=flowed is left as it is. */
+static char *parse_text(const char *raw)
+{
+	static const char *const ours[] = { "ashes@club.example", NULL };
+	struct inbound_options o = { .our_addrs = ours, .now = 1800000000 };
+	struct inbound_msg *msg = NULL;
+	const char *err = NULL;
+	char *text;
+
+	ck_assert_msg(inbound_parse(raw, strlen(raw), &o, &msg, &err) == 0,
+		      "%s", err);
+	text = strdup(msg->text);
+	inbound_msg_free(&msg);
+	return text;
+}
+
+#define HDRS "From: Tina <tina@example.org>\r\nTo: ashes@club.example\r\n" \
+	"Subject: hi\r\nMessage-ID: <f1@example.org>\r\nMIME-Version: 1.0\r\n"
+
+START_TEST(test_inbound_flowed)
+{
+	char *t;
+
+	t = parse_text(HDRS "Content-Type: text/plain; charset=UTF-8; "
+		       "format=flowed\r\nContent-Transfer-Encoding: 7bit\r\n"
+		       "\r\nchallenge tina clock=days:3 \r\ndraw=no\r\n");
+	ck_assert_str_eq(t, "challenge tina clock=days:3 draw=no\n");
+	free(t);
+	t = parse_text(HDRS "Content-Type: text/plain; charset=utf-8; "
+		       "format=flowed; DelSp=yes\r\n\r\nmessage 3 long"
+		       "word \r\ncontinued\r\n");
+	ck_assert_str_eq(t, "message 3 longwordcontinued\n");
+	free(t);
+	t = parse_text(HDRS "Content-Type: text/plain; charset=UTF-8\r\n"
+		       "\r\nchallenge tina \r\ndraw=no\r\n");
+	ck_assert_str_eq(t, "challenge tina \ndraw=no\n");
+	free(t);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("flowed");
@@ -167,6 +209,7 @@ int main(void)
 	tcase_add_test(tc, test_only_spaces);
 	tcase_add_test(tc, test_thunderbird_challenge);
 	tcase_add_test(tc, test_decode_buf);
+	tcase_add_test(tc, test_inbound_flowed);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

@@ -1,0 +1,19 @@
+/* inbound_clients.h -- what mail clients do to a player's text on its way,
+ * undone before the commands are read (called by inbound_body.c): the
+ * soft line breaks of format=flowed (RFC 3676).  Kept out of
+ * inbound_body.c so the reading of signatures there stays one concern. */
+#ifndef ASHES_MAIL_INBOUND_CLIENTS_H
+#define ASHES_MAIL_INBOUND_CLIENTS_H
+
+#include <libetpan/libetpan.h>
+
+#include "util/buf.h"
+
+/* When part (a text/plain entity) says format=flowed, joins the soft line
+ * breaks of *text (its decoded UTF-8) as its delsp says; otherwise leaves
+ * it alone.  Only for text whose trailing spaces the signature covers (a
+ * PGP/MIME part) or that is not signed: a clearsigned text's are not
+ * signed (gpg drops them), so its line breaks stay as gpg returns them. */
+void inbound_unflow(const struct mailmime *part, struct buf *text);
+
+#endif
