@@ -83,4 +83,10 @@ TESTS += tests/mail/test_flowed
 tests_mail_test_flowed_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_mail_test_flowed_LDADD = libashes_mail.a libashes_util.a \
 	$(ETPAN_LIBS) $(GPGME_LIBS) $(GNUTLS_LIBS) $(CHECK_LIBS)
+# HTML to text keeps the lines a browser shows (html.c)
+check_PROGRAMS += tests/mail/test_html_lines
+TESTS += tests/mail/test_html_lines
+tests_mail_test_html_lines_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_mail_test_html_lines_LDADD = libashes_mail.a libashes_util.a \
+	$(ETPAN_LIBS) $(GPGME_LIBS) $(GNUTLS_LIBS) $(CHECK_LIBS)
 # --- end clients' text ---
