@@ -435,6 +435,55 @@ out:
 	return ret;
 }
 
+/* Gmail's text/plain turns the double blanks of a pasted clearsigned
+ * text into U+00A0; its text/html alternative keeps them.  When the
+ * text/plain's block (plain) got a bad signature, the HTML's is read
+ * instead if that one verifies; else msg->sig_nbsp says whether a U+00A0
+ * was in the text that failed.  One alternative, two gpg runs at most. */
+static int inbound_clearsigned_html(struct inbound_msg *msg,
+				    const struct inbound_options *opts,
+				    struct mailmime *plain,
+				    const char **error_r)
+{
+	struct mailmime *alt = inbound_html_alternative(plain);
+	struct buf dec = BUF_INIT, utf8 = BUF_INIT, text = BUF_INIT,
+		   out = BUF_INIT;
+	struct pgp_sig sig;
+	const char *err;
+	size_t start, n;
+	int ret = 0;
+
+	msg->sig_nbsp = msg->text != NULL &&
+			inbound_has_nbsp(msg->text, strlen(msg->text));
+	if (alt == NULL || opts->pgp == NULL || mime_decode(alt, &dec, &err) < 0 ||
+	    mime_to_utf8(mime_param(alt, "charset"), dec.data ? dec.data : "",
+			 dec.len, &utf8, &err) < 0)
+		goto out;
+	mime_html_to_text(utf8.data ? utf8.data : "", utf8.len, &text);
+	if (!mime_find_clearsigned(text.data ? text.data : "", text.len,
+				   &start, &n))
+		goto out;
+	memset(&sig, 0, sizeof(sig));
+	if (pgp_verify_clearsigned(opts->pgp, text.data + start, n, &sig, &out,
+				   error_r) < 0) {
+		ret = -1;
+		goto out;
+	}
+	if (sig.status != PGP_SIG_GOOD)
+		goto out;
+	free(msg->text);
+	msg->text = NULL;
+	msg->sig_nbsp = false;
+	ret = inbound_clearsigned(msg, opts, alt, true, text.data, text.len,
+				  start, n, error_r);
+out:
+	buf_free(&dec);
+	buf_free(&utf8);
+	buf_free(&text);
+	buf_free(&out);
+	return ret;
+}
+
 static int inbound_body(struct inbound_msg *msg,
 			const struct inbound_options *opts,
 			struct mailmime *root, const char **error_r)
@@ -470,6 +519,8 @@ static int inbound_body(struct inbound_msg *msg,
 	if (mime_find_clearsigned(bytes, blen, &start, &n)) {
 		ret = inbound_clearsigned(msg, opts, part, html, bytes, blen,
 					  start, n, error_r);
+		if (ret == 0 && !html && msg->sig.status == PGP_SIG_BAD)
+			ret = inbound_clearsigned_html(msg, opts, part, error_r);
 		goto out;
 	}
 	if (html) {

@@ -1,6 +1,8 @@
 /* inbound_clients.c -- client habits undone (see inbound_clients.h). */
 #include "config.h"
 
+#include <string.h>
+
 #include "mail/flowed.h"
 #include "mail/inbound_clients.h"
 #include "mail/mime.h"
@@ -11,4 +13,38 @@ void inbound_unflow(const struct mailmime *part, struct buf *text)
 		return;
 	flowed_decode_buf(mime_param(part, "format"), mime_param(part, "delsp"),
 			  text);
+}
+
+struct mailmime *inbound_html_alternative(const struct mailmime *part)
+{
+	const struct mailmime *parent;
+	char type[64];
+	clistiter *it;
+
+	if (part == NULL || (parent = part->mm_parent) == NULL ||
+	    parent->mm_type != MAILMIME_MULTIPLE)
+		return NULL;
+	mime_type(parent, type, sizeof(type));
+	if (strcmp(type, "multipart/alternative") != 0)
+		return NULL;
+	for (it = clist_begin(parent->mm_data.mm_multipart.mm_mp_list);
+	     it != NULL; it = clist_next(it)) {
+		struct mailmime *m = clist_content(it);
+
+		if (m == part || m->mm_type != MAILMIME_SINGLE ||
+		    mime_is_attachment(m))
+			continue;
+		mime_type(m, type, sizeof(type));
+		if (strcmp(type, "text/html") == 0)
+			return m;
+	}
+	return NULL;
+}
+
+bool inbound_has_nbsp(const char *s, size_t len)
+{
+	for (size_t i = 0; i + 1 < len; i++)
+		if ((unsigned char)s[i] == 0xc2 && (unsigned char)s[i + 1] == 0xa0)
+			return true;
+	return false;
 }

@@ -1,11 +1,14 @@
 /* inbound_clients.h -- what mail clients do to a player's text on its way,
  * undone before the commands are read (called by inbound_body.c): the
- * soft line breaks of format=flowed (RFC 3676).  Kept out of
+ * soft line breaks of format=flowed (RFC 3676); Gmail's text/plain, whose
+ * double blanks became U+00A0 (its HTML alternative keeps them).  Kept
+ * out of
  * inbound_body.c so the reading of signatures there stays one concern. */
 #ifndef ASHES_MAIL_INBOUND_CLIENTS_H
 #define ASHES_MAIL_INBOUND_CLIENTS_H
 
 #include <libetpan/libetpan.h>
+#include <stdbool.h>
 
 #include "util/buf.h"
 
@@ -15,5 +18,12 @@
  * PGP/MIME part) or that is not signed: a clearsigned text's are not
  * signed (gpg drops them), so its line breaks stay as gpg returns them. */
 void inbound_unflow(const struct mailmime *part, struct buf *text);
+
+/* The text/html sibling of part in its multipart/alternative, or NULL:
+ * where Gmail keeps the spaces its text/plain changed. */
+struct mailmime *inbound_html_alternative(const struct mailmime *part);
+
+/* Does s (len bytes, UTF-8) hold a U+00A0 no-break space? */
+bool inbound_has_nbsp(const char *s, size_t len);
 
 #endif
