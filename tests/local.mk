@@ -52,3 +52,11 @@ EXTRA_DIST += tests/e2e/lib-hostile.sh tests/e2e/test_hostile_mime.sh \
 TESTS += tests/e2e/test_uptime.sh
 EXTRA_DIST += tests/e2e/test_uptime.sh
 # --- end e2e uptime ---
+
+# --- e2e clients' text (tests/e2e/test_clients_text.sh; owner: clients) ---
+# Thunderbird's format=flowed, HTML-only webmail with a pasted clearsigned
+# text, Gmail's U+00A0, client footers: each through the real daemon on
+# the private Postfix + Dovecot; skips (77) without root.
+TESTS += tests/e2e/test_clients_text.sh
+EXTRA_DIST += tests/e2e/test_clients_text.sh
+# --- end e2e clients' text ---
