@@ -437,34 +437,27 @@ out:
 
 /* Gmail's text/plain turns the double blanks of a pasted clearsigned
  * text into U+00A0; its text/html alternative keeps them.  When the
- * text/plain's block (plain) got a bad signature, the HTML's is read
- * instead if that one verifies; else msg->sig_nbsp says whether a U+00A0
- * was in the text that failed.  One alternative, two gpg runs at most. */
+ * text/plain's block (blk, n bytes, of part plain) got a bad signature
+ * and held U+00A0, the HTML's block is read instead if that one verifies
+ * (the rule inbound_nbsp_html_block states, which the archive's export
+ * follows too); else msg->sig_nbsp names the cause for the refusal.  One
+ * alternative, two gpg runs at most. */
 static int inbound_clearsigned_html(struct inbound_msg *msg,
 				    const struct inbound_options *opts,
-				    struct mailmime *plain,
-				    const char **error_r)
+				    struct mailmime *plain, const char *blk,
+				    size_t n, const char **error_r)
 {
-	struct mailmime *alt = inbound_html_alternative(plain);
-	struct buf dec = BUF_INIT, utf8 = BUF_INIT, text = BUF_INIT,
-		   out = BUF_INIT;
+	struct buf text = BUF_INIT, out = BUF_INIT;
 	struct pgp_sig sig;
-	const char *err;
-	size_t start, n;
+	size_t start, hn;
 	int ret = 0;
 
-	msg->sig_nbsp = msg->text != NULL &&
-			inbound_has_nbsp(msg->text, strlen(msg->text));
-	if (alt == NULL || opts->pgp == NULL || mime_decode(alt, &dec, &err) < 0 ||
-	    mime_to_utf8(mime_param(alt, "charset"), dec.data ? dec.data : "",
-			 dec.len, &utf8, &err) < 0)
-		goto out;
-	mime_html_to_text(utf8.data ? utf8.data : "", utf8.len, &text);
-	if (!mime_find_clearsigned(text.data ? text.data : "", text.len,
-				   &start, &n))
+	msg->sig_nbsp = inbound_has_nbsp(blk, n);
+	if (opts->pgp == NULL ||
+	    !inbound_nbsp_html_block(plain, blk, n, &text, &start, &hn))
 		goto out;
 	memset(&sig, 0, sizeof(sig));
-	if (pgp_verify_clearsigned(opts->pgp, text.data + start, n, &sig, &out,
+	if (pgp_verify_clearsigned(opts->pgp, text.data + start, hn, &sig, &out,
 				   error_r) < 0) {
 		ret = -1;
 		goto out;
@@ -474,11 +467,9 @@ static int inbound_clearsigned_html(struct inbound_msg *msg,
 	free(msg->text);
 	msg->text = NULL;
 	msg->sig_nbsp = false;
-	ret = inbound_clearsigned(msg, opts, alt, true, text.data, text.len,
-				  start, n, error_r);
+	ret = inbound_clearsigned(msg, opts, inbound_html_alternative(plain),
+				  true, text.data, text.len, start, hn, error_r);
 out:
-	buf_free(&dec);
-	buf_free(&utf8);
 	buf_free(&text);
 	buf_free(&out);
 	return ret;
@@ -520,7 +511,8 @@ static int inbound_body(struct inbound_msg *msg,
 		ret = inbound_clearsigned(msg, opts, part, html, bytes, blen,
 					  start, n, error_r);
 		if (ret == 0 && !html && msg->sig.status == PGP_SIG_BAD)
-			ret = inbound_clearsigned_html(msg, opts, part, error_r);
+			ret = inbound_clearsigned_html(msg, opts, part,
+						       bytes + start, n, error_r);
 		goto out;
 	}
 	if (html) {

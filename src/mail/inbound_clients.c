@@ -48,3 +48,33 @@ bool inbound_has_nbsp(const char *s, size_t len)
 			return true;
 	return false;
 }
+
+bool inbound_nbsp_html_block(const struct mailmime *plain, const char *block,
+			     size_t n, struct buf *html_text, size_t *start_r,
+			     size_t *n_r)
+{
+	struct mailmime *alt;
+	struct buf dec = BUF_INIT, utf8 = BUF_INIT;
+	const char *err;
+	size_t hs, hn;
+	bool found = false;
+
+	if (!inbound_has_nbsp(block, n) ||
+	    (alt = inbound_html_alternative(plain)) == NULL ||
+	    mime_decode(alt, &dec, &err) < 0 ||
+	    mime_to_utf8(mime_param(alt, "charset"), dec.data ? dec.data : "",
+			 dec.len, &utf8, &err) < 0)
+		goto out;
+	mime_html_to_text(utf8.data ? utf8.data : "", utf8.len, html_text);
+	found = mime_find_clearsigned(html_text->data ? html_text->data : "",
+				      html_text->len, &hs, &hn) &&
+		!inbound_has_nbsp(html_text->data + hs, hn);
+	if (found) {
+		*start_r = hs;
+		*n_r = hn;
+	}
+out:
+	buf_free(&dec);
+	buf_free(&utf8);
+	return found;
+}

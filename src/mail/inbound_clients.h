@@ -26,4 +26,14 @@ struct mailmime *inbound_html_alternative(const struct mailmime *part);
 /* Does s (len bytes, UTF-8) hold a U+00A0 no-break space? */
 bool inbound_has_nbsp(const char *s, size_t len);
 
+/* Gmail's case, decided from the bytes alone so that the inbound reading
+ * and the archive's export (pgp_export.c) take the same block: the
+ * clearsigned block (n bytes) of the text/plain part plain holds U+00A0,
+ * and plain's text/html alternative, rendered (mime_html_to_text), holds
+ * a clearsigned block without one.  Then true, with the rendering in
+ * *html_text and its block at *start_r, *n_r; else false. */
+bool inbound_nbsp_html_block(const struct mailmime *plain, const char *block,
+			     size_t n, struct buf *html_text, size_t *start_r,
+			     size_t *n_r);
+
 #endif

@@ -293,6 +293,24 @@ in_wait_sent 20
 t_is "nbsp: bob got three refusals for four tries" 3 \
 	"$(e2e_mails bob | tail -n +$((nb + 1)) | xargs -r grep -l -F "no-break" | wc -l)"
 
+# ---- the archive proves the moves read from HTML ---------------------------------
+# (the U+00A0 one from the text/html alternative: the export takes the
+# block the inbound reading took)
+GNUPGHOME=$E2E_DIR/daemon-gnupg gpg --batch --passphrase '' --quick-gen-key \
+	"ashesd <ashes@$D>" ed25519 sign never >/dev/null 2>&1 ||
+	e2e_fail "no daemon key"
+na=$(mail_count alice)
+player_send alice pgpmime "Re: [ashes #$game]" "resign $game"
+in_reply alice "game $game is over" "$na" 30
+e2e_ashes archive export "$game" -o "$E2E_DIR/arch" --config "$E2E_DIR/ashesd.conf" \
+	>export.out 2>&1
+t_is "archive: export exits 0" 0 "$?"
+e2e_ashes archive verify "$E2E_DIR/arch" >verify.out 2>&1
+rc=$?
+sed 's/^/#   /' verify.out
+t_is "archive: verify exits 0 (the HTML-only plies and the U+00A0 one proven)" 0 "$rc"
+t_is "archive: one line per ply (4)" 4 "$(grep -c '^ply [0-9]* ' verify.out)"
+
 # ---- 5. footers and sign-offs ------------------------------------------------------
 nt=$(mail_count tina)
 c_send tina pgpmime flowed "games
