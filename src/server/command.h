@@ -328,8 +328,8 @@ bool command_line_is_closing(const char *line, size_t len);
 
 /* Is the line a mail program's footer ("Sent with Proton Mail secure
  * email.", "Sent from my Android device with K-9 Mail. Please excuse my
- * brevity.", "Get Outlook for Android")?  It ends the text as a
- * signature does. */
+ * brevity.", "Get Outlook for Android")?  With no command (or slip of
+ * one) below it, it ends the text as a signature does. */
 bool command_line_is_client_footer(const char *line, size_t len);
 
 /* Is the line a bare name ("Tina", "Mary-Jane O'Neill"): one to three

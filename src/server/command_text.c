@@ -31,8 +31,6 @@ static bool is_client_signature(const char *line, size_t len)
 	};
 
 	command_trim(&line, &len);
-	if (command_line_is_client_footer(line, len))
-		return true; /* the longer ones: command_signoff.c */
 	if (len > 60)
 		return false;
 	for (size_t i = 0; i < sizeof(marks) / sizeof(marks[0]); i++)
@@ -345,12 +343,14 @@ static bool slip_below(struct text_cursor c)
 	return false;
 }
 
-/* Is the line a sign-off: a closing ("Thanks,"), or below a command a
- * bare name ("Tina")? */
+/* Is the line a sign-off: a closing ("Thanks,"), a mail program's
+ * footer ("Sent with Proton Mail secure email."), or below a command a
+ * bare name ("Tina")?  It ends the text only where no command follows. */
 static bool is_signoff(const char *line, size_t len,
 		       const struct command_list *list)
 {
 	return command_line_is_closing(line, len) ||
+	       command_line_is_client_footer(line, len) ||
 	       (list->count > 0 && command_line_is_name(line, len));
 }
 
