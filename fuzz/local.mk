@@ -27,6 +27,13 @@ fuzz_mail_check_ldadd = libashes_mail.a libashes_server.a libashes_core.a \
 check_PROGRAMS += fuzz/check_fuzz_inbound fuzz/check_fuzz_command \
 	fuzz/check_fuzz_mime
 TESTS += fuzz/check_fuzz_inbound fuzz/check_fuzz_command fuzz/check_fuzz_mime
+# the OpenPGP pre-scan (pgp_scan.h)
+check_PROGRAMS += fuzz/check_fuzz_pgp_scan
+TESTS += fuzz/check_fuzz_pgp_scan
+fuzz_check_fuzz_pgp_scan_SOURCES = fuzz/fuzz_pgp_scan.c fuzz/corpus_check.c
+fuzz_check_fuzz_pgp_scan_CPPFLAGS = $(AM_CPPFLAGS) -DFUZZ_CORPUS='"pgp_scan"'
+fuzz_check_fuzz_pgp_scan_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+fuzz_check_fuzz_pgp_scan_LDADD = libashes_mail.a libashes_util.a $(CHECK_LIBS)
 fuzz_check_fuzz_inbound_SOURCES = fuzz/fuzz_inbound.c fuzz/corpus_check.c
 fuzz_check_fuzz_inbound_CPPFLAGS = $(AM_CPPFLAGS) -DFUZZ_CORPUS='"inbound"'
 fuzz_check_fuzz_inbound_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
@@ -56,8 +63,14 @@ fuzz_fuzz_record_LDFLAGS = -fsanitize=fuzzer,address,undefined
 fuzz_mail_sources = src/mail/inbound.c src/mail/inbound_body.c \
 	src/mail/mime.c src/mail/mime_limits.c src/mail/html.c \
 	src/mail/classify.c src/mail/pgp.c src/mail/pgp_keys.c \
+	src/mail/pgp_scan.c src/mail/pgp_budget.c \
 	src/util/buf.c src/util/xalloc.c src/util/xstr.c
 noinst_PROGRAMS += fuzz/fuzz_inbound fuzz/fuzz_command fuzz/fuzz_mime
+noinst_PROGRAMS += fuzz/fuzz_pgp_scan
+fuzz_fuzz_pgp_scan_SOURCES = fuzz/fuzz_pgp_scan.c src/mail/pgp_scan.c \
+	src/util/buf.c src/util/xalloc.c src/util/xstr.c
+fuzz_fuzz_pgp_scan_CFLAGS = $(AM_CFLAGS) -fsanitize=fuzzer,address,undefined
+fuzz_fuzz_pgp_scan_LDFLAGS = -fsanitize=fuzzer,address,undefined
 fuzz_fuzz_inbound_SOURCES = fuzz/fuzz_inbound.c $(fuzz_mail_sources) \
 	src/server/command.c src/server/command_text.c \
 	src/server/command_near.c src/server/command_thread.c src/core/variant.c
@@ -78,7 +91,7 @@ fuzz_fuzz_mime_CFLAGS = $(AM_CFLAGS) -fsanitize=fuzzer,address,undefined
 fuzz_fuzz_mime_LDFLAGS = -fsanitize=fuzzer,address,undefined
 fuzz_fuzz_mime_LDADD = $(ETPAN_LIBS) $(GPGME_LIBS) $(GNUTLS_LIBS)
 fuzz-run: fuzz/fuzz_notation fuzz/fuzz_record fuzz/fuzz_inbound \
-		fuzz/fuzz_command fuzz/fuzz_mime
+		fuzz/fuzz_command fuzz/fuzz_mime fuzz/fuzz_pgp_scan
 	$(SHELL) $(srcdir)/fuzz/run '$(abs_top_builddir)' '$(abs_top_srcdir)' $(FUZZ_SECONDS)
 else
 fuzz-run:

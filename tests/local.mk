@@ -60,3 +60,30 @@ EXTRA_DIST += tests/e2e/test_uptime.sh
 TESTS += tests/e2e/test_clients_text.sh
 EXTRA_DIST += tests/e2e/test_clients_text.sh
 # --- end e2e clients' text ---
+# --- e2e hostile amplification (owner: amplify) ---
+# Issue 22, cases 6-8: what one sender can make the daemon send and
+# compute (archives, the send budget, the outbox's lanes on a slow SMTP,
+# challenges, hints, bot games), one stack and one daemon.
+TESTS += tests/e2e/test_hostile_amplify.sh
+EXTRA_DIST += tests/e2e/test_hostile_amplify.sh
+# --- end e2e hostile amplification ---
+# --- e2e hostile keys (owner: identity) ---
+# issue 22's identity cases through the real daemon, one stack: key
+# proofs, the daemon's own keys, quoted relays, one code a day, notes,
+# look-alike names, rate counters pruned.
+TESTS += tests/e2e/test_hostile_keys.sh
+EXTRA_DIST += tests/e2e/test_hostile_keys.sh
+# --- end e2e hostile keys ---
+# --- e2e OpenPGP denial of service and signatures (owner: pgp helper) ---
+# Compression bombs, 6,000 signatures, the gpg budget (pre-scan off by
+# its test hook), weak digests, an extended expiry, gpg's guarded
+# revocation, a key too big: one stack, one daemon.
+TESTS += tests/e2e/test_hostile_dos.sh
+EXTRA_DIST += tests/e2e/test_hostile_dos.sh
+# --- end e2e OpenPGP denial of service ---
+# --- e2e hostile archive (issue 22, cases 10-14b; owner: archive) ---
+# another pair's archive without addresses, verify's trust, a tar.gz
+# bomb, escapes in the log and the listings, notes of a running game
+TESTS += tests/e2e/test_hostile_archive.sh
+EXTRA_DIST += tests/e2e/test_hostile_archive.sh
+# --- end e2e hostile archive ---

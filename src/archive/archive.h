@@ -8,6 +8,7 @@
  *                     tags, and per ply the signer's key, the receipt
  *                     time, the clock, the sha256 of the signed part
  *   NNNN.eml          the mail of ply NNNN, byte for byte as received
+ *                     (a public copy: only what its signature covers)
  *   NNNN.signed       its signed MIME part exactly as signed, and
  *   NNNN.sig          its detached signature (PGP/MIME), or
  *   NNNN.asc          its clearsigned block (an inline signed mail)
@@ -51,6 +52,14 @@ struct archive_source {
 	int64_t now;             /* for the record's Annotator line only */
 	/* Where archive/README.txt comes from. */
 	struct template_set *templates;
+	/* The copy for someone who did not play the game (and for the
+	 * club's pages): each mail only as its signature covers it, with
+	 * no header but the thread's (Subject's "[ashes #N]", our own
+	 * Message-IDs in In-Reply-To and References), and the players'
+	 * keys with their user IDs replaced by one naming the player (see
+	 * docs/record-format.md).  false: the players' own copy, every mail
+	 * byte for byte as received, every key as the keyring has it. */
+	bool public_copy;
 };
 
 /* What an export made. */
@@ -103,8 +112,9 @@ const char *archive_reason_name(enum archive_reason reason);
 
 struct archive_verify_opts {
 	/* The daemon's fingerprint as the club publishes it (40 or 64 hex
-	 * digits, any case): MANIFEST.asc must be made by that key.  NULL:
-	 * by any key of keys.asc, named in the output. */
+	 * digits, any case, blanks ignored): MANIFEST.asc must be made by
+	 * that key.  NULL: by any key of keys.asc, named in the output, and
+	 * the archive is not "verified" (ARCHIVE_VERIFY_UNPINNED). */
 	const char *daemon_key;
 };
 
@@ -117,7 +127,16 @@ struct archive_verdict {
 	int64_t game;
 	size_t plies;
 	char result[16];
+	/* Once MANIFEST.asc was checked: the key that signed it. */
+	char signer[65];
 };
+
+/* What archive_verify() returns when every check passed but no
+ * daemon_key was given: the plies are proven by the signatures of the
+ * keys the record names, and what only MANIFEST.asc's signer vouches
+ * for (that these keys are the players', the names, the tags, that no
+ * mail was left out) is not, since nobody said whose key that is. */
+#define ARCHIVE_VERIFY_UNPINNED 2
 
 /* Check the archive at path (a folder, or a .tar.gz unpacked by tar into
  * a temporary folder) with no database and a keyring of its own (a fresh
@@ -126,16 +145,23 @@ struct archive_verdict {
  * signed text binds a bare move to its game is said per ply), the
  * signers, the signature times, the replay of the record through the
  * rules and its result, then MANIFEST and MANIFEST.asc.  One line per ply
- * and a summary go to out.  0 verified; 1 at the first discrepancy, with
+ * and a summary go to out.  0 verified, MANIFEST.asc by opts->daemon_key;
+ * ARCHIVE_VERIFY_UNPINNED when all holds but no daemon_key was given
+ * (out says what is and is not proven); 1 at the first discrepancy, with
  * *v_r (also printed to out); -1 with *error_r when the check could not
- * run (no gpg, an unreadable path). */
+ * run (no gpg, an unreadable path, a daemon_key that is not a whole
+ * fingerprint, a .tar.gz past the bounds of what verify unpacks: one
+ * file 32 MiB, all 256 MiB, 10000 entries).  A .tar.gz is unpacked into
+ * a temporary folder under $TMPDIR, removed on every path (a signal
+ * too: the check runs in a child, which the signal ends). */
 int archive_verify(const char *path, const struct archive_verify_opts *opts,
 		   FILE *out, struct archive_verdict *v_r,
 		   const char **error_r);
 
 /* Export every game changed since the last run into dir, as
  * dir/game-N.tar.gz, keeping what each game was when exported (its
- * `updated`, plies, mails and clock events) in the state file
+ * `updated`, plies, mails and clock events, and which copy: public or
+ * the players' own) in the state file
  * dir/.ashes-archive-state (written aside and renamed).  A game that is
  * not what the state says (or that has no state, or whose file is gone)
  * is exported again.  Says one line per game

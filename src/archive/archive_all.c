@@ -42,6 +42,10 @@ static int all_fail(const char **error_r, const char *fmt, ...)
  * a mail or a clock event. */
 struct all_state {
 	int64_t game, updated, ply, mails, events;
+	/* 1: the public copy, 0: the players' own (archive_source); a line
+	 * written before there was a public copy has no sixth number: its
+	 * archive is the players' own, and made again as a public one. */
+	int64_t public_copy;
 };
 
 struct all_states {
@@ -88,11 +92,13 @@ static int all_read(const char *dir, struct all_states *s,
 				strerror(errno));
 	}
 	for (p = text.data; p != NULL && *p != '\0';) {
-		long long v[5];
-		if (sscanf(p, "%lld %lld %lld %lld %lld", &v[0], &v[1], &v[2],
-			   &v[3], &v[4]) == 5 && v[0] > 0)
+		long long v[6] = { 0 };
+		int k = sscanf(p, "%lld %lld %lld %lld %lld %lld", &v[0],
+			       &v[1], &v[2], &v[3], &v[4], &v[5]);
+		if (k >= 5 && v[0] > 0)
 			all_set(s, &(struct all_state){ v[0], v[1], v[2], v[3],
-							v[4] });
+							v[4], k == 6 ? v[5] :
+							0 });
 		p = strchr(p, '\n');
 		if (p != NULL)
 			p++;
@@ -112,9 +118,10 @@ static int all_write(const char *dir, const struct all_states *s,
 	buf_puts(&text, "");
 	for (size_t i = 0; i < s->count; i++)
 		buf_printf(&text, "%" PRId64 " %" PRId64 " %" PRId64 " %"
-			   PRId64 " %" PRId64 "\n", s->items[i].game,
-			   s->items[i].updated, s->items[i].ply,
-			   s->items[i].mails, s->items[i].events);
+			   PRId64 " %" PRId64 " %" PRId64 "\n",
+			   s->items[i].game, s->items[i].updated,
+			   s->items[i].ply, s->items[i].mails,
+			   s->items[i].events, s->items[i].public_copy);
 	snprintf(tmp, sizeof(tmp), "%s.tmp", ARCHIVE_STATE_FILE);
 	snprintf(path, sizeof(path), "%s/%s", dir, tmp);
 	snprintf(final, sizeof(final), "%s/%s", dir, ARCHIVE_STATE_FILE);
@@ -149,6 +156,7 @@ static int all_now(const struct archive_source *src,
 	now->ply = g->ply;
 	now->mails = (int64_t)nrows;
 	now->events = (int64_t)nev;
+	now->public_copy = src->public_copy;
 	return 0;
 }
 

@@ -58,25 +58,29 @@ static const char *export_form(const struct archive_mail *m)
 
 /* The name of whoever sent m: the player, else the address. */
 static const char *export_sender(const struct archive_game *g,
-				 const struct archive_mail *m)
+				 const struct archive_mail *m,
+				 bool public_copy)
 {
 	if (m->in->player_id != 0 && m->in->player_id == g->row->white_id)
 		return g->white;
 	if (m->in->player_id != 0 && m->in->player_id == g->row->black_id)
 		return g->black;
+	/* An address is the players' own copy's to show, no one else's. */
+	if (public_copy)
+		return "(not a player of the game)";
 	return m->in->sender_address != NULL ? m->in->sender_address :
 	       "(unknown sender)";
 }
 
 static void export_mail_ctx(struct template_ctx *it,
 			    const struct archive_game *g,
-			    const struct archive_mail *m)
+			    const struct archive_mail *m, bool public_copy)
 {
 	char when[RECORD2_TIME_LEN + 1];
 
 	template_ctx_set(it, "name", m->stem);
 	template_ctx_set(it, "form", export_form(m));
-	template_ctx_set(it, "signer", export_sender(g, m));
+	template_ctx_set(it, "signer", export_sender(g, m, public_copy));
 	if (m->kind != PGP_SIGNED_NONE && m->pgp.fpr[0] != '\0')
 		template_ctx_set(it, "key", m->pgp.fpr);
 	template_ctx_set(it, "received",
@@ -108,6 +112,7 @@ static int export_readme(const struct archive_source *src,
 	template_ctx_set(ctx, "termination",
 			 record2_tag_get(rec, "Termination"));
 	template_ctx_set(ctx, "daemon_key", daemon_key);
+	template_ctx_set_bool(ctx, "public", src->public_copy);
 	template_ctx_set(ctx, "exported", record2_time_format(src->now, when));
 	template_ctx_list(ctx, "plies");
 	template_ctx_list(ctx, "mails");
@@ -115,7 +120,7 @@ static int export_readme(const struct archive_source *src,
 		const struct archive_mail *m = &g->mails[i];
 		struct template_ctx *it = template_ctx_add(ctx, m->ply > 0 ?
 							   "plies" : "mails");
-		export_mail_ctx(it, g, m);
+		export_mail_ctx(it, g, m, src->public_copy);
 		if (m->ply > 0) {
 			template_ctx_set_int(it, "ply", m->ply);
 			template_ctx_set(it, "move", rec->plies[m->ply - 1].move);
@@ -133,17 +138,46 @@ out:
 	return ret;
 }
 
+/* The User ID a public copy gives a player's key: the player's club
+ * name, never their address (a new string). */
+static char *export_key_label(const struct archive_game *g, const char *fpr)
+{
+	const char *name = NULL;
+	char label[160];
+
+	if (strcmp(fpr, g->white_key) == 0 && g->white[0] != '\0')
+		name = g->white;
+	else if (strcmp(fpr, g->black_key) == 0 && g->black[0] != '\0')
+		name = g->black;
+	for (size_t i = 0; i < g->nmails && name == NULL; i++) {
+		const struct archive_mail *m = &g->mails[i];
+		if (strcmp(m->pgp.fpr, fpr) == 0 && m->in->player_id != 0 &&
+		    m->in->player_id == g->row->white_id)
+			name = g->white;
+		else if (strcmp(m->pgp.fpr, fpr) == 0 &&
+			 m->in->player_id != 0 &&
+			 m->in->player_id == g->row->black_id)
+			name = g->black;
+	}
+	snprintf(label, sizeof(label), "%s (user ID withheld by the club; "
+		 "not self-signed)", name != NULL ? name :
+		 "a signer of the game");
+	return xstrdup(label);
+}
+
 /* Every signer's key, WhiteKey's and BlackKey's, and the daemon's, once
- * each, as keys.asc and keys.gpg. */
+ * each, as keys.asc and keys.gpg; in a public copy without the players'
+ * user IDs. */
 static int export_keys(const struct archive_source *src,
 		       const struct archive_game *g, const char *daemon_key,
 		       struct export_out *o, const char **error_r)
 {
 	const char **fprs = xzalloc((g->nmails + 4) * sizeof(*fprs));
+	char **labels = NULL;
 	struct buf armored = BUF_INIT, binary = BUF_INIT;
 	const char *error;
 	size_t n = 0;
-	int ret = -1;
+	int ret = -1, r;
 
 #define EXPORT_ADD(fpr) do { \
 		bool seen_ = false; \
@@ -162,8 +196,20 @@ static int export_keys(const struct archive_source *src,
 			EXPORT_ADD(g->mails[i].pgp.fpr);
 	EXPORT_ADD(daemon_key);
 #undef EXPORT_ADD
-	if (pgp_export_keys(src->pgp, fprs, true, &armored, &error) < 0 ||
-	    pgp_export_keys(src->pgp, fprs, false, &binary, &error) < 0) {
+	if (src->public_copy) {
+		labels = xzalloc((n + 1) * sizeof(*labels));
+		for (size_t i = 0; i < n; i++)
+			if (strcmp(fprs[i], daemon_key) != 0)
+				labels[i] = export_key_label(g, fprs[i]);
+		r = pgp_public_keys(src->pgp, fprs, (const char *const *)labels,
+				    &armored, &binary, &error);
+	} else {
+		r = pgp_export_keys(src->pgp, fprs, true, &armored, &error);
+		if (r == 0)
+			r = pgp_export_keys(src->pgp, fprs, false, &binary,
+					    &error);
+	}
+	if (r < 0) {
 		export_fail(error_r, "the daemon's keyring: %s", error);
 		goto out;
 	}
@@ -175,11 +221,37 @@ static int export_keys(const struct archive_source *src,
 out:
 	buf_free(&armored);
 	buf_free(&binary);
+	for (size_t i = 0; labels != NULL && i < n; i++)
+		free(labels[i]);
+	free(labels);
 	free(fprs);
 	return ret;
 }
 
-static int export_mails(const struct archive_game *g, struct export_out *o,
+/* The .eml of m: as received, or in a public copy only what the
+ * signature covers with the thread's headers. */
+static int export_eml(const struct archive_source *src,
+		      const struct archive_mail *m, const char *name,
+		      struct export_out *o, const char **error_r)
+{
+	struct buf bare = BUF_INIT;
+	const char *error;
+	int ret;
+
+	if (!src->public_copy)
+		return export_put(o, name, m->in->raw, m->in->raw_len,
+				  error_r);
+	if (pgp_public_mail(m->in->raw, m->in->raw_len, m->thread_headers,
+			    m->text, &bare, &error) < 0)
+		return export_fail(error_r, "inbound mail %" PRId64 ": %s",
+				   m->in->id, error);
+	ret = export_put(o, name, bare.data, bare.len, error_r);
+	buf_free(&bare);
+	return ret;
+}
+
+static int export_mails(const struct archive_source *src,
+			const struct archive_game *g, struct export_out *o,
 			const char **error_r)
 {
 	char name[32];
@@ -188,8 +260,7 @@ static int export_mails(const struct archive_game *g, struct export_out *o,
 		const struct archive_mail *m = &g->mails[i];
 
 		snprintf(name, sizeof(name), "%s.eml", m->stem);
-		if (export_put(o, name, m->in->raw, m->in->raw_len,
-			       error_r) < 0)
+		if (export_eml(src, m, name, o, error_r) < 0)
 			return -1;
 		if (m->kind == PGP_SIGNED_NONE)
 			continue;
@@ -224,7 +295,7 @@ static int export_files(const struct archive_source *src,
 	text = xzalloc(len + 1);
 	record2_format(&rec, text, len + 1);
 	if (export_put(o, "record.txt", text, len, error_r) < 0 ||
-	    export_mails(g, o, error_r) < 0 ||
+	    export_mails(src, g, o, error_r) < 0 ||
 	    export_keys(src, g, daemon_key, o, error_r) < 0 ||
 	    export_readme(src, g, &rec, daemon_key, o, error_r) < 0)
 		goto out;
@@ -290,7 +361,10 @@ static int export_pack(const char *parent, const char *name,
 		       const char **error_r)
 {
 	char tmp[4096], when[40];
-	char *argv[] = { "tar", "--sort=name", "--owner=0", "--group=0",
+	/* GNU's format, whatever tar's default: no pax header, which
+	 * verify's reader refuses (archive_untar.c). */
+	char *argv[] = { "tar", "--format=gnu", "--sort=name", "--owner=0",
+			 "--group=0",
 			 "--numeric-owner", when, "-czf", tmp, "-C",
 			 (char *)parent, (char *)name, NULL };
 

@@ -14,6 +14,7 @@
 #include "core/variant.h"
 #include "mail/inbound.h"
 #include "server/command.h"
+#include "util/escape.h"
 #include "util/xalloc.h"
 #include "util/xstr.h"
 
@@ -40,6 +41,7 @@ void archive_game_free(struct archive_game *g)
 		buf_free(&m->signed_part);
 		buf_free(&m->sig);
 		free(m->text);
+		free(m->thread_headers);
 	}
 	free(g->mails);
 	store_rows_free(&g->moves, g->nmoves, sizeof(*g->moves),
@@ -118,6 +120,46 @@ static int gather_bound_key(const struct archive_source *src, int64_t id,
 	return 0;
 }
 
+/* Does id look like one of our Message-IDs ("<ashes.N....@domain>",
+ * command_message_id()), and no more than that? */
+static bool gather_our_id(const char *id)
+{
+	size_t n = id != NULL ? strlen(id) : 0;
+
+	return n > 9 && n < 256 && strncmp(id, "<ashes.", 7) == 0 &&
+	       id[n - 1] == '>' && strchr(id, '@') != NULL &&
+	       strcspn(id, " \t\r\n\"(),;:\\[]") == n;
+}
+
+/* The headers of a public copy of msg: what binds a bare move to its
+ * game when the signed text does not (the "[ashes #N]" of Subject, our
+ * own Message-IDs it answers), said plainly; no address, no host, no
+ * date, no other Message-ID. */
+static char *gather_thread_headers(const struct inbound_msg *msg)
+{
+	struct buf h = BUF_INIT;
+	int64_t tag = command_thread_game(msg->subject, NULL, NULL);
+	bool any = false;
+
+	buf_puts(&h, "Comments: a public copy: only what the sender's "
+		 "signature covers, and\r\n the thread; the other headers "
+		 "are withheld\r\n");
+	if (tag > 0)
+		buf_printf(&h, "Subject: [ashes #%" PRId64 "]\r\n", tag);
+	if (gather_our_id(msg->in_reply_to))
+		buf_printf(&h, "In-Reply-To: %s\r\n", msg->in_reply_to);
+	for (size_t i = 0; i < msg->references.count; i++) {
+		if (!gather_our_id(msg->references.items[i]))
+			continue;
+		buf_printf(&h, "%s %s", any ? "\r\n" : "References:",
+			   msg->references.items[i]);
+		any = true;
+	}
+	if (any)
+		buf_puts(&h, "\r\n");
+	return buf_steal(&h);
+}
+
 /* Read one mail: its bytes, what is signed, the signature as the
  * daemon's keyring sees it, the text. */
 static int gather_mail(const struct archive_source *src,
@@ -150,11 +192,18 @@ static int gather_mail(const struct archive_source *src,
 				   m->in->id, error);
 	m->pgp = msg->sig;
 	m->text = msg->text != NULL ? xstrdup(msg->text) : xstrdup("");
+	m->thread_headers = gather_thread_headers(msg);
 	inbound_msg_free(&msg);
 	command_parse_mail(NULL, m->text, strlen(m->text), game_id, &list);
-	if (list.count > 0)
+	if (list.count > 0) {
+		/* For README.txt, which people read on a terminal. */
+		struct buf what = BUF_INIT;
+		escape_append(&what, list.items[0].text,
+			      strlen(list.items[0].text), 0);
 		snprintf(m->what, sizeof(m->what), "%.*s",
-			 (int)sizeof(m->what) - 1, list.items[0].text);
+			 (int)sizeof(m->what) - 1, buf_str(&what));
+		buf_free(&what);
+	}
 	command_list_free(&list);
 	return 0;
 }
@@ -227,6 +276,7 @@ static void gather_keep_changes(struct archive_game *g)
 			buf_free(&m->signed_part);
 			buf_free(&m->sig);
 			free(m->text);
+			free(m->thread_headers);
 		}
 	}
 	g->nmails = k;

@@ -177,8 +177,8 @@ int verify_manifest(struct verify *v, const char *daemon_key,
 	if (s.status != PGP_SIG_GOOD && s.status != PGP_SIG_KEY_EXPIRED) {
 		ret = verify_fail(v, ARCHIVE_TAMPERED_MANIFEST, 0,
 				  "MANIFEST.asc: the daemon's signature does "
-				  "not verify (%s)", pgp_sig_status_name(
-					  s.status));
+				  "not verify (%s)", s.why[0] != '\0' ? s.why :
+				  pgp_sig_status_name(s.status));
 		goto out;
 	}
 	if (daemon_key != NULL) {
@@ -197,10 +197,11 @@ int verify_manifest(struct verify *v, const char *daemon_key,
 			goto out;
 		}
 	}
+	snprintf(v->v->signer, sizeof(v->v->signer), "%s", s.fpr);
 	fprintf(v->out, "manifest: %zu files, every sum right; signed by "
 		"%s%s\n", man.count, s.fpr, daemon_key != NULL ?
-		", the daemon's key as given" :
-		" (compare with the daemon's key your club publishes)");
+		", the club's key as given" :
+		", a key you did not pin (--daemon-key)");
 	ret = 0;
 out:
 	archive_manifest_free(&man);

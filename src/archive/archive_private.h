@@ -49,6 +49,9 @@ struct archive_mail {
 	unsigned sent;              /* enum archive_sent bits */
 	int sent_ply;               /* the highest ply of a mail we sent */
 	char what[96];              /* its first command, for README */
+	/* The headers a public copy keeps (CRLF-ended lines): the thread's
+	 * game, and nothing of the sender or the way. */
+	char *thread_headers;
 };
 
 /* One game, everything an archive says of it. */
@@ -206,10 +209,31 @@ int archive_run(char *const argv[]);
 int archive_list_dir(const char *dir, char ***names_r, size_t *count_r,
 		     const char **bad_r);
 void archive_names_free(char ***names, size_t count);
+/* The bounds of an unpacking: an archive is a stranger's file. */
+struct archive_untar_limits {
+	uint64_t max_file;   /* bytes of one file */
+	uint64_t max_total;  /* bytes of all files */
+	size_t max_entries;  /* files and folders */
+};
+/* Unpack the .tar.gz at path into the folder into (gzip inflates; we
+ * read the tar stream): one folder of plain files of names an archive
+ * gives, nothing else (no link, device, long name, folder in it).  Each
+ * header is checked before anything of its entry is written, every byte
+ * counted, and at the first breach of lim, or anything else, it stops
+ * (gzip killed): the files written so far stay for the caller to remove
+ * with into.  0 with the folder's path in dir; -1 with *error_r (a
+ * buffer of the module, valid until the next call). */
+int archive_untar(const char *path, const char *into,
+		  const struct archive_untar_limits *lim, char *dir,
+		  size_t dir_len, const char **error_r);
 /* Does s end with suffix? */
 bool archive_ends_with(const char *s, const char *suffix);
 
 /* ---- verify (archive_verify.c, archive_verify_mail.c) ---- */
+
+/* The largest file verify reads, and unpacks (the daemon's own limit
+ * for a mail is lower). */
+#define VERIFY_FILE_MAX (32 * 1024 * 1024)
 
 /* One signed mail of the archive as verify read it. */
 struct verify_mail {
@@ -255,6 +279,13 @@ struct verify_mail *verify_mail_by_sha(const struct verify *v,
 void verify_mails_free(struct verify *v);
 /* "PGP/MIME", "inline", "unsigned". */
 const char *verify_form(enum pgp_signed_kind kind);
+/* The check of archive_verify(), in the child it forks, with tmp its
+ * temporary folder (made; removed by the parent): 0, 1,
+ * ARCHIVE_VERIFY_UNPINNED or -1 as archive_verify() returns
+ * (archive_verify.c). */
+int verify_in(const char *path, const char *tmp,
+	      const struct archive_verify_opts *opts, FILE *out,
+	      struct archive_verdict *v_r, const char **error_r);
 /* MANIFEST lists every other file of the archive, each sum right, and
  * MANIFEST.asc is a good signature over it (by daemon_key, 40 or 64 hex
  * digits, blanks and case ignored, when not NULL), said on v->out.  0,

@@ -7,7 +7,7 @@
  * through the rules with its result, the clocks, the resignation's own
  * mail; last MANIFEST, which is only the daemon's word that nothing was
  * added or left out, and its signature. */
-#include <config.h> /* autoconf's: _GNU_SOURCE (mkdtemp) */
+#include <config.h>
 #include "archive/archive_private.h"
 
 #include <errno.h>
@@ -578,32 +578,26 @@ static int verify_clocks(struct verify *v)
 
 /* ---- the whole ----------------------------------------------------- */
 
+/* What verify unpacks of a .tar.gz at most (ashes(1) says it): a file
+ * as large as verify reads one, all of them together, and entries. */
+static const struct archive_untar_limits verify_limits = {
+	.max_file = VERIFY_FILE_MAX,
+	.max_total = 256ull * 1024 * 1024,
+	.max_entries = 10000,
+};
+
 /* Unpack a .tar.gz into tmp/x; its one folder into dir. */
 static int verify_unpack(const char *path, const char *tmp, char *dir,
 			 size_t len, const char **error_r)
 {
 	char into[4096];
-	char *argv[] = { "tar", "--no-same-owner", "--no-same-permissions",
-			 "-xzf", (char *)path, "-C", into, NULL };
-	char **names = NULL;
-	size_t n = 0;
-	const char *bad;
-	struct stat sb;
 
 	if ((size_t)snprintf(into, sizeof(into), "%s/x", tmp) >=
-	    sizeof(into) || mkdir(into, 0700) < 0 || archive_run(argv) < 0) {
-		*error_r = "tar could not unpack the archive";
+	    sizeof(into) || mkdir(into, 0700) < 0) {
+		*error_r = "cannot make a folder to unpack into";
 		return -1;
 	}
-	/* One folder, nothing else: a listing that finds it refuses it. */
-	if (archive_list_dir(into, &names, &n, &bad) == 0 || bad == NULL ||
-	    (size_t)snprintf(dir, len, "%s/%s", into, bad) >= len ||
-	    lstat(dir, &sb) < 0 || !S_ISDIR(sb.st_mode)) {
-		archive_names_free(&names, n);
-		*error_r = "the .tar.gz holds no folder of an archive";
-		return -1;
-	}
-	return 0;
+	return archive_untar(path, into, &verify_limits, dir, len, error_r);
 }
 
 static int verify_run(struct verify *v, const struct archive_verify_opts
@@ -655,27 +649,55 @@ static int verify_run(struct verify *v, const struct archive_verify_opts
 	return 0;
 }
 
-int archive_verify(const char *path, const struct archive_verify_opts *opts,
-		   FILE *out, struct archive_verdict *v_r,
-		   const char **error_r)
+/* All holds, and nobody said whose key signed MANIFEST.asc: say what
+ * that proves and what not, and how to check it all. */
+static void verify_unpinned(const struct verify *v, FILE *out)
 {
-	const char *base = getenv("TMPDIR");
-	char tmp[4096], home[4096], dir[4096];
+	const char *w = record2_tag_get(&v->rec, "WhiteKey");
+	const char *b = record2_tag_get(&v->rec, "BlackKey");
+
+	fprintf(out, "NOT VERIFIED against the club's key: no --daemon-key "
+		"was given.\n"
+		"  Proven: every ply of game %" PRId64 " (%zu plies) is signed "
+		"by the key record.txt names for its mover (WhiteKey %s, "
+		"BlackKey %s), and the result follows from the plies by the "
+		"rules.\n"
+		"  Not proven: that these keys are the players' (keys.asc came "
+		"with the archive), the players' names, the other tags of "
+		"record.txt, that no mail was left out: only MANIFEST.asc's "
+		"signer vouches for them, key %s, which you did not pin.\n"
+		"  To verify: ashes archive verify PATH --daemon-key FPR, with "
+		"the club's full fingerprint as the club publishes it.\n",
+		v->game, v->rec.nplies, w != NULL ? w : "(none)",
+		b != NULL ? b : "(none)", v->v->signer);
+}
+
+/* gpg.conf of verify's own keyring. */
+static int verify_gpg_conf(const char *home, const char **error_r)
+{
+	static const char text[] = "allow-non-selfsigned-uid\n";
+	char name[] = "gpg.conf";
+
+	if (archive_write_file(home, name, text, sizeof(text) - 1) < 0) {
+		*error_r = strerror(errno);
+		return -1;
+	}
+	return 0;
+}
+
+int verify_in(const char *path, const char *tmp,
+		     const struct archive_verify_opts *opts, FILE *out,
+		     struct archive_verdict *v_r, const char **error_r)
+{
+	char home[4096], dir[4096];
 	struct verify v;
 	struct stat sb;
 	int ret = -1;
 
-	memset(v_r, 0, sizeof(*v_r));
 	memset(&v, 0, sizeof(v));
 	v.out = out;
 	v.v = v_r;
 	if (stat(path, &sb) < 0) {
-		*error_r = strerror(errno);
-		return -1;
-	}
-	snprintf(tmp, sizeof(tmp), "%s/ashes-verify-XXXXXX",
-		 base != NULL && base[0] != '\0' ? base : "/tmp");
-	if (mkdtemp(tmp) == NULL) {
 		*error_r = strerror(errno);
 		return -1;
 	}
@@ -693,29 +715,35 @@ int archive_verify(const char *path, const struct archive_verify_opts *opts,
 		goto out;
 	}
 	v.dir = dir;
-	if (pgp_ctx_new(home, &v.pgp, error_r) < 0)
+	/* A public copy's keys bear a user ID nobody signed (the players'
+	 * own hold their addresses): this keyring trusts no user ID, only
+	 * the fingerprints the record names, so it may take them. */
+	if (verify_gpg_conf(home, error_r) < 0 ||
+	    pgp_ctx_new(home, &v.pgp, error_r) < 0)
 		goto out;
 	ret = verify_run(&v, opts, error_r);
+	if (ret == 0 && (opts == NULL || opts->daemon_key == NULL)) {
+		verify_unpinned(&v, out);
+		ret = ARCHIVE_VERIFY_UNPINNED;
+	}
 	if (ret == 1)
 		fprintf(out, "FAILED%s%.0zu: %s: %s\n", v_r->ply > 0 ?
 			" at ply " : "", v_r->ply,
 			archive_reason_name(v_r->reason), v_r->detail);
 	else if (ret == 0)
 		fprintf(out, "verified: game %" PRId64 ", %zu plies, %zu "
-			"signed mails\n", v.game, v.rec.nplies, v.nmails);
+			"signed mails; MANIFEST signed by the club's key %s\n",
+			v.game, v.rec.nplies, v.nmails, v_r->signer);
 out:
-	pgp_ctx_free(&v.pgp);
-	{
+	if (v.pgp != NULL) {
 		/* gpg may have started an agent for the keyring. */
 		char *argv[] = { "gpgconf", "--homedir", home, "--kill",
 				 "all", NULL };
-		struct stat hs;
-		if (stat(home, &hs) == 0)
-			(void)archive_run(argv);
+		pgp_ctx_free(&v.pgp);
+		(void)archive_run(argv);
 	}
 	verify_mails_free(&v);
 	archive_names_free(&v.names, v.nnames);
 	record2_free(&v.rec);
-	archive_remove_tree(tmp);
 	return ret;
 }

@@ -15,8 +15,6 @@
 #include "util/xalloc.h"
 #include "util/xstr.h"
 
-/* The largest mail verify reads (the daemon's own limit is lower). */
-#define VERIFY_MAIL_MAX (32 * 1024 * 1024)
 
 int verify_fail(struct verify *v, enum archive_reason reason, size_t ply,
 		const char *fmt, ...)
@@ -76,7 +74,7 @@ static int verify_read(struct verify *v, const char *stem, const char *ext,
 	snprintf(name, sizeof(name), "%s%s", stem, ext);
 	if (!verify_has(v, name))
 		return 1;
-	return archive_read_file(v->dir, name, VERIFY_MAIL_MAX, b);
+	return archive_read_file(v->dir, name, VERIFY_FILE_MAX, b);
 }
 
 /* The signature check of the signed bytes: 0 good (by a key that may

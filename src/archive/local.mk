@@ -10,8 +10,10 @@ libashes_archive_a_SOURCES = src/archive/archive.h \
 	src/archive/archive_gather.c src/archive/archive_record.c \
 	src/archive/archive_clock.c src/archive/archive_bind.c \
 	src/archive/archive_manifest.c src/archive/archive_fs.c \
+	src/archive/archive_untar.c \
 	src/archive/archive_export.c src/archive/archive_all.c \
-	src/archive/archive_verify.c src/archive/archive_verify_mail.c
+	src/archive/archive_verify.c src/archive/archive_verify_mail.c \
+	src/archive/archive_verify_child.c
 # README.txt of every archive.
 nobase_dist_pkgdata_DATA += templates/archive/README.txt
 # What links the archive, higher layers first.

@@ -26,6 +26,8 @@
 #include "server/server.h"
 #include "store/store.h"
 #include "util/buf.h"
+#include "util/escape.h"
+#include "util/xalloc.h"
 
 static void format_time(int64_t t, char *buf, size_t len)
 {
@@ -69,7 +71,7 @@ int cli_db(int argc, char **argv)
 			fprintf(stderr, "ashes db check: %s\n", error);
 			goto out;
 		}
-		fputs(rep->text, stdout);
+		admin_print_text(rep->text);
 		rc = rep->ok ? CLI_EXIT_OK : CLI_EXIT_FAILURE;
 		store_check_report_free(&rep);
 	} else {
@@ -228,7 +230,7 @@ int cli_game(int argc, char **argv)
 		fprintf(stderr, "ashes game show: %s\n", error);
 		goto out;
 	}
-	fputs(buf_str(&out), stdout);
+	admin_print_text(buf_str(&out));
 	rc = CLI_EXIT_OK;
 out:
 	buf_free(&out);
@@ -345,22 +347,32 @@ int cli_player(int argc, char **argv)
 		for (size_t i = 0; i < n; i++) {
 			struct store_claim claim;
 
-			printf("%" PRId64 "\t%s\n", players[i].id,
-			       players[i].name);
-			for (size_t k = 0; k < players[i].n_addresses; k++)
-				printf("\taddress %s%s%s%s\n",
-				       players[i].addresses[k].address,
-				       players[i].addresses[k].failing ?
-				       "  (failing: " : "",
-				       players[i].addresses[k].failing ?
-				       (players[i].addresses[k].failing_reason ?
-					players[i].addresses[k].failing_reason :
-					"?") : "",
-				       players[i].addresses[k].failing ? ")" : "");
+			char *name = escape_str(players[i].name);
+
+			printf("%" PRId64 "\t%s\n", players[i].id, name);
+			free(name);
+			for (size_t k = 0; k < players[i].n_addresses; k++) {
+				const struct store_address *a =
+					&players[i].addresses[k];
+				/* A bounce's text says why it fails. */
+				char *addr = escape_str(a->address);
+				char *why = escape_str(a->failing_reason ?
+						       a->failing_reason : "?");
+
+				printf("\taddress %s%s%s%s\n", addr,
+				       a->failing ? "  (failing: " : "",
+				       a->failing ? why : "",
+				       a->failing ? ")" : "");
+				free(addr);
+				free(why);
+			}
 			if (store_claim_get(st, players[i].id, &claim,
-					    &error) == 1)
+					    &error) == 1) {
+				char *addr = escape_str(claim.address);
 				printf("\tclaims  %s  (not confirmed)\n",
-				       claim.address);
+				       addr);
+				free(addr);
+			}
 			store_claim_clear(&claim);
 			for (size_t k = 0; k < players[i].n_fingerprints; k++)
 				printf("\tkey     %s\n",
@@ -458,14 +470,21 @@ int cli_outbox(int argc, char **argv)
 	for (size_t i = 0; i < n; i++) {
 		const struct store_outbox_msg *m = &msgs[i];
 		char t[32];
+		char *to = escape_str(m->recipient);
+		char *subject = escape_str(m->subject ? m->subject : "");
 		format_time(m->created, t, sizeof(t));
 		printf("%6" PRId64 "  %-8s %3d  %-16s  %-28s  %.199s\n", m->id,
 		       m->sent_at != 0 ? "sent" : m->failed ? "failed" :
-		       "pending", m->attempts, t, m->recipient,
-		       m->subject ? m->subject : "");
-		if (m->last_error != NULL)
+		       "pending", m->attempts, t, to, subject);
+		free(to);
+		free(subject);
+		if (m->last_error != NULL) {
+			/* A server's answer: its text is the server's. */
+			char *e = escape_str(m->last_error);
 			printf("%6s  %-8s %3s  %-16s  %-28s  error: %s\n", "", "",
-			       "", "", "", m->last_error);
+			       "", "", "", e);
+			free(e);
+		}
 	}
 	rc = CLI_EXIT_OK;
 out:
@@ -509,24 +528,31 @@ int cli_inbound(int argc, char **argv)
 		}
 		if (ret == 0)
 			break;
+		/* All but the id and the time came in the mail, or say
+		 * what was in it: escaped (util/escape.h). */
+		char *who, *from, *outcome, *mid, *key;
+
 		format_time(in->received, t, sizeof(t));
+		who = escape_str(player_name_of(st, in->player_id, name,
+						sizeof(name)));
+		from = escape_str(in->sender_address);
+		outcome = escape_str(in->outcome);
+		mid = escape_str(in->message_id);
+		key = escape_str(in->sender_fingerprint);
 		printf("%6" PRId64 "  %-16s  %-16s  %-28s  %s\n", in->id, t,
-		       player_name_of(st, in->player_id, name, sizeof(name)),
-		       in->sender_address ? in->sender_address : "-",
-		       in->outcome ? in->outcome : "-");
+		       who, from, outcome);
 		/* A duplicate keeps no bytes: they are its first reading's. */
 		if (in->duplicate_of != 0)
 			printf("%6s  message-id %s  key %s  duplicate of %"
-			       PRId64 "\n", "",
-			       in->message_id ? in->message_id : "-",
-			       in->sender_fingerprint ?
-			       in->sender_fingerprint : "-",
-			       in->duplicate_of);
+			       PRId64 "\n", "", mid, key, in->duplicate_of);
 		else
 			printf("%6s  message-id %s  key %s  bytes %zu\n", "",
-			       in->message_id ? in->message_id : "-",
-			       in->sender_fingerprint ?
-			       in->sender_fingerprint : "-", in->raw_len);
+			       mid, key, in->raw_len);
+		free(who);
+		free(from);
+		free(outcome);
+		free(mid);
+		free(key);
 		store_inbound_free(&in);
 	}
 	rc = CLI_EXIT_OK;

@@ -70,4 +70,10 @@ int admin_now(const char *cmd, int64_t *now_r);
  * o's words from "adjust" on (admin_clock.c); a CLI exit status. */
 int admin_game_adjust(struct admin_opts *o);
 
+/* Print a text the service or the store made (it may hold what players
+ * and strangers wrote: notes, subjects, Message-IDs) to stdout, every
+ * control character but its own newlines and tabs escaped
+ * (util/escape.h), so that nothing in it acts on the terminal. */
+void admin_print_text(const char *text);
+
 #endif

@@ -111,7 +111,7 @@ static int clock_run(struct admin_opts *o, const struct clock_cmd *cmd)
 	    server_clock_show(srv, cmd->game_id, cmd->now, &out,
 			      &error) < 0)
 		goto fail;
-	fputs(buf_str(&out), stdout);
+	admin_print_text(buf_str(&out));
 	rc = CLI_EXIT_OK;
 	goto out;
 fail:

@@ -117,7 +117,7 @@ static int club_run(struct admin_opts *o, const struct club_cmd *cmd)
 		fprintf(stderr, "%s: %s\n", cmd->name, error);
 		goto out;
 	}
-	fputs(buf_str(&out), stdout);
+	admin_print_text(buf_str(&out));
 	rc = CLI_EXIT_OK;
 out:
 	buf_free(&out);

@@ -23,6 +23,8 @@
 #include "render/template.h"
 #include "server/server.h"
 #include "store/store.h"
+#include "util/buf.h"
+#include "util/escape.h"
 
 #define ADMIN_DEFAULT_DB ASHES_LOCALSTATEDIR "/lib/ashesd/ashesd.db"
 
@@ -185,3 +187,11 @@ int admin_now(const char *cmd, int64_t *now_r)
 	return 0;
 }
 
+void admin_print_text(const char *text)
+{
+	struct buf b = BUF_INIT;
+
+	escape_append(&b, text, strlen(text), ESCAPE_KEEP_LINES);
+	fputs(buf_str(&b), stdout);
+	buf_free(&b);
+}

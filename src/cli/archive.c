@@ -3,9 +3,10 @@
  * checked by anyone without either, and the database pruned of ended
  * games whose archives are safe.
  *
- *   ashes archive export GAME [-o PATH]      a folder, or PATH.tar.gz
- *   ashes archive export --all DIR           every game changed since the
+ *   ashes archive export GAME [-o PATH] [--full]   a folder, or PATH.tar.gz
+ *   ashes archive export --all DIR [--full]  every game changed since the
  *                                            last run, DIR/game-N.tar.gz
+ *   (a public copy unless --full: see archive_source.public_copy)
  *   ashes archive verify PATH [--daemon-key FPR]
  *   ashes archive prune --before DATE --archive DIR [--dry-run]
  *
@@ -33,7 +34,8 @@
 #include "store/store.h"
 
 #define ARCHIVE_USAGE \
-	"archive export GAME [-o PATH] | archive export --all DIR |\n" \
+	"archive export GAME [-o PATH] [--full] |\n" \
+	"       archive export --all DIR [--full] |\n" \
 	"       archive verify PATH [--daemon-key FPR] |\n" \
 	"       archive prune --before DATE --archive DIR [--dry-run]\n" \
 	"       (export and prune: [--db PATH] [--config FILE])"
@@ -48,6 +50,7 @@ struct archive_cli {
 	const char *before;     /* --before DATE */
 	const char *dir;        /* --archive DIR */
 	bool dry_run;
+	bool full;              /* --full: the players' own copy */
 	struct admin_opts admin;
 };
 
@@ -91,6 +94,8 @@ static int archive_parse(int argc, char **argv, struct archive_cli *a)
 				argv[++i];
 		} else if (strcmp(argv[i], "--dry-run") == 0) {
 			a->dry_run = true;
+		} else if (strcmp(argv[i], "--full") == 0) {
+			a->full = true;
 		} else if (argv[i][0] == '-' && argv[i][1] != '\0') {
 			fprintf(stderr, "ashes archive: unknown option %s\n",
 				argv[i]);
@@ -210,6 +215,9 @@ static int archive_export_cmd(struct archive_cli *a)
 	}
 	if (archive_daemon_open(a, cmd, &d) < 0)
 		goto out;
+	/* What leaves the club is the public copy, unless the operator
+	 * says it is for the players themselves. */
+	d.src.public_copy = !a->full;
 	if (a->all != NULL) {
 		if (archive_export_all(&d.src, a->all, stdout, &n,
 				       &error) < 0) {
@@ -227,8 +235,8 @@ static int archive_export_cmd(struct archive_cli *a)
 		goto out;
 	}
 	printf("%s: game %lld, %zu plies, %zu mails, %zu files; MANIFEST "
-	       "signed by %s\n", path, game, sum.plies, sum.mails, sum.files,
-	       sum.signer);
+	       "signed by %s%s\n", path, game, sum.plies, sum.mails,
+	       sum.files, sum.signer, a->full ? "" : "; a public copy");
 	ret = CLI_EXIT_OK;
 out:
 	archive_daemon_close(&d);
@@ -256,6 +264,13 @@ static int archive_verify_cmd(struct archive_cli *a)
 		fprintf(stderr, "ashes archive verify: %s: %s\n", a->words[1],
 			archive_reason_name(v.reason));
 		return CLI_EXIT_INVALID;
+	}
+	if (r == ARCHIVE_VERIFY_UNPINNED) {
+		fprintf(stderr, "ashes archive verify: %s: not verified against "
+			"the club's key (no --daemon-key): the plies are signed "
+			"by the keys the record names, the rest is only the "
+			"word of key %s\n", a->words[1], v.signer);
+		return CLI_EXIT_UNPINNED;
 	}
 	return CLI_EXIT_OK;
 }

@@ -28,6 +28,9 @@ enum cli_exit {
 	CLI_EXIT_OK = 0,
 	CLI_EXIT_FAILURE = 1, /* usage, files, templates, anything else */
 	CLI_EXIT_INVALID = 2, /* an illegal or malformed move or record */
+	/* archive verify without --daemon-key: the plies hold, and what
+	 * only the archive's signer vouches for is not proven */
+	CLI_EXIT_UNPINNED = 3,
 };
 
 struct cli_command {

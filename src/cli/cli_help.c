@@ -4,6 +4,7 @@
 
 #include "cli/cli.h"
 #include "util/buf.h"
+#include "util/escape.h"
 
 struct template_set *cli_templates(void)
 {
@@ -17,11 +18,19 @@ int cli_render(struct template_set *set, const char *name,
 	const char *error;
 	int rc = template_render(set, name, ctx, &out, &error);
 
-	if (rc < 0)
+	struct buf safe = BUF_INIT;
+
+	if (rc < 0) {
 		fprintf(stderr, "ashes: %s\n", error);
-	else
-		fputs(buf_str(&out), stdout);
+	} else {
+		/* A listing may show what players wrote (names in `games`):
+		 * nothing of it acts on the terminal (util/escape.h). */
+		escape_append(&safe, buf_str(&out), out.len,
+			      ESCAPE_KEEP_LINES);
+		fputs(buf_str(&safe), stdout);
+	}
 	buf_free(&out);
+	buf_free(&safe);
 	return rc;
 }
 

@@ -24,6 +24,7 @@
 
 #include "cli/admin.h"
 #include "cli/cli.h"
+#include "mail/pgp.h"
 #include "render/site.h"
 #include "server/server.h"
 #include "store/store.h"
@@ -51,6 +52,7 @@ struct site_run {
 	size_t nplayers;
 	struct site_season *seasons;
 	size_t nseasons;
+	char club_key[PGP_FPR_MAX + 1]; /* "" when not known */
 };
 
 /* One game: its row, its competition, and the facts the index needs. */
@@ -163,6 +165,27 @@ static const char *site_player(const struct site_run *r, int64_t id)
 			hi = mid;
 	}
 	return NULL;
+}
+
+/* The fingerprint of the key that signs the club's archives ([gpg]
+ * home and signing_key, as `ashes archive export` finds it), for the
+ * pages to give the command that checks one against it; "" when the
+ * configuration or the keyring does not say (the pages then say how to
+ * get it). */
+static void site_club_key(struct site_run *r)
+{
+	struct pgp_ctx *pgp = NULL;
+	const char *error;
+
+	r->club_key[0] = '\0';
+	if (!admin_config(&r->o, NULL) || r->o.cfg.gpg.home == NULL ||
+	    access(r->o.cfg.gpg.home, R_OK | X_OK) < 0 ||
+	    pgp_ctx_new(r->o.cfg.gpg.home, &pgp, &error) < 0)
+		return;
+	if (pgp_export_signer(pgp, r->o.cfg.gpg.signing_key, r->club_key,
+			      &error) < 0)
+		r->club_key[0] = '\0';
+	pgp_ctx_free(&pgp);
 }
 
 /* The seasons of the configuration's leagues.  -1 after saying why. */
@@ -346,12 +369,18 @@ static int site_game_write(struct site_run *r, struct site_entry *e)
 			events[i].seconds, events[i].note };
 	g.plies = plies;
 	g.nplies = nmoves;
+	/* The players wrote their notes to each other: public once the
+	 * game is over, or never, as the club says ([site] notes). */
+	g.notes_never = admin_config(&r->o, NULL) &&
+		r->o.cfg.site.notes == CONFIG_SITE_NOTES_NEVER;
+	g.notes_later = !g.notes_never && !g.ended;
 	g.notes = snotes;
-	g.nnotes = nnotes;
+	g.nnotes = g.notes_never || g.notes_later ? 0 : nnotes;
 	g.clock_events = sevents;
 	g.nclock_events = nevents;
 	site_archive_name(g.id, name, sizeof(name));
 	g.archived = access(site_path(r, name, &path), R_OK) == 0;
+	g.club_key = r->club_key[0] != '\0' ? r->club_key : NULL;
 
 	if (site_board_dir(r, g.id, nmoves) < 0)
 		goto out;
@@ -487,6 +516,7 @@ int cli_site(int argc, char **argv)
 	}
 	if (site_seasons_load(&r) < 0 || site_dir_ready(&r) < 0)
 		goto out;
+	site_club_key(&r);
 	entries = xzalloc((nrows + 1) * sizeof(*entries));
 	for (; nentries < nrows; nentries++)
 		if (site_entry_fill(&r, &rows[nentries],

@@ -118,6 +118,10 @@ struct config_gpg {
 	bool require_signature;
 	uint64_t max_signature_age_ms;
 	uint64_t max_future_skew_ms;
+	/* the most one gpg run on a stranger's bytes may take (pgp.h's
+	 * budget), and whether a signature over SHA-1 counts */
+	uint64_t operation_timeout_ms;
+	bool allow_sha1;
 };
 
 struct config_database {
@@ -167,6 +171,15 @@ struct config_clock {
 	uint64_t outage_grace_ms;
 };
 
+/* [site]: what `ashes site` publishes of a game. */
+enum config_site_notes {
+	CONFIG_SITE_NOTES_AFTER = 0, /* once the game is over */
+	CONFIG_SITE_NOTES_NEVER,     /* not at all */
+};
+struct config_site {
+	enum config_site_notes notes; /* the players' notes */
+};
+
 struct config_templates {
 	char *dir; /* operator overrides; NULL: only the installed ones */
 };
@@ -182,6 +195,14 @@ struct config_limits {
 	unsigned sender_rate_limit;   /* mails per sender per hour; 0: none */
 	unsigned registrations_per_hour; /* new players, all senders; 0: none */
 	unsigned max_commands;        /* command lines read from one mail */
+	/* What one player's mails may make the daemon send in an hour
+	 * (all recipients; an archive weighs its game's mails); 0: no
+	 * limit. */
+	unsigned mails_per_hour;
+	uint64_t bytes_per_hour;
+	unsigned hints_per_hour;      /* `hint`s one player asks an hour */
+	unsigned challenges_per_day;  /* from one player to the same one */
+	unsigned open_challenges;     /* one player's unanswered, at once */
 };
 
 struct config_source {
@@ -257,6 +278,8 @@ struct config_bot {
 	uint64_t think_ms;    /* thinking time per move */
 	uint64_t delay_ms;    /* after its opponent moved, before it answers */
 	unsigned max_games;   /* bot games open or under way at once */
+	unsigned max_games_per_player; /* ... of one player */
+	char *clock;          /* a bot game's clock unless it names one */
 	bool rated;
 };
 
@@ -269,6 +292,7 @@ struct config {
 	struct config_game game;
 	struct config_clock clock;
 	struct config_templates templates;
+	struct config_site site;
 	struct config_log log;
 	struct config_limits limits;
 	struct config_source source;

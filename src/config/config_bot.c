@@ -89,4 +89,10 @@ void config_bot_check(struct config_parse *ps)
 			     "[bot] name: 1 to %d letters, digits, blanks, "
 			     "'-' or '_', starting with a letter",
 			     CONFIG_BOT_NAME_MAX);
+	/* A player who never moves must not keep a bot game for ever. */
+	if (bot->clock == NULL || strncmp(bot->clock, "none", 4) == 0)
+		config_error(ps->errors, ps->file, config_bot_line(ps, "clock"),
+			     "[bot] clock: a bot game needs a clock, such as "
+			     "days:3, so that one whose player stops moving "
+			     "ends");
 }

@@ -55,6 +55,12 @@ static const struct config_name target_names[] = {
 	{ "journal", LOG_TARGET_JOURNAL, false },
 	{ NULL, 0, false },
 };
+/* [site] notes: when `ashes site` shows the players' notes. */
+static const struct config_name site_notes_names[] = {
+	{ "after", CONFIG_SITE_NOTES_AFTER, false },
+	{ "never", CONFIG_SITE_NOTES_NEVER, false },
+	{ NULL, 0, false },
+};
 static const struct config_name level_names[] = {
 	{ "debug", LOG_LEVEL_DEBUG, false },
 	{ "info", LOG_LEVEL_INFO, false },
@@ -147,6 +153,9 @@ const struct config_key config_keys[] = {
 	  "7d", NULL, MIN, DURATION_MAX },
 	{ "gpg", "max_future_skew", KT_DURATION, OFF(gpg.max_future_skew_ms),
 	  "10m", NULL, 0, DAY },
+	{ "gpg", "operation_timeout", KT_DURATION,
+	  OFF(gpg.operation_timeout_ms), "5s", NULL, 100, MIN },
+	{ "gpg", "allow_sha1", KT_BOOL, OFF(gpg.allow_sha1), "no", NULL, 0, 0 },
 
 	{ "database", "path", KT_PATH, OFF(database.path),
 	  ASHES_LOCALSTATEDIR "/lib/ashesd/ashesd.db", NULL, 0, 0 },
@@ -186,6 +195,9 @@ const struct config_key config_keys[] = {
 
 	{ "templates", "dir", KT_PATH, OFF(templates.dir), NULL, NULL, 0, 0 },
 
+	{ "site", "notes", KT_ENUM, OFF(site.notes), "after", site_notes_names,
+	  0, 0 },
+
 	{ "log", "target", KT_ENUM, OFF(log.target), "stderr", target_names, 0, 0 },
 	{ "log", "level", KT_ENUM, OFF(log.level), "info", level_names, 0, 0 },
 	{ "log", "facility", KT_ENUM, OFF(log.facility), "daemon", facility_names,
@@ -200,6 +212,18 @@ const struct config_key config_keys[] = {
 	  1, COMMAND_MAX },
 	{ "limits", "registrations_per_hour", KT_UINT,
 	  OFF(limits.registrations_per_hour), "20", NULL, 0, 1000000 },
+	/* What one player can make the daemon send and compute (server.h's
+	 * struct server_limits). */
+	{ "limits", "mails_per_hour", KT_UINT, OFF(limits.mails_per_hour),
+	  "200", NULL, 0, 1000000 },
+	{ "limits", "bytes_per_hour", KT_SIZE, OFF(limits.bytes_per_hour),
+	  "32M", NULL, 0, 1ull << 40 },
+	{ "limits", "hints_per_hour", KT_UINT, OFF(limits.hints_per_hour),
+	  "10", NULL, 0, 1000000 },
+	{ "limits", "challenges_per_day", KT_UINT,
+	  OFF(limits.challenges_per_day), "3", NULL, 0, 1000000 },
+	{ "limits", "open_challenges", KT_UINT, OFF(limits.open_challenges),
+	  "10", NULL, 0, 1000000 },
 
 	/* Glicko-2's tau in millionths; the period as any duration. */
 	{ "ratings", "tau", KT_DECIMAL, OFF(ratings.tau), "0.5", NULL,
@@ -218,6 +242,10 @@ const struct config_key config_keys[] = {
 	{ "bot", "max_games", KT_UINT, OFF(bot.max_games), "10", NULL, 1,
 	  100000 },
 	{ "bot", "rated", KT_BOOL, OFF(bot.rated), "no", NULL, 0, 0 },
+	{ "bot", "max_games_per_player", KT_UINT,
+	  OFF(bot.max_games_per_player), "2", NULL, 0, 100000 },
+	/* Never none (config_bot.c): an idle bot game ends on time. */
+	{ "bot", "clock", KT_CLOCK, OFF(bot.clock), "days:3", NULL, 0, 0 },
 };
 
 const size_t config_nkeys = sizeof(config_keys) / sizeof(config_keys[0]);
@@ -634,6 +662,7 @@ void config_free(struct config *cfg)
 	free(cfg->source.maildir);
 	free(cfg->bot.name);
 	free(cfg->bot.levels_text);
+	free(cfg->bot.clock);
 	config_clubs_free(cfg);
 	memset(cfg, 0, sizeof(*cfg));
 }

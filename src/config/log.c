@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "util/buf.h"
+#include "util/escape.h"
 
 static const char *const level_names[] = {
 	[LOG_LEVEL_DEBUG] = "debug",
@@ -249,18 +250,19 @@ void log_vmsg(enum log_level level, const char *fmt, va_list ap)
 		buf_reset(&line);
 		msg = buf_str(&text);
 	}
-	if (logger.target == LOG_TARGET_SYSLOG) {
-		syslog(level_priorities[level], "%s", msg);
-		goto out;
-	}
-	/* One line per message, even if a server's error text had newlines,
-	 * so the journal and grep see one record. */
+	/* One line per message, even if a server's error text or a value
+	 * from a mail had newlines, so the journal and grep see one record;
+	 * and no control character from a mail (ESC, CSI, CR) to act on
+	 * the terminal that shows the log (util/escape.h). */
 	if (logger.prefix_journal)
 		buf_printf(&line, "<%d>", level_priorities[level]);
-	else
+	else if (logger.target != LOG_TARGET_SYSLOG)
 		buf_printf(&line, "%s: %s: ", logger.ident, level_names[level]);
-	for (const char *p = msg; *p != '\0'; p++)
-		buf_putc(&line, *p == '\n' || *p == '\r' ? ' ' : *p);
+	escape_append(&line, msg, strlen(msg), 0);
+	if (logger.target == LOG_TARGET_SYSLOG) {
+		syslog(level_priorities[level], "%s", buf_str(&line));
+		goto out;
+	}
 	buf_putc(&line, '\n');
 	{
 		int fd = logger.fd >= 0 ? logger.fd : STDERR_FILENO;

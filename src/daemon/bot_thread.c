@@ -123,6 +123,9 @@ static void bot_thread_facts(const struct inbound_msg *im, char *mid,
 	si->size = im->raw_size;
 	si->size_limit = limit;
 	si->source = "bot";
+	/* Made here, never read from the mailbox: the one mail the bot's
+	 * key may sign (a copy mailed back is refused, intake.c). */
+	si->in_process = true;
 }
 
 /* Make the move of turn: think, write, sign, read back (gpg verifying)

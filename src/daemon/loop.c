@@ -89,10 +89,30 @@ static void loop_close(struct loop *l)
 	smtp_sender_free(&l->smtp);
 	server_free(&l->server);
 	template_set_free(&l->templates);
+	loop_own_keys_free(l);
 	pgp_ctx_free(&l->pgp);
 	store_close(&l->store);
 	free(l->home);
 	l->home = NULL;
+}
+
+/* How the loop's context (and the siblings it makes) treats strangers'
+ * bytes: [gpg] operation_timeout and allow_sha1.  Test hook:
+ * ASHES_TEST_NO_PGP_SCAN=1 turns the shape pre-scan off, so that the e2e
+ * tests can prove the budget alone stops a compression bomb.  Unset in
+ * production. */
+static void loop_pgp_limits(const struct config *cfg, struct pgp_ctx *pgp)
+{
+	const char *noscan = getenv("ASHES_TEST_NO_PGP_SCAN");
+	struct pgp_limits lim = {
+		.budget_ms = (unsigned int)cfg->gpg.operation_timeout_ms,
+		.allow_sha1 = cfg->gpg.allow_sha1,
+		.scan = noscan == NULL || strcmp(noscan, "1") != 0,
+	};
+
+	if (!lim.scan)
+		log_warning("test hook: the OpenPGP pre-scan is off");
+	pgp_ctx_set_limits(pgp, &lim);
 }
 
 static int loop_open(struct loop *l, const struct config *cfg,
@@ -138,6 +158,7 @@ static int loop_open(struct loop *l, const struct config *cfg,
 			snprintf(err, sizeof(err), "gpg home %s: %s", cfg->gpg.home, e);
 			goto fail;
 		}
+		loop_pgp_limits(cfg, l->pgp);
 	}
 	settings_mail_source(cfg, &ms);
 	l->home = malloc(sizeof(*l->home));
@@ -264,6 +285,7 @@ int daemon_run_loop(struct daemon *d)
 		}
 		if (!l.imap_down)
 			loop_clock_tick(&l);
+		loop_prune_rates(&l);
 		loop_flush_outbox(&l);
 		if (d->once) {
 			/* The bot's moves due now, and their mails. */

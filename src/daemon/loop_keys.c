@@ -7,10 +7,12 @@
 
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 
 #include "config/log.h"
 #include "daemon/loop_private.h"
 #include "mail/pgp.h"
+#include "mail/pgp_own.h"
 #include "server/server.h"
 
 /* Key material in any mail, signed or not: a revocation certificate (or a
@@ -45,10 +47,51 @@ void loop_import_revocations(struct loop *l, struct pending *p)
 	p->si.revoked_count = p->revoked.count;
 }
 
-/* A signed mail from a known key that carries another key: import it, so
- * that `key replace` can bind it.  The keyring grows only with keys a
- * known player sent under their own signature (the pgp layer caps their
- * size and count); a key that cannot be imported is simply not offered. */
+/* How long the list of our own keys is trusted before gpg is asked
+ * again (a signing key made while the daemon runs). */
+#define LOOP_OWN_KEYS_TTL 60
+
+bool loop_own_key(struct loop *l, const char *fpr)
+{
+	int64_t now = (int64_t)time(NULL);
+	const char *e;
+	size_t i;
+
+	if (l->pgp == NULL || fpr == NULL)
+		return false;
+	if (l->own_fprs == NULL || now - l->own_fprs_at >= LOOP_OWN_KEYS_TTL ||
+	    now < l->own_fprs_at) {
+		char **fprs = NULL;
+		unsigned int n = 0;
+
+		if (pgp_secret_fprs(l->pgp, &fprs, &n, &e) < 0) {
+			log_warning("our own keys: %s (treating %s as ours)", e,
+				    fpr);
+			return true;
+		}
+		pgp_fprs_free(&l->own_fprs);
+		l->own_fprs = fprs;
+		l->own_fprs_at = now;
+	}
+	for (i = 0; l->own_fprs[i] != NULL; i++)
+		if (strcasecmp(l->own_fprs[i], fpr) == 0)
+			return true;
+	return false;
+}
+
+void loop_own_keys_free(struct loop *l)
+{
+	pgp_fprs_free(&l->own_fprs);
+}
+
+/* A signed mail from a known key that carries another key inside what
+ * its signature covers: import it, so that `key replace` can claim it.
+ * A key outside the signature (an attachment beside a clearsigned text)
+ * is anybody's on the way and is never taken; one of our own keys is
+ * never offered (the service refuses it by name).  The keyring grows only
+ * with keys a known player sent under their own signature (the pgp layer
+ * caps their size and count); a key that cannot be imported is simply not
+ * offered. */
 void loop_import_offered(struct loop *l, struct pending *p)
 {
 	const struct inbound_msg *im = p->im;
@@ -59,19 +102,35 @@ void loop_import_offered(struct loop *l, struct pending *p)
 		unsigned int n = 0, k;
 		const char *e;
 
+		if (!im->keys[i].in_signed) {
+			log_info("uid %u: a key outside the signed content is "
+				 "not taken", p->uid);
+			p->si.offered_outside++;
+			continue;
+		}
 		if (pgp_import_keys(l->pgp, im->keys[i].data, im->keys[i].len,
 				    &fprs, &n, &e) < 0) {
 			log_info("uid %u: a key in the mail was not imported: %s",
 				 p->uid, e);
 			continue;
 		}
-		for (k = 0; k < n; k++)
-			if (strcasecmp(fprs[k], im->sig.fpr) != 0)
+		for (k = 0; k < n; k++) {
+			if (strcasecmp(fprs[k], im->sig.fpr) == 0)
+				continue;
+			if (loop_own_key(l, fprs[k])) {
+				log_warning("uid %u: the mail offers our own key "
+					    "%s: refused", p->uid, fprs[k]);
+				inbound_strs_add(&p->own_offered, fprs[k]);
+			} else {
 				inbound_strs_add(&p->offered, fprs[k]);
+			}
+		}
 		pgp_fprs_free(&fprs);
 	}
 	p->si.offered_fprs = (const char *const *)p->offered.items;
 	p->si.offered_count = p->offered.count;
+	p->si.own_offered_fprs = (const char *const *)p->own_offered.items;
+	p->si.own_offered_count = p->own_offered.count;
 }
 
 /* Keys a handled mail brought that no player holds now (a refused or

@@ -36,6 +36,13 @@ struct loop {
 	char source_name[512];
 	struct guard guard;	/* counts crashes and failures per mail */
 	bool imap_down;
+	/* The keys the daemon holds a secret for (loop_keys.c), looked up
+	 * again at most once a minute: a signing key made after the start
+	 * counts too.  NULL-terminated; NULL until first needed. */
+	char **own_fprs;
+	int64_t own_fprs_at;
+	/* When the rate counters were last pruned (loop_timers.c). */
+	int64_t rate_pruned_at;
 };
 
 /* One mail in hand: its bytes (copied: the source's are only valid until
@@ -56,11 +63,17 @@ struct pending {
 	const char *refusal; /* what the mail layer found wrong, or NULL */
 	/* Keys of this mail imported for `key replace` (not the signer's). */
 	struct inbound_strs offered;
+	/* Keys it carried inside its signed content that are our own (the
+	 * daemon holds their secret): never offered, refused by name. */
+	struct inbound_strs own_offered;
 	/* Bound keys a revocation certificate in this mail revoked. */
 	struct inbound_strs revoked;
 	/* Key material of this mail changed keys the keyring held (a
 	 * revocation, a refreshed copy): later mails are verified again. */
 	bool known_keys_changed;
+	/* The mail's key that was too big to read, as the reply words it
+	 * (the problem fact of an unknown_key refusal), or "". */
+	char key_note[160];
 	/* Reading it failed (gpg, memory): why, for the guard's count. */
 	bool read_failed;
 	char read_error[256];
@@ -98,14 +111,22 @@ int loop_start_outbox(struct loop *l, const struct config *cfg);
 void loop_flush_outbox(struct loop *l);
 void loop_drain_outbox(struct loop *l);
 void loop_clock_tick(struct loop *l);
+/* The rate counters whose windows are over, deleted (at most hourly). */
+void loop_prune_rates(struct loop *l);
 unsigned int loop_wait_ms(struct loop *l, const struct config *cfg);
 
 /* loop_keys.c: key material in any mail, signed or not -- revocation
  * certificates for keys in our keyring (into p->si's revoked list). */
 void loop_import_revocations(struct loop *l, struct pending *p);
-/* A signed mail from a known key that carries another key: imported, and
- * offered to the service for `key replace`. */
+/* A signed mail from a known key that carries another key inside its
+ * signed content: imported, and offered to the service for `key
+ * replace` (our own keys apart, named as such). */
 void loop_import_offered(struct loop *l, struct pending *p);
+/* Is fpr a key the daemon holds a secret for?  (gpg failing: yes, to be
+ * safe, logged.) */
+bool loop_own_key(struct loop *l, const char *fpr);
+/* The list of our own keys, freed (loop close). */
+void loop_own_keys_free(struct loop *l);
 /* After the mail was handled: the keys it brought that no player holds
  * leave the keyring again. */
 void loop_drop_unbound_keys(struct loop *l, const struct pending *p);

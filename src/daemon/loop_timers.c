@@ -79,6 +79,26 @@ void loop_clock_tick(struct loop *l)
 			 r.reminders);
 }
 
+/* How often the rate counters of windows long over are deleted: they
+ * would grow by one row per sender for ever. */
+#define LOOP_PRUNE_INTERVAL 3600
+
+void loop_prune_rates(struct loop *l)
+{
+	int64_t now = timing_now();
+	const char *e;
+
+	if (l->rate_pruned_at != 0 && now - l->rate_pruned_at < LOOP_PRUNE_INTERVAL &&
+	    now >= l->rate_pruned_at)
+		return;
+	l->rate_pruned_at = now;
+	if (server_prune_rates(l->server, now, &e) < 0)
+		log_error("rate counters: %s", e);
+	else
+		log_debug("rate counters: pruned those before %lld",
+			  (long long)(now - SERVER_RATE_WINDOW_MAX));
+}
+
 /* How long to wait for new mail: the poll interval, or less when a
  * clock's flag falls sooner (so it falls on time, even in IMAP IDLE); and
  * the timer runs at least twice per [clock] outage_grace, so a quiet

@@ -137,6 +137,16 @@ static const char *sig_refusal(const struct inbound_msg *im)
 	case PGP_SIG_UNKNOWN_KEY:
 		return "unknown_key";
 	case PGP_SIG_ERROR:
+		switch (im->sig.refused) {
+		case PGP_REFUSED_SHAPE:
+			return "signature_refused";
+		case PGP_REFUSED_BUDGET:
+			return "gpg_budget";
+		case PGP_REFUSED_WEAK_DIGEST:
+			return "weak_digest";
+		case PGP_REFUSED_NONE:
+			break;
+		}
 		return "bad_signature";
 	case PGP_SIG_GOOD:
 		if (im->freshness == INBOUND_FRESH_TOO_OLD)
@@ -171,6 +181,7 @@ static char *join_references(const struct inbound_msg *im)
 void pending_free(struct pending *p)
 {
 	inbound_strs_free(&p->offered);
+	inbound_strs_free(&p->own_offered);
 	inbound_strs_free(&p->revoked);
 	free(p->data);
 	free(p->refs);
@@ -219,6 +230,23 @@ static int loop_read(struct loop *l, const struct inbound_options *opts,
 		*error_r = p->read_error;
 		return -1;
 	}
+	/* Signed by a key that has expired, with key material inside: its
+	 * owner may have extended the expiry and sent the updated key with
+	 * this very mail.  Take what the mail brings for keys we hold
+	 * (pgp_import_known: never a new key, no certifications by others)
+	 * before judging it, and read it again if a key changed.  Later
+	 * mails are read again too (known_keys_changed), in mailbox order. */
+	if (p->im->sig.status == PGP_SIG_KEY_EXPIRED && p->im->key_count > 0) {
+		loop_import_revocations(l, p);
+		if (p->known_keys_changed) {
+			log_info("uid %u: a key the mail carries changed; "
+				 "reading it again", p->uid);
+			if (loop_read_plain(p, opts, l->pgp) < 0) {
+				*error_r = p->read_error;
+				return -1;
+			}
+		}
+	}
 	/* Signed by a key we do not know, with a key inside: the register
 	 * path.  Import it and read the mail again; only then, so that the
 	 * keyring grows only with keys that signed what they carry. */
@@ -240,6 +268,7 @@ static void loop_facts(struct loop *l, const struct config *cfg,
 {
 	struct server_inbound *si = &p->si;
 	const struct inbound_msg *im = p->im;
+	size_t i;
 
 	p->refs = join_references(im);
 	memset(si, 0, sizeof(*si));
@@ -257,7 +286,21 @@ static void loop_facts(struct loop *l, const struct config *cfg,
 	si->key_offered = im->key_count > 0 || im->imported_fprs.count > 0;
 	si->signer = im->sig.fpr;
 	si->signature_time = (int64_t)im->sig.created;
-	si->problem = im->problem_detail;
+	/* the decoder's reason, or the signature's refusal (pre-scan,
+	 * budget, digest) */
+	si->problem = im->problem_detail != NULL ? im->problem_detail :
+		      im->sig.why[0] != '\0' ? im->sig.why : NULL;
+	/* A key too big to read: the unknown_key reply says so and names
+	 * the limit, rather than asking for a key the mail did carry. */
+	for (i = 0; si->problem == NULL && i < im->key_count; i++) {
+		if (im->keys[i].len <= PGP_KEY_MAX_BYTES)
+			continue;
+		snprintf(p->key_note, sizeof(p->key_note), "the public key "
+			 "in it is %zu bytes, over the limit of %u bytes",
+			 im->keys[i].len, (unsigned int)PGP_KEY_MAX_BYTES);
+		si->problem = p->key_note;
+		log_info("uid %u: not read: %s", p->uid, p->key_note);
+	}
 	si->size = im->raw_size;
 	si->size_limit = (size_t)cfg->limits.max_message_size;
 }
@@ -312,11 +355,21 @@ static int loop_prepare(struct loop *l, const struct config *cfg,
 		if (p->refusal == NULL) {
 			si->fingerprint = im->sig.fpr;
 			si->signed_sha256 = im->signed_sha256;
+			/* Every mail we send is signed by our key: one that
+			 * comes back so is a copy, and speaks for nobody. */
+			si->own_signer = loop_own_key(l, im->sig.fpr);
+			if (si->own_signer)
+				log_warning("uid %u: signed by our own key %s: "
+					    "a copy of a mail of ours, refused",
+					    p->uid, im->sig.fpr);
 		}
 	}
+	if (im->sig.refused != PGP_REFUSED_NONE)
+		log_notice("uid %u: signature refused: %s", p->uid, im->sig.why);
 	if (im->key_count > 0)
 		loop_import_revocations(l, p);
-	if (p->refusal == NULL && si->fingerprint != NULL && im->key_count > 0)
+	if (p->refusal == NULL && si->fingerprint != NULL &&
+	    !si->own_signer && im->key_count > 0)
 		loop_import_offered(l, p);
 	si->mail_refusal = p->refusal;
 	return 0;

@@ -292,11 +292,13 @@ static int outbox_archive(const struct config *cfg, struct store *store,
 {
 	const char *why = NULL;
 
-	switch (outbox_archive_make(cfg, store, pgp, msg->game_id, now, file,
-				    name, name_len, note, &why)) {
+	switch (outbox_archive_make(cfg, store, pgp, msg->game_id,
+				    msg->recipient, now, file, name, name_len,
+				    note, &why)) {
 	case OUTBOX_ARCHIVE_MADE:
 		extra->file = file;
 		extra->file_name = name;
+		extra->note = note;
 		return 1;
 	case OUTBOX_ARCHIVE_NONE:
 		/* Retrying will not mend it: the mail says why instead. */
@@ -326,13 +328,24 @@ int outbox_flush_until(const struct config *cfg, struct store *store,
 		       void *stop_ctx, struct outbox_stats *stats,
 		       const char **error_r)
 {
+	return outbox_flush_lane(cfg, store, sender, pgp, now,
+				 STORE_OUTBOX_LANE_ALL, stop, stop_ctx, stats,
+				 error_r);
+}
+
+int outbox_flush_lane(const struct config *cfg, struct store *store,
+		      struct smtp_sender *sender, struct pgp_ctx *pgp,
+		      int64_t now, enum store_outbox_lane lane,
+		      bool (*stop)(void *stop_ctx), void *stop_ctx,
+		      struct outbox_stats *stats, const char **error_r)
+{
 	struct store_outbox_msg *msgs = NULL;
 	size_t n = 0, i;
 	int ret = -1;
 
 	memset(stats, 0, sizeof(*stats));
-	if (store_outbox_due(store, now, cfg->smtp.batch_size, &msgs, &n,
-			     error_r) < 0)
+	if (store_outbox_due_lane(store, now, cfg->smtp.batch_size, lane,
+				  &msgs, &n, error_r) < 0)
 		return -1;
 	/* The sender keeps its connection between these sends: one SMTP
 	 * session for the batch. */
@@ -434,4 +447,10 @@ out:
 int outbox_next_due(struct store *store, int64_t *at_r, const char **error_r)
 {
 	return store_outbox_next_due(store, at_r, error_r);
+}
+
+int outbox_next_due_lane(struct store *store, enum store_outbox_lane lane,
+			 int64_t *at_r, const char **error_r)
+{
+	return store_outbox_next_due_lane(store, lane, at_r, error_r);
 }

@@ -19,6 +19,7 @@
 
 #include "config/club_config.h"
 #include "mail/smtp.h"
+#include "store/store.h"
 
 struct buf;
 struct pgp_ctx;
@@ -91,6 +92,15 @@ int outbox_flush_until(const struct config *cfg, struct store *store,
 		       void *stop_ctx, struct outbox_stats *stats,
 		       const char **error_r);
 
+/* outbox_flush_until() for one lane of the outbox (store.h): the
+ * outbox thread sends archives on a lane of their own, over an SMTP
+ * connection of their own, so that no reply waits behind megabytes. */
+int outbox_flush_lane(const struct config *cfg, struct store *store,
+		      struct smtp_sender *sender, struct pgp_ctx *pgp,
+		      int64_t now, enum store_outbox_lane lane,
+		      bool (*stop)(void *stop_ctx), void *stop_ctx,
+		      struct outbox_stats *stats, const char **error_r);
+
 /* Free the pictures this thread drew and kept (outbox_compose draws each
  * board PNG once and keeps the last few, per thread): at the end of a
  * thread that composed mail. */
@@ -99,5 +109,8 @@ void outbox_forget_pictures(void);
 /* When the next unsent mail falls due: 1 and *at_r, 0 if none waits, -1
  * with *error_r. */
 int outbox_next_due(struct store *store, int64_t *at_r, const char **error_r);
+/* outbox_next_due() for one lane. */
+int outbox_next_due_lane(struct store *store, enum store_outbox_lane lane,
+			 int64_t *at_r, const char **error_r);
 
 #endif

@@ -15,6 +15,7 @@
 #include "daemon/settings.h"
 #include "mail/inbound.h"
 #include "render/template.h"
+#include "store/store.h"
 #include "util/buf.h"
 
 /* Read the file at path into out.  0, or -1 (errno). */
@@ -53,11 +54,63 @@ static void outbox_archive_note(struct template_set *ts, int64_t game_id,
 	template_ctx_free(&ctx);
 }
 
+/* Is the archive for someone who did not play the game (*public_r)?
+ * Only a player of it, at their confirmed address, gets their own
+ * copy, with every mail as received; anyone else the public one.  -1
+ * with *error_r when the store failed. */
+static int outbox_archive_public(struct store *store, int64_t game_id,
+				 const char *recipient, bool *public_r,
+				 const char **error_r)
+{
+	struct store_player *p = NULL;
+	struct store_game *g = NULL;
+	int r, ret = -1;
+
+	*public_r = true;
+	r = store_player_by_address(store, recipient, &p, error_r);
+	if (r < 0)
+		goto out;
+	if (r == 1 && (r = store_game_load(store, game_id, &g,
+					   error_r)) < 0)
+		goto out;
+	if (p != NULL && g != NULL &&
+	    (p->id == g->white_id || p->id == g->black_id))
+		*public_r = false;
+	ret = 0;
+out:
+	store_player_free(&p);
+	store_game_free(&g);
+	return ret;
+}
+
+/* The note that follows the archive mail's text: the command that
+ * checks it against the club's key, and what copy it is. */
+static void outbox_archive_verify_note(struct template_set *ts,
+				       int64_t game_id, const char *key,
+				       bool public_copy, struct buf *note)
+{
+	struct template_ctx *ctx = template_ctx_new();
+	const char *e;
+
+	template_ctx_setf(ctx, "game", "%" PRId64, game_id);
+	template_ctx_set(ctx, "daemon_key", key);
+	template_ctx_set_bool(ctx, "public", public_copy);
+	if (template_render(ts, "mail/archive-verify.txt", ctx, note,
+			    &e) < 0) {
+		buf_reset(note);
+		buf_printf(note, "\nCheck it with the club's key:\n\n    "
+			   "ashes archive verify game-%" PRId64 ".tar.gz "
+			   "--daemon-key %s\n", game_id, key);
+	}
+	template_ctx_free(&ctx);
+}
+
 enum outbox_archive_result
 outbox_archive_make(const struct config *cfg, struct store *store,
-		    struct pgp_ctx *pgp, int64_t game_id, int64_t now,
-		    struct buf *tgz, char *name_r, size_t name_len,
-		    struct buf *note, const char **error_r)
+		    struct pgp_ctx *pgp, int64_t game_id,
+		    const char *recipient, int64_t now, struct buf *tgz,
+		    char *name_r, size_t name_len, struct buf *note,
+		    const char **error_r)
 {
 	static char errbuf[512];
 	struct archive_source src;
@@ -97,6 +150,13 @@ outbox_archive_make(const struct config *cfg, struct store *store,
 			 INBOUND_DEFAULT_MAX_FUTURE;
 	src.now = now;
 	src.templates = ts;
+	if (outbox_archive_public(store, game_id, recipient,
+				  &src.public_copy, &e) < 0) {
+		snprintf(errbuf, sizeof(errbuf), "the archive of game %"
+			 PRId64 ": %s", game_id, e);
+		*error_r = errbuf;
+		goto out;
+	}
 	tmp = getenv("TMPDIR");
 	snprintf(dir, sizeof(dir), "%s/ashesd-archive-XXXXXX",
 		 tmp != NULL && tmp[0] != '\0' ? tmp : "/tmp");
@@ -129,6 +189,8 @@ outbox_archive_make(const struct config *cfg, struct store *store,
 			 strerror(errno));
 		*error_r = errbuf;
 	} else {
+		outbox_archive_verify_note(ts, game_id, sum.signer,
+					   src.public_copy, note);
 		ret = OUTBOX_ARCHIVE_MADE;
 	}
 	unlink(path);

@@ -21,7 +21,9 @@ struct store;
 #define OUTBOX_ARCHIVE_TYPE "application/gzip"
 
 enum outbox_archive_result {
-	OUTBOX_ARCHIVE_MADE = 0, /* *tgz holds it, name_r its file name */
+	/* *tgz holds it, name_r its file name, *note the command that
+	 * checks it against the club's key (mail/archive-verify.txt) */
+	OUTBOX_ARCHIVE_MADE = 0,
 	/* It cannot be made, and trying again will not help (no keyring,
 	 * no key to sign with, no such game): *note holds the words for
 	 * the reader (templates/mail/archive-unavailable.txt), and the
@@ -31,14 +33,18 @@ enum outbox_archive_result {
 	OUTBOX_ARCHIVE_LATER,
 };
 
-/* The archive of game_id, made with the daemon's store, keyring (pgp,
- * NULL when [gpg] home is unset) and settings, into *tgz, its name
- * "game-N.tar.gz" into name_r (at least 32 bytes).  *error_r (valid
- * until the next call) says why for NONE and LATER, for the log. */
+/* The archive of game_id for the mail to recipient, made with the
+ * daemon's store, keyring (pgp, NULL when [gpg] home is unset) and
+ * settings, into *tgz, its name "game-N.tar.gz" into name_r (at least 32
+ * bytes): the players' own copy when recipient is the address of one of
+ * the game's players, else the public copy (no addresses, no transport
+ * headers; src/archive/archive.h).  *error_r (valid until the next
+ * call) says why for NONE and LATER, for the log. */
 enum outbox_archive_result
 outbox_archive_make(const struct config *cfg, struct store *store,
-		    struct pgp_ctx *pgp, int64_t game_id, int64_t now,
-		    struct buf *tgz, char *name_r, size_t name_len,
-		    struct buf *note, const char **error_r);
+		    struct pgp_ctx *pgp, int64_t game_id,
+		    const char *recipient, int64_t now, struct buf *tgz,
+		    char *name_r, size_t name_len, struct buf *note,
+		    const char **error_r);
 
 #endif

@@ -14,6 +14,7 @@
 #include "config/club_config.h"
 #include "config/log.h"
 #include "daemon/outbox.h"
+#include "daemon/settings.h"
 #include "daemon/timing.h"
 #include "daemon/worker.h"
 #include "mail/pgp.h"
@@ -27,9 +28,17 @@
 /* How soon to look again after the store or gpg failed. */
 #define OUTBOX_THREAD_RETRY_MS 1000
 
-struct outbox_thread {
+/* One lane of the outbox (store.h): its rows, its own thread, store
+ * connection, gpg context and SMTP connection.  The small lane (replies,
+ * boards, notices) runs on the loop's sender; the large one (archives)
+ * on a sender of its own, so a multi-megabyte archive on a slow server
+ * holds up no reply. */
+struct outbox_lane {
 	const struct config *cfg;	/* borrowed */
-	struct smtp_sender *smtp;	/* borrowed */
+	struct smtp_sender *smtp;	/* borrowed (small) or own (large) */
+	bool own_smtp;
+	enum store_outbox_lane lane;
+	const char *name;
 	struct store *store;
 	struct pgp_ctx *pgp;
 	struct worker *w;
@@ -40,6 +49,10 @@ struct outbox_thread {
 	uint64_t last_used_ms;
 };
 
+struct outbox_thread {
+	struct outbox_lane small, large;
+};
+
 static uint64_t outbox_thread_ms(void)
 {
 	struct timespec ts;
@@ -48,10 +61,10 @@ static uint64_t outbox_thread_ms(void)
 	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
 }
 
-/* outbox_flush_until()'s question between two mails. */
+/* outbox_flush_lane()'s question between two mails. */
 static bool outbox_thread_stopping(void *ctx)
 {
-	struct outbox_thread *ot = ctx;
+	struct outbox_lane *ot = ctx;
 
 	return worker_stopping(ot->w);
 }
@@ -59,7 +72,7 @@ static bool outbox_thread_stopping(void *ctx)
 /* One flush's outcome on the server's backoff: the same rules the mail
  * loop had (outbox.h): a server away is tried again after a growing
  * delay, and the log says once when it goes and once when it is back. */
-static void outbox_thread_backoff(struct outbox_thread *ot,
+static void outbox_thread_backoff(struct outbox_lane *ot,
 				  const struct outbox_stats *st, int64_t now)
 {
 	const struct config *cfg = ot->cfg;
@@ -68,12 +81,13 @@ static void outbox_thread_backoff(struct outbox_thread *ot,
 		uint64_t d = outbox_backoff_ms(&cfg->smtp, ++ot->failures, 0);
 
 		if (ot->failures == 1)
-			log_warning("SMTP server %s unreachable; replies wait in "
-				    "the outbox", cfg->smtp.server.url);
+			log_warning("SMTP server %s unreachable; %s wait in "
+				    "the outbox", cfg->smtp.server.url,
+				    ot->name);
 		ot->next_try = now + (int64_t)(d / 1000);
 	} else if (st->sent && ot->failures) {
-		log_notice("SMTP server %s reachable again",
-			   cfg->smtp.server.url);
+		log_notice("SMTP server %s reachable again (%s)",
+			   cfg->smtp.server.url, ot->name);
 		ot->failures = 0;
 		ot->next_try = 0;
 	}
@@ -82,13 +96,13 @@ static void outbox_thread_backoff(struct outbox_thread *ot,
 /* How long to sleep unasked after a pass at `now`: until the next row
  * (or the server's backoff) falls due, or the connection's idle time is
  * up (then it is closed). */
-static uint64_t outbox_thread_sleep_ms(struct outbox_thread *ot, int64_t now)
+static uint64_t outbox_thread_sleep_ms(struct outbox_lane *ot, int64_t now)
 {
 	uint64_t ms = OUTBOX_THREAD_MAX_SLEEP_MS;
 	int64_t due;
 	const char *e;
 
-	switch (outbox_next_due(ot->store, &due, &e)) {
+	switch (outbox_next_due_lane(ot->store, ot->lane, &due, &e)) {
 	case 1:
 		if (due < ot->next_try)
 			due = ot->next_try;
@@ -110,8 +124,9 @@ static uint64_t outbox_thread_sleep_ms(struct outbox_thread *ot, int64_t now)
 				    ot->cfg->smtp.idle_close_ms : 60000;
 
 		if (idle >= idle_max) {
-			log_debug("outbox: closing the SMTP connection, idle "
-				  "for %llu s", (unsigned long long)idle / 1000);
+			log_debug("outbox: closing the SMTP connection of %s, "
+				  "idle for %llu s", ot->name,
+				  (unsigned long long)idle / 1000);
 			smtp_sender_disconnect(ot->smtp);
 			ot->last_used_ms = 0;
 		} else if (idle_max - idle < ms) {
@@ -123,7 +138,7 @@ static uint64_t outbox_thread_sleep_ms(struct outbox_thread *ot, int64_t now)
 
 /* Send what is due, batch after batch, until nothing more can go now
  * (or the thread is told to stop).  Returns how long to sleep unasked. */
-static uint64_t outbox_thread_pass(struct outbox_thread *ot)
+static uint64_t outbox_thread_pass(struct outbox_lane *ot)
 {
 	const struct config *cfg = ot->cfg;
 	int64_t now = timing_now();
@@ -133,9 +148,9 @@ static uint64_t outbox_thread_pass(struct outbox_thread *ot)
 		struct outbox_stats st;
 		size_t done;
 
-		if (outbox_flush_until(cfg, ot->store, ot->smtp, ot->pgp, now,
-				       outbox_thread_stopping, ot, &st,
-				       &e) < 0) {
+		if (outbox_flush_lane(cfg, ot->store, ot->smtp, ot->pgp, now,
+				      ot->lane, outbox_thread_stopping, ot,
+				      &st, &e) < 0) {
 			log_error("outbox: %s", e);
 			return OUTBOX_THREAD_RETRY_MS;
 		}
@@ -168,27 +183,27 @@ static const struct worker_ops outbox_thread_ops = {
 	outbox_thread_work, outbox_thread_finish,
 };
 
-static void outbox_thread_free(struct outbox_thread *ot)
+/* Stop a lane's thread (if started) and close what it opened. */
+static void outbox_lane_close(struct outbox_lane *ot)
 {
+	worker_stop(&ot->w);
 	pgp_ctx_free(&ot->pgp);
 	store_close(&ot->store);
-	free(ot);
+	if (ot->own_smtp)
+		smtp_sender_free(&ot->smtp);
+	ot->smtp = NULL;
 }
 
-int outbox_thread_start(const struct config *cfg, struct smtp_sender *sender,
-			struct outbox_thread **ot_r, const char **error_r)
+/* Open a lane's store and gpg context and start its thread.  0, or -1
+ * with *error_r (static). */
+static int outbox_lane_start(const struct config *cfg, struct outbox_lane *ot,
+			     const char **error_r)
 {
 	static char err[768];
-	struct outbox_thread *ot;
 	struct store_options so;
 	const char *e = NULL;
 
-	*ot_r = NULL;
-	ot = calloc(1, sizeof(*ot));
-	if (ot == NULL)
-		abort();
 	ot->cfg = cfg;
-	ot->smtp = sender;
 	memset(&so, 0, sizeof(so));
 	so.busy_timeout_ms = (int)cfg->database.busy_timeout_ms;
 	so.no_migrate = true;	/* the mail loop's connection did it */
@@ -208,24 +223,68 @@ int outbox_thread_start(const struct config *cfg, struct smtp_sender *sender,
 		snprintf(err, sizeof(err), "outbox: %s", e);
 		goto fail;
 	}
+	return 0;
+fail:
+	*error_r = err;
+	return -1;
+}
+
+static void outbox_thread_free(struct outbox_thread *ot)
+{
+	outbox_lane_close(&ot->small);
+	outbox_lane_close(&ot->large);
+	free(ot);
+}
+
+int outbox_thread_start(const struct config *cfg, struct smtp_sender *sender,
+			struct outbox_thread **ot_r, const char **error_r)
+{
+	static char err[768];
+	struct outbox_thread *ot;
+	struct smtp_settings ss;
+	const char *e = NULL;
+
+	*ot_r = NULL;
+	ot = calloc(1, sizeof(*ot));
+	if (ot == NULL)
+		abort();
+	ot->small.smtp = sender;
+	ot->small.lane = STORE_OUTBOX_LANE_SMALL;
+	ot->small.name = "replies";
+	ot->large.lane = STORE_OUTBOX_LANE_LARGE;
+	ot->large.name = "archives";
+	settings_smtp(cfg, &ss);
+	if (smtp_sender_new(&ss, &ot->large.smtp, &e) < 0) {
+		snprintf(err, sizeof(err), "outbox: smtp %s: %s",
+			 cfg->smtp.server.url, e);
+		*error_r = err;
+		goto fail;
+	}
+	ot->large.own_smtp = true;
+	if (outbox_lane_start(cfg, &ot->small, error_r) < 0 ||
+	    outbox_lane_start(cfg, &ot->large, error_r) < 0)
+		goto fail;
 	*ot_r = ot;
 	return 0;
 fail:
 	outbox_thread_free(ot);
-	*error_r = err;
 	return -1;
 }
 
 void outbox_thread_wake(struct outbox_thread *ot)
 {
-	if (ot != NULL)
-		worker_wake(ot->w);
+	if (ot != NULL) {
+		worker_wake(ot->small.w);
+		worker_wake(ot->large.w);
+	}
 }
 
 void outbox_thread_drain(struct outbox_thread *ot)
 {
-	if (ot != NULL)
-		worker_drain(ot->w);
+	if (ot != NULL) {
+		worker_drain(ot->small.w);
+		worker_drain(ot->large.w);
+	}
 }
 
 void outbox_thread_stop(struct outbox_thread **otp)
@@ -235,6 +294,5 @@ void outbox_thread_stop(struct outbox_thread **otp)
 	if (ot == NULL)
 		return;
 	*otp = NULL;
-	worker_stop(&ot->w);
 	outbox_thread_free(ot);
 }

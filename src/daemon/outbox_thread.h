@@ -1,11 +1,14 @@
 /* outbox_thread.h -- the outbox sent by a thread of its own, so that
  * reading, verifying and committing mail never wait for SMTP.
  *
- * The thread has its own store connection (SQLite: one per thread; WAL
- * lets it read while the mail loop writes), its own gpg context (for
- * signing replies and archives) and the loop's SMTP sender, whose
- * connection it keeps open across batches and closes after [smtp]
- * idle_close without a send.  It sleeps until the mail loop
+ * Two threads in fact, one per lane of the outbox (store.h): archives,
+ * megabytes each, go out on a thread and an SMTP connection of their
+ * own, so that a reply never waits behind one on a slow server; every
+ * other mail on the loop's SMTP sender.  Each thread has its own store
+ * connection (SQLite: one per thread; WAL lets it read while the mail
+ * loop writes), its own gpg context (for signing replies and archives)
+ * and its SMTP connection, which it keeps open across batches and closes
+ * after [smtp] idle_close without a send.  It sleeps until the mail loop
  * wakes it (after a commit that may have queued mail), the next row falls
  * due (a retry's backoff) or the SMTP server's backoff ends.
  *
@@ -29,7 +32,7 @@ struct outbox_thread;
 int outbox_thread_start(const struct config *cfg, struct smtp_sender *sender,
 			struct outbox_thread **ot_r, const char **error_r);
 
-/* Tell the thread to look at the outbox now; does not wait.  NULL: no
+/* Tell the threads to look at the outbox now; does not wait.  NULL: no
  * thread, nothing to do. */
 void outbox_thread_wake(struct outbox_thread *ot);
 

@@ -109,6 +109,13 @@ void settings_server(const struct config *cfg, struct server_config *set)
 	set->bot.rated = cfg->bot.rated;
 	set->bot.delay = (int64_t)(cfg->bot.delay_ms / 1000);
 	set->bot.think_ms = (int64_t)cfg->bot.think_ms;
+	set->bot.max_games_per_player = cfg->bot.max_games_per_player;
+	set->bot.clock = cfg->bot.clock;
+	set->limits.mails_per_hour = cfg->limits.mails_per_hour;
+	set->limits.bytes_per_hour = cfg->limits.bytes_per_hour;
+	set->limits.hints_per_hour = cfg->limits.hints_per_hour;
+	set->limits.challenges_per_day = cfg->limits.challenges_per_day;
+	set->limits.open_challenges = cfg->limits.open_challenges;
 }
 
 /* A competition's common part: its strings stay the config's. */

@@ -81,6 +81,10 @@ struct inbound_key {
 	char *data;		/* armored text or binary packets */
 	size_t len;
 	bool attached;		/* application/pgp-keys part (else pasted) */
+	/* Inside what the mail's signature covers (the clearsigned text, the
+	 * PGP/MIME signed part): only such a key may be offered for a key
+	 * binding, since whoever carries the mail can swap the rest. */
+	bool in_signed;
 };
 
 struct inbound_msg {

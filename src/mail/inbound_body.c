@@ -47,14 +47,16 @@ static char *inbound_finish_text(const char *s, size_t len)
 }
 
 static void inbound_add_key(struct inbound_msg *msg, const char *data,
-			    size_t len, bool attached)
+			    size_t len, bool attached, bool in_signed)
 {
 	struct inbound_key *keys;
 	size_t i;
 
 	for (i = 0; i < msg->key_count; i++)
-		if (msg->keys[i].len == len && memcmp(msg->keys[i].data, data, len) == 0)
+		if (msg->keys[i].len == len && memcmp(msg->keys[i].data, data, len) == 0) {
+			msg->keys[i].in_signed |= in_signed;
 			return;
+		}
 	keys = realloc(msg->keys, (msg->key_count + 1) * sizeof(*keys));
 	if (keys == NULL) {
 		fputs("inbound: out of memory\n", stderr);
@@ -70,16 +72,67 @@ static void inbound_add_key(struct inbound_msg *msg, const char *data,
 	keys[msg->key_count].data[len] = '\0';
 	keys[msg->key_count].len = len;
 	keys[msg->key_count].attached = attached;
+	keys[msg->key_count].in_signed = in_signed;
 	msg->key_count++;
 }
 
+/* Keys pasted in text: armored public key blocks, and the revocation
+ * certificate as gpg keeps it under openpgp-revocs.d, its BEGIN line
+ * guarded by a ':' (pgp_import_known takes the guard off).  Either is
+ * only key material: what it may change is for pgp.h to say. */
 static void inbound_pasted_keys(struct inbound_msg *msg, const char *text,
 				size_t len)
 {
+	static const char guarded[] = ":-----BEGIN PGP PUBLIC KEY BLOCK-----";
+	static const char end[] = "-----END PGP PUBLIC KEY BLOCK-----";
 	size_t pos = 0, start, n;
+	const char *p, *e;
 
 	while (mime_find_armor(text, len, "PGP PUBLIC KEY BLOCK", &pos, &start, &n))
-		inbound_add_key(msg, text + start, n, false);
+		inbound_add_key(msg, text + start, n, false,
+				msg->sig_kind != INBOUND_UNSIGNED);
+	for (pos = 0; pos < len &&
+	     (p = memmem(text + pos, len - pos, guarded, sizeof(guarded) - 1));) {
+		start = (size_t)(p - text);
+		pos = start + sizeof(guarded) - 1;
+		if (start > 0 && text[start - 1] != '\n')
+			continue;
+		e = memmem(text + pos, len - pos, end, sizeof(end) - 1);
+		if (e == NULL)
+			break;
+		pos = (size_t)(e - text) + sizeof(end) - 1;
+		while (pos < len && text[pos] != '\n')
+			pos++;
+		inbound_add_key(msg, text + start, pos - start, false,
+				msg->sig_kind != INBOUND_UNSIGNED);
+	}
+}
+
+/* An unsigned mail's text parts besides the one read as its text: a
+ * revocation certificate is pasted wherever the owner's mail program
+ * puts it (a second part, a .rev file attached as text).  Only for
+ * unsigned mail: a signed mail's keys come from what was signed. */
+struct inbound_other_parts {
+	struct inbound_msg *msg;
+	struct mailmime *text_part;	/* read already, as the text */
+};
+
+static void inbound_part_pasted_keys(struct mailmime *m, void *ctx)
+{
+	struct inbound_other_parts *o = ctx;
+	struct buf b = BUF_INIT;
+	const char *err;
+	char type[64];
+
+	if (m->mm_type != MAILMIME_SINGLE || m == o->text_part)
+		return;
+	mime_type(m, type, sizeof(type));
+	/* (an HTML part is the text part's twin, not a paste of its own) */
+	if (((strncmp(type, "text/", 5) == 0 && strcmp(type, "text/html") != 0) ||
+	     strcmp(type, "application/octet-stream") == 0) &&
+	    mime_decode(m, &b, &err) == 0 && b.len > 0)
+		inbound_pasted_keys(o->msg, b.data, b.len);
+	buf_free(&b);
 }
 
 /* The command text of the mail: text, finished as inbound_finish_text
@@ -92,9 +145,9 @@ static void inbound_set_text(struct inbound_msg *msg, const struct buf *text,
 	inbound_pasted_keys(msg, msg->text, strlen(msg->text));
 }
 
-static void inbound_key_part(struct mailmime *m, void *ctx)
+static void inbound_key_part_as(struct mailmime *m, struct inbound_msg *msg,
+				bool in_signed)
 {
-	struct inbound_msg *msg = ctx;
 	struct buf b = BUF_INIT;
 	const char *err;
 	char type[64];
@@ -104,8 +157,20 @@ static void inbound_key_part(struct mailmime *m, void *ctx)
 	mime_type(m, type, sizeof(type));
 	if (strcmp(type, "application/pgp-keys") == 0 &&
 	    mime_decode(m, &b, &err) == 0 && b.len > 0)
-		inbound_add_key(msg, b.data, b.len, true);
+		inbound_add_key(msg, b.data, b.len, true, in_signed);
 	buf_free(&b);
+}
+
+/* A key attached inside the PGP/MIME signed part. */
+static void inbound_key_part(struct mailmime *m, void *ctx)
+{
+	inbound_key_part_as(m, ctx, true);
+}
+
+/* A key attached anywhere else: the signature does not cover it. */
+static void inbound_key_part_outside(struct mailmime *m, void *ctx)
+{
+	inbound_key_part_as(m, ctx, false);
 }
 
 /* Decoded text of a text part into *utf8 (HTML converted).  Sets the
@@ -480,15 +545,17 @@ static int inbound_body(struct inbound_msg *msg,
 			struct mailmime *root, const char **error_r)
 {
 	struct buf dec = BUF_INIT, html_text = BUF_INIT, text = BUF_INIT;
+	struct inbound_other_parts others;
 	struct mailmime *part;
 	const char *err, *bytes;
 	size_t blen, start, n;
 	bool html;
 	int ret = 0;
 
-	/* keys attached anywhere: harmless to collect, since only a
-	 * signature the key itself verifies makes it count */
-	mime_walk(mime_message_body(root), inbound_key_part, msg);
+	/* keys attached anywhere: collected for a registration (only a
+	 * signature the key itself verifies makes it count) and for
+	 * revocations, but outside any signature: never a key binding */
+	mime_walk(mime_message_body(root), inbound_key_part_outside, msg);
 	part = mime_find_text_part(root, &html);
 	if (part == NULL) {
 		inbound_problem(msg, INBOUND_NO_TEXT, "the mail holds no text part");
@@ -523,6 +590,9 @@ static int inbound_body(struct inbound_msg *msg,
 		inbound_unflow(part, &text);
 	}
 	inbound_set_text(msg, &text, html);
+	others.msg = msg;
+	others.text_part = part;
+	mime_walk(mime_message_body(root), inbound_part_pasted_keys, &others);
 out:
 	buf_free(&dec);
 	buf_free(&html_text);

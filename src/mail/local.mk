@@ -21,13 +21,23 @@ check_PROGRAMS += tests/mail/test_pgp
 TESTS += tests/mail/test_pgp
 # one program from two files, so gpg-helper.sh makes the fixtures once
 tests_mail_test_pgp_SOURCES = tests/mail/test_pgp.c \
-	tests/mail/test_pgp_keys.c tests/mail/pgp_fixture.h
+	tests/mail/test_pgp_keys.c tests/mail/test_pgp_limits.c \
+	tests/mail/pgp_fixture.h
 tests_mail_test_pgp_CFLAGS = $(AM_CFLAGS) $(GPGME_CFLAGS) $(CHECK_CFLAGS)
 tests_mail_test_pgp_LDADD = libashes_mail.a libashes_util.a \
 	$(ETPAN_LIBS) $(GPGME_LIBS) $(GNUTLS_LIBS) $(CHECK_LIBS)
 EXTRA_DIST += tests/mail/gpg-helper.sh
 # What a game's archive takes from the keyring and from a mail.
-libashes_mail_a_SOURCES += src/mail/pgp_export.c
+libashes_mail_a_SOURCES += src/mail/pgp_export.c src/mail/pgp_public.c
+# The shape pre-scan of a stranger's OpenPGP blob, and the budget of gpg.
+libashes_mail_a_SOURCES += src/mail/pgp_scan.c src/mail/pgp_scan.h \
+	src/mail/pgp_budget.c
+check_PROGRAMS += tests/mail/test_pgp_scan
+TESTS += tests/mail/test_pgp_scan
+tests_mail_test_pgp_scan_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_mail_test_pgp_scan_LDADD = libashes_mail.a libashes_util.a \
+	$(CHECK_LIBS)
+EXTRA_DIST += tests/mail/pgp-bomb.py
 # --- end mime/pgp ---
 
 # --- compose (owner: lead) ---
@@ -90,3 +100,12 @@ tests_mail_test_html_lines_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_mail_test_html_lines_LDADD = libashes_mail.a libashes_util.a \
 	$(ETPAN_LIBS) $(GPGME_LIBS) $(GNUTLS_LIBS) $(CHECK_LIBS)
 # --- end clients' text ---
+# --- the daemon's own keys (owner: identity helper) ---
+libashes_mail_a_SOURCES += src/mail/pgp_own.c src/mail/pgp_own.h
+# which keys a mail carries inside its signed content
+check_PROGRAMS += tests/mail/test_inbound_keys
+TESTS += tests/mail/test_inbound_keys
+tests_mail_test_inbound_keys_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_mail_test_inbound_keys_LDADD = libashes_mail.a libashes_util.a \
+	$(ETPAN_LIBS) $(GPGME_LIBS) $(GNUTLS_LIBS) $(CHECK_LIBS)
+# --- end own keys ---

@@ -5,6 +5,7 @@
 
 #include "mail/pgp.h"
 
+#include <errno.h>
 #include <gpgme.h>
 #include <pthread.h>
 #include <stdbool.h>
@@ -14,6 +15,7 @@
 #include <time.h>
 
 #include "mail/pgp_private.h"
+#include "mail/pgp_scan.h"
 
 const char *pgp_fail(struct pgp_ctx *ctx, const char *what, gpgme_error_t err)
 {
@@ -91,6 +93,9 @@ int pgp_ctx_new(const char *gnupghome, struct pgp_ctx **ctx_r,
 	 * never ask anybody for a passphrase. */
 	gpgme_set_offline(ctx->gpg, 1);
 	gpgme_set_pinentry_mode(ctx->gpg, GPGME_PINENTRY_MODE_LOOPBACK);
+	ctx->budget_ms = PGP_BUDGET_DEFAULT_MS;
+	ctx->scan = true;
+	pgp_budget_tag_home(ctx);
 	*ctx_r = ctx;
 	return 0;
 }
@@ -110,6 +115,13 @@ void pgp_ctx_free(struct pgp_ctx **ctxp)
 	*ctxp = NULL;
 }
 
+void pgp_ctx_set_limits(struct pgp_ctx *ctx, const struct pgp_limits *lim)
+{
+	ctx->budget_ms = lim->budget_ms;
+	ctx->allow_sha1 = lim->allow_sha1;
+	ctx->scan = lim->scan;
+}
+
 int pgp_ctx_sibling(struct pgp_ctx *ctx, unsigned int i,
 		    struct pgp_ctx **sibling_r, const char **error_r)
 {
@@ -117,9 +129,14 @@ int pgp_ctx_sibling(struct pgp_ctx *ctx, unsigned int i,
 		*error_r = "too many GPGME contexts asked for";
 		return -1;
 	}
-	if (ctx->siblings[i] == NULL &&
-	    pgp_ctx_new(ctx->home, &ctx->siblings[i], error_r) < 0)
-		return -1;
+	if (ctx->siblings[i] == NULL) {
+		struct pgp_limits lim = { ctx->budget_ms, ctx->allow_sha1,
+					  ctx->scan };
+
+		if (pgp_ctx_new(ctx->home, &ctx->siblings[i], error_r) < 0)
+			return -1;
+		pgp_ctx_set_limits(ctx->siblings[i], &lim);
+	}
 	*sibling_r = ctx->siblings[i];
 	return 0;
 }
@@ -201,6 +218,41 @@ static void pgp_primary_fpr(struct pgp_ctx *ctx, gpgme_signature_t s,
 	gpgme_key_unref(key);
 }
 
+/* A digest that collisions have broken (MD5, SHA-1) or that is as weak
+ * (RIPEMD-160) lets whoever chose the signed bytes make another text
+ * the same signature covers: a good signature over one is refused,
+ * SHA-1 only when the club allows it for old keys.  gpg itself refuses
+ * MD5 already. */
+static void pgp_check_digest(struct pgp_ctx *ctx, gpgme_signature_t s,
+			     struct pgp_sig *sig_r)
+{
+	const char *name = gpgme_hash_algo_name(s->hash_algo);
+	bool weak;
+
+	snprintf(sig_r->digest, sizeof(sig_r->digest), "%s",
+		 name != NULL ? name : "");
+	switch (s->hash_algo) {
+	case GPGME_MD_MD5:
+	case GPGME_MD_RMD160:
+	case GPGME_MD_MD2:
+	case GPGME_MD_TIGER:
+	case GPGME_MD_HAVAL:
+		weak = true;
+		break;
+	case GPGME_MD_SHA1:
+		weak = !ctx->allow_sha1;
+		break;
+	default:
+		weak = false;
+	}
+	if (!weak || sig_r->status != PGP_SIG_GOOD)
+		return;
+	sig_r->status = PGP_SIG_ERROR;
+	sig_r->refused = PGP_REFUSED_WEAK_DIGEST;
+	snprintf(sig_r->why, sizeof(sig_r->why), "the signature is made over "
+		 "the digest %s, which is no longer safe", sig_r->digest);
+}
+
 static int pgp_fill_result(struct pgp_ctx *ctx, struct pgp_sig *sig_r,
 			   const char **error_r)
 {
@@ -230,24 +282,51 @@ static int pgp_fill_result(struct pgp_ctx *ctx, struct pgp_sig *sig_r,
 	 * makes; refuse rather than guess which one speaks. */
 	if (sig_r->nsigs > 1 && sig_r->status == PGP_SIG_GOOD)
 		sig_r->status = PGP_SIG_ERROR;
+	pgp_check_digest(ctx, s, sig_r);
 	return 0;
 }
 
-/* Hand sig to gpg to verify: over signed_data (detached) or, when
- * d_plain is given, as a clearsigned block whose text gpg writes to
- * d_plain.  Returns 0 with gpg's answer in *err_r and, if seconds_r is not
- * NULL, the wall time of the gpg round trip alone in *seconds_r; -1 with
- * *error_r if GPGME could not take the data. */
+/* The output of a clearsigned verify, bounded: gpg writes the signed
+ * text, which is never longer than the block it came in (twice that
+ * allows for every line end made CRLF); a write past max fails, and so
+ * does the verify. */
+struct pgp_sink {
+	struct buf *out;
+	size_t max;
+	bool over;
+};
+
+static ssize_t pgp_sink_write(void *handle, const void *buffer, size_t size)
+{
+	struct pgp_sink *k = handle;
+
+	if (k->out->len + size > k->max) {
+		k->over = true;
+		errno = EFBIG;
+		return -1;
+	}
+	buf_append(k->out, buffer, size);
+	return (ssize_t)size;
+}
+
+/* Hand sig to gpg to verify, under the context's budget: over
+ * signed_data (detached) or, when d_plain is given, as a clearsigned
+ * block whose text gpg writes to d_plain.  Returns 0 with gpg's answer
+ * in *err_r, *over_r true when the budget ran out (gpg was killed) and,
+ * if seconds_r is not NULL, the wall time of the gpg round trip alone in
+ * *seconds_r; -1 with *error_r if GPGME could not take the data. */
 static int pgp_run_verify(struct pgp_ctx *ctx, const void *sig, size_t siglen,
 			  const void *signed_data, size_t signed_len,
 			  gpgme_data_t d_plain, gpgme_error_t *err_r,
-			  double *seconds_r, const char **error_r)
+			  bool *over_r, double *seconds_r, const char **error_r)
 {
 	gpgme_data_t d_sig = NULL, d_signed = NULL;
+	struct pgp_budget budget;
 	struct timespec t0, t1;
 	gpgme_error_t err;
 	int ret = -1;
 
+	*over_r = false;
 	if ((err = gpgme_data_new_from_mem(&d_sig, sig, siglen, 0)) != 0 ||
 	    (d_plain == NULL &&
 	     (err = gpgme_data_new_from_mem(&d_signed, signed_data, signed_len,
@@ -257,7 +336,9 @@ static int pgp_run_verify(struct pgp_ctx *ctx, const void *sig, size_t siglen,
 	}
 	if (seconds_r != NULL)
 		clock_gettime(CLOCK_MONOTONIC, &t0);
+	pgp_budget_begin(ctx, &budget);
 	*err_r = gpgme_op_verify(ctx->gpg, d_sig, d_signed, d_plain);
+	*over_r = pgp_budget_end(&budget);
 	if (seconds_r != NULL) {
 		clock_gettime(CLOCK_MONOTONIC, &t1);
 		*seconds_r = (double)(t1.tv_sec - t0.tv_sec) +
@@ -270,28 +351,56 @@ out:
 	return ret;
 }
 
+/* A refusal in place of gpg's verdict (status ERROR). */
+static void pgp_refuse(struct pgp_sig *sig_r, enum pgp_refusal why_code,
+		       const char *why)
+{
+	memset(sig_r, 0, sizeof(*sig_r));
+	sig_r->status = PGP_SIG_ERROR;
+	sig_r->refused = why_code;
+	snprintf(sig_r->why, sizeof(sig_r->why), "%s", why);
+}
+
 /* The one verify path: sig over signed_data (detached) or, when
  * clearsigned, sig holding its own text, which gpg hands back and we
  * append to *text_r.  Failures that come from the data are a result
- * (PGP_SIG_ERROR, no text), not -1. */
+ * (PGP_SIG_ERROR, no text), not -1: a blob the pre-scan refuses never
+ * reaches gpg, and one gpg cannot judge within the budget is stopped. */
 static int pgp_verify(struct pgp_ctx *ctx, const void *sig, size_t siglen,
 		      bool clearsigned, const void *signed_data,
 		      size_t signed_len, struct pgp_sig *sig_r,
 		      struct buf *text_r, const char **error_r)
 {
+	struct gpgme_data_cbs cbs = { .write = pgp_sink_write };
+	struct buf plain = BUF_INIT;
+	struct pgp_sink sink = { &plain, 2 * siglen + 1024, false };
 	gpgme_data_t d_plain = NULL;
 	gpgme_error_t err;
-	char *plain;
-	size_t plain_len;
+	char why[200];
+	bool over;
 	int ret = -1;
 
-	if (clearsigned && (err = gpgme_data_new(&d_plain)) != 0) {
+	if (ctx->scan &&
+	    (clearsigned ? pgp_scan_clearsigned(sig, siglen, why, sizeof(why))
+	     : pgp_scan(sig, siglen, PGP_SCAN_SIGNATURE, why, sizeof(why))) < 0) {
+		pgp_refuse(sig_r, PGP_REFUSED_SHAPE, why);
+		return 0;
+	}
+	if (clearsigned &&
+	    (err = gpgme_data_new_from_cbs(&d_plain, &cbs, &sink)) != 0) {
 		*error_r = pgp_fail(ctx, "gpgme_data_new", err);
 		goto out;
 	}
 	if (pgp_run_verify(ctx, sig, siglen, signed_data, signed_len, d_plain,
-			   &err, NULL, error_r) < 0)
+			   &err, &over, NULL, error_r) < 0)
 		goto out;
+	if (over || sink.over) {
+		pgp_refuse(sig_r, PGP_REFUSED_BUDGET, over ?
+			   pgp_budget_fail(ctx) : "gpg wrote more text than "
+			   "the signed block holds and was stopped");
+		ret = 0;
+		goto out;
+	}
 	if (err != 0 && pgp_data_error(err)) {
 		memset(sig_r, 0, sizeof(*sig_r));
 		sig_r->status = PGP_SIG_ERROR;
@@ -303,17 +412,11 @@ static int pgp_verify(struct pgp_ctx *ctx, const void *sig, size_t siglen,
 		goto out;
 	}
 	ret = pgp_fill_result(ctx, sig_r, error_r);
-	if (!clearsigned)
-		goto out;
-	plain = gpgme_data_release_and_get_mem(d_plain, &plain_len);
-	d_plain = NULL;
-	if (plain != NULL) {
-		if (ret == 0)
-			buf_append(text_r, plain, plain_len);
-		gpgme_free(plain);
-	}
+	if (clearsigned && ret == 0)
+		buf_append(text_r, plain.data ? plain.data : "", plain.len);
 out:
 	gpgme_data_release(d_plain);
+	buf_free(&plain);
 	return ret;
 }
 
@@ -358,9 +461,10 @@ int pgp_time_verify(struct pgp_ctx *ctx, const void *data, size_t len,
 	for (i = 0; i < rounds; i++) {
 		gpgme_verify_result_t res;
 		gpgme_error_t err;
+		bool over;
 
 		if (pgp_run_verify(ctx, sig, siglen, data, len, NULL, &err,
-				   &t[i], error_r) < 0)
+				   &over, &t[i], error_r) < 0)
 			goto out;
 		res = gpgme_op_verify_result(ctx->gpg);
 		if (err != 0 || res == NULL || res->signatures == NULL ||

@@ -40,6 +40,15 @@ enum pgp_sig_status {
 
 #define PGP_FPR_MAX 64
 
+/* Why a signature was refused before or beside gpg's verdict (status
+ * PGP_SIG_ERROR then), with the words in pgp_sig.why. */
+enum pgp_refusal {
+	PGP_REFUSED_NONE = 0,
+	PGP_REFUSED_SHAPE,	/* the pre-scan (pgp_scan.h) refused it */
+	PGP_REFUSED_BUDGET,	/* gpg ran past its budget and was stopped */
+	PGP_REFUSED_WEAK_DIGEST, /* good, but over SHA-1, RIPEMD-160, MD5 */
+};
+
 struct pgp_sig {
 	enum pgp_sig_status status;
 	/* Fingerprint of the signer's primary key (upper-case hex), the one
@@ -52,6 +61,11 @@ struct pgp_sig {
 	time_t expires;		/* signature expiry, 0 = never */
 	unsigned int summary;	/* GPGME_SIGSUM_* bits, for logs and tests */
 	int nsigs;		/* signatures found; only the first is used */
+	enum pgp_refusal refused;
+	/* For a refusal: what was wrong, in English ("a compressed data
+	 * packet (tag 8) in a signature, ...", "the digest SHA1"). */
+	char why[200];
+	char digest[16];	/* the digest algorithm's name, "" if unknown */
 };
 
 /* Returns a short English name for the status ("good", "bad", ...). */
@@ -62,6 +76,25 @@ const char *pgp_sig_status_name(enum pgp_sig_status status);
 int pgp_ctx_new(const char *gnupghome, struct pgp_ctx **ctx_r,
 		const char **error_r);
 void pgp_ctx_free(struct pgp_ctx **ctx);
+
+/* The default budget of one gpg operation on a stranger's bytes. */
+#define PGP_BUDGET_DEFAULT_MS 5000
+
+/* How a context treats bytes strangers send.  budget_ms: the most wall
+ * time one gpg operation on them (a verify, a key listing or import of
+ * key data) may take before gpg is killed and the operation fails (0:
+ * no limit); a clearsigned verify's output is also bounded (by its
+ * input's size).  allow_sha1: a good signature over SHA-1 counts (never
+ * over RIPEMD-160 or MD5).  scan: the shape pre-scan of pgp_scan.h runs
+ * before gpg sees a signature or key data (off only in tests of the
+ * budget).  A new context has PGP_BUDGET_DEFAULT_MS, no SHA-1, the scan
+ * on; its siblings made later copy its limits. */
+struct pgp_limits {
+	unsigned int budget_ms;
+	bool allow_sha1;
+	bool scan;
+};
+void pgp_ctx_set_limits(struct pgp_ctx *ctx, const struct pgp_limits *lim);
 
 /* The most contexts pgp_ctx_sibling() makes beside one context. */
 #define PGP_SIBLINGS_MAX 3
@@ -78,7 +111,10 @@ int pgp_ctx_sibling(struct pgp_ctx *ctx, unsigned int i,
 
 /* Verify a detached signature sig over data.  The result (including BAD,
  * UNKNOWN_KEY, and ERROR for data that is not a signature) is in *sig_r
- * and the function returns 0; -1 only if GPGME or gpg could not run. */
+ * and the function returns 0; -1 only if GPGME or gpg could not run.  A
+ * signature the pre-scan refuses, one gpg cannot judge within the
+ * budget, and a good one over a weak digest are ERROR with refused and
+ * why set (see struct pgp_limits). */
 int pgp_verify_detached(struct pgp_ctx *ctx, const void *data, size_t len,
 			const void *sig, size_t siglen, struct pgp_sig *sig_r,
 			const char **error_r);
@@ -106,7 +142,8 @@ int pgp_verify_clearsigned(struct pgp_ctx *ctx, const void *data, size_t len,
  * *fprs_r (free with pgp_fprs_free); *count_r gets their number.
  * Returns -1, with *fprs_r NULL, *count_r 0 and the keyring unchanged, if
  * the data is larger than PGP_KEY_MAX_BYTES, holds a secret key, holds a
- * new key together with any other, or holds no usable public key. */
+ * new key together with any other, holds no usable public key, holds
+ * what key data never does (pgp_scan.h), or gpg ran past the budget. */
 int pgp_import_keys(struct pgp_ctx *ctx, const void *data, size_t len,
 		    char ***fprs_r, unsigned int *count_r,
 		    const char **error_r);
@@ -132,12 +169,13 @@ void pgp_known_import_free(struct pgp_known_import *r);
  * copy of a known key (its revocation, new self-signatures, subkeys).
  * Never adds a key: if data holds a key not in the keyring, nothing is
  * imported and -1 is returned.  A revocation for a key not in the
- * keyring, or data gpg cannot read at all, changes nothing: 0 with an
- * empty *r.  Certifications of a known key by other keys are dropped
+ * keyring changes nothing: 0 with an empty *r.  Certifications of a known key by other keys are dropped
  * (nobody may grow another player's key).  Fills *r (zeroed first; free
  * with pgp_known_import_free) and returns 0; -1 with *r empty if the data
  * is larger than PGP_KEY_MAX_BYTES, holds a secret key or a key not in
- * the keyring, or gpg failed. */
+ * the keyring, holds what key data never does (the pre-scan of
+ * pgp_scan.h: a compressed packet, say, or no OpenPGP data at all), gpg
+ * ran past the budget, or gpg failed. */
 int pgp_import_known(struct pgp_ctx *ctx, const void *data, size_t len,
 		     struct pgp_known_import *r, const char **error_r);
 
@@ -235,5 +273,33 @@ enum pgp_signed_kind {
 int pgp_export_signed(const char *raw, size_t len,
 		      enum pgp_signed_kind *kind_r, struct buf *signed_r,
 		      struct buf *sig_r, const char **error_r);
+
+/* ---- for a game's archive given to others (pgp_public.c) ---- */
+
+/* The public keys fprs (NULL-terminated), each as pgp_export_keys()
+ * gives it but, where labels[i] is not NULL, without its user IDs and
+ * attributes (a player's address, a photo) and their signatures, and
+ * with one User ID packet holding labels[i] instead.  That packet bears
+ * no self-signature (only the key's owner could make one): gpg takes
+ * such a key only with --allow-non-selfsigned-uid, and gpgv not at all;
+ * a signature check needs no user ID, only the key.  Appended armored to
+ * *armored_r and as packets to *binary_r; -1 with *error_r. */
+int pgp_public_keys(struct pgp_ctx *ctx, const char *const *fprs,
+		    const char *const *labels, struct buf *armored_r,
+		    struct buf *binary_r, const char **error_r);
+
+/* A mail holding of the raw mail only what its signature covers and the
+ * signature, so that pgp_export_signed() and inbound_parse() read the
+ * same signed bytes, signature and text from it as from the raw mail:
+ * headers (the caller's lines, each CRLF-ended), MIME-Version, then a
+ * multipart/signed of the signed part exactly and the signature
+ * (PGP/MIME), or a text/plain part of the clearsigned block in the
+ * charset the daemon read it in (inline); for an unsigned mail, text (as
+ * the daemon read it) as text/plain.  No header of the raw mail is
+ * kept.  Appended to *out_r; -1 with *error_r for a mail whose MIME
+ * cannot be read. */
+int pgp_public_mail(const char *raw, size_t len, const char *headers,
+		    const char *text, struct buf *out_r,
+		    const char **error_r);
 
 #endif

@@ -15,6 +15,7 @@
 #include "mail/inbound_clients.h"
 #include "mail/mime.h"
 #include "mail/pgp_private.h"
+#include "mail/pgp_scan.h"
 #include "util/buf.h"
 
 int pgp_export_keys(struct pgp_ctx *ctx, const char *const *fprs, bool armor,
@@ -103,10 +104,12 @@ int pgp_export_signer(struct pgp_ctx *ctx, const char *name,
 int pgp_export_load_keys(struct pgp_ctx *ctx, const void *data, size_t len,
 			 unsigned int *count_r, const char **error_r)
 {
+	struct pgp_budget budget;
 	gpgme_data_t d = NULL;
 	gpgme_import_result_t res;
 	gpgme_import_status_t st;
 	gpgme_error_t err;
+	char why[200];
 	int ret = -1;
 
 	*count_r = 0;
@@ -115,11 +118,25 @@ int pgp_export_load_keys(struct pgp_ctx *ctx, const void *data, size_t len,
 				    "holds", 0);
 		return -1;
 	}
+	/* Whoever made the archive chose these bytes: checked by shape
+	 * and imported under the budget, as a mail's key would be. */
+	if (ctx->scan && pgp_scan(data, len, PGP_SCAN_KEYS, why,
+				  sizeof(why)) < 0) {
+		snprintf(ctx->error, sizeof(ctx->error), "the key data is "
+			 "refused: %s", why);
+		*error_r = ctx->error;
+		return -1;
+	}
 	if ((err = gpgme_data_new_from_mem(&d, data, len, 0)) != 0) {
 		*error_r = pgp_fail(ctx, "import setup", err);
 		return -1;
 	}
+	pgp_budget_begin(ctx, &budget);
 	err = gpgme_op_import(ctx->gpg, d);
+	if (pgp_budget_end(&budget)) {
+		*error_r = pgp_budget_fail(ctx);
+		goto out;
+	}
 	res = gpgme_op_import_result(ctx->gpg);
 	if (err != 0 || res == NULL) {
 		*error_r = pgp_fail(ctx, "import", err);

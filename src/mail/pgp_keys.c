@@ -14,6 +14,7 @@
 #include <strings.h>
 
 #include "mail/pgp_private.h"
+#include "mail/pgp_scan.h"
 #include "util/buf.h"
 #include "util/xstr.h"
 
@@ -80,10 +81,13 @@ static int pgp_cmp_str(const void *a, const void *b)
 	"keep-uid=mbox -n || uid !~ of size && uid !~ [invalid image]"
 #define PGP_FILTER_KNOWN_KEY "drop-sig=sig_created -n"
 
-/* What may never come in by mail, whatever the path. */
+/* What may never come in by mail, whatever the path: too much, a
+ * secret key, and (the pre-scan) any packet key data does not hold. */
 static int pgp_import_precheck(struct pgp_ctx *ctx, const void *data,
 			       size_t len, const char **error_r)
 {
+	char why[200];
+
 	if (len > PGP_KEY_MAX_BYTES) {
 		snprintf(ctx->error, sizeof(ctx->error),
 			 "the key is %zu bytes; the limit is %u", len,
@@ -93,6 +97,12 @@ static int pgp_import_precheck(struct pgp_ctx *ctx, const void *data,
 	}
 	if (memmem(data, len, "PRIVATE KEY BLOCK", 17) != NULL) {
 		*error_r = pgp_fail(ctx, "refusing to import a secret key", 0);
+		return -1;
+	}
+	if (ctx->scan && pgp_scan(data, len, PGP_SCAN_KEYS, why,
+				  sizeof(why)) < 0) {
+		snprintf(ctx->error, sizeof(ctx->error), "not taken: %s", why);
+		*error_r = ctx->error;
 		return -1;
 	}
 	return 0;
@@ -107,6 +117,7 @@ static int pgp_list_data(struct pgp_ctx *ctx, const void *data, size_t len,
 			 char ***fprs_r, bool **known_r, unsigned int *n_r,
 			 const char **error_r)
 {
+	struct pgp_budget budget;
 	gpgme_data_t d = NULL;
 	gpgme_key_t key;
 	gpgme_error_t err;
@@ -122,6 +133,7 @@ static int pgp_list_data(struct pgp_ctx *ctx, const void *data, size_t len,
 		*error_r = pgp_fail(ctx, "gpgme_data_new", err);
 		goto out;
 	}
+	pgp_budget_begin(ctx, &budget);
 	err = gpgme_op_keylist_from_data_start(ctx->gpg, d, 0);
 	while (err == 0 && (err = gpgme_op_keylist_next(ctx->gpg, &key)) == 0) {
 		if (key->subkeys != NULL && key->subkeys->fpr != NULL &&
@@ -130,6 +142,10 @@ static int pgp_list_data(struct pgp_ctx *ctx, const void *data, size_t len,
 		gpgme_key_unref(key);
 	}
 	gpgme_op_keylist_end(ctx->gpg);
+	if (pgp_budget_end(&budget)) {
+		*error_r = pgp_budget_fail(ctx);
+		goto out;
+	}
 	if (err != 0 && gpg_err_code(err) != GPG_ERR_EOF && !pgp_data_error(err)) {
 		*error_r = pgp_fail(ctx, "reading the key data", err);
 		goto out;
@@ -222,6 +238,7 @@ static int pgp_import_data(struct pgp_ctx *ctx, const char *filter,
 			   gpgme_import_result_t *res_r, char ***added_r,
 			   unsigned int *n_added_r, const char **error_r)
 {
+	struct pgp_budget budget;
 	gpgme_data_t d = NULL;
 	gpgme_error_t err;
 	int ret = -1;
@@ -237,7 +254,12 @@ static int pgp_import_data(struct pgp_ctx *ctx, const char *filter,
 		*error_r = pgp_fail(ctx, "gpgme_data_new", err);
 		goto out;
 	}
+	pgp_budget_begin(ctx, &budget);
 	err = gpgme_op_import(ctx->gpg, d);
+	if (pgp_budget_end(&budget)) {
+		*error_r = pgp_budget_fail(ctx);
+		goto out;
+	}
 	*res_r = gpgme_op_import_result(ctx->gpg);
 	if (err != 0 || *res_r == NULL) {
 		*error_r = pgp_fail(ctx, pgp_data_error(err) ?

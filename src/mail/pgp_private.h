@@ -6,7 +6,10 @@
 #define ASHES_MAIL_PGP_PRIVATE_H
 
 #include <gpgme.h>
+#include <limits.h>
+#include <pthread.h>
 #include <stdbool.h>
+#include <time.h>
 
 #include "mail/pgp.h"
 
@@ -29,7 +32,36 @@ struct pgp_ctx {
 	/* Contexts on the same home for other threads (pgp_ctx_sibling),
 	 * owned by this one. */
 	struct pgp_ctx *siblings[PGP_SIBLINGS_MAX];
+	/* pgp_ctx_set_limits (pgp.h): the budget of one gpg operation on a
+	 * stranger's bytes in ms (0: none), SHA-1 allowed, the shape
+	 * pre-scan on. */
+	unsigned int budget_ms;
+	bool allow_sha1;
+	bool scan;
+	/* home as gpg's command line spells it under a budget, unique to
+	 * this context (pgp_budget.c); "" when there is none */
+	char tag_home[PATH_MAX];
 };
+
+/* One budgeted operation (pgp_budget.c).  pgp_budget_begin() before the
+ * GPGME call(s), pgp_budget_end() after, which returns true when the
+ * budget ran out and gpg was killed: the operation's result is then a
+ * failure to report with pgp_budget_fail()'s words. */
+struct pgp_budget {
+	struct pgp_ctx *ctx;
+	pthread_t thread;
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	struct timespec deadline;	/* CLOCK_MONOTONIC */
+	bool watching, done, fired;
+};
+
+void pgp_budget_begin(struct pgp_ctx *ctx, struct pgp_budget *b);
+bool pgp_budget_end(struct pgp_budget *b);
+const char *pgp_budget_fail(struct pgp_ctx *ctx);
+/* Give ctx its own spelling of its home (once, when it is made). */
+void pgp_budget_tag_home(struct pgp_ctx *ctx);
+
 
 /* Write "what: gpgme's words for err" (just what when err is 0) into
  * ctx->error and return it, for *error_r. */

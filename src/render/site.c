@@ -230,7 +230,10 @@ int site_game_html(struct template_set *set, const struct site_game *g,
 	}
 	site_boards_ctx(g, ctx);
 	template_ctx_list(ctx, "notes");
-	for (size_t i = 0; i < g->nnotes; i++) {
+	template_ctx_set_bool(ctx, "notes_later", g->notes_later);
+	template_ctx_set_bool(ctx, "notes_never", g->notes_never);
+	for (size_t i = 0; i < g->nnotes && !g->notes_later &&
+	     !g->notes_never; i++) {
 		struct template_ctx *it = template_ctx_add(ctx, "notes");
 
 		template_ctx_set_int(it, "after_ply", g->notes[i].ply);
@@ -254,6 +257,7 @@ int site_game_html(struct template_set *set, const struct site_game *g,
 	template_ctx_set(ctx, "archive", name);
 	template_ctx_set(ctx, "archive_dir", SITE_ARCHIVE_DIR);
 	template_ctx_set_bool(ctx, "archived", g->archived);
+	template_ctx_set(ctx, "club_key", g->club_key);
 	ret = template_render(set, "site/game.html", ctx, out, error_r);
 	template_ctx_free(&ctx);
 	return ret;

@@ -93,9 +93,15 @@ struct site_game {
 	size_t nplies;
 	const struct site_note *notes;
 	size_t nnotes;
+	/* The notes held back (none shown, whatever notes holds): until
+	 * the game is over, or for good (the club's [site] notes). */
+	bool notes_later, notes_never;
 	const struct site_clock_event *clock_events;
 	size_t nclock_events;
 	bool archived; /* site_archive_name() is in the site's folder */
+	/* The full fingerprint of the club's key, which signs its archives
+	 * (for the command that checks one), or NULL when not known. */
+	const char *club_key;
 };
 
 /* A competition's standings as the service words them for the operator

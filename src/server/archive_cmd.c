@@ -22,6 +22,7 @@ int archive_cmd_run(struct handle *h, const struct command *c,
 	struct template_ctx *ctx;
 	struct buf body = BUF_INIT, subject = BUF_INIT;
 	char *to = NULL;
+	int64_t weight = 0;
 	int ret;
 
 	(void)c;
@@ -30,6 +31,9 @@ int archive_cmd_run(struct handle *h, const struct command *c,
 		return game_refuse_status(h, g);
 	if (g->row->status == STORE_GAME_ACTIVE && game_my_color(h, g) < 0)
 		return game_refuse(h, "not_your_game", g->row->id);
+	/* Once a day per game, within the hour's bytes (limits.c). */
+	if ((ret = limits_archive(h, g, &weight)) != 0)
+		return ret;
 	if (server_reply_address(h, h->me, &to) < 0)
 		return -1;
 	game_names_ctx(g, out);
@@ -50,6 +54,9 @@ int archive_cmd_run(struct handle *h, const struct command *c,
 		ret = server_queue_mail(h, to, h->me->id, g, false, "archive",
 					buf_str(&subject), NULL, NULL,
 					buf_str(&body), true);
+	/* What the attachment will weigh: the game's mails. */
+	if (ret == 0)
+		ret = limits_charge(h, 0, weight);
 	template_ctx_free(&ctx);
 	buf_free(&body);
 	buf_free(&subject);

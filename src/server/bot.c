@@ -95,6 +95,28 @@ static int bot_level(const struct server_bot_config *bc,
 	return AI_LEVEL_MIN;
 }
 
+/* A bot game's time control, over the challenge's (ctext,
+ * GAME_CLOCK_TEXT_MAX): [bot] clock when it names none, and never
+ * vacations, so that a game whose player stops moving ends on time and
+ * frees its place (the clocks' timer ends it). */
+static void bot_clock(const struct server_bot_config *bc, char *ctext)
+{
+	struct clock_control cc;
+	bool vac;
+
+	if (bc->clock == NULL ||
+	    game_clock_text_parse(ctext, &cc, &vac, NULL) < 0)
+		return;
+	if (cc.kind == CLOCK_KIND_NONE) {
+		bool off = cc.weekends_off;
+
+		if (clock_control_parse(bc->clock, &cc, NULL) < 0)
+			return;
+		cc.weekends_off = off;
+	}
+	game_clock_text_format(&cc, false, ctext, GAME_CLOCK_TEXT_MAX);
+}
+
 /* challenge bot [level=N] [OPTION]...: a game under way at once, the
  * sender White and to move, the bot Black.  Refused when the operator
  * has no bot, the level is not offered, or the bot plays its most
@@ -124,6 +146,9 @@ int bot_challenge(struct handle *h, const struct command *c, struct game *g,
 	}
 	if ((ret = play_challenge_settings(h, c, vtext, ctext)) != 0)
 		return ret;
+	if ((ret = limits_bot_games(h)) != 0)
+		return ret;
+	bot_clock(bc, ctext);
 	if (store_bot_games_busy(h->srv->store, &busy, &error) < 0)
 		return server_store_fail(h, error);
 	if (bc->max_games > 0 && busy >= bc->max_games) {
@@ -182,6 +207,19 @@ int bot_hint(struct handle *h, const struct command *c, struct game *g,
 		return server_store_fail(h, error);
 	if (r == 0)
 		return game_refuse(h, "hint_not_bot", g->row->id);
+	/* One hint a ply (store_bot_hint_add), so many an hour: each is
+	 * a search of the bot's. */
+	r = store_bot_hint_asked(h->srv->store, g->row->id,
+				 g->rec.pos.ply + 1, &error);
+	if (r < 0)
+		return server_store_fail(h, error);
+	if (r == 1) {
+		game_refuse(h, "hint_once_a_ply", g->row->id);
+		template_ctx_set_int(h->refusal, "ply", g->rec.pos.ply + 1);
+		return REFUSED;
+	}
+	if ((r = limits_hint(h, g)) != 0)
+		return r;
 	r = store_bot_hint_add(h->srv->store, g->row->id, g->rec.pos.ply + 1,
 			       h->me->id, h->inbound_id, h->now, &error);
 	if (r < 0)

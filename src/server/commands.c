@@ -195,6 +195,11 @@ static int commands_run_one(struct handle *h, const struct command *c,
 	row = commands_find(c->kind);
 	if (row == NULL)
 		return server_refuse(h, "e_unknown");
+	/* The bot's own mail (the bot thread's, in process) plays a move
+	 * and nothing else: whatever else its key might be made to sign,
+	 * no other act of the bot is ever recorded. */
+	if (h->msg->in_process && c->kind != COMMAND_MOVE)
+		return server_refuse(h, "bot_moves_only");
 	memset(&g, 0, sizeof(g));
 	ret = commands_gate(h, row, c, &g);
 	if (ret == 0)

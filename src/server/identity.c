@@ -8,7 +8,16 @@
  * (`confirm CODE`).  Until then the claim blocks nobody: the address's
  * real owner can register and confirm it for themselves, and a squatter's
  * claim never binds.  A pending player may only confirm (or ask for help,
- * or register again for a fresh code).
+ * or register again for a fresh code -- which counts as registering, and
+ * one key gets at most one code to an address a day).
+ *
+ * A key, likewise, binds only after a mail signed by it: `key replace`
+ * (signed by the old key, the new one inside the signed content) answers
+ * with a code that must come back signed by the new key.  Until then the
+ * old key stays, and the claim binds nobody and blocks nobody: the new
+ * key's real owner may still register with it.  A key the daemon holds
+ * a secret for (its own, the bot's) is never bound.  A name that looks
+ * like another (its skeleton, store_name_skeleton()) is refused.
  */
 #include "server/server_private.h"
 
@@ -22,6 +31,13 @@
 static const char code_alphabet[] = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
 #define IDENTITY_CODE_LEN 10 /* 50 bits: no guessing within the rate limit */
 #define IDENTITY_REGISTER_WINDOW 3600
+/* One code a day from one key to one address; a few a day to one address
+ * from all keys together (so that a squatter's claim cannot keep the
+ * address's owner from registering, nor many keys flood it). */
+#define IDENTITY_CODE_WINDOW (24 * 3600)
+#define IDENTITY_CODES_PER_ADDRESS 3
+/* How long a key claim waits for its proof. */
+#define IDENTITY_KEY_CLAIM_WINDOW (7 * 24 * 3600)
 
 bool identity_pending(const struct store_player *p)
 {
@@ -77,6 +93,73 @@ static int identity_new_code(struct handle *h, char *code)
 	return 0;
 }
 
+/* May a code go to address now?  Counts the attempt.  *ok_r false when
+ * this key sent one there today already, or the address had its codes
+ * for the day: then nothing at all goes there (h->no_reply), since a
+ * refusal there would be the very mail the limit stops. */
+static int identity_code_allowed(struct handle *h, const char *address,
+				 bool *ok_r)
+{
+	const char *fpr = h->msg->fingerprint, *error;
+	char key[STORE_ADDRESS_MAX + 96];
+	long count = 0;
+
+	*ok_r = false;
+	snprintf(key, sizeof(key), "code:%s:%s", fpr != NULL ? fpr : "-",
+		 address);
+	if (store_rate_hit(h->srv->store, key, h->now, IDENTITY_CODE_WINDOW,
+			   &count, &error) < 0)
+		return server_store_fail(h, error);
+	if (count > 1)
+		return 0;
+	snprintf(key, sizeof(key), "codes:%s", address);
+	if (store_rate_hit(h->srv->store, key, h->now, IDENTITY_CODE_WINDOW,
+			   &count, &error) < 0)
+		return server_store_fail(h, error);
+	*ok_r = count <= IDENTITY_CODES_PER_ADDRESS;
+	return 0;
+}
+
+static int identity_refuse_code(struct handle *h, const char *address)
+{
+	h->no_reply = true;
+	server_refuse(h, "code_sent_today");
+	template_ctx_set(h->refusal, "address", address);
+	return REFUSED;
+}
+
+/* Does c->name look like a name already taken (a player's, pending ones
+ * included, or the bot's)?  *like_r gets that name (or NULL). */
+static int identity_name_look_alike(struct handle *h, const char *name,
+				    char *like, size_t likelen, bool *found_r)
+{
+	const char *bot = h->srv->cfg.bot.name;
+	struct store_player *other = NULL;
+	char a[COMMAND_NAME_MAX + 1], b[COMMAND_NAME_MAX + 1];
+	const char *error;
+	int r;
+
+	*found_r = false;
+	r = store_player_by_skeleton(h->srv->store, name, &other, &error);
+	if (r < 0)
+		return server_store_fail(h, error);
+	if (r == 1) {
+		snprintf(like, likelen, "%s", other->name);
+		store_player_free(&other);
+		*found_r = true;
+		return 0;
+	}
+	if (bot != NULL) {
+		store_name_skeleton(name, a, sizeof(a));
+		store_name_skeleton(bot, b, sizeof(b));
+		if (strcmp(a, b) == 0) {
+			snprintf(like, likelen, "%s", bot);
+			*found_r = true;
+		}
+	}
+	return 0;
+}
+
 /* Record a claim of `address` for the player in hand and say in `out`
  * where the code went. */
 static int identity_claim(struct handle *h, const char *address,
@@ -120,7 +203,8 @@ int identity_register(struct handle *h, const struct command *c,
 	const struct server_inbound *msg = h->msg;
 	struct store_player *other = NULL;
 	const char *error, *from = msg->from_address;
-	bool busy;
+	char like[COMMAND_NAME_MAX + 1];
+	bool busy, code_ok;
 	int64_t id;
 	int ret;
 
@@ -136,12 +220,22 @@ int identity_register(struct handle *h, const struct command *c,
 		return REFUSED;
 	}
 	if (h->me != NULL) {
-		/* Registered, not confirmed: a fresh code, to this From. */
+		/* Registered, not confirmed: a fresh code, to this From --
+		 * a registration like any (the hourly limit counts it), and
+		 * at most one code a day from this key to that address. */
 		if (strcasecmp(h->me->name, c->name) != 0) {
 			server_refuse(h, "already_registered");
 			template_ctx_set(h->refusal, "name", h->me->name);
 			return REFUSED;
 		}
+		if (identity_register_busy(h, &busy) < 0)
+			return -1;
+		if (busy)
+			return server_refuse(h, "registrations_busy");
+		if (identity_code_allowed(h, from, &code_ok) < 0)
+			return -1;
+		if (!code_ok)
+			return identity_refuse_code(h, from);
 		goto claim;
 	}
 	if (msg->fingerprint == NULL && !h->weak)
@@ -155,10 +249,30 @@ int identity_register(struct handle *h, const struct command *c,
 		template_ctx_set(h->refusal, "name", c->name);
 		return REFUSED;
 	}
+	if (identity_name_look_alike(h, c->name, like, sizeof(like),
+				     &busy) < 0)
+		return -1;
+	if (busy) {
+		server_refuse(h, "name_looks_like");
+		template_ctx_set(h->refusal, "name", c->name);
+		template_ctx_set(h->refusal, "like", like);
+		return REFUSED;
+	}
 	if (identity_register_busy(h, &busy) < 0)
 		return -1;
 	if (busy)
 		return server_refuse(h, "registrations_busy");
+	/* A key bound once (revoked since) binds nobody again; said before
+	 * the code limit, which is about mail to the address. */
+	ret = store_key_known(h->srv->store, msg->fingerprint, &error);
+	if (ret < 0)
+		return server_store_fail(h, error);
+	if (ret == 1)
+		return server_refuse(h, "key_taken");
+	if (identity_code_allowed(h, from, &code_ok) < 0)
+		return -1;
+	if (!code_ok)
+		return identity_refuse_code(h, from);
 	ret = store_player_add(h->srv->store, c->name, NULL, msg->fingerprint,
 			       h->now, &id, &error);
 	if (ret < 0)
@@ -168,12 +282,91 @@ int identity_register(struct handle *h, const struct command *c,
 	ret = store_player_load(h->srv->store, id, &h->me, &error);
 	if (ret != 1)
 		return server_store_fail(h, error);
+	/* Whoever claimed this key with `key replace` never proved it: the
+	 * key's owner has just signed with it. */
+	if (msg->fingerprint != NULL &&
+	    store_key_claim_delete(h->srv->store, 0, msg->fingerprint, NULL,
+				   &error) < 0)
+		return server_store_fail(h, error);
 claim:
 	if (identity_claim(h, from, out) < 0)
 		return -1;
 	template_ctx_set(out, "name", h->me->name);
 	if (msg->fingerprint != NULL)
 		template_ctx_set(out, "fingerprint", msg->fingerprint);
+	return 0;
+}
+
+/* Does the player still hold key fpr?  (A claim made by a key since
+ * revoked or replaced has lapsed.) */
+static bool identity_holds(const struct store_player *p, const char *fpr)
+{
+	for (size_t i = 0; i < p->n_fingerprints; i++)
+		if (strcasecmp(p->fingerprints[i], fpr) == 0)
+			return true;
+	return false;
+}
+
+/* `confirm CODE` signed by a key no player holds: the proof a `key
+ * replace` waits for.  The key binds to the player who claimed it, in
+ * place of the key that signed the claim. */
+static int identity_confirm_key(struct handle *h, const struct command *c,
+				struct template_ctx *out)
+{
+	const struct server_inbound *msg = h->msg;
+	struct store_key_claim claim;
+	struct store_player *p = NULL;
+	const char *error;
+	int ret;
+
+	ret = store_key_claim_find(h->srv->store, msg->fingerprint, c->code,
+				   &claim, &error);
+	if (ret < 0)
+		return server_store_fail(h, error);
+	if (ret == 0)
+		return server_refuse(h, "not_registered");
+	ret = store_player_load(h->srv->store, claim.player_id, &p, &error);
+	if (ret < 0) {
+		store_key_claim_clear(&claim);
+		return server_store_fail(h, error);
+	}
+	if (ret == 0 || h->now - claim.created > IDENTITY_KEY_CLAIM_WINDOW ||
+	    !identity_holds(p, claim.old_fingerprint)) {
+		ret = store_key_claim_delete(h->srv->store, claim.player_id,
+					     NULL, NULL, &error);
+		store_key_claim_clear(&claim);
+		store_player_free(&p);
+		if (ret < 0)
+			return server_store_fail(h, error);
+		return server_refuse(h, "key_claim_lapsed");
+	}
+	ret = store_key_replace(h->srv->store, p->id, claim.old_fingerprint,
+				claim.fingerprint, h->now, &error);
+	if (ret == 0)
+		ret = store_key_claim_delete(h->srv->store, 0,
+					     claim.fingerprint, NULL, &error);
+	if (ret < 0) {
+		store_key_claim_clear(&claim);
+		store_player_free(&p);
+		return server_store_fail(h, error);
+	}
+	if (ret == 1) {
+		store_key_claim_clear(&claim);
+		store_player_free(&p);
+		return server_refuse(h, "key_taken");
+	}
+	template_ctx_set_bool(out, "key_bound", true);
+	template_ctx_set(out, "name", p->name);
+	template_ctx_set(out, "old", claim.old_fingerprint);
+	template_ctx_set(out, "new", claim.fingerprint);
+	store_key_claim_clear(&claim);
+	/* The key is the player's now: the reply goes where their mail
+	 * goes. */
+	store_player_free(&p);
+	ret = store_player_by_fingerprint(h->srv->store, msg->fingerprint,
+					  &h->me, &error);
+	if (ret != 1)
+		return server_store_fail(h, ret < 0 ? error : "key not bound");
 	return 0;
 }
 
@@ -198,6 +391,8 @@ int identity_confirm(struct handle *h, const struct command *c,
 		    store_player_load(h->srv->store, pid, &h->me, &error) < 0)
 			return server_store_fail(h, error);
 	}
+	if (h->me == NULL && msg->fingerprint != NULL)
+		return identity_confirm_key(h, c, out);
 	if (h->me == NULL)
 		return server_refuse(h, "not_registered");
 	ret = store_claim_get(h->srv->store, h->me->id, &claim, &error);
@@ -239,10 +434,24 @@ int identity_confirm(struct handle *h, const struct command *c,
 	return 0;
 }
 
+/* Is fpr one of the daemon's own keys (the mail layer said so, or it is
+ * the bot's)?  1, 0, -1. */
+static int identity_own_key(struct handle *h, const char *fpr)
+{
+	const struct server_inbound *msg = h->msg;
+
+	for (size_t i = 0; i < msg->own_offered_count; i++)
+		if (strcasecmp(msg->own_offered_fprs[i], fpr) == 0)
+			return 1;
+	return bot_is_key(h, fpr);
+}
+
 int identity_key_replace(struct handle *h, const struct command *c,
 			 struct game *g, struct template_ctx *out)
 {
 	const struct server_inbound *msg = h->msg;
+	struct store_player *other = NULL;
+	char code[IDENTITY_CODE_LEN + 1];
 	const char *error, *fresh = NULL;
 	size_t i, n = 0;
 	int ret;
@@ -251,23 +460,46 @@ int identity_key_replace(struct handle *h, const struct command *c,
 	(void)g;
 	if (msg->fingerprint == NULL)
 		return server_refuse(h, "key_replace_unsigned");
+	if (msg->own_offered_count > 0) {
+		server_refuse(h, "key_replace_own_key");
+		template_ctx_set(h->refusal, "fingerprint",
+				 msg->own_offered_fprs[0]);
+		return REFUSED;
+	}
 	for (i = 0; i < msg->offered_count; i++)
 		if (strcasecmp(msg->offered_fprs[i], msg->fingerprint) != 0) {
 			fresh = msg->offered_fprs[i];
 			n++;
 		}
+	if (n == 0 && msg->offered_outside > 0)
+		return server_refuse(h, "key_replace_outside");
 	if (n != 1) {
 		server_refuse(h, "key_replace_needs_one");
 		template_ctx_set_int(h->refusal, "count", (long)n);
 		return REFUSED;
 	}
-	ret = store_key_replace(h->srv->store, h->me->id, msg->fingerprint,
-				fresh, h->now, &error);
+	ret = identity_own_key(h, fresh);
+	if (ret < 0)
+		return -1;
+	if (ret == 1) {
+		server_refuse(h, "key_replace_own_key");
+		template_ctx_set(h->refusal, "fingerprint", fresh);
+		return REFUSED;
+	}
+	ret = store_player_by_fingerprint(h->srv->store, fresh, &other, &error);
+	store_player_free(&other);
 	if (ret < 0)
 		return server_store_fail(h, error);
 	if (ret == 1)
 		return server_refuse(h, "key_taken");
+	/* Nothing binds yet: the new key must sign the code. */
+	if (identity_new_code(h, code) < 0)
+		return -1;
+	if (store_key_claim_set(h->srv->store, h->me->id, fresh,
+				msg->fingerprint, code, h->now, &error) < 0)
+		return server_store_fail(h, error);
 	template_ctx_set(out, "old", msg->fingerprint);
 	template_ctx_set(out, "new", fresh);
+	template_ctx_set(out, "code", code);
 	return 0;
 }

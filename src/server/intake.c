@@ -4,7 +4,8 @@
  * the commit) changes nothing twice, the rate counter included.
  *
  * In order: revocation certificates it carried (self-proving: no
- * signature needed), delivery reports (only one naming a Message-ID of
+ * signature needed), a mail signed by one of the daemon's own keys (a
+ * copy of a mail we sent: recorded, never answered), delivery reports (only one naming a Message-ID of
  * ours marks an address failing), loops and automatic mail (recorded,
  * never answered), the sender rate limit, and a refusal of the whole mail
  * with the backscatter rule: mail whose sender nobody verified is answered
@@ -236,12 +237,38 @@ static void intake_refusal_vars(struct handle *h)
 		template_ctx_set(r, "problem", msg->problem);
 }
 
+/* A mail out of the mailbox signed by one of the daemon's own keys is a
+ * copy of a mail we sent (a signed relay, a bot move, re-wrapped): it
+ * speaks for nobody.  1 (and out filled) when this mail is one, 0 when
+ * not, -1. */
+static int intake_own_signer(struct handle *h, struct server_outcome *out)
+{
+	const struct server_inbound *msg = h->msg;
+	int bot = 0;
+
+	if (msg->fingerprint == NULL || msg->in_process)
+		return 0;
+	if (!msg->own_signer) {
+		bot = bot_is_key(h, msg->fingerprint);
+		if (bot <= 0)
+			return bot;
+	}
+	out->status = SERVER_IGNORED;
+	snprintf(out->outcome, sizeof(out->outcome),
+		 "refused: own_key (signed by a key of this daemon; "
+		 "not answered)");
+	return 1;
+}
+
 int intake_decide(struct handle *h, struct server_outcome *out)
 {
 	const struct server_inbound *msg = h->msg;
 	const char *why = NULL, *error, *rate_key;
 	size_t revoked = 0;
+	int own;
 
+	/* A revocation certificate proves itself, whoever carried it (the
+	 * mail layer has imported it already): taken first. */
 	if (intake_revocations(h, &revoked) < 0)
 		return -1;
 	if (revoked > 0) {
@@ -252,6 +279,11 @@ int intake_decide(struct handle *h, struct server_outcome *out)
 			 "key revoked (%zu)", revoked);
 		return 1;
 	}
+	/* Then, before anything else of the mail is acted on: the daemon's
+	 * own keys authorise nothing that arrives by mail. */
+	own = intake_own_signer(h, out);
+	if (own != 0)
+		return own;
 	if (msg->silent_outcome != NULL) {
 		out->status = SERVER_IGNORED;
 		if (strcmp(msg->silent_outcome, "bounce") == 0)
@@ -265,8 +297,9 @@ int intake_decide(struct handle *h, struct server_outcome *out)
 	 * verified signer is counted by key, anyone else by address. */
 	rate_key = msg->fingerprint != NULL ? msg->fingerprint :
 		   msg->from_address;
-	/* The daemon's own bot moves in every game it plays: not counted. */
-	if (msg->fingerprint != NULL) {
+	/* The daemon's own bot moves in every game it plays: not counted
+	 * (only the bot thread's own, intake_own_signer() saw to that). */
+	if (msg->fingerprint != NULL && msg->in_process) {
 		int bot = bot_is_key(h, msg->fingerprint);
 		if (bot < 0)
 			return -1;
@@ -287,6 +320,12 @@ int intake_decide(struct handle *h, struct server_outcome *out)
 		}
 		if (count == limit + 1)
 			h->mail_refusal = "rate_limited";
+	}
+	/* What this sender's mails made us send this hour. */
+	if (h->mail_refusal == NULL) {
+		int r = limits_gate(h, out);
+		if (r != 0)
+			return r;
 	}
 	if (h->mail_refusal == NULL)
 		return intake_player_alive(h);

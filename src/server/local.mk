@@ -32,6 +32,8 @@ libashes_server_a_SOURCES = \
 libashes_server_a_SOURCES += src/server/bot.c src/server/bot_turn.c
 # client footers and bare names below the last command (clients helper)
 libashes_server_a_SOURCES += src/server/command_signoff.c
+# What one player's mails may make the daemon send and compute.
+libashes_server_a_SOURCES += src/server/limits.c
 libashes_server_a_LIBADD = $(libashes_ai_a_OBJECTS)
 
 # tests/server: Check tests for the command language and the service.
@@ -104,6 +106,7 @@ nobase_dist_pkgdata_DATA += templates/help-commands.txt \
 	templates/mail/bot-move.txt templates/mail/subject-bot-move.txt \
 	templates/mail/hint.txt \
 	templates/mail/archive-unavailable.txt \
+	templates/mail/archive-verify.txt \
 	templates/mail/ladder-notice.txt \
 	templates/mail/ladder.txt \
 	templates/mail/league.txt \

@@ -163,6 +163,11 @@ int play_challenge(struct handle *h, const struct command *c, struct game *g,
 			return ret;
 		}
 	}
+	/* One open challenge per pair, so many a day, so many out. */
+	if ((ret = limits_challenge(h, target)) != 0) {
+		store_player_free(&target);
+		return ret;
+	}
 
 	memset(&row, 0, sizeof(row));
 	row.variant = vtext;

@@ -250,6 +250,15 @@ int server_queue_mail(struct handle *h, const char *to,
 		goto out;
 	}
 	h->queued++;
+	/* What the sender's mail made us send counts against the sender
+	 * (limits.c); an observer's mails are the observer's choice. */
+	if (strcmp(kind, server_notices[NOTICE_OBSERVER].kind) != 0 &&
+	    limits_charge(h, 1, (int64_t)(strlen(body) +
+			  (m.html != NULL ? strlen(m.html) : 0) +
+			  m.image_len)) < 0) {
+		ret = -1;
+		goto out;
+	}
 	if (g != NULL && g->row->thread_message_id == NULL) {
 		g->row->thread_message_id = strdup(id + 1);
 		if (g->row->thread_message_id == NULL ||

@@ -19,6 +19,8 @@ static int reply_unwanted(struct handle *h)
 {
 	struct store_settings s;
 
+	if (h->no_reply)
+		return 1;
 	if (!h->only_moves || h->me == NULL || h->msg->unsigned_text_ignored ||
 	    template_ctx_get(h->reply, "subject_ignored") != NULL)
 		return 0;

@@ -112,6 +112,8 @@ static int identify(struct handle *h)
 	const char *error;
 	int ret = 0;
 
+	if (msg->fingerprint != NULL && msg->own_signer && !msg->in_process)
+		return 0; /* our own key, from the mailbox: nobody (intake.c) */
 	if (msg->fingerprint != NULL)
 		ret = store_player_by_fingerprint(h->srv->store,
 						  msg->fingerprint, &h->me,
@@ -391,7 +393,30 @@ int server_key_bound(struct server *server, const char *fpr,
 	int r = store_player_by_fingerprint(server->store, fpr, &p, error_r);
 
 	store_player_free(&p);
+	/* A key a `key replace` claims stays until its proof comes back
+	 * (signed by it, which gpg can check only with the key). */
+	if (r == 0)
+		r = store_key_claimed(server->store, fpr, error_r);
 	return r;
+}
+
+int server_prune_rates(struct server *server, int64_t now,
+		       const char **error_r)
+{
+	const char *error;
+
+	if (store_begin(server->store, &error) < 0 ||
+	    store_rate_prune(server->store, now - SERVER_RATE_WINDOW_MAX,
+			     &error) < 0) {
+		store_rollback(server->store);
+		*error_r = error;
+		return -1;
+	}
+	if (store_commit(server->store, &error) < 0) {
+		*error_r = error;
+		return -1;
+	}
+	return 0;
 }
 
 int server_help_text(struct server *server, struct buf *out,

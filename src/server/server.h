@@ -125,6 +125,25 @@ struct server_bot_config {
 	bool rated;          /* its games are rated */
 	int64_t delay;       /* seconds it waits after its opponent moved */
 	int64_t think_ms;    /* its thinking time per move */
+	size_t max_games_per_player; /* one player's bot games at once; 0: any */
+	/* The time control of a bot game whose challenge names none (a
+	 * clock spec, clock.h; vacations are not taken): so that a game
+	 * whose player stops moving ends on time.  NULL: none. */
+	const char *clock;
+};
+
+/* What one player's mails may make the daemon send and compute
+ * ([limits] in ashesd.conf; limits.c).  Counted in the service's
+ * transaction; 0: no limit. */
+struct server_limits {
+	/* Mails queued and their bytes (an archive weighs its game's
+	 * mails), to anyone, from one player's mails in an hour: past it,
+	 * one notice saying when it resets, and nothing more until then. */
+	unsigned mails_per_hour;
+	uint64_t bytes_per_hour;
+	unsigned hints_per_hour;     /* `hint`s of one player an hour */
+	unsigned challenges_per_day; /* from one player to the same one */
+	unsigned open_challenges;    /* one player's unanswered at once */
 };
 
 struct server_config {
@@ -165,6 +184,7 @@ struct server_config {
 	size_t nleagues;
 	struct rating_config rating;
 	struct server_bot_config bot;
+	struct server_limits limits;
 };
 
 /* Defaults: no domain, no templates, default variant, draws allowed. */
@@ -211,7 +231,8 @@ struct server_inbound {
 	 * code (a section of templates/mail/mail-refused.txt): unsigned,
 	 * bad_signature, bad_signature_nbsp, unknown_key, key_expired, key_revoked,
 	 * signature_expired, signature_too_old, signature_future, too_big,
-	 * unreadable.  The service decides what follows: "unsigned" is a weak
+	 * unreadable, signature_refused (the OpenPGP pre-scan), gpg_budget,
+	 * weak_digest (problem then says why).  The service decides what follows: "unsigned" is a weak
 	 * identity where require_signature is off; anything else is recorded
 	 * and answered once with why (the backscatter rules permitting), and
 	 * no command runs.  NULL: nothing wrong. */
@@ -243,6 +264,23 @@ struct server_inbound {
 	size_t offered_count;
 	/* raw holds only the header block (a mail too big to keep). */
 	bool raw_truncated;
+	/* The signer is a key the daemon holds a secret for (its signing
+	 * key, the bot's): the mail layer says so.  Such mail out of the
+	 * mailbox is a copy of our own (a signed relay re-wrapped):
+	 * recorded, never answered, and no command of it runs. */
+	bool own_signer;
+	/* The mail was made in this process -- the bot's move, which the
+	 * bot thread hands over directly -- and never came through the
+	 * mailbox: the only mail the bot's key may sign. */
+	bool in_process;
+	/* Keys this mail carried that the daemon holds a secret for: never
+	 * offered to bind (`key replace` refuses them by name). */
+	const char *const *own_offered_fprs;
+	size_t own_offered_count;
+	/* Keys the mail carried outside what its signature covers (beside
+	 * a clearsigned text): anyone on the way can swap them, so they are
+	 * never offered; `key replace` says so. */
+	size_t offered_outside;
 };
 
 enum server_status {
@@ -299,8 +337,19 @@ int server_handle_batch(struct server *server,
 			int64_t now, struct server_outcome *outs,
 			const char **error_r);
 
-/* Does a player hold the key fpr (bound, not revoked)?  1 yes, 0 no, -1
- * with *error_r.  The mail layer drops a key a mail brought that no
+/* The longest window any of the service's rate counters uses (the sender
+ * limit and registrations an hour, a refusal or a confirmation code a
+ * day, and the amplification limits of limits.c: an archive of a game and
+ * the challenges to one player a day), with a day to spare: a counter whose window began before now
+ * less this is over, and server_prune_rates() deletes it (the daemon
+ * calls it from its periodic work). */
+#define SERVER_RATE_WINDOW_MAX (2 * 24 * 3600)
+int server_prune_rates(struct server *server, int64_t now,
+		       const char **error_r);
+
+/* Does a player hold the key fpr (bound, not revoked), or does a pending
+ * `key replace` claim it (it waits for a mail signed by it)?  1 yes, 0
+ * no, -1 with *error_r.  The mail layer drops a key a mail brought that no
  * player holds after the mail was handled (a refused registration), so
  * refused mail cannot grow the keyring. */
 int server_key_bound(struct server *server, const char *fpr,

@@ -92,6 +92,10 @@ struct handle {
 	/* This mail made a confirmation code (register): the one mail a
 	 * claimed, unconfirmed address ever gets from us. */
 	bool code_sent;
+	/* Nothing at all is sent in answer to this mail: a code went to
+	 * its address today already, and a refusal there would be the
+	 * very mail the limit stops (identity.c). */
+	bool no_reply;
 	/* The failure is the mail's own (a value the store's rules refuse),
 	 * not the machinery's: record it and go on, never retry it. */
 	bool mail_fault;
@@ -184,6 +188,29 @@ int play_challenge_settings(struct handle *h, const struct command *c,
 /* ---- bot.c: the practice opponent ------------------------------------ */
 
 /* The bot's player id into *id_r (0: there is no bot).  0 or -1. */
+/* ---- limits.c: what one player's mails may make us send and compute */
+
+/* Count mails queued, and their bytes, for the sender of the mail in
+ * hand (not the bot's, not outside a mail).  0 or -1. */
+int limits_charge(struct handle *h, int64_t mails, int64_t bytes);
+/* Before any command runs: a sender whose hour of mails or bytes is
+ * spent gets one notice (h->mail_refusal "send_budget", 0), then every
+ * mail of theirs is ignored until it resets (1, *out filled).  -1. */
+int limits_gate(struct handle *h, struct server_outcome *out);
+/* `archive GAME`: once per player and game a day, within the hour's
+ * bytes.  0 with the archive's weight in *bytes_r (counted as asked),
+ * REFUSED, -1. */
+int limits_archive(struct handle *h, const struct game *g,
+		   int64_t *bytes_r);
+/* `hint GAME`: [limits] hints_per_hour.  0 (counted), REFUSED, -1. */
+int limits_hint(struct handle *h, const struct game *g);
+/* `challenge NAME|any`: one open challenge between two players, the
+ * sender's open challenges, challenges to one player a day.  target NULL
+ * for `challenge any`.  0 (counted), REFUSED, -1. */
+int limits_challenge(struct handle *h, const struct store_player *target);
+/* `challenge bot`: [bot] max_games_per_player.  0, REFUSED, -1. */
+int limits_bot_games(struct handle *h);
+
 int bot_player_id(struct handle *h, int64_t *id_r);
 /* Is player pid the bot?  1 yes, 0 no, -1 failure.  The bot gets no
  * mail: queue.c drops every mail to it. */

@@ -5,7 +5,7 @@ STORE_SQL_FILES = sql/001-initial.sql sql/002-hostile-mail.sql \
 	sql/003-outbox-envelope.sql sql/004-duplicates-recorded.sql \
 	sql/005-player-settings.sql sql/006-undo-message.sql \
 	sql/007-outbox-image-type.sql sql/008-clocks.sql \
-	sql/009-clubs.sql sql/010-bot.sql
+	sql/009-clubs.sql sql/010-bot.sql sql/011-key-proofs.sql
 nobase_dist_pkgdata_DATA += $(STORE_SQL_FILES)
 
 noinst_LIBRARIES += libashes_store.a
@@ -30,6 +30,8 @@ libashes_store_a_SOURCES = \
 	src/store/store_rating.c
 # The practice opponent ([bot]): its player and games.
 libashes_store_a_SOURCES += src/store/store_bot.h src/store/store_bot.c
+# The amplification limits: counters, an archive's weight, challenges.
+libashes_store_a_SOURCES += src/store/store_limits.h src/store/store_limits.c
 # The archive's part (src/archive): a game's mails, deleting a game.
 libashes_store_a_SOURCES += src/store/store_prune.h src/store/store_prune.c
 nodist_libashes_store_a_SOURCES = src/store/store_sql_embedded.c

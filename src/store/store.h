@@ -279,6 +279,49 @@ int store_key_replace(struct store *store, int64_t player_id,
 		      const char *old_fpr, const char *new_fpr, int64_t now,
 		      const char **error_r);
 
+/* A pending key claim: `key replace` signed by the player's key
+ * old_fingerprint offered fingerprint, which binds only when a mail
+ * signed by it brings back code (sql/011-key-proofs.sql). */
+struct store_key_claim {
+	int64_t player_id;
+	char *fingerprint;
+	char *old_fingerprint;
+	char *code;
+	int64_t created;
+};
+void store_key_claim_clear(struct store_key_claim *claim);
+/* Set (or replace) the one pending key claim of a player. */
+int store_key_claim_set(struct store *store, int64_t player_id,
+			const char *fingerprint, const char *old_fingerprint,
+			const char *code, int64_t now, const char **error_r);
+/* The claim of fingerprint whose code is code: 1 and *claim_r (clear it),
+ * 0 if none. */
+int store_key_claim_find(struct store *store, const char *fingerprint,
+			 const char *code, struct store_key_claim *claim_r,
+			 const char **error_r);
+/* 1 if the key is or was bound to a player (revoked ones too: a key is
+ * bound once, ever), 0 if never. */
+int store_key_known(struct store *store, const char *fingerprint,
+		    const char **error_r);
+/* 1 if some player's pending claim names fingerprint, 0 if none. */
+int store_key_claimed(struct store *store, const char *fingerprint,
+		      const char **error_r);
+/* Drop the claim of a player; or, by fingerprint (player_id 0), every
+ * claim of that key, or (old != NULL) every claim made by the key old. */
+int store_key_claim_delete(struct store *store, int64_t player_id,
+			   const char *fingerprint, const char *old,
+			   const char **error_r);
+
+/* A name's skeleton (sql/011-key-proofs.sql): case folded, 0/o, 1/l/I
+ * and 5/s made one, trailing - and _ dropped, into out (at least
+ * strlen(name) + 1 bytes). */
+void store_name_skeleton(const char *name, char *out, size_t outlen);
+/* A player whose name has the skeleton of name (itself, in any case,
+ * included): 1 and *player_r (caller frees), 0 if none. */
+int store_player_by_skeleton(struct store *store, const char *name,
+			     struct store_player **player_r,
+			     const char **error_r);
+
 /* ---- games and moves ------------------------------------------------ */
 
 enum store_game_status {
@@ -710,6 +753,22 @@ int store_outbox_due(struct store *store, int64_t now, size_t limit,
  * if nothing is pending. */
 int store_outbox_next_due(struct store *store, int64_t *at_r,
 			  const char **error_r);
+/* The outbox's lanes: mails that carry an archive (kind "archive",
+ * megabytes) go out on a lane of their own, so that no reply waits
+ * behind one (daemon/outbox_thread.h). */
+enum store_outbox_lane {
+	STORE_OUTBOX_LANE_ALL = 0,
+	STORE_OUTBOX_LANE_SMALL, /* everything but archives */
+	STORE_OUTBOX_LANE_LARGE, /* archives only */
+};
+/* store_outbox_due() and store_outbox_next_due() for one lane. */
+int store_outbox_due_lane(struct store *store, int64_t now, size_t limit,
+			  enum store_outbox_lane lane,
+			  struct store_outbox_msg **msgs_r, size_t *count_r,
+			  const char **error_r);
+int store_outbox_next_due_lane(struct store *store,
+			       enum store_outbox_lane lane, int64_t *at_r,
+			       const char **error_r);
 /* The three marks apply to a pending message only (not sent, not
  * failed): -1 with STORE_ERROR_USAGE otherwise, so a message is never
  * marked sent twice. */
@@ -793,6 +852,9 @@ int store_rate_prune(struct store *store, int64_t before,
 /* The clocks' tables: vacations, the vacation bank, the clock history,
  * the timer's heartbeat (store_clock.h). */
 #include "store/store_clock.h"
+/* Counters that bound what one sender makes the daemon send and compute
+ * (store_limits.h). */
+#include "store/store_limits.h"
 /* A club's competitions: ladders' event logs, league seasons, which game
  * belongs to which, ratings (store_club.h). */
 #include "store/store_club.h"

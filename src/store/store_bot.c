@@ -183,6 +183,26 @@ int store_bot_game_applied(struct store *store, int64_t game_id, int64_t at,
 
 /* ---- hints ------------------------------------------------------------ */
 
+int store_bot_hint_asked(struct store *store, int64_t game_id, int ply,
+			 const char **error_r)
+{
+	static const char sql[] =
+		"SELECT count(*) FROM bot_hints WHERE game_id = ?1 AND ply = ?2";
+	sqlite3_stmt *st;
+	int64_t n = 0;
+
+	store_ok(store);
+	st = store_stmt(store, sql, error_r);
+	if (st == NULL)
+		return -1;
+	sqlite3_bind_int64(st, 1, game_id);
+	sqlite3_bind_int(st, 2, ply);
+	if (store_query_int64(store, st, &n, "reading the hints asked",
+			      error_r) < 0)
+		return -1;
+	return n > 0 ? 1 : 0;
+}
+
 int store_bot_hint_add(struct store *store, int64_t game_id, int ply,
 		       int64_t player_id, int64_t inbound_id, int64_t now,
 		       const char **error_r)

@@ -58,6 +58,10 @@ struct store_bot_hint {
 	int64_t requested;
 };
 
+/* Whether a hint for ply of game_id was asked already, answered or
+ * not: 1, 0, -1.  One hint a ply: each is a search of the bot's. */
+int store_bot_hint_asked(struct store *store, int64_t game_id, int ply,
+			 const char **error_r);
 /* Ask a hint for ply of game_id by player_id (inbound_id may be 0): 0,
  * or 1 when one for that game and ply waits already (nothing added). */
 int store_bot_hint_add(struct store *store, int64_t game_id, int ply,

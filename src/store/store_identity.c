@@ -155,3 +155,152 @@ int store_key_replace(struct store *store, int64_t player_id,
 		ret = -1;
 	return ret;
 }
+
+/* ---- key claims: a new key binds after a mail signed by it ---------- */
+
+void store_key_claim_clear(struct store_key_claim *claim)
+{
+	free(claim->fingerprint);
+	free(claim->old_fingerprint);
+	free(claim->code);
+	memset(claim, 0, sizeof(*claim));
+}
+
+int store_key_claim_set(struct store *store, int64_t player_id,
+			const char *fingerprint, const char *old_fingerprint,
+			const char *code, int64_t now, const char **error_r)
+{
+	static const char sql[] =
+		"INSERT INTO key_claims (player_id, fingerprint, "
+		"old_fingerprint, code, created) VALUES (?1, ?2, ?3, ?4, ?5) "
+		"ON CONFLICT (player_id) DO UPDATE SET fingerprint = ?2, "
+		"old_fingerprint = ?3, code = ?4, created = ?5";
+	char fpr[72], old[72];
+	sqlite3_stmt *st;
+
+	store_ok(store);
+	if (fingerprint == NULL || old_fingerprint == NULL || code == NULL ||
+	    store_fingerprint_normalise(fingerprint, fpr, sizeof(fpr)) < 0 ||
+	    store_fingerprint_normalise(old_fingerprint, old, sizeof(old)) < 0)
+		return store_fail(store, error_r, STORE_ERROR_USAGE,
+				  "not a claimable key: %s",
+				  fingerprint ? fingerprint : "(null)");
+	st = store_stmt(store, sql, error_r);
+	if (st == NULL)
+		return -1;
+	sqlite3_bind_int64(st, 1, player_id);
+	sqlite3_bind_text(st, 2, fpr, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 3, old, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 4, code, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_int64(st, 5, now);
+	return store_run(store, st, "recording a key claim", error_r);
+}
+
+int store_key_claim_find(struct store *store, const char *fingerprint,
+			 const char *code, struct store_key_claim *claim_r,
+			 const char **error_r)
+{
+	static const char sql[] =
+		"SELECT player_id, fingerprint, old_fingerprint, code, created "
+		"FROM key_claims WHERE fingerprint = ?1 AND code = ?2 "
+		"ORDER BY created DESC LIMIT 1";
+	char fpr[72];
+	sqlite3_stmt *st;
+	int rc;
+
+	store_ok(store);
+	memset(claim_r, 0, sizeof(*claim_r));
+	if (fingerprint == NULL || code == NULL ||
+	    store_fingerprint_normalise(fingerprint, fpr, sizeof(fpr)) < 0)
+		return 0;
+	st = store_stmt(store, sql, error_r);
+	if (st == NULL)
+		return -1;
+	sqlite3_bind_text(st, 1, fpr, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 2, code, -1, SQLITE_TRANSIENT);
+	rc = store_step_one(store, st, "finding a key claim", error_r);
+	if (rc <= 0)
+		return rc;
+	claim_r->player_id = store_col_int64(st, 0);
+	claim_r->fingerprint = store_col_strdup(st, 1);
+	claim_r->old_fingerprint = store_col_strdup(st, 2);
+	claim_r->code = store_col_strdup(st, 3);
+	claim_r->created = store_col_int64(st, 4);
+	store_stmt_done(st);
+	return 1;
+}
+
+int store_key_claimed(struct store *store, const char *fingerprint,
+		      const char **error_r)
+{
+	static const char sql[] =
+		"SELECT count(*) FROM key_claims WHERE fingerprint = ?1";
+	char fpr[72];
+	sqlite3_stmt *st;
+	int64_t n = 0;
+	int r;
+
+	store_ok(store);
+	if (fingerprint == NULL ||
+	    store_fingerprint_normalise(fingerprint, fpr, sizeof(fpr)) < 0)
+		return 0;
+	st = store_stmt(store, sql, error_r);
+	if (st == NULL)
+		return -1;
+	sqlite3_bind_text(st, 1, fpr, -1, SQLITE_TRANSIENT);
+	r = store_query_int64(store, st, &n, "counting key claims", error_r);
+	if (r < 0)
+		return -1;
+	return n > 0 ? 1 : 0;
+}
+
+int store_key_claim_delete(struct store *store, int64_t player_id,
+			   const char *fingerprint, const char *old,
+			   const char **error_r)
+{
+	static const char sql_player[] =
+		"DELETE FROM key_claims WHERE player_id = ?1";
+	static const char sql_fpr[] =
+		"DELETE FROM key_claims WHERE fingerprint = ?1";
+	static const char sql_old[] =
+		"DELETE FROM key_claims WHERE old_fingerprint = ?1";
+	const char *key = old != NULL ? old : fingerprint;
+	char fpr[72];
+	sqlite3_stmt *st;
+
+	store_ok(store);
+	if (player_id == 0 && (key == NULL ||
+	    store_fingerprint_normalise(key, fpr, sizeof(fpr)) < 0))
+		return 0;
+	st = store_stmt(store, player_id != 0 ? sql_player :
+			old != NULL ? sql_old : sql_fpr, error_r);
+	if (st == NULL)
+		return -1;
+	if (player_id != 0)
+		sqlite3_bind_int64(st, 1, player_id);
+	else
+		sqlite3_bind_text(st, 1, fpr, -1, SQLITE_TRANSIENT);
+	return store_run(store, st, "dropping key claims", error_r);
+}
+
+int store_key_known(struct store *store, const char *fingerprint,
+		    const char **error_r)
+{
+	static const char sql[] =
+		"SELECT count(*) FROM player_keys WHERE fingerprint = ?1";
+	char fpr[72];
+	sqlite3_stmt *st;
+	int64_t n = 0;
+
+	store_ok(store);
+	if (fingerprint == NULL ||
+	    store_fingerprint_normalise(fingerprint, fpr, sizeof(fpr)) < 0)
+		return 0;
+	st = store_stmt(store, sql, error_r);
+	if (st == NULL)
+		return -1;
+	sqlite3_bind_text(st, 1, fpr, -1, SQLITE_TRANSIENT);
+	if (store_query_int64(store, st, &n, "looking up a key", error_r) < 0)
+		return -1;
+	return n > 0 ? 1 : 0;
+}

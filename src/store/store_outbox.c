@@ -283,14 +283,20 @@ int store_outbox_enqueue(struct store *store,
 	return 0;
 }
 
-int store_outbox_due(struct store *store, int64_t now, size_t limit,
-		     struct store_outbox_msg **msgs_r, size_t *count_r,
-		     const char **error_r)
+/* The lane's condition on a row, its number in ?9. */
+#define OUTBOX_LANE_WHERE \
+	"AND (?9 = 0 OR (?9 = 1 AND kind IS NOT 'archive') OR " \
+	"(?9 = 2 AND kind = 'archive')) "
+
+int store_outbox_due_lane(struct store *store, int64_t now, size_t limit,
+			  enum store_outbox_lane lane,
+			  struct store_outbox_msg **msgs_r, size_t *count_r,
+			  const char **error_r)
 {
 	/* The WHERE matches the partial index outbox_due. */
 	static const char sql[] =
 		"SELECT " OUTBOX_COLUMNS " FROM outbox WHERE sent_at IS NULL "
-		"AND failed = 0 AND next_attempt_at <= ?1 "
+		"AND failed = 0 AND next_attempt_at <= ?1 " OUTBOX_LANE_WHERE
 		"ORDER BY next_attempt_at, id LIMIT ?2";
 	sqlite3_stmt *st;
 
@@ -302,16 +308,26 @@ int store_outbox_due(struct store *store, int64_t now, size_t limit,
 		return -1;
 	sqlite3_bind_int64(st, 1, now);
 	sqlite3_bind_int64(st, 2, limit == 0 ? -1 : (int64_t)limit);
+	sqlite3_bind_int(st, 9, (int)lane);
 	return msgs_collect(store, st, msgs_r, count_r,
 			    "listing due messages", error_r);
 }
 
-int store_outbox_next_due(struct store *store, int64_t *at_r,
-			  const char **error_r)
+int store_outbox_due(struct store *store, int64_t now, size_t limit,
+		     struct store_outbox_msg **msgs_r, size_t *count_r,
+		     const char **error_r)
+{
+	return store_outbox_due_lane(store, now, limit, STORE_OUTBOX_LANE_ALL,
+				     msgs_r, count_r, error_r);
+}
+
+int store_outbox_next_due_lane(struct store *store,
+			       enum store_outbox_lane lane, int64_t *at_r,
+			       const char **error_r)
 {
 	static const char sql[] =
 		"SELECT min(next_attempt_at) FROM outbox WHERE sent_at IS NULL "
-		"AND failed = 0";
+		"AND failed = 0 " OUTBOX_LANE_WHERE;
 	sqlite3_stmt *st;
 	int rc, ret;
 
@@ -319,6 +335,7 @@ int store_outbox_next_due(struct store *store, int64_t *at_r,
 	st = store_stmt(store, sql, error_r);
 	if (st == NULL)
 		return -1;
+	sqlite3_bind_int(st, 9, (int)lane);
 	rc = store_step(store, st);
 	if (rc != SQLITE_ROW) {
 		store_stmt_done(st);
@@ -330,6 +347,13 @@ int store_outbox_next_due(struct store *store, int64_t *at_r,
 		*at_r = store_col_int64(st, 0);
 	store_stmt_done(st);
 	return ret;
+}
+
+int store_outbox_next_due(struct store *store, int64_t *at_r,
+			  const char **error_r)
+{
+	return store_outbox_next_due_lane(store, STORE_OUTBOX_LANE_ALL, at_r,
+					  error_r);
 }
 
 /* Run an UPDATE of one pending outbox row (id in ?1); -1 with

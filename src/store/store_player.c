@@ -303,6 +303,46 @@ int store_player_by_name(struct store *store, const char *name,
 	return player_by(store, sql, name, player_r, error_r);
 }
 
+void store_name_skeleton(const char *name, char *out, size_t outlen)
+{
+	size_t n = 0;
+
+	if (outlen == 0)
+		return;
+	for (; *name != '\0' && n + 1 < outlen; name++) {
+		char c = *name == 'I' ? 'l' : *name;
+
+		if (c >= 'A' && c <= 'Z')
+			c = (char)(c - 'A' + 'a');
+		if (c == '0')
+			c = 'o';
+		else if (c == '1')
+			c = 'l';
+		else if (c == '5')
+			c = 's';
+		out[n++] = c;
+	}
+	while (n > 0 && (out[n - 1] == '-' || out[n - 1] == '_'))
+		n--;
+	out[n] = '\0';
+}
+
+int store_player_by_skeleton(struct store *store, const char *name,
+			     struct store_player **player_r,
+			     const char **error_r)
+{
+	/* The expression of the index players_skeleton, as written there. */
+	static const char sql[] =
+		"SELECT id FROM players WHERE "
+		"rtrim(replace(replace(replace(lower(replace(name, 'I', 'l')), "
+		"'0', 'o'), '1', 'l'), '5', 's'), '-_') = ?1 "
+		"ORDER BY id LIMIT 1";
+	char skel[128];
+
+	store_name_skeleton(name != NULL ? name : "", skel, sizeof(skel));
+	return player_by(store, sql, skel, player_r, error_r);
+}
+
 int store_player_by_fingerprint(struct store *store, const char *fingerprint,
 				struct store_player **player_r,
 				const char **error_r)

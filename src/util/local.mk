@@ -1,4 +1,5 @@
 # src/util: small helpers shared by every layer above core.
 noinst_LIBRARIES += libashes_util.a
 libashes_util_a_SOURCES = src/util/buf.c src/util/buf.h \
-	src/util/xalloc.c src/util/xalloc.h src/util/xstr.c src/util/xstr.h
+	src/util/xalloc.c src/util/xalloc.h src/util/xstr.c src/util/xstr.h \
+	src/util/escape.c src/util/escape.h

@@ -14,6 +14,7 @@
 
 #include "archive/archive_private.h"
 #include "core/notation.h"
+#include "mail/inbound.h"
 #include "core/variant.h"
 
 static struct core_record rec;
@@ -569,6 +570,227 @@ START_TEST(test_clock_timeout)
 }
 END_TEST
 
+/* ---- archive_untar: the bounds of an unpacking (issue 22, case 12) -- */
+
+/* A .tar.gz made by tar (in dir, of what sh makes in dir/src), unpacked
+ * under lim into dir/into: archive_untar's return, its error in err. */
+static int untar_case(const char *dir, const char *make,
+		      const struct archive_untar_limits *lim, char *err,
+		      size_t errlen)
+{
+	char cmd[2048], into[512], tgz[512], out[1024];
+	const char *error = "";
+	int r;
+
+	snprintf(cmd, sizeof(cmd), "set -e; cd '%s'; rm -rf src into t.tar.gz;"
+		 " mkdir src into; cd src; %s; tar --sort=name -czf ../t.tar.gz *",
+		 dir, make);
+	ck_assert_int_eq(system(cmd), 0);
+	snprintf(into, sizeof(into), "%s/into", dir);
+	snprintf(tgz, sizeof(tgz), "%s/t.tar.gz", dir);
+	r = archive_untar(tgz, into, lim, out, sizeof(out), &error);
+	snprintf(err, errlen, "%s", r == 0 ? out : error);
+	return r;
+}
+
+/* The bytes under dir/into, by du. */
+static long untar_bytes(const char *dir)
+{
+	char cmd[600], line[64] = "";
+	FILE *p;
+
+	snprintf(cmd, sizeof(cmd), "find '%s/into' -type f -printf '%%s\\n' | "
+		 "awk '{ n += $1 } END { print n + 0 }'", dir);
+	p = popen(cmd, "r");
+	ck_assert_ptr_nonnull(p);
+	ck_assert_ptr_nonnull(fgets(line, sizeof(line), p));
+	pclose(p);
+	return atol(line);
+}
+
+START_TEST(test_untar_bounds)
+{
+	const struct archive_untar_limits lim = { 1000, 2500, 6 };
+	char dir[] = "/tmp/ashes-untar-XXXXXX", err[1024], want[1200];
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	/* Within every bound: unpacked, byte for byte. */
+	ck_assert_int_eq(untar_case(dir, "mkdir game-1; head -c 1000 "
+				    "/dev/zero >game-1/a; echo x >game-1/b",
+				    &lim, err, sizeof(err)), 0);
+	snprintf(want, sizeof(want), "%s/into/game-1", dir);
+	ck_assert_str_eq(err, want);
+	ck_assert_int_eq(untar_bytes(dir), 1002);
+	/* One file past its bound: refused by its header, nothing of it
+	 * written. */
+	ck_assert_int_eq(untar_case(dir, "mkdir game-1; head -c 1001 "
+				    "/dev/zero >game-1/a", &lim, err,
+				    sizeof(err)), -1);
+	ck_assert_str_eq(err, "game-1/a: 1001 bytes, more than the 1000 one "
+			 "file of an archive may have");
+	ck_assert_int_eq(untar_bytes(dir), 0);
+	/* All together past theirs: refused at the file that breaks it. */
+	ck_assert_int_eq(untar_case(dir, "mkdir game-1; for f in a b c; do "
+				    "head -c 900 /dev/zero >game-1/$f; done",
+				    &lim, err, sizeof(err)), -1);
+	ck_assert_str_eq(err, "game-1/c: 900 bytes more, past the 2500 all "
+			 "files of an archive may have");
+	ck_assert_int_eq(untar_bytes(dir), 1800);
+	/* Too many entries (the folder counts). */
+	ck_assert_int_eq(untar_case(dir, "mkdir game-1; touch game-1/a "
+				    "game-1/b game-1/c game-1/d game-1/e "
+				    "game-1/f", &lim, err, sizeof(err)), -1);
+	ck_assert_str_eq(err, "more than 6 entries: more than an archive "
+			 "holds");
+	/* A link, a second folder, a folder in the folder, a hidden name. */
+	ck_assert_int_eq(untar_case(dir, "mkdir game-1; ln -s /etc/passwd "
+				    "game-1/l", &lim, err, sizeof(err)), -1);
+	ck_assert_str_eq(err, "game-1/l: an entry of type '2', not a file or "
+			 "a folder");
+	ck_assert_int_eq(untar_case(dir, "mkdir game-1 game-2; touch game-1/a "
+				    "game-2/a", &lim, err, sizeof(err)), -1);
+	ck_assert_str_eq(err, "more than one folder (game-1, game-2): an "
+			 "archive is one");
+	ck_assert_int_eq(untar_case(dir, "mkdir -p game-1/sub", &lim, err,
+				    sizeof(err)), -1);
+	ck_assert_str_eq(err, "a folder in the folder (game-1/sub/): an "
+			 "archive has none");
+	ck_assert_int_eq(untar_case(dir, "mkdir game-1; touch game-1/.x",
+				    &lim, err, sizeof(err)), -1);
+	ck_assert_str_eq(err, "a file named \"game-1/.x\": not a name an "
+			 "archive gives");
+	/* Not a .tar.gz at all. */
+	{
+		char cmd[600], tgz[600], out[600];
+		const char *error = "";
+
+		snprintf(cmd, sizeof(cmd), "cd '%s' && rm -rf into && mkdir "
+			 "into && echo nonsense | gzip >t.tar.gz", dir);
+		ck_assert_int_eq(system(cmd), 0);
+		snprintf(tgz, sizeof(tgz), "%s/t.tar.gz", dir);
+		snprintf(cmd, sizeof(cmd), "%s/into", dir);
+		ck_assert_int_eq(archive_untar(tgz, cmd, &lim, out,
+					       sizeof(out), &error), -1);
+		ck_assert_str_eq(error, "the .tar.gz is cut short, or not a "
+				 ".tar.gz");
+	}
+	archive_remove_tree(dir);
+}
+END_TEST
+
+/* ---- the public copy of a mail (issue 22, case 10) ---------------- */
+
+/* pgp_public_mail() of raw: no header of raw but what headers gives,
+ * and pgp_export_signed() reads the same signed bytes and signature
+ * from it as from raw. */
+static void public_same(const char *raw, const char *must)
+{
+	struct buf pub = BUF_INIT, s1 = BUF_INIT, s2 = BUF_INIT;
+	struct buf g1 = BUF_INIT, g2 = BUF_INIT;
+	enum pgp_signed_kind k1, k2;
+	const char *error;
+
+	ck_assert_int_eq(pgp_public_mail(raw, strlen(raw), "Subject: [ashes "
+					 "#12]\r\n", "", &pub, &error), 0);
+	ck_assert_msg(strstr(buf_str(&pub), "Received") == NULL &&
+		      strstr(buf_str(&pub), "a@example.org") == NULL &&
+		      strstr(buf_str(&pub), "192.0.2.1") == NULL, "%s",
+		      buf_str(&pub));
+	ck_assert_int_eq(strncmp(buf_str(&pub), "Subject: [ashes #12]\r\n"
+				 "MIME-Version: 1.0\r\n", 41), 0);
+	if (must != NULL)
+		ck_assert_msg(strstr(buf_str(&pub), must) != NULL, "no %s in "
+			      "%s", must, buf_str(&pub));
+	ck_assert_int_eq(pgp_export_signed(raw, strlen(raw), &k1, &s1, &g1,
+					   &error), 0);
+	ck_assert_int_eq(pgp_export_signed(pub.data, pub.len, &k2, &s2, &g2,
+					   &error), 0);
+	ck_assert_int_eq(k1, k2);
+	ck_assert_int_ne(k1, PGP_SIGNED_NONE);
+	ck_assert_uint_eq(s1.len, s2.len);
+	ck_assert_int_eq(memcmp(s1.data, s2.data, s1.len), 0);
+	ck_assert_uint_eq(g1.len, g2.len);
+	ck_assert(g1.len == 0 || memcmp(g1.data, g2.data, g1.len) == 0);
+	/* and the text, as the daemon reads it (charset and all) */
+	{
+		struct inbound_options opts;
+		struct inbound_msg *m1 = NULL, *m2 = NULL;
+
+		memset(&opts, 0, sizeof(opts));
+		opts.max_size = strlen(raw) + pub.len + 1;
+		ck_assert_int_eq(inbound_parse(raw, strlen(raw), &opts, &m1,
+					       &error), 0);
+		ck_assert_int_eq(inbound_parse(pub.data, pub.len, &opts, &m2,
+					       &error), 0);
+		ck_assert_ptr_nonnull(m1->text);
+		ck_assert_ptr_nonnull(m2->text);
+		ck_assert_str_eq(m1->text, m2->text);
+		inbound_msg_free(&m1);
+		inbound_msg_free(&m2);
+	}
+	buf_free(&pub);
+	buf_free(&s1);
+	buf_free(&s2);
+	buf_free(&g1);
+	buf_free(&g2);
+}
+
+START_TEST(test_public_mail)
+{
+	/* PGP/MIME inside a multipart/mixed, its signature binary (in
+	 * base64) and with bare LF line ends in the signed part. */
+	public_same(
+		"Return-Path: <a@example.org>\n"
+		"Received: from mx (mx [192.0.2.1]) by club\n"
+		"From: a@example.org\n"
+		"Content-Type: multipart/mixed; boundary=\"m\"\n"
+		"\n"
+		"--m\n"
+		"Content-Type: multipart/signed; micalg=pgp-sha512;\n"
+		" protocol=\"application/pgp-signature\"; boundary=\"b\"\n"
+		"\n"
+		"--b\n"
+		"Content-Type: text/plain\n"
+		"\n"
+		"move 12 1 b2-b1\n"
+		"--b\n"
+		"Content-Type: application/pgp-signature\n"
+		"Content-Transfer-Encoding: base64\n"
+		"\n"
+		"AAEC/w==\n"
+		"--b--\n"
+		"--m\n"
+		"Content-Type: text/plain\n"
+		"\n"
+		"a list's footer, a@example.org\n"
+		"--m--\n", "micalg=\"pgp-sha512\"");
+	/* Inline, in latin-1 and quoted-printable: the charset kept. */
+	public_same(
+		"Received: from mx (mx [192.0.2.1]) by club\r\n"
+		"From: a@example.org\r\n"
+		"Content-Type: text/plain; charset=iso-8859-1\r\n"
+		"Content-Transfer-Encoding: quoted-printable\r\n"
+		"\r\n"
+		"-----BEGIN PGP SIGNED MESSAGE-----\r\n"
+		"Hash: SHA256\r\n"
+		"\r\n"
+		"move 12 1 b2-b1 caf=E9\r\n"
+		"-----BEGIN PGP SIGNATURE-----\r\n"
+		"\r\n"
+		"abc\r\n"
+		"-----END PGP SIGNATURE-----\r\n"
+		"sent from a@example.org\r\n", "charset=\"iso-8859-1\"");
+	/* Inline in an HTML part: the block as the daemon rendered it. */
+	public_same(
+		"From: a@example.org\r\n"
+		"Content-Type: text/html; charset=utf-8\r\n"
+		"\r\n"
+		"<p>-----BEGIN PGP SIGNED MESSAGE-----<br>Hash: SHA256<br><br>"
+		"move 12 1 b2-b1<br>-----BEGIN PGP SIGNATURE-----<br><br>abc"
+		"<br>-----END PGP SIGNATURE-----</p>\r\n", "charset=\"utf-8\"");
+}
+END_TEST
+
 static Suite *archive_suite(void)
 {
 	Suite *s = suite_create("archive");
@@ -582,6 +804,8 @@ static Suite *archive_suite(void)
 	tcase_add_test(tc, test_extract_mime);
 	tcase_add_test(tc, test_extract_clear);
 	tcase_add_test(tc, test_no_links);
+	tcase_add_test(tc, test_untar_bounds);
+	tcase_add_test(tc, test_public_mail);
 	tcase_add_test(tc, test_reason_names);
 	tcase_add_test(tc, test_clock_right);
 	tcase_add_test(tc, test_clock_mismatch);

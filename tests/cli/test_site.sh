@@ -113,6 +113,8 @@ send carol "accept $g2"
 w2=$(games_col 3 | tail -1)
 m2=$("$ashes" legal --size 4 | head -1)
 if [ "$w2" = carol ]; then send carol "move $g2 1 $m2"; else send eve "move $g2 1 $m2"; fi
+# A note while it runs: for the players, not for the site (issue 22, 14b).
+send carol "message $g2 running-game-secret-note"
 check "the running game" "active 1" \
 	"$("$ashes" games --all --db "$db" | awk -v g="$g2" '$1 == g { print $2, $5 }')"
 all_games=$(games_col 1 | sort -n | tr '\n' ' ')
@@ -201,6 +203,8 @@ check "game page: the move list" \
 	"$(printf '%s\n' "$page" | grep '^|[0-9]*|' | sed 's/|[0-9-]* [0-9:]* UTC$/|/')"
 check "game page: the note, escaped" 1 \
 	"$(printf '%s\n' "$page" | grep -c "after ply 2, .* UTC: <script>alert(1)</script> & \"so\" 'it' goes\$")"
+check "game page: a note isolated from the text around it (bidi)" 1 \
+	"$(grep -c '<bdi>&lt;script&gt;alert(1)&lt;/script&gt;' "$site/game-$g1.html")"
 check "game page: no script but its own" 1 "$(grep -c '<script' "$site/game-$g1.html")"
 check "game page: no archive yet, how to make one" 1 \
 	"$(printf '%s\n' "$page" | grep -c "ashes archive export $g1 -o archive/game-$g1.tar.gz.*ashes archive verify")"
@@ -209,6 +213,18 @@ page2=$(text "$site/game-$g2.html")
 check "running game page: its names escaped" 1 \
 	"$(grep -c '<h1>Game '"$g2"': [^<]*&lt;b&gt;&amp;&quot;x' "$site/game-$g2.html")"
 check "running game page: no clock" 1 "$(printf '%s\n' "$page2" | grep -c '^Clock|none$')"
+check "running game page: its note not shown" 0 \
+	"$(grep -c 'running-game-secret-note' "$site/game-$g2.html" "$site/index.html" | awk -F: '{ n += $2 } END { print n }')"
+check "running game page: says when notes are shown" 1 \
+	"$(printf '%s\n' "$page2" | grep -c "The players' notes are published here once the game is over.")"
+# [site] notes = never: not even the finished game's.
+sed 's/^\[ladder main\]$/[site]\nnotes = never\n&/' "$conf" >"$tmp/never.conf"
+run site "$tmp/never" --config "$tmp/never.conf"
+check "notes = never: the site is made" 0 "$rc"
+check "notes = never: no note of the finished game" 0 \
+	"$(grep -c 'alert(1)' "$tmp/never/game-$g1.html")"
+check "notes = never: the page says so" 1 \
+	"$(grep -c "This club does not publish the players' notes." "$tmp/never/game-$g1.html")"
 
 # Every link and picture leads to a file of the site, every #anchor to an
 # element of its page; every element closed that must be, none closed
@@ -282,7 +298,7 @@ check "every link leads to the site, every tag nests" \
 if command -v xmllint >/dev/null 2>&1; then
 	check "xmllint --html: no error but the HTML5 elements it does not know" "" \
 		"$(xmllint --html --noout "$site"/*.html 2>&1 | grep ' error : ' |
-			grep -v 'error : Tag \(header\|main\|section\|figure\|figcaption\|footer\|nav\) invalid$')"
+			grep -v 'error : Tag \(header\|main\|section\|figure\|figcaption\|footer\|nav\|bdi\) invalid$')"
 	printf '<!DOCTYPE html>\n<p title="a & b">x</p>\n' >"$tmp/amp.html"
 	check "xmllint --html: would see an ampersand unescaped" 1 \
 		"$(xmllint --html --noout "$tmp/amp.html" 2>&1 | grep -c ' error : ')"

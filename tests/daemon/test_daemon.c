@@ -25,6 +25,7 @@
 #include "daemon/pidfile.h"
 #include "daemon/timing.h"
 #include "util/buf.h"
+#include "util/escape.h"
 
 #include "daemon_test.h"
 #include "notify_test.h"
@@ -61,6 +62,54 @@ static char *log_capture_text(int fd)
 	close(fd);
 	return daemon_test_read(path);
 }
+
+/* issue 22, case 13: a refused signed line holding ESC[2K ESC[1G and a
+ * fake "ashesd: error:" line, a Message-ID with escapes: the log shows
+ * them escaped, on the one line of their record. */
+START_TEST(test_log_escapes_controls)
+{
+	int fd = log_capture_open();
+	char *text;
+
+	unsetenv("JOURNAL_STREAM");
+	log_open(LOG_TARGET_STDERR, LOG_LEVEL_INFO, "ashesd", LOG_DAEMON);
+	log_notice("refused: %s", "e2-e4\x1b[2K\x1b[1G\rashesd: error: "
+		   "database corrupt\nashesd: error: fake");
+	log_info("mail <%s>", "a\xc2\x9b" "31mred\x9b\x7f@x");
+	text = log_capture_text(fd);
+	ck_assert_str_eq(text, "ashesd: notice: refused: e2-e4\\x1b[2K"
+			 "\\x1b[1G\\x0dashesd: error: database corrupt"
+			 "\\x0aashesd: error: fake\n"
+			 "ashesd: info: mail <a\\u009b31mred\\x9b\\x7f@x>\n");
+	free(text);
+}
+END_TEST
+
+/* The escaper itself: C0, DEL, C1 (UTF-8 and raw), bidi and zero-width
+ * characters, bad UTF-8; what is kept. */
+START_TEST(test_escape)
+{
+	struct buf b = BUF_INIT;
+	const char in[] = "ok \xc3\xa9 \xe2\x80\xae" "evil\xe2\x80\x8b "
+			  "\t\n\x01 \xed\xa0\x80 \xc0\xaf \xf0\x9f\x99\x82";
+	char *s;
+
+	escape_append(&b, in, sizeof(in) - 1, 0);
+	ck_assert_str_eq(buf_str(&b), "ok \xc3\xa9 \\u202eevil\\u200b "
+			 "\\x09\\x0a\\x01 \\xed\\xa0\\x80 \\xc0\\xaf "
+			 "\xf0\x9f\x99\x82");
+	buf_reset(&b);
+	escape_append(&b, "a\tb\nc\x1b", 6, ESCAPE_KEEP_LINES);
+	ck_assert_str_eq(buf_str(&b), "a\tb\nc\\x1b");
+	buf_free(&b);
+	s = escape_str(NULL);
+	ck_assert_str_eq(s, "-");
+	free(s);
+	s = escape_str("\xe2\x81\xa6x\xe2\x81\xa9\xef\xbb\xbf");
+	ck_assert_str_eq(s, "\\u2066x\\u2069\\ufeff");
+	free(s);
+}
+END_TEST
 
 START_TEST(test_log_levels)
 {
@@ -103,7 +152,7 @@ START_TEST(test_log_journal_prefixes)
 	log_warning("w");
 	log_error("two\nlines");
 	text = log_capture_text(fd);
-	ck_assert_str_eq(text, "<7>d\n<6>i\n<5>n\n<4>w\n<3>two lines\n");
+	ck_assert_str_eq(text, "<7>d\n<6>i\n<5>n\n<4>w\n<3>two\\x0alines\n");
 	free(text);
 
 	/* target = stderr: "<N>" only when stderr is the journal's stream */
@@ -602,6 +651,8 @@ int main(void)
 
 	tcase_add_checked_fixture(tc_log, daemon_test_setup, daemon_test_teardown);
 	tcase_add_test(tc_log, test_log_levels);
+	tcase_add_test(tc_log, test_log_escapes_controls);
+	tcase_add_test(tc_log, test_escape);
 	tcase_add_test(tc_log, test_log_journal_prefixes);
 	tcase_add_test(tc_log, test_log_masks_secrets);
 	tcase_add_test(tc_log, test_log_masks_config_passwords);

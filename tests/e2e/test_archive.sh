@@ -4,7 +4,8 @@
 # PGP/MIME, bob inline, one bare reply in the thread quoting the "your
 # move" mail, to bob's or alice's resignation -- exported with `ashes
 # archive export`, then:
-#  1. `ashes archive verify` with no database: exit 0, one line per ply;
+#  1. `ashes archive verify --daemon-key FPR` with no database: exit 0,
+#     one line per ply;
 #  2. README.txt's hand-check line with a fresh GNUPGHOME and a PATH
 #     without ashes: every signature good;
 #  3. each tampering named: one byte of a .signed file (tampered mail), a
@@ -28,6 +29,8 @@ e2e_register bob inline >/dev/null
 GNUPGHOME=$E2E_DIR/daemon-gnupg gpg --batch --passphrase '' --quick-gen-key \
 	"ashesd <ashes@$MAIL_DOMAIN>" ed25519 sign never >/dev/null 2>&1 ||
 	e2e_fail "no daemon key"
+dfpr=$(GNUPGHOME=$E2E_DIR/daemon-gnupg gpg --batch --with-colons \
+	--list-secret-keys | awk -F: '$1 == "fpr" { print $10; exit }')
 conf=$E2E_DIR/ashesd.conf
 
 game_new alice bob 4 pgpmime
@@ -70,7 +73,7 @@ echo "# the archive, file by file:"
 (cd "$arch" && ls -l | sed 1d | awk '{ printf "#   %8s  %s\n", $5, $9 }')
 echo "# record.txt:"
 sed 's/^/#   /' "$arch/record.txt"
-e2e_ashes archive verify "$arch" >"$E2E_DIR/verify.out" 2>&1
+e2e_ashes archive verify "$arch" --daemon-key "$dfpr" >"$E2E_DIR/verify.out" 2>&1
 rc=$?
 echo "# ashes archive verify:"
 sed 's/^/#   /' "$E2E_DIR/verify.out"
@@ -119,7 +122,7 @@ tamper() { # WHAT REASON COMMANDS...
 	rm -rf "$t"
 	cp -r "$arch" "$t"
 	(cd "$t" && eval "$@")
-	e2e_ashes archive verify "$t" >"$E2E_DIR/t.out" 2>"$E2E_DIR/t.err"
+	e2e_ashes archive verify "$t" --daemon-key "$dfpr" >"$E2E_DIR/t.out" 2>"$E2E_DIR/t.err"
 	rc=$?
 	echo "#   $what: $(tail -n 1 "$E2E_DIR/t.out")"
 	tap_check "$what: found, exit 2, \"$reason\"" \
@@ -139,7 +142,7 @@ tamper "the Result tag changed" "result mismatch" \
 # ---- the same as a .tar.gz ------------------------------------------------
 e2e_ashes archive export "$game" -o "$E2E_DIR/game.tar.gz" --config "$conf" >/dev/null 2>&1
 tap_check "export as a .tar.gz: exit 0" test $? = 0
-e2e_ashes archive verify "$E2E_DIR/game.tar.gz" >"$E2E_DIR/verify-tgz.out" 2>&1
+e2e_ashes archive verify "$E2E_DIR/game.tar.gz" --daemon-key "$dfpr" >"$E2E_DIR/verify-tgz.out" 2>&1
 tap_check "the .tar.gz verifies" test $? = 0
 tap_check "with the same lines" diff -q "$E2E_DIR/verify.out" "$E2E_DIR/verify-tgz.out"
 tap_end

@@ -131,7 +131,7 @@ arch=$E2E_DIR/archive-$game
 e2e_ashes archive export "$game" -o "$arch" --config "$conf" >"$E2E_DIR/export.out" 2>&1
 tap_check "export: exit 0" test $? = 0
 sed 's/^/# /' "$E2E_DIR/export.out"
-e2e_ashes archive verify "$arch" >"$E2E_DIR/verify.out" 2>&1
+e2e_ashes archive verify "$arch" --daemon-key "$dfpr" >"$E2E_DIR/verify.out" 2>&1
 rc=$?
 echo "# ashes archive verify:"
 sed 's/^/#   /' "$E2E_DIR/verify.out"

@@ -12,7 +12,8 @@
 #     first does not stop the signed mail that carries it too;
 #   revocation: a revocation certificate, in an unsigned mail (pasted or
 #     attached), revokes the key here and tells its player; `key replace`
-#     moves a player to a new key and the old one stops working.
+#     moves a player to a new key once a mail signed by the new key
+#     brings back the code, and the old one stops working.
 # Each check reads the outcome the daemon recorded (`ashes inbound
 # list`), the store (`ashes player list`, games) and the mailboxes.
 set -u
@@ -211,10 +212,20 @@ in_entity_text "key replace
 $(e2e_pubkey dave2)" >ent
 in_mail m.eml dave pgpmime ent
 in_send dave m.eml
-h_is_outcome "key replace signed by the old key, new key pasted: applied" "ok: 1 command" "$IN_MSGID"
-if in_reply dave "Your key is replaced" "$nd"; then
+h_is_outcome "key replace signed by the old key, new key pasted: claimed" "ok: 1 command" "$IN_MSGID"
+kcode=
+if in_reply dave "not bound yet" "$nd"; then
 	t_has "the reply names the new key" "$(e2e_fpr dave2)" "$(e2e_digest "$R")"
+	kcode=$(e2e_digest "$R" | sed -n 's/^ *confirm \([A-Z0-9]*\)$/\1/p' | head -n 1)
 fi
+t_is "until the new key signs the code, dave's key is the old one" \
+	"$(e2e_fpr dave)" "$(h_player_block dave | sed -n 's/^	key *//p')"
+nd=$(mail_count dave)
+in_entity_text "confirm ${kcode:-NOCODE2345}" >ent
+IN_FROM="dave <dave@$D>" in_mail m.eml dave2 pgpmime ent
+in_send dave m.eml
+h_is_outcome "confirm CODE signed by the new key: bound" "ok: 1 command" "$IN_MSGID"
+in_reply dave "Your key is replaced" "$nd" && t_ok "dave is told at his address"
 t_is "dave's keys: the new one only" "$(e2e_fpr dave2)" \
 	"$(h_player_block dave | sed -n 's/^	key *//p')"
 nd=$(mail_count dave)

@@ -152,6 +152,13 @@ out=clearsigned.eml
 printf 'move 12 a1-b2\n' > text
 { hdrs 'Alice <alice@example.org>' 'game 7' 'Content-Type: text/plain; charset=utf-8\n'; printf '\n'; clearsign signer alice text; } > $out
 
+# The same over weak digests (refused: SHA-1 unless allowed, RIPEMD-160
+# always).
+for d in SHA1 RIPEMD160; do
+	out=digest-$d.eml
+	{ hdrs 'Alice <alice@example.org>' 'game 7' 'Content-Type: text/plain; charset=utf-8\n'; printf '\n'; clearsign signer alice text --digest-algo $d; } > $out
+done
+
 # The outside test's replay bypass: a clearsigned text with an empty line,
 # and the same signed block with that line dash-escaped ("- ") and
 # trailing blanks added -- gpg verifies both, and they are one signature.

@@ -24,5 +24,7 @@ struct pgp_ctx *open_home(const char *sub);
 
 /* Add test_pgp_keys.c's tests to tc. */
 void pgp_keys_add_tests(TCase *tc);
+/* Add test_pgp_limits.c's tests (pre-scan, budget, digests) to tc. */
+void pgp_limits_add_tests(TCase *tc);
 
 #endif

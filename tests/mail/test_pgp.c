@@ -583,6 +583,7 @@ int main(void)
 	tcase_add_test(tc, test_sign_and_pgp_mime);
 	tcase_add_test(tc, test_compose_signed_reply);
 	pgp_keys_add_tests(tc);
+	pgp_limits_add_tests(tc);
 	tcase_add_test(tc, test_time_verify);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);

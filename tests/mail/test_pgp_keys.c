@@ -361,16 +361,18 @@ START_TEST(test_import_known_strangers)
 	ck_assert(!r.changed);
 	ck_assert_uint_eq(r.revoked_count, 0);
 	free(data);
-	/* garbage: nothing read, nothing changed, never a crash or a key */
+	/* garbage: refused by its shape, nothing changed, never a crash
+	 * or a key */
 	rc = pgp_import_known(ctx, "junk", 4, &r, &err);
-	ck_assert(rc == 0 && r.revoked_count == 0 && !r.changed);
+	ck_assert(rc == -1 && r.revoked_count == 0 && !r.changed);
+	ck_assert_ptr_nonnull(strstr(err, "no OpenPGP data"));
 	pgp_known_import_free(&r);
 	rc = pgp_import_known(ctx, "", 0, &r, &err);
-	ck_assert(rc == 0 && r.revoked_count == 0 && !r.changed);
+	ck_assert(rc == -1 && r.revoked_count == 0 && !r.changed);
 	pgp_known_import_free(&r);
 	data = slurp("bad-sigdata.eml", &len);
 	rc = pgp_import_known(ctx, data, len, &r, &err);
-	ck_assert(rc == 0 && r.revoked_count == 0 && !r.changed);
+	ck_assert(rc == -1 && r.revoked_count == 0 && !r.changed);
 	pgp_known_import_free(&r);
 	free(data);
 	ck_assert_uint_eq(count_in(home, NULL), keys);

@@ -329,6 +329,10 @@ int mail_read(struct run *r, const struct cases_section *s,
 					m->raw_truncated = true;
 				else if (strcmp(list[j], "crlf") == 0)
 					m->crlf = true;
+				else if (strcmp(list[j], "own-key") == 0)
+					m->own_key = true;
+				else if (strcmp(list[j], "from-mailbox") == 0)
+					m->from_mailbox = true;
 				else {
 					run_fail(r, s->line, "unknown flag %s",
 						 list[j]);
@@ -353,6 +357,10 @@ int mail_read(struct run *r, const struct cases_section *s,
 			m->nrevoked = split_list(k, v, m->revoked, true);
 		} else if (strcasecmp(name, "Offered") == 0) {
 			m->noffered = split_list(k, v, m->offered, true);
+		} else if (strcasecmp(name, "Own-Offered") == 0) {
+			m->nown_offered = split_list(k, v, m->own_offered, true);
+		} else if (strcasecmp(name, "Offered-Outside") == 0) {
+			m->offered_outside = strtoul(v, NULL, 10);
 		} else if (strcasecmp(name, "Raw") == 0) {
 			m->raw = v;
 		} else if (strcasecmp(name, "Signed") == 0) {
@@ -544,6 +552,11 @@ static int config_bot(struct run *r, int line, const char *value)
 			b->max_games = strtoul(w + 10, NULL, 10);
 		} else if (strncmp(w, "rated=", 6) == 0) {
 			b->rated = yes(w + 6);
+		} else if (strncmp(w, "max_per_player=", 15) == 0) {
+			b->max_games_per_player = strtoul(w + 15, NULL, 10);
+		} else if (strncmp(w, "clock=", 6) == 0) {
+			snprintf(r->bot_clock, sizeof(r->bot_clock), "%s", w + 6);
+			b->clock = r->bot_clock;
 		} else if (strncmp(w, "name=", 5) == 0) {
 			snprintf(r->bot_name, sizeof(r->bot_name), "%s", w + 5);
 			b->name = r->bot_name;
@@ -689,6 +702,21 @@ int config_read(struct run *r, const struct cases_section *s)
 			r->cfg.sender_rate_limit = (unsigned)strtoul(value, NULL, 10);
 		else if (strcmp(key, "registrations_per_hour") == 0)
 			r->cfg.registrations_per_hour =
+				(unsigned)strtoul(value, NULL, 10);
+		else if (strcmp(key, "mails_per_hour") == 0)
+			r->cfg.limits.mails_per_hour =
+				(unsigned)strtoul(value, NULL, 10);
+		else if (strcmp(key, "bytes_per_hour") == 0)
+			r->cfg.limits.bytes_per_hour =
+				strtoull(value, NULL, 10);
+		else if (strcmp(key, "hints_per_hour") == 0)
+			r->cfg.limits.hints_per_hour =
+				(unsigned)strtoul(value, NULL, 10);
+		else if (strcmp(key, "challenges_per_day") == 0)
+			r->cfg.limits.challenges_per_day =
+				(unsigned)strtoul(value, NULL, 10);
+		else if (strcmp(key, "open_challenges") == 0)
+			r->cfg.limits.open_challenges =
 				(unsigned)strtoul(value, NULL, 10);
 		else if (strcmp(key, "draw_default") == 0)
 			r->cfg.default_variant.draw_offers = yes(value);

@@ -69,6 +69,7 @@ struct run {
 	struct server *srv;
 	struct server_config cfg;
 	char our_address[256];
+	char bot_clock[64];
 	/* <config> default_clock: cfg.clock.default_clock points here */
 	char default_clock[256];
 	/* <config> league = ...: cfg.leagues points here; the names and
@@ -111,6 +112,12 @@ struct inmail {
 	const char *raw, *signed_text;
 	bool weak, strong, key_offered, unsigned_text_ignored, raw_truncated;
 	bool crlf;
+	/* own-key: the mail layer found the signer is one of our own keys;
+	 * from-mailbox: a mail From: bot came through the mailbox (else the
+	 * bot's are the bot thread's own, in process) */
+	bool own_key, from_mailbox;
+	const char *own_offered[CASES_MAX_LIST];
+	size_t nown_offered, offered_outside;
 	const char *refusal, *signer, *problem;
 	size_t size, size_limit;
 	bool signature_time_set;

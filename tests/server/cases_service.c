@@ -99,6 +99,15 @@ int deliver(struct run *r, const struct inmail *m,
 	in.revoked_count = m->nrevoked;
 	in.offered_fprs = m->offered;
 	in.offered_count = m->noffered;
+	in.own_offered_fprs = m->own_offered;
+	in.own_offered_count = m->nown_offered;
+	in.offered_outside = m->offered_outside;
+	in.own_signer = m->own_key;
+	/* the bot's move mails are the bot thread's, handed over in process,
+	 * unless the case says one came through the mailbox */
+	in.in_process = m->from != NULL &&
+			strcmp(m->from, "bot@ashes.test.invalid") == 0 &&
+			!m->from_mailbox;
 	if (m->refusal != NULL) {
 		/* the mail layer drops the signer of a refused mail */
 		in.fingerprint = NULL;

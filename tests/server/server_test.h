@@ -95,6 +95,8 @@ struct mail {
 	size_t nrevoked;
 	const char *const *offered;
 	size_t noffered;
+	/* handed over by the bot thread, not read from the mailbox */
+	bool in_process;
 };
 
 static inline int deliver(const struct mail *m, struct server_outcome *out)
@@ -144,6 +146,7 @@ static inline int deliver(const struct mail *m, struct server_outcome *out)
 	in.revoked_count = m->nrevoked;
 	in.offered_fprs = m->offered;
 	in.offered_count = m->noffered;
+	in.in_process = m->in_process;
 	if (m->refusal != NULL) {
 		/* the mail layer drops the signer of a refused mail */
 		in.fingerprint = NULL;

@@ -89,7 +89,13 @@ static struct server_outcome bot_moves(int64_t g)
 	snprintf(want, sizeof(want), "move %" PRId64 " %d %s\n", g, turn.ply,
 		 move);
 	ck_assert_has(buf_str(&text), want);
-	out = send_as(BOT_FP, BOT_ADDR, buf_str(&subject), buf_str(&text));
+	{
+		/* as the bot thread hands it over: in process */
+		struct mail m = { .fp = BOT_FP, .from = BOT_ADDR,
+				  .subject = buf_str(&subject),
+				  .body = buf_str(&text), .in_process = true };
+		ck_assert_int_eq(deliver(&m, &out), 0);
+	}
 	buf_free(&text);
 	buf_free(&subject);
 	return out;
@@ -115,6 +121,41 @@ START_TEST(test_bot_enlisted)
 			 1);
 	ck_assert_int_eq(p->id, id);
 	store_player_free(&p);
+}
+END_TEST
+
+/* The bot's key signs every mail the daemon sends: a mail signed by it
+ * that came through the mailbox (a relay re-wrapped, say) is a copy and
+ * speaks for nobody -- no resignation, no move, no answer; only the bot
+ * thread's own, in process, counts, and that only for a move. */
+START_TEST(test_bot_key_from_mailbox)
+{
+	struct mail m = { .fp = BOT_FP, .from = "erin@evil.example" };
+	struct server_outcome out;
+	struct outbox o;
+	char line[64];
+	int64_t g;
+
+	bot_setup(0, false);
+	g = bot_game("level=1 size=3");
+	snprintf(line, sizeof(line), "resign %" PRId64 "\n", g);
+	m.body = line;
+	ck_assert_int_eq(deliver(&m, &out), 0);
+	ck_assert_int_eq(out.status, SERVER_IGNORED);
+	ck_assert_str_eq(out.outcome, "refused: own_key (signed by a key of "
+			 "this daemon; not answered)");
+	ck_assert_int_eq(status_of(g), STORE_GAME_ACTIVE);
+	o = new_mail();
+	ck_assert_uint_eq(o.n, 0);
+	outbox_free(&o);
+	/* even from the bot thread, the bot's mail plays moves only: no
+	 * other act of the bot is ever recorded */
+	m.in_process = true;
+	ck_assert_int_eq(deliver(&m, &out), 0);
+	ck_assert_int_eq(out.status, SERVER_REFUSED);
+	ck_assert_str_eq(out.outcome, "refused: line 1: bot_moves_only "
+			 "(resign 1)");
+	ck_assert_int_eq(status_of(g), STORE_GAME_ACTIVE);
 }
 END_TEST
 
@@ -229,8 +270,8 @@ START_TEST(test_bot_due_and_skip)
 END_TEST
 
 /* A hint: asked by mail, answered by the bot thread's side of the
- * service with a mail of three legal moves, best first; asked twice, it
- * is answered once. */
+ * service with a mail of three legal moves, best first; asked twice, the
+ * second is refused and it is answered once. */
 START_TEST(test_bot_hint_legal)
 {
 	struct server_bot_hint hint;
@@ -244,7 +285,8 @@ START_TEST(test_bot_hint_legal)
 	bot_setup(0, false);
 	g = bot_game("size=3");
 	ck_assert_int_eq(ALICE_SAYS("hint 1").status, SERVER_OK);
-	ck_assert_int_eq(ALICE_SAYS("hint 1").status, SERVER_OK);
+	/* One hint a ply: each is a search (limits.c). */
+	ck_assert_int_eq(ALICE_SAYS("hint 1").status, SERVER_REFUSED);
 	o = new_mail();
 	m = mail_to(&o, ALICE, "reply");
 	ck_assert_ptr_nonnull(m);
@@ -370,6 +412,7 @@ static Suite *bot_suite(void)
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, test_bot_enlisted);
 	tcase_add_test(tc, test_bot_whole_game);
+	tcase_add_test(tc, test_bot_key_from_mailbox);
 	tcase_add_test(tc, test_bot_due_and_skip);
 	tcase_add_test(tc, test_bot_not_rate_limited);
 	tcase_add_test(tc, test_bot_hint_legal);

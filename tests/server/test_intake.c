@@ -4,6 +4,7 @@
  * handed out, a forged delivery report, backscatter to forged senders,
  * revocation certificates, key replacement, the registration cap, and one
  * mail whose data breaks a rule of the store costing only that mail. */
+#include <inttypes.h>
 #include <sqlite3.h>
 
 #include "server_test.h"
@@ -124,6 +125,70 @@ START_TEST(test_rate_counted_once)
 END_TEST
 
 /* Only a report naming a Message-ID of ours marks an address failing. */
+/* The send budget (limits.c): the mails queued for a mail handed out
+ * twice count once; the counters are forgotten once their windows are
+ * long over. */
+START_TEST(test_budget_counted_once)
+{
+	struct mail m = { .fp = ALICE_FP, .from = ALICE, .body = "games\n",
+			  .raw = "the same bytes, twice" };
+	struct server_config cfg;
+	struct server_outcome out;
+	struct outbox o;
+	char key[64];
+	struct store_player *p = NULL;
+	int64_t mails = 0, bytes = 0, start = 0, pid;
+	const char *error;
+
+	server_free(&srv);
+	server_config_default(&cfg);
+	cfg.domain = DOMAIN;
+	cfg.templates = ts;
+	cfg.limits.mails_per_hour = 3;
+	ck_assert_int_eq(server_new(st, &cfg, &srv, &error), 0);
+	join(ALICE_FP, ALICE, "alice");
+	o = new_mail();
+	outbox_free(&o);
+	now += 3600;
+	ck_assert_int_eq(deliver(&m, &out), 0);
+	ck_assert_int_eq(out.status, SERVER_OK);
+	ck_assert_int_eq(deliver(&m, &out), 0);
+	ck_assert_int_eq(out.status, SERVER_DUPLICATE);
+	ck_assert_int_eq(store_player_by_fingerprint(st, ALICE_FP, &p,
+						     &error), 1);
+	pid = p->id;
+	store_player_free(&p);
+	snprintf(key, sizeof(key), "sent-mails:%" PRId64, pid);
+	ck_assert_int_eq(store_rate_peek(st, key, now, 3600, &mails, &start,
+					 &error), 0);
+	ck_assert_int_eq(mails, 1);
+	snprintf(key, sizeof(key), "sent-bytes:%" PRId64, pid);
+	ck_assert_int_eq(store_rate_peek(st, key, now, 3600, &bytes, NULL,
+					 &error), 0);
+	ck_assert_int_gt(bytes, 0);
+	/* two more, the third over: one notice, then nothing */
+	m.raw = NULL;
+	ck_assert_int_eq(deliver(&m, &out), 0);
+	ck_assert_int_eq(deliver(&m, &out), 0);
+	ck_assert_int_eq(deliver(&m, &out), 0);
+	ck_assert_int_eq(out.status, SERVER_MAIL_REFUSED);
+	ck_assert_str_eq(out.outcome, "refused: send_budget");
+	ck_assert_int_eq(deliver(&m, &out), 0);
+	ck_assert_int_eq(out.status, SERVER_IGNORED);
+	o = new_mail();
+	ck_assert_uint_eq(o.n, 4);
+	ck_assert_has(o.m[3].body, "3 mails");
+	outbox_free(&o);
+	/* two days on, the counters are forgotten */
+	now += 2 * 86400 + 3600;
+	ck_assert_int_eq(server_prune_rates(srv, now, &error), 0);
+	snprintf(key, sizeof(key), "sent-mails:%" PRId64, pid);
+	ck_assert_int_eq(store_rate_peek(st, key, start + 60, 3600, &mails,
+					 NULL, &error), 0);
+	ck_assert_int_eq(mails, 0);
+}
+END_TEST
+
 START_TEST(test_forged_dsn)
 {
 	const char *guessed[] = { "<ashes.0.0.1.0@" DOMAIN ">",
@@ -269,8 +334,31 @@ START_TEST(test_key_replace)
 	ck_assert_int_eq(deliver(&m, &out), 0);
 	ck_assert_int_eq(out.status, SERVER_OK);
 	o = new_mail();
-	ck_assert_has(o.m[0].body, "Your key is replaced");
+	ck_assert_has(o.m[0].body, "not bound yet");
 	ck_assert_has(o.m[0].body, NEW_FP);
+	{
+		/* the code, signed by the new key, binds it */
+		const char *c = strstr(o.m[0].body, "confirm ");
+		char line[64];
+		struct mail proof = { .fp = NEW_FP, .from = ALICE,
+				      .body = line };
+
+		ck_assert_ptr_nonnull(c);
+		/* nothing bound yet: the new key is nobody's, the old
+		 * one still alice's */
+		ck_assert_int_eq(store_player_by_fingerprint(st, NEW_FP, &p,
+							     &error), 0);
+		ck_assert_int_eq(store_player_by_fingerprint(st, ALICE_FP, &p,
+							     &error), 1);
+		store_player_free(&p);
+		snprintf(line, sizeof(line), "confirm %.10s\n", c + 8);
+		outbox_free(&o);
+		ck_assert_int_eq(deliver(&proof, &out), 0);
+		ck_assert_int_eq(out.status, SERVER_OK);
+		o = new_mail();
+		ck_assert_has(o.m[0].body, "Your key is replaced");
+		ck_assert_str_eq(o.m[0].recipient, ALICE);
+	}
 	outbox_free(&o);
 	ck_assert_int_eq(store_player_by_fingerprint(st, NEW_FP, &p, &error), 1);
 	ck_assert_str_eq(p->name, "alice");
@@ -376,6 +464,7 @@ int main(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_rate_counted_once);
+	tcase_add_test(tc, test_budget_counted_once);
 	tcase_add_test(tc, test_duplicate_recorded);
 	tcase_add_test(tc, test_forged_dsn);
 	tcase_add_test(tc, test_backscatter);

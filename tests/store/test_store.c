@@ -514,6 +514,46 @@ END_TEST
 
 /* ---- transactions --------------------------------------------------- */
 
+/* Counters with amounts (store_limits.h): added into a fixed window,
+ * read without counting, and a new window from 0 once it is over. */
+START_TEST(test_rate_amounts)
+{
+	int64_t total = 0, start = 0;
+
+	ck_assert_int_eq(store_rate_peek(st, "sent-bytes:1", 1000, 3600,
+					 &total, &start, &err), 0);
+	ck_assert_int_eq(total, 0);
+	ck_assert_int_eq(start, 0);
+	ck_assert_int_eq(store_rate_add(st, "sent-bytes:1", 1000, 3600, 500,
+					&total, &start, &err), 0);
+	ck_assert_int_eq(total, 500);
+	ck_assert_int_eq(start, 1000);
+	ck_assert_int_eq(store_rate_add(st, "sent-bytes:1", 2000, 3600,
+					1500000, &total, &start, &err), 0);
+	ck_assert_int_eq(total, 1500500);
+	ck_assert_int_eq(start, 1000);
+	ck_assert_int_eq(store_rate_add(st, "sent-bytes:2", 2000, 3600, 7,
+					&total, NULL, &err), 0);
+	ck_assert_int_eq(total, 7);
+	ck_assert_int_eq(store_rate_peek(st, "sent-bytes:1", 4599, 3600,
+					 &total, &start, &err), 0);
+	ck_assert_int_eq(total, 1500500);
+	ck_assert_int_eq(start, 1000);
+	/* The window is over: nothing to read, and a new one from 0. */
+	ck_assert_int_eq(store_rate_peek(st, "sent-bytes:1", 4600, 3600,
+					 &total, &start, &err), 0);
+	ck_assert_int_eq(total, 0);
+	ck_assert_int_eq(store_rate_add(st, "sent-bytes:1", 4600, 3600, 0,
+					&total, &start, &err), 0);
+	ck_assert_int_eq(total, 0);
+	ck_assert_int_eq(start, 4600);
+	ck_assert_int_eq(store_rate_add(st, "x", 1, 3600, -1, NULL, NULL,
+					&err), -1);
+	ck_assert_int_eq(store_rate_add(st, "x", 1, 0, 1, NULL, NULL, &err),
+			 -1);
+}
+END_TEST
+
 START_TEST(test_transactions)
 {
 	char fpr[41];
@@ -575,6 +615,7 @@ static Suite *store_suite(void)
 	tcase_add_test(tc, test_attempts_and_savepoints);
 	tcase_add_test(tc, test_mailbox_state);
 	tcase_add_test(tc, test_rate_limits);
+	tcase_add_test(tc, test_rate_amounts);
 	tcase_add_test(tc, test_transactions);
 	suite_add_tcase(s, tc);
 	return s;

@@ -171,6 +171,53 @@ static struct store_outbox_msg your_move(int64_t game)
 	return m;
 }
 
+/* The lanes: archives apart from everything else, each lane's due rows
+ * and next due time its own. */
+START_TEST(test_outbox_lanes)
+{
+	struct store_outbox_msg m = { 0 }, *msgs = NULL;
+	size_t n = 0;
+	int64_t reply, archive, at = 0;
+
+	reply = enqueue("a@example.org", "r1@ashes", 100, 0);
+	m.recipient = "b@example.org";
+	m.kind = "archive";
+	m.message_id = "a1@ashes";
+	m.subject = "[ashes #1] the archive";
+	m.body = "attached\r\n";
+	m.next_attempt_at = 90;
+	ck_assert_int_eq(store_outbox_enqueue(st, &m, 90, &archive, &err), 0);
+
+	ck_assert_int_eq(store_outbox_due_lane(st, 200, 0,
+					       STORE_OUTBOX_LANE_SMALL, &msgs,
+					       &n, &err), 0);
+	ck_assert_uint_eq(n, 1);
+	ck_assert_int_eq(msgs[0].id, reply);
+	store_outbox_msgs_free(&msgs, n);
+	ck_assert_int_eq(store_outbox_due_lane(st, 200, 0,
+					       STORE_OUTBOX_LANE_LARGE, &msgs,
+					       &n, &err), 0);
+	ck_assert_uint_eq(n, 1);
+	ck_assert_int_eq(msgs[0].id, archive);
+	store_outbox_msgs_free(&msgs, n);
+	ck_assert_int_eq(store_outbox_due(st, 200, 0, &msgs, &n, &err), 0);
+	ck_assert_uint_eq(n, 2);
+	store_outbox_msgs_free(&msgs, n);
+
+	ck_assert_int_eq(store_outbox_next_due_lane(st, STORE_OUTBOX_LANE_SMALL,
+						    &at, &err), 1);
+	ck_assert_int_eq(at, 100);
+	ck_assert_int_eq(store_outbox_next_due_lane(st, STORE_OUTBOX_LANE_LARGE,
+						    &at, &err), 1);
+	ck_assert_int_eq(at, 90);
+	ck_assert_int_eq(store_outbox_mark_sent(st, archive, 201, &err), 0);
+	ck_assert_int_eq(store_outbox_next_due_lane(st, STORE_OUTBOX_LANE_LARGE,
+						    &at, &err), 0);
+	ck_assert_int_eq(store_outbox_next_due(st, &at, &err), 1);
+	ck_assert_int_eq(at, 100);
+}
+END_TEST
+
 START_TEST(test_envelope_v2)
 {
 	struct store_outbox_msg m = your_move(a_game(st)), *r = NULL;
@@ -543,6 +590,7 @@ int main(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_outbox);
 	tcase_add_test(tc, test_envelope_v2);
+	tcase_add_test(tc, test_outbox_lanes);
 	tcase_add_test(tc, test_envelope_refused);
 	tcase_add_test(tc, test_envelope_v1);
 	tcase_add_test(tc, test_envelope_image_type);
