@@ -299,13 +299,15 @@ t_is "nbsp: bob got three refusals for four tries" 3 \
 GNUPGHOME=$E2E_DIR/daemon-gnupg gpg --batch --passphrase '' --quick-gen-key \
 	"ashesd <ashes@$D>" ed25519 sign never >/dev/null 2>&1 ||
 	e2e_fail "no daemon key"
+dfpr=$(GNUPGHOME=$E2E_DIR/daemon-gnupg gpg --batch --with-colons \
+	--list-secret-keys | awk -F: '$1 == "fpr" { print $10; exit }')
 na=$(mail_count alice)
 player_send alice pgpmime "Re: [ashes #$game]" "resign $game"
 in_reply alice "game $game is over" "$na" 30
 e2e_ashes archive export "$game" -o "$E2E_DIR/arch" --config "$E2E_DIR/ashesd.conf" \
 	>export.out 2>&1
 t_is "archive: export exits 0" 0 "$?"
-e2e_ashes archive verify "$E2E_DIR/arch" >verify.out 2>&1
+e2e_ashes archive verify "$E2E_DIR/arch" --daemon-key "$dfpr" >verify.out 2>&1
 rc=$?
 sed 's/^/#   /' verify.out
 t_is "archive: verify exits 0 (the HTML-only plies and the U+00A0 one proven)" 0 "$rc"
