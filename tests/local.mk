@@ -53,6 +53,13 @@ TESTS += tests/e2e/test_uptime.sh
 EXTRA_DIST += tests/e2e/test_uptime.sh
 # --- end e2e uptime ---
 
+# --- e2e clients' text (tests/e2e/test_clients_text.sh; owner: clients) ---
+# Thunderbird's format=flowed, HTML-only webmail with a pasted clearsigned
+# text, Gmail's U+00A0, client footers: each through the real daemon on
+# the private Postfix + Dovecot; skips (77) without root.
+TESTS += tests/e2e/test_clients_text.sh
+EXTRA_DIST += tests/e2e/test_clients_text.sh
+# --- end e2e clients' text ---
 # --- e2e hostile amplification (owner: amplify) ---
 # Issue 22, cases 6-8: what one sender can make the daemon send and
 # compute (archives, the send budget, the outbox's lanes on a slow SMTP,

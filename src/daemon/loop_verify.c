@@ -125,6 +125,8 @@ static const char *sig_refusal(const struct inbound_msg *im)
 {
 	switch (im->sig.status) {
 	case PGP_SIG_BAD:
+		if (im->sig_nbsp)
+			return "bad_signature_nbsp";
 		return "bad_signature";
 	case PGP_SIG_KEY_EXPIRED:
 		return "key_expired";

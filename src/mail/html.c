@@ -411,59 +411,188 @@ static size_t html_skip_element(const char *html, size_t len, size_t i,
 	return len;
 }
 
-/* One marker line per run of dropped quotes. */
-static void html_put_quote_mark(struct buf *raw)
-{
-	static const char mark[] = "\n" HTML_QUOTE_MARK "\n";
-	size_t n = sizeof(mark) - 1;
+/* ---- rendering: the lines a browser shows ----
+ *
+ * A clearsigned text pasted into an HTML-only webmail verifies only if
+ * its lines come back as typed: every line, the blank ones too, and the
+ * blanks a line starts with where they were kept.  So, as a browser
+ * lays text out: a <br> ends a line; a block's start or end ends the
+ * line it interrupts (an empty block adds none, a block holding only a
+ * <br> is one blank line); runs of white space are one space, none at a
+ * line's start or end; &nbsp; (and a U+00A0 typed as text) is a space
+ * that stays; in <pre> and where a style keeps white space
+ * ("white-space: pre", "pre-wrap", "pre-line", "break-spaces") every
+ * space and line end stays. */
 
-	if (raw->len >= n && memcmp(raw->data + raw->len - n, mark, n) == 0)
-		return;
-	buf_append(raw, mark, n);
+/* The open elements whose end turns white space back to collapsing. */
+#define HTML_PRE_STACK 32
+
+struct html_render {
+	struct buf *raw;
+	bool line_used;		/* something shown on the current line */
+	bool space;		/* a collapsed space waits for the next text */
+	char pre_names[HTML_PRE_STACK][16];
+	size_t pre_depth;	/* elements in pre_names */
+	size_t pre_untracked;	/* deeper ones not kept (past the stack) */
+};
+
+/* End the current line if anything is on it: a block's edge. */
+static void html_block_edge(struct html_render *r)
+{
+	if (r->line_used)
+		buf_putc(r->raw, '\n');
+	r->line_used = false;
+	r->space = false;
 }
 
-/* Tidy raw into out: no spaces at line ends or starts, no blank lines. */
+/* A line end the text asks for: <br>, or a line end in <pre>. */
+static void html_line_end(struct html_render *r)
+{
+	buf_putc(r->raw, '\n');
+	r->line_used = false;
+	r->space = false;
+}
+
+/* Before shown text: the collapsed space that waits, if any. */
+static void html_before_text(struct html_render *r)
+{
+	if (r->space && r->line_used)
+		buf_putc(r->raw, ' ');
+	r->space = false;
+	r->line_used = true;
+}
+
+/* One marker line per run of dropped quotes. */
+static void html_put_quote_mark(struct html_render *r)
+{
+	static const char mark[] = HTML_QUOTE_MARK "\n";
+	size_t n = sizeof(mark) - 1;
+
+	html_block_edge(r);
+	if (r->raw->len >= n &&
+	    memcmp(r->raw->data + r->raw->len - n, mark, n) == 0)
+		return;
+	buf_append(r->raw, mark, n);
+}
+
+/* Does the tag keep white space: <pre>, or a style saying so? */
+static bool html_keeps_space(const char *html, const struct html_tag *t)
+{
+	const char *v;
+	size_t vlen, i;
+
+	if (strcmp(t->name, "pre") == 0 || strcmp(t->name, "xmp") == 0 ||
+	    strcmp(t->name, "listing") == 0)
+		return true;
+	v = html_attr(html, t, "style", &vlen);
+	if (v == NULL)
+		return false;
+	for (i = 0; i + 11 <= vlen; i++) {
+		size_t j;
+
+		if (strncasecmp(v + i, "white-space", 11) != 0)
+			continue;
+		for (j = i + 11; j < vlen && (html_space(v[j]) || v[j] == ':');
+		     j++)
+			;
+		if (j + 3 <= vlen && strncasecmp(v + j, "pre", 3) == 0)
+			return true;
+		if (j + 12 <= vlen && strncasecmp(v + j, "break-spaces", 12) == 0)
+			return true;
+	}
+	return false;
+}
+
+/* Elements with no end tag: never on the stack. */
+static bool html_is_void(const char *tag)
+{
+	static const char *const voids[] = {
+		"br", "hr", "img", "meta", "link", "input", "wbr", "col",
+		"area", "base", "source", "track", "embed", "param",
+	};
+
+	return html_in_list(tag, voids, sizeof(voids) / sizeof(voids[0]));
+}
+
+/* Track the tags that keep white space: an opening one is pushed, and
+ * its end tag pops it (with anything left open inside it). */
+static void html_track_pre(struct html_render *r, const char *html,
+			   const struct html_tag *t)
+{
+	size_t k;
+
+	if (t->name[0] == '\0' || html_is_void(t->name))
+		return;
+	if (!t->closing) {
+		if (!html_keeps_space(html, t))
+			return;
+		if (r->pre_depth == HTML_PRE_STACK) {
+			r->pre_untracked++;
+			return;
+		}
+		snprintf(r->pre_names[r->pre_depth], sizeof(r->pre_names[0]),
+			 "%s", t->name);
+		r->pre_depth++;
+		return;
+	}
+	if (r->pre_untracked > 0 && r->pre_depth == HTML_PRE_STACK &&
+	    strcmp(r->pre_names[r->pre_depth - 1], t->name) != 0) {
+		r->pre_untracked--;
+		return;
+	}
+	for (k = r->pre_depth; k > 0; k--)
+		if (strcmp(r->pre_names[k - 1], t->name) == 0) {
+			r->pre_depth = k - 1;
+			return;
+		}
+}
+
+/* Tidy raw into out: no blanks at line ends (they are never part of what
+ * a clearsigned text signs), no blank lines at the start or the end. */
 static void html_tidy(const struct buf *raw, struct buf *out)
 {
 	const char *s = buf_str(raw);
-	size_t k = 0;
+	size_t k = 0, blank = 0;
 	bool started = false;
 
 	while (s[k] != '\0') {
-		size_t e = k, b, t;
+		size_t e = k, t;
 
 		while (s[e] != '\0' && s[e] != '\n')
 			e++;
-		b = k;
-		while (b < e && s[b] == ' ')
-			b++;
 		t = e;
-		while (t > b && s[t - 1] == ' ')
+		while (t > k && (s[t - 1] == ' ' || s[t - 1] == '\t'))
 			t--;
-		/* Blank lines carry nothing for a command reader and HTML
-		 * makes many of them: drop them all. */
-		if (t != b) {
+		if (t == k) {
+			blank++;
+		} else {
 			if (started)
-				buf_putc(out, '\n');
-			buf_append(out, s + b, t - b);
+				for (; blank > 0; blank--)
+					buf_putc(out, '\n');
+			blank = 0;
+			buf_append(out, s + k, t - k);
+			buf_putc(out, '\n');
 			started = true;
 		}
 		if (s[e] == '\0')
 			break;
 		k = e + 1;
 	}
-	if (started)
-		buf_putc(out, '\n');
+	if (out->data == NULL)
+		buf_puts(out, "");
 }
 
 void mime_html_to_text(const char *html, size_t len, struct buf *out)
 {
 	struct buf raw = BUF_INIT;
+	struct html_render r;
 	size_t i = 0;
-	bool pre = false, space = false;
 
+	memset(&r, 0, sizeof(r));
+	r.raw = &raw;
 	while (i < len) {
 		char c = html[i];
+		bool pre = r.pre_depth > 0 || r.pre_untracked > 0;
 		struct html_tag t;
 
 		if (c == '<' && html_read_tag(html, len, i, &t)) {
@@ -475,48 +604,60 @@ void mime_html_to_text(const char *html, size_t len, struct buf *out)
 			if (q != HTML_QUOTE_NONE) {
 				i = q == HTML_QUOTE_TO_END ? len :
 				    html_skip_element(html, len, i, t.name);
-				html_put_quote_mark(&raw);
-				space = false;
+				html_put_quote_mark(&r);
 				continue;
 			}
 			if (!t.closing && html_is_jumped(t.name)) {
 				i = html_jump(html, len, i, t.name);
 				continue;
 			}
-			if (strcmp(t.name, "pre") == 0)
-				pre = !t.closing;
-			if (html_is_block(t.name)) {
-				buf_putc(&raw, '\n');
-				space = false;
-			}
+			if (strcmp(t.name, "br") == 0)
+				html_line_end(&r);
+			else if (html_is_block(t.name))
+				html_block_edge(&r);
+			html_track_pre(&r, html, &t);
 			continue;
 		}
 		if (c == '&') {
-			size_t used = html_entity(html, len, i + 1, &raw);
+			struct buf ent = BUF_INIT;
+			size_t used = html_entity(html, len, i + 1, &ent);
 
 			if (used > 0) {
+				html_before_text(&r);
+				buf_append(&raw, ent.data, ent.len);
+				buf_free(&ent);
 				i += 1 + used;
-				space = false;
 				continue;
 			}
-		}
-		if (!pre && (c == ' ' || c == '\t' || c == '\n' || c == '\r')) {
-			if (!space && raw.len > 0 && raw.data[raw.len - 1] != '\n')
-				buf_putc(&raw, ' ');
-			space = true;
-			i++;
-			continue;
+			buf_free(&ent);
 		}
 		if (c == '\r') {
 			i++;
 			continue;
 		}
-		if ((unsigned char)c < 0x20 && c != '\n' && c != '\t') {
+		if (pre && c == '\n') {
+			html_line_end(&r);
 			i++;
 			continue;
 		}
+		if (!pre && (c == ' ' || c == '\t' || c == '\n' || c == '\f')) {
+			r.space = true;
+			i++;
+			continue;
+		}
+		if ((unsigned char)c < 0x20 && c != '\t') {
+			i++;
+			continue;
+		}
+		html_before_text(&r);
+		/* a no-break space typed as text shows as a space */
+		if ((unsigned char)c == 0xc2 && i + 1 < len &&
+		    (unsigned char)html[i + 1] == 0xa0) {
+			buf_putc(&raw, ' ');
+			i += 2;
+			continue;
+		}
 		buf_putc(&raw, c);
-		space = false;
 		i++;
 	}
 	html_tidy(&raw, out);

@@ -132,6 +132,11 @@ struct inbound_msg {
 	/* for CLASSIFY_BOUNCE: what the report is about */
 	struct inbound_strs bounce_message_ids; /* with <> */
 	struct inbound_strs bounce_recipients;
+
+	/* A clearsigned text/plain with a bad signature held U+00A0 (Gmail
+	 * makes them of double blanks), and no alternative verified: the
+	 * refusal names the cause. */
+	bool sig_nbsp;
 };
 
 /* Parse and verify one mail of len bytes (CRLF or LF line ends).  Returns

@@ -84,6 +84,22 @@ tests_mail_test_source_dir_LDADD = libashes_mail.a libashes_util.a \
 EXTRA_DIST += tests/stack/mailstack
 # --- end transports ---
 
+# --- clients' text (owner: clients helper) ---
+# RFC 3676 format=flowed read back into the lines the player typed.
+libashes_mail_a_SOURCES += src/mail/flowed.c src/mail/flowed.h \
+	src/mail/inbound_clients.c src/mail/inbound_clients.h
+check_PROGRAMS += tests/mail/test_flowed
+TESTS += tests/mail/test_flowed
+tests_mail_test_flowed_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_mail_test_flowed_LDADD = libashes_mail.a libashes_util.a \
+	$(ETPAN_LIBS) $(GPGME_LIBS) $(GNUTLS_LIBS) $(CHECK_LIBS)
+# HTML to text keeps the lines a browser shows (html.c)
+check_PROGRAMS += tests/mail/test_html_lines
+TESTS += tests/mail/test_html_lines
+tests_mail_test_html_lines_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_mail_test_html_lines_LDADD = libashes_mail.a libashes_util.a \
+	$(ETPAN_LIBS) $(GPGME_LIBS) $(GNUTLS_LIBS) $(CHECK_LIBS)
+# --- end clients' text ---
 # --- the daemon's own keys (owner: identity helper) ---
 libashes_mail_a_SOURCES += src/mail/pgp_own.c src/mail/pgp_own.h
 # which keys a mail carries inside its signed content

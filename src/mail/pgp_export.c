@@ -12,6 +12,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "mail/inbound_clients.h"
 #include "mail/mime.h"
 #include "mail/pgp_private.h"
 #include "mail/pgp_scan.h"
@@ -185,8 +186,13 @@ static int export_clearsigned(struct mailmime *root, struct buf *out,
 		bytes = text.data != NULL ? text.data : "";
 		len = text.len;
 	}
-	if (mime_find_clearsigned(bytes, len, &start, &n))
+	if (mime_find_clearsigned(bytes, len, &start, &n)) {
+		/* the HTML alternative, where the inbound reading took it */
+		if (!html && inbound_nbsp_html_block(part, bytes + start, n,
+						     &text, &start, &n))
+			bytes = text.data;
 		buf_append(out, bytes + start, n);
+	}
 	ret = 0;
 out:
 	buf_free(&dec);

@@ -324,6 +324,20 @@ bool command_line_is_prose(const char *line, size_t len);
  * the text as a signature would, unless a command follows it. */
 bool command_line_is_closing(const char *line, size_t len);
 
+/* ---- command_signoff.c ---- */
+
+/* Is the line a mail program's footer ("Sent with Proton Mail secure
+ * email.", "Sent from my Android device with K-9 Mail. Please excuse my
+ * brevity.", "Get Outlook for Android")?  With no command (or slip of
+ * one) below it, it ends the text as a signature does. */
+bool command_line_is_client_footer(const char *line, size_t len);
+
+/* Is the line a bare name ("Tina", "Mary-Jane O'Neill"): one to three
+ * words of letters, the first no keyword, move or slip of one?  Below
+ * the last command, with nothing but sign-offs after it, it ends the
+ * text. */
+bool command_line_is_name(const char *line, size_t len);
+
 /* ---- command.c, for command_text.c ---- */
 
 /* Narrow *s and *len to the text without surrounding blanks (and leading

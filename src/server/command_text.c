@@ -315,6 +315,45 @@ static bool commands_below(struct text_cursor c, int64_t thread_game,
 	return false;
 }
 
+/* Does a line below the cursor (in the text for us) start with a slip of
+ * a keyword ("resgn")?  Then a sign-off above it is passed over, not
+ * taken for the end, so the slip gets its answer. */
+static bool slip_below(struct text_cursor c)
+{
+	struct command_list scratch;
+	const char *line, *next;
+	size_t llen, next_len, wl;
+
+	memset(&scratch, 0, sizeof(scratch));
+	while (cursor_next(&c, &line, &llen, &next, &next_len)) {
+		enum text_line sort = text_line_sort(line, llen, next,
+						     next_len, &c.in_armor,
+						     &scratch);
+		if (sort == TEXT_LINE_END)
+			break;
+		if (sort != TEXT_LINE_COMMAND)
+			continue;
+		command_trim(&line, &llen);
+		for (wl = 0; wl < llen && line[wl] != ' ' && line[wl] != '\t';
+		     wl++)
+			;
+		if (command_near_keyword(line, wl, false) != NULL)
+			return true;
+	}
+	return false;
+}
+
+/* Is the line a sign-off: a closing ("Thanks,"), a mail program's
+ * footer ("Sent with Proton Mail secure email."), or below a command a
+ * bare name ("Tina")?  It ends the text only where no command follows. */
+static bool is_signoff(const char *line, size_t len,
+		       const struct command_list *list)
+{
+	return command_line_is_closing(line, len) ||
+	       command_line_is_client_footer(line, len) ||
+	       (list->count > 0 && command_line_is_name(line, len));
+}
+
 void command_parse_mail(const char *subject, const char *body, size_t len,
 			int64_t thread_game, struct command_list *list_r)
 {
@@ -346,11 +385,14 @@ void command_parse_mail(const char *subject, const char *body, size_t len,
 			list->stopped_early = true;
 			break;
 		}
-		if (command_line_is_closing(line, llen) &&
+		if (is_signoff(line, llen, list) &&
 		    !commands_below(cur, thread_game, list)) {
 			/* "Thanks,\nAlice" with no command after it: a
 			 * signature without its "-- " line, and as usual
-			 * as one, so the reply need not mention it. */
+			 * as one, so the reply need not mention it.  But a
+			 * slip below is answered. */
+			if (slip_below(cur))
+				continue;
 			break;
 		}
 		if (list->count == 0 && command_line_is_prose(line, llen)) {

@@ -9,8 +9,9 @@
  * ours marks an address failing), loops and automatic mail (recorded,
  * never answered), the sender rate limit, and a refusal of the whole mail
  * with the backscatter rule: mail whose sender nobody verified is answered
- * at most once a day per address, and never at an address that is not
- * usable or is an unknown one of our own domain.
+ * at most once a day per address (a bad signature by the key of the
+ * player registered there: the first few a day), and never at an address
+ * that is not usable or is an unknown one of our own domain.
  */
 #include "server/server_private.h"
 
@@ -127,13 +128,45 @@ static bool intake_our_domain(const struct handle *h, const char *addr)
 }
 
 /* Whether to answer a refused mail, and the outcome note when not. */
+/* Refusals a day for a registered player whose own key made a signature
+ * that did not verify (a mail program that changes the text after
+ * signing: the player needs each answer while trying to fix it). */
+#define INTAKE_PLAYER_TRIES 3
+
+/* How many refusals today the From address may get (into *allowed_r): a
+ * bad signature that names the key of the player registered at that
+ * address gets INTAKE_PLAYER_TRIES, anything else one.  A forger who
+ * copies that player's signature gets no more than those few. */
+static int intake_refusals_allowed(struct handle *h, long *allowed_r)
+{
+	const struct server_inbound *msg = h->msg;
+	struct store_player *p = NULL;
+	const char *error;
+	int r;
+
+	*allowed_r = 1;
+	if (msg->signer == NULL || msg->signer[0] == '\0' ||
+	    (strcmp(h->mail_refusal, "bad_signature") != 0 &&
+	     strcmp(h->mail_refusal, "bad_signature_nbsp") != 0))
+		return 0;
+	r = store_player_by_address(h->srv->store, msg->from_address, &p,
+				    &error);
+	if (r < 0)
+		return server_store_fail(h, error);
+	for (size_t i = 0; r > 0 && i < p->n_fingerprints; i++)
+		if (strcasecmp(p->fingerprints[i], msg->signer) == 0)
+			*allowed_r = INTAKE_PLAYER_TRIES;
+	store_player_free(&p);
+	return 0;
+}
+
 static int intake_answer_refusal(struct handle *h, const char **why_r)
 {
 	const struct server_inbound *msg = h->msg;
 	const char *from = msg->from_address, *error;
 	struct store_player *p = NULL;
 	char key[STORE_ADDRESS_MAX + 16];
-	long count = 0;
+	long count = 0, allowed;
 	int r;
 
 	*why_r = NULL;
@@ -157,7 +190,9 @@ static int intake_answer_refusal(struct handle *h, const char **why_r)
 	if (store_rate_hit(h->srv->store, key, h->now, INTAKE_REFUSAL_WINDOW,
 			   &count, &error) < 0)
 		return server_store_fail(h, error);
-	if (count > 1)
+	if (intake_refusals_allowed(h, &allowed) < 0)
+		return -1;
+	if (count > allowed)
 		*why_r = "this address had its refusal today";
 	return 0;
 }

@@ -30,6 +30,8 @@ libashes_server_a_SOURCES = \
 # objects go into this library, so that whatever links the service links
 # the search with it (the layers: core <- ai <- server).
 libashes_server_a_SOURCES += src/server/bot.c src/server/bot_turn.c
+# client footers and bare names below the last command (clients helper)
+libashes_server_a_SOURCES += src/server/command_signoff.c
 # What one player's mails may make the daemon send and compute.
 libashes_server_a_SOURCES += src/server/limits.c
 libashes_server_a_LIBADD = $(libashes_ai_a_OBJECTS)

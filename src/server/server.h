@@ -229,7 +229,7 @@ struct server_inbound {
 	bool unsigned_text_ignored;
 	/* What the mail layer found wrong with the mail as a whole, as a
 	 * code (a section of templates/mail/mail-refused.txt): unsigned,
-	 * bad_signature, unknown_key, key_expired, key_revoked,
+	 * bad_signature, bad_signature_nbsp, unknown_key, key_expired, key_revoked,
 	 * signature_expired, signature_too_old, signature_future, too_big,
 	 * unreadable, signature_refused (the OpenPGP pre-scan), gpg_budget,
 	 * weak_digest (problem then says why).  The service decides what follows: "unsigned" is a weak

@@ -220,7 +220,7 @@ START_TEST(test_mail_order_and_stop)
 	ck_assert(l.stopped_early);
 	command_list_free(&l);
 	ck_assert_ptr_null(l.items);
-	l = parse(NULL, "help\nbogus\n\n> quoted\n", 0);
+	l = parse(NULL, "help\nbogus 2\n\n> quoted\n", 0);
 	ck_assert_uint_eq(l.count, 2);
 	ck_assert(!l.stopped_early);
 	command_list_free(&l);
