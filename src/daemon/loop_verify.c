@@ -344,6 +344,8 @@ static int loop_prepare(struct loop *l, const struct config *cfg,
 		si->silent_outcome = classify_verdict_name(im->verdict);
 		return 0;
 	}
+	if (p->refusal == NULL && im->problem == INBOUND_ENCRYPTED)
+		p->refusal = "encrypted";
 	if (p->refusal == NULL && im->problem != INBOUND_OK)
 		p->refusal = "unreadable";
 	if (p->refusal == NULL) {

@@ -51,6 +51,9 @@ enum inbound_sig_kind {
 	INBOUND_UNSIGNED = 0,
 	INBOUND_PGP_MIME,	/* RFC 3156 multipart/signed */
 	INBOUND_CLEARSIGNED,	/* -----BEGIN PGP SIGNED MESSAGE----- */
+	/* signed inside the encryption, one pass (gpg --encrypt --sign):
+	 * the decrypted content is what is signed */
+	INBOUND_ENCRYPTED_SIGNED,
 };
 
 enum inbound_freshness {
@@ -65,6 +68,9 @@ enum inbound_problem {
 	INBOUND_NO_TEXT,	/* no text/plain or text/html part */
 	INBOUND_UNDECODABLE,	/* bad transfer encoding or charset */
 	INBOUND_BAD_MIME,	/* MIME structure cannot be parsed */
+	/* encrypted, and the club cannot decrypt it (not to its key, or
+	 * refused: problem_detail says which) */
+	INBOUND_ENCRYPTED,
 };
 
 struct inbound_strs {
@@ -100,6 +106,10 @@ struct inbound_msg {
 	char *in_reply_to;	/* first id, with <> */
 	struct inbound_strs references;
 	time_t date;
+
+	/* The mail was encrypted (PGP/MIME or inline) and has been
+	 * decrypted: what follows is read from its content. */
+	bool decrypted;
 
 	/* signature */
 	enum inbound_sig_kind sig_kind;

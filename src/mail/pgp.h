@@ -227,6 +227,44 @@ int pgp_time_verify(struct pgp_ctx *ctx, const void *data, size_t len,
 		    const void *sig, size_t siglen, unsigned int rounds,
 		    double *median_r, const char **error_r);
 
+/* ---- encrypted mail (pgp_decrypt.c) ---- */
+
+enum pgp_decrypt_status {
+	PGP_DECRYPT_OK = 0,	/* decrypted */
+	PGP_DECRYPT_NO_KEY,	/* encrypted, but to no key we hold */
+	PGP_DECRYPT_REFUSED,	/* pre-scan, budget or output cap: why */
+	PGP_DECRYPT_FAILED,	/* gpg could not decrypt it: why */
+};
+
+struct pgp_decrypted {
+	enum pgp_decrypt_status status;
+	/* The signature inside the encryption (a one-pass signed message,
+	 * gpg --encrypt --sign), as pgp_verify_detached reports one;
+	 * status NONE when the message was only encrypted (the content may
+	 * then be a signed MIME entity of its own). */
+	struct pgp_sig sig;
+	char why[200];
+};
+
+/* Decrypt the OpenPGP message data (armored or binary) with the secret
+ * keys of ctx's keyring and verify the signature inside it, in one gpg
+ * run under the context's budget; the pre-scan (PGP_SCAN_ENCRYPTED) runs
+ * first.  The decrypted content, at most max_out bytes (more: REFUSED),
+ * is appended to *plain_r only when OK.  0 with *r filled for every
+ * message however hostile; -1 with *error_r only when GPGME fails. */
+int pgp_decrypt_verify(struct pgp_ctx *ctx, const void *data, size_t len,
+		       size_t max_out, struct buf *plain_r,
+		       struct pgp_decrypted *r, const char **error_r);
+
+/* The same message with its encryption layer taken off and nothing else
+ * (gpg --unwrap): for a one-pass signed message, the signed message
+ * itself, binary, which gpg --verify or gpgv check without any secret
+ * key -- what the archive keeps.  Same limits and returns; r->sig stays
+ * empty. */
+int pgp_decrypt_unwrap(struct pgp_ctx *ctx, const void *data, size_t len,
+		       size_t max_out, struct buf *signed_r,
+		       struct pgp_decrypted *r, const char **error_r);
+
 /* ---- for a game's archive (pgp_export.c) ---- */
 
 /* Append the public keys fprs (a NULL-terminated array of primary

@@ -24,6 +24,11 @@
 enum pgp_scan_kind {
 	PGP_SCAN_SIGNATURE,	/* a detached signature */
 	PGP_SCAN_KEYS,		/* public keys, revocation certificates */
+	/* an encrypted message: session key packets, then one encrypted
+	 * data packet (which alone may have a partial length).  What is
+	 * inside is not seen here: its bound is the budget and the cap on
+	 * the decrypted output (pgp_decrypt). */
+	PGP_SCAN_ENCRYPTED,
 };
 
 /* The most signature packets a detached signature (or a clearsigned
