@@ -86,3 +86,7 @@ tests_mail_test_crypt_LDADD = libashes_mail.a libashes_util.a \
 EXTRA_DIST += tests/mail/test_crypt.c tests/mail/crypt-helper.sh \
 	tests/mail/client-mail.py
 # --- end clients crypto ---
+# --- e2e clients keys and encryption (owner: clients-crypto) ---
+TESTS += tests/e2e/test_clients_keys.sh
+EXTRA_DIST += tests/e2e/test_clients_keys.sh
+# --- end e2e clients keys ---

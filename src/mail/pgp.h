@@ -265,6 +265,15 @@ int pgp_decrypt_unwrap(struct pgp_ctx *ctx, const void *data, size_t len,
 		       size_t max_out, struct buf *signed_r,
 		       struct pgp_decrypted *r, const char **error_r);
 
+/* The club's own public key for its Autocrypt header: the secret key
+ * name picks (as pgp_export_signer), exported with its own signatures
+ * only, binary, appended to *key_r; *can_encrypt_r says whether it has
+ * a usable encryption (sub)key -- without one, no client can encrypt
+ * to the club and the header is not worth sending.  -1 with *error_r
+ * when the keyring holds no such key. */
+int pgp_club_key(struct pgp_ctx *ctx, const char *name, struct buf *key_r,
+		 bool *can_encrypt_r, const char **error_r);
+
 /* ---- for a game's archive (pgp_export.c) ---- */
 
 /* Append the public keys fprs (a NULL-terminated array of primary

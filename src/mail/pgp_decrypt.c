@@ -157,3 +157,24 @@ int pgp_decrypt_unwrap(struct pgp_ctx *ctx, const void *data, size_t len,
 	return pgp_decrypt_run(ctx, data, len, max_out, true, signed_r, r,
 			       error_r);
 }
+
+int pgp_club_key(struct pgp_ctx *ctx, const char *name, struct buf *key_r,
+		 bool *can_encrypt_r, const char **error_r)
+{
+	char fpr[PGP_FPR_MAX + 1];
+	const char *fprs[2] = { fpr, NULL };
+	gpgme_key_t key = NULL;
+	gpgme_subkey_t sk;
+
+	*can_encrypt_r = false;
+	if (pgp_export_signer(ctx, name, fpr, error_r) < 0)
+		return -1;
+	if (gpgme_get_key(ctx->gpg, fpr, &key, 0) == 0) {
+		for (sk = key->subkeys; sk != NULL; sk = sk->next)
+			if (sk->can_encrypt && !sk->revoked && !sk->expired &&
+			    !sk->disabled && !sk->invalid)
+				*can_encrypt_r = true;
+		gpgme_key_unref(key);
+	}
+	return pgp_export_keys(ctx, fprs, false, key_r, error_r);
+}

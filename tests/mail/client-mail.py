@@ -5,7 +5,10 @@ never checked in, made at test time.
 
   client-mail.py SHAPE --home GNUPGHOME --signer KEY --from ADDR --to ADDR
                  [--recipient KEY] [--subject S] [--date RFC2822]
-                 BODYFILE > MAIL
+                 [--message-id ID] [--autocrypt-keyfile FILE] BODYFILE > MAIL
+
+--autocrypt-keyfile puts that (binary) key in the Autocrypt header in
+place of the signer's own.
 
 SHAPE (each from the client's own source):
   autocrypt      PGP/MIME signed, the key only in the Autocrypt header
@@ -61,8 +64,8 @@ def autocrypt_header(key, addr):
 
 def headers(a, content_type, extra=""):
     date = a.date or email.utils.formatdate(time.time(), localtime=False)
-    mid = "<%s.%d@%s>" % (os.urandom(6).hex(), os.getpid(),
-                          a.sender.split("@")[-1])
+    mid = "<%s>" % a.message_id if a.message_id else "<%s.%d@%s>" % (
+        os.urandom(6).hex(), os.getpid(), a.sender.split("@")[-1])
     return ("From: %s\r\nTo: %s\r\nSubject: %s\r\nDate: %s\r\n"
             "Message-ID: %s\r\nMIME-Version: 1.0\r\n%s"
             "Content-Type: %s\r\n\r\n" % (a.sender, a.to, a.subject, date,
@@ -115,6 +118,8 @@ def main():
     p.add_argument("--recipient")
     p.add_argument("--subject", default="ashes")
     p.add_argument("--date")
+    p.add_argument("--message-id")
+    p.add_argument("--autocrypt-keyfile")
     p.add_argument("body")
     a = p.parse_args()
     with open(a.body, "rb") as f:
@@ -123,6 +128,9 @@ def main():
         text += b"\r\n"
     key = gpg(a.home, "--export", "--export-options", "export-minimal",
               a.signer)
+    if a.autocrypt_keyfile:
+        with open(a.autocrypt_keyfile, "rb") as f:
+            key = f.read()
     ac = autocrypt_header(key, a.sender)
     textpart = (b"Content-Type: text/plain; charset=UTF-8\r\n"
                 b"Content-Transfer-Encoding: 7bit\r\n\r\n" + text)
