@@ -53,7 +53,8 @@ static int export_put(struct export_out *o, const char *name,
 static const char *export_form(const struct archive_mail *m)
 {
 	return m->kind == PGP_SIGNED_MIME ? "PGP/MIME" :
-	       m->kind == PGP_SIGNED_CLEAR ? "inline" : "unsigned";
+	       m->kind == PGP_SIGNED_CLEAR ? "inline" :
+	       m->kind == PGP_SIGNED_MESSAGE ? "signed message" : "unsigned";
 }
 
 /* The name of whoever sent m: the player, else the address. */
@@ -188,13 +189,16 @@ static int export_mails(const struct archive_game *g, struct export_out *o,
 		const struct archive_mail *m = &g->mails[i];
 
 		snprintf(name, sizeof(name), "%s.eml", m->stem);
-		if (export_put(o, name, m->in->raw, m->in->raw_len,
+		if (m->form.len > 0 ?
+		    export_put(o, name, m->form.data, m->form.len, error_r) < 0 :
+		    export_put(o, name, m->in->raw, m->in->raw_len,
 			       error_r) < 0)
 			return -1;
 		if (m->kind == PGP_SIGNED_NONE)
 			continue;
 		snprintf(name, sizeof(name), "%s.%s", m->stem,
-			 m->kind == PGP_SIGNED_MIME ? "signed" : "asc");
+			 m->kind == PGP_SIGNED_MIME ? "signed" :
+			 m->kind == PGP_SIGNED_MESSAGE ? "pgp" : "asc");
 		if (export_put(o, name, m->signed_part.data,
 			       m->signed_part.len, error_r) < 0)
 			return -1;

@@ -19,6 +19,7 @@
 
 #include "mail/classify.h"
 #include "mail/pgp.h"
+#include "util/buf.h"
 
 #define INBOUND_DEFAULT_MAX_SIZE (1024 * 1024)
 #define INBOUND_DEFAULT_MAX_AGE (7 * 24 * 3600)
@@ -153,6 +154,22 @@ int inbound_parse(const char *raw, size_t len,
 		  const struct inbound_options *opts,
 		  struct inbound_msg **msg_r, const char **error_r);
 void inbound_msg_free(struct inbound_msg **msg);
+
+/* The form of a mail encrypted to the club that the game's archive keeps
+ * (docs/record-format.md), which proves the mail's signature to anyone
+ * without the club's secret key: the mail's header block (its MIME
+ * fields aside) over, for a multipart/signed entity inside the
+ * encryption, that entity as it was signed; for a one-pass signed
+ * message, a text/plain part (parameter ashes-signed-content=mime when
+ * what is signed is a MIME entity, =text when it is the text) holding
+ * the signed message without its encryption, armored (gpg --verify,
+ * gpgv check it).  inbound_parse reads that form as it reads the mail.
+ * 1 with the form appended to *out_r (max: the cap on the decrypted
+ * bytes); 0 when raw is not encrypted, already in that form or only
+ * encrypted, not signed (nothing appended: keep raw); -1 with *error_r
+ * when pgp cannot decrypt it or GPGME failed.  Caller's buffer. */
+int inbound_archive_form(struct pgp_ctx *pgp, const char *raw, size_t len,
+			 size_t max, struct buf *out_r, const char **error_r);
 
 /* True when the mail is signed by a key in the keyring, the signature is
  * good and fresh: then msg->sig.fpr says who spoke. */

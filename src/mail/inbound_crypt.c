@@ -15,6 +15,7 @@
 #include "mail/inbound_private.h"
 #include "mail/mime.h"
 #include "mail/pgp.h"
+#include "mail/pgp_scan.h"
 #include "util/buf.h"
 
 /* ---- key files ---- */
@@ -233,7 +234,7 @@ int inbound_read_encrypted(struct inbound_msg *msg,
 	size_t max = opts->max_size > 0 ? opts->max_size :
 		     INBOUND_DEFAULT_MAX_SIZE, start, n, k0, i;
 	const char *err;
-	bool mime;
+	bool mime, signed_only = false;
 	int ret = -1;
 
 	(void)canon;
@@ -251,7 +252,16 @@ int inbound_read_encrypted(struct inbound_msg *msg,
 			goto out;
 		}
 	} else if (inbound_inline_encrypted(root, &text, &part, &start, &n)) {
+		char why[200];
+		const char *c = mime_param(part, "ashes-signed-content");
+
 		buf_append(&data, text.data + start, n);
+		/* the archive's form of a one-pass signed, encrypted mail:
+		 * the signed message without its encryption */
+		signed_only = pgp_scan(data.data, data.len,
+				       PGP_SCAN_SIGNED_MESSAGE, why,
+				       sizeof(why)) == 0;
+		mime = signed_only && c != NULL && strcmp(c, "mime") == 0;
 	}
 	if (opts->pgp == NULL) {
 		inbound_problem(msg, INBOUND_ENCRYPTED, "this reader holds no "
@@ -259,8 +269,9 @@ int inbound_read_encrypted(struct inbound_msg *msg,
 		ret = 0;
 		goto out;
 	}
-	if (pgp_decrypt_verify(opts->pgp, data.data ? data.data : "", data.len,
-			       max, &plain, &d, error_r) < 0)
+	if ((signed_only ? pgp_verify_message : pgp_decrypt_verify)(
+		    opts->pgp, data.data ? data.data : "", data.len, max, &plain,
+		    &d, error_r) < 0)
 		goto out;
 	if (d.status != PGP_DECRYPT_OK) {
 		inbound_problem(msg, INBOUND_ENCRYPTED, d.why);
@@ -288,8 +299,9 @@ int inbound_read_encrypted(struct inbound_msg *msg,
 		struct buf again = BUF_INIT;
 		struct pgp_decrypted d2;
 
-		if (pgp_decrypt_verify(opts->pgp, data.data, data.len, max,
-				       &again, &d2, error_r) < 0) {
+		if ((signed_only ? pgp_verify_message : pgp_decrypt_verify)(
+			    opts->pgp, data.data, data.len, max, &again, &d2,
+			    error_r) < 0) {
 			buf_free(&again);
 			ret = -1;
 			goto out;
@@ -307,5 +319,171 @@ out:
 	buf_free(&data);
 	buf_free(&text);
 	buf_free(&plain);
+	return ret;
+}
+
+/* ---- the archive's form of an encrypted mail ---- */
+
+/* The header block of canon without its MIME fields (the body they
+ * describe is replaced). */
+static void inbound_form_headers(const char *c, size_t len, struct buf *out)
+{
+	size_t i = 0;
+
+	while (i < len) {
+		size_t s = i, e = i;
+
+		while (e < len) {
+			while (e < len && c[e] != '\n')
+				e++;
+			if (e < len)
+				e++;
+			if (e >= len || (c[e] != ' ' && c[e] != '\t'))
+				break;
+		}
+		i = e;
+		if (e - s <= 2 && (c[s] == '\r' || c[s] == '\n'))
+			break;
+		if ((e - s >= 13 && strncasecmp(c + s, "Content-Type:", 13) == 0) ||
+		    (e - s >= 26 && strncasecmp(c + s,
+				"Content-Transfer-Encoding:", 26) == 0) ||
+		    (e - s >= 13 && strncasecmp(c + s, "MIME-Version:", 13) == 0))
+			continue;
+		buf_append(out, c + s, e - s);
+	}
+	buf_puts(out, "MIME-Version: 1.0\r\n");
+}
+
+/* RFC 9580 section 6: armor with its CRC-24. */
+static void inbound_armor(const unsigned char *d, size_t n, struct buf *out)
+{
+	static const char b64[] =
+		"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+	unsigned long crc = 0xB704CEUL;
+	size_t i, col = 0;
+	int k;
+
+	for (i = 0; i < n; i++) {
+		crc ^= (unsigned long)d[i] << 16;
+		for (k = 0; k < 8; k++) {
+			crc <<= 1;
+			if (crc & 0x1000000UL)
+				crc ^= 0x1864CFBUL;
+		}
+	}
+	buf_puts(out, "-----BEGIN PGP MESSAGE-----\r\n\r\n");
+	for (i = 0; i < n; i += 3) {
+		unsigned long v = (unsigned long)d[i] << 16;
+		size_t m = n - i < 3 ? n - i : 3;
+		char q[4];
+
+		if (m > 1)
+			v |= (unsigned long)d[i + 1] << 8;
+		if (m > 2)
+			v |= d[i + 2];
+		q[0] = b64[v >> 18 & 63];
+		q[1] = b64[v >> 12 & 63];
+		q[2] = m > 1 ? b64[v >> 6 & 63] : '=';
+		q[3] = m > 2 ? b64[v & 63] : '=';
+		buf_append(out, q, 4);
+		if ((col += 4) == 64) {
+			buf_puts(out, "\r\n");
+			col = 0;
+		}
+	}
+	if (col > 0)
+		buf_puts(out, "\r\n");
+	buf_printf(out, "=%c%c%c%c\r\n-----END PGP MESSAGE-----\r\n",
+		   b64[crc >> 18 & 63], b64[crc >> 12 & 63], b64[crc >> 6 & 63],
+		   b64[crc & 63]);
+}
+
+int inbound_archive_form(struct pgp_ctx *pgp, const char *raw, size_t len,
+			 size_t max, struct buf *out_r, const char **error_r)
+{
+	static __thread char why[300];
+	struct buf canon = BUF_INIT, data = BUF_INIT, text = BUF_INIT;
+	struct buf plain = BUF_INIT, inner = BUF_INIT, wrapped = BUF_INIT;
+	struct mailmime *root = NULL, *iroot = NULL, *me, *part, *dp;
+	struct pgp_decrypted d;
+	size_t start, n;
+	const char *err;
+	bool mime = false;
+	int ret = -1;
+
+	mime_to_crlf(raw, len, &canon);
+	if (canon.data == NULL)
+		buf_puts(&canon, "");
+	if (mime_parse(canon.data, canon.len, &root, &err) < 0 ||
+	    !inbound_is_encrypted(root)) {
+		ret = 0;
+		goto out;
+	}
+	me = inbound_find_encrypted(mime_message_body(root), 0);
+	if (me != NULL) {
+		mime = true;
+		if ((dp = inbound_encrypted_data(me)) == NULL ||
+		    mime_decode(dp, &data, &err) < 0) {
+			ret = 0;
+			goto out;
+		}
+	} else if (inbound_inline_encrypted(root, &text, &part, &start, &n)) {
+		buf_append(&data, text.data + start, n);
+		if (pgp_scan(data.data, data.len, PGP_SCAN_SIGNED_MESSAGE, why,
+			     sizeof(why)) == 0) {
+			ret = 0;	/* already the archive's form */
+			goto out;
+		}
+	}
+	if (pgp_decrypt_verify(pgp, data.data ? data.data : "", data.len, max,
+			       &plain, &d, error_r) < 0)
+		goto out;
+	if (d.status != PGP_DECRYPT_OK) {
+		snprintf(why, sizeof(why), "the encrypted mail cannot be "
+			 "decrypted: %s", d.why);
+		*error_r = why;
+		goto out;
+	}
+	inbound_form_headers(canon.data, canon.len, out_r);
+	if (mime) {
+		buf_puts(&inner, "MIME-Version: 1.0\r\n");
+		mime_to_crlf(plain.data ? plain.data : "", plain.len, &inner);
+		if (mime_parse(inner.data, inner.len, &iroot, &err) == 0 &&
+		    mime_find_pgp_signed(mime_message_body(iroot)) != NULL) {
+			/* the multipart/signed entity, as it was signed */
+			buf_append(out_r, inner.data + 19, inner.len - 19);
+			ret = 1;
+			goto out;
+		}
+	}
+	if (d.sig.status == PGP_SIG_NONE) {
+		buf_reset(out_r);
+		ret = 0;	/* encrypted, not signed: nothing to prove */
+		goto out;
+	}
+	if (pgp_decrypt_unwrap(pgp, data.data, data.len, max, &wrapped, &d,
+			       error_r) < 0)
+		goto out;
+	if (d.status != PGP_DECRYPT_OK) {
+		snprintf(why, sizeof(why), "the encrypted mail cannot be "
+			 "unwrapped: %s", d.why);
+		*error_r = why;
+		goto out;
+	}
+	buf_printf(out_r, "Content-Type: text/plain; charset=us-ascii;\r\n"
+		   " ashes-signed-content=%s\r\n\r\n", mime ? "mime" : "text");
+	inbound_armor((const unsigned char *)wrapped.data, wrapped.len, out_r);
+	ret = 1;
+out:
+	if (ret != 1 && ret >= 0)
+		buf_reset(out_r);
+	mime_free(&iroot);
+	mime_free(&root);
+	buf_free(&canon);
+	buf_free(&data);
+	buf_free(&text);
+	buf_free(&plain);
+	buf_free(&inner);
+	buf_free(&wrapped);
 	return ret;
 }

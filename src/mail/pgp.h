@@ -265,6 +265,15 @@ int pgp_decrypt_unwrap(struct pgp_ctx *ctx, const void *data, size_t len,
 		       size_t max_out, struct buf *signed_r,
 		       struct pgp_decrypted *r, const char **error_r);
 
+/* Verify a signed message (gpg --sign: what pgp_decrypt_unwrap gives of
+ * a one-pass signed and encrypted message), armored or binary, and give
+ * its content: the pre-scan PGP_SCAN_SIGNED_MESSAGE, the budget and the
+ * output cap max_out as pgp_decrypt_verify; the signature in r->sig
+ * (ERROR when there is none).  Returns as pgp_decrypt_verify. */
+int pgp_verify_message(struct pgp_ctx *ctx, const void *data, size_t len,
+		       size_t max_out, struct buf *plain_r,
+		       struct pgp_decrypted *r, const char **error_r);
+
 /* The club's own public key for its Autocrypt header: the secret key
  * name picks (as pgp_export_signer), exported with its own signatures
  * only, binary, appended to *key_r; *can_encrypt_r says whether it has
@@ -307,6 +316,9 @@ enum pgp_signed_kind {
 	PGP_SIGNED_NONE = 0, /* no signature found */
 	PGP_SIGNED_MIME,     /* RFC 3156: the signed part and its signature */
 	PGP_SIGNED_CLEAR,    /* the clearsigned block */
+	/* a signed message (armored, gpg --sign): the archive's form of a
+	 * one-pass signed, encrypted mail (inbound_archive_form) */
+	PGP_SIGNED_MESSAGE,
 };
 
 /* The bytes of a raw mail that its OpenPGP signature covers, exactly as
@@ -316,7 +328,9 @@ enum pgp_signed_kind {
  * clearsigned block (from its BEGIN to its END line) to *signed_r and
  * nothing to *sig_r.  0 with *kind_r (PGP_SIGNED_NONE, nothing appended,
  * for an unsigned mail); -1 with a static *error_r for a mail whose MIME
- * cannot be read. */
+ * cannot be read.  A mail in the archive's form of a one-pass signed,
+ * encrypted mail gives PGP_SIGNED_MESSAGE, its armored signed message in
+ * *signed_r. */
 int pgp_export_signed(const char *raw, size_t len,
 		      enum pgp_signed_kind *kind_r, struct buf *signed_r,
 		      struct buf *sig_r, const char **error_r);

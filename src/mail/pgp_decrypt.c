@@ -63,10 +63,14 @@ static void pgp_decrypt_why(struct pgp_decrypted *r,
 	snprintf(r->why, sizeof(r->why), "%s", why);
 }
 
-/* The one gpg run: decrypt (and verify, unless unwrap) data into out. */
+enum pgp_run_mode { PGP_RUN_DECRYPT, PGP_RUN_UNWRAP, PGP_RUN_VERIFY };
+
+/* The one gpg run: decrypt and verify, decrypt only (unwrap), or verify
+ * a signed message, data into out. */
 static int pgp_decrypt_run(struct pgp_ctx *ctx, const void *data, size_t len,
-			   size_t max_out, bool unwrap, struct buf *out_r,
-			   struct pgp_decrypted *r, const char **error_r)
+			   size_t max_out, enum pgp_run_mode mode,
+			   struct buf *out_r, struct pgp_decrypted *r,
+			   const char **error_r)
 {
 	struct gpgme_data_cbs cbs = { .write = pgp_cap_write };
 	struct buf out = BUF_INIT;
@@ -81,7 +85,8 @@ static int pgp_decrypt_run(struct pgp_ctx *ctx, const void *data, size_t len,
 
 	memset(r, 0, sizeof(*r));
 	if (ctx->scan &&
-	    pgp_scan(data, len, PGP_SCAN_ENCRYPTED, why, sizeof(why)) < 0) {
+	    pgp_scan(data, len, mode == PGP_RUN_VERIFY ? PGP_SCAN_SIGNED_MESSAGE
+		     : PGP_SCAN_ENCRYPTED, why, sizeof(why)) < 0) {
 		pgp_decrypt_why(r, PGP_DECRYPT_REFUSED, why);
 		return 0;
 	}
@@ -91,9 +96,11 @@ static int pgp_decrypt_run(struct pgp_ctx *ctx, const void *data, size_t len,
 		goto out;
 	}
 	pgp_budget_begin(ctx, &budget);
-	if (unwrap)
+	if (mode == PGP_RUN_UNWRAP)
 		err = gpgme_op_decrypt_ext(ctx->gpg, GPGME_DECRYPT_UNWRAP,
 					   d_in, d_out);
+	else if (mode == PGP_RUN_VERIFY)
+		err = gpgme_op_verify(ctx->gpg, d_in, NULL, d_out);
 	else
 		err = gpgme_op_decrypt_verify(ctx->gpg, d_in, d_out);
 	over = pgp_budget_end(&budget);
@@ -109,7 +116,7 @@ static int pgp_decrypt_run(struct pgp_ctx *ctx, const void *data, size_t len,
 		ret = 0;
 		goto out;
 	}
-	if (err != 0 && pgp_no_seckey(ctx->gpg, err)) {
+	if (err != 0 && mode != PGP_RUN_VERIFY && pgp_no_seckey(ctx->gpg, err)) {
 		pgp_decrypt_why(r, PGP_DECRYPT_NO_KEY, "it is not encrypted to "
 				"a key of this club");
 		ret = 0;
@@ -128,9 +135,10 @@ static int pgp_decrypt_run(struct pgp_ctx *ctx, const void *data, size_t len,
 		goto out;
 	}
 	r->status = PGP_DECRYPT_OK;
-	if (!unwrap) {
+	if (mode != PGP_RUN_UNWRAP) {
 		vr = gpgme_op_verify_result(ctx->gpg);
-		if (vr != NULL && vr->signatures != NULL)
+		if ((vr != NULL && vr->signatures != NULL) ||
+		    mode == PGP_RUN_VERIFY)
 			(void)pgp_fill_result(ctx, &r->sig, error_r);
 	}
 	buf_append(out_r, out.data ? out.data : "", out.len);
@@ -146,16 +154,24 @@ int pgp_decrypt_verify(struct pgp_ctx *ctx, const void *data, size_t len,
 		       size_t max_out, struct buf *plain_r,
 		       struct pgp_decrypted *r, const char **error_r)
 {
-	return pgp_decrypt_run(ctx, data, len, max_out, false, plain_r, r,
-			       error_r);
+	return pgp_decrypt_run(ctx, data, len, max_out, PGP_RUN_DECRYPT, plain_r,
+			       r, error_r);
 }
 
 int pgp_decrypt_unwrap(struct pgp_ctx *ctx, const void *data, size_t len,
 		       size_t max_out, struct buf *signed_r,
 		       struct pgp_decrypted *r, const char **error_r)
 {
-	return pgp_decrypt_run(ctx, data, len, max_out, true, signed_r, r,
-			       error_r);
+	return pgp_decrypt_run(ctx, data, len, max_out, PGP_RUN_UNWRAP,
+			       signed_r, r, error_r);
+}
+
+int pgp_verify_message(struct pgp_ctx *ctx, const void *data, size_t len,
+		       size_t max_out, struct buf *plain_r,
+		       struct pgp_decrypted *r, const char **error_r)
+{
+	return pgp_decrypt_run(ctx, data, len, max_out, PGP_RUN_VERIFY,
+			       plain_r, r, error_r);
 }
 
 int pgp_club_key(struct pgp_ctx *ctx, const char *name, struct buf *key_r,

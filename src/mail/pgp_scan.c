@@ -45,6 +45,10 @@ static bool pgp_scan_allowed(enum pgp_scan_kind kind, unsigned int tag)
 	switch (tag) {
 	case 2:			/* signature */
 		return kind != PGP_SCAN_ENCRYPTED;
+	case 4:			/* one-pass signature */
+	case 8:			/* compressed data */
+	case 11:		/* literal data */
+		return kind == PGP_SCAN_SIGNED_MESSAGE;
 	case 10:		/* marker: "PGP", ignored by everyone */
 	case 21:		/* padding: skipped */
 		return true;
@@ -70,6 +74,8 @@ static bool pgp_scan_allowed(enum pgp_scan_kind kind, unsigned int tag)
  * 9) is refused: anybody may change it unseen. */
 static bool pgp_scan_is_data(enum pgp_scan_kind kind, unsigned int tag)
 {
+	if (kind == PGP_SCAN_SIGNED_MESSAGE)
+		return tag == 8 || tag == 11;
 	return kind == PGP_SCAN_ENCRYPTED && (tag == 18 || tag == 20);
 }
 
@@ -143,9 +149,12 @@ static int pgp_scan_packets(const uint8_t *p, size_t n,
 				 "which holds only %s", pgp_scan_tag_name(tag), tag,
 				 kind == PGP_SCAN_SIGNATURE ? "a signature" :
 				 kind == PGP_SCAN_ENCRYPTED ? "an encrypted message" :
+				 kind == PGP_SCAN_SIGNED_MESSAGE ? "a signed message" :
 				 "key data", kind == PGP_SCAN_SIGNATURE ?
 				 "signature packets" : kind == PGP_SCAN_ENCRYPTED ?
 				 "session keys and encrypted data" :
+				 kind == PGP_SCAN_SIGNED_MESSAGE ?
+				 "signatures and the data they sign" :
 				 "key, user ID and signature packets");
 			return -1;
 		}
@@ -154,7 +163,9 @@ static int pgp_scan_packets(const uint8_t *p, size_t n,
 		i += len;
 		packets++;
 		sigs += tag == 2;
-		if (pgp_scan_is_data(kind, tag) && ++data > 1) {
+		if (pgp_scan_is_data(kind, tag))
+			data++;
+		if (kind == PGP_SCAN_ENCRYPTED && data > 1) {
 			snprintf(why, whylen, "more than one encrypted data "
 				 "packet in one message");
 			return -1;
@@ -165,12 +176,12 @@ static int pgp_scan_packets(const uint8_t *p, size_t n,
 				 "in one message", PGP_SCAN_MAX_SIGS * 4);
 			return -1;
 		}
-		if (data > 0 && i < n) {
+		if (kind == PGP_SCAN_ENCRYPTED && data > 0 && i < n) {
 			snprintf(why, whylen, "OpenPGP packets after the "
 				 "encrypted data");
 			return -1;
 		}
-		if (kind == PGP_SCAN_SIGNATURE && sigs > PGP_SCAN_MAX_SIGS) {
+		if (kind != PGP_SCAN_KEYS && sigs > PGP_SCAN_MAX_SIGS) {
 			snprintf(why, whylen, "more than %d signature packets "
 				 "in one signature", PGP_SCAN_MAX_SIGS);
 			return -1;
@@ -187,6 +198,11 @@ static int pgp_scan_packets(const uint8_t *p, size_t n,
 	}
 	if (kind == PGP_SCAN_ENCRYPTED && data == 0) {
 		snprintf(why, whylen, "no encrypted data in the message");
+		return -1;
+	}
+	if (kind == PGP_SCAN_SIGNED_MESSAGE && (data == 0 || data > 2)) {
+		snprintf(why, whylen, "%s data in the signed message",
+			 data == 0 ? "no" : "more than one piece of");
 		return -1;
 	}
 	if (packets == 0) {
@@ -379,12 +395,12 @@ static int pgp_scan_armored(const char *s, size_t n, size_t i,
 		if (next == 0)
 			goto out;
 		if (strcmp(label, kind == PGP_SCAN_SIGNATURE ? "SIGNATURE" :
-			   kind == PGP_SCAN_ENCRYPTED ? "MESSAGE" :
+			   kind >= PGP_SCAN_ENCRYPTED ? "MESSAGE" :
 			   "PUBLIC KEY BLOCK") != 0) {
 			snprintf(why, whylen, "a \"PGP %s\" armor block where "
 				 "%s belongs", label, kind == PGP_SCAN_SIGNATURE
-				 ? "a signature" : kind == PGP_SCAN_ENCRYPTED ?
-				 "an encrypted message" : "a public key");
+				 ? "a signature" : kind >= PGP_SCAN_ENCRYPTED ?
+				 "an OpenPGP message" : "a public key");
 			goto out;
 		}
 		if (pgp_scan_packets((const uint8_t *)bin.data, bin.len, kind,

@@ -159,6 +159,19 @@ if e2e_ashes archive export "$game" -o "$arch" --config "$conf" >export.out 2>&1
 	rc=$?
 	sed 's/^/#   /' verify.out
 	t_is "3d: ashes archive verify passes" 0 "$rc"
+	# and gpgv alone, with the archive's keys, checks the one-pass
+	# signed message kept without its encryption
+	gpg --dearmor <"$arch/keys.asc" >keys.gpg 2>/dev/null
+	pgp=$(ls "$arch"/*.pgp 2>/dev/null | head -n 1)
+	t_has "3d: the one-pass mail is kept as a signed message (.pgp)" '\.pgp$' "$pgp"
+	if [ -n "$pgp" ] && gpgv --keyring "$E2E_DIR/keys.gpg" "$pgp" 2>gpgv.out; then
+		t_ok "3d: gpgv verifies $(basename "$pgp") with keys.asc alone"
+	else
+		sed 's/^/#   /' gpgv.out
+		t_fail "3d: gpgv verifies the signed message with keys.asc alone"
+	fi
+	t_is "3d: no file of the archive is encrypted" 0 \
+		"$(grep -l 'multipart/encrypted' "$arch"/* 2>/dev/null | wc -l)"
 else
 	sed 's/^/#   /' export.out
 	t_fail "3d: the game with encrypted mails exports"

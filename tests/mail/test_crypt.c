@@ -344,6 +344,65 @@ START_TEST(test_autocrypt_register)
 }
 END_TEST
 
+/* The archive's form of each encrypted mail: checked by a keyring with
+ * no secret key of the club's (alice's own), it reads as the mail did,
+ * same signer, text and replay digest. */
+START_TEST(test_archive_form)
+{
+	static const struct {
+		const char *file;
+		enum pgp_signed_kind kind;
+	} shapes[] = {
+		{ "tb.eml", PGP_SIGNED_MIME },
+		{ "dc.eml", PGP_SIGNED_MESSAGE },
+		{ "inline.eml", PGP_SIGNED_MESSAGE },
+	};
+	struct pgp_ctx *club = open_home("club"), *anyone = open_home("alice");
+	size_t i;
+
+	for (i = 0; i < 3; i++) {
+		struct inbound_msg *m = parse(club, shapes[i].file, false), *f;
+		struct inbound_options o;
+		struct buf form = BUF_INIT, sp = BUF_INIT, sig = BUF_INIT;
+		enum pgp_signed_kind kind;
+		const char *err = NULL;
+		size_t len;
+		char *raw = slurp(shapes[i].file, &len);
+
+		ck_assert_msg(inbound_archive_form(club, raw, len, 1 << 20, &form,
+						   &err) == 1, "%s: %s",
+			      shapes[i].file, err);
+		ck_assert(strstr(form.data, "BEGIN PGP MESSAGE") == NULL ||
+			  shapes[i].kind == PGP_SIGNED_MESSAGE);
+		ck_assert_int_eq(pgp_export_signed(form.data, form.len, &kind, &sp,
+						   &sig, &err), 0);
+		ck_assert_int_eq(kind, shapes[i].kind);
+		memset(&o, 0, sizeof(o));
+		o.now = time(NULL);
+		o.pgp = anyone;
+		ck_assert(inbound_parse(form.data, form.len, &o, &f, &err) == 0);
+		ck_assert_msg(f->sig.status == PGP_SIG_GOOD, "%s: %s %s",
+			      shapes[i].file, pgp_sig_status_name(f->sig.status),
+			      f->problem_detail ? f->problem_detail : "");
+		ck_assert_str_eq(f->sig.fpr, m->sig.fpr);
+		ck_assert_str_eq(f->text, m->text);
+		ck_assert_str_eq(f->signed_sha256, m->signed_sha256);
+		/* and the form is its own form */
+		buf_reset(&sig);
+		ck_assert_int_eq(inbound_archive_form(club, form.data, form.len,
+						      1 << 20, &sig, &err), 0);
+		inbound_msg_free(&f);
+		inbound_msg_free(&m);
+		buf_free(&form);
+		buf_free(&sp);
+		buf_free(&sig);
+		free(raw);
+	}
+	pgp_ctx_free(&club);
+	pgp_ctx_free(&anyone);
+}
+END_TEST
+
 int main(void)
 {
 	const char *src = getenv("ASHES_SRCDIR");
@@ -371,6 +430,7 @@ int main(void)
 	tcase_add_test(tc, test_decrypt_shapes);
 	tcase_add_test(tc, test_decrypt_not_ours);
 	tcase_add_test(tc, test_decrypt_bomb);
+	tcase_add_test(tc, test_archive_form);
 	tcase_add_test(tc, test_autocrypt_register);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
