@@ -116,6 +116,10 @@ struct inbound_msg {
 	enum inbound_sig_kind sig_kind;
 	struct pgp_sig sig;	/* status NONE when unsigned */
 	enum inbound_freshness freshness;
+	/* For a signature by an unknown key: the primary fingerprint of the
+	 * key the mail carries that made it (a signing subkey's primary),
+	 * as the sender's mail program shows it; "" when none does. */
+	char carried_fpr[PGP_FPR_MAX + 1];
 	/* The replay history's key: sha256 over the signer's fingerprint,
 	 * the signature's creation time and the signed content (just the
 	 * content when no signer is named).  The same signature sent again

@@ -487,3 +487,20 @@ out:
 	buf_free(&wrapped);
 	return ret;
 }
+
+/* ---- the unknown key, named as the sender knows it ---- */
+
+void inbound_name_carried_key(struct inbound_msg *msg,
+			      const struct inbound_options *opts)
+{
+	size_t i;
+
+	if (opts->pgp == NULL || msg->sig.status != PGP_SIG_UNKNOWN_KEY ||
+	    msg->sig.fpr[0] == '\0')
+		return;
+	for (i = 0; i < msg->key_count && i < 4; i++)
+		if (pgp_carried_primary(opts->pgp, msg->keys[i].data,
+					msg->keys[i].len, msg->sig.fpr,
+					msg->carried_fpr) == 1)
+			return;
+}

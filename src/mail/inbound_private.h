@@ -72,4 +72,9 @@ int inbound_read_encrypted(struct inbound_msg *msg,
 			   struct mailmime *root, const struct buf *canon,
 			   const char **error_r);
 
+/* For a signature by an unknown key, msg->carried_fpr: the primary key
+ * among the keys the mail carries that made it (pgp_carried_primary). */
+void inbound_name_carried_key(struct inbound_msg *msg,
+			      const struct inbound_options *opts);
+
 #endif

@@ -274,6 +274,15 @@ int pgp_verify_message(struct pgp_ctx *ctx, const void *data, size_t len,
 		       size_t max_out, struct buf *plain_r,
 		       struct pgp_decrypted *r, const char **error_r);
 
+/* Of the key data a mail carried (not imported), the primary
+ * fingerprint of the key holding the (sub)key issuer (a fingerprint or a
+ * key ID, as an unknown signature names it): what the sender's mail
+ * program shows as their key.  Pre-scanned, at most PGP_KEY_MAX_BYTES,
+ * listed under the budget.  1 with it in primary_r; 0 when none holds
+ * it (or the data cannot be read). */
+int pgp_carried_primary(struct pgp_ctx *ctx, const void *data, size_t len,
+			const char *issuer, char primary_r[PGP_FPR_MAX + 1]);
+
 /* The club's own public key for its Autocrypt header: the secret key
  * name picks (as pgp_export_signer), exported with its own signatures
  * only, binary, appended to *key_r; *can_encrypt_r says whether it has

@@ -17,6 +17,7 @@
 #include <gpgme.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include "mail/pgp_private.h"
 #include "mail/pgp_scan.h"
@@ -193,4 +194,50 @@ int pgp_club_key(struct pgp_ctx *ctx, const char *name, struct buf *key_r,
 		gpgme_key_unref(key);
 	}
 	return pgp_export_keys(ctx, fprs, false, key_r, error_r);
+}
+
+int pgp_carried_primary(struct pgp_ctx *ctx, const void *data, size_t len,
+			const char *issuer, char primary_r[PGP_FPR_MAX + 1])
+{
+	struct pgp_budget budget;
+	gpgme_data_t d = NULL;
+	gpgme_key_t key = NULL;
+	gpgme_subkey_t sk;
+	gpgme_error_t err;
+	size_t il = strlen(issuer);
+	char why[200];
+	int found = 0;
+
+	primary_r[0] = '\0';
+	if (len > PGP_KEY_MAX_BYTES || il < 16 ||
+	    (ctx->scan && pgp_scan(data, len, PGP_SCAN_KEYS, why,
+				   sizeof(why)) < 0) ||
+	    gpgme_data_new_from_mem(&d, data, len, 0) != 0)
+		return 0;
+	pgp_budget_begin(ctx, &budget);
+	err = gpgme_op_keylist_from_data_start(ctx->gpg, d, 0);
+	while (err == 0 && (err = gpgme_op_keylist_next(ctx->gpg, &key)) == 0) {
+		for (sk = key->subkeys; found == 0 && sk != NULL; sk = sk->next) {
+			size_t fl = sk->fpr != NULL ? strlen(sk->fpr) : 0;
+
+			/* the issuer is a fingerprint or a key ID: its
+			 * last digits */
+			if (fl >= il && fl <= PGP_FPR_MAX &&
+			    strcasecmp(sk->fpr + fl - il, issuer) == 0 &&
+			    key->subkeys->fpr != NULL &&
+			    strlen(key->subkeys->fpr) <= PGP_FPR_MAX) {
+				snprintf(primary_r, PGP_FPR_MAX + 1, "%s",
+					 key->subkeys->fpr);
+				found = 1;
+			}
+		}
+		gpgme_key_unref(key);
+	}
+	gpgme_op_keylist_end(ctx->gpg);
+	if (pgp_budget_end(&budget)) {
+		primary_r[0] = '\0';
+		found = 0;
+	}
+	gpgme_data_release(d);
+	return found;
 }

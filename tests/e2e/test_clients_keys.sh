@@ -14,7 +14,9 @@
 #   a mail encrypted to a key not the club's gets the plain refusal;
 #   the replies carry an Autocrypt header with the club's key, which gpg
 #   imports and can encrypt to; an Autocrypt header's key never serves
-#   `key replace`.
+#   `key replace`; the game's archive, with the encrypted mails, verifies
+#   (gpgv alone checks the one-pass one); an unknown key signing with a
+#   subkey is named by the primary key the mail carried.
 set -u
 . "${ASHES_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/e2e/lib-hostile.sh"
 
@@ -56,7 +58,7 @@ cm() {
 	IN_MSGID="cm.$who.$(date +%s%N).$E2E_SEQ@$D"
 	GNUPGHOME=$E2E_DIR/gnupg-$who gpg --batch --import club.asc 2>/dev/null
 	$CM "$shape" --home "$E2E_DIR/gnupg-$who" --signer "$(e2e_fpr "$who")" \
-		--from "$who@$D" --to "ashes@$D" --recipient "$dfpr" \
+		--from "${CM_FROM:-$who@$D}" --to "ashes@$D" --recipient "$dfpr" \
 		--message-id "$IN_MSGID" "$@" body.txt >cm.eml ||
 		e2e_fail "client-mail.py $shape for $who"
 	in_send "$who" cm.eml
@@ -205,5 +207,40 @@ h_is_outcome "2c: key replace with the new key in the Autocrypt header: refused"
 t_is "2c: tina keeps her key" "$(e2e_fpr tina)" "$(keys_of tina)"
 t_is "2c: no key claim recorded" 0 \
 	"$(sqlite3 -cmd '.timeout 5000' "$E2E_DIR/ashes.db" 'SELECT count(*) FROM key_claims')"
+
+# ---- 2d. an unknown key signing with a subkey, no key in the mail: the ---
+# refusal names the key the signature names and how each client sends
+# its key; with the key attached (GpgOL), the "not registered" refusal
+# no longer asks for an attachment only.  (A refusal goes only to an
+# address the club knows, once a day: sam writes From dora's and otto's:
+# tina had hers, for 3e.)
+mkdir -p gnupg-sam && chmod 700 gnupg-sam
+GNUPGHOME=$E2E_DIR/gnupg-sam gpg --batch --passphrase '' --quick-gen-key \
+	"sam <sam@$D>" ed25519 cert 1y >/dev/null 2>&1 || e2e_fail "sam key"
+GNUPGHOME=$E2E_DIR/gnupg-sam gpg --batch --with-colons --list-keys |
+	awk -F: '$1 == "fpr" { print $10; exit }' >fpr.sam
+GNUPGHOME=$E2E_DIR/gnupg-sam gpg --batch --passphrase '' --quick-add-key \
+	"$(e2e_fpr sam)" ed25519 sign 1y >/dev/null 2>&1 || e2e_fail "sam subkey"
+samsub=$(GNUPGHOME=$E2E_DIR/gnupg-sam gpg --batch --with-colons --list-keys |
+	awk -F: '$1 == "fpr" { n++; if (n == 2) { print $10; exit } }')
+n=$(mail_count dora)
+in_entity_text "games" >ent
+IN_FROM="dora <dora@$D>" in_mail nokey.eml sam pgpmime ent
+in_send dora nokey.eml
+h_is_outcome "2d: an unknown key, no key in the mail: refused" "refused: unknown_key" "$IN_MSGID"
+if in_reply dora "no player here has registered" "$n"; then
+	txt=$(e2e_digest "$R" | tr '\n' ' ')
+	t_has "2d: the refusal names the signing key" "$samsub" "$txt"
+	t_has "2d: and how Thunderbird, K-9, Delta Chat and Outlook send a key" \
+		"Autocrypt header.*Delta Chat.*GpgOL" "$txt"
+fi
+n=$(mail_count otto)
+CM_FROM="otto@$D" cm outlook sam "games"
+h_is_outcome "2d: Outlook's mail with the key attached, no register: refused" \
+	"refused: line 1: not_registered" "$IN_MSGID"
+if in_reply otto "not a registered player" "$n"; then
+	t_has "2d: the refusal names the Autocrypt header beside attaching" \
+		"Autocrypt header" "$(e2e_digest "$R" | tr '\n' ' ')"
+fi
 
 t_done

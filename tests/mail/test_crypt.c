@@ -403,6 +403,28 @@ START_TEST(test_archive_form)
 }
 END_TEST
 
+/* An unknown key that signs with a subkey: the refusal names the
+ * primary the mail carried (what the sender's program shows), and the
+ * Outlook-style octet-stream .asc is a key the mail carries. */
+START_TEST(test_unknown_names_primary)
+{
+	struct pgp_ctx *club = open_home("club");
+	struct inbound_msg *m = parse(club, "outlook-sub.eml", false);
+	char *primary = fpr_of("sub"), *subkey = fpr_of("subkey");
+
+	ck_assert_int_eq(m->sig.status, PGP_SIG_UNKNOWN_KEY);
+	ck_assert_str_eq(m->sig.fpr, subkey);
+	ck_assert_uint_eq(m->key_count, 1);
+	ck_assert(m->keys[0].attached && m->keys[0].in_signed);
+	ck_assert_str_eq(m->carried_fpr, primary);
+	ck_assert_str_ne(primary, subkey);
+	inbound_msg_free(&m);
+	free(primary);
+	free(subkey);
+	pgp_ctx_free(&club);
+}
+END_TEST
+
 int main(void)
 {
 	const char *src = getenv("ASHES_SRCDIR");
@@ -431,6 +453,7 @@ int main(void)
 	tcase_add_test(tc, test_decrypt_not_ours);
 	tcase_add_test(tc, test_decrypt_bomb);
 	tcase_add_test(tc, test_archive_form);
+	tcase_add_test(tc, test_unknown_names_primary);
 	tcase_add_test(tc, test_autocrypt_register);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
