@@ -162,6 +162,9 @@ static bool inbound_inline_encrypted(struct mailmime *root, struct buf *text,
 	    text->len == 0)
 		return false;
 	*part_r = part;
+	/* a clearsigned text is read as one, whatever it quotes */
+	if (mime_find_clearsigned(text->data, text->len, start_r, len_r))
+		return false;
 	return mime_find_armor(text->data, text->len, "PGP MESSAGE", &pos,
 			       start_r, len_r);
 }
