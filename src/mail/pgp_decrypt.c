@@ -111,8 +111,9 @@ static int pgp_decrypt_run(struct pgp_ctx *ctx, const void *data, size_t len,
 		goto out;
 	}
 	if (cap.over) {
-		snprintf(why, sizeof(why), "what the encryption holds is "
-			 "larger than %zu bytes", max_out);
+		snprintf(why, sizeof(why), "what the %s holds is larger "
+			 "than %zu bytes", mode == PGP_RUN_VERIFY ?
+			 "signed message" : "encryption", max_out);
 		pgp_decrypt_why(r, PGP_DECRYPT_REFUSED, why);
 		ret = 0;
 		goto out;

@@ -11,7 +11,8 @@
 #         application/octet-stream *.asc;
 #   dora  (Delta Chat)        accepts with a one-pass signed+encrypted
 #         PGP/MIME mail; tina moves with gpg --sign --encrypt inline;
-#   a mail encrypted to a key not the club's gets the plain refusal;
+#   a mail encrypted to a key not the club's gets the plain refusal; a
+#   compression bomb (4 GiB) inside the encryption is stopped by the cap;
 #   the replies carry an Autocrypt header with the club's key, which gpg
 #   imports and can encrypt to; an Autocrypt header's key never serves
 #   `key replace`; the game's archive, with the encrypted mails, verifies
@@ -197,6 +198,30 @@ if in_reply tina "was encrypted" "$n"; then
 	t_has "3e: the refusal says what to send instead" "signed but not encrypted" \
 		"$(e2e_digest "$R")"
 fi
+
+# ---- 3f. a compression bomb inside the encryption: stopped by the cap -----
+# 4 GiB of zeros in nested compressed packets, encrypted to the club
+# (gpg --no-literal: the packets as they are), mailed inline by otto
+python3 "$E2E_TOP/tests/mail/pgp-bomb.py" bomb 4 >bomb.bin
+GNUPGHOME=$E2E_DIR/gnupg-otto gpg --batch --import club.asc 2>/dev/null
+GNUPGHOME=$E2E_DIR/gnupg-otto gpg --batch --trust-model always --no-literal \
+	--armor --encrypt --recipient "$dfpr" --compress-algo none -o bomb.asc \
+	bomb.bin 2>/dev/null || e2e_fail "no bomb"
+in_entity_text "$(cat bomb.asc)" >ent
+in_mail bomb.eml otto none ent
+n=$(mail_count otto)
+t0=$(date +%s%N)
+in_send otto bomb.eml
+h_is_outcome "3f: a bomb inside the encryption: refused, not decrypted" \
+	"refused: encrypted" "$IN_MSGID"
+ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+t_has "3f: within the budget (${ms} ms from SMTP to the record)" '^[0-9]+$' \
+	"$([ "$ms" -lt 20000 ] && echo "$ms")"
+if in_reply otto "was encrypted" "$n"; then
+	t_has "3f: the reply says the cap stopped it" "larger than [0-9]+ bytes" \
+		"$(e2e_digest "$R" | tr '\n' ' ')"
+fi
+echo "# figures: 3f bomb: $(wc -c <bomb.asc) bytes armored, 4 GiB inside; refused in ${ms} ms (SMTP to record), cap [limits] max_message_size"
 
 # ---- 2c. an Autocrypt header's key never serves key replace ---------------
 GNUPGHOME=$E2E_DIR/gnupg-tina2 gpg --batch --export "$(e2e_fpr tina2)" >tina2.bin

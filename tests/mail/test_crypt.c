@@ -314,6 +314,19 @@ START_TEST(test_decrypt_bomb)
 	ck_assert_int_eq(d.status, PGP_DECRYPT_REFUSED);
 	ck_assert_msg(strstr(d.why, "budget") != NULL, "%s", d.why);
 	ck_assert(t < 20);
+	/* the same bomb as a signed message (what the archive's form of a
+	 * one-pass mail holds, which anybody can send): the cap stops it */
+	free(bomb);
+	bomb = slurp("bomb.bin", &len);
+	t0 = now_s();
+	ck_assert_msg(pgp_verify_message(club, bomb, len, 1024 * 1024, &out, &d,
+					 &err) == 0, "%s", err);
+	t = now_s() - t0;
+	fprintf(stderr, "bomb as a signed message, 1 MiB cap: %.2f s: %s\n", t,
+		d.why);
+	ck_assert_int_eq(d.status, PGP_DECRYPT_REFUSED);
+	ck_assert_uint_eq(out.len, 0);
+	ck_assert(t < 30);
 	buf_free(&out);
 	free(bomb);
 	pgp_ctx_free(&club);
