@@ -87,3 +87,19 @@ EXTRA_DIST += tests/e2e/test_hostile_dos.sh
 TESTS += tests/e2e/test_hostile_archive.sh
 EXTRA_DIST += tests/e2e/test_hostile_archive.sh
 # --- end e2e hostile archive ---
+# --- clients: keys where the client puts them, encrypted mail (owner: clients-crypto) ---
+# The Autocrypt header parser, the encrypted message's pre-scan, and
+# encrypted mail as Thunderbird, Delta Chat and gpg -sea write it through
+# inbound_parse (crypt-helper.sh makes the keys and mails).
+check_PROGRAMS += tests/mail/test_crypt
+TESTS += tests/mail/test_crypt
+tests_mail_test_crypt_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_mail_test_crypt_LDADD = libashes_mail.a libashes_util.a \
+	$(ETPAN_LIBS) $(GPGME_LIBS) $(GNUTLS_LIBS) $(CHECK_LIBS)
+EXTRA_DIST += tests/mail/test_crypt.c tests/mail/crypt-helper.sh \
+	tests/mail/client-mail.py
+# --- end clients crypto ---
+# --- e2e clients keys and encryption (owner: clients-crypto) ---
+TESTS += tests/e2e/test_clients_keys.sh
+EXTRA_DIST += tests/e2e/test_clients_keys.sh
+# --- end e2e clients keys ---

@@ -53,7 +53,8 @@ static int export_put(struct export_out *o, const char *name,
 static const char *export_form(const struct archive_mail *m)
 {
 	return m->kind == PGP_SIGNED_MIME ? "PGP/MIME" :
-	       m->kind == PGP_SIGNED_CLEAR ? "inline" : "unsigned";
+	       m->kind == PGP_SIGNED_CLEAR ? "inline" :
+	       m->kind == PGP_SIGNED_MESSAGE ? "signed message" : "unsigned";
 }
 
 /* The name of whoever sent m: the player, else the address. */
@@ -235,13 +236,15 @@ static int export_eml(const struct archive_source *src,
 		      struct export_out *o, const char **error_r)
 {
 	struct buf bare = BUF_INIT;
+	/* An encrypted mail is kept as its decrypted form (gather). */
+	const char *raw = m->form.len > 0 ? m->form.data : m->in->raw;
+	size_t raw_len = m->form.len > 0 ? m->form.len : m->in->raw_len;
 	const char *error;
 	int ret;
 
 	if (!src->public_copy)
-		return export_put(o, name, m->in->raw, m->in->raw_len,
-				  error_r);
-	if (pgp_public_mail(m->in->raw, m->in->raw_len, m->thread_headers,
+		return export_put(o, name, raw, raw_len, error_r);
+	if (pgp_public_mail(raw, raw_len, m->thread_headers,
 			    m->text, &bare, &error) < 0)
 		return export_fail(error_r, "inbound mail %" PRId64 ": %s",
 				   m->in->id, error);
@@ -265,7 +268,8 @@ static int export_mails(const struct archive_source *src,
 		if (m->kind == PGP_SIGNED_NONE)
 			continue;
 		snprintf(name, sizeof(name), "%s.%s", m->stem,
-			 m->kind == PGP_SIGNED_MIME ? "signed" : "asc");
+			 m->kind == PGP_SIGNED_MIME ? "signed" :
+			 m->kind == PGP_SIGNED_MESSAGE ? "pgp" : "asc");
 		if (export_put(o, name, m->signed_part.data,
 			       m->signed_part.len, error_r) < 0)
 			return -1;

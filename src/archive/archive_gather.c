@@ -40,6 +40,7 @@ void archive_game_free(struct archive_game *g)
 		store_inbound_free(&m->in);
 		buf_free(&m->signed_part);
 		buf_free(&m->sig);
+		buf_free(&m->form);
 		free(m->text);
 		free(m->thread_headers);
 	}
@@ -160,6 +161,10 @@ static char *gather_thread_headers(const struct inbound_msg *msg)
 	return buf_steal(&h);
 }
 
+/* The most an encrypted mail of the history may decrypt to: a mail the
+ * daemon read was within [limits] max_message_size. */
+#define GATHER_MAX_DECRYPTED (64u << 20)
+
 /* Read one mail: its bytes, what is signed, the signature as the
  * daemon's keyring sees it, the text. */
 static int gather_mail(const struct archive_source *src,
@@ -175,7 +180,20 @@ static int gather_mail(const struct archive_source *src,
 		return gather_fail(error_r, "inbound mail %" PRId64 " was "
 				   "too big to keep: the archive cannot hold "
 				   "it", m->in->id);
-	if (pgp_export_signed(m->in->raw, m->in->raw_len, &m->kind,
+	const char *raw = m->in->raw;
+	size_t raw_len = m->in->raw_len;
+
+	/* an encrypted mail: kept decrypted, signature and all, so that
+	 * anybody can check it without the club's key */
+	if (inbound_archive_form(src->pgp, raw, raw_len, GATHER_MAX_DECRYPTED,
+				 &m->form, &error) < 0)
+		return gather_fail(error_r, "inbound mail %" PRId64 ": %s",
+				   m->in->id, error);
+	if (m->form.len > 0) {
+		raw = m->form.data;
+		raw_len = m->form.len;
+	}
+	if (pgp_export_signed(raw, raw_len, &m->kind,
 			      &m->signed_part, &m->sig, &error) < 0)
 		return gather_fail(error_r, "inbound mail %" PRId64 ": %s",
 				   m->in->id, error);
@@ -183,10 +201,10 @@ static int gather_mail(const struct archive_source *src,
 		inbound_sha256_hex(m->signed_part.data, m->signed_part.len,
 				   m->sha256);
 	memset(&opts, 0, sizeof(opts));
-	opts.max_size = m->in->raw_len + 1;
+	opts.max_size = raw_len + 1;
 	opts.now = (time_t)m->in->received;
 	opts.pgp = src->pgp;
-	if (inbound_parse(m->in->raw, m->in->raw_len, &opts, &msg,
+	if (inbound_parse(raw, raw_len, &opts, &msg,
 			  &error) < 0)
 		return gather_fail(error_r, "inbound mail %" PRId64 ": %s",
 				   m->in->id, error);
@@ -275,6 +293,7 @@ static void gather_keep_changes(struct archive_game *g)
 			store_inbound_free(&m->in);
 			buf_free(&m->signed_part);
 			buf_free(&m->sig);
+			buf_free(&m->form);
 			free(m->text);
 			free(m->thread_headers);
 		}

@@ -40,6 +40,9 @@ struct archive_mail {
 	enum pgp_signed_kind kind;
 	struct buf signed_part;     /* what the signature covers */
 	struct buf sig;             /* the detached signature (PGP/MIME) */
+	/* For a mail encrypted to the club: the form the archive keeps and
+	 * every file is made of (inbound_archive_form); empty: in->raw. */
+	struct buf form;
 	char sha256[65];            /* of signed_part; "" when unsigned */
 	struct pgp_sig pgp;         /* as the daemon's keyring verifies it */
 	char *text;                 /* the signed text as the daemon read it */

@@ -40,7 +40,8 @@ bool verify_has(const struct verify *v, const char *name)
 const char *verify_form(enum pgp_signed_kind kind)
 {
 	return kind == PGP_SIGNED_MIME ? "PGP/MIME" :
-	       kind == PGP_SIGNED_CLEAR ? "inline" : "unsigned";
+	       kind == PGP_SIGNED_CLEAR ? "inline" :
+	       kind == PGP_SIGNED_MESSAGE ? "signed message" : "unsigned";
 }
 
 void verify_mails_free(struct verify *v)
@@ -125,7 +126,7 @@ static int verify_eml_holds(struct verify *v, const char *stem, size_t ply,
 				  "%s.eml does not hold the signed %s and "
 				  "signature of %s.%s", stem, verify_form(kind),
 				  stem, kind == PGP_SIGNED_MIME ? "signed" :
-				  "asc");
+				  kind == PGP_SIGNED_MESSAGE ? "pgp" : "asc");
 	buf_free(&s);
 	buf_free(&d);
 	return ret;
@@ -195,6 +196,21 @@ int verify_mail_load(struct verify *v, const char *stem,
 					   signed_part.len, &m.sig, &text,
 					   error_r) < 0)
 			goto out;
+	} else if (r == 1 &&
+		   (r = verify_read(v, stem, ".pgp", &signed_part)) == 0) {
+		/* an encrypted mail's signed message (record-format.md) */
+		struct pgp_decrypted d;
+
+		m.kind = PGP_SIGNED_MESSAGE;
+		if (pgp_verify_message(v->pgp, signed_part.data,
+				       signed_part.len, eml.len + 1024, &text,
+				       &d, error_r) < 0)
+			goto out;
+		m.sig = d.sig;
+		if (d.status != PGP_DECRYPT_OK) {
+			memset(&m.sig, 0, sizeof(m.sig));
+			m.sig.status = PGP_SIG_ERROR;
+		}
 	}
 	if (r < 0) {
 		*error_r = strerror(errno);

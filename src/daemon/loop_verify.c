@@ -284,7 +284,9 @@ static void loop_facts(struct loop *l, const struct config *cfg,
 	si->body_len = strlen(si->body);
 	si->unsigned_text_ignored = im->text_outside_signature;
 	si->key_offered = im->key_count > 0 || im->imported_fprs.count > 0;
-	si->signer = im->sig.fpr;
+	/* an unknown key: the primary the mail carried, as the sender's
+	 * program shows it, rather than the signing subkey */
+	si->signer = im->carried_fpr[0] != '\0' ? im->carried_fpr : im->sig.fpr;
 	si->signature_time = (int64_t)im->sig.created;
 	/* the decoder's reason, or the signature's refusal (pre-scan,
 	 * budget, digest) */
@@ -346,6 +348,8 @@ static int loop_prepare(struct loop *l, const struct config *cfg,
 		si->silent_outcome = classify_verdict_name(im->verdict);
 		return 0;
 	}
+	if (p->refusal == NULL && im->problem == INBOUND_ENCRYPTED)
+		p->refusal = "encrypted";
 	if (p->refusal == NULL && im->problem != INBOUND_OK)
 		p->refusal = "unreadable";
 	if (p->refusal == NULL) {

@@ -12,6 +12,7 @@
 
 #include "config/log.h"
 #include "daemon/outbox_archive.h"
+#include "mail/autocrypt.h"
 #include "mail/compose.h"
 #include "mail/pgp.h"
 #include "render/render.h"
@@ -118,6 +119,52 @@ static void outbox_picture(const struct store_outbox_msg *msg,
 	m->image_len = png->len;
 }
 
+/* The club's Autocrypt header (autocrypt.h), made once a thread for its
+ * context, address and key: clients that only sign inside encryption
+ * (Delta Chat) learn the club's key from it.  NULL when there is no
+ * key, or it cannot encrypt (then said once in the log). */
+static __thread struct {
+	struct pgp_ctx *pgp;
+	char who[512];
+	char *header;
+	bool done;
+} outbox_ac;
+
+static const char *outbox_autocrypt(const struct config *cfg,
+				    struct pgp_ctx *pgp)
+{
+	struct buf key = BUF_INIT, h = BUF_INIT;
+	const char *e = NULL;
+	char who[512];
+	bool enc = false;
+
+	if (pgp == NULL || cfg->smtp.from == NULL)
+		return NULL;
+	snprintf(who, sizeof(who), "%s %s", cfg->smtp.from,
+		 cfg->gpg.signing_key ? cfg->gpg.signing_key : "");
+	if (outbox_ac.done && outbox_ac.pgp == pgp &&
+	    strcmp(outbox_ac.who, who) == 0)
+		return outbox_ac.header;
+	free(outbox_ac.header);
+	outbox_ac.header = NULL;
+	outbox_ac.pgp = pgp;
+	outbox_ac.done = true;
+	snprintf(outbox_ac.who, sizeof(outbox_ac.who), "%s", who);
+	if (pgp_club_key(pgp, cfg->gpg.signing_key, &key, &enc, &e) < 0) {
+		log_info("outbox: no Autocrypt header on replies: %s", e);
+	} else if (!enc) {
+		log_warning("outbox: the club's key has no encryption subkey, so "
+			    "replies carry no Autocrypt header and no client "
+			    "can encrypt to the club (gpg --quick-add-key FPR "
+			    "cv25519 encr never)");
+	} else {
+		autocrypt_format(cfg->smtp.from, key.data, key.len, &h);
+		outbox_ac.header = buf_steal(&h);
+	}
+	buf_free(&key);
+	return outbox_ac.header;
+}
+
 /* What sending adds to a row: the file of an archive mail, or the words
  * that say why it has none.  Zeroed: nothing. */
 struct outbox_extra {
@@ -161,6 +208,7 @@ outbox_compose_extra(const struct config *cfg, struct pgp_ctx *pgp,
 	m.references = msg->references;
 	m.auto_reply = msg->auto_reply;
 	m.x_loop = cfg->smtp.from;
+	m.autocrypt = outbox_autocrypt(cfg, pgp);
 	m.date = now;
 	m.text = msg->body;
 	if (extra->note != NULL && extra->note->len > 0) {

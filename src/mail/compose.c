@@ -443,6 +443,8 @@ static void compose_headers(const struct compose_msg *m, struct buf *out)
 	}
 	if (m->x_loop)
 		compose_header(out, "X-Loop", m->x_loop);
+	if (m->autocrypt)
+		buf_puts(out, m->autocrypt);
 	compose_header(out, "MIME-Version", "1.0");
 	buf_free(&v);
 }

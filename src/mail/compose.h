@@ -42,6 +42,10 @@ struct compose_msg {
 	const char *unsubscribe_to;
 	const char *unsubscribe_command;
 	const char *x_loop;           /* optional: our own address */
+	/* Optional whole Autocrypt header, folded, CRLF line ends, as
+	 * autocrypt_format() writes it: the club's key for clients that
+	 * encrypt (autocrypt.h).  Written as it is. */
+	const char *autocrypt;
 	int64_t date;                 /* unix seconds, for the Date header */
 	const char *text;             /* UTF-8 text/plain body (required) */
 	const char *html;             /* optional UTF-8 text/html alternative */

@@ -418,6 +418,8 @@ int inbound_parse(const char *raw, size_t len,
 		goto out;
 	}
 	ret = inbound_read_body(msg, opts, root, &canon, error_r);
+	if (ret == 0)
+		inbound_name_carried_key(msg, opts);
 	if (msg->problem != INBOUND_OK) {
 		free(msg->text);
 		msg->text = NULL;

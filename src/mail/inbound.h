@@ -19,6 +19,7 @@
 
 #include "mail/classify.h"
 #include "mail/pgp.h"
+#include "util/buf.h"
 
 #define INBOUND_DEFAULT_MAX_SIZE (1024 * 1024)
 #define INBOUND_DEFAULT_MAX_AGE (7 * 24 * 3600)
@@ -51,6 +52,9 @@ enum inbound_sig_kind {
 	INBOUND_UNSIGNED = 0,
 	INBOUND_PGP_MIME,	/* RFC 3156 multipart/signed */
 	INBOUND_CLEARSIGNED,	/* -----BEGIN PGP SIGNED MESSAGE----- */
+	/* signed inside the encryption, one pass (gpg --encrypt --sign):
+	 * the decrypted content is what is signed */
+	INBOUND_ENCRYPTED_SIGNED,
 };
 
 enum inbound_freshness {
@@ -65,6 +69,9 @@ enum inbound_problem {
 	INBOUND_NO_TEXT,	/* no text/plain or text/html part */
 	INBOUND_UNDECODABLE,	/* bad transfer encoding or charset */
 	INBOUND_BAD_MIME,	/* MIME structure cannot be parsed */
+	/* encrypted, and the club cannot decrypt it (not to its key, or
+	 * refused: problem_detail says which) */
+	INBOUND_ENCRYPTED,
 };
 
 struct inbound_strs {
@@ -101,10 +108,18 @@ struct inbound_msg {
 	struct inbound_strs references;
 	time_t date;
 
+	/* The mail was encrypted (PGP/MIME or inline) and has been
+	 * decrypted: what follows is read from its content. */
+	bool decrypted;
+
 	/* signature */
 	enum inbound_sig_kind sig_kind;
 	struct pgp_sig sig;	/* status NONE when unsigned */
 	enum inbound_freshness freshness;
+	/* For a signature by an unknown key: the primary fingerprint of the
+	 * key the mail carries that made it (a signing subkey's primary),
+	 * as the sender's mail program shows it; "" when none does. */
+	char carried_fpr[PGP_FPR_MAX + 1];
 	/* The replay history's key: sha256 over the signer's fingerprint,
 	 * the signature's creation time and the signed content (just the
 	 * content when no signer is named).  The same signature sent again
@@ -148,6 +163,22 @@ int inbound_parse(const char *raw, size_t len,
 		  const struct inbound_options *opts,
 		  struct inbound_msg **msg_r, const char **error_r);
 void inbound_msg_free(struct inbound_msg **msg);
+
+/* The form of a mail encrypted to the club that the game's archive keeps
+ * (docs/record-format.md), which proves the mail's signature to anyone
+ * without the club's secret key: the mail's header block (its MIME
+ * fields aside) over, for a multipart/signed entity inside the
+ * encryption, that entity as it was signed; for a one-pass signed
+ * message, a text/plain part (parameter ashes-signed-content=mime when
+ * what is signed is a MIME entity, =text when it is the text) holding
+ * the signed message without its encryption, armored (gpg --verify,
+ * gpgv check it).  inbound_parse reads that form as it reads the mail.
+ * 1 with the form appended to *out_r (max: the cap on the decrypted
+ * bytes); 0 when raw is not encrypted, already in that form or only
+ * encrypted, not signed (nothing appended: keep raw); -1 with *error_r
+ * when pgp cannot decrypt it or GPGME failed.  Caller's buffer. */
+int inbound_archive_form(struct pgp_ctx *pgp, const char *raw, size_t len,
+			 size_t max, struct buf *out_r, const char **error_r);
 
 /* True when the mail is signed by a key in the keyring, the signature is
  * good and fresh: then msg->sig.fpr says who spoke. */

@@ -46,7 +46,7 @@ static char *inbound_finish_text(const char *s, size_t len)
 	return buf_steal(&b);
 }
 
-static void inbound_add_key(struct inbound_msg *msg, const char *data,
+void inbound_add_key(struct inbound_msg *msg, const char *data,
 			    size_t len, bool attached, bool in_signed)
 {
 	struct inbound_key *keys;
@@ -137,7 +137,7 @@ static void inbound_part_pasted_keys(struct mailmime *m, void *ctx)
 
 /* The command text of the mail: text, finished as inbound_finish_text
  * says, from HTML or not; and the keys pasted in it. */
-static void inbound_set_text(struct inbound_msg *msg, const struct buf *text,
+void inbound_set_text(struct inbound_msg *msg, const struct buf *text,
 			     bool html)
 {
 	msg->text = inbound_finish_text(text->data ? text->data : "", text->len);
@@ -155,8 +155,8 @@ static void inbound_key_part_as(struct mailmime *m, struct inbound_msg *msg,
 	if (m->mm_type != MAILMIME_SINGLE)
 		return;
 	mime_type(m, type, sizeof(type));
-	if (strcmp(type, "application/pgp-keys") == 0 &&
-	    mime_decode(m, &b, &err) == 0 && b.len > 0)
+	if (mime_decode(m, &b, &err) == 0 && b.len > 0 &&
+	    inbound_key_file(m, type, &b))
 		inbound_add_key(msg, b.data, b.len, true, in_signed);
 	buf_free(&b);
 }
@@ -207,7 +207,7 @@ static bool inbound_blank(const char *s, size_t len)
 
 /* ---- signatures ---- */
 
-static void inbound_freshness(struct inbound_msg *msg,
+void inbound_freshness(struct inbound_msg *msg,
 			      const struct inbound_options *opts)
 {
 	long max_age = opts->max_age > 0 ? opts->max_age : INBOUND_DEFAULT_MAX_AGE;
@@ -230,7 +230,7 @@ static void inbound_freshness(struct inbound_msg *msg,
  * signature still verifies: the replay history must not see a new text
  * then.  Coarser than any signature's own canonical form is safe -- the
  * same verified content always gives the same digest. */
-static void inbound_canon_digest(const char *s, size_t len, char *hex)
+void inbound_canon_digest(const char *s, size_t len, char *hex)
 {
 	struct buf b = BUF_INIT;
 	size_t i = 0, keep = 0;
@@ -264,7 +264,7 @@ static void inbound_canon_digest(const char *s, size_t len, char *hex)
  * redone), but not the same words signed again: a player sends "board 3"
  * or "accept 5" more than once, and another player signing the words of
  * your next move first must not make your own move a "replay". */
-static void inbound_signature_id(struct inbound_msg *msg)
+void inbound_signature_id(struct inbound_msg *msg)
 {
 	char id[PGP_FPR_MAX + INBOUND_SHA256_HEX_LEN + 32];
 	int n;
@@ -277,7 +277,7 @@ static void inbound_signature_id(struct inbound_msg *msg)
 }
 
 /* Import the keys the mail carries (the register path). */
-static int inbound_import(struct inbound_msg *msg,
+int inbound_import(struct inbound_msg *msg,
 			  const struct inbound_options *opts,
 			  const char **error_r)
 {
@@ -360,6 +360,8 @@ static int inbound_pgp_mime(struct inbound_msg *msg,
 		goto out;
 	}
 	inbound_canon_digest(signed_data, signed_len, msg->signed_sha256);
+	/* RFC 9788's protected headers: the signed part's own */
+	inbound_autocrypt(msg, signed_data, signed_len, true);
 	mime_walk(mime_message_body(root), inbound_outside_part, &outside);
 	msg->text_outside_signature = outside.found;
 
@@ -604,8 +606,13 @@ int inbound_read_body(struct inbound_msg *msg,
 		      const struct inbound_options *opts, struct mailmime *root,
 		      const struct buf *canon, const char **error_r)
 {
-	struct mailmime *ms = mime_find_pgp_signed(mime_message_body(root));
+	struct mailmime *ms;
 
+	/* the Autocrypt header: outside any signature */
+	inbound_autocrypt(msg, canon->data, canon->len, false);
+	if (!msg->decrypted && inbound_is_encrypted(root))
+		return inbound_read_encrypted(msg, opts, root, canon, error_r);
+	ms = mime_find_pgp_signed(mime_message_body(root));
 	if (ms != NULL)
 		return inbound_pgp_mime(msg, opts, root, ms, canon, error_r);
 	return inbound_body(msg, opts, root, error_r);

@@ -32,6 +32,10 @@ libashes_mail_a_SOURCES += src/mail/pgp_export.c src/mail/pgp_public.c
 # The shape pre-scan of a stranger's OpenPGP blob, and the budget of gpg.
 libashes_mail_a_SOURCES += src/mail/pgp_scan.c src/mail/pgp_scan.h \
 	src/mail/pgp_budget.c
+# Encrypted mail (clients helper): decrypting, the Autocrypt header, the
+# inbound reading of both.
+libashes_mail_a_SOURCES += src/mail/pgp_decrypt.c src/mail/autocrypt.c \
+	src/mail/autocrypt.h src/mail/inbound_crypt.c
 check_PROGRAMS += tests/mail/test_pgp_scan
 TESTS += tests/mail/test_pgp_scan
 tests_mail_test_pgp_scan_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)

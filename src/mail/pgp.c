@@ -253,7 +253,7 @@ static void pgp_check_digest(struct pgp_ctx *ctx, gpgme_signature_t s,
 		 "the digest %s, which is no longer safe", sig_r->digest);
 }
 
-static int pgp_fill_result(struct pgp_ctx *ctx, struct pgp_sig *sig_r,
+int pgp_fill_result(struct pgp_ctx *ctx, struct pgp_sig *sig_r,
 			   const char **error_r)
 {
 	gpgme_verify_result_t res = gpgme_op_verify_result(ctx->gpg);

@@ -227,6 +227,71 @@ int pgp_time_verify(struct pgp_ctx *ctx, const void *data, size_t len,
 		    const void *sig, size_t siglen, unsigned int rounds,
 		    double *median_r, const char **error_r);
 
+/* ---- encrypted mail (pgp_decrypt.c) ---- */
+
+enum pgp_decrypt_status {
+	PGP_DECRYPT_OK = 0,	/* decrypted */
+	PGP_DECRYPT_NO_KEY,	/* encrypted, but to no key we hold */
+	PGP_DECRYPT_REFUSED,	/* pre-scan, budget or output cap: why */
+	PGP_DECRYPT_FAILED,	/* gpg could not decrypt it: why */
+};
+
+struct pgp_decrypted {
+	enum pgp_decrypt_status status;
+	/* The signature inside the encryption (a one-pass signed message,
+	 * gpg --encrypt --sign), as pgp_verify_detached reports one;
+	 * status NONE when the message was only encrypted (the content may
+	 * then be a signed MIME entity of its own). */
+	struct pgp_sig sig;
+	char why[200];
+};
+
+/* Decrypt the OpenPGP message data (armored or binary) with the secret
+ * keys of ctx's keyring and verify the signature inside it, in one gpg
+ * run under the context's budget; the pre-scan (PGP_SCAN_ENCRYPTED) runs
+ * first.  The decrypted content, at most max_out bytes (more: REFUSED),
+ * is appended to *plain_r only when OK.  0 with *r filled for every
+ * message however hostile; -1 with *error_r only when GPGME fails. */
+int pgp_decrypt_verify(struct pgp_ctx *ctx, const void *data, size_t len,
+		       size_t max_out, struct buf *plain_r,
+		       struct pgp_decrypted *r, const char **error_r);
+
+/* The same message with its encryption layer taken off and nothing else
+ * (gpg --unwrap): for a one-pass signed message, the signed message
+ * itself, binary, which gpg --verify or gpgv check without any secret
+ * key -- what the archive keeps.  Same limits and returns; r->sig stays
+ * empty. */
+int pgp_decrypt_unwrap(struct pgp_ctx *ctx, const void *data, size_t len,
+		       size_t max_out, struct buf *signed_r,
+		       struct pgp_decrypted *r, const char **error_r);
+
+/* Verify a signed message (gpg --sign: what pgp_decrypt_unwrap gives of
+ * a one-pass signed and encrypted message), armored or binary, and give
+ * its content: the pre-scan PGP_SCAN_SIGNED_MESSAGE, the budget and the
+ * output cap max_out as pgp_decrypt_verify; the signature in r->sig
+ * (ERROR when there is none).  Returns as pgp_decrypt_verify. */
+int pgp_verify_message(struct pgp_ctx *ctx, const void *data, size_t len,
+		       size_t max_out, struct buf *plain_r,
+		       struct pgp_decrypted *r, const char **error_r);
+
+/* Of the key data a mail carried (not imported), the primary
+ * fingerprint of the key holding the (sub)key issuer (a fingerprint or a
+ * key ID, as an unknown signature names it): what the sender's mail
+ * program shows as their key.  Pre-scanned, at most PGP_KEY_MAX_BYTES,
+ * listed under the budget.  1 with it in primary_r; 0 when none holds
+ * it (or the data cannot be read). */
+int pgp_carried_primary(struct pgp_ctx *ctx, const void *data, size_t len,
+			const char *issuer, char primary_r[PGP_FPR_MAX + 1]);
+
+/* The club's own public key for its Autocrypt header: the secret key
+ * name picks (as pgp_export_signer), exported with its own signatures
+ * only, binary, appended to *key_r; *can_encrypt_r says whether it has
+ * a usable encryption (sub)key -- without one, no client can encrypt
+ * to the club and the header is not worth sending.  -1 with *error_r
+ * when the keyring holds no such key. */
+int pgp_club_key(struct pgp_ctx *ctx, const char *name, struct buf *key_r,
+		 bool *can_encrypt_r, const char **error_r);
+
 /* ---- for a game's archive (pgp_export.c) ---- */
 
 /* Append the public keys fprs (a NULL-terminated array of primary
@@ -260,6 +325,9 @@ enum pgp_signed_kind {
 	PGP_SIGNED_NONE = 0, /* no signature found */
 	PGP_SIGNED_MIME,     /* RFC 3156: the signed part and its signature */
 	PGP_SIGNED_CLEAR,    /* the clearsigned block */
+	/* a signed message (armored, gpg --sign): the archive's form of a
+	 * one-pass signed, encrypted mail (inbound_archive_form) */
+	PGP_SIGNED_MESSAGE,
 };
 
 /* The bytes of a raw mail that its OpenPGP signature covers, exactly as
@@ -269,7 +337,9 @@ enum pgp_signed_kind {
  * clearsigned block (from its BEGIN to its END line) to *signed_r and
  * nothing to *sig_r.  0 with *kind_r (PGP_SIGNED_NONE, nothing appended,
  * for an unsigned mail); -1 with a static *error_r for a mail whose MIME
- * cannot be read. */
+ * cannot be read.  A mail in the archive's form of a one-pass signed,
+ * encrypted mail gives PGP_SIGNED_MESSAGE, its armored signed message in
+ * *signed_r. */
 int pgp_export_signed(const char *raw, size_t len,
 		      enum pgp_signed_kind *kind_r, struct buf *signed_r,
 		      struct buf *sig_r, const char **error_r);

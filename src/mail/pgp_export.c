@@ -201,6 +201,31 @@ out:
 	return ret;
 }
 
+/* The signed message (gpg --sign, armored) in the text part: the
+ * archive's form of a one-pass signed, encrypted mail (inbound.h,
+ * inbound_archive_form). */
+static bool export_signed_message(struct mailmime *root, struct buf *out)
+{
+	struct buf dec = BUF_INIT;
+	struct mailmime *part;
+	const char *err;
+	size_t pos = 0, start, n;
+	char why[200];
+	bool html, found = false;
+
+	part = mime_find_text_part(root, &html);
+	if (part != NULL && !html && mime_decode(part, &dec, &err) == 0 &&
+	    dec.len > 0 &&
+	    mime_find_armor(dec.data, dec.len, "PGP MESSAGE", &pos, &start, &n) &&
+	    pgp_scan(dec.data + start, n, PGP_SCAN_SIGNED_MESSAGE, why,
+		     sizeof(why)) == 0) {
+		buf_append(out, dec.data + start, n);
+		found = true;
+	}
+	buf_free(&dec);
+	return found;
+}
+
 int pgp_export_signed(const char *raw, size_t len,
 		      enum pgp_signed_kind *kind_r, struct buf *signed_r,
 		      struct buf *sig_r, const char **error_r)
@@ -232,8 +257,11 @@ int pgp_export_signed(const char *raw, size_t len,
 	}
 	if (export_clearsigned(root, signed_r, error_r) < 0)
 		goto out;
-	if (signed_r->len > before)
+	if (signed_r->len > before) {
 		*kind_r = PGP_SIGNED_CLEAR;
+	} else if (export_signed_message(root, signed_r) && signed_r->len > before) {
+		*kind_r = PGP_SIGNED_MESSAGE;
+	}
 	ret = 0;
 out:
 	mime_free(&root);

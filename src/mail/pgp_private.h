@@ -67,6 +67,12 @@ void pgp_budget_tag_home(struct pgp_ctx *ctx);
  * ctx->error and return it, for *error_r. */
 const char *pgp_fail(struct pgp_ctx *ctx, const char *what, gpgme_error_t err);
 
+/* The verify result of the last operation on ctx (a verify, or a
+ * decrypt-and-verify) into *sig_r: the first signature, its signer's
+ * primary fingerprint, a weak digest refused (pgp.c).  Returns 0. */
+int pgp_fill_result(struct pgp_ctx *ctx, struct pgp_sig *sig_r,
+		    const char **error_r);
+
 /* Errors of a GPGME operation that come from the data (a hostile or
  * broken mail) rather than from gpg itself. */
 bool pgp_data_error(gpgme_error_t err);

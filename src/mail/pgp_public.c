@@ -352,6 +352,15 @@ int pgp_public_mail(const char *raw, size_t len, const char *headers,
 			buf_puts(&signed_part, "\r\n");
 		public_body(signed_part.data, signed_part.len, true, out_r);
 		break;
+	case PGP_SIGNED_MESSAGE:
+		/* The armored signed message of a one-pass signed, encrypted
+		 * mail (its archive form): ASCII, found again by its armor. */
+		buf_puts(out_r, "Content-Type: text/plain\r\n");
+		if (signed_part.len > 0 &&
+		    signed_part.data[signed_part.len - 1] != '\n')
+			buf_puts(&signed_part, "\r\n");
+		public_body(signed_part.data, signed_part.len, true, out_r);
+		break;
 	case PGP_SIGNED_NONE:
 		/* Nothing signed: the text as the daemon read it. */
 		mime_to_crlf(text != NULL ? text : "",

@@ -44,6 +44,11 @@ static bool pgp_scan_allowed(enum pgp_scan_kind kind, unsigned int tag)
 {
 	switch (tag) {
 	case 2:			/* signature */
+		return kind != PGP_SCAN_ENCRYPTED;
+	case 4:			/* one-pass signature */
+	case 8:			/* compressed data */
+	case 11:		/* literal data */
+		return kind == PGP_SCAN_SIGNED_MESSAGE;
 	case 10:		/* marker: "PGP", ignored by everyone */
 	case 21:		/* padding: skipped */
 		return true;
@@ -53,20 +58,37 @@ static bool pgp_scan_allowed(enum pgp_scan_kind kind, unsigned int tag)
 	case 17:		/* user attribute (photo IDs) */
 	case 12:		/* trust: gpg's own, ignored on import */
 		return kind == PGP_SCAN_KEYS;
+	case 1:			/* public-key encrypted session key */
+	case 3:			/* symmetric-key encrypted session key */
+	case 18:		/* encrypted and integrity protected data */
+	case 20:		/* AEAD encrypted data */
+		return kind == PGP_SCAN_ENCRYPTED;
 	default:
 		return false;
 	}
+}
+
+/* The data packet of an encrypted message: the only packet that may
+ * have a partial or indeterminate length (gpg writes one when it
+ * encrypts a stream).  Data encrypted without integrity protection (tag
+ * 9) is refused: anybody may change it unseen. */
+static bool pgp_scan_is_data(enum pgp_scan_kind kind, unsigned int tag)
+{
+	if (kind == PGP_SCAN_SIGNED_MESSAGE)
+		return tag == 8 || tag == 11;
+	return kind == PGP_SCAN_ENCRYPTED && (tag == 18 || tag == 20);
 }
 
 /* Walk the packets of the binary blob p[0..n). */
 static int pgp_scan_packets(const uint8_t *p, size_t n,
 			    enum pgp_scan_kind kind, char *why, size_t whylen)
 {
-	size_t i = 0, packets = 0, sigs = 0;
+	size_t i = 0, packets = 0, sigs = 0, data = 0;
 
 	while (i < n) {
 		size_t at = i, len;
 		unsigned int c = p[i++], tag;
+		bool rest = false;	/* the packet runs to the blob's end */
 
 		if (!(c & 0x80)) {
 			snprintf(why, whylen, "byte %zu of the OpenPGP data is "
@@ -88,6 +110,11 @@ static int pgp_scan_packets(const uint8_t *p, size_t n,
 				len = (size_t)p[i] << 24 | (size_t)p[i + 1] << 16 |
 				      (size_t)p[i + 2] << 8 | p[i + 3];
 				i += 4;
+			} else if (len >= 224 && pgp_scan_is_data(kind, tag)) {
+				/* an encrypted message's data packet: its
+				 * chunks are not read here; it must be the
+				 * last packet, so it runs to the end */
+				rest = true;
 			} else if (len >= 224) {
 				snprintf(why, whylen, "a %s packet (tag %u) with "
 					 "a partial body length, which only data "
@@ -99,25 +126,35 @@ static int pgp_scan_packets(const uint8_t *p, size_t n,
 			unsigned int lt = c & 3, k;
 
 			tag = (c >> 2) & 0xf;
-			if (lt == 3) {
+			if (lt == 3 && pgp_scan_is_data(kind, tag)) {
+				rest = true;
+				lt = 0;
+			} else if (lt == 3) {
 				snprintf(why, whylen, "a %s packet (tag %u) of "
 					 "indeterminate length, which only data "
 					 "packets may have", pgp_scan_tag_name(tag),
 					 tag);
 				return -1;
 			}
-			lt = 1u << lt;		/* 1, 2 or 4 octets */
+			lt = rest ? 0 : 1u << lt; /* 1, 2 or 4 octets */
 			if (n - i < lt)
 				goto truncated;
 			for (len = 0, k = 0; k < lt; k++)
 				len = len << 8 | p[i++];
 		}
+		if (rest)
+			len = n - i;
 		if (!pgp_scan_allowed(kind, tag)) {
 			snprintf(why, whylen, "a %s packet (tag %u) in %s, "
 				 "which holds only %s", pgp_scan_tag_name(tag), tag,
 				 kind == PGP_SCAN_SIGNATURE ? "a signature" :
+				 kind == PGP_SCAN_ENCRYPTED ? "an encrypted message" :
+				 kind == PGP_SCAN_SIGNED_MESSAGE ? "a signed message" :
 				 "key data", kind == PGP_SCAN_SIGNATURE ?
-				 "signature packets" :
+				 "signature packets" : kind == PGP_SCAN_ENCRYPTED ?
+				 "session keys and encrypted data" :
+				 kind == PGP_SCAN_SIGNED_MESSAGE ?
+				 "signatures and the data they sign" :
 				 "key, user ID and signature packets");
 			return -1;
 		}
@@ -126,7 +163,25 @@ static int pgp_scan_packets(const uint8_t *p, size_t n,
 		i += len;
 		packets++;
 		sigs += tag == 2;
-		if (kind == PGP_SCAN_SIGNATURE && sigs > PGP_SCAN_MAX_SIGS) {
+		if (pgp_scan_is_data(kind, tag))
+			data++;
+		if (kind == PGP_SCAN_ENCRYPTED && data > 1) {
+			snprintf(why, whylen, "more than one encrypted data "
+				 "packet in one message");
+			return -1;
+		}
+		if (kind == PGP_SCAN_ENCRYPTED && data == 0 &&
+		    packets > PGP_SCAN_MAX_SIGS * 4) {
+			snprintf(why, whylen, "more than %d session key packets "
+				 "in one message", PGP_SCAN_MAX_SIGS * 4);
+			return -1;
+		}
+		if (kind == PGP_SCAN_ENCRYPTED && data > 0 && i < n) {
+			snprintf(why, whylen, "OpenPGP packets after the "
+				 "encrypted data");
+			return -1;
+		}
+		if (kind != PGP_SCAN_KEYS && sigs > PGP_SCAN_MAX_SIGS) {
 			snprintf(why, whylen, "more than %d signature packets "
 				 "in one signature", PGP_SCAN_MAX_SIGS);
 			return -1;
@@ -139,6 +194,15 @@ static int pgp_scan_packets(const uint8_t *p, size_t n,
 	}
 	if (kind == PGP_SCAN_SIGNATURE && sigs == 0) {
 		snprintf(why, whylen, "no signature packet in the signature");
+		return -1;
+	}
+	if (kind == PGP_SCAN_ENCRYPTED && data == 0) {
+		snprintf(why, whylen, "no encrypted data in the message");
+		return -1;
+	}
+	if (kind == PGP_SCAN_SIGNED_MESSAGE && (data == 0 || data > 2)) {
+		snprintf(why, whylen, "%s data in the signed message",
+			 data == 0 ? "no" : "more than one piece of");
 		return -1;
 	}
 	if (packets == 0) {
@@ -330,11 +394,13 @@ static int pgp_scan_armored(const char *s, size_t n, size_t i,
 					sizeof(label), &bin, why, whylen);
 		if (next == 0)
 			goto out;
-		if (kind == PGP_SCAN_SIGNATURE ? strcmp(label, "SIGNATURE") != 0
-		    : strcmp(label, "PUBLIC KEY BLOCK") != 0) {
+		if (strcmp(label, kind == PGP_SCAN_SIGNATURE ? "SIGNATURE" :
+			   kind >= PGP_SCAN_ENCRYPTED ? "MESSAGE" :
+			   "PUBLIC KEY BLOCK") != 0) {
 			snprintf(why, whylen, "a \"PGP %s\" armor block where "
 				 "%s belongs", label, kind == PGP_SCAN_SIGNATURE
-				 ? "a signature" : "a public key");
+				 ? "a signature" : kind >= PGP_SCAN_ENCRYPTED ?
+				 "an OpenPGP message" : "a public key");
 			goto out;
 		}
 		if (pgp_scan_packets((const uint8_t *)bin.data, bin.len, kind,

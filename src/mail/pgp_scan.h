@@ -24,6 +24,17 @@
 enum pgp_scan_kind {
 	PGP_SCAN_SIGNATURE,	/* a detached signature */
 	PGP_SCAN_KEYS,		/* public keys, revocation certificates */
+	/* an encrypted message: session key packets, then one encrypted
+	 * data packet (which alone may have a partial length).  What is
+	 * inside is not seen here: its bound is the budget and the cap on
+	 * the decrypted output (pgp_decrypt). */
+	PGP_SCAN_ENCRYPTED,
+	/* a signed message (gpg --sign; what the archive keeps of a one-pass
+	 * signed and encrypted mail): one-pass signature, literal or
+	 * compressed data (which alone may have a partial length and is
+	 * not looked into: the budget and an output cap bound it),
+	 * signature packets */
+	PGP_SCAN_SIGNED_MESSAGE,
 };
 
 /* The most signature packets a detached signature (or a clearsigned

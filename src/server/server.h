@@ -232,7 +232,8 @@ struct server_inbound {
 	 * bad_signature, bad_signature_nbsp, unknown_key, key_expired, key_revoked,
 	 * signature_expired, signature_too_old, signature_future, too_big,
 	 * unreadable, signature_refused (the OpenPGP pre-scan), gpg_budget,
-	 * weak_digest (problem then says why).  The service decides what follows: "unsigned" is a weak
+	 * weak_digest, encrypted (not to the club's key, or refused; problem
+	 * then says why).  The service decides what follows: "unsigned" is a weak
 	 * identity where require_signature is off; anything else is recorded
 	 * and answered once with why (the backscatter rules permitting), and
 	 * no command runs.  NULL: nothing wrong. */

@@ -1,0 +1,486 @@
+/* test_crypt.c -- what mail clients do with OpenPGP beyond signing: the
+ * Autocrypt header (autocrypt.h), the pre-scan of an encrypted message,
+ * and encrypted mail through inbound_parse (decrypted with the club's
+ * key, under the budget and an output cap).  The keys and mails are made
+ * by crypt-helper.sh in a temp dir. */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "mail/autocrypt.h"
+#include "mail/inbound.h"
+#include "mail/pgp.h"
+#include "mail/pgp_scan.h"
+#include "util/buf.h"
+
+static char fixdir[] = "/tmp/ashes-crypt-XXXXXX";
+
+static char *slurp(const char *name, size_t *len_r)
+{
+	struct buf b = BUF_INIT;
+	char path[512], chunk[8192];
+	size_t n;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", fixdir, name);
+	f = fopen(path, "rb");
+	ck_assert_msg(f != NULL, "fixture %s missing", path);
+	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
+		buf_append(&b, chunk, n);
+	fclose(f);
+	if (len_r != NULL)
+		*len_r = b.len;
+	if (b.data == NULL)
+		buf_puts(&b, "");
+	return buf_steal(&b);
+}
+
+static char *fpr_of(const char *who)
+{
+	char name[64], *s;
+
+	snprintf(name, sizeof(name), "fpr.%s", who);
+	s = slurp(name, NULL);
+	s[strcspn(s, "\n")] = '\0';
+	return s;
+}
+
+static struct pgp_ctx *open_home(const char *sub)
+{
+	struct pgp_ctx *ctx = NULL;
+	const char *err = NULL;
+	char home[512];
+
+	snprintf(home, sizeof(home), "%s/%s", fixdir, sub);
+	ck_assert_msg(pgp_ctx_new(home, &ctx, &err) == 0, "%s", err);
+	return ctx;
+}
+
+static double now_s(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+/* ---- the Autocrypt header ---- */
+
+/* "hello world!" in base64 is aGVsbG8gd29ybGQh */
+START_TEST(test_autocrypt_parse)
+{
+	struct autocrypt ac;
+	char why[200];
+	static const char folded[] =
+		" addr=alice@example.org; prefer-encrypt=mutual;\r\n"
+		" _comment=whatever; keydata=\r\n aGVsbG8g\r\n\td29y\r\n bGQh";
+
+	ck_assert_int_eq(autocrypt_parse(folded, strlen(folded), &ac, why,
+					 sizeof(why)), 0);
+	ck_assert_str_eq(ac.addr, "alice@example.org");
+	ck_assert(ac.prefer_mutual);
+	ck_assert_uint_eq(ac.keydata.len, 12);
+	ck_assert(memcmp(ac.keydata.data, "hello world!", 12) == 0);
+	autocrypt_free(&ac);
+	/* no prefer-encrypt, padding */
+	ck_assert_int_eq(autocrypt_parse("addr=a@b; keydata=aGk=", 22, &ac, why,
+					 sizeof(why)), 0);
+	ck_assert(!ac.prefer_mutual);
+	ck_assert_uint_eq(ac.keydata.len, 2);
+	autocrypt_free(&ac);
+}
+END_TEST
+
+START_TEST(test_autocrypt_refused)
+{
+	static const char *bad[] = {
+		"addr=a@b; keydata=aGVsbG8*gd29y",	/* not base64 */
+		"addr=a@b; keydata=aGVsb",		/* cut short */
+		"addr=a@b; keydata=aG=Vs",		/* data after padding */
+		"addr=a@b; color=red; keydata=aGk=",	/* critical, unknown */
+		"keydata=aGk=",				/* no addr */
+		"addr=a@b",				/* no keydata */
+		"addr=a@b; addr=c@d; keydata=aGk=",	/* repeated */
+		"addr=a@b; junk; keydata=aGk=",		/* no value */
+	};
+	struct autocrypt ac;
+	struct buf big = BUF_INIT;
+	char why[200];
+	size_t i;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		why[0] = '\0';
+		ck_assert_msg(autocrypt_parse(bad[i], strlen(bad[i]), &ac, why,
+					      sizeof(why)) == -1, "%s", bad[i]);
+		ck_assert(why[0] != '\0');
+		ck_assert_ptr_null(ac.keydata.data);
+	}
+	/* a key over PGP_KEY_MAX_BYTES: refused while it is decoded */
+	buf_puts(&big, "addr=a@b; keydata=");
+	for (i = 0; i < PGP_KEY_MAX_BYTES / 3 + 100; i++)
+		buf_puts(&big, i % 19 == 0 ? "AAAA\r\n " : "AAAA");
+	ck_assert_int_eq(autocrypt_parse(big.data, big.len, &ac, why,
+					 sizeof(why)), -1);
+	ck_assert_msg(strstr(why, "over the limit") != NULL, "%s", why);
+	/* and a header far beyond any key is not even looked at */
+	for (i = 0; i < PGP_KEY_MAX_BYTES; i++)
+		buf_puts(&big, "AAAA");
+	ck_assert_int_eq(autocrypt_parse(big.data, big.len, &ac, why,
+					 sizeof(why)), -1);
+	ck_assert_msg(strstr(why, "bytes, over the limit") != NULL, "%s", why);
+	buf_free(&big);
+}
+END_TEST
+
+START_TEST(test_autocrypt_find)
+{
+	static const char hdrs[] =
+		"From: Alice <alice@example.org>\r\n"
+		"Autocrypt: addr=bob@example.org; keydata=Ym9i\r\n"
+		"Subject: x\r\n"
+		"autocrypt: addr=Alice@Example.ORG;\r\n keydata=aGVs\r\n bG8=\r\n"
+		"\r\n"
+		"Autocrypt: addr=alice@example.org; keydata=Ym9keQ==\r\n";
+	static const char two[] =
+		"Autocrypt: addr=a@b; keydata=aGk=\r\n"
+		"Autocrypt: addr=a@b; keydata=aGk=\r\n\r\n";
+	static const char broken_other[] =
+		"Autocrypt: addr=c@d; keydata=!!\r\n"
+		"Autocrypt: addr=a@b; keydata=aGk=\r\n\r\n";
+	struct buf key = BUF_INIT, out = BUF_INIT;
+	struct autocrypt ac;
+	char why[200];
+
+	ck_assert_int_eq(autocrypt_find(hdrs, strlen(hdrs), "alice@example.org",
+					&key, why, sizeof(why)), 1);
+	ck_assert_str_eq(buf_str(&key), "hello");	/* not the body's */
+	buf_reset(&key);
+	ck_assert_int_eq(autocrypt_find(hdrs, strlen(hdrs), "carol@example.org",
+					&key, why, sizeof(why)), 0);
+	ck_assert_int_eq(autocrypt_find(two, strlen(two), "a@b", &key, why,
+					sizeof(why)), -1);
+	ck_assert_uint_eq(key.len, 0);
+	ck_assert_int_eq(autocrypt_find(broken_other, strlen(broken_other),
+					"a@b", &key, why, sizeof(why)), 1);
+	buf_free(&key);
+	/* what the club writes, read back */
+	autocrypt_format("club@example.org", "0123456789abcdef0123456789abcdef"
+			 "0123456789abcdef0123456789abcdef", 64, &out);
+	ck_assert(strncmp(out.data, "Autocrypt: addr=club@example.org; "
+			  "keydata=\r\n ", 45) == 0);
+	ck_assert(strstr(out.data, "prefer-encrypt") == NULL);
+	for (const char *l = out.data; *l; l = strstr(l, "\r\n") + 2)
+		ck_assert(strstr(l, "\r\n") - l <= 78);
+	ck_assert_int_eq(autocrypt_parse(out.data + 11, out.len - 11, &ac, why,
+					 sizeof(why)), 0);
+	ck_assert_uint_eq(ac.keydata.len, 64);
+	ck_assert(memcmp(ac.keydata.data, "0123456789abcdef", 16) == 0);
+	autocrypt_free(&ac);
+	buf_free(&out);
+}
+END_TEST
+
+/* ---- encrypted mail ---- */
+
+START_TEST(test_scan_encrypted)
+{
+	size_t len;
+	char *bomb = slurp("bomb.gpg", &len), *sig = slurp("alice.pub", NULL);
+	char why[200];
+
+	ck_assert_msg(pgp_scan(bomb, len, PGP_SCAN_ENCRYPTED, why,
+			       sizeof(why)) == 0, "%s", why);
+	/* key data is not an encrypted message */
+	ck_assert_int_eq(pgp_scan(sig, 226, PGP_SCAN_ENCRYPTED, why,
+				  sizeof(why)), -1);
+	/* a bare compressed packet (what is inside) is refused outright */
+	ck_assert_int_eq(pgp_scan("\xc8\x03\x01xx", 5, PGP_SCAN_ENCRYPTED, why,
+				  sizeof(why)), -1);
+	ck_assert_msg(strstr(why, "compressed") != NULL, "%s", why);
+	/* data without integrity protection (tag 9) is refused */
+	ck_assert_int_eq(pgp_scan("\xc9\x03xyz", 5, PGP_SCAN_ENCRYPTED, why,
+				  sizeof(why)), -1);
+	free(bomb);
+	free(sig);
+}
+END_TEST
+
+static struct inbound_msg *parse(struct pgp_ctx *ctx, const char *name,
+				 bool import)
+{
+	struct inbound_options o;
+	struct inbound_msg *m = NULL;
+	const char *err = NULL;
+	size_t len;
+	char *raw = slurp(name, &len);
+
+	memset(&o, 0, sizeof(o));
+	o.now = time(NULL);
+	o.pgp = ctx;
+	o.import_keys = import;
+	ck_assert_msg(inbound_parse(raw, len, &o, &m, &err) == 0, "%s", err);
+	free(raw);
+	return m;
+}
+
+START_TEST(test_decrypt_shapes)
+{
+	static const struct {
+		const char *file;
+		enum inbound_sig_kind kind;
+	} shapes[] = {
+		{ "tb.eml", INBOUND_PGP_MIME },	/* multipart/signed inside */
+		{ "dc.eml", INBOUND_ENCRYPTED_SIGNED },	/* one pass */
+		{ "inline.eml", INBOUND_ENCRYPTED_SIGNED },
+	};
+	struct pgp_ctx *club = open_home("club");
+	char *alice = fpr_of("alice");
+	size_t i;
+
+	for (i = 0; i < 3; i++) {
+		struct inbound_msg *m = parse(club, shapes[i].file, false);
+		struct inbound_msg *again = parse(club, shapes[i].file, false);
+
+		ck_assert_msg(m->problem == INBOUND_OK, "%s: %s", shapes[i].file,
+			      m->problem_detail);
+		ck_assert(m->decrypted);
+		ck_assert_int_eq(m->sig_kind, shapes[i].kind);
+		ck_assert_msg(m->sig.status == PGP_SIG_GOOD, "%s: %s",
+			      shapes[i].file, pgp_sig_status_name(m->sig.status));
+		ck_assert_str_eq(m->sig.fpr, alice);
+		ck_assert_str_eq(m->text, "move e2e4\n");
+		ck_assert(!m->text_outside_signature);
+		ck_assert(inbound_msg_signature_ok(m));
+		/* the same mail again is the same signature */
+		ck_assert(m->signed_sha256[0] != '\0');
+		ck_assert_str_eq(m->signed_sha256, again->signed_sha256);
+		/* the Autocrypt header's key: carried, never inside */
+		if (i < 2) {
+			ck_assert_uint_eq(m->key_count, 1);
+			ck_assert(!m->keys[0].in_signed);
+		}
+		inbound_msg_free(&m);
+		inbound_msg_free(&again);
+	}
+	free(alice);
+	pgp_ctx_free(&club);
+}
+END_TEST
+
+START_TEST(test_decrypt_not_ours)
+{
+	struct pgp_ctx *club = open_home("club");
+	struct inbound_msg *m = parse(club, "other.eml", false);
+
+	ck_assert_int_eq(m->problem, INBOUND_ENCRYPTED);
+	ck_assert_msg(strstr(m->problem_detail, "not encrypted to a key of this "
+			     "club") != NULL, "%s", m->problem_detail);
+	ck_assert_ptr_null(m->text);
+	inbound_msg_free(&m);
+	pgp_ctx_free(&club);
+}
+END_TEST
+
+/* Nested compressed packets of 4 GiB of zeros inside the encryption:
+ * the pre-scan cannot see them; the output cap stops gpg, or the
+ * budget does when the cap is far away. */
+START_TEST(test_decrypt_bomb)
+{
+	struct pgp_ctx *club = open_home("club");
+	struct pgp_limits lim = { 1500, false, true };
+	struct pgp_decrypted d;
+	struct buf out = BUF_INIT;
+	const char *err = NULL;
+	size_t len;
+	char *bomb = slurp("bomb.gpg", &len);
+	double t0, t;
+
+	t0 = now_s();
+	ck_assert_msg(pgp_decrypt_verify(club, bomb, len, 1024 * 1024, &out, &d,
+					 &err) == 0, "%s", err);
+	t = now_s() - t0;
+	fprintf(stderr, "bomb, 1 MiB cap: %.2f s: %s\n", t, d.why);
+	ck_assert_int_eq(d.status, PGP_DECRYPT_REFUSED);
+	ck_assert_uint_eq(out.len, 0);
+	ck_assert(t < 30);
+	pgp_ctx_set_limits(club, &lim);
+	t0 = now_s();
+	ck_assert_msg(pgp_decrypt_verify(club, bomb, len, (size_t)1 << 40, &out,
+					 &d, &err) == 0, "%s", err);
+	t = now_s() - t0;
+	fprintf(stderr, "bomb, 1.5 s budget: %.2f s: %s\n", t, d.why);
+	ck_assert_int_eq(d.status, PGP_DECRYPT_REFUSED);
+	ck_assert_msg(strstr(d.why, "budget") != NULL, "%s", d.why);
+	ck_assert(t < 20);
+	/* the same bomb as a signed message (what the archive's form of a
+	 * one-pass mail holds, which anybody can send): the cap stops it */
+	free(bomb);
+	bomb = slurp("bomb.bin", &len);
+	t0 = now_s();
+	ck_assert_msg(pgp_verify_message(club, bomb, len, 1024 * 1024, &out, &d,
+					 &err) == 0, "%s", err);
+	t = now_s() - t0;
+	fprintf(stderr, "bomb as a signed message, 1 MiB cap: %.2f s: %s\n", t,
+		d.why);
+	ck_assert_int_eq(d.status, PGP_DECRYPT_REFUSED);
+	ck_assert_uint_eq(out.len, 0);
+	ck_assert(t < 30);
+	buf_free(&out);
+	free(bomb);
+	pgp_ctx_free(&club);
+}
+END_TEST
+
+/* A key only in the Autocrypt header registers (the mail is signed by
+ * it), but is marked outside the signature: never a key binding. */
+START_TEST(test_autocrypt_register)
+{
+	struct pgp_ctx *other = open_home("other");
+	struct inbound_msg *m = parse(other, "autocrypt.eml", false);
+	char *alice = fpr_of("alice");
+
+	ck_assert_int_eq(m->sig.status, PGP_SIG_UNKNOWN_KEY);
+	ck_assert_uint_eq(m->key_count, 1);
+	ck_assert(m->keys[0].attached);
+	ck_assert(!m->keys[0].in_signed);
+	inbound_msg_free(&m);
+	m = parse(other, "autocrypt.eml", true);
+	ck_assert_int_eq(m->sig.status, PGP_SIG_GOOD);
+	ck_assert_uint_eq(m->imported_fprs.count, 1);
+	ck_assert_str_eq(m->imported_fprs.items[0], alice);
+	ck_assert_str_eq(m->text, "move e2e4\n");
+	inbound_msg_free(&m);
+	free(alice);
+	pgp_ctx_free(&other);
+}
+END_TEST
+
+/* The archive's form of each encrypted mail: checked by a keyring with
+ * no secret key of the club's (alice's own), it reads as the mail did,
+ * same signer, text and replay digest. */
+START_TEST(test_archive_form)
+{
+	static const struct {
+		const char *file;
+		enum pgp_signed_kind kind;
+	} shapes[] = {
+		{ "tb.eml", PGP_SIGNED_MIME },
+		{ "dc.eml", PGP_SIGNED_MESSAGE },
+		{ "inline.eml", PGP_SIGNED_MESSAGE },
+	};
+	struct pgp_ctx *club = open_home("club"), *anyone = open_home("alice");
+	size_t i;
+
+	for (i = 0; i < 3; i++) {
+		struct inbound_msg *m = parse(club, shapes[i].file, false), *f;
+		struct inbound_options o;
+		struct buf form = BUF_INIT, sp = BUF_INIT, sig = BUF_INIT;
+		enum pgp_signed_kind kind;
+		const char *err = NULL;
+		size_t len;
+		char *raw = slurp(shapes[i].file, &len);
+
+		ck_assert_msg(inbound_archive_form(club, raw, len, 1 << 20, &form,
+						   &err) == 1, "%s: %s",
+			      shapes[i].file, err);
+		ck_assert(strstr(form.data, "BEGIN PGP MESSAGE") == NULL ||
+			  shapes[i].kind == PGP_SIGNED_MESSAGE);
+		ck_assert_int_eq(pgp_export_signed(form.data, form.len, &kind, &sp,
+						   &sig, &err), 0);
+		ck_assert_int_eq(kind, shapes[i].kind);
+		memset(&o, 0, sizeof(o));
+		o.now = time(NULL);
+		o.pgp = anyone;
+		ck_assert(inbound_parse(form.data, form.len, &o, &f, &err) == 0);
+		ck_assert_msg(f->sig.status == PGP_SIG_GOOD, "%s: %s %s",
+			      shapes[i].file, pgp_sig_status_name(f->sig.status),
+			      f->problem_detail ? f->problem_detail : "");
+		ck_assert_str_eq(f->sig.fpr, m->sig.fpr);
+		ck_assert_str_eq(f->text, m->text);
+		ck_assert_str_eq(f->signed_sha256, m->signed_sha256);
+		/* and the form is its own form */
+		buf_reset(&sig);
+		ck_assert_int_eq(inbound_archive_form(club, form.data, form.len,
+						      1 << 20, &sig, &err), 0);
+		inbound_msg_free(&f);
+		inbound_msg_free(&m);
+		buf_free(&form);
+		buf_free(&sp);
+		buf_free(&sig);
+		free(raw);
+	}
+	pgp_ctx_free(&club);
+	pgp_ctx_free(&anyone);
+}
+END_TEST
+
+/* An unknown key that signs with a subkey: the refusal names the
+ * primary the mail carried (what the sender's program shows), and the
+ * Outlook-style octet-stream .asc is a key the mail carries. */
+START_TEST(test_unknown_names_primary)
+{
+	struct pgp_ctx *club = open_home("club");
+	struct inbound_msg *m = parse(club, "outlook-sub.eml", false);
+	char *primary = fpr_of("sub"), *subkey = fpr_of("subkey");
+
+	ck_assert_int_eq(m->sig.status, PGP_SIG_UNKNOWN_KEY);
+	ck_assert_str_eq(m->sig.fpr, subkey);
+	ck_assert_uint_eq(m->key_count, 1);
+	ck_assert(m->keys[0].attached && m->keys[0].in_signed);
+	ck_assert_str_eq(m->carried_fpr, primary);
+	ck_assert_str_ne(primary, subkey);
+	inbound_msg_free(&m);
+	free(primary);
+	free(subkey);
+	pgp_ctx_free(&club);
+}
+END_TEST
+
+int main(void)
+{
+	const char *src = getenv("ASHES_SRCDIR");
+	char cmd[1024];
+	Suite *s = suite_create("crypt");
+	TCase *tc = tcase_create("crypt");
+	SRunner *sr;
+	int failed;
+
+	if (mkdtemp(fixdir) == NULL) {
+		perror("mkdtemp");
+		return 1;
+	}
+	snprintf(cmd, sizeof(cmd), "sh '%s/tests/mail/crypt-helper.sh' '%s' '%s'",
+		 src ? src : ".", src ? src : ".", fixdir);
+	if (system(cmd) != 0) {
+		fprintf(stderr, "test_crypt: `%s` failed\n", cmd);
+		return 1;
+	}
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, test_autocrypt_parse);
+	tcase_add_test(tc, test_autocrypt_refused);
+	tcase_add_test(tc, test_autocrypt_find);
+	tcase_add_test(tc, test_scan_encrypted);
+	tcase_add_test(tc, test_decrypt_shapes);
+	tcase_add_test(tc, test_decrypt_not_ours);
+	tcase_add_test(tc, test_decrypt_bomb);
+	tcase_add_test(tc, test_archive_form);
+	tcase_add_test(tc, test_unknown_names_primary);
+	tcase_add_test(tc, test_autocrypt_register);
+	suite_add_tcase(s, tc);
+	sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	snprintf(cmd, sizeof(cmd), "sh '%s/tests/mail/crypt-helper.sh' --kill '%s'",
+		 src ? src : ".", fixdir);
+	if (system(cmd) != 0)
+		fprintf(stderr, "test_crypt: could not stop the agents\n");
+	if (failed == 0) {
+		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", fixdir);
+		if (system(cmd) != 0)
+			fprintf(stderr, "test_crypt: could not remove %s\n", fixdir);
+	}
+	return failed == 0 ? 0 : 1;
+}
