@@ -76,18 +76,23 @@ uptime $(date +%s%N)"
 }
 
 # An unverified sender's refusal is answered once a day per address (the
-# first starts a 24-hour window, src/server/intake.c); REFUSED[ADDRESS]
-# is when that window began, in daemon time.  Sets ANSWERS (1 or 0).
-declare -A REFUSED
+# first starts a 24-hour window, src/server/intake.c), a bad signature by
+# the key of the player registered at that address up to three times
+# (INTAKE_PLAYER_TRIES; the refusals share one count).  REFUSED[ADDRESS]
+# is when that window began, in daemon time, REFUSALS[ADDRESS] how many
+# it counted.  refusal_answers WHO [ALLOWED]: sets ANSWERS (1 or 0).
+declare -A REFUSED REFUSALS
 refusal_answers() {
-	local now start
+	local now start allowed=${2:-1}
 	now=$(daemon_now)
 	start=${REFUSED[$1]:-}
-	ANSWERS=0
 	if [ -z "$start" ] || [ $((now - start)) -ge 86400 ]; then
 		REFUSED[$1]=$now
-		ANSWERS=1
+		REFUSALS[$1]=0
 	fi
+	REFUSALS[$1]=$((${REFUSALS[$1]} + 1))
+	ANSWERS=0
+	[ "${REFUSALS[$1]}" -le "$allowed" ] && ANSWERS=1
 }
 # Whether a refusal now would fall within minutes of WHO's window end,
 # where the test cannot tell the daemon's second from its own.
@@ -146,7 +151,9 @@ bad $BADN $(date +%s%N)" "$f"
 		;;
 	esac
 	ANSWERS=0
-	if [ "$kind" != nofrom ] && [ "$who" != mallory ]; then
+	if [ "$kind" = badsig ]; then
+		refusal_answers "$who" 3	# the player's own key, broken
+	elif [ "$kind" != nofrom ] && [ "$who" != mallory ]; then
 		refusal_answers "$who"
 	fi
 	note "${id%>}" "$who" "$ANSWERS" "bad:$kind"
