@@ -348,8 +348,12 @@ static int loop_prepare(struct loop *l, const struct config *cfg,
 		si->silent_outcome = classify_verdict_name(im->verdict);
 		return 0;
 	}
-	if (p->refusal == NULL && im->problem == INBOUND_ENCRYPTED)
+	if (p->refusal == NULL && im->problem == INBOUND_ENCRYPTED) {
+		/* the operator's half of the reply: why it stayed sealed */
+		log_notice("uid %u: encrypted mail not read: %s", p->uid,
+			   im->problem_detail ? im->problem_detail : "?");
 		p->refusal = "encrypted";
+	}
 	if (p->refusal == NULL && im->problem != INBOUND_OK)
 		p->refusal = "unreadable";
 	if (p->refusal == NULL) {

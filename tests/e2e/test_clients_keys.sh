@@ -216,6 +216,9 @@ if in_reply tina "was encrypted" "$n"; then
 	t_has "3e: the refusal says what to send instead" "signed but not encrypted" \
 		"$(e2e_digest "$R")"
 fi
+t_has "3e: the operator's log says why it was not read" \
+	"encrypted mail not read: it is not encrypted to a key of this club" \
+	"$(grep 'encrypted mail not read' "$E2E_DIR/ashesd.log")"
 
 # ---- 3f. a compression bomb inside the encryption: stopped by the cap -----
 # 4 GiB of zeros in nested compressed packets, encrypted to the club
