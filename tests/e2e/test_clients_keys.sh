@@ -120,7 +120,7 @@ PY
 	echo "# figures: 3c the club's Autocrypt keydata: $(wc -c <club-ac.bin) bytes binary"
 fi
 
-# ---- 3a. a signed+encrypted PGP/MIME challenge (Thunderbird, K-9) ---------
+# ---- 3a. a signed+encrypted PGP/MIME challenge (Thunderbird) --------------
 n=$(mail_count dora)
 cm tb-encrypted tina "challenge dora size=3"
 h_is_outcome "3a: Thunderbird's signed+encrypted challenge: played" \
@@ -138,6 +138,13 @@ sed "s/^Message-ID: .*/Message-ID: <replay.$E2E_SEQ@$D>/" tb-challenge.eml >repl
 in_send tina replay.eml
 h_is_outcome "3a: the same encrypted mail again is a replay" "replay:" \
 	"replay.$E2E_SEQ@$D"
+# Thunderbird's other form (two MIME layers), K-9's: a multipart/signed
+# entity inside the encryption
+cm tb-encrypted-two-layers tina "games"
+h_is_outcome "3a: signed, then encrypted, in two MIME layers: read" \
+	"ok: 1 command" "$IN_MSGID"
+t_is "3a: ... and recorded as signed by tina" "$(e2e_fpr tina)" \
+	"$(in_inbound_key "$IN_MSGID")"
 
 # ---- 3b. Delta Chat accepts: one-pass signed inside the encryption --------
 n=$(mail_count tina)

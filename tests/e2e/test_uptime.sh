@@ -151,9 +151,11 @@ bad $BADN $(date +%s%N)" "$f"
 		;;
 	esac
 	ANSWERS=0
-	if [ "$kind" = badsig ]; then
+	if [ "$kind" = nofrom ] || [ "$who" = mallory ]; then
+		:
+	elif [ "$kind" = badsig ]; then
 		refusal_answers "$who" 3	# the player's own key, broken
-	elif [ "$kind" != nofrom ] && [ "$who" != mallory ]; then
+	else
 		refusal_answers "$who"
 	fi
 	note "${id%>}" "$who" "$ANSWERS" "bad:$kind"

@@ -16,10 +16,18 @@ SHAPE (each from the client's own source):
                  Android/K-9 with OpenKeychain; Delta Chat's signed mail)
   outlook        PGP/MIME signed, the key attached as GpgOL attaches a
                  file: application/octet-stream, name 0xKEYID.asc, base64
-  tb-encrypted   Thunderbird/K-9: multipart/encrypted holding, encrypted
-                 to --recipient, a multipart/signed entity whose signed
-                 part is a multipart/mixed with protected-headers="v1"
-                 (RFC 9788) and the Autocrypt header outside
+  tb-encrypted   Thunderbird's default (mimeEncrypt.sys.mjs, MIME_ENCRYPTED:
+                 "one MIME layer, combined enc/sig data"): multipart/
+                 encrypted holding one message signed and encrypted at
+                 once to --recipient, whose content is a multipart/mixed
+                 with protected-headers="v1" and the protected Subject,
+                 From and To (RFC 9788), around a second multipart/mixed
+                 ("encapsulate") holding the text part; the Autocrypt
+                 header outside
+  tb-encrypted-two-layers  Thunderbird with SEND_TWO_MIME_LAYERS
+                 (MIME_OUTER_ENC_INNER_SIG), and K-9: the same
+                 protected-headers entity in a multipart/signed entity,
+                 that encrypted
   dc-encrypted   Delta Chat: multipart/encrypted holding a one-pass
                  signed and encrypted MIME entity (gpg --encrypt --sign)
   inline-encrypted  the body is `gpg --armor --sign --encrypt` of the text
@@ -154,6 +162,18 @@ def main():
         ct, body = pgp_mime_sign(a, mixed)
         out.write(headers(a, ct).encode() + body)
     elif a.shape == "tb-encrypted":
+        b = "------------" + os.urandom(12).hex()
+        e = "------------" + os.urandom(12).hex()
+        entity = ("Content-Type: multipart/mixed; boundary=\"%s\";\r\n"
+                  " protected-headers=\"v1\"\r\nSubject: %s\r\nFrom: %s\r\n"
+                  "To: %s\r\n\r\n--%s\r\nContent-Type: multipart/mixed; "
+                  "boundary=\"%s\"\r\n\r\n--%s\r\n" %
+                  (b, a.subject, a.sender, a.to, b, e, e)).encode() + \
+            textpart + ("--%s--\r\n\r\n--%s--\r\n" % (e, b)).encode()
+        ct, body = pgp_mime_encrypt(a, entity, True)
+        out.write(headers(a, ct, ac).encode().replace(
+            b"Subject: " + a.subject.encode(), b"Subject: ...") + body)
+    elif a.shape == "tb-encrypted-two-layers":
         b = "------------mix" + os.urandom(8).hex()
         mixed = ("Content-Type: multipart/mixed; boundary=\"%s\";\r\n"
                  " protected-headers=\"v1\"\r\nFrom: %s\r\nTo: %s\r\n"
