@@ -92,16 +92,12 @@ int store_game_mail_bytes(struct store *store, int64_t game_id,
 		"UNION SELECT inbound_id FROM clock_events WHERE game_id = ?1 "
 		"UNION SELECT inbound_id FROM ladder_events WHERE game_id = ?1 "
 		"UNION SELECT inbound_id FROM outbox WHERE game_id = ?1)";
-	sqlite3_stmt *st;
 
 	store_ok(store);
 	*bytes_r = 0;
-	st = store_stmt(store, sql, error_r);
-	if (st == NULL)
-		return -1;
-	sqlite3_bind_int64(st, 1, game_id);
-	return store_query_int64(store, st, bytes_r, "weighing a game's mails",
-				 error_r) < 0 ? -1 : 0;
+	return store_query_id_int64(store, sql, game_id, bytes_r,
+				    "weighing a game's mails", error_r) < 0 ?
+		-1 : 0;
 }
 
 int store_game_challenge_between(struct store *store, int64_t a, int64_t b,
@@ -116,10 +112,9 @@ int store_game_challenge_between(struct store *store, int64_t a, int64_t b,
 
 	store_ok(store);
 	*game_id_r = 0;
-	st = store_stmt(store, sql, error_r);
+	st = store_stmt_id(store, sql, a, error_r);
 	if (st == NULL)
 		return -1;
-	sqlite3_bind_int64(st, 1, a);
 	sqlite3_bind_int64(st, 2, b);
 	if (store_query_int64(store, st, &id, "finding an open challenge",
 			      error_r) < 0)
@@ -134,17 +129,12 @@ int store_game_challenges_out(struct store *store, int64_t player_id,
 	static const char sql[] =
 		"SELECT count(*) FROM games WHERE challenger_id = ?1 AND "
 		"status IN ('challenge', 'open')";
-	sqlite3_stmt *st;
 	int64_t n = 0;
 
 	store_ok(store);
 	*count_r = 0;
-	st = store_stmt(store, sql, error_r);
-	if (st == NULL)
-		return -1;
-	sqlite3_bind_int64(st, 1, player_id);
-	if (store_query_int64(store, st, &n, "counting open challenges",
-			      error_r) < 0)
+	if (store_query_id_int64(store, sql, player_id, &n,
+				 "counting open challenges", error_r) < 0)
 		return -1;
 	*count_r = (size_t)n;
 	return 0;
@@ -157,17 +147,12 @@ int store_bot_games_of(struct store *store, int64_t player_id,
 		"SELECT count(*) FROM bot_games b JOIN games g "
 		"ON g.id = b.game_id WHERE g.status IN ('challenge', 'open', "
 		"'active') AND (g.white_id = ?1 OR g.black_id = ?1)";
-	sqlite3_stmt *st;
 	int64_t n = 0;
 
 	store_ok(store);
 	*count_r = 0;
-	st = store_stmt(store, sql, error_r);
-	if (st == NULL)
-		return -1;
-	sqlite3_bind_int64(st, 1, player_id);
-	if (store_query_int64(store, st, &n, "counting a player's bot games",
-			      error_r) < 0)
+	if (store_query_id_int64(store, sql, player_id, &n,
+				 "counting a player's bot games", error_r) < 0)
 		return -1;
 	*count_r = (size_t)n;
 	return 0;
