@@ -15,56 +15,9 @@
 #include "mail/pgp_scan.h"
 #include "util/buf.h"
 
-static char fixdir[] = "/tmp/ashes-crypt-XXXXXX";
+#include "pgp_fixture.h"
 
-static char *slurp(const char *name, size_t *len_r)
-{
-	struct buf b = BUF_INIT;
-	char path[512], chunk[8192];
-	size_t n;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", fixdir, name);
-	f = fopen(path, "rb");
-	ck_assert_msg(f != NULL, "fixture %s missing", path);
-	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
-		buf_append(&b, chunk, n);
-	fclose(f);
-	if (len_r != NULL)
-		*len_r = b.len;
-	if (b.data == NULL)
-		buf_puts(&b, "");
-	return buf_steal(&b);
-}
-
-static char *fpr_of(const char *who)
-{
-	char name[64], *s;
-
-	snprintf(name, sizeof(name), "fpr.%s", who);
-	s = slurp(name, NULL);
-	s[strcspn(s, "\n")] = '\0';
-	return s;
-}
-
-static struct pgp_ctx *open_home(const char *sub)
-{
-	struct pgp_ctx *ctx = NULL;
-	const char *err = NULL;
-	char home[512];
-
-	snprintf(home, sizeof(home), "%s/%s", fixdir, sub);
-	ck_assert_msg(pgp_ctx_new(home, &ctx, &err) == 0, "%s", err);
-	return ctx;
-}
-
-static double now_s(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
-}
+char fixdir[] = "/tmp/ashes-crypt-XXXXXX";
 
 /* ---- the Autocrypt header ---- */
 

@@ -17,14 +17,6 @@
 
 static const char *const ours[] = { "ashes@club.example", NULL };
 
-static double now_s(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
-}
-
 /* pgp-bomb.py's output for args into *out. */
 static void bomb(const char *args, struct buf *out)
 {
