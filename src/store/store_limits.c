@@ -81,6 +81,20 @@ int store_rate_peek(struct store *store, const char *key, int64_t now,
 	return 0;
 }
 
+/* The count sql (taking id as ?1) gives, into *count_r: 0, or -1. */
+static int limits_count(struct store *store, const char *sql, int64_t id,
+			size_t *count_r, const char *what,
+			const char **error_r)
+{
+	int64_t n = 0;
+
+	*count_r = 0;
+	if (store_query_id_int64(store, sql, id, &n, what, error_r) < 0)
+		return -1;
+	*count_r = (size_t)n;
+	return 0;
+}
+
 int store_game_mail_bytes(struct store *store, int64_t game_id,
 			  int64_t *bytes_r, const char **error_r)
 {
@@ -129,15 +143,10 @@ int store_game_challenges_out(struct store *store, int64_t player_id,
 	static const char sql[] =
 		"SELECT count(*) FROM games WHERE challenger_id = ?1 AND "
 		"status IN ('challenge', 'open')";
-	int64_t n = 0;
 
 	store_ok(store);
-	*count_r = 0;
-	if (store_query_id_int64(store, sql, player_id, &n,
-				 "counting open challenges", error_r) < 0)
-		return -1;
-	*count_r = (size_t)n;
-	return 0;
+	return limits_count(store, sql, player_id, count_r,
+			    "counting open challenges", error_r);
 }
 
 int store_bot_games_of(struct store *store, int64_t player_id,
@@ -147,13 +156,8 @@ int store_bot_games_of(struct store *store, int64_t player_id,
 		"SELECT count(*) FROM bot_games b JOIN games g "
 		"ON g.id = b.game_id WHERE g.status IN ('challenge', 'open', "
 		"'active') AND (g.white_id = ?1 OR g.black_id = ?1)";
-	int64_t n = 0;
 
 	store_ok(store);
-	*count_r = 0;
-	if (store_query_id_int64(store, sql, player_id, &n,
-				 "counting a player's bot games", error_r) < 0)
-		return -1;
-	*count_r = (size_t)n;
-	return 0;
+	return limits_count(store, sql, player_id, count_r,
+			    "counting a player's bot games", error_r);
 }
