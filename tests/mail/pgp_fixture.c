@@ -68,3 +68,55 @@ double now_s(void)
 	clock_gettime(CLOCK_MONOTONIC, &t);
 	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
 }
+
+/* system(cmd), saying so on stderr when it fails. */
+static int fixture_system(const char *prog, const char *cmd)
+{
+	int rc = system(cmd);
+
+	if (rc != 0)
+		fprintf(stderr, "%s: `%s` failed (%d)\n", prog, cmd, rc);
+	return rc;
+}
+
+int pgp_fixture_run(Suite *s, const char *prog, const char *helper,
+		    bool with_src)
+{
+	const char *src = getenv("ASHES_SRCDIR");
+	char cmd[1024];
+	SRunner *sr;
+	int failed;
+
+	if (src == NULL)
+		src = ".";
+	if (mkdtemp(fixdir) == NULL) {
+		perror("mkdtemp");
+		return 1;
+	}
+	if (with_src)
+		snprintf(cmd, sizeof(cmd), "sh '%s/tests/mail/%s' '%s' '%s'",
+			 src, helper, src, fixdir);
+	else
+		snprintf(cmd, sizeof(cmd), "sh '%s/tests/mail/%s' '%s'", src,
+			 helper, fixdir);
+	if (fixture_system(prog, cmd) != 0)
+		return 1;
+	sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	/* the agents always go (the helper's, and those of the tests' own
+	 * keyrings, home-*); the files stay when something failed */
+	snprintf(cmd, sizeof(cmd), "sh '%s/tests/mail/%s' --kill '%s'; "
+		 "for h in '%s'/home-*; do [ -d \"$h\" ] && gpgconf --homedir "
+		 "\"$h\" --kill gpg-agent 2>/dev/null; done; true",
+		 src, helper, fixdir, fixdir);
+	fixture_system(prog, cmd);
+	if (failed == 0) {
+		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", fixdir);
+		fixture_system(prog, cmd);
+	} else {
+		fprintf(stderr, "%s: fixtures kept in %s\n", prog, fixdir);
+	}
+	return failed != 0;
+}

@@ -8,6 +8,7 @@
 #define ASHES_TESTS_PGP_FIXTURE_H
 
 #include <check.h>
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "mail/pgp.h"
@@ -25,6 +26,14 @@ void fresh_home(const char *home);
 struct pgp_ctx *open_home(const char *sub);
 /* CLOCK_MONOTONIC in seconds, for the tests that time a bound. */
 double now_s(void);
+
+/* The body of an OpenPGP test program's main: makes fixdir, has
+ * tests/mail/HELPER (given the source tree before fixdir when with_src)
+ * make the fixtures in it, runs s, stops the gpg agents, and removes
+ * fixdir unless a test failed (prog names the program on stderr).
+ * Returns main's exit status. */
+int pgp_fixture_run(Suite *s, const char *prog, const char *helper,
+		    bool with_src);
 
 /* Add test_pgp_keys.c's tests to tc. */
 void pgp_keys_add_tests(TCase *tc);

@@ -393,23 +393,9 @@ END_TEST
 
 int main(void)
 {
-	const char *src = getenv("ASHES_SRCDIR");
-	char cmd[1024];
 	Suite *s = suite_create("crypt");
 	TCase *tc = tcase_create("crypt");
-	SRunner *sr;
-	int failed;
 
-	if (mkdtemp(fixdir) == NULL) {
-		perror("mkdtemp");
-		return 1;
-	}
-	snprintf(cmd, sizeof(cmd), "sh '%s/tests/mail/crypt-helper.sh' '%s' '%s'",
-		 src ? src : ".", src ? src : ".", fixdir);
-	if (system(cmd) != 0) {
-		fprintf(stderr, "test_crypt: `%s` failed\n", cmd);
-		return 1;
-	}
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, test_autocrypt_parse);
 	tcase_add_test(tc, test_autocrypt_refused);
@@ -422,18 +408,5 @@ int main(void)
 	tcase_add_test(tc, test_unknown_names_primary);
 	tcase_add_test(tc, test_autocrypt_register);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	snprintf(cmd, sizeof(cmd), "sh '%s/tests/mail/crypt-helper.sh' --kill '%s'",
-		 src ? src : ".", fixdir);
-	if (system(cmd) != 0)
-		fprintf(stderr, "test_crypt: could not stop the agents\n");
-	if (failed == 0) {
-		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", fixdir);
-		if (system(cmd) != 0)
-			fprintf(stderr, "test_crypt: could not remove %s\n", fixdir);
-	}
-	return failed == 0 ? 0 : 1;
+	return pgp_fixture_run(s, "test_crypt", "crypt-helper.sh", true);
 }

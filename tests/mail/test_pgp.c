@@ -484,32 +484,11 @@ START_TEST(test_time_verify)
 }
 END_TEST
 
-static int run(const char *cmd)
-{
-	int rc = system(cmd);
-
-	if (rc != 0)
-		fprintf(stderr, "test_pgp: `%s` failed (%d)\n", cmd, rc);
-	return rc;
-}
-
 int main(void)
 {
-	const char *src = getenv("ASHES_SRCDIR");
-	char cmd[1024];
 	Suite *s = suite_create("pgp");
 	TCase *tc = tcase_create("gpg");
-	SRunner *sr;
-	int failed;
 
-	if (mkdtemp(fixdir) == NULL) {
-		perror("mkdtemp");
-		return 1;
-	}
-	snprintf(cmd, sizeof(cmd), "sh '%s/tests/mail/gpg-helper.sh' '%s'",
-		 src ? src : ".", fixdir);
-	if (run(cmd) != 0)
-		return 1;
 	tcase_add_test(tc, test_pgp_mime_good);
 	tcase_add_test(tc, test_replay_digest);
 	tcase_add_test(tc, test_replay_digest_dash_escaped);
@@ -534,21 +513,5 @@ int main(void)
 	pgp_limits_add_tests(tc);
 	tcase_add_test(tc, test_time_verify);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	/* the agents always go; the files stay when something failed */
-	snprintf(cmd, sizeof(cmd), "sh '%s/tests/mail/gpg-helper.sh' --kill '%s'; "
-		 "for h in '%s'/home-*; do [ -d \"$h\" ] && gpgconf --homedir \"$h\" "
-		 "--kill gpg-agent 2>/dev/null; done; true",
-		 src ? src : ".", fixdir, fixdir);
-	run(cmd);
-	if (failed == 0) {
-		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", fixdir);
-		run(cmd);
-	} else {
-		fprintf(stderr, "test_pgp: fixtures kept in %s\n", fixdir);
-	}
-	return failed != 0;
+	return pgp_fixture_run(s, "test_pgp", "gpg-helper.sh", false);
 }
