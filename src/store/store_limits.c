@@ -2,6 +2,32 @@
  * challenges and bot games per player; see store_limits.h. */
 #include "store/store_private.h"
 
+/* Step st, a statement yielding at most one row (count, window start),
+ * into *total_r and *start_r (either may be NULL; 0 without a row); with
+ * to_end, step on to its end after the row (an INSERT ... RETURNING).
+ * 0, or -1 ("what" failed). */
+static int rate_read(struct store *store, sqlite3_stmt *st, bool to_end,
+		     int64_t *total_r, int64_t *start_r, const char *what,
+		     const char **error_r)
+{
+	int64_t total = 0, start = 0;
+	int rc = store_step(store, st);
+
+	if (rc == SQLITE_ROW) {
+		total = store_col_int64(st, 0);
+		start = store_col_int64(st, 1);
+		rc = to_end ? store_step(store, st) : SQLITE_DONE;
+	}
+	store_stmt_done(st);
+	if (rc != SQLITE_DONE)
+		return store_fail_sqlite(store, error_r, rc, what);
+	if (total_r != NULL)
+		*total_r = total;
+	if (start_r != NULL)
+		*start_r = start;
+	return 0;
+}
+
 int store_rate_add(struct store *store, const char *key, int64_t now,
 		   int64_t window_seconds, int64_t amount, int64_t *total_r,
 		   int64_t *start_r, const char **error_r)
@@ -16,8 +42,6 @@ int store_rate_add(struct store *store, const char *key, int64_t now,
 		"count = CASE WHEN ?2 - window_start >= ?3 THEN ?4 "
 		"ELSE count + ?4 END RETURNING count, window_start";
 	sqlite3_stmt *st;
-	int64_t total = 0, start = 0;
-	int rc;
 
 	store_ok(store);
 	if (key == NULL || window_seconds <= 0 || amount < 0)
@@ -31,20 +55,8 @@ int store_rate_add(struct store *store, const char *key, int64_t now,
 	sqlite3_bind_int64(st, 2, now);
 	sqlite3_bind_int64(st, 3, window_seconds);
 	sqlite3_bind_int64(st, 4, amount);
-	rc = store_step(store, st);
-	if (rc == SQLITE_ROW) {
-		total = store_col_int64(st, 0);
-		start = store_col_int64(st, 1);
-		rc = store_step(store, st);
-	}
-	store_stmt_done(st);
-	if (rc != SQLITE_DONE)
-		return store_fail_sqlite(store, error_r, rc, "counting");
-	if (total_r != NULL)
-		*total_r = total;
-	if (start_r != NULL)
-		*start_r = start;
-	return 0;
+	return rate_read(store, st, true, total_r, start_r, "counting",
+			 error_r);
 }
 
 int store_rate_peek(struct store *store, const char *key, int64_t now,
@@ -55,8 +67,6 @@ int store_rate_peek(struct store *store, const char *key, int64_t now,
 		"SELECT count, window_start FROM rate_limits WHERE sender = ?1 "
 		"AND ?2 - window_start < ?3";
 	sqlite3_stmt *st;
-	int64_t total = 0, start = 0;
-	int rc;
 
 	store_ok(store);
 	st = store_stmt(store, sql, error_r);
@@ -65,20 +75,8 @@ int store_rate_peek(struct store *store, const char *key, int64_t now,
 	store_bind_text(st, 1, key);
 	sqlite3_bind_int64(st, 2, now);
 	sqlite3_bind_int64(st, 3, window_seconds);
-	rc = store_step(store, st);
-	if (rc == SQLITE_ROW) {
-		total = store_col_int64(st, 0);
-		start = store_col_int64(st, 1);
-	}
-	store_stmt_done(st);
-	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-		return store_fail_sqlite(store, error_r, rc,
-					 "reading a counter");
-	if (total_r != NULL)
-		*total_r = total;
-	if (start_r != NULL)
-		*start_r = start;
-	return 0;
+	return rate_read(store, st, false, total_r, start_r,
+			 "reading a counter", error_r);
 }
 
 /* The count sql (taking id as ?1) gives, into *count_r: 0, or -1. */
