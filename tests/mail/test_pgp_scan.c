@@ -16,11 +16,25 @@
 
 static char why[200];
 
-/* A new-format packet of tag with n body bytes (all 'x') into b. */
-static void pkt_new(struct buf *b, unsigned tag, size_t n)
+/* n as a big-endian number of bytes bytes, into b. */
+static void put_be(struct buf *b, size_t n, int bytes)
+{
+	while (bytes-- > 0)
+		buf_putc(b, (char)(n >> (8 * bytes)));
+}
+
+/* n body bytes, all 'x', into b. */
+static void pkt_body(struct buf *b, size_t n)
 {
 	size_t i;
 
+	for (i = 0; i < n; i++)
+		buf_putc(b, 'x');
+}
+
+/* A new-format packet of tag with n body bytes (all 'x') into b. */
+static void pkt_new(struct buf *b, unsigned tag, size_t n)
+{
 	buf_putc(b, (char)(0xC0 | tag));
 	if (n < 192) {
 		buf_putc(b, (char)n);
@@ -29,31 +43,18 @@ static void pkt_new(struct buf *b, unsigned tag, size_t n)
 		buf_putc(b, (char)((n - 192) & 0xff));
 	} else {
 		buf_putc(b, (char)0xff);
-		buf_putc(b, (char)(n >> 24));
-		buf_putc(b, (char)(n >> 16));
-		buf_putc(b, (char)(n >> 8));
-		buf_putc(b, (char)n);
+		put_be(b, n, 4);
 	}
-	for (i = 0; i < n; i++)
-		buf_putc(b, 'x');
+	pkt_body(b, n);
 }
 
-/* An old-format packet with length type lt (0, 1, 2). */
+/* An old-format packet with length type lt (0, 1, 2: a length of 1, 2
+ * or 4 bytes). */
 static void pkt_old(struct buf *b, unsigned tag, unsigned lt, size_t n)
 {
-	size_t i;
-
 	buf_putc(b, (char)(0x80 | tag << 2 | lt));
-	if (lt == 1)
-		buf_putc(b, (char)(n >> 8));
-	if (lt == 2) {
-		buf_putc(b, (char)(n >> 24));
-		buf_putc(b, (char)(n >> 16));
-		buf_putc(b, (char)(n >> 8));
-	}
-	buf_putc(b, (char)n);
-	for (i = 0; i < n; i++)
-		buf_putc(b, 'x');
+	put_be(b, n, lt == 1 ? 2 : lt == 2 ? 4 : 1);
+	pkt_body(b, n);
 }
 
 static int scan(const struct buf *b, enum pgp_scan_kind k)
