@@ -99,6 +99,14 @@ h_player_block() {
 		on { print }' FS='\t'
 }
 
+# h_start CONFIG: the mail stack and one daemon with CONFIG (in_start),
+# the test in $E2E_DIR, the mail domain as D.
+h_start() {
+	in_start "$@"
+	cd "$E2E_DIR" || exit 1
+	D=$MAIL_DOMAIN
+}
+
 # h_keys_of NAME: the fingerprints of the keys bound to player NAME.
 h_keys_of() { h_player_block "$1" | sed -n 's/^	key *//p'; }
 

@@ -25,10 +25,8 @@ for t in gpgv sha256sum tar python3 gzip; do
 	command -v "$t" >/dev/null 2>&1 || { echo "1..0 # SKIP: no $t"; exit 77; }
 done
 
-in_start "[game]
+h_start "[game]
 size = 3"
-cd "$E2E_DIR" || exit 1
-D=$MAIL_DOMAIN
 conf=$E2E_DIR/ashesd.conf
 h_players alice bob mallory
 # The daemon signs its archives' MANIFEST: its key, made as ashes(1) says.

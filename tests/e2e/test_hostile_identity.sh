@@ -19,10 +19,8 @@
 set -u
 . "${ASHES_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/e2e/lib-hostile.sh"
 
-in_start "[game]
+h_start "[game]
 size = 3"
-cd "$E2E_DIR" || exit 1
-D=$MAIL_DOMAIN
 for who in carol dave erin; do h_add_user "$who"; done
 # dave's second key, with dave's own user ID
 mkdir -p gnupg-dave2 && chmod 700 gnupg-dave2

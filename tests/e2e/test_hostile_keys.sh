@@ -25,10 +25,8 @@
 set -u
 . "${ASHES_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/e2e/lib-hostile.sh"
 
-in_start "[game]
+h_start "[game]
 size = 3"
-cd "$E2E_DIR" || exit 1
-D=$MAIL_DOMAIN
 # stranger: a mailbox nobody registers with (case 9's victim)
 for who in carol dave erin stranger; do h_add_user "$who"; done
 # keys with no mailbox: carol's next key, the carrier's own key (bound to
