@@ -93,10 +93,12 @@ EXTRA_DIST += tests/e2e/test_hostile_archive.sh
 # inbound_parse (crypt-helper.sh makes the keys and mails).
 check_PROGRAMS += tests/mail/test_crypt
 TESTS += tests/mail/test_crypt
+tests_mail_test_crypt_SOURCES = tests/mail/test_crypt.c \
+	tests/mail/pgp_fixture.c tests/mail/pgp_fixture.h
 tests_mail_test_crypt_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_mail_test_crypt_LDADD = libashes_mail.a libashes_util.a \
 	$(ETPAN_LIBS) $(GPGME_LIBS) $(GNUTLS_LIBS) $(CHECK_LIBS)
-EXTRA_DIST += tests/mail/test_crypt.c tests/mail/crypt-helper.sh \
+EXTRA_DIST += tests/mail/crypt-helper.sh \
 	tests/mail/client-mail.py
 # --- end clients crypto ---
 # --- e2e clients keys and encryption (owner: clients-crypto) ---

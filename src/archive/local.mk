@@ -39,3 +39,5 @@ tests_archive_test_store_prune_LDADD = libashes_store.a libashes_util.a \
 	$(SQLITE_LIBS) $(CHECK_LIBS)
 dist_check_SCRIPTS += tests/archive/test_archive_cli.sh
 TESTS += tests/archive/test_archive_cli.sh
+# The .tar.gz bomb of test_archive_cli.sh and tests/e2e/test_hostile_archive.sh.
+EXTRA_DIST += tests/archive/tar-bomb.py

@@ -22,7 +22,7 @@ TESTS += tests/mail/test_pgp
 # one program from two files, so gpg-helper.sh makes the fixtures once
 tests_mail_test_pgp_SOURCES = tests/mail/test_pgp.c \
 	tests/mail/test_pgp_keys.c tests/mail/test_pgp_limits.c \
-	tests/mail/pgp_fixture.h
+	tests/mail/pgp_fixture.c tests/mail/pgp_fixture.h
 tests_mail_test_pgp_CFLAGS = $(AM_CFLAGS) $(GPGME_CFLAGS) $(CHECK_CFLAGS)
 tests_mail_test_pgp_LDADD = libashes_mail.a libashes_util.a \
 	$(ETPAN_LIBS) $(GPGME_LIBS) $(GNUTLS_LIBS) $(CHECK_LIBS)

@@ -286,17 +286,7 @@ int pgp_fill_result(struct pgp_ctx *ctx, struct pgp_sig *sig_r,
 	return 0;
 }
 
-/* The output of a clearsigned verify, bounded: gpg writes the signed
- * text, which is never longer than the block it came in (twice that
- * allows for every line end made CRLF); a write past max fails, and so
- * does the verify. */
-struct pgp_sink {
-	struct buf *out;
-	size_t max;
-	bool over;
-};
-
-static ssize_t pgp_sink_write(void *handle, const void *buffer, size_t size)
+ssize_t pgp_sink_write(void *handle, const void *buffer, size_t size)
 {
 	struct pgp_sink *k = handle;
 
@@ -373,6 +363,8 @@ static int pgp_verify(struct pgp_ctx *ctx, const void *sig, size_t siglen,
 {
 	struct gpgme_data_cbs cbs = { .write = pgp_sink_write };
 	struct buf plain = BUF_INIT;
+	/* gpg writes the signed text, which is never longer than the block
+	 * it came in (twice that allows for every line end made CRLF). */
 	struct pgp_sink sink = { &plain, 2 * siglen + 1024, false };
 	gpgme_data_t d_plain = NULL;
 	gpgme_error_t err;

@@ -13,7 +13,6 @@
 
 #include "mail/pgp.h"
 
-#include <errno.h>
 #include <gpgme.h>
 #include <stdio.h>
 #include <string.h>
@@ -21,25 +20,6 @@
 
 #include "mail/pgp_private.h"
 #include "mail/pgp_scan.h"
-
-struct pgp_cap {
-	struct buf *out;
-	size_t max;
-	bool over;
-};
-
-static ssize_t pgp_cap_write(void *handle, const void *buffer, size_t size)
-{
-	struct pgp_cap *k = handle;
-
-	if (k->out->len + size > k->max) {
-		k->over = true;
-		errno = EFBIG;
-		return -1;
-	}
-	buf_append(k->out, buffer, size);
-	return (ssize_t)size;
-}
 
 /* Whether gpg found no secret key for any recipient of the message. */
 static bool pgp_no_seckey(gpgme_ctx_t gpg, gpgme_error_t err)
@@ -73,9 +53,9 @@ static int pgp_decrypt_run(struct pgp_ctx *ctx, const void *data, size_t len,
 			   struct buf *out_r, struct pgp_decrypted *r,
 			   const char **error_r)
 {
-	struct gpgme_data_cbs cbs = { .write = pgp_cap_write };
+	struct gpgme_data_cbs cbs = { .write = pgp_sink_write };
 	struct buf out = BUF_INIT;
-	struct pgp_cap cap = { &out, max_out, false };
+	struct pgp_sink cap = { &out, max_out, false };
 	gpgme_data_t d_in = NULL, d_out = NULL;
 	gpgme_verify_result_t vr;
 	struct pgp_budget budget;

@@ -1,6 +1,6 @@
-/* pgp_private.h -- the GPGME context and error helpers shared by pgp.c
- * (context, verification), pgp_keys.c (import, forget, key state) and
- * pgp_sign.c (signing).  Not an interface: nothing outside those files
+/* pgp_private.h -- the GPGME context, error and output helpers shared by
+ * pgp.c (context, verification), pgp_decrypt.c (decryption), pgp_keys.c
+ * (import, forget, key state) and pgp_sign.c (signing).  Not an interface: nothing outside those files
  * includes it; the mail layer's callers use pgp.h. */
 #ifndef ASHES_MAIL_PGP_PRIVATE_H
 #define ASHES_MAIL_PGP_PRIVATE_H
@@ -9,6 +9,7 @@
 #include <limits.h>
 #include <pthread.h>
 #include <stdbool.h>
+#include <sys/types.h>
 #include <time.h>
 
 #include "mail/pgp.h"
@@ -72,6 +73,19 @@ const char *pgp_fail(struct pgp_ctx *ctx, const char *what, gpgme_error_t err);
  * primary fingerprint, a weak digest refused (pgp.c).  Returns 0. */
 int pgp_fill_result(struct pgp_ctx *ctx, struct pgp_sig *sig_r,
 		    const char **error_r);
+
+struct buf;
+
+/* gpg's output into a buffer, bounded: a write that would take out past
+ * max fails with EFBIG and sets over, and so the operation fails.  Give
+ * pgp_sink_write (pgp.c) as the write callback of a gpgme_data_new_from_cbs
+ * with a struct pgp_sink as its handle. */
+struct pgp_sink {
+	struct buf *out;
+	size_t max;
+	bool over;
+};
+ssize_t pgp_sink_write(void *handle, const void *buffer, size_t size);
 
 /* Errors of a GPGME operation that come from the data (a hostile or
  * broken mail) rather than from gpg itself. */

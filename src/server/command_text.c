@@ -289,40 +289,24 @@ static bool cursor_next(struct text_cursor *c, const char **line_r,
 	return true;
 }
 
-/* Does a line below the cursor (in the text for us) read as a valid
- * command?  Then a closing above it ("Thanks,") is no end of the text.
- * If not, list notes the quoted text skipped below. */
-static bool commands_below(struct text_cursor c, int64_t thread_game,
-			   struct command_list *list)
-{
-	struct command_list scratch;
-	const char *line, *next;
-	size_t llen, next_len;
-	struct command cmd;
+/* What command_line_below() looks for. */
+enum line_below {
+	BELOW_COMMAND,	/* a line that reads as a valid command */
+	BELOW_SLIP,	/* a line starting with a slip of a keyword ("resgn") */
+};
 
-	memset(&scratch, 0, sizeof(scratch));
-	while (cursor_next(&c, &line, &llen, &next, &next_len)) {
-		enum text_line sort = text_line_sort(line, llen, next,
-						     next_len, &c.in_armor,
-						     &scratch);
-		if (sort == TEXT_LINE_END)
-			break;
-		if (sort == TEXT_LINE_COMMAND &&
-		    command_parse_line(line, llen, thread_game, &cmd) == 0)
-			return true;
-	}
-	list->skipped_quoted = list->skipped_quoted || scratch.skipped_quoted;
-	return false;
-}
-
-/* Does a line below the cursor (in the text for us) start with a slip of
- * a keyword ("resgn")?  Then a sign-off above it is passed over, not
- * taken for the end, so the slip gets its answer. */
-static bool slip_below(struct text_cursor c)
+/* Does a command line below the cursor (in the text for us) hold what
+ * want names?  Then a closing ("Thanks,") or a sign-off above it is no
+ * end of the text: the command runs, or the slip gets its answer.  For
+ * BELOW_COMMAND, when there is none, list notes the quoted text skipped
+ * below. */
+static bool command_line_below(struct text_cursor c, enum line_below want,
+			       int64_t thread_game, struct command_list *list)
 {
 	struct command_list scratch;
 	const char *line, *next;
 	size_t llen, next_len, wl;
+	struct command cmd;
 
 	memset(&scratch, 0, sizeof(scratch));
 	while (cursor_next(&c, &line, &llen, &next, &next_len)) {
@@ -333,6 +317,12 @@ static bool slip_below(struct text_cursor c)
 			break;
 		if (sort != TEXT_LINE_COMMAND)
 			continue;
+		if (want == BELOW_COMMAND) {
+			if (command_parse_line(line, llen, thread_game,
+					       &cmd) == 0)
+				return true;
+			continue;
+		}
 		command_trim(&line, &llen);
 		for (wl = 0; wl < llen && line[wl] != ' ' && line[wl] != '\t';
 		     wl++)
@@ -340,6 +330,9 @@ static bool slip_below(struct text_cursor c)
 		if (command_near_keyword(line, wl, false) != NULL)
 			return true;
 	}
+	if (want == BELOW_COMMAND)
+		list->skipped_quoted = list->skipped_quoted ||
+				       scratch.skipped_quoted;
 	return false;
 }
 
@@ -386,12 +379,14 @@ void command_parse_mail(const char *subject, const char *body, size_t len,
 			break;
 		}
 		if (is_signoff(line, llen, list) &&
-		    !commands_below(cur, thread_game, list)) {
+		    !command_line_below(cur, BELOW_COMMAND, thread_game,
+					list)) {
 			/* "Thanks,\nAlice" with no command after it: a
 			 * signature without its "-- " line, and as usual
 			 * as one, so the reply need not mention it.  But a
 			 * slip below is answered. */
-			if (slip_below(cur))
+			if (command_line_below(cur, BELOW_SLIP, thread_game,
+					       list))
 				continue;
 			break;
 		}

@@ -39,6 +39,19 @@ static void limits_key(char *buf, size_t size, const char *what, int64_t pid)
 	snprintf(buf, size, "%s:%" PRId64, what, pid);
 }
 
+/* Add amount to counter key in a window of window seconds: 0, or -1
+ * with h->error set. */
+static int limits_add(struct handle *h, const char *key, int64_t window,
+		      int64_t amount)
+{
+	const char *error;
+
+	if (store_rate_add(h->srv->store, key, h->now, window, amount, NULL,
+			   NULL, &error) < 0)
+		return server_store_fail(h, error);
+	return 0;
+}
+
 /* bytes as a reader reads them: "12.3 MB", "45 KB", "300 bytes". */
 static void limits_size_ctx(struct template_ctx *ctx, const char *key,
 			    uint64_t bytes)
@@ -68,7 +81,6 @@ int limits_charge(struct handle *h, int64_t mails, int64_t bytes)
 {
 	const struct server_limits *lim = &h->srv->cfg.limits;
 	char key[64];
-	const char *error;
 	int r;
 
 	if (lim->mails_per_hour == 0 && lim->bytes_per_hour == 0)
@@ -76,14 +88,10 @@ int limits_charge(struct handle *h, int64_t mails, int64_t bytes)
 	if ((r = limits_counted(h)) <= 0)
 		return r;
 	limits_key(key, sizeof(key), "sent-mails", h->me->id);
-	if (store_rate_add(h->srv->store, key, h->now, LIMITS_HOUR, mails,
-			   NULL, NULL, &error) < 0)
-		return server_store_fail(h, error);
+	if (limits_add(h, key, LIMITS_HOUR, mails) < 0)
+		return -1;
 	limits_key(key, sizeof(key), "sent-bytes", h->me->id);
-	if (store_rate_add(h->srv->store, key, h->now, LIMITS_HOUR,
-			   bytes > 0 ? bytes : 0, NULL, NULL, &error) < 0)
-		return server_store_fail(h, error);
-	return 0;
+	return limits_add(h, key, LIMITS_HOUR, bytes > 0 ? bytes : 0);
 }
 
 /* The sender's hour so far: mails and bytes queued, when the hour that
@@ -172,6 +180,7 @@ int limits_archive(struct handle *h, const struct game *g, int64_t *bytes_r)
 	int64_t resets = 0, bresets = 0;
 	char key[96];
 	const char *error;
+	bool alone;
 	int counted;
 
 	*bytes_r = 0;
@@ -197,22 +206,18 @@ int limits_archive(struct handle *h, const struct game *g, int64_t *bytes_r)
 	if (lim->bytes_per_hour > 0 && counted) {
 		if (limits_budget(h, &mails, &used, &resets, &bresets) < 0)
 			return -1;
-		if ((uint64_t)weight > lim->bytes_per_hour) {
-			game_refuse(h, "archive_too_big", g->row->id);
+		/* Too big for any hour, or for what is left of this one. */
+		alone = (uint64_t)weight > lim->bytes_per_hour;
+		if (alone || (uint64_t)(used + weight) > lim->bytes_per_hour) {
+			game_refuse(h, alone ? "archive_too_big" :
+				    "archive_over_budget", g->row->id);
 			limits_size_ctx(h->refusal, "size", (uint64_t)weight);
-			limits_budget_ctx(h, h->refusal, 0);
-			return REFUSED;
-		}
-		if ((uint64_t)(used + weight) > lim->bytes_per_hour) {
-			game_refuse(h, "archive_over_budget", g->row->id);
-			limits_size_ctx(h->refusal, "size", (uint64_t)weight);
-			limits_budget_ctx(h, h->refusal, bresets);
+			limits_budget_ctx(h, h->refusal, alone ? 0 : bresets);
 			return REFUSED;
 		}
 	}
-	if (store_rate_add(h->srv->store, key, h->now, LIMITS_DAY, 1, NULL,
-			   NULL, &error) < 0)
-		return server_store_fail(h, error);
+	if (limits_add(h, key, LIMITS_DAY, 1) < 0)
+		return -1;
 	*bytes_r = weight;
 	return 0;
 }
@@ -237,10 +242,7 @@ int limits_hint(struct handle *h, const struct game *g)
 		limits_hhmm_ctx(h->refusal, "resets_at", start + LIMITS_HOUR);
 		return REFUSED;
 	}
-	if (store_rate_add(h->srv->store, key, h->now, LIMITS_HOUR, 1, NULL,
-			   NULL, &error) < 0)
-		return server_store_fail(h, error);
-	return 0;
+	return limits_add(h, key, LIMITS_HOUR, 1);
 }
 
 int limits_challenge(struct handle *h, const struct store_player *target)
@@ -293,10 +295,7 @@ int limits_challenge(struct handle *h, const struct store_player *target)
 			       false);
 		return REFUSED;
 	}
-	if (store_rate_add(h->srv->store, key, h->now, LIMITS_DAY, 1, NULL,
-			   NULL, &error) < 0)
-		return server_store_fail(h, error);
-	return 0;
+	return limits_add(h, key, LIMITS_DAY, 1);
 }
 
 int limits_bot_games(struct handle *h)

@@ -192,10 +192,9 @@ int store_bot_hint_asked(struct store *store, int64_t game_id, int ply,
 	int64_t n = 0;
 
 	store_ok(store);
-	st = store_stmt(store, sql, error_r);
+	st = store_stmt_id(store, sql, game_id, error_r);
 	if (st == NULL)
 		return -1;
-	sqlite3_bind_int64(st, 1, game_id);
 	sqlite3_bind_int(st, 2, ply);
 	if (store_query_int64(store, st, &n, "reading the hints asked",
 			      error_r) < 0)

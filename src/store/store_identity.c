@@ -6,6 +6,41 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* A query taking a fingerprint as ?1 and yielding one integer: the
+ * fingerprint normalised into fpr (72 bytes), then store_query_int64().
+ * 0 (and nothing run) when it is NULL or not a fingerprint. */
+static int fpr_query_int64(struct store *store, const char *sql,
+			   const char *fingerprint, char *fpr,
+			   int64_t *value_r, const char *what,
+			   const char **error_r)
+{
+	sqlite3_stmt *st;
+
+	if (fingerprint == NULL ||
+	    store_fingerprint_normalise(fingerprint, fpr, 72) < 0)
+		return 0;
+	st = store_stmt(store, sql, error_r);
+	if (st == NULL)
+		return -1;
+	sqlite3_bind_text(st, 1, fpr, -1, SQLITE_TRANSIENT);
+	return store_query_int64(store, st, value_r, what, error_r);
+}
+
+/* A count(*) of rows for a fingerprint: 1 if any, 0 if none (or not a
+ * fingerprint), -1 on failure. */
+static int fpr_count_any(struct store *store, const char *sql,
+			 const char *fingerprint, const char *what,
+			 const char **error_r)
+{
+	char fpr[72];
+	int64_t n = 0;
+
+	if (fpr_query_int64(store, sql, fingerprint, fpr, &n, what,
+			    error_r) < 0)
+		return -1;
+	return n > 0 ? 1 : 0;
+}
+
 int store_claim_set(struct store *store, int64_t player_id,
 		    const char *address, const char *code, int64_t now,
 		    const char **error_r)
@@ -43,10 +78,9 @@ int store_claim_get(struct store *store, int64_t player_id,
 
 	store_ok(store);
 	memset(claim_r, 0, sizeof(*claim_r));
-	st = store_stmt(store, sql, error_r);
+	st = store_stmt_id(store, sql, player_id, error_r);
 	if (st == NULL)
 		return -1;
-	sqlite3_bind_int64(st, 1, player_id);
 	rc = store_step_one(store, st, "loading a claim", error_r);
 	if (rc <= 0)
 		return rc;
@@ -94,10 +128,9 @@ int store_claim_delete(struct store *store, int64_t player_id,
 	sqlite3_stmt *st;
 
 	store_ok(store);
-	st = store_stmt(store, sql, error_r);
+	st = store_stmt_id(store, sql, player_id, error_r);
 	if (st == NULL)
 		return -1;
-	sqlite3_bind_int64(st, 1, player_id);
 	return store_run(store, st, "dropping a claim", error_r);
 }
 
@@ -116,14 +149,8 @@ int store_key_revoke(struct store *store, const char *fingerprint,
 	int r;
 
 	store_ok(store);
-	if (fingerprint == NULL ||
-	    store_fingerprint_normalise(fingerprint, fpr, sizeof(fpr)) < 0)
-		return 0;
-	st = store_stmt(store, sql_find, error_r);
-	if (st == NULL)
-		return -1;
-	sqlite3_bind_text(st, 1, fpr, -1, SQLITE_TRANSIENT);
-	r = store_query_int64(store, st, &pid, "finding a key", error_r);
+	r = fpr_query_int64(store, sql_find, fingerprint, fpr, &pid,
+			    "finding a key", error_r);
 	if (r <= 0)
 		return r;
 	st = store_stmt(store, sql, error_r);
@@ -235,23 +262,10 @@ int store_key_claimed(struct store *store, const char *fingerprint,
 {
 	static const char sql[] =
 		"SELECT count(*) FROM key_claims WHERE fingerprint = ?1";
-	char fpr[72];
-	sqlite3_stmt *st;
-	int64_t n = 0;
-	int r;
 
 	store_ok(store);
-	if (fingerprint == NULL ||
-	    store_fingerprint_normalise(fingerprint, fpr, sizeof(fpr)) < 0)
-		return 0;
-	st = store_stmt(store, sql, error_r);
-	if (st == NULL)
-		return -1;
-	sqlite3_bind_text(st, 1, fpr, -1, SQLITE_TRANSIENT);
-	r = store_query_int64(store, st, &n, "counting key claims", error_r);
-	if (r < 0)
-		return -1;
-	return n > 0 ? 1 : 0;
+	return fpr_count_any(store, sql, fingerprint, "counting key claims",
+			     error_r);
 }
 
 int store_key_claim_delete(struct store *store, int64_t player_id,
@@ -288,19 +302,8 @@ int store_key_known(struct store *store, const char *fingerprint,
 {
 	static const char sql[] =
 		"SELECT count(*) FROM player_keys WHERE fingerprint = ?1";
-	char fpr[72];
-	sqlite3_stmt *st;
-	int64_t n = 0;
 
 	store_ok(store);
-	if (fingerprint == NULL ||
-	    store_fingerprint_normalise(fingerprint, fpr, sizeof(fpr)) < 0)
-		return 0;
-	st = store_stmt(store, sql, error_r);
-	if (st == NULL)
-		return -1;
-	sqlite3_bind_text(st, 1, fpr, -1, SQLITE_TRANSIENT);
-	if (store_query_int64(store, st, &n, "looking up a key", error_r) < 0)
-		return -1;
-	return n > 0 ? 1 : 0;
+	return fpr_count_any(store, sql, fingerprint, "looking up a key",
+			     error_r);
 }

@@ -74,6 +74,10 @@ struct store {
  * on failure with *error_r set. */
 sqlite3_stmt *store_stmt(struct store *s, const char *sql,
 			  const char **error_r);
+/* store_stmt() with id bound as ?1: the "rows of one game (player, ...)"
+ * shape most queries have. */
+sqlite3_stmt *store_stmt_id(struct store *s, const char *sql, int64_t id,
+			     const char **error_r);
 /* Reset a statement after use (keeps it cached). */
 void store_stmt_done(sqlite3_stmt *st);
 
@@ -89,6 +93,11 @@ int store_run_insert(struct store *s, sqlite3_stmt *st, const char *what,
  * *value_r (may be NULL), 0 without a row, -1 on failure. */
 int store_query_int64(struct store *s, sqlite3_stmt *st, int64_t *value_r,
 		      const char *what, const char **error_r);
+
+/* store_query_int64() of sql with id bound as ?1 (store_stmt_id()). */
+int store_query_id_int64(struct store *s, const char *sql, int64_t id,
+			 int64_t *value_r, const char *what,
+			 const char **error_r);
 
 /* Step a query to its end, reading each row with read_row into a new
  * element (zeroed, elem_size bytes) of a growing array.  0 with the array

@@ -36,6 +36,16 @@ sqlite3_stmt *store_stmt(struct store *s, const char *sql,
 	return st;
 }
 
+sqlite3_stmt *store_stmt_id(struct store *s, const char *sql, int64_t id,
+			     const char **error_r)
+{
+	sqlite3_stmt *st = store_stmt(s, sql, error_r);
+
+	if (st != NULL)
+		sqlite3_bind_int64(st, 1, id);
+	return st;
+}
+
 /* store_run, and with unique_ok store_run_insert. */
 static int run_to_end(struct store *s, sqlite3_stmt *st, bool unique_ok,
 		      const char *what, const char **error_r)
@@ -75,6 +85,17 @@ int store_query_int64(struct store *s, sqlite3_stmt *st, int64_t *value_r,
 	if (rc == SQLITE_DONE)
 		return 0;
 	return store_fail_sqlite(s, error_r, rc, what);
+}
+
+int store_query_id_int64(struct store *s, const char *sql, int64_t id,
+			 int64_t *value_r, const char *what,
+			 const char **error_r)
+{
+	sqlite3_stmt *st = store_stmt_id(s, sql, id, error_r);
+
+	if (st == NULL)
+		return -1;
+	return store_query_int64(s, st, value_r, what, error_r);
 }
 
 int store_collect(struct store *s, sqlite3_stmt *st, size_t elem_size,

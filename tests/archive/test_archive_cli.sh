@@ -539,20 +539,8 @@ check "and the line says when it fell" 1 \
 # header's size is refused before a byte is written; measured by the
 # blocks written (/usr/bin/time %O, 512 bytes each) and the seconds; the
 # temporary folder gone; as root and as nobody.
-python3 - "$tmp/bomb.tar.gz" $((2 * 1024 * 1024 * 1024)) <<'EOF'
-import sys, tarfile, zlib
-out, size = sys.argv[1], int(sys.argv[2])
-ti = tarfile.TarInfo("game-1/0001.eml")
-ti.size = size
-c = zlib.compressobj(1, zlib.DEFLATED, 31)
-with open(out, "wb") as f:
-    f.write(c.compress(ti.tobuf(format=tarfile.GNU_FORMAT)))
-    chunk = bytes(1 << 20)
-    for _ in range(size >> 20):
-        f.write(c.compress(chunk))
-    f.write(c.compress(bytes(1024)))
-    f.write(c.flush())
-EOF
+python3 "$ASHES_SRCDIR/tests/archive/tar-bomb.py" "$tmp/bomb.tar.gz" \
+	$((2 * 1024 * 1024 * 1024))
 chmod 755 "$tmp"
 chmod 644 "$tmp/bomb.tar.gz"
 bomb_run() { # bomb_run WHO [COMMAND PREFIX...]: verify the bomb as WHO

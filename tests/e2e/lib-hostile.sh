@@ -99,6 +99,47 @@ h_player_block() {
 		on { print }' FS='\t'
 }
 
+# h_start CONFIG: the mail stack and one daemon with CONFIG (in_start),
+# the test in $E2E_DIR, the mail domain as D.
+h_start() {
+	in_start "$@"
+	cd "$E2E_DIR" || exit 1
+	D=$MAIL_DOMAIN
+}
+
+# h_keys_of NAME: the fingerprints of the keys bound to player NAME.
+h_keys_of() { h_player_block "$1" | sed -n 's/^	key *//p'; }
+
+# h_code_of FILE: the confirmation code in a reply.
+h_code_of() { e2e_digest "$1" | sed -n 's/^ *confirm \([A-Z0-9]*\)$/\1/p' | head -n 1; }
+
+# h_key_confirm LABEL WHO NEWKEY N: the end of a `key replace` that WHO's
+# mail has claimed (N mails in WHO's mailbox before it): the "not bound
+# yet" reply names NEWKEY and holds a code; WHO's key is the old one until
+# the code comes back in a mail signed by NEWKEY, which binds it, and WHO
+# is told.
+h_key_confirm() {
+	local label=$1 who=$2 new=$3 n=$4 code=
+	if in_reply "$who" "not bound yet" "$n"; then
+		t_has "$label: the reply names the new key" "$(e2e_fpr "$new")" \
+			"$(e2e_digest "$R")"
+		code=$(h_code_of "$R")
+		t_has "$label: the reply holds a code" "^[A-Z2-9]{10}\$" "$code"
+	fi
+	t_is "$label: until the proof, $who's key is the old one" \
+		"$(e2e_fpr "$who")" "$(h_keys_of "$who")"
+	n=$(mail_count "$who")
+	in_entity_text "confirm ${code:-NOCODE2345}" >ent
+	IN_FROM="$who <$who@$MAIL_DOMAIN>" in_mail conf.eml "$new" pgpmime ent
+	in_send "$who" conf.eml
+	h_is_outcome "$label: confirm signed by the new key binds it" \
+		"ok: 1 command" "$IN_MSGID"
+	in_reply "$who" "Your key is replaced" "$n" &&
+		t_ok "$label: $who is told, at the player's address"
+	t_is "$label: $who's key is $new's now" "$(e2e_fpr "$new")" \
+		"$(h_keys_of "$who")"
+}
+
 h_status() { in_admin games --all | awk -v g="$1" '$1 == g { print $2 }'; }
 h_ply() { in_game_ply "$1"; }
 

@@ -21,10 +21,8 @@
 set -u
 . "${ASHES_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/e2e/lib-hostile.sh"
 
-in_start "[game]
+h_start "[game]
 size = 3"
-cd "$E2E_DIR" || exit 1
-D=$MAIL_DOMAIN
 CM="python3 $E2E_TOP/tests/mail/client-mail.py"
 for who in tina otto dora; do h_add_user "$who"; done
 for who in tina2 other; do in_make_key "$who" 1y; done

@@ -26,10 +26,8 @@
 set -u
 . "${ASHES_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/e2e/lib-hostile.sh"
 
-in_start "[game]
+h_start "[game]
 size = 5"
-cd "$E2E_DIR" || exit 1
-D=$MAIL_DOMAIN
 for who in tina carol; do h_add_user "$who"; done
 h_players alice bob tina carol
 

@@ -25,10 +25,8 @@ for t in gpgv sha256sum tar python3 gzip; do
 	command -v "$t" >/dev/null 2>&1 || { echo "1..0 # SKIP: no $t"; exit 77; }
 done
 
-in_start "[game]
+h_start "[game]
 size = 3"
-cd "$E2E_DIR" || exit 1
-D=$MAIL_DOMAIN
 conf=$E2E_DIR/ashesd.conf
 h_players alice bob mallory
 # The daemon signs its archives' MANIFEST: its key, made as ashes(1) says.
@@ -196,20 +194,7 @@ t_is "renamed and re-signed, with --daemon-key: fails, tampered manifest" \
 
 # ---- 12. a tar.gz bomb --------------------------------------------------------
 t0=$(date +%s.%N)
-python3 - bomb.tar.gz $((2 * 1024 * 1024 * 1024)) <<'EOF'
-import sys, tarfile, zlib
-out, size = sys.argv[1], int(sys.argv[2])
-ti = tarfile.TarInfo("game-1/0001.eml")
-ti.size = size
-c = zlib.compressobj(1, zlib.DEFLATED, 31)
-with open(out, "wb") as f:
-    f.write(c.compress(ti.tobuf(format=tarfile.GNU_FORMAT)))
-    chunk = bytes(1 << 20)
-    for _ in range(size >> 20):
-        f.write(c.compress(chunk))
-    f.write(c.compress(bytes(1024)))
-    f.write(c.flush())
-EOF
+python3 "$E2E_TOP/tests/archive/tar-bomb.py" bomb.tar.gz $((2 * 1024 * 1024 * 1024))
 echo "# bomb: $(stat -c %s bomb.tar.gz) bytes holding 2147483648, made in $(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }') s"
 chmod 644 bomb.tar.gz
 bomb() { # bomb WHO [PREFIX...]

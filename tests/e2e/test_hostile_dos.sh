@@ -24,10 +24,8 @@ set -u
 . "${ASHES_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/e2e/lib-hostile.sh"
 
 BOMB=${ASHES_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/mail/pgp-bomb.py
-E2E_LOG_LEVEL=debug in_start "[game]
+E2E_LOG_LEVEL=debug h_start "[game]
 size = 3"
-cd "$E2E_DIR" || exit 1
-D=$MAIL_DOMAIN
 for who in gina frank; do h_add_user "$who"; done
 # erin's key expires a minute from now; she extends it later
 h_add_user erin

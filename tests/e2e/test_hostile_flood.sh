@@ -18,13 +18,11 @@ set -u
 
 # Rate limit 5 an hour: bob's register, confirm, challenge and move are
 # 4; eve's flood of 8 goes over it.
-in_start "[game]
+h_start "[game]
 size = 3
 
 [limits]
 sender_rate_limit = 5"
-cd "$E2E_DIR" || exit 1
-D=$MAIL_DOMAIN
 in_make_key eve 1y
 
 h_players alice bob

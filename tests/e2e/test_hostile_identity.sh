@@ -19,10 +19,8 @@
 set -u
 . "${ASHES_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/e2e/lib-hostile.sh"
 
-in_start "[game]
+h_start "[game]
 size = 3"
-cd "$E2E_DIR" || exit 1
-D=$MAIL_DOMAIN
 for who in carol dave erin; do h_add_user "$who"; done
 # dave's second key, with dave's own user ID
 mkdir -p gnupg-dave2 && chmod 700 gnupg-dave2
@@ -213,21 +211,7 @@ $(e2e_pubkey dave2)" >ent
 in_mail m.eml dave pgpmime ent
 in_send dave m.eml
 h_is_outcome "key replace signed by the old key, new key pasted: claimed" "ok: 1 command" "$IN_MSGID"
-kcode=
-if in_reply dave "not bound yet" "$nd"; then
-	t_has "the reply names the new key" "$(e2e_fpr dave2)" "$(e2e_digest "$R")"
-	kcode=$(e2e_digest "$R" | sed -n 's/^ *confirm \([A-Z0-9]*\)$/\1/p' | head -n 1)
-fi
-t_is "until the new key signs the code, dave's key is the old one" \
-	"$(e2e_fpr dave)" "$(h_player_block dave | sed -n 's/^	key *//p')"
-nd=$(mail_count dave)
-in_entity_text "confirm ${kcode:-NOCODE2345}" >ent
-IN_FROM="dave <dave@$D>" in_mail m.eml dave2 pgpmime ent
-in_send dave m.eml
-h_is_outcome "confirm CODE signed by the new key: bound" "ok: 1 command" "$IN_MSGID"
-in_reply dave "Your key is replaced" "$nd" && t_ok "dave is told at his address"
-t_is "dave's keys: the new one only" "$(e2e_fpr dave2)" \
-	"$(h_player_block dave | sed -n 's/^	key *//p')"
+h_key_confirm "key replace" dave dave2 "$nd"
 nd=$(mail_count dave)
 in_entity_text "games" >ent
 IN_FROM="dave <dave@$D>" in_mail m.eml dave2 pgpmime ent

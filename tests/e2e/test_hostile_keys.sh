@@ -25,10 +25,8 @@
 set -u
 . "${ASHES_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/e2e/lib-hostile.sh"
 
-in_start "[game]
+h_start "[game]
 size = 3"
-cd "$E2E_DIR" || exit 1
-D=$MAIL_DOMAIN
 # stranger: a mailbox nobody registers with (case 9's victim)
 for who in carol dave erin stranger; do h_add_user "$who"; done
 # keys with no mailbox: carol's next key, the carrier's own key (bound to
@@ -72,9 +70,6 @@ keyring_has() {
 	GNUPGHOME=$E2E_DIR/daemon-gnupg gpg --batch --with-colons --list-keys "$1" \
 		>/dev/null 2>&1
 }
-# code_of FILE: the confirmation code in a reply.
-code_of() { e2e_digest "$1" | sed -n 's/^ *confirm \([A-Z0-9]*\)$/\1/p' | head -n 1; }
-keys_of() { h_player_block "$1" | sed -n 's/^	key *//p'; }
 
 # ---- 3. clearsigned key replace, the attachment swapped on the way ---------
 # carol clearsigns "key replace" and attaches carol2's key beside it; the
@@ -102,7 +97,7 @@ h_is_outcome "3: clearsigned key replace, attachment swapped: refused" \
 if in_reply carol "outside what your signature covers" "$nc"; then
 	t_ok "3: carol is told the key was outside the signature"
 fi
-t_is "3: carol keeps her key" "$(e2e_fpr carol)" "$(keys_of carol)"
+t_is "3: carol keeps her key" "$(e2e_fpr carol)" "$(h_keys_of carol)"
 t_is "3: the carrier's key is bound to nobody" 0 \
 	"$(in_players | grep -c "^	key *$(e2e_fpr thief)\$")"
 if keyring_has "$(e2e_fpr thief)"; then
@@ -127,19 +122,7 @@ in_entity_text "$clear" >ent
 in_mail in.eml carol none ent
 in_send carol in.eml
 h_is_outcome "3: key pasted inside the clearsigned text: claimed" "ok: 1 command" "$IN_MSGID"
-code=
-if in_reply carol "not bound yet" "$nc"; then
-	code=$(code_of "$R")
-	t_has "3: the reply holds a code" "^[A-Z2-9]{10}\$" "$code"
-fi
-t_is "3: until the proof, carol's key is the old one" "$(e2e_fpr carol)" "$(keys_of carol)"
-nc=$(mail_count carol)
-in_entity_text "confirm ${code:-NOCODE2345}" >ent
-IN_FROM="carol <carol@$D>" in_mail conf.eml carol2 pgpmime ent
-in_send carol conf.eml
-h_is_outcome "3: confirm signed by the new key binds it" "ok: 1 command" "$IN_MSGID"
-in_reply carol "Your key is replaced" "$nc" && t_ok "3: carol is told, at her address"
-t_is "3: carol's key is carol2's now" "$(e2e_fpr carol2)" "$(keys_of carol)"
+h_key_confirm 3 carol carol2 "$nc"
 
 # ---- 4. key replace with a stranger's key ----------------------------------
 nb=$(mail_count bob)
@@ -151,7 +134,7 @@ in_mail m.eml bob pgpmime ent
 in_send bob m.eml
 h_is_outcome "4: bob claims dave's key: only a claim" "ok: 1 command" "$IN_MSGID"
 in_reply bob "not bound yet" "$nb" && t_ok "4: bob is asked for a mail signed by that key"
-t_is "4: bob's key is still his own" "$(e2e_fpr bob)" "$(keys_of bob)"
+t_is "4: bob's key is still his own" "$(e2e_fpr bob)" "$(h_keys_of bob)"
 in_entity_text "games" >ent
 in_mail m.eml dave pgpmime ent
 in_send dave m.eml
@@ -159,7 +142,7 @@ h_is_outcome "4: a mail signed by dave's key is no order of bob's" \
 	"refused: line 1: not_registered" "$IN_MSGID"
 t_is "4: ... and speaks for nobody" - "$(in_inbound_player "$IN_MSGID")"
 h_players dave
-t_is "4: dave registers with his own key all the same" "$(e2e_fpr dave)" "$(keys_of dave)"
+t_is "4: dave registers with his own key all the same" "$(e2e_fpr dave)" "$(h_keys_of dave)"
 t_is "4: and bob's claim of it is gone" 0 "$(db 'SELECT count(*) FROM key_claims')"
 in_wait_sent 20
 t_is "4: mails to bob for the claim" 1 "$(( $(mail_count bob) - nb ))"

@@ -33,10 +33,8 @@ h_raw_outcome() {
 	printf '%s\n' "$o"
 }
 
-in_start "[game]
+h_start "[game]
 size = 3"
-cd "$E2E_DIR" || exit 1
-D=$MAIL_DOMAIN
 ulimit -c 0 # the crash hook must not leave core files
 
 h_players alice bob

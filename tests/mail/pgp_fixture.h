@@ -1,11 +1,14 @@
-/* pgp_fixture.h -- the fixtures of the OpenPGP tests, one Check program
+/* pgp_fixture.h -- the fixtures of the OpenPGP tests: one Check program
  * built from test_pgp.c (mails through inbound_parse, signing; it makes
- * the fixtures, defines what is declared here and runs the suite) and
- * test_pgp_keys.c (key imports, revocations, the keyring's state). */
+ * the fixtures and runs the suite), test_pgp_keys.c (key imports,
+ * revocations, the keyring's state) and test_pgp_limits.c; and
+ * test_crypt (encrypted mail, crypt-helper.sh's fixtures).  Each program's
+ * main file defines fixdir; pgp_fixture.c reads the fixtures in it. */
 #ifndef ASHES_TESTS_PGP_FIXTURE_H
 #define ASHES_TESTS_PGP_FIXTURE_H
 
 #include <check.h>
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "mail/pgp.h"
@@ -21,6 +24,16 @@ char *fpr_of(const char *key);
 void fresh_home(const char *home);
 /* A context on the fixtures' keyring sub (verifier, signer, stranger). */
 struct pgp_ctx *open_home(const char *sub);
+/* CLOCK_MONOTONIC in seconds, for the tests that time a bound. */
+double now_s(void);
+
+/* The body of an OpenPGP test program's main: makes fixdir, has
+ * tests/mail/HELPER (given the source tree before fixdir when with_src)
+ * make the fixtures in it, runs s, stops the gpg agents, and removes
+ * fixdir unless a test failed (prog names the program on stderr).
+ * Returns main's exit status. */
+int pgp_fixture_run(Suite *s, const char *prog, const char *helper,
+		    bool with_src);
 
 /* Add test_pgp_keys.c's tests to tc. */
 void pgp_keys_add_tests(TCase *tc);

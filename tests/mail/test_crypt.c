@@ -15,56 +15,9 @@
 #include "mail/pgp_scan.h"
 #include "util/buf.h"
 
-static char fixdir[] = "/tmp/ashes-crypt-XXXXXX";
+#include "pgp_fixture.h"
 
-static char *slurp(const char *name, size_t *len_r)
-{
-	struct buf b = BUF_INIT;
-	char path[512], chunk[8192];
-	size_t n;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", fixdir, name);
-	f = fopen(path, "rb");
-	ck_assert_msg(f != NULL, "fixture %s missing", path);
-	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
-		buf_append(&b, chunk, n);
-	fclose(f);
-	if (len_r != NULL)
-		*len_r = b.len;
-	if (b.data == NULL)
-		buf_puts(&b, "");
-	return buf_steal(&b);
-}
-
-static char *fpr_of(const char *who)
-{
-	char name[64], *s;
-
-	snprintf(name, sizeof(name), "fpr.%s", who);
-	s = slurp(name, NULL);
-	s[strcspn(s, "\n")] = '\0';
-	return s;
-}
-
-static struct pgp_ctx *open_home(const char *sub)
-{
-	struct pgp_ctx *ctx = NULL;
-	const char *err = NULL;
-	char home[512];
-
-	snprintf(home, sizeof(home), "%s/%s", fixdir, sub);
-	ck_assert_msg(pgp_ctx_new(home, &ctx, &err) == 0, "%s", err);
-	return ctx;
-}
-
-static double now_s(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
-}
+char fixdir[] = "/tmp/ashes-crypt-XXXXXX";
 
 /* ---- the Autocrypt header ---- */
 
@@ -440,23 +393,9 @@ END_TEST
 
 int main(void)
 {
-	const char *src = getenv("ASHES_SRCDIR");
-	char cmd[1024];
 	Suite *s = suite_create("crypt");
 	TCase *tc = tcase_create("crypt");
-	SRunner *sr;
-	int failed;
 
-	if (mkdtemp(fixdir) == NULL) {
-		perror("mkdtemp");
-		return 1;
-	}
-	snprintf(cmd, sizeof(cmd), "sh '%s/tests/mail/crypt-helper.sh' '%s' '%s'",
-		 src ? src : ".", src ? src : ".", fixdir);
-	if (system(cmd) != 0) {
-		fprintf(stderr, "test_crypt: `%s` failed\n", cmd);
-		return 1;
-	}
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, test_autocrypt_parse);
 	tcase_add_test(tc, test_autocrypt_refused);
@@ -469,18 +408,5 @@ int main(void)
 	tcase_add_test(tc, test_unknown_names_primary);
 	tcase_add_test(tc, test_autocrypt_register);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	snprintf(cmd, sizeof(cmd), "sh '%s/tests/mail/crypt-helper.sh' --kill '%s'",
-		 src ? src : ".", fixdir);
-	if (system(cmd) != 0)
-		fprintf(stderr, "test_crypt: could not stop the agents\n");
-	if (failed == 0) {
-		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", fixdir);
-		if (system(cmd) != 0)
-			fprintf(stderr, "test_crypt: could not remove %s\n", fixdir);
-	}
-	return failed == 0 ? 0 : 1;
+	return pgp_fixture_run(s, "test_crypt", "crypt-helper.sh", true);
 }

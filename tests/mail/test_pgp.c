@@ -20,58 +20,6 @@
 char fixdir[] = "/tmp/ashes-pgp-XXXXXX";
 static const char *const ours[] = { "ashes@club.example", NULL };
 
-char *slurp(const char *name, size_t *len_r)
-{
-	struct buf b = BUF_INIT;
-	char path[512], chunk[8192];
-	size_t n;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", fixdir, name);
-	f = fopen(path, "rb");
-	ck_assert_msg(f != NULL, "fixture %s missing", path);
-	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
-		buf_append(&b, chunk, n);
-	fclose(f);
-	if (len_r != NULL)
-		*len_r = b.len;
-	if (b.data == NULL)
-		buf_puts(&b, "");
-	return buf_steal(&b);
-}
-
-char *fpr_of(const char *key)
-{
-	char name[64];
-	char *s;
-
-	snprintf(name, sizeof(name), "fpr.%s", key);
-	s = slurp(name, NULL);
-	s[strcspn(s, "\n")] = '\0';
-	return s;
-}
-
-/* A private copy of the daemon's keyring, for tests that import. */
-void fresh_home(const char *home)
-{
-	char cmd[1024];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s' && cp -a '%s/verifier' '%s'",
-		 home, fixdir, home);
-	ck_assert_int_eq(system(cmd), 0);
-}
-
-struct pgp_ctx *open_home(const char *sub)
-{
-	struct pgp_ctx *ctx = NULL;
-	const char *err = NULL;
-	char home[512];
-
-	snprintf(home, sizeof(home), "%s/%s", fixdir, sub);
-	ck_assert_msg(pgp_ctx_new(home, &ctx, &err) == 0, "%s", err);
-	return ctx;
-}
-
 static struct inbound_msg *parse_with(const char *name, struct pgp_ctx *ctx,
 				      bool import, long max_age)
 {
@@ -536,32 +484,11 @@ START_TEST(test_time_verify)
 }
 END_TEST
 
-static int run(const char *cmd)
-{
-	int rc = system(cmd);
-
-	if (rc != 0)
-		fprintf(stderr, "test_pgp: `%s` failed (%d)\n", cmd, rc);
-	return rc;
-}
-
 int main(void)
 {
-	const char *src = getenv("ASHES_SRCDIR");
-	char cmd[1024];
 	Suite *s = suite_create("pgp");
 	TCase *tc = tcase_create("gpg");
-	SRunner *sr;
-	int failed;
 
-	if (mkdtemp(fixdir) == NULL) {
-		perror("mkdtemp");
-		return 1;
-	}
-	snprintf(cmd, sizeof(cmd), "sh '%s/tests/mail/gpg-helper.sh' '%s'",
-		 src ? src : ".", fixdir);
-	if (run(cmd) != 0)
-		return 1;
 	tcase_add_test(tc, test_pgp_mime_good);
 	tcase_add_test(tc, test_replay_digest);
 	tcase_add_test(tc, test_replay_digest_dash_escaped);
@@ -586,21 +513,5 @@ int main(void)
 	pgp_limits_add_tests(tc);
 	tcase_add_test(tc, test_time_verify);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	/* the agents always go; the files stay when something failed */
-	snprintf(cmd, sizeof(cmd), "sh '%s/tests/mail/gpg-helper.sh' --kill '%s'; "
-		 "for h in '%s'/home-*; do [ -d \"$h\" ] && gpgconf --homedir \"$h\" "
-		 "--kill gpg-agent 2>/dev/null; done; true",
-		 src ? src : ".", fixdir, fixdir);
-	run(cmd);
-	if (failed == 0) {
-		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", fixdir);
-		run(cmd);
-	} else {
-		fprintf(stderr, "test_pgp: fixtures kept in %s\n", fixdir);
-	}
-	return failed != 0;
+	return pgp_fixture_run(s, "test_pgp", "gpg-helper.sh", false);
 }

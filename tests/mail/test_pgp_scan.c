@@ -16,11 +16,25 @@
 
 static char why[200];
 
-/* A new-format packet of tag with n body bytes (all 'x') into b. */
-static void pkt_new(struct buf *b, unsigned tag, size_t n)
+/* n as a big-endian number of bytes bytes, into b. */
+static void put_be(struct buf *b, size_t n, int bytes)
+{
+	while (bytes-- > 0)
+		buf_putc(b, (char)(n >> (8 * bytes)));
+}
+
+/* n body bytes, all 'x', into b. */
+static void pkt_body(struct buf *b, size_t n)
 {
 	size_t i;
 
+	for (i = 0; i < n; i++)
+		buf_putc(b, 'x');
+}
+
+/* A new-format packet of tag with n body bytes (all 'x') into b. */
+static void pkt_new(struct buf *b, unsigned tag, size_t n)
+{
 	buf_putc(b, (char)(0xC0 | tag));
 	if (n < 192) {
 		buf_putc(b, (char)n);
@@ -29,31 +43,18 @@ static void pkt_new(struct buf *b, unsigned tag, size_t n)
 		buf_putc(b, (char)((n - 192) & 0xff));
 	} else {
 		buf_putc(b, (char)0xff);
-		buf_putc(b, (char)(n >> 24));
-		buf_putc(b, (char)(n >> 16));
-		buf_putc(b, (char)(n >> 8));
-		buf_putc(b, (char)n);
+		put_be(b, n, 4);
 	}
-	for (i = 0; i < n; i++)
-		buf_putc(b, 'x');
+	pkt_body(b, n);
 }
 
-/* An old-format packet with length type lt (0, 1, 2). */
+/* An old-format packet with length type lt (0, 1, 2: a length of 1, 2
+ * or 4 bytes). */
 static void pkt_old(struct buf *b, unsigned tag, unsigned lt, size_t n)
 {
-	size_t i;
-
 	buf_putc(b, (char)(0x80 | tag << 2 | lt));
-	if (lt == 1)
-		buf_putc(b, (char)(n >> 8));
-	if (lt == 2) {
-		buf_putc(b, (char)(n >> 24));
-		buf_putc(b, (char)(n >> 16));
-		buf_putc(b, (char)(n >> 8));
-	}
-	buf_putc(b, (char)n);
-	for (i = 0; i < n; i++)
-		buf_putc(b, 'x');
+	put_be(b, n, lt == 1 ? 2 : lt == 2 ? 4 : 1);
+	pkt_body(b, n);
 }
 
 static int scan(const struct buf *b, enum pgp_scan_kind k)
@@ -296,33 +297,44 @@ START_TEST(armored)
 }
 END_TEST
 
+/* Clearsigned blocks: the signed text, and the signature's packets (a
+ * signature packet, then maybe another); what pgp_scan_clearsigned says. */
+static const struct {
+	const char *what, *text;
+	unsigned extra_tag;
+	size_t extra_len;
+	int want;
+} clearsigned_cases[] = {
+	{ "a dash-escaped armor line in the text",
+	  "move e2\n- -----BEGIN PGP MESSAGE-----\n", 0, 0, 0 },
+	{ "a compressed packet in its signature", "move e2\n", 8, 30, -1 },
+	{ "an unescaped armor line in the text",
+	  "move e2\n-----BEGIN PGP MESSAGE-----\nxx\n", 0, 0, -1 },
+};
+
 START_TEST(clearsigned)
 {
 	struct buf bin = BUF_INIT, a = BUF_INIT;
+	size_t i;
 
-	pkt_new(&bin, 2, 119);
-	buf_puts(&a, "-----BEGIN PGP SIGNED MESSAGE-----\nHash: SHA256\n\n"
-		 "move e2\n- -----BEGIN PGP MESSAGE-----\n");
-	armor(&a, "", "SIGNATURE", &bin, 1);
-	ck_assert_msg(pgp_scan_clearsigned(a.data, a.len, why,
-					   sizeof(why)) == 0, "%s", why);
-	/* a compressed packet in its signature */
-	buf_reset(&a);
-	pkt_new(&bin, 8, 30);
-	buf_puts(&a, "-----BEGIN PGP SIGNED MESSAGE-----\nHash: SHA256\n\n"
-		 "move e2\n");
-	armor(&a, "", "SIGNATURE", &bin, 1);
-	ck_assert_int_eq(pgp_scan_clearsigned(a.data, a.len, why,
-					      sizeof(why)), -1);
-	/* an unescaped armor line in the text */
-	buf_reset(&a);
-	buf_reset(&bin);
-	pkt_new(&bin, 2, 119);
-	buf_puts(&a, "-----BEGIN PGP SIGNED MESSAGE-----\nHash: SHA256\n\n"
-		 "move e2\n-----BEGIN PGP MESSAGE-----\nxx\n");
-	armor(&a, "", "SIGNATURE", &bin, 1);
-	ck_assert_int_eq(pgp_scan_clearsigned(a.data, a.len, why,
-					      sizeof(why)), -1);
+	for (i = 0; i < sizeof(clearsigned_cases) /
+		    sizeof(clearsigned_cases[0]); i++) {
+		buf_reset(&a);
+		buf_reset(&bin);
+		pkt_new(&bin, 2, 119);
+		if (clearsigned_cases[i].extra_tag != 0)
+			pkt_new(&bin, clearsigned_cases[i].extra_tag,
+				clearsigned_cases[i].extra_len);
+		buf_puts(&a, "-----BEGIN PGP SIGNED MESSAGE-----\n"
+			 "Hash: SHA256\n\n");
+		buf_puts(&a, clearsigned_cases[i].text);
+		armor(&a, "", "SIGNATURE", &bin, 1);
+		why[0] = '\0';
+		ck_assert_msg(pgp_scan_clearsigned(a.data, a.len, why,
+						   sizeof(why)) ==
+			      clearsigned_cases[i].want, "%s: %s",
+			      clearsigned_cases[i].what, why);
+	}
 	buf_free(&bin);
 	buf_free(&a);
 }
