@@ -20,6 +20,8 @@
 #     into U+00A0: the text/html alternative verifies and plays; a
 #     text/plain alone with U+00A0 is refused naming the no-break spaces,
 #     and a registered player gets that answer three times a day;
+#   a bare reply quoting the "your move" mail as Thunderbird, Outlook
+#     (two styles), Apple Mail, K-9 and Gmail quote it: each is taken;
 #   footers and sign-offs: Proton's locked footer, K-9's, a bare name, a
 #     closing: the mail is recorded as run, nothing refused; a slip below
 #     a closing is still answered.
@@ -291,6 +293,76 @@ in_wait_sent 20
 t_is "nbsp: bob got three refusals for four tries" 3 \
 	"$(e2e_mails bob | tail -n +$((nb + 1)) | xargs -r grep -l -F "no-break" | wc -l)"
 
+# ---- a bare reply in each client's quoting style ---------------------------------
+# The move alone on the first line, the "your move" mail below it as each
+# client quotes it: only the quoted mail names the game.  Thunderbird's
+# "On DATE, NAME wrote:" and "> "; Outlook (GpgOL, plain text): a rule of
+# underscores and the headers, the original not quoted; Apple Mail's
+# attribution inside the quote; K-9's; Gmail's attribution wrapped over
+# two lines; the older Outlook's "-----Original Message-----".
+TQ=$(date +%s%N)
+for style in thunderbird outlook apple k9 gmail outlook-old; do
+	ply=$((ply + 1))
+	who=alice
+	[ $((ply % 2)) = 0 ] && who=bob
+	c_pick
+	f=$(raw_wait "$who" "move $game $ply MOVE" 30) ||
+		{ t_fail "quote ($style): $who has a your-move mail for ply $ply"; continue; }
+	subj=$(mail_header "$f" Subject)
+	orig=$(e2e_digest "$f" | sed 1d)
+	quoted=$(printf '%s\n' "$orig" | sed 's/^/> /')
+	case $style in
+	thunderbird) body="$MV
+
+On 12/2/26 02:40, Ashes club wrote:
+$quoted" ;;
+	outlook) body="$MV
+
+________________________________
+From: Ashes club <ashes@$D>
+Sent: Wednesday, December 2, 2026 2:40 AM
+To: $who <$who@$D>
+Subject: $subj
+
+$orig" ;;
+	apple) body="$MV
+
+> On 2 Dec 2026, at 02:40, Ashes club <ashes@$D> wrote:
+> 
+$quoted" ;;
+	k9) body="$MV
+
+On December 2, 2026 2:40:00 AM UTC, Ashes club <ashes@$D> wrote:
+$quoted" ;;
+	gmail) body="$MV
+
+On Wed, Dec 2, 2026 at 2:40 AM Ashes club <
+ashes@$D> wrote:
+
+$quoted" ;;
+	outlook-old) body="$MV
+
+-----Original Message-----
+From: Ashes club [mailto:ashes@$D]
+Sent: Wednesday, December 2, 2026 2:40 AM
+To: $who
+Subject: $subj
+
+$orig" ;;
+	esac
+	n=$(mail_count "$who")
+	player_send "$who" pgpmime "Re: $subj" "$body" \
+		"In-Reply-To: $(mail_header "$f" Message-ID)"
+	if raw_wait "$who" "Taken: move $game $ply $MV" 30 "$n" >/dev/null; then
+		t_ok "quote ($style): $who's bare $MV, the mail quoted below, is ply $ply"
+		HIST+=("$MV")
+	else
+		t_fail "quote ($style): $who's bare $MV, the mail quoted below, is ply $ply" \
+			"plies: $(in_game_ply "$game")"
+	fi
+done
+echo "# quote cases: $(( ($(date +%s%N) - TQ) / 1000000 )) ms"
+
 # ---- the archive proves the moves read from HTML ---------------------------------
 # (the U+00A0 one from the text/html alternative: the export takes the
 # block the inbound reading took)
@@ -309,7 +381,7 @@ e2e_ashes archive verify "$E2E_DIR/arch" --daemon-key "$dfpr" >verify.out 2>&1
 rc=$?
 sed 's/^/#   /' verify.out
 t_is "archive: verify exits 0 (the HTML-only plies and the U+00A0 one proven)" 0 "$rc"
-t_is "archive: one line per ply (4)" 4 "$(grep -c '^ply [0-9]* ' verify.out)"
+t_is "archive: one line per ply (${#HIST[@]}: the HTML-only ones, the U+00A0 one, the bare replies)" "${#HIST[@]}" "$(grep -c '^ply [0-9]* ' verify.out)"
 
 # ---- 5. footers and sign-offs ------------------------------------------------------
 nt=$(mail_count tina)
