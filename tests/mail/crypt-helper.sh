@@ -9,7 +9,8 @@
 #           outlook-sub.eml is its mail as GpgOL writes it (key attached
 #           as an octet-stream .asc)
 #   fpr.NAME  primary fingerprints;  body.txt  a move;
-#   tb.eml dc.eml inline.eml  signed+encrypted mails as Thunderbird,
+#   tb.eml tb2.eml dc.eml inline.eml  signed+encrypted mails as
+#           Thunderbird (its default one layer, its two MIME layers),
 #           Delta Chat and gpg -sea write them (client-mail.py)
 #   other.eml  encrypted to other;  bomb.gpg  encrypted to club, holding
 #           nested compressed packets of 4 GiB of zeros (pgp-bomb.py,
@@ -55,10 +56,12 @@ g alice --export alice@example.org > alice.pub
 g alice --import club.pub other.pub
 g club --import alice.pub
 printf 'move e2e4\n' > body.txt
-for shape in tb dc inline; do
-	python3 "$S/tests/mail/client-mail.py" $shape-encrypted --home alice \
+for shape in tb tb-encrypted-two-layers:tb2 dc inline; do
+	name=${shape#*:} shape=${shape%:*}
+	case $shape in *-*) ;; *) shape=$shape-encrypted ;; esac
+	python3 "$S/tests/mail/client-mail.py" $shape --home alice \
 		--signer alice@example.org --recipient club@example.org \
-		--from alice@example.org --to club@example.org body.txt > $shape.eml
+		--from alice@example.org --to club@example.org body.txt > $name.eml
 done
 python3 "$S/tests/mail/client-mail.py" inline-encrypted --home alice \
 	--signer alice@example.org --recipient other@example.org \

@@ -184,7 +184,9 @@ START_TEST(test_decrypt_shapes)
 		const char *file;
 		enum inbound_sig_kind kind;
 	} shapes[] = {
-		{ "tb.eml", INBOUND_PGP_MIME },	/* multipart/signed inside */
+		/* Thunderbird's default: signed and encrypted at once */
+		{ "tb.eml", INBOUND_ENCRYPTED_SIGNED },
+		{ "tb2.eml", INBOUND_PGP_MIME },	/* multipart/signed inside */
 		{ "dc.eml", INBOUND_ENCRYPTED_SIGNED },	/* one pass */
 		{ "inline.eml", INBOUND_ENCRYPTED_SIGNED },
 	};
@@ -192,7 +194,7 @@ START_TEST(test_decrypt_shapes)
 	char *alice = fpr_of("alice");
 	size_t i;
 
-	for (i = 0; i < 3; i++) {
+	for (i = 0; i < sizeof(shapes) / sizeof(shapes[0]); i++) {
 		struct inbound_msg *m = parse(club, shapes[i].file, false);
 		struct inbound_msg *again = parse(club, shapes[i].file, false);
 
@@ -319,14 +321,15 @@ START_TEST(test_archive_form)
 		const char *file;
 		enum pgp_signed_kind kind;
 	} shapes[] = {
-		{ "tb.eml", PGP_SIGNED_MIME },
+		{ "tb.eml", PGP_SIGNED_MESSAGE },
+		{ "tb2.eml", PGP_SIGNED_MIME },
 		{ "dc.eml", PGP_SIGNED_MESSAGE },
 		{ "inline.eml", PGP_SIGNED_MESSAGE },
 	};
 	struct pgp_ctx *club = open_home("club"), *anyone = open_home("alice");
 	size_t i;
 
-	for (i = 0; i < 3; i++) {
+	for (i = 0; i < sizeof(shapes) / sizeof(shapes[0]); i++) {
 		struct inbound_msg *m = parse(club, shapes[i].file, false), *f;
 		struct inbound_options o;
 		struct buf form = BUF_INIT, sp = BUF_INIT, sig = BUF_INIT;
