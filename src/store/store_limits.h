@@ -14,6 +14,27 @@
 
 struct store;
 
+/* ---- counters of one sender in a window (store_mailbox.c) ---- */
+
+/* Count one message from sender (an address or fingerprint, compared
+ * case-insensitively) in a fixed window of window_seconds: when the
+ * current window is older than that a new one starts at now.  *count_r
+ * gets the number of messages in the current window, this one included;
+ * the caller compares it with its limit (and answers a flood once, when
+ * count == limit + 1). */
+int store_rate_hit(struct store *store, const char *sender, int64_t now,
+		   int64_t window_seconds, long *count_r,
+		   const char **error_r);
+/* The current count without counting (0 if none or the window is over). */
+int store_rate_get(struct store *store, const char *sender, int64_t now,
+		   int64_t window_seconds, long *count_r,
+		   const char **error_r);
+/* Forget senders whose window started before `before`. */
+int store_rate_prune(struct store *store, int64_t before,
+		     const char **error_r);
+
+/* ---- amounts (store_limits.c) ---- */
+
 /* Add amount to key's counter in a fixed window of window_seconds (when
  * the current window is that old or older a new one starts at now, from
  * 0), as store_rate_hit() counts one.  *total_r: the counter after,
