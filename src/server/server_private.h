@@ -179,15 +179,6 @@ server_command_fn undo_run;
 server_command_fn help_run;
 server_command_fn archive_cmd_run;
 
-/* play.c.  A challenge's options: the variant's text into vtext
- * (CORE_VARIANT_TEXT_MAX bytes) and the time control's into ctext
- * (GAME_CLOCK_TEXT_MAX).  0, REFUSED (a bad option), or -1. */
-int play_challenge_settings(struct handle *h, const struct command *c,
-			    char *vtext, char *ctext);
-
-/* ---- bot.c: the practice opponent ------------------------------------ */
-
-/* The bot's player id into *id_r (0: there is no bot).  0 or -1. */
 /* ---- limits.c: what one player's mails may make us send and compute */
 
 /* Count mails queued, and their bytes, for the sender of the mail in
@@ -211,10 +202,8 @@ int limits_challenge(struct handle *h, const struct store_player *target);
 /* `challenge bot`: [bot] max_games_per_player.  0, REFUSED, -1. */
 int limits_bot_games(struct handle *h);
 
-int bot_player_id(struct handle *h, int64_t *id_r);
-/* Is player pid the bot?  1 yes, 0 no, -1 failure.  The bot gets no
- * mail: queue.c drops every mail to it. */
-int bot_is_player(struct handle *h, int64_t pid);
+/* ---- bot.c: the practice opponent ------------------------------------ */
+
 /* Is fpr the bot's key?  1 yes, 0 no, -1 failure. */
 int bot_is_key(struct handle *h, const char *fpr);
 /* A `challenge NAME` naming the bot: REFUSED (played with `challenge
@@ -408,6 +397,16 @@ int game_board_picture(struct handle *h, const struct game *g, int ply,
  * "wrong_status" with its status. */
 int game_refuse(struct handle *h, const char *code, int64_t game);
 int game_refuse_status(struct handle *h, const struct game *g);
+/* A refusal worded by the rules' templates (rule.txt, explain.txt): the
+ * rule broken (err), and with a move m in pos, why in this position.
+ * REFUSED, or -1 on a template error. */
+int game_refuse_rule(struct handle *h, const struct core_position *pos,
+		     const struct core_move *m, enum core_error err);
+/* A challenge's options: the variant's text into vtext
+ * (CORE_VARIANT_TEXT_MAX bytes) and the time control's into ctext
+ * (GAME_CLOCK_TEXT_MAX).  0, REFUSED (a bad option), or -1. */
+int game_challenge_settings(struct handle *h, const struct command *c,
+			    char *vtext, char *ctext);
 
 /* ---- game_clock.c: a game's clocks ------------------------------------ */
 
@@ -642,6 +641,13 @@ int server_render_into(struct handle *h, const char *name,
  * `seconds`, "2026-12-01 10:00:00 UTC": the operator's views). */
 void server_set_utc(struct template_ctx *ctx, const char *key, int64_t t,
 		    bool seconds);
+/* The bot's player id, 0 while no bot is enlisted: asked of the store
+ * each time, since the bot's own thread enlists it.  0 or -1. */
+int server_bot_id(struct handle *h, int64_t *id_r);
+/* Is player pid the bot?  1 yes, 0 no, -1 failure.  The bot gets no
+ * mail: queue.c drops every mail to it; limits.c counts none of its
+ * sends. */
+int server_is_bot(struct handle *h, int64_t pid);
 /* A handle for work outside any mail (operator views). */
 void server_handle_outside(struct server *server, struct handle *h);
 /* The same at time now (the timer, the operator's changes): received =
