@@ -2,10 +2,12 @@
  * outside src/server.
  *
  * The files, each calling only the ones below it in this list (so a
- * feature to come adds a file on top, not a case in the middle):
+ * feature to come adds a file on top, not a case in the middle; the
+ * script scripts/layers checks it):
  *   timer.c     the clocks' timer: flags, reminders, the daemon's absence,
  *               in a transaction of its own;
  *   admin_clock.c  `ashes clock`, `ashes game adjust`, the clock history;
+ *   admin_club.c  `ashes ladder show|history|move`;
  *   server.c    one mail, one transaction: duplicate, intake, replay,
  *               identity, commands, outcome (server.h's pipeline);
  *   intake.c    decisions about the mail as a whole (bounce, loops, rate
@@ -14,6 +16,8 @@
  *               handler and the template of its result; the gate, the
  *               game loading and the rendering happen there, once;
  *   reply.c     the one reply to the sender;
+ *   archive_cmd.c  archive GAME: the game's archive, built and attached
+ *               by the daemon's outbox when it sends the mail;
  *   play.c      challenge, accept, decline, withdraw, move, preview,
  *               resign, draw;
  *   view.c      board, moves, history, games, observe, unobserve;
@@ -21,24 +25,46 @@
  *   message.c   message: a note to the opponent, archived with the game;
  *   undo.c      offer|accept|decline undo: a move taken back by agreement;
  *   settings.c  set KEY VALUE, settings: what a player chose;
- *   archive_cmd.c  archive GAME: the game's archive, built and attached
- *               by the daemon's outbox when it sends the mail;
  *   vacation.c  vacation: a player's clocks stopped for some days;
- *   flag.c      a flag that falls (by the timer or a late move), claim;
  *   help.c      help [TOPIC]: the general help, the rules, one command;
+ *   bot_turn.c  what the daemon's bot thread asks: the bot's turn, its
+ *               thinking, the mail that plays its move;
+ *   bot.c       challenge bot, hint; the bot refused what it cannot do;
+ *   club_timer.c  the club's work the timer runs (joins, results,
+ *               walkovers, absences, seasons, the weekly mail);
+ *   club_ladder.c  the ladder commands, and a ladder challenge answered;
+ *   club_league.c  the leagues' seasons begun, the league command;
+ *   club_league_view.c  a league season as stored, with its standings;
+ *   club_result.c  a competition game's end: ladder result, ratings;
+ *   club.c      what the competitions share: configuration, standings,
+ *               the games they create, members;
+ *   flag.c      a flag that falls (by the timer or a late move), claim;
  *   notice.c    the notices a change of a game sends (your move, result,
  *               observers, challenges);
  *   digest.c    the daily digest of the games an observer follows;
+ *   queue.c     one outgoing mail into the outbox, as a typed envelope;
+ *   limits.c    what one player's mails may make the daemon send and
+ *               compute;
  *   recipient.c what each reader chose, as a mail to them honours it: the
  *               legal-move list, their own move shown when no reply
  *               confirmed it, an observer's notice kept for the digest;
- *   queue.c     one outgoing mail into the outbox, as a typed envelope;
- *   game.c      a game loaded, replayed, described and saved;
+ *   admin.c     operator views (`ashes game show`);
+ *   game.c      a game loaded, replayed, described and saved; a
+ *               challenge's settings;
  *   game_clock.c  a game's clocks from the row and back, the clock's part
  *               in a move, the vacation bank, the clocks mails show;
- *   handle.c    the mail in hand: refusals, rendering, failures;
+ *   clock.c, clock_zone.c  the clock arithmetic (clock.h), calling
+ *               nothing of the service (clock_private.h);
+ *   ladder.c, league.c, rating.c  a ladder's, a league's and the
+ *               ratings' rules (ladder.h, league.h, rating.h), likewise;
+ *   game_record.c  a game's record from the store, for `history`;
  *   mailbox.c   the mailbox bookkeeping the loop asks the service for;
- *   admin.c     operator views (`ashes game show`).
+ *   handle.c    the mail in hand: refusals, rendering, failures, the bot's
+ *               player id;
+ *   command_text.c, command_signoff.c, command.c, command_args.c,
+ *   command_near.c, command_thread.c, command_words.c  the command
+ *               language (command.h): text in, commands out, nothing of
+ *               the service.
  */
 #ifndef ASHES_SERVER_PRIVATE_H
 #define ASHES_SERVER_PRIVATE_H
