@@ -145,15 +145,10 @@ int server_is_bot(struct handle *h, int64_t pid)
 	return bot != 0 && bot == pid;
 }
 
-void server_handle_outside(struct server *server, struct handle *h)
+void server_handle_at(struct server *server, struct handle *h, int64_t now)
 {
 	memset(h, 0, sizeof(*h));
 	h->srv = server;
-}
-
-void server_handle_at(struct server *server, struct handle *h, int64_t now)
-{
-	server_handle_outside(server, h);
 	h->now = now;
 	h->received = now;
 }

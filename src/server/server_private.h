@@ -568,10 +568,6 @@ int club_apply_results(struct handle *h, size_t limit, size_t *applied_r,
  * second loss on time in a row): *rated_r.  0 or -1. */
 int club_rate_game(struct handle *h, const struct game *g, int64_t at,
 		   bool *rated_r);
-/* The ratings list for templates (ratings[place, name, rating, rd,
- * provisional, games, me], my_rating ...).  0 or -1. */
-int club_ratings_ctx(struct handle *h, int64_t reader,
-		     struct template_ctx *ctx);
 server_command_fn club_ratings;
 
 /* club_league.c.  The `league` command; a league's season begun when
@@ -600,12 +596,8 @@ int league_view_load(struct handle *h, int64_t season_id,
 void league_view_free(struct league_view *v);
 /* How a game's row counts in the standings. */
 enum league_outcome league_view_outcome(const struct store_game *r);
-/* Player pid's index in group g of v, or -1. */
-long league_view_index(const struct league_view *v, size_t g, int64_t pid);
 /* The group number (1..) of group g of v. */
 int league_view_group_no(const struct league_view *v, size_t g);
-/* Group g's standings from its games' results.  0 or -1. */
-int league_view_standings(struct handle *h, struct league_view *v, size_t g);
 /* The group and place of pid in v: 1 and *g_r, *row_r; 0 if not in. */
 int league_view_find(const struct league_view *v, int64_t pid, size_t *g_r,
 		     const struct league_row **row_r);
@@ -674,10 +666,8 @@ int server_bot_id(struct handle *h, int64_t *id_r);
  * mail: queue.c drops every mail to it; limits.c counts none of its
  * sends. */
 int server_is_bot(struct handle *h, int64_t pid);
-/* A handle for work outside any mail (operator views). */
-void server_handle_outside(struct server *server, struct handle *h);
-/* The same at time now (the timer, the operator's changes): received =
- * now. */
+/* A handle for work outside any mail at time now (the timer, the
+ * operator's views and changes): received = now. */
 void server_handle_at(struct server *server, struct handle *h, int64_t now);
 
 #endif
