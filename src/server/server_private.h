@@ -29,7 +29,8 @@
  *   help.c      help [TOPIC]: the general help, the rules, one command;
  *   bot_turn.c  what the daemon's bot thread asks: the bot's turn, its
  *               thinking, the mail that plays its move;
- *   bot.c       challenge bot, hint; the bot refused what it cannot do;
+ *   bot.c       challenge bot, hint; what is refused for being the bot's
+ *               (its key, its name, offers to it);
  *   club_timer.c  the club's work the timer runs (joins, results,
  *               walkovers, absences, seasons, the weekly mail);
  *   club_ladder.c  the ladder commands, and a ladder challenge answered;
