@@ -1,8 +1,10 @@
 /* bot.c -- the practice opponent's commands: `challenge bot level=N`, a
  * game against the bot at once, and `hint GAME`, asking the bot's three
- * best moves for its opponent (bot_turn.c answers); and who the bot is.  The bot's own moves come
- * by mail, signed by the daemon's key, and are taken like anyone's
- * (bot_turn.c gives the daemon's bot thread what it needs). */
+ * best moves for its opponent (bot_turn.c answers); and what is refused
+ * for being the bot's (its key, its name, offers to it).  Its player id
+ * is handle.c's, since queue.c and limits.c below ask it too.  The bot's
+ * own moves come by mail, signed by the daemon's key, and are taken like
+ * anyone's (bot_turn.c gives the daemon's bot thread what it needs). */
 #include "server/server_private.h"
 
 #include <stdio.h>
@@ -11,26 +13,6 @@
 #include "ai/ai.h"
 #include "core/variant.h"
 #include "store/store_bot.h"
-
-int bot_player_id(struct handle *h, int64_t *id_r)
-{
-	const char *error;
-
-	if (store_bot_player(h->srv->store, id_r, &error) < 0)
-		return server_store_fail(h, error);
-	return 0;
-}
-
-int bot_is_player(struct handle *h, int64_t pid)
-{
-	int64_t bot;
-
-	if (pid == 0)
-		return 0;
-	if (bot_player_id(h, &bot) < 0)
-		return -1;
-	return bot != 0 && bot == pid;
-}
 
 int bot_is_key(struct handle *h, const char *fpr)
 {
@@ -43,14 +25,14 @@ int bot_is_key(struct handle *h, const char *fpr)
 		return server_store_fail(h, error);
 	if (r == 0)
 		return 0;
-	r = bot_is_player(h, p->id);
+	r = server_is_bot(h, p->id);
 	store_player_free(&p);
 	return r;
 }
 
 int bot_refuse_named(struct handle *h, int64_t pid)
 {
-	int r = bot_is_player(h, pid);
+	int r = server_is_bot(h, pid);
 
 	if (r <= 0)
 		return r;
@@ -60,7 +42,7 @@ int bot_refuse_named(struct handle *h, int64_t pid)
 int bot_refuse_offer(struct handle *h, const struct game *g, int64_t opp,
 		     const char *what)
 {
-	int r = bot_is_player(h, opp);
+	int r = server_is_bot(h, opp);
 
 	if (r <= 0)
 		return r;
@@ -132,7 +114,7 @@ int bot_challenge(struct handle *h, const struct command *c, struct game *g,
 	size_t busy;
 	int level, ret;
 
-	if (bot_player_id(h, &bot) < 0)
+	if (server_bot_id(h, &bot) < 0)
 		return -1;
 	if (!bc->enabled || bot == 0)
 		return server_refuse(h, "bot_disabled");
@@ -144,7 +126,7 @@ int bot_challenge(struct handle *h, const struct command *c, struct game *g,
 		bot_levels_ctx(bc, h->refusal);
 		return REFUSED;
 	}
-	if ((ret = play_challenge_settings(h, c, vtext, ctext)) != 0)
+	if ((ret = game_challenge_settings(h, c, vtext, ctext)) != 0)
 		return ret;
 	if ((ret = limits_bot_games(h)) != 0)
 		return ret;

@@ -147,7 +147,7 @@ int server_bot_next(struct server *server, int64_t now, int64_t skip_game,
 	memset(turn_r, 0, sizeof(*turn_r));
 	ret = bot_rate_ended(&h);
 	if (ret == 0)
-		ret = bot_player_id(&h, &bot);
+		ret = server_bot_id(&h, &bot);
 	if (ret == 0 && bot != 0 &&
 	    store_bot_games_active(server->store, &ids, &n, &error) < 0)
 		ret = server_store_fail(&h, error);

@@ -47,26 +47,6 @@ const char *clock_error_name(enum clock_error error)
 	return clock_error_names[error];
 }
 
-const char *clock_kind_name(enum clock_kind kind)
-{
-	switch (kind) {
-	case CLOCK_KIND_NONE: return "none";
-	case CLOCK_KIND_FISCHER: return "fischer";
-	case CLOCK_KIND_DAYS: return "days";
-	}
-	return "unknown";
-}
-
-const char *clock_flag_name(enum clock_flag flag)
-{
-	switch (flag) {
-	case CLOCK_FLAG_OK: return "ok";
-	case CLOCK_FLAG_VACATION: return "vacation";
-	case CLOCK_FLAG_FELL: return "fell";
-	}
-	return "unknown";
-}
-
 /* --- Time controls --- */
 
 /* Digits at *p into *value_r, saturating at 999999999 (out of every
@@ -106,8 +86,10 @@ static int parse_hours(const char **p, int64_t *hours_r,
 	return fault(fault_r, CLOCK_ERR_SYNTAX, 0, 0, 0);
 }
 
-int clock_control_check(const struct clock_control *c,
-			struct clock_fault *fault_r)
+/* 0 if every field of *c is in range, else -1 and *fault_r as
+ * clock_control_parse would give it. */
+static int clock_control_check(const struct clock_control *c,
+			       struct clock_fault *fault_r)
 {
 	fault_clear(fault_r);
 	switch (c->kind) {

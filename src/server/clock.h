@@ -154,10 +154,8 @@ enum clock_flag {
 };
 
 /* Code words: "ok", "syntax", ..., "unknown" for a code not in the
- * table; "none", "fischer", "days"; "ok", "vacation", "fell". */
+ * table. */
 const char *clock_error_name(enum clock_error error);
-const char *clock_kind_name(enum clock_kind kind);
-const char *clock_flag_name(enum clock_flag flag);
 
 /* --- Time controls --- */
 
@@ -166,10 +164,6 @@ const char *clock_flag_name(enum clock_flag flag);
  * -1 and *fault_r (may be NULL) if malformed or out of range: the first
  * fault found, left to right, the ranges last. */
 int clock_control_parse(const char *text, struct clock_control *control_r,
-			struct clock_fault *fault_r);
-/* 0 if every field of *control is in range, else -1 and *fault_r as
- * clock_control_parse would give it. */
-int clock_control_check(const struct clock_control *control,
 			struct clock_fault *fault_r);
 /* The canonical spec of *control (without weekends_off) into buf, NUL
  * terminated: 0, or -1 if the control is invalid or size too small

@@ -42,7 +42,8 @@ enum league_outcome league_view_outcome(const struct store_game *r)
 }
 
 /* Player pid's index in group g of v, or -1. */
-long league_view_index(const struct league_view *v, size_t g, int64_t pid)
+static long league_view_index(const struct league_view *v, size_t g,
+			      int64_t pid)
 {
 	for (size_t i = 0; i < v->groups[g].count; i++)
 		if (v->players[v->groups[g].first + i] == pid)
@@ -56,8 +57,9 @@ int league_view_group_no(const struct league_view *v, size_t g)
 	return v->members[v->groups[g].first].group_no;
 }
 
-/* Group g's standings from its games' results. */
-int league_view_standings(struct handle *h, struct league_view *v, size_t g)
+/* Group g's standings from its games' results.  0 or -1. */
+static int league_view_standings(struct handle *h, struct league_view *v,
+				 size_t g)
 {
 	struct league_game *lg = calloc(v->ngames + 1, sizeof(*lg));
 	struct league_fault fault;

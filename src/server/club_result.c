@@ -216,8 +216,10 @@ int club_apply_results(struct handle *h, size_t limit, size_t *applied_r,
 
 /* ---- what players and operators read ------------------------------------ */
 
-int club_ratings_ctx(struct handle *h, int64_t reader,
-		     struct template_ctx *ctx)
+/* The ratings list for templates (ratings[place, name, rating, rd,
+ * provisional, games, me], my_rating ...).  0 or -1. */
+static int club_ratings_ctx(struct handle *h, int64_t reader,
+			    struct template_ctx *ctx)
 {
 	struct store_rating *all = NULL;
 	size_t n = 0;

@@ -1,6 +1,7 @@
 /* game.c -- a game as the service works with it: loaded from the store
  * and replayed through the rules core, described for templates (names,
- * position, last moves, subject), pictured at a ply, and saved. */
+ * position, last moves, subject), pictured at a ply, and saved; and the
+ * settings a challenge asks for (play.c's and bot.c's). */
 #include "server/server_private.h"
 
 #include <inttypes.h>
@@ -24,6 +25,22 @@ int game_refuse_status(struct handle *h, const struct game *g)
 	game_refuse(h, "wrong_status", g->row->id);
 	template_ctx_set(h->refusal, "status",
 			 store_game_status_name(g->row->status));
+	return REFUSED;
+}
+
+/* A refusal worded by the rules' templates (rule.txt, explain.txt): the
+ * rule broken, and with a move, why in this position.  REFUSED, or -1 on
+ * a template error. */
+int game_refuse_rule(struct handle *h, const struct core_position *pos,
+		     const struct core_move *m, enum core_error err)
+{
+	const char *error;
+
+	if (render_move_refusal(h->srv->cfg.templates, pos, m, err, h->refusal,
+				&error) < 0) {
+		snprintf(h->srv->errbuf, sizeof(h->srv->errbuf), "%s", error);
+		return server_store_fail(h, h->srv->errbuf);
+	}
 	return REFUSED;
 }
 
@@ -481,4 +498,95 @@ int game_board_picture(struct handle *h, const struct game *g, int ply,
 			i++;
 	}
 	return render_picture_svg(&pos, last, &pic, out, error_r);
+}
+
+static bool game_challenge_is_clock(const struct command_option *o)
+{
+	return strcmp(o->key, "clock") == 0 ||
+	       strcmp(o->key, "weekends") == 0 ||
+	       strcmp(o->key, "vacation") == 0;
+}
+
+/* The time control of a challenge: its clock=, weekends= and vacation=
+ * options over the club's default, as the stored text into buf.  0, or
+ * REFUSED naming the accepted forms. */
+static int game_challenge_clock(struct handle *h, const struct command *c,
+				char *buf, size_t size)
+{
+	const struct server_clock_config *cc = &h->srv->cfg.clock;
+	struct clock_control control;
+	struct clock_fault f;
+	bool vacation_ok = true;
+
+	if (clock_control_parse(cc->default_clock != NULL ?
+				cc->default_clock : "none", &control,
+				NULL) < 0)
+		clock_control_parse("none", &control, NULL);
+	control.weekends_off = cc->default_weekends_off;
+	for (size_t i = 0; i < c->noptions; i++) {
+		const struct command_option *o = &c->options[i];
+		int r = 0;
+
+		if (strcmp(o->key, "clock") == 0) {
+			bool off = control.weekends_off;
+			r = clock_control_parse(o->value, &control, &f);
+			control.weekends_off = off;
+		} else if (strcmp(o->key, "weekends") == 0) {
+			r = clock_weekends_parse(o->value,
+						 &control.weekends_off, &f);
+		} else if (strcmp(o->key, "vacation") == 0) {
+			if (strcmp(o->value, "yes") == 0 ||
+			    strcmp(o->value, "no") == 0)
+				vacation_ok = strcmp(o->value, "yes") == 0;
+			else
+				r = -1, f.error = CLOCK_ERR_SYNTAX;
+		}
+		if (r < 0) {
+			server_refuse(h, "bad_clock");
+			template_ctx_setf(h->refusal, "option", "%s=%s", o->key,
+					  o->value);
+			template_ctx_set_bool(h->refusal, o->key, true);
+			template_ctx_set(h->refusal, "fault",
+					 clock_error_name(f.error));
+			/* A number out of its range says the range. */
+			if (f.max != 0) {
+				template_ctx_set_bool(h->refusal, "range", true);
+				template_ctx_set_int(h->refusal, "value",
+						     (long)f.value);
+				template_ctx_set_int(h->refusal, "min",
+						     (long)f.min);
+				template_ctx_set_int(h->refusal, "max",
+						     (long)f.max);
+			}
+			return REFUSED;
+		}
+	}
+	game_clock_text_format(&control, vacation_ok, buf, size);
+	return 0;
+}
+
+/* A challenge's options (play.c's `challenge`, bot.c's `challenge bot`):
+ * the time control, then the variant, over the service's defaults. */
+int game_challenge_settings(struct handle *h, const struct command *c,
+			    char *vtext, char *ctext)
+{
+	struct core_variant v = h->srv->cfg.default_variant;
+	enum core_error err;
+	int ret;
+
+	if ((ret = game_challenge_clock(h, c, ctext, GAME_CLOCK_TEXT_MAX)) != 0)
+		return ret;
+	for (size_t i = 0; i < c->noptions; i++) {
+		const struct command_option *o = &c->options[i];
+		if (game_challenge_is_clock(o))
+			continue;
+		if (core_variant_set_option(&v, o->key, o->value, &err) < 0) {
+			server_refuse(h, "bad_option");
+			template_ctx_setf(h->refusal, "option", "%s=%s", o->key,
+					  o->value);
+			return game_refuse_rule(h, NULL, NULL, err);
+		}
+	}
+	core_variant_format(&v, CORE_VARIANT_ALL, vtext, CORE_VARIANT_TEXT_MAX);
+	return 0;
 }

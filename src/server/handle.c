@@ -7,6 +7,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "store/store_bot.h"
+
 const char *server_player_address(const struct store_player *p)
 {
 	for (size_t i = 0; i < p->n_addresses; i++)
@@ -123,15 +125,30 @@ void server_set_utc(struct template_ctx *ctx, const char *key, int64_t t,
 	template_ctx_set(ctx, key, text);
 }
 
-void server_handle_outside(struct server *server, struct handle *h)
+int server_bot_id(struct handle *h, int64_t *id_r)
 {
-	memset(h, 0, sizeof(*h));
-	h->srv = server;
+	const char *error;
+
+	if (store_bot_player(h->srv->store, id_r, &error) < 0)
+		return server_store_fail(h, error);
+	return 0;
+}
+
+int server_is_bot(struct handle *h, int64_t pid)
+{
+	int64_t bot;
+
+	if (pid == 0)
+		return 0;
+	if (server_bot_id(h, &bot) < 0)
+		return -1;
+	return bot != 0 && bot == pid;
 }
 
 void server_handle_at(struct server *server, struct handle *h, int64_t now)
 {
-	server_handle_outside(server, h);
+	memset(h, 0, sizeof(*h));
+	h->srv = server;
 	h->now = now;
 	h->received = now;
 }

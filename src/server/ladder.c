@@ -252,7 +252,8 @@ void ladder_challenge_event(const struct ladder_rules *rules,
 
 /* --- The standing --- */
 
-struct ladder_standing *ladder_standing_new(void)
+/* An empty ladder; free it with ladder_standing_free.  Never NULL. */
+static struct ladder_standing *ladder_standing_new(void)
 {
 	return xzalloc(sizeof(struct ladder_standing));
 }

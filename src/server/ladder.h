@@ -236,7 +236,8 @@ void ladder_rules_default(struct ladder_rules *rules_r);
  * LADDER_ERR_RULE_RANGE with field the config key ("challenge_range",
  * "max_out", "max_in", "rematch_wait", "accept_within",
  * "time_loss_drop", "absence_withdraw", "win"), value, min and max; the
- * first in that order. */
+ * first in that order.  Only the tests call it: the configuration bounds
+ * each key itself (config_clubs.c). */
 int ladder_rules_check(const struct ladder_rules *rules,
 		       struct ladder_fault *fault_r);
 /* The range in places for a ladder of size members: at least 1. */
@@ -251,8 +252,6 @@ void ladder_challenge_event(const struct ladder_rules *rules,
 			    int64_t game, int64_t now,
 			    struct ladder_event *event_r);
 
-/* An empty ladder; free it with ladder_standing_free.  Never NULL. */
-struct ladder_standing *ladder_standing_new(void);
 /* Free *standing (NULL is fine) and set it to NULL. */
 void ladder_standing_free(struct ladder_standing **standing);
 
@@ -284,7 +283,8 @@ int ladder_position(const struct ladder_standing *standing, int64_t player);
 const struct ladder_challenge *
 ladder_open_challenge(const struct ladder_standing *standing, int64_t game);
 /* When a and b last finished a game (any result but cancelled), or -1
- * if never. */
+ * if never.  Outside ladder.c (the rematch wait) only the tests read it:
+ * a result's replay is checked through it. */
 int64_t ladder_last_result(const struct ladder_standing *standing,
 			   int64_t a, int64_t b);
 

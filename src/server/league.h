@@ -120,7 +120,9 @@ void league_rules_default(struct league_rules *rules_r);
  * LEAGUE_ERR_RULE_RANGE, field the key ("group_size", "promote",
  * "relegate", "season_start", "season_length"), value, min, max.
  * promote and relegate are 0..group_size / 2 each, so that nobody is
- * both promoted and relegated in a full group. */
+ * both promoted and relegated in a full group.  Only the tests call it
+ * (and tests/server/cases_input.c, on a case's [league]): the
+ * configuration bounds each key itself (config_clubs.c). */
 int league_rules_check(const struct league_rules *rules,
 		       struct league_fault *fault_r);
 

@@ -29,7 +29,7 @@ static int limits_counted(struct handle *h)
 
 	if (h->msg == NULL || h->me == NULL)
 		return 0;
-	bot = bot_is_player(h, h->me->id);
+	bot = server_is_bot(h, h->me->id);
 	return bot < 0 ? -1 : !bot;
 }
 

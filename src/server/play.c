@@ -13,22 +13,6 @@
 #include "core/variant.h"
 #include "render/render.h"
 
-/* A refusal worded by the rules' templates (rule.txt, explain.txt): the
- * rule broken, and with a move, why in this position.  REFUSED, or -1 on
- * a template error. */
-static int refuse_rule(struct handle *h, const struct core_position *pos,
-		       const struct core_move *m, enum core_error err)
-{
-	const char *error;
-
-	if (render_move_refusal(h->srv->cfg.templates, pos, m, err, h->refusal,
-				&error) < 0) {
-		snprintf(h->srv->errbuf, sizeof(h->srv->errbuf), "%s", error);
-		return server_store_fail(h, h->srv->errbuf);
-	}
-	return REFUSED;
-}
-
 /* A move the rules refuse. */
 static int refuse_move(struct handle *h, const struct game *g,
 		       const struct core_move *m, enum core_error err,
@@ -36,96 +20,7 @@ static int refuse_move(struct handle *h, const struct game *g,
 {
 	game_refuse(h, "illegal_move", g->row->id);
 	template_ctx_set(h->refusal, "move", text);
-	return refuse_rule(h, &g->rec.pos, m, err);
-}
-
-static bool play_is_clock_option(const struct command_option *o)
-{
-	return strcmp(o->key, "clock") == 0 ||
-	       strcmp(o->key, "weekends") == 0 ||
-	       strcmp(o->key, "vacation") == 0;
-}
-
-/* The time control of a challenge: its clock=, weekends= and vacation=
- * options over the club's default, as the stored text into buf.  0, or
- * REFUSED naming the accepted forms. */
-static int play_clock_options(struct handle *h, const struct command *c,
-			      char *buf, size_t size)
-{
-	const struct server_clock_config *cc = &h->srv->cfg.clock;
-	struct clock_control control;
-	struct clock_fault f;
-	bool vacation_ok = true;
-
-	if (clock_control_parse(cc->default_clock != NULL ?
-				cc->default_clock : "none", &control,
-				NULL) < 0)
-		clock_control_parse("none", &control, NULL);
-	control.weekends_off = cc->default_weekends_off;
-	for (size_t i = 0; i < c->noptions; i++) {
-		const struct command_option *o = &c->options[i];
-		int r = 0;
-
-		if (strcmp(o->key, "clock") == 0) {
-			bool off = control.weekends_off;
-			r = clock_control_parse(o->value, &control, &f);
-			control.weekends_off = off;
-		} else if (strcmp(o->key, "weekends") == 0) {
-			r = clock_weekends_parse(o->value,
-						 &control.weekends_off, &f);
-		} else if (strcmp(o->key, "vacation") == 0) {
-			if (strcmp(o->value, "yes") == 0 ||
-			    strcmp(o->value, "no") == 0)
-				vacation_ok = strcmp(o->value, "yes") == 0;
-			else
-				r = -1, f.error = CLOCK_ERR_SYNTAX;
-		}
-		if (r < 0) {
-			server_refuse(h, "bad_clock");
-			template_ctx_setf(h->refusal, "option", "%s=%s", o->key,
-					  o->value);
-			template_ctx_set_bool(h->refusal, o->key, true);
-			template_ctx_set(h->refusal, "fault",
-					 clock_error_name(f.error));
-			/* A number out of its range says the range. */
-			if (f.max != 0) {
-				template_ctx_set_bool(h->refusal, "range", true);
-				template_ctx_set_int(h->refusal, "value",
-						     (long)f.value);
-				template_ctx_set_int(h->refusal, "min",
-						     (long)f.min);
-				template_ctx_set_int(h->refusal, "max",
-						     (long)f.max);
-			}
-			return REFUSED;
-		}
-	}
-	game_clock_text_format(&control, vacation_ok, buf, size);
-	return 0;
-}
-
-int play_challenge_settings(struct handle *h, const struct command *c,
-			    char *vtext, char *ctext)
-{
-	struct core_variant v = h->srv->cfg.default_variant;
-	enum core_error err;
-	int ret;
-
-	if ((ret = play_clock_options(h, c, ctext, GAME_CLOCK_TEXT_MAX)) != 0)
-		return ret;
-	for (size_t i = 0; i < c->noptions; i++) {
-		const struct command_option *o = &c->options[i];
-		if (play_is_clock_option(o))
-			continue;
-		if (core_variant_set_option(&v, o->key, o->value, &err) < 0) {
-			server_refuse(h, "bad_option");
-			template_ctx_setf(h->refusal, "option", "%s=%s", o->key,
-					  o->value);
-			return refuse_rule(h, NULL, NULL, err);
-		}
-	}
-	core_variant_format(&v, CORE_VARIANT_ALL, vtext, CORE_VARIANT_TEXT_MAX);
-	return 0;
+	return game_refuse_rule(h, &g->rec.pos, m, err);
 }
 
 int play_challenge(struct handle *h, const struct command *c, struct game *g,
@@ -141,7 +36,7 @@ int play_challenge(struct handle *h, const struct command *c, struct game *g,
 
 	char ctext[GAME_CLOCK_TEXT_MAX];
 
-	if ((ret = play_challenge_settings(h, c, vtext, ctext)) != 0)
+	if ((ret = game_challenge_settings(h, c, vtext, ctext)) != 0)
 		return ret;
 	if (strcmp(c->name, "any") != 0) {
 		ret = store_player_by_name(h->srv->store, c->name, &target,

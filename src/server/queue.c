@@ -210,7 +210,7 @@ int server_queue_mail(struct handle *h, const char *to,
 	if (to == NULL)
 		return 0;
 	/* The bot has no mailbox: nothing is ever sent to it. */
-	if ((ret = bot_is_player(h, recipient_id)) != 0)
+	if ((ret = server_is_bot(h, recipient_id)) != 0)
 		return ret < 0 ? -1 : 0;
 	if (message_id_token(token) < 0)
 		return server_store_fail(h, "no random bytes for a Message-ID");

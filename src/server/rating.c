@@ -6,35 +6,9 @@
 
 #include <limits.h>
 #include <math.h>
-#include <stdio.h>
 
 /* Not M_PI: that is not ISO C. */
 #define RATING_PI 3.14159265358979323846
-
-static const char *const rating_error_names[] = {
-	[RATING_OK] = "ok",
-	[RATING_ERR_TAU_RANGE] = "tau_range",
-	[RATING_ERR_RD_MAX_RANGE] = "rd_max_range",
-	[RATING_ERR_RD_NEW_RANGE] = "rd_new_range",
-	[RATING_ERR_VOL_NEW_RANGE] = "vol_new_range",
-	[RATING_ERR_PERIOD_RANGE] = "period_range",
-	[RATING_ERR_R_RANGE] = "r_range",
-	[RATING_ERR_RD_RANGE] = "rd_range",
-	[RATING_ERR_VOL_RANGE] = "vol_range",
-	[RATING_ERR_SCORE] = "score",
-	[RATING_ERR_PERIODS] = "periods",
-	[RATING_ERR_BAD_ARGUMENT] = "bad_argument",
-};
-
-const char *rating_error_name(enum rating_error error)
-{
-	size_t n = sizeof(rating_error_names) / sizeof(rating_error_names[0]);
-
-	/* A code added to the enum but not here is "unknown", not NULL. */
-	if ((unsigned)error >= n || rating_error_names[error] == NULL)
-		return "unknown";
-	return rating_error_names[error];
-}
 
 /* -1 with *fault_r (may be NULL) filled. */
 static int fail(struct rating_fault *fault_r, enum rating_error error,
@@ -99,7 +73,9 @@ int rating_config_check(const struct rating_config *config,
 	return 0;
 }
 
-int64_t rating_period_seconds(const struct rating_config *config)
+/* The rating period in whole seconds (period_days * 86400 rounded, at
+ * least 1).  config must pass rating_config_check. */
+static int64_t rating_period_seconds(const struct rating_config *config)
 {
 	/* At most 3660 * 86400: no overflow. */
 	int64_t seconds = (int64_t)llround(config->period_days * 86400.0);
@@ -137,7 +113,9 @@ int rating_check(const struct rating *rating, struct rating_fault *fault_r)
 	return check_rating(rating, RATING_NO_GAME, fault_r);
 }
 
-bool rating_provisional(const struct rating *rating)
+/* rd > RATING_PROVISIONAL_RD: too few recent games to trust r (shown
+ * "1464?", rating_round). */
+static bool rating_provisional(const struct rating *rating)
 {
 	return rating->rd > RATING_PROVISIONAL_RD;
 }
@@ -360,14 +338,4 @@ void rating_round(const struct rating *rating, struct rating_shown *shown_r)
 	shown_r->r = round_int(rating->r);
 	shown_r->rd = round_int(rating->rd);
 	shown_r->provisional = rating_provisional(rating);
-}
-
-int rating_format(const struct rating *rating, char *buf, size_t size)
-{
-	struct rating_shown shown;
-	int n;
-
-	rating_round(rating, &shown);
-	n = snprintf(buf, size, "%d%s", shown.r, shown.provisional ? "?" : "");
-	return n < 0 || (size_t)n >= size ? -1 : 0;
 }

@@ -30,8 +30,8 @@
  * between games played on the same day.
  *
  * Errors are codes (enum rating_error) plus the number at fault in a
- * struct rating_fault; rating_error_name() gives a code word.  The words
- * players and operators read belong in templates/.
+ * struct rating_fault.  The words players and operators read belong in
+ * templates/.
  */
 #ifndef ASHES_SERVER_RATING_H
 #define ASHES_SERVER_RATING_H
@@ -71,8 +71,6 @@
 #define RATING_MAX_ITERATIONS 1000
 /* Step 5's convergence tolerance. */
 #define RATING_EPSILON 0.000001
-/* rating_format's longest text, NUL included: "-10000?". */
-#define RATING_TEXT_MAX 16
 
 /* A game is not in any rating_update fault: the player's or the
  * configuration's own value is. */
@@ -137,22 +135,17 @@ struct rating_shown {
 	bool provisional;
 };
 
-/* Code words: "ok", "tau_range", ..., "unknown" for a code not in the
- * table. */
-const char *rating_error_name(enum rating_error error);
-
 /* --- The configuration --- */
 
 /* tau 0.5, rd_new 350, vol_new 0.06, rd_max 350, period_days 7. */
 void rating_config_default(struct rating_config *config_r);
 /* 0 if every field is in range (NaN never is), else -1 and *fault_r
  * (may be NULL): the first fault in the order tau, rd_max, rd_new,
- * vol_new, period_days (rd_max first: rd_new's range depends on it). */
+ * vol_new, period_days (rd_max first: rd_new's range depends on it).
+ * rating_age and rating_update start with it; outside rating.c only the
+ * tests call it, to pin each bound. */
 int rating_config_check(const struct rating_config *config,
 			struct rating_fault *fault_r);
-/* The rating period in whole seconds (period_days * 86400 rounded, at
- * least 1).  config must pass rating_config_check. */
-int64_t rating_period_seconds(const struct rating_config *config);
 
 /* --- Ratings --- */
 
@@ -161,13 +154,12 @@ int64_t rating_period_seconds(const struct rating_config *config);
 void rating_new(const struct rating_config *config, struct rating *rating_r);
 /* 0 if *rating is within the bounds above (a stored rating read back),
  * else -1 and *fault_r (RATING_ERR_R_RANGE, _RD_RANGE, _VOL_RANGE), the
- * first of r, rd, vol at fault. */
+ * first of r, rd, vol at fault.  As rating_config_check, called outside
+ * rating.c by the tests alone. */
 int rating_check(const struct rating *rating, struct rating_fault *fault_r);
-/* rd > RATING_PROVISIONAL_RD: too few recent games to trust r. */
-bool rating_provisional(const struct rating *rating);
 
 /* The whole rating periods from last_played to now: floor((now -
- * last_played) / rating_period_seconds), 0 if now is not after
+ * last_played) / the period in whole seconds), 0 if now is not after
  * last_played.  Never overflows.  config must pass rating_config_check. */
 int64_t rating_periods_between(const struct rating_config *config,
 			       int64_t last_played, int64_t now);
@@ -186,7 +178,9 @@ int rating_age(const struct rating_config *config, struct rating *rating,
  * capped at rd_max before the games shrink it, so no output RD is above
  * rd_max.  out_r may be player.  -1 and *out_r unchanged if config,
  * *player or an opponent is invalid, or a score is not 0, 0.5 or 1
- * (fault_r->game says which game). */
+ * (fault_r->game says which game).  The club rates one game at a time
+ * (rating_update_pair); the tests use this general form for Glickman's
+ * worked example, three games in one period. */
 int rating_update(const struct rating_config *config,
 		  const struct rating *player, const struct rating_game *games,
 		  size_t n, struct rating *out_r, struct rating_fault *fault_r);
@@ -206,7 +200,8 @@ int rating_update_pair(const struct rating_config *config,
  * took, at most RATING_MAX_ITERATIONS (if it stops there, the end of the
  * bracket where |f| is smaller is taken).  For inputs as rating_update
  * computes them from valid ratings (v up to about 1e76) the result is
- * finite and positive; it is not clamped. */
+ * finite and positive; it is not clamped.  Declared here for the tests
+ * alone, which check it on the paper's numbers and over extreme inputs. */
 double rating_volatility(double phi, double v, double delta, double vol,
 			 double tau, int *iterations_r);
 
@@ -214,8 +209,5 @@ double rating_volatility(double phi, double v, double delta, double vol,
 
 /* The numbers shown; the ratings themselves stay doubles. */
 void rating_round(const struct rating *rating, struct rating_shown *shown_r);
-/* "1464", or "1464?" if provisional, into buf: 0, or -1 if size is too
- * small (RATING_TEXT_MAX always suffices). */
-int rating_format(const struct rating *rating, char *buf, size_t size);
 
 #endif

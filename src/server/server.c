@@ -419,16 +419,6 @@ int server_prune_rates(struct server *server, int64_t now,
 	return 0;
 }
 
-int server_help_text(struct server *server, struct buf *out,
-		     const char **error_r)
-{
-	struct template_ctx *ctx = template_ctx_new();
-	int ret = template_render(server->cfg.templates, "mail/help.txt", ctx,
-				  out, error_r);
-	template_ctx_free(&ctx);
-	return ret;
-}
-
 int server_check_templates(struct server *server, const char **error_r)
 {
 	return commands_check_templates(server, error_r);

@@ -384,11 +384,6 @@ int server_attempts_forget(struct server *server, const char *source,
  * ("path:line: reason", valid until the next call on the template set). */
 int server_check_templates(struct server *server, const char **error_r);
 
-/* Render the mailed `help` text (templates/mail/help.txt, which includes
- * templates/help-commands.txt) into out.  -1 on a template error. */
-int server_help_text(struct server *server, struct buf *out,
-		     const char **error_r);
-
 /* `ashes game show ID`: players, status, the board and every stored ply
  * with its player, time and inbound message, the clocks at now and
  * their history, from templates/

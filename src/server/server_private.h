@@ -2,10 +2,12 @@
  * outside src/server.
  *
  * The files, each calling only the ones below it in this list (so a
- * feature to come adds a file on top, not a case in the middle):
+ * feature to come adds a file on top, not a case in the middle; the
+ * script scripts/layers checks it):
  *   timer.c     the clocks' timer: flags, reminders, the daemon's absence,
  *               in a transaction of its own;
  *   admin_clock.c  `ashes clock`, `ashes game adjust`, the clock history;
+ *   admin_club.c  `ashes ladder show|history|move`;
  *   server.c    one mail, one transaction: duplicate, intake, replay,
  *               identity, commands, outcome (server.h's pipeline);
  *   intake.c    decisions about the mail as a whole (bounce, loops, rate
@@ -14,6 +16,8 @@
  *               handler and the template of its result; the gate, the
  *               game loading and the rendering happen there, once;
  *   reply.c     the one reply to the sender;
+ *   archive_cmd.c  archive GAME: the game's archive, built and attached
+ *               by the daemon's outbox when it sends the mail;
  *   play.c      challenge, accept, decline, withdraw, move, preview,
  *               resign, draw;
  *   view.c      board, moves, history, games, observe, unobserve;
@@ -21,24 +25,47 @@
  *   message.c   message: a note to the opponent, archived with the game;
  *   undo.c      offer|accept|decline undo: a move taken back by agreement;
  *   settings.c  set KEY VALUE, settings: what a player chose;
- *   archive_cmd.c  archive GAME: the game's archive, built and attached
- *               by the daemon's outbox when it sends the mail;
  *   vacation.c  vacation: a player's clocks stopped for some days;
- *   flag.c      a flag that falls (by the timer or a late move), claim;
  *   help.c      help [TOPIC]: the general help, the rules, one command;
+ *   bot_turn.c  what the daemon's bot thread asks: the bot's turn, its
+ *               thinking, the mail that plays its move;
+ *   bot.c       challenge bot, hint; what is refused for being the bot's
+ *               (its key, its name, offers to it);
+ *   club_timer.c  the club's work the timer runs (joins, results,
+ *               walkovers, absences, seasons, the weekly mail);
+ *   club_ladder.c  the ladder commands, and a ladder challenge answered;
+ *   club_league.c  the leagues' seasons begun, the league command;
+ *   club_league_view.c  a league season as stored, with its standings;
+ *   club_result.c  a competition game's end: ladder result, ratings;
+ *   club.c      what the competitions share: configuration, standings,
+ *               the games they create, members;
+ *   flag.c      a flag that falls (by the timer or a late move), claim;
  *   notice.c    the notices a change of a game sends (your move, result,
  *               observers, challenges);
  *   digest.c    the daily digest of the games an observer follows;
+ *   queue.c     one outgoing mail into the outbox, as a typed envelope;
+ *   limits.c    what one player's mails may make the daemon send and
+ *               compute;
  *   recipient.c what each reader chose, as a mail to them honours it: the
  *               legal-move list, their own move shown when no reply
  *               confirmed it, an observer's notice kept for the digest;
- *   queue.c     one outgoing mail into the outbox, as a typed envelope;
- *   game.c      a game loaded, replayed, described and saved;
+ *   admin.c     operator views (`ashes game show`);
+ *   game.c      a game loaded, replayed, described and saved; a
+ *               challenge's settings;
  *   game_clock.c  a game's clocks from the row and back, the clock's part
  *               in a move, the vacation bank, the clocks mails show;
- *   handle.c    the mail in hand: refusals, rendering, failures;
+ *   clock.c, clock_zone.c  the clock arithmetic (clock.h), calling
+ *               nothing of the service (clock_private.h);
+ *   ladder.c, league.c, rating.c  a ladder's, a league's and the
+ *               ratings' rules (ladder.h, league.h, rating.h), likewise;
+ *   game_record.c  a game's record from the store, for `history`;
  *   mailbox.c   the mailbox bookkeeping the loop asks the service for;
- *   admin.c     operator views (`ashes game show`).
+ *   handle.c    the mail in hand: refusals, rendering, failures, the bot's
+ *               player id;
+ *   command_text.c, command_signoff.c, command.c, command_args.c,
+ *   command_near.c, command_thread.c, command_words.c  the command
+ *               language (command.h): text in, commands out, nothing of
+ *               the service.
  */
 #ifndef ASHES_SERVER_PRIVATE_H
 #define ASHES_SERVER_PRIVATE_H
@@ -179,15 +206,6 @@ server_command_fn undo_run;
 server_command_fn help_run;
 server_command_fn archive_cmd_run;
 
-/* play.c.  A challenge's options: the variant's text into vtext
- * (CORE_VARIANT_TEXT_MAX bytes) and the time control's into ctext
- * (GAME_CLOCK_TEXT_MAX).  0, REFUSED (a bad option), or -1. */
-int play_challenge_settings(struct handle *h, const struct command *c,
-			    char *vtext, char *ctext);
-
-/* ---- bot.c: the practice opponent ------------------------------------ */
-
-/* The bot's player id into *id_r (0: there is no bot).  0 or -1. */
 /* ---- limits.c: what one player's mails may make us send and compute */
 
 /* Count mails queued, and their bytes, for the sender of the mail in
@@ -211,10 +229,8 @@ int limits_challenge(struct handle *h, const struct store_player *target);
 /* `challenge bot`: [bot] max_games_per_player.  0, REFUSED, -1. */
 int limits_bot_games(struct handle *h);
 
-int bot_player_id(struct handle *h, int64_t *id_r);
-/* Is player pid the bot?  1 yes, 0 no, -1 failure.  The bot gets no
- * mail: queue.c drops every mail to it. */
-int bot_is_player(struct handle *h, int64_t pid);
+/* ---- bot.c: the practice opponent ------------------------------------ */
+
 /* Is fpr the bot's key?  1 yes, 0 no, -1 failure. */
 int bot_is_key(struct handle *h, const char *fpr);
 /* A `challenge NAME` naming the bot: REFUSED (played with `challenge
@@ -408,6 +424,16 @@ int game_board_picture(struct handle *h, const struct game *g, int ply,
  * "wrong_status" with its status. */
 int game_refuse(struct handle *h, const char *code, int64_t game);
 int game_refuse_status(struct handle *h, const struct game *g);
+/* A refusal worded by the rules' templates (rule.txt, explain.txt): the
+ * rule broken (err), and with a move m in pos, why in this position.
+ * REFUSED, or -1 on a template error. */
+int game_refuse_rule(struct handle *h, const struct core_position *pos,
+		     const struct core_move *m, enum core_error err);
+/* A challenge's options: the variant's text into vtext
+ * (CORE_VARIANT_TEXT_MAX bytes) and the time control's into ctext
+ * (GAME_CLOCK_TEXT_MAX).  0, REFUSED (a bad option), or -1. */
+int game_challenge_settings(struct handle *h, const struct command *c,
+			    char *vtext, char *ctext);
 
 /* ---- game_clock.c: a game's clocks ------------------------------------ */
 
@@ -543,10 +569,6 @@ int club_apply_results(struct handle *h, size_t limit, size_t *applied_r,
  * second loss on time in a row): *rated_r.  0 or -1. */
 int club_rate_game(struct handle *h, const struct game *g, int64_t at,
 		   bool *rated_r);
-/* The ratings list for templates (ratings[place, name, rating, rd,
- * provisional, games, me], my_rating ...).  0 or -1. */
-int club_ratings_ctx(struct handle *h, int64_t reader,
-		     struct template_ctx *ctx);
 server_command_fn club_ratings;
 
 /* club_league.c.  The `league` command; a league's season begun when
@@ -575,12 +597,8 @@ int league_view_load(struct handle *h, int64_t season_id,
 void league_view_free(struct league_view *v);
 /* How a game's row counts in the standings. */
 enum league_outcome league_view_outcome(const struct store_game *r);
-/* Player pid's index in group g of v, or -1. */
-long league_view_index(const struct league_view *v, size_t g, int64_t pid);
 /* The group number (1..) of group g of v. */
 int league_view_group_no(const struct league_view *v, size_t g);
-/* Group g's standings from its games' results.  0 or -1. */
-int league_view_standings(struct handle *h, struct league_view *v, size_t g);
 /* The group and place of pid in v: 1 and *g_r, *row_r; 0 if not in. */
 int league_view_find(const struct league_view *v, int64_t pid, size_t *g_r,
 		     const struct league_row **row_r);
@@ -642,10 +660,15 @@ int server_render_into(struct handle *h, const char *name,
  * `seconds`, "2026-12-01 10:00:00 UTC": the operator's views). */
 void server_set_utc(struct template_ctx *ctx, const char *key, int64_t t,
 		    bool seconds);
-/* A handle for work outside any mail (operator views). */
-void server_handle_outside(struct server *server, struct handle *h);
-/* The same at time now (the timer, the operator's changes): received =
- * now. */
+/* The bot's player id, 0 while no bot is enlisted: asked of the store
+ * each time, since the bot's own thread enlists it.  0 or -1. */
+int server_bot_id(struct handle *h, int64_t *id_r);
+/* Is player pid the bot?  1 yes, 0 no, -1 failure.  The bot gets no
+ * mail: queue.c drops every mail to it; limits.c counts none of its
+ * sends. */
+int server_is_bot(struct handle *h, int64_t pid);
+/* A handle for work outside any mail at time now (the timer, the
+ * operator's views and changes): received = now. */
 void server_handle_at(struct server *server, struct handle *h, int64_t now);
 
 #endif

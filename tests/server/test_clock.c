@@ -182,12 +182,6 @@ START_TEST(test_names)
 	ck_assert_str_eq(clock_error_name(CLOCK_ERR_BAD_ARGUMENT + 1),
 			 "unknown");
 	ck_assert_str_eq(clock_error_name(CLOCK_ERR_CAP_RANGE), "cap_range");
-	ck_assert_str_eq(clock_kind_name(CLOCK_KIND_NONE), "none");
-	ck_assert_str_eq(clock_kind_name(CLOCK_KIND_FISCHER), "fischer");
-	ck_assert_str_eq(clock_kind_name(CLOCK_KIND_DAYS), "days");
-	ck_assert_str_eq(clock_flag_name(CLOCK_FLAG_OK), "ok");
-	ck_assert_str_eq(clock_flag_name(CLOCK_FLAG_VACATION), "vacation");
-	ck_assert_str_eq(clock_flag_name(CLOCK_FLAG_FELL), "fell");
 }
 END_TEST
 

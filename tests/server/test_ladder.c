@@ -40,7 +40,7 @@ void lad_init(struct lad *l, int n)
 
 	memset(l, 0, sizeof(*l));
 	ladder_rules_default(&l->rules);
-	l->s = ladder_standing_new();
+	ck_assert_int_eq(ladder_replay(NULL, 0, &l->s, NULL), 0);
 	for (i = 1; i <= n; i++)
 		lad_join(l, i, T0);
 }

@@ -50,6 +50,15 @@ static bool same(const struct rating *a, const struct rating *b)
 
 /* --- Glickman's example --- */
 
+/* Whether *r is shown provisional ("1464?"), as players read it. */
+static bool provisional(const struct rating *r)
+{
+	struct rating_shown s;
+
+	rating_round(r, &s);
+	return s.provisional;
+}
+
 START_TEST(test_glickman_example)
 {
 	/* "Example of the Glicko-2 system", steps 1-8: tau 0.5. */
@@ -71,7 +80,7 @@ START_TEST(test_glickman_example)
 	ck_assert_msg(fabs(out.rd - 151.52) < 0.01, "rd %.6f", out.rd);
 	ck_assert_msg(fabs(out.vol - 0.05999) < 0.00001, "vol %.8f",
 		      out.vol);
-	ck_assert(rating_provisional(&out)); /* 151.52 > 110 */
+	ck_assert(provisional(&out)); /* 151.52 > 110 */
 
 	/* Step 5 from the paper's own intermediate numbers: phi 1.1513,
 	 * v 1.7785, delta -0.4834. */
@@ -126,12 +135,12 @@ START_TEST(test_period_without_games)
 	ck_assert(aged.r == 1500 && aged.vol == 0.06);
 	/* An established player away for 100 weeks is provisional again. */
 	aged = rating(1720.5, 50, 0.06);
-	ck_assert(!rating_provisional(&aged));
+	ck_assert(!provisional(&aged));
 	ck_assert_int_eq(rating_age(&c, &aged, 100, NULL), 0);
 	ck_assert_msg(fabs(aged.rd - 115.602918) < 0.000001, "rd %.8f",
 		      aged.rd);
 	ck_assert(aged.r == 1720.5);
-	ck_assert(rating_provisional(&aged));
+	ck_assert(provisional(&aged));
 	/* No periods: nothing changes, even above rd_max. */
 	aged = rating(1600, 400, 0.07);
 	ck_assert_int_eq(rating_age(&c, &aged, 0, NULL), 0);
@@ -327,8 +336,8 @@ START_TEST(test_config_refused)
 		*fields[bad[i].field] = bad[i].value;
 		memset(&f, 0, sizeof(f));
 		ck_assert_int_eq(rating_config_check(&c, &f), -1);
-		ck_assert_msg(f.error == bad[i].error, "%zu: %s", i,
-			      rating_error_name(f.error));
+		ck_assert_msg(f.error == bad[i].error, "%zu: %d", i,
+			      (int)f.error);
 		ck_assert(f.value == bad[i].value);
 		ck_assert(f.min == bad[i].min && f.max == bad[i].max);
 		ck_assert(f.game == RATING_NO_GAME);
@@ -399,8 +408,8 @@ START_TEST(test_ratings_refused)
 
 	for (i = 0; i < N(bad); i++) {
 		ck_assert_int_eq(rating_check(&bad[i], &f), -1);
-		ck_assert_msg(f.error == errors[i], "%zu: %s", i,
-			      rating_error_name(f.error));
+		ck_assert_msg(f.error == errors[i], "%zu: %d", i,
+			      (int)f.error);
 		/* The player at fault. */
 		ck_assert_int_eq(rating_update(&c, &bad[i], games, 3, &out,
 					       &f), -1);
@@ -442,19 +451,6 @@ START_TEST(test_ratings_refused)
 	ck_assert_int_eq(rating_check(&out, NULL), 0);
 	out = rating(RATING_R_MAX, RATING_RD_LIMIT, RATING_VOL_MAX);
 	ck_assert_int_eq(rating_check(&out, NULL), 0);
-}
-END_TEST
-
-START_TEST(test_names)
-{
-	ck_assert_str_eq(rating_error_name(RATING_OK), "ok");
-	ck_assert_str_eq(rating_error_name(RATING_ERR_TAU_RANGE), "tau_range");
-	ck_assert_str_eq(rating_error_name(RATING_ERR_PERIOD_RANGE),
-			 "period_range");
-	ck_assert_str_eq(rating_error_name(RATING_ERR_SCORE), "score");
-	ck_assert_str_eq(rating_error_name(RATING_ERR_BAD_ARGUMENT),
-			 "bad_argument");
-	ck_assert_str_eq(rating_error_name((enum rating_error)999), "unknown");
 }
 END_TEST
 
@@ -559,7 +555,6 @@ START_TEST(test_periods_between)
 	struct rating_config c = config();
 	int64_t t = 1767225600; /* 2026-01-01 00:00 UTC */
 
-	ck_assert_int_eq(rating_period_seconds(&c), 7 * D);
 	ck_assert_int_eq(rating_periods_between(&c, t, t), 0);
 	ck_assert_int_eq(rating_periods_between(&c, t, t + 7 * D - 1), 0);
 	ck_assert_int_eq(rating_periods_between(&c, t, t + 7 * D), 1);
@@ -569,12 +564,10 @@ START_TEST(test_periods_between)
 	ck_assert_int_eq(rating_periods_between(&c, INT64_MIN, INT64_MAX),
 			 (int64_t)(UINT64_MAX / (uint64_t)(7 * D)));
 	c.period_days = 0.5;
-	ck_assert_int_eq(rating_period_seconds(&c), D / 2);
 	ck_assert_int_eq(rating_periods_between(&c, t, t + 3 * D), 6);
 	/* A period shorter than a second counts whole seconds. */
 	c.period_days = 1e-9;
 	ck_assert_int_eq(rating_config_check(&c, NULL), 0);
-	ck_assert_int_eq(rating_period_seconds(&c), 1);
 	ck_assert_int_eq(rating_periods_between(&c, 0, INT64_MAX), INT64_MAX);
 	ck_assert_int_eq(rating_periods_between(&c, INT64_MIN, INT64_MAX),
 			 INT64_MAX);
@@ -586,11 +579,10 @@ START_TEST(test_new_and_shown)
 	struct rating_config c = config();
 	struct rating p;
 	struct rating_shown s;
-	char buf[RATING_TEXT_MAX];
 
 	rating_new(&c, &p);
 	ck_assert(p.r == 1500 && p.rd == 350 && p.vol == 0.06);
-	ck_assert(rating_provisional(&p));
+	ck_assert(provisional(&p));
 	c.rd_new = 300;
 	c.vol_new = 0.05;
 	rating_new(&c, &p);
@@ -601,15 +593,11 @@ START_TEST(test_new_and_shown)
 	ck_assert_int_eq(s.r, 1464);
 	ck_assert_int_eq(s.rd, 152);
 	ck_assert(s.provisional);
-	ck_assert_int_eq(rating_format(&p, buf, sizeof(buf)), 0);
-	ck_assert_str_eq(buf, "1464?");
-	ck_assert_int_eq(rating_format(&p, buf, 6), 0);
-	ck_assert_int_eq(rating_format(&p, buf, 5), -1);
 	/* 110 is the edge: decided on the stored RD, not the shown one. */
 	p.rd = 110;
-	ck_assert(!rating_provisional(&p));
-	ck_assert_int_eq(rating_format(&p, buf, sizeof(buf)), 0);
-	ck_assert_str_eq(buf, "1464");
+	ck_assert(!provisional(&p));
+	rating_round(&p, &s);
+	ck_assert(!s.provisional && s.r == 1464);
 	p.rd = 110.0001;
 	rating_round(&p, &s);
 	ck_assert(s.provisional && s.rd == 110);
@@ -625,12 +613,12 @@ START_TEST(test_new_and_shown)
 	rating_round(&p, &s);
 	ck_assert_int_eq(s.r, -1);
 	p = rating(RATING_R_MIN, RATING_RD_LIMIT, 0.06);
-	ck_assert_int_eq(rating_format(&p, buf, sizeof(buf)), 0);
-	ck_assert_str_eq(buf, "-10000?");
-	/* Whatever a caller passes, the text fits. */
+	rating_round(&p, &s);
+	ck_assert(s.r == -10000 && s.provisional);
+	/* Whatever a caller passes, the number fits an int. */
 	p.r = -1e300;
-	ck_assert_int_eq(rating_format(&p, buf, sizeof(buf)), 0);
-	ck_assert_str_eq(buf, "-2147483648?");
+	rating_round(&p, &s);
+	ck_assert_int_eq(s.r, INT_MIN);
 }
 END_TEST
 
@@ -704,7 +692,6 @@ int main(void)
 	suite_add_tcase(s, glicko);
 	tcase_add_test(refused, test_config_refused);
 	tcase_add_test(refused, test_ratings_refused);
-	tcase_add_test(refused, test_names);
 	suite_add_tcase(s, refused);
 	tcase_add_test(edges, test_extremes_finite);
 	tcase_add_test(edges, test_volatility_bounded);
