@@ -8,11 +8,11 @@
  * outside this transaction: it reads every mail of the game and signs
  * with the daemon's key, and the service knows nothing of gpg.
  *
- * Who may ask (the row's gate, GATE_SEEN): a player of the game at any
- * time once it began, anyone registered once it is finished.  While a
- * game runs its archive holds the notes its players sent each other,
- * which `history` shows only to them; a finished game is the club's
- * record, as its result is. */
+ * Who may ask (the row's gate, GATE_PLAYER_OR_FINISHED): a player of the
+ * game at any time once it began, anyone registered once it is finished.
+ * While a game runs its archive holds the notes its players sent each
+ * other, which `history` shows only to them; a finished game is the
+ * club's record, as its result is. */
 #include "server/server_private.h"
 
 #include <stdlib.h>

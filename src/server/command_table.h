@@ -104,7 +104,7 @@
 	    REGISTERED, club_ratings, "cmd-ratings.txt") \
 	/* game: its archive, mailed (archive_cmd.c says why this gate) */ \
 	ROW(ARCHIVE, "archive", "archive", parse_game_arg, true, \
-	    SEEN, archive_cmd_run, "cmd-archive.txt") \
+	    PLAYER_OR_FINISHED, archive_cmd_run, "cmd-archive.txt") \
 	/* game: the bot's best moves, for the player to move (bot.c) */ \
 	ROW(HINT, "hint", "hint", parse_game_arg, true, \
 	    TO_MOVE, bot_hint, "cmd-hint.txt") \

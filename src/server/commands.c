@@ -15,8 +15,8 @@ enum commands_gate {
 	GATE_ANYONE = 0,  /* even a sender nobody knows yet */
 	GATE_REGISTERED,  /* a player with a confirmed address */
 	GATE_GAME,        /* ... naming a game that exists (loaded) */
-	GATE_SEEN,        /* ... a player of it, or anyone once it is
-			   * finished */
+	GATE_PLAYER_OR_FINISHED, /* ... a player of it, or anyone once it
+				  * is finished */
 	GATE_PLAYER,      /* ... an active game the sender plays in */
 	GATE_TO_MOVE,     /* ... and it is the sender's turn (the ply, if
 			   * given, is the next one) */
@@ -72,8 +72,9 @@ static int commands_gate(struct handle *h, const struct commands_row *row,
 		return ret < 0 ? -1 : REFUSED;
 	if (h->first_game == 0)
 		h->first_game = c->game;
-	if (row->gate == GATE_GAME || (row->gate == GATE_SEEN &&
-				       g->row->status == STORE_GAME_FINISHED))
+	if (row->gate == GATE_GAME ||
+	    (row->gate == GATE_PLAYER_OR_FINISHED &&
+	     g->row->status == STORE_GAME_FINISHED))
 		return 0;
 	if (g->row->status != STORE_GAME_ACTIVE)
 		return game_refuse_status(h, g);
@@ -251,6 +252,7 @@ int commands_check_templates(struct server *server, const char **error_r)
 	struct template_set *ts = server->cfg.templates;
 	size_t i;
 
+	/* row 0 is COMMAND_INVALID's, which runs nothing */
 	for (i = 1; i < sizeof(commands_table) / sizeof(commands_table[0]);
 	     i++)
 		if (template_check(ts, commands_table[i].template, error_r) < 0)
