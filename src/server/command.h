@@ -18,8 +18,9 @@
  * commands run in order and the first failure stops the rest.
  *
  * Files: command_table.h the commands and the errors, a row each;
- * command.c the grammar of one line; command_text.c the lines of a body; command_near.c slips of keywords, prose and closings;
- * command_thread.c game numbers, subjects and threads.
+ * command.c the grammar of one line; command_text.c the lines of a body;
+ * command_near.c slips of keywords, prose and closings; command_thread.c
+ * game numbers, subjects and threads.
  */
 #ifndef ASHES_SERVER_COMMAND_H
 #define ASHES_SERVER_COMMAND_H

@@ -17,13 +17,14 @@
  * run       the handler (server_private.h); template its result's words,
  *           under templates/mail/.
  *
- * command.c expands the language's columns (keyword to names_game), commands.c
- * the service's (gate to template): the reader links none of the
- * service's functions, so it is tested and fuzzed alone.  The order is
- * the reader's: a two-word row comes before the row of its first word,
+ * command.c expands the language's columns (keyword to names_game),
+ * commands.c the service's (gate to template): the reader links none of
+ * the service's functions, so it is tested and fuzzed alone.  The order
+ * is the reader's: a two-word row comes before the row of its first word,
  * and of keywords as close to a slip as each other the first is
- * suggested.  Commands run by other keywords' parsers: `accept undo` and
- * `offer undo` are undo's, `accept draw` and `offer draw` draw's. */
+ * suggested.  Some lines are read by another keyword's parser: `accept
+ * undo` and `offer undo` are undo's, `accept draw` and `offer draw`
+ * draw's. */
 #ifndef ASHES_SERVER_COMMAND_TABLE_H
 #define ASHES_SERVER_COMMAND_TABLE_H
 
@@ -119,7 +120,7 @@
  * CODE      COMMAND_CODE of enum command_error (command.h); the comment
  *           says what the command's `detail` then names.
  * section   the refusal's words: the section of mail/refusal.txt.
- * text      a short English reason, for the corpus tests and the fuzzer
+ * text      a short English reason, for the tests' corpus
  *           (command_error_string()); players read the section. */
 #define COMMAND_ERRORS(ERR) \
 	ERR(OK, "ok", "no error") \
