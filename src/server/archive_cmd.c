@@ -26,7 +26,6 @@ int archive_cmd_run(struct handle *h, const struct command *c,
 	int64_t weight = 0;
 	int ret;
 
-	(void)c;
 	/* Once a day per game, within the hour's bytes (limits.c). */
 	if ((ret = limits_archive(h, g, &weight)) != 0)
 		return ret;

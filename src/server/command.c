@@ -14,7 +14,6 @@
 #include <string.h>
 #include <strings.h>
 
-
 static command_args_parser parse_help, parse_no_args, parse_register,
 	parse_confirm, parse_key, parse_challenge, parse_challenge_bot,
 	parse_game_arg, parse_answer, parse_move, parse_preview, parse_draw,
@@ -299,7 +298,6 @@ static int parse_help(struct command *cmd, const struct word *w, size_t nw,
 {
 	const char *near;
 
-	(void)thread_game;
 	if (nw == 1 || (nw == 2 && help_topic(&w[1], cmd->topic,
 					      sizeof(cmd->topic))))
 		return 0;
@@ -316,8 +314,6 @@ static int parse_help(struct command *cmd, const struct word *w, size_t nw,
 static int parse_no_args(struct command *cmd, const struct word *w, size_t nw,
 			 const char *end, int64_t thread_game)
 {
-	(void)end;
-	(void)thread_game;
 	return command_no_more(cmd, w, nw, 1);
 }
 
@@ -325,8 +321,6 @@ static int parse_no_args(struct command *cmd, const struct word *w, size_t nw,
 static int parse_register(struct command *cmd, const struct word *w,
 			  size_t nw, const char *end, int64_t thread_game)
 {
-	(void)end;
-	(void)thread_game;
 	if (nw < 2)
 		return command_fail_str(cmd, COMMAND_ERR_MISSING_ARG, "NAME");
 	if (!valid_name(&w[1]))
@@ -339,8 +333,6 @@ static int parse_register(struct command *cmd, const struct word *w,
 static int parse_confirm(struct command *cmd, const struct word *w,
 			 size_t nw, const char *end, int64_t thread_game)
 {
-	(void)end;
-	(void)thread_game;
 	if (nw < 2)
 		return command_fail_str(cmd, COMMAND_ERR_MISSING_ARG, "CODE");
 	if (w[1].len < COMMAND_CODE_MIN || w[1].len > COMMAND_CODE_MAX)
@@ -359,8 +351,6 @@ static int parse_confirm(struct command *cmd, const struct word *w,
 static int parse_key(struct command *cmd, const struct word *w, size_t nw,
 		     const char *end, int64_t thread_game)
 {
-	(void)end;
-	(void)thread_game;
 	if (nw < 2)
 		return command_fail_str(cmd, COMMAND_ERR_MISSING_ARG, "replace");
 	if (!command_word_is(&w[1], "replace"))
@@ -374,8 +364,6 @@ static int parse_key(struct command *cmd, const struct word *w, size_t nw,
 static int parse_challenge_bot(struct command *cmd, const struct word *w,
 			       size_t nw, const char *end, int64_t thread_game)
 {
-	(void)end;
-	(void)thread_game;
 	command_copy_cut(cmd->name, sizeof(cmd->name), "bot", 3);
 	for (size_t i = 2; i < nw; i++) {
 		if (!command_starts_with_ci(w[i].s, w[i].len, "level=")) {
@@ -399,8 +387,6 @@ static int parse_challenge_bot(struct command *cmd, const struct word *w,
 static int parse_challenge(struct command *cmd, const struct word *w,
 			   size_t nw, const char *end, int64_t thread_game)
 {
-	(void)end;
-	(void)thread_game;
 	if (nw < 2)
 		return command_fail_str(cmd, COMMAND_ERR_MISSING_ARG, "PLAYER or any");
 	if (command_word_is(&w[1], "any"))
@@ -420,7 +406,6 @@ static int parse_challenge(struct command *cmd, const struct word *w,
 static int parse_game_arg(struct command *cmd, const struct word *w,
 			  size_t nw, const char *end, int64_t thread_game)
 {
-	(void)end;
 	return command_game_last(cmd, w, nw, 1, thread_game);
 }
 
@@ -431,7 +416,6 @@ static int parse_answer(struct command *cmd, const struct word *w,
 {
 	bool yes = cmd->kind == COMMAND_ACCEPT;
 
-	(void)end;
 	if (nw >= 2 && command_word_is(&w[1], "undo")) {
 		cmd->kind = COMMAND_UNDO;
 		cmd->undo = yes ? COMMAND_UNDO_ACCEPT : COMMAND_UNDO_DECLINE;
@@ -449,7 +433,6 @@ static int parse_answer(struct command *cmd, const struct word *w,
 static int parse_offer(struct command *cmd, const struct word *w, size_t nw,
 		       const char *end, int64_t thread_game)
 {
-	(void)end;
 	if (nw < 2)
 		return command_fail_str(cmd, COMMAND_ERR_MISSING_ARG, "undo or draw");
 	if (command_word_is(&w[1], "undo")) {
@@ -468,8 +451,6 @@ static int parse_offer(struct command *cmd, const struct word *w, size_t nw,
 static int parse_move(struct command *cmd, const struct word *w, size_t nw,
 		      const char *end, int64_t thread_game)
 {
-	(void)end;
-	(void)thread_game;
 	if (command_need_game(cmd, w, nw, 1, "GAME") < 0)
 		return -1;
 	if (nw < 3)
@@ -487,7 +468,6 @@ static int parse_move(struct command *cmd, const struct word *w, size_t nw,
 static int parse_preview(struct command *cmd, const struct word *w,
 			 size_t nw, const char *end, int64_t thread_game)
 {
-	(void)end;
 	if (nw == 2 && thread_game > 0 && looks_like_move(w[1].s, w[1].len)) {
 		cmd->game = thread_game;
 		return set_move(cmd, &w[1]);
@@ -505,7 +485,6 @@ static int parse_preview(struct command *cmd, const struct word *w,
 static int parse_draw(struct command *cmd, const struct word *w, size_t nw,
 		      const char *end, int64_t thread_game)
 {
-	(void)end;
 	if (nw < 2)
 		return command_fail_str(cmd, COMMAND_ERR_MISSING_ARG,
 				"offer, accept or decline");
@@ -529,7 +508,6 @@ static int parse_message(struct command *cmd, const struct word *w,
 	const char *text;
 	size_t len;
 
-	(void)thread_game;
 	if (nw < 2)
 		return command_fail_str(cmd, COMMAND_ERR_MISSING_ARG, "GAME");
 	game = w[1];
