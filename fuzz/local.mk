@@ -71,17 +71,18 @@ fuzz_fuzz_pgp_scan_SOURCES = fuzz/fuzz_pgp_scan.c src/mail/pgp_scan.c \
 	src/util/buf.c src/util/xalloc.c src/util/xstr.c
 fuzz_fuzz_pgp_scan_CFLAGS = $(AM_CFLAGS) -fsanitize=fuzzer,address,undefined
 fuzz_fuzz_pgp_scan_LDFLAGS = -fsanitize=fuzzer,address,undefined
+fuzz_command_sources = src/server/command.c src/server/command_text.c \
+	src/server/command_near.c src/server/command_thread.c \
+	src/server/command_args.c src/server/command_words.c \
+	src/server/command_signoff.c src/core/variant.c
 fuzz_fuzz_inbound_SOURCES = fuzz/fuzz_inbound.c $(fuzz_mail_sources) \
-	src/server/command.c src/server/command_text.c \
-	src/server/command_near.c src/server/command_thread.c src/core/variant.c
+	$(fuzz_command_sources)
 fuzz_fuzz_inbound_CPPFLAGS = $(AM_CPPFLAGS) $(ETPAN_CFLAGS) $(GPGME_CFLAGS) \
 	$(GNUTLS_CFLAGS)
 fuzz_fuzz_inbound_CFLAGS = $(AM_CFLAGS) -fsanitize=fuzzer,address,undefined
 fuzz_fuzz_inbound_LDFLAGS = -fsanitize=fuzzer,address,undefined
 fuzz_fuzz_inbound_LDADD = $(ETPAN_LIBS) $(GPGME_LIBS) $(GNUTLS_LIBS)
-fuzz_fuzz_command_SOURCES = fuzz/fuzz_command.c src/server/command.c \
-	src/server/command_text.c src/server/command_near.c \
-	src/server/command_thread.c src/core/variant.c
+fuzz_fuzz_command_SOURCES = fuzz/fuzz_command.c $(fuzz_command_sources)
 fuzz_fuzz_command_CFLAGS = $(AM_CFLAGS) -fsanitize=fuzzer,address,undefined
 fuzz_fuzz_command_LDFLAGS = -fsanitize=fuzzer,address,undefined
 fuzz_fuzz_mime_SOURCES = fuzz/fuzz_mime.c $(fuzz_mail_sources)

@@ -8,10 +8,11 @@
  * outside this transaction: it reads every mail of the game and signs
  * with the daemon's key, and the service knows nothing of gpg.
  *
- * Who may ask: a player of the game at any time once it began, anyone
- * registered once it is finished.  While a game runs its archive holds
- * the notes its players sent each other, which `history` shows only to
- * them; a finished game is the club's record, as its result is. */
+ * Who may ask (the row's gate, GATE_PLAYER_OR_FINISHED): a player of the
+ * game at any time once it began, anyone registered once it is finished.
+ * While a game runs its archive holds the notes its players sent each
+ * other, which `history` shows only to them; a finished game is the
+ * club's record, as its result is. */
 #include "server/server_private.h"
 
 #include <stdlib.h>
@@ -25,12 +26,6 @@ int archive_cmd_run(struct handle *h, const struct command *c,
 	int64_t weight = 0;
 	int ret;
 
-	(void)c;
-	if (g->row->status != STORE_GAME_ACTIVE &&
-	    g->row->status != STORE_GAME_FINISHED)
-		return game_refuse_status(h, g);
-	if (g->row->status == STORE_GAME_ACTIVE && game_my_color(h, g) < 0)
-		return game_refuse(h, "not_your_game", g->row->id);
 	/* Once a day per game, within the hour's bytes (limits.c). */
 	if ((ret = limits_archive(h, g, &weight)) != 0)
 		return ret;

@@ -1,4 +1,5 @@
-/* command.c -- the mail command language: the grammar of one line, and
+/* command.c -- the mail command language: the grammar of one line, read
+ * by the language's columns of the command table (command_table.h), and
  * the words that can start one.  command_text.c picks the lines of a
  * body that are commands; command_near.c tells misspelt keywords and
  * lines of prose; command_thread.c reads the game a mail's subject and
@@ -13,54 +14,28 @@
 #include <string.h>
 #include <strings.h>
 
-
 static command_args_parser parse_help, parse_no_args, parse_register,
-	parse_confirm, parse_key, parse_challenge, parse_game_arg,
-	parse_answer, parse_move, parse_preview, parse_draw, parse_offer,
-	parse_message;
+	parse_confirm, parse_key, parse_challenge, parse_challenge_bot,
+	parse_game_arg, parse_answer, parse_move, parse_preview, parse_draw,
+	parse_offer, parse_message;
 
-/* The commands: keyword, kind, what reads the rest of the line, and
- * whether the line names a game (so a refused one may still say which). */
+/* The language's columns of the command table (command_table.h). */
 struct keyword {
 	const char *word;
+	const char *name;
 	enum command_kind kind;
 	command_args_parser *parse;
 	bool names_game;
 };
 
-static const struct keyword keywords[] = {
-	{ "help", COMMAND_HELP, parse_help, false },
-	{ "register", COMMAND_REGISTER, parse_register, false },
-	{ "challenge", COMMAND_CHALLENGE, parse_challenge, false },
-	{ "accept", COMMAND_ACCEPT, parse_answer, true },
-	{ "decline", COMMAND_DECLINE, parse_answer, true },
-	{ "withdraw", COMMAND_WITHDRAW, parse_game_arg, true },
-	{ "move", COMMAND_MOVE, parse_move, true },
-	{ "preview", COMMAND_PREVIEW, parse_preview, true },
-	{ "resign", COMMAND_RESIGN, parse_game_arg, true },
-	{ "draw", COMMAND_DRAW, parse_draw, true },
-	{ "board", COMMAND_BOARD, parse_game_arg, true },
-	{ "moves", COMMAND_MOVES, parse_game_arg, true },
-	{ "history", COMMAND_HISTORY, parse_game_arg, true },
-	{ "games", COMMAND_GAMES, parse_no_args, false },
-	{ "observe", COMMAND_OBSERVE, parse_game_arg, true },
-	{ "unobserve", COMMAND_UNOBSERVE, parse_game_arg, true },
-	{ "confirm", COMMAND_CONFIRM, parse_confirm, false },
-	{ "key", COMMAND_KEY_REPLACE, parse_key, false },
-	{ "set", COMMAND_SET, command_parse_set, false },
-	{ "settings", COMMAND_SETTINGS, parse_no_args, false },
-	{ "message", COMMAND_MESSAGE, parse_message, true },
-	{ "vacation", COMMAND_VACATION, command_parse_vacation, false },
-	{ "claim", COMMAND_CLAIM, parse_game_arg, true },
-	{ "ladder", COMMAND_LADDER, command_parse_club, false },
-	{ "league", COMMAND_LEAGUE, command_parse_club, false },
-	{ "ratings", COMMAND_RATINGS, parse_no_args, false },
-	{ "archive", COMMAND_ARCHIVE, parse_game_arg, true },
-	{ "hint", COMMAND_HINT, parse_game_arg, true },
-	/* `offer undo GAME` (and `offer draw GAME`); accept and decline
-	 * take `undo` and `draw` too. */
-	{ "offer", COMMAND_UNDO, parse_offer, true },
-};
+#define KEYWORD_ROW(kind_, word_, name_, parse_, names_game_, ...) \
+	{ word_, name_, COMMAND_##kind_, parse_, names_game_ },
+static const struct keyword keywords[] = { COMMAND_TABLE(KEYWORD_ROW) };
+
+#define ERROR_ROW(code_, section_, text_) { section_, text_ },
+static const struct {
+	const char *section, *text;
+} errors[] = { COMMAND_ERRORS(ERROR_ROW) };
 
 /* Help topics besides the keywords. */
 static const char *const extra_topics[] = { "rules", "undo", "clock",
@@ -70,49 +45,22 @@ static const char *const extra_topics[] = { "rules", "undo", "clock",
 
 const char *command_kind_name(enum command_kind kind)
 {
-	/* `offer` is only one of undo's three keywords */
-	if (kind == COMMAND_UNDO)
-		return "undo";
-	if (kind == COMMAND_CHALLENGE_BOT)
-		return "challenge";
 	for (size_t i = 0; i < N_ELEMENTS(keywords); i++)
 		if (keywords[i].kind == kind)
-			return keywords[i].word;
+			return keywords[i].name;
 	return "invalid";
 }
 
 const char *command_error_string(enum command_error err)
 {
-	switch (err) {
-	case COMMAND_OK: return "no error";
-	case COMMAND_ERR_UNKNOWN: return "unknown command";
-	case COMMAND_ERR_MISSING_ARG: return "missing argument";
-	case COMMAND_ERR_EXTRA_ARG: return "unexpected extra word";
-	case COMMAND_ERR_BAD_GAME: return "not a game number";
-	case COMMAND_ERR_BAD_PLY: return "not a ply number";
-	case COMMAND_ERR_BAD_MOVE: return "not a move";
-	case COMMAND_ERR_BAD_NAME:
-		return "a player name is 2 to 24 letters, digits, '-' or '_', starting with a letter";
-	case COMMAND_ERR_UNKNOWN_OPTION: return "unknown option";
-	case COMMAND_ERR_BAD_OPTION: return "bad option value";
-	case COMMAND_ERR_DUPLICATE_OPTION: return "option given twice";
-	case COMMAND_ERR_BAD_DRAW:
-		return "draw takes offer, accept or decline";
-	case COMMAND_ERR_NO_GAME:
-		return "a move without a game number only works in a reply to the game's own mail";
-	case COMMAND_ERR_TOO_MANY: return "too many commands in one mail";
-	case COMMAND_ERR_THREAD_UNCONFIRMED:
-		return "the signed text does not name the game";
-	case COMMAND_ERR_BAD_CODE: return "not a confirmation code";
-	case COMMAND_ERR_BAD_KEY_ACTION: return "unknown key action";
-	case COMMAND_ERR_BAD_SETTING: return "not a setting name";
-	case COMMAND_ERR_BAD_VALUE: return "not a setting value";
-	case COMMAND_ERR_BAD_OFFER: return "offer takes undo or draw";
-	case COMMAND_ERR_TEXT_TOO_LONG: return "message too long";
-	case COMMAND_ERR_BAD_VACATION: return "bad vacation";
-	case COMMAND_ERR_BAD_CLUB: return "bad ladder or league name";
-	}
-	return "unknown error";
+	return (size_t)err < N_ELEMENTS(errors) ? errors[err].text :
+	       "unknown error";
+}
+
+const char *command_error_section(enum command_error err)
+{
+	return (size_t)err < N_ELEMENTS(errors) ? errors[err].section :
+	       "e_unknown";
 }
 
 /* --- small text helpers ------------------------------------------------ */
@@ -350,7 +298,6 @@ static int parse_help(struct command *cmd, const struct word *w, size_t nw,
 {
 	const char *near;
 
-	(void)thread_game;
 	if (nw == 1 || (nw == 2 && help_topic(&w[1], cmd->topic,
 					      sizeof(cmd->topic))))
 		return 0;
@@ -367,8 +314,6 @@ static int parse_help(struct command *cmd, const struct word *w, size_t nw,
 static int parse_no_args(struct command *cmd, const struct word *w, size_t nw,
 			 const char *end, int64_t thread_game)
 {
-	(void)end;
-	(void)thread_game;
 	return command_no_more(cmd, w, nw, 1);
 }
 
@@ -376,8 +321,6 @@ static int parse_no_args(struct command *cmd, const struct word *w, size_t nw,
 static int parse_register(struct command *cmd, const struct word *w,
 			  size_t nw, const char *end, int64_t thread_game)
 {
-	(void)end;
-	(void)thread_game;
 	if (nw < 2)
 		return command_fail_str(cmd, COMMAND_ERR_MISSING_ARG, "NAME");
 	if (!valid_name(&w[1]))
@@ -390,8 +333,6 @@ static int parse_register(struct command *cmd, const struct word *w,
 static int parse_confirm(struct command *cmd, const struct word *w,
 			 size_t nw, const char *end, int64_t thread_game)
 {
-	(void)end;
-	(void)thread_game;
 	if (nw < 2)
 		return command_fail_str(cmd, COMMAND_ERR_MISSING_ARG, "CODE");
 	if (w[1].len < COMMAND_CODE_MIN || w[1].len > COMMAND_CODE_MAX)
@@ -410,8 +351,6 @@ static int parse_confirm(struct command *cmd, const struct word *w,
 static int parse_key(struct command *cmd, const struct word *w, size_t nw,
 		     const char *end, int64_t thread_game)
 {
-	(void)end;
-	(void)thread_game;
 	if (nw < 2)
 		return command_fail_str(cmd, COMMAND_ERR_MISSING_ARG, "replace");
 	if (!command_word_is(&w[1], "replace"))
@@ -423,9 +362,8 @@ static int parse_key(struct command *cmd, const struct word *w, size_t nw,
  * opponent.  The level's form only (one digit, 1-9): which levels are
  * offered is the service's to say. */
 static int parse_challenge_bot(struct command *cmd, const struct word *w,
-			       size_t nw)
+			       size_t nw, const char *end, int64_t thread_game)
 {
-	cmd->kind = COMMAND_CHALLENGE_BOT;
 	command_copy_cut(cmd->name, sizeof(cmd->name), "bot", 3);
 	for (size_t i = 2; i < nw; i++) {
 		if (!command_starts_with_ci(w[i].s, w[i].len, "level=")) {
@@ -449,12 +387,8 @@ static int parse_challenge_bot(struct command *cmd, const struct word *w,
 static int parse_challenge(struct command *cmd, const struct word *w,
 			   size_t nw, const char *end, int64_t thread_game)
 {
-	(void)end;
-	(void)thread_game;
 	if (nw < 2)
 		return command_fail_str(cmd, COMMAND_ERR_MISSING_ARG, "PLAYER or any");
-	if (command_word_is(&w[1], "bot"))
-		return parse_challenge_bot(cmd, w, nw);
 	if (command_word_is(&w[1], "any"))
 		command_copy_cut(cmd->name, sizeof(cmd->name), "any", 3);
 	else if (valid_name(&w[1]))
@@ -472,7 +406,6 @@ static int parse_challenge(struct command *cmd, const struct word *w,
 static int parse_game_arg(struct command *cmd, const struct word *w,
 			  size_t nw, const char *end, int64_t thread_game)
 {
-	(void)end;
 	return command_game_last(cmd, w, nw, 1, thread_game);
 }
 
@@ -483,7 +416,6 @@ static int parse_answer(struct command *cmd, const struct word *w,
 {
 	bool yes = cmd->kind == COMMAND_ACCEPT;
 
-	(void)end;
 	if (nw >= 2 && command_word_is(&w[1], "undo")) {
 		cmd->kind = COMMAND_UNDO;
 		cmd->undo = yes ? COMMAND_UNDO_ACCEPT : COMMAND_UNDO_DECLINE;
@@ -501,7 +433,6 @@ static int parse_answer(struct command *cmd, const struct word *w,
 static int parse_offer(struct command *cmd, const struct word *w, size_t nw,
 		       const char *end, int64_t thread_game)
 {
-	(void)end;
 	if (nw < 2)
 		return command_fail_str(cmd, COMMAND_ERR_MISSING_ARG, "undo or draw");
 	if (command_word_is(&w[1], "undo")) {
@@ -520,8 +451,6 @@ static int parse_offer(struct command *cmd, const struct word *w, size_t nw,
 static int parse_move(struct command *cmd, const struct word *w, size_t nw,
 		      const char *end, int64_t thread_game)
 {
-	(void)end;
-	(void)thread_game;
 	if (command_need_game(cmd, w, nw, 1, "GAME") < 0)
 		return -1;
 	if (nw < 3)
@@ -539,7 +468,6 @@ static int parse_move(struct command *cmd, const struct word *w, size_t nw,
 static int parse_preview(struct command *cmd, const struct word *w,
 			 size_t nw, const char *end, int64_t thread_game)
 {
-	(void)end;
 	if (nw == 2 && thread_game > 0 && looks_like_move(w[1].s, w[1].len)) {
 		cmd->game = thread_game;
 		return set_move(cmd, &w[1]);
@@ -557,7 +485,6 @@ static int parse_preview(struct command *cmd, const struct word *w,
 static int parse_draw(struct command *cmd, const struct word *w, size_t nw,
 		      const char *end, int64_t thread_game)
 {
-	(void)end;
 	if (nw < 2)
 		return command_fail_str(cmd, COMMAND_ERR_MISSING_ARG,
 				"offer, accept or decline");
@@ -581,7 +508,6 @@ static int parse_message(struct command *cmd, const struct word *w,
 	const char *text;
 	size_t len;
 
-	(void)thread_game;
 	if (nw < 2)
 		return command_fail_str(cmd, COMMAND_ERR_MISSING_ARG, "GAME");
 	game = w[1];
@@ -637,15 +563,22 @@ static int parse_bare_move(struct command *cmd, const struct word *w,
 	return 0;
 }
 
-/* The command whose keyword w is (any case, with a sentence's mark
- * after it: "Help!"), or NULL. */
-static const struct keyword *keyword_find(const struct word *w)
+/* The command the first words of w (nw of them) start: the keyword any
+ * case, the first word also with a sentence's mark after it ("Help!");
+ * NULL if none. */
+static const struct keyword *keyword_find(const struct word *w, size_t nw)
 {
-	struct word b = word_bare(w);
+	struct word b = word_bare(&w[0]);
 
-	for (size_t i = 0; i < N_ELEMENTS(keywords); i++)
-		if (command_word_is(&b, keywords[i].word))
+	for (size_t i = 0; i < N_ELEMENTS(keywords); i++) {
+		const char *k = keywords[i].word, *second = strchr(k, ' ');
+		size_t klen = second != NULL ? (size_t)(second - k) : strlen(k);
+
+		if (b.len == klen && strncasecmp(b.s, k, klen) == 0 &&
+		    (second == NULL ||
+		     (nw >= 2 && command_word_is(&w[1], second + 1))))
 			return &keywords[i];
+	}
 	return NULL;
 }
 
@@ -674,7 +607,7 @@ int command_parse_line(const char *line, size_t len, int64_t thread_game,
 	nread = nw < N_ELEMENTS(w) ? nw : N_ELEMENTS(w);
 	if (nw == 0)
 		return command_fail_str(cmd, COMMAND_ERR_UNKNOWN, "");
-	kw = keyword_find(&w[0]);
+	kw = keyword_find(w, nread);
 	if (kw != NULL) {
 		cmd->kind = kw->kind;
 		/* A message or a plea for help is a sentence: its words
@@ -700,21 +633,22 @@ int command_parse_line(const char *line, size_t len, int64_t thread_game,
 	/* No keyword: the word it is a slip of, if any ("chalenge"). */
 	near = command_near_keyword(w[0].s, w[0].len, false);
 	if (near != NULL) {
+		struct word k = { near, strlen(near) };
+
 		command_copy_cut(cmd->suggestion, sizeof(cmd->suggestion), near,
-			 strlen(near));
-		for (size_t i = 0; i < N_ELEMENTS(keywords); i++)
-			if (strcmp(keywords[i].word, near) == 0 &&
-			    keywords[i].names_game)
-				refused_game(cmd, w, nread);
+			 k.len);
+		if (keyword_find(&k, 1)->names_game)
+			refused_game(cmd, w, nread);
 	}
 	return -1;
 }
 
 const char *command_keyword_at(size_t i, bool topics)
 {
-	if (i < N_ELEMENTS(keywords))
-		return keywords[i].word;
-	i -= N_ELEMENTS(keywords);
+	/* one word each: "challenge bot" is no slip of anything */
+	for (size_t k = 0; k < N_ELEMENTS(keywords); k++)
+		if (strchr(keywords[k].word, ' ') == NULL && i-- == 0)
+			return keywords[k].word;
 	return topics && i < N_ELEMENTS(extra_topics) ? extra_topics[i] : NULL;
 }
 
@@ -722,6 +656,6 @@ bool command_word_starts_command(const char *word, size_t len)
 {
 	struct word w = { word, len }, b = word_bare(&w);
 
-	return keyword_find(&w) != NULL || looks_like_move(w.s, w.len) ||
+	return keyword_find(&w, 1) != NULL || looks_like_move(w.s, w.len) ||
 	       looks_like_move(b.s, b.len);
 }

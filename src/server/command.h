@@ -17,9 +17,10 @@
  * keyword a misspelt word is a slip of) and ends the list, because
  * commands run in order and the first failure stops the rest.
  *
- * Files: command.c the grammar of one line; command_text.c the lines of a
- * body; command_near.c slips of keywords, prose and closings;
- * command_thread.c game numbers, subjects and threads.
+ * Files: command_table.h the commands and the errors, a row each;
+ * command.c the grammar of one line; command_text.c the lines of a body;
+ * command_near.c slips of keywords, prose and closings; command_thread.c
+ * game numbers, subjects and threads.
  */
 #ifndef ASHES_SERVER_COMMAND_H
 #define ASHES_SERVER_COMMAND_H
@@ -28,71 +29,20 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "server/command_table.h"
+
+/* The commands and the errors are rows of command_table.h. */
+#define COMMAND_KIND_ENUM(kind, ...) COMMAND_##kind,
 enum command_kind {
 	COMMAND_INVALID = 0, /* a line that failed to parse: see error */
-	COMMAND_HELP,        /* topic: "", "rules", or a command keyword */
-	COMMAND_REGISTER,    /* name */
-	COMMAND_CHALLENGE,   /* name (player or "any"), options */
-	COMMAND_ACCEPT,      /* game */
-	COMMAND_DECLINE,     /* game */
-	COMMAND_WITHDRAW,    /* game */
-	COMMAND_MOVE,        /* game, ply (0 = the thread's current), move */
-	COMMAND_PREVIEW,     /* game, move */
-	COMMAND_RESIGN,      /* game */
-	COMMAND_DRAW,        /* draw action, game */
-	COMMAND_BOARD,       /* game */
-	COMMAND_MOVES,       /* game */
-	COMMAND_HISTORY,     /* game */
-	COMMAND_GAMES,
-	COMMAND_OBSERVE,     /* game */
-	COMMAND_UNOBSERVE,   /* game */
-	COMMAND_CONFIRM,     /* code: the one mailed to a claimed address */
-	COMMAND_KEY_REPLACE, /* `key replace`: the key the mail carries */
-	COMMAND_SET,         /* options[0]: `set KEY VALUE` */
-	COMMAND_SETTINGS,
-	COMMAND_MESSAGE,     /* game, note: `message GAME TEXT` */
-	COMMAND_UNDO,        /* undo action, game: `offer undo GAME` ... */
-	COMMAND_VACATION,    /* vacation action, days or dates */
-	COMMAND_CLAIM,       /* game: a win on time, the flag having fallen */
-	COMMAND_LADDER,      /* ladder action, club (ladder), name */
-	COMMAND_LEAGUE,      /* league action, club (league) */
-	COMMAND_RATINGS,
-	COMMAND_ARCHIVE,     /* game: its archive, mailed */
-	COMMAND_CHALLENGE_BOT, /* `challenge bot`: level (0: not given),
-			      * options */
-	COMMAND_HINT,        /* game: the bot's best moves (bot games) */
+	COMMAND_TABLE(COMMAND_KIND_ENUM)
 };
 
-/* Why a line is not a command.  command_error_string() gives a short
- * English reason; `detail` in the command names the offending word. */
+/* Why a line is not a command; `detail` in the command names the
+ * offending word. */
+#define COMMAND_ERROR_ENUM(code, ...) COMMAND_##code,
 enum command_error {
-	COMMAND_OK = 0,
-	COMMAND_ERR_UNKNOWN,        /* first word is no command and no move */
-	COMMAND_ERR_MISSING_ARG,    /* detail: what is missing */
-	COMMAND_ERR_EXTRA_ARG,      /* detail: the extra word */
-	COMMAND_ERR_BAD_GAME,       /* detail: the word given for GAME */
-	COMMAND_ERR_BAD_PLY,        /* detail: the word given for PLY */
-	COMMAND_ERR_BAD_MOVE,       /* detail: the word given for MOVE */
-	COMMAND_ERR_BAD_NAME,       /* detail: the name */
-	COMMAND_ERR_UNKNOWN_OPTION, /* detail: the key */
-	COMMAND_ERR_BAD_OPTION,     /* detail: key=value */
-	COMMAND_ERR_DUPLICATE_OPTION, /* detail: the key */
-	COMMAND_ERR_BAD_DRAW,       /* detail: the word after "draw" */
-	COMMAND_ERR_NO_GAME,        /* a bare move outside a game's thread */
-	COMMAND_ERR_TOO_MANY,       /* more than COMMAND_MAX commands */
-	/* A bare move (or a command without GAME) in a thread whose game
-	 * only the unsigned headers name: the signed text does not. */
-	COMMAND_ERR_THREAD_UNCONFIRMED,
-	COMMAND_ERR_BAD_CODE,       /* detail: the word given for CODE */
-	COMMAND_ERR_BAD_KEY_ACTION, /* detail: the word after "key" */
-	COMMAND_ERR_BAD_SETTING,    /* detail: the word given for KEY */
-	COMMAND_ERR_BAD_VALUE,      /* detail: the word given for VALUE */
-	COMMAND_ERR_BAD_OFFER,      /* detail: the word after "offer" */
-	COMMAND_ERR_TEXT_TOO_LONG,  /* a message's TEXT: COMMAND_TEXT_MAX */
-	COMMAND_ERR_BAD_VACATION,   /* detail: the word that is no DAYS,
-				     * DATE, from, to or cancel */
-	COMMAND_ERR_BAD_CLUB,       /* detail: the word that is no ladder or
-				     * league name */
+	COMMAND_ERRORS(COMMAND_ERROR_ENUM)
 };
 
 /* vacation: show the bank, N days from now, from DATE to DATE (both
@@ -280,11 +230,14 @@ char *command_message_id(char *buf, size_t len, int64_t game, int ply,
  * "[ashes #N]" tag from a subject, copying what is left (trimmed) to buf. */
 void command_subject_clean(const char *subject, char *buf, size_t len);
 
-/* Short English text for an error, e.g. "unknown command". */
+/* For the tests, whose corpus (tests/server/first-mails) writes what the
+ * reader made of each mail; the service words a refusal from its section
+ * instead.  A short English reason, e.g. "unknown command"; a kind's
+ * name, "help", "undo". */
 const char *command_error_string(enum command_error err);
-
-/* "help", "register", ... for a kind. */
 const char *command_kind_name(enum command_kind kind);
+/* The section of mail/refusal.txt that words a refusal for err. */
+const char *command_error_section(enum command_error err);
 
 /* Would `register` take s[0 .. len-1] as a player name: 2 to 24 letters,
  * digits, '-' or '_', starting with a letter, and no command word or

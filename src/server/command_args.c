@@ -56,8 +56,6 @@ int command_parse_set(struct command *cmd, const struct word *w, size_t nw,
 	const char *eq;
 	size_t next = 2;
 
-	(void)end;
-	(void)thread_game;
 	if (nw < 2)
 		return command_fail_str(cmd, COMMAND_ERR_MISSING_ARG, "SETTING");
 	key = w[1];
@@ -126,8 +124,6 @@ static int args_date(const struct word *w, int ymd[3])
 int command_parse_vacation(struct command *cmd, const struct word *w,
 			   size_t nw, const char *end, int64_t thread_game)
 {
-	(void)end;
-	(void)thread_game;
 	cmd->vacation = COMMAND_VACATION_SHOW;
 	if (nw == 1)
 		return 0;
@@ -188,8 +184,6 @@ int command_parse_club(struct command *cmd, const struct word *w, size_t nw,
 	bool ladder = cmd->kind == COMMAND_LADDER;
 	size_t next;
 
-	(void)end;
-	(void)thread_game;
 	if (nw < 2)
 		return command_fail_str(cmd, COMMAND_ERR_MISSING_ARG,
 					ladder ? "LADDER" : "LEAGUE");

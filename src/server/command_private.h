@@ -2,9 +2,10 @@
  * line's words and the helpers that fill a struct command from them.  Not
  * for use outside src/server/command*.c.
  *
- * command.c holds the keyword table and the grammar of most commands;
- * command_args.c the arguments of `set`, `vacation` and the clock
- * options of `challenge`; command_words.c the helpers below them. */
+ * command.c reads a line by the command table (command_table.h) and holds
+ * the grammar of most commands; command_args.c the arguments of `set`,
+ * `vacation` and the clock options of `challenge`; command_words.c the
+ * helpers below them. */
 #ifndef ASHES_SERVER_COMMAND_PRIVATE_H
 #define ASHES_SERVER_COMMAND_PRIVATE_H
 

@@ -1,8 +1,7 @@
-/* commands.c -- the command table of the game service, in the spirit of
- * OpenSMTPD's commands[] (smtp_session.c): one row per command states who
- * may run it, what runs it and the template of its result.  The gate, the
+/* commands.c -- the game service's side of the command table
+ * (command_table.h): a row's gate, handler and template.  The gate, the
  * loading of the game, the rendering and the freeing happen here, once,
- * driven by the row; a new command is a row and a handler.
+ * driven by the row; a new command is a row, a parser and a handler.
  *
  * A mail's commands run in order; the first refused one stops the rest
  * (earlier ones keep their effect), and the reply lists each result. */
@@ -11,104 +10,30 @@
 #include <stdio.h>
 #include <string.h>
 
-static const struct server_command server_commands[] = {
-	{ COMMAND_HELP, "help", GATE_ANYONE, "mail/help.txt", help_run },
-	{ COMMAND_REGISTER, "register", GATE_ANYONE, "mail/cmd-register.txt",
-	  identity_register },
-	{ COMMAND_CONFIRM, "confirm", GATE_ANYONE, "mail/cmd-confirm.txt",
-	  identity_confirm },
-	{ COMMAND_KEY_REPLACE, "key replace", GATE_REGISTERED,
-	  "mail/cmd-key.txt", identity_key_replace },
-	{ COMMAND_CHALLENGE, "challenge", GATE_REGISTERED,
-	  "mail/cmd-challenge.txt", play_challenge },
-	{ COMMAND_ACCEPT, "accept", GATE_GAME, "mail/cmd-accept.txt",
-	  play_accept },
-	{ COMMAND_DECLINE, "decline", GATE_GAME, "mail/cmd-decline.txt",
-	  play_decline },
-	{ COMMAND_WITHDRAW, "withdraw", GATE_GAME, "mail/cmd-decline.txt",
-	  play_decline },
-	{ COMMAND_MOVE, "move", GATE_TO_MOVE, "mail/cmd-move.txt", play_move },
-	{ COMMAND_PREVIEW, "preview", GATE_GAME, "mail/cmd-preview.txt",
-	  play_preview },
-	{ COMMAND_RESIGN, "resign", GATE_PLAYER, "mail/cmd-resign.txt",
-	  play_resign },
-	{ COMMAND_DRAW, "draw", GATE_PLAYER, "mail/cmd-draw.txt", play_draw },
-	{ COMMAND_BOARD, "board", GATE_GAME, "mail/cmd-board.txt", view_game },
-	{ COMMAND_MOVES, "moves", GATE_GAME, "mail/cmd-moves.txt", view_game },
-	{ COMMAND_HISTORY, "history", GATE_GAME, "mail/cmd-history.txt",
-	  view_game },
-	{ COMMAND_GAMES, "games", GATE_REGISTERED, "mail/cmd-games.txt",
-	  view_games },
-	{ COMMAND_OBSERVE, "observe", GATE_GAME, "mail/cmd-observe.txt",
-	  view_observe },
-	{ COMMAND_UNOBSERVE, "unobserve", GATE_GAME, "mail/cmd-observe.txt",
-	  view_observe },
-	{ COMMAND_MESSAGE, "message", GATE_GAME, "mail/cmd-message.txt",
-	  message_send },
-	{ COMMAND_UNDO, "undo", GATE_PLAYER, "mail/cmd-undo.txt", undo_run },
-	{ COMMAND_SET, "set", GATE_REGISTERED, "mail/cmd-set.txt",
-	  settings_set },
-	{ COMMAND_SETTINGS, "settings", GATE_REGISTERED,
-	  "mail/cmd-settings.txt", settings_show },
-	{ COMMAND_VACATION, "vacation", GATE_REGISTERED,
-	  "mail/cmd-vacation.txt", vacation_run },
-	/* Not GATE_TO_MOVE: the opponent of the player to move claims. */
-	{ COMMAND_CLAIM, "claim", GATE_PLAYER, "mail/cmd-claim.txt",
-	  flag_claim },
-	{ COMMAND_LADDER, "ladder", GATE_REGISTERED, "mail/cmd-ladder.txt",
-	  club_ladder_run },
-	{ COMMAND_LEAGUE, "league", GATE_REGISTERED, "mail/cmd-league.txt",
-	  club_league_run },
-	{ COMMAND_RATINGS, "ratings", GATE_REGISTERED, "mail/cmd-ratings.txt",
-	  club_ratings },
-	/* Who may have which game's archive: archive_cmd.c. */
-	{ COMMAND_ARCHIVE, "archive", GATE_GAME, "mail/cmd-archive.txt",
-	  archive_cmd_run },
-	/* The practice opponent: bot.c (a hint is for the player to move). */
-	{ COMMAND_CHALLENGE_BOT, "challenge", GATE_REGISTERED,
-	  "mail/cmd-challenge-bot.txt", bot_challenge },
-	{ COMMAND_HINT, "hint", GATE_TO_MOVE, "mail/cmd-hint.txt", bot_hint },
+/* Who may run a command; each gate includes the ones before it. */
+enum commands_gate {
+	GATE_ANYONE = 0,  /* even a sender nobody knows yet */
+	GATE_REGISTERED,  /* a player with a confirmed address */
+	GATE_GAME,        /* ... naming a game that exists (loaded) */
+	GATE_PLAYER_OR_FINISHED, /* ... a player of it, or anyone once it
+				  * is finished */
+	GATE_PLAYER,      /* ... an active game the sender plays in */
+	GATE_TO_MOVE,     /* ... and it is the sender's turn (the ply, if
+			   * given, is the next one) */
 };
 
-static const struct server_command *commands_find(enum command_kind kind)
-{
-	for (size_t i = 0; i < sizeof(server_commands) /
-			       sizeof(server_commands[0]); i++)
-		if (server_commands[i].kind == kind)
-			return &server_commands[i];
-	return NULL;
-}
+/* The service's columns of the command table, by kind. */
+struct commands_row {
+	enum commands_gate gate;
+	const char *template;     /* the result's words, from out */
+	server_command_fn *run;
+};
 
-/* Codes of the refusal template for command-language errors. */
-static const char *parse_error_code(enum command_error err)
-{
-	switch (err) {
-	case COMMAND_OK: return "ok";
-	case COMMAND_ERR_UNKNOWN: return "e_unknown";
-	case COMMAND_ERR_MISSING_ARG: return "e_missing_arg";
-	case COMMAND_ERR_EXTRA_ARG: return "e_extra_arg";
-	case COMMAND_ERR_BAD_GAME: return "e_bad_game";
-	case COMMAND_ERR_BAD_PLY: return "e_bad_ply";
-	case COMMAND_ERR_BAD_MOVE: return "e_bad_move";
-	case COMMAND_ERR_BAD_NAME: return "e_bad_name";
-	case COMMAND_ERR_UNKNOWN_OPTION: return "e_unknown_option";
-	case COMMAND_ERR_BAD_OPTION: return "e_bad_option";
-	case COMMAND_ERR_DUPLICATE_OPTION: return "e_duplicate_option";
-	case COMMAND_ERR_BAD_DRAW: return "e_bad_draw";
-	case COMMAND_ERR_NO_GAME: return "e_no_game";
-	case COMMAND_ERR_TOO_MANY: return "e_too_many";
-	case COMMAND_ERR_THREAD_UNCONFIRMED: return "e_thread_unconfirmed";
-	case COMMAND_ERR_BAD_CODE: return "e_bad_code";
-	case COMMAND_ERR_BAD_KEY_ACTION: return "e_bad_key_action";
-	case COMMAND_ERR_BAD_SETTING: return "e_bad_setting";
-	case COMMAND_ERR_BAD_VALUE: return "e_bad_value";
-	case COMMAND_ERR_BAD_OFFER: return "e_bad_offer";
-	case COMMAND_ERR_TEXT_TOO_LONG: return "e_text_too_long";
-	case COMMAND_ERR_BAD_VACATION: return "e_bad_vacation";
-	case COMMAND_ERR_BAD_CLUB: return "e_bad_club";
-	}
-	return "e_unknown";
-}
+#define SERVICE_ROW(kind, word, name, parse, names_game, gate, run, tmpl) \
+	[COMMAND_##kind] = { GATE_##gate, "mail/" tmpl, run },
+static const struct commands_row commands_table[] = {
+	COMMAND_TABLE(SERVICE_ROW)
+};
 
 /* A command from a player whose address is not confirmed yet. */
 static int refuse_pending(struct handle *h)
@@ -129,7 +54,7 @@ static int refuse_pending(struct handle *h)
 
 /* The gate of a row: 0 pass, REFUSED, -1.  Loads the game from
  * GATE_GAME on (into g; the caller frees it). */
-static int commands_gate(struct handle *h, const struct server_command *row,
+static int commands_gate(struct handle *h, const struct commands_row *row,
 			 const struct command *c, struct game *g)
 {
 	int color, next, ret;
@@ -147,14 +72,16 @@ static int commands_gate(struct handle *h, const struct server_command *row,
 		return ret < 0 ? -1 : REFUSED;
 	if (h->first_game == 0)
 		h->first_game = c->game;
-	if (row->gate == GATE_GAME)
+	if (row->gate == GATE_GAME ||
+	    (row->gate == GATE_PLAYER_OR_FINISHED &&
+	     g->row->status == STORE_GAME_FINISHED))
 		return 0;
 	if (g->row->status != STORE_GAME_ACTIVE)
 		return game_refuse_status(h, g);
 	color = game_my_color(h, g);
 	if (color < 0)
 		return game_refuse(h, "not_your_game", g->row->id);
-	if (row->gate == GATE_PLAYER)
+	if (row->gate <= GATE_PLAYER)
 		return 0;
 	next = g->rec.pos.ply + 1;
 	if (c->ply != 0 && c->ply != next) {
@@ -177,7 +104,7 @@ static int commands_gate(struct handle *h, const struct server_command *row,
 static int commands_run_one(struct handle *h, const struct command *c,
 			    struct template_ctx *out)
 {
-	const struct server_command *row;
+	const struct commands_row *row = &commands_table[c->kind];
 	struct game g;
 	int ret;
 
@@ -187,14 +114,11 @@ static int commands_run_one(struct handle *h, const struct command *c,
 		if (c->game > 0 && h->me != NULL && !identity_pending(h->me) &&
 		    game_note_first(h, c->game) < 0)
 			return -1;
-		server_refuse(h, parse_error_code(c->error));
+		server_refuse(h, command_error_section(c->error));
 		template_ctx_set(h->refusal, "detail", c->detail);
 		template_ctx_set(h->refusal, "suggestion", c->suggestion);
 		return REFUSED;
 	}
-	row = commands_find(c->kind);
-	if (row == NULL)
-		return server_refuse(h, "e_unknown");
 	/* The bot's own mail (the bot thread's, in process) plays a move
 	 * and nothing else: whatever else its key might be made to sign,
 	 * no other act of the bot is ever recorded. */
@@ -328,9 +252,10 @@ int commands_check_templates(struct server *server, const char **error_r)
 	struct template_set *ts = server->cfg.templates;
 	size_t i;
 
-	for (i = 0; i < sizeof(server_commands) / sizeof(server_commands[0]);
+	/* row 0 is COMMAND_INVALID's, which runs nothing */
+	for (i = 1; i < sizeof(commands_table) / sizeof(commands_table[0]);
 	     i++)
-		if (template_check(ts, server_commands[i].template, error_r) < 0)
+		if (template_check(ts, commands_table[i].template, error_r) < 0)
 			return -1;
 	for (i = 0; i < NOTICE_COUNT; i++)
 		if (template_check(ts, server_notices[i].template, error_r) < 0)

@@ -19,8 +19,6 @@ int help_run(struct handle *h, const struct command *c, struct game *g,
 {
 	char flag[sizeof(c->topic) + 8];
 
-	(void)h;
-	(void)g;
 	if (c->topic[0] == '\0') {
 		template_ctx_set(out, "unknown", c->detail);
 		template_ctx_set(out, "suggestion", c->suggestion);

@@ -159,30 +159,12 @@ struct game {
 
 /* ---- commands.c: the command table ---------------------------------- */
 
-/* Who may run a command; each gate includes the ones before it. */
-enum server_gate {
-	GATE_ANYONE = 0,  /* even a sender nobody knows yet */
-	GATE_REGISTERED,  /* a player with a confirmed address */
-	GATE_GAME,        /* ... naming a game that exists (loaded) */
-	GATE_PLAYER,      /* ... an active game the sender plays in */
-	GATE_TO_MOVE,     /* ... and it is the sender's turn (the ply, if
-			   * given, is the next one) */
-};
-
 /* A command's handler: the game is loaded when the row's gate is
  * GATE_GAME or above (else zeroed: a handler that makes one loads it into
  * g and the table frees it).  0 done (the row's template is then rendered
  * into out's "output"), REFUSED, or -1. */
 typedef int server_command_fn(struct handle *h, const struct command *c,
 			      struct game *g, struct template_ctx *out);
-
-struct server_command {
-	enum command_kind kind;
-	const char *keyword;      /* as the outcome and the log name it */
-	enum server_gate gate;
-	const char *template;     /* the result's words, from out */
-	server_command_fn *run;
-};
 
 /* Run the commands of the mail in hand (h->msg) and queue the reply.
  * 0, or -1 (h->error). */

@@ -765,6 +765,26 @@ START_TEST(test_refused_line_keeps_game)
 }
 END_TEST
 
+/* `challenge bot` is a row of its own: the second word picks it */
+START_TEST(test_challenge_bot)
+{
+	struct command c = line("Challenge BOT level=3 size=5", 0);
+
+	ck_assert_int_eq(c.kind, COMMAND_CHALLENGE_BOT);
+	ck_assert_str_eq(c.name, "bot");
+	ck_assert_int_eq(c.level, 3);
+	ck_assert_uint_eq(c.noptions, 1);
+	ck_assert_str_eq(command_kind_name(c.kind), "challenge");
+	c = line("challenge bot level=2 level=3", 0);
+	ck_assert_int_eq(c.error, COMMAND_ERR_DUPLICATE_OPTION);
+	c = line("challenge bot level=0", 0);
+	ck_assert_int_eq(c.error, COMMAND_ERR_BAD_OPTION);
+	c = line("challenge bot!", 0);
+	ck_assert_int_eq(c.error, COMMAND_ERR_BAD_NAME);
+	ck_assert_int_eq(line("challenge bob", 0).kind, COMMAND_CHALLENGE);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("command");
@@ -792,6 +812,7 @@ int main(void)
 	tcase_add_test(tc, test_help_topics);
 	tcase_add_test(tc, test_move_shapes);
 	tcase_add_test(tc, test_refused_line_keeps_game);
+	tcase_add_test(tc, test_challenge_bot);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
