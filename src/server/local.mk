@@ -19,6 +19,7 @@ libashes_server_a_SOURCES = \
 	src/server/vacation.c src/server/admin_clock.c \
 	src/server/command_private.h src/server/command_args.c \
 	src/server/command_words.c src/server/command_table.h \
+	src/server/command_keywords.c \
 	src/server/rating.c src/server/rating.h \
 	src/server/ladder.c src/server/ladder.h \
 	src/server/league.c src/server/league.h \
