@@ -74,7 +74,8 @@ fuzz_fuzz_pgp_scan_LDFLAGS = -fsanitize=fuzzer,address,undefined
 fuzz_command_sources = src/server/command.c src/server/command_text.c \
 	src/server/command_near.c src/server/command_thread.c \
 	src/server/command_args.c src/server/command_words.c \
-	src/server/command_signoff.c src/core/variant.c
+	src/server/command_signoff.c src/server/command_keywords.c \
+	src/core/variant.c
 fuzz_fuzz_inbound_SOURCES = fuzz/fuzz_inbound.c $(fuzz_mail_sources) \
 	$(fuzz_command_sources)
 fuzz_fuzz_inbound_CPPFLAGS = $(AM_CPPFLAGS) $(ETPAN_CFLAGS) $(GPGME_CFLAGS) \

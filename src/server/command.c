@@ -1,9 +1,9 @@
 /* command.c -- the mail command language: the grammar of one line, read
- * by the language's columns of the command table (command_table.h), and
- * the words that can start one.  command_text.c picks the lines of a
- * body that are commands; command_near.c tells misspelt keywords and
- * lines of prose; command_thread.c reads the game a mail's subject and
- * thread name. */
+ * by the command table's parse column (command_table.h), row for row as
+ * command_keywords.c holds its keywords, and the reasons a line is none.
+ * command_text.c picks the lines of a body that are commands;
+ * command_near.c tells misspelt keywords and lines of prose;
+ * command_thread.c reads the game a mail's subject and thread name. */
 #include "server/command.h"
 #include "server/command_private.h"
 
@@ -12,44 +12,25 @@
 #include <ctype.h>
 #include <stdio.h>
 #include <string.h>
-#include <strings.h>
 
 static command_args_parser parse_help, parse_no_args, parse_register,
 	parse_confirm, parse_key, parse_challenge, parse_challenge_bot,
 	parse_game_arg, parse_answer, parse_move, parse_preview, parse_draw,
 	parse_offer, parse_message;
 
-/* The language's columns of the command table (command_table.h). */
-struct keyword {
-	const char *word;
-	const char *name;
-	enum command_kind kind;
-	command_args_parser *parse;
-	bool names_game;
+/* The command table's parse column, row i reading the line that
+ * command_keywords[i] (command_keywords.c) starts. */
+#define PARSER_ROW(kind_, word_, name_, parse_, ...) parse_,
+static command_args_parser *const parsers[COMMAND_NKEYWORDS] = {
+	COMMAND_TABLE(PARSER_ROW)
 };
 
-#define KEYWORD_ROW(kind_, word_, name_, parse_, names_game_, ...) \
-	{ word_, name_, COMMAND_##kind_, parse_, names_game_ },
-static const struct keyword keywords[] = { COMMAND_TABLE(KEYWORD_ROW) };
+#define N_ELEMENTS(a) (sizeof(a) / sizeof((a)[0]))
 
 #define ERROR_ROW(code_, section_, text_) { section_, text_ },
 static const struct {
 	const char *section, *text;
 } errors[] = { COMMAND_ERRORS(ERROR_ROW) };
-
-/* Help topics besides the keywords. */
-static const char *const extra_topics[] = { "rules", "undo", "clock",
-					     "bot" };
-
-#define N_ELEMENTS(a) (sizeof(a) / sizeof((a)[0]))
-
-const char *command_kind_name(enum command_kind kind)
-{
-	for (size_t i = 0; i < N_ELEMENTS(keywords); i++)
-		if (keywords[i].kind == kind)
-			return keywords[i].name;
-	return "invalid";
-}
 
 const char *command_error_string(enum command_error err)
 {
@@ -91,17 +72,6 @@ static size_t split_words(const char *s, size_t len, struct word *w,
 	return n;
 }
 
-/* w without the punctuation a sentence puts after a word ("Help!",
- * "games?", "Hi,"). */
-static struct word word_bare(const struct word *w)
-{
-	struct word b = *w;
-
-	while (b.len > 0 && strchr(".,;:!?", b.s[b.len - 1]) != NULL)
-		b.len--;
-	return b;
-}
-
 /* --- parsing one line --------------------------------------------------- */
 
 static int parse_ply(const struct word *w, int *ply_r)
@@ -119,81 +89,6 @@ static int parse_ply(const struct word *w, int *ply_r)
 		return -1;
 	*ply_r = v;
 	return 0;
-}
-
-/* Something shaped like a cell name: a letter and 1 to 3 digits.  Which
- * cells a board has is the rules core's to say ("z9": no such cell on
- * this board), so any letter will do here, as in core/notation.c. */
-static size_t scan_cell(const char *s, size_t len)
-{
-	size_t i = 1;
-
-	if (len < 2 || !isalpha((unsigned char)s[0]) ||
-	    (unsigned char)s[0] >= 0x80)
-		return 0;
-	while (i < len && i < 4 && isdigit((unsigned char)s[i]))
-		i++;
-	return i >= 2 ? i : 0;
-}
-
-/* The shape of a move: FROM[-x]TO[/K], `swap` or `pass` (which the rules
- * refuse by name, since passes are forced).  The rules core decides the
- * rest, so a shape it would read is never refused here. */
-static bool looks_like_move(const char *s, size_t len)
-{
-	size_t n, i = 0;
-
-	if ((len == 4 && strncasecmp(s, "swap", 4) == 0) ||
-	    (len == 4 && strncasecmp(s, "pass", 4) == 0))
-		return true;
-	n = scan_cell(s, len);
-	if (n == 0)
-		return false;
-	i = n;
-	if (i < len && (s[i] == '-' || s[i] == 'x' || s[i] == 'X'))
-		i++;
-	n = scan_cell(s + i, len - i);
-	if (n == 0)
-		return false;
-	i += n;
-	if (i < len && s[i] == '/') {
-		size_t digits = 0;
-		i++;
-		while (i < len && isdigit((unsigned char)s[i]) && digits < 9) {
-			i++;
-			digits++;
-		}
-		if (digits == 0)
-			return false;
-	}
-	return i == len;
-}
-
-static bool valid_name(const struct word *w)
-{
-	if (w->len < COMMAND_NAME_MIN || w->len > COMMAND_NAME_MAX)
-		return false;
-	if (!isalpha((unsigned char)w->s[0]))
-		return false;
-	for (size_t i = 0; i < w->len; i++) {
-		unsigned char c = (unsigned char)w->s[i];
-		if (!isalnum(c) && c != '-' && c != '_')
-			return false;
-	}
-	/* Keywords as names would make commands ambiguous to read. */
-	for (size_t i = 0; i < N_ELEMENTS(keywords); i++)
-		if (command_word_is(w, keywords[i].word))
-			return false;
-	/* Nor a name that reads as a move ("c3e5"), for the same reason. */
-	return !command_word_is(w, "any") && !command_word_is(w, "bot") &&
-	       !looks_like_move(w->s, w->len);
-}
-
-bool command_name_ok(const char *s, size_t len)
-{
-	struct word w = { s, len };
-
-	return valid_name(&w);
 }
 
 /* A `challenge` option, KEY=VALUE or a bare flag.  The options and their
@@ -262,31 +157,10 @@ int command_game_last(struct command *cmd, const struct word *w, size_t nw,
 
 static int set_move(struct command *cmd, const struct word *w)
 {
-	if (!looks_like_move(w->s, w->len))
+	if (!command_looks_like_move(w->s, w->len))
 		return command_fail(cmd, COMMAND_ERR_BAD_MOVE, w->s, w->len);
 	command_copy_lower(cmd->move, sizeof(cmd->move), w->s, w->len);
 	return 0;
-}
-
-/* The help topic named by w ("rules", "undo" or a keyword, any case,
- * a question mark allowed), lower case into topic_r; false if none. */
-static bool help_topic(const struct word *w, char *topic_r, size_t cap)
-{
-	struct word b = word_bare(w);
-
-	for (size_t i = 0; i < N_ELEMENTS(keywords); i++)
-		if (command_word_is(&b, keywords[i].word)) {
-			command_copy_cut(topic_r, cap, keywords[i].word,
-				 strlen(keywords[i].word));
-			return true;
-		}
-	for (size_t i = 0; i < N_ELEMENTS(extra_topics); i++)
-		if (command_word_is(&b, extra_topics[i])) {
-			command_copy_cut(topic_r, cap, extra_topics[i],
-				 strlen(extra_topics[i]));
-			return true;
-		}
-	return false;
 }
 
 /* help [TOPIC].  Never refused: a person asking for help gets it.  Words
@@ -298,8 +172,8 @@ static int parse_help(struct command *cmd, const struct word *w, size_t nw,
 {
 	const char *near;
 
-	if (nw == 1 || (nw == 2 && help_topic(&w[1], cmd->topic,
-					      sizeof(cmd->topic))))
+	if (nw == 1 || (nw == 2 && command_help_topic(&w[1], cmd->topic,
+						      sizeof(cmd->topic))))
 		return 0;
 	command_copy_cut(cmd->detail, sizeof(cmd->detail), w[1].s,
 		 (size_t)(end - w[1].s));
@@ -323,7 +197,7 @@ static int parse_register(struct command *cmd, const struct word *w,
 {
 	if (nw < 2)
 		return command_fail_str(cmd, COMMAND_ERR_MISSING_ARG, "NAME");
-	if (!valid_name(&w[1]))
+	if (!command_name_ok(w[1].s, w[1].len))
 		return command_fail(cmd, COMMAND_ERR_BAD_NAME, w[1].s, w[1].len);
 	command_copy_cut(cmd->name, sizeof(cmd->name), w[1].s, w[1].len);
 	return command_no_more(cmd, w, nw, 2);
@@ -391,7 +265,7 @@ static int parse_challenge(struct command *cmd, const struct word *w,
 		return command_fail_str(cmd, COMMAND_ERR_MISSING_ARG, "PLAYER or any");
 	if (command_word_is(&w[1], "any"))
 		command_copy_cut(cmd->name, sizeof(cmd->name), "any", 3);
-	else if (valid_name(&w[1]))
+	else if (command_name_ok(w[1].s, w[1].len))
 		command_copy_cut(cmd->name, sizeof(cmd->name), w[1].s, w[1].len);
 	else
 		return command_fail(cmd, COMMAND_ERR_BAD_NAME, w[1].s, w[1].len);
@@ -468,7 +342,8 @@ static int parse_move(struct command *cmd, const struct word *w, size_t nw,
 static int parse_preview(struct command *cmd, const struct word *w,
 			 size_t nw, const char *end, int64_t thread_game)
 {
-	if (nw == 2 && thread_game > 0 && looks_like_move(w[1].s, w[1].len)) {
+	if (nw == 2 && thread_game > 0 &&
+	    command_looks_like_move(w[1].s, w[1].len)) {
 		cmd->game = thread_game;
 		return set_move(cmd, &w[1]);
 	}
@@ -540,7 +415,7 @@ static int parse_message(struct command *cmd, const struct word *w,
 static int parse_bare_move(struct command *cmd, const struct word *w,
 			   size_t nw, int64_t thread_game)
 {
-	if (!looks_like_move(w[0].s, w[0].len))
+	if (!command_looks_like_move(w[0].s, w[0].len))
 		return command_fail(cmd, COMMAND_ERR_UNKNOWN, w[0].s, w[0].len);
 	cmd->kind = COMMAND_MOVE;
 	cmd->bare = true;
@@ -563,25 +438,6 @@ static int parse_bare_move(struct command *cmd, const struct word *w,
 	return 0;
 }
 
-/* The command the first words of w (nw of them) start: the keyword any
- * case, the first word also with a sentence's mark after it ("Help!");
- * NULL if none. */
-static const struct keyword *keyword_find(const struct word *w, size_t nw)
-{
-	struct word b = word_bare(&w[0]);
-
-	for (size_t i = 0; i < N_ELEMENTS(keywords); i++) {
-		const char *k = keywords[i].word, *second = strchr(k, ' ');
-		size_t klen = second != NULL ? (size_t)(second - k) : strlen(k);
-
-		if (b.len == klen && strncasecmp(b.s, k, klen) == 0 &&
-		    (second == NULL ||
-		     (nw >= 2 && command_word_is(&w[1], second + 1))))
-			return &keywords[i];
-	}
-	return NULL;
-}
-
 /* A refused line that names a game: the first game number among its
  * words (after the keyword), so the refusal can go to that game's
  * thread. */
@@ -597,7 +453,7 @@ int command_parse_line(const char *line, size_t len, int64_t thread_game,
 	struct word w[MAX_WORDS];
 	size_t nw, nread;
 	struct command *cmd = cmd_r;
-	const struct keyword *kw;
+	const struct command_keyword *kw;
 	const char *near;
 
 	memset(cmd, 0, sizeof(*cmd));
@@ -607,7 +463,7 @@ int command_parse_line(const char *line, size_t len, int64_t thread_game,
 	nread = nw < N_ELEMENTS(w) ? nw : N_ELEMENTS(w);
 	if (nw == 0)
 		return command_fail_str(cmd, COMMAND_ERR_UNKNOWN, "");
-	kw = keyword_find(w, nread);
+	kw = command_keyword_find(w, nread);
 	if (kw != NULL) {
 		cmd->kind = kw->kind;
 		/* A message or a plea for help is a sentence: its words
@@ -617,8 +473,8 @@ int command_parse_line(const char *line, size_t len, int64_t thread_game,
 			command_fail(cmd, COMMAND_ERR_EXTRA_ARG,
 			     w[N_ELEMENTS(w) - 1].s,
 			     w[N_ELEMENTS(w) - 1].len);
-		else if (kw->parse(cmd, w, nread, line + len,
-				   thread_game) == 0)
+		else if (parsers[kw - command_keywords](cmd, w, nread, line + len,
+							thread_game) == 0)
 			return 0;
 		if (kw->names_game)
 			refused_game(cmd, w, nread);
@@ -637,25 +493,8 @@ int command_parse_line(const char *line, size_t len, int64_t thread_game,
 
 		command_copy_cut(cmd->suggestion, sizeof(cmd->suggestion), near,
 			 k.len);
-		if (keyword_find(&k, 1)->names_game)
+		if (command_keyword_find(&k, 1)->names_game)
 			refused_game(cmd, w, nread);
 	}
 	return -1;
-}
-
-const char *command_keyword_at(size_t i, bool topics)
-{
-	/* one word each: "challenge bot" is no slip of anything */
-	for (size_t k = 0; k < N_ELEMENTS(keywords); k++)
-		if (strchr(keywords[k].word, ' ') == NULL && i-- == 0)
-			return keywords[k].word;
-	return topics && i < N_ELEMENTS(extra_topics) ? extra_topics[i] : NULL;
-}
-
-bool command_word_starts_command(const char *word, size_t len)
-{
-	struct word w = { word, len }, b = word_bare(&w);
-
-	return keyword_find(&w, 1) != NULL || looks_like_move(w.s, w.len) ||
-	       looks_like_move(b.s, b.len);
 }

@@ -18,9 +18,10 @@
  * commands run in order and the first failure stops the rest.
  *
  * Files: command_table.h the commands and the errors, a row each;
- * command.c the grammar of one line; command_text.c the lines of a body;
- * command_near.c slips of keywords, prose and closings; command_thread.c
- * game numbers, subjects and threads.
+ * command.c the grammar of one line; command_keywords.c the table's
+ * keywords, a move's shape and a name's; command_text.c the lines of a
+ * body; command_near.c slips of keywords, prose and closings;
+ * command_thread.c game numbers, subjects and threads.
  */
 #ifndef ASHES_SERVER_COMMAND_H
 #define ASHES_SERVER_COMMAND_H
@@ -247,7 +248,7 @@ bool command_name_ok(const char *s, size_t len);
 /* Parse "12" or "#12" into a game id (> 0).  -1 if not a game number. */
 int command_parse_game(const char *word, size_t len, int64_t *game_r);
 
-/* ---- for command_text.c and command_near.c: helpers of command.c ---- */
+/* ---- command_keywords.c, for command_text.c and command_near.c ---- */
 
 /* The i-th keyword, then (with topics) the other help topics ("rules",
  * "undo"); NULL past the last. */

@@ -4,8 +4,9 @@
  *
  * command.c reads a line by the command table (command_table.h) and holds
  * the grammar of most commands; command_args.c the arguments of `set`,
- * `vacation` and the clock options of `challenge`; command_words.c the
- * helpers below them. */
+ * `vacation` and the clock options of `challenge`; command_keywords.c
+ * the table's keywords, a move's shape and a name's, below both;
+ * command_words.c the helpers below them all. */
 #ifndef ASHES_SERVER_COMMAND_PRIVATE_H
 #define ASHES_SERVER_COMMAND_PRIVATE_H
 
@@ -45,6 +46,31 @@ bool command_word_is(const struct word *w, const char *lit);
 /* The extra word w[idx], if there is one, fails the command. */
 int command_no_more(struct command *cmd, const struct word *w, size_t nw,
 		    size_t idx);
+/* command_keywords.c */
+/* A row of the command table (command_table.h), its language's words:
+ * command_keywords[i] is the table's row i, as command.c's parsers[i]. */
+struct command_keyword {
+	const char *word; /* "challenge bot": two words, the second picking */
+	const char *name; /* command_kind_name() */
+	enum command_kind kind;
+	bool names_game; /* a refused line may still say which game */
+};
+#define COMMAND_KEYWORD_COUNT(...) +1
+enum { COMMAND_NKEYWORDS = 0 COMMAND_TABLE(COMMAND_KEYWORD_COUNT) };
+extern const struct command_keyword command_keywords[COMMAND_NKEYWORDS];
+/* The row the first words of w (nw of them) start: the keyword any case,
+ * the first word also with a sentence's mark after it ("Help!"); NULL if
+ * none. */
+const struct command_keyword *command_keyword_find(const struct word *w,
+						   size_t nw);
+/* The shape of a move: FROM[-x]TO[/K], `swap` or `pass` (which the rules
+ * refuse by name, since passes are forced).  The rules core decides the
+ * rest, so a shape it would read is never refused here. */
+bool command_looks_like_move(const char *s, size_t len);
+/* The help topic named by w ("rules", "undo" or a keyword, any case, a
+ * question mark allowed), lower case into topic_r; false if none. */
+bool command_help_topic(const struct word *w, char *topic_r, size_t cap);
+
 /* command.c */
 /* GAME at w[idx] (what: how a missing one is named) into cmd->game. */
 int command_need_game(struct command *cmd, const struct word *w, size_t nw,

@@ -17,12 +17,13 @@
  * run       the handler (server_private.h); template its result's words,
  *           under templates/mail/.
  *
- * command.c expands the language's columns (keyword to names_game),
- * commands.c the service's (gate to template): the reader links none of
- * the service's functions, so it is tested and fuzzed alone.  The order
- * is the reader's: a two-word row comes before the row of its first word,
- * and of keywords as close to a slip as each other the first is
- * suggested.  Some lines are read by another keyword's parser: `accept
+ * The language's columns (keyword to names_game) are expanded by
+ * command_keywords.c, all but parse, and by command.c, parse alone, row
+ * for row; the service's (gate to template) by commands.c: the reader
+ * links none of the service's functions, so it is tested and fuzzed
+ * alone.  The order is the reader's: a two-word row comes before the row
+ * of its first word, and of keywords as close to a slip as each other
+ * the first is suggested.  Some lines are read by another keyword's parser: `accept
  * undo` and `offer undo` are undo's, `accept draw` and `offer draw`
  * draw's. */
 #ifndef ASHES_SERVER_COMMAND_TABLE_H

@@ -19,6 +19,7 @@ libashes_server_a_SOURCES = \
 	src/server/vacation.c src/server/admin_clock.c \
 	src/server/command_private.h src/server/command_args.c \
 	src/server/command_words.c src/server/command_table.h \
+	src/server/command_keywords.c \
 	src/server/rating.c src/server/rating.h \
 	src/server/ladder.c src/server/ladder.h \
 	src/server/league.c src/server/league.h \
@@ -39,16 +40,25 @@ libashes_server_a_LIBADD = $(libashes_ai_a_OBJECTS)
 # tests/server: Check tests for the command language and the service.
 check_PROGRAMS += tests/server/test_command
 TESTS += tests/server/test_command
-tests_server_test_command_SOURCES = tests/server/test_command.c
+tests_server_test_command_SOURCES = tests/server/test_command.c \
+	tests/server/command_test.h
 tests_server_test_command_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_server_test_command_LDADD = libashes_server.a libashes_core.a \
 	libashes_util.a $(CHECK_LIBS)
 # The clocks' commands: challenge options, vacation, claim.
 check_PROGRAMS += tests/server/test_command_clock
 TESTS += tests/server/test_command_clock
-tests_server_test_command_clock_SOURCES = tests/server/test_command_clock.c
+tests_server_test_command_clock_SOURCES = tests/server/test_command_clock.c \
+	tests/server/command_test.h
 tests_server_test_command_clock_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_server_test_command_clock_LDADD = $(tests_server_test_command_LDADD)
+# A mail's body as mail programs write a reply: what must be ignored.
+check_PROGRAMS += tests/server/test_command_mail
+TESTS += tests/server/test_command_mail
+tests_server_test_command_mail_SOURCES = tests/server/test_command_mail.c \
+	tests/server/command_test.h
+tests_server_test_command_mail_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_server_test_command_mail_LDADD = $(tests_server_test_command_LDADD)
 # The mail as people write it, and a corpus of first mails as mail
 # programs send them (tests/server/first-mails/README).
 check_PROGRAMS += tests/server/test_first_mails

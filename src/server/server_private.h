@@ -63,9 +63,12 @@
  *   handle.c    the mail in hand: refusals, rendering, failures, the bot's
  *               player id;
  *   command_text.c, command_signoff.c, command.c, command_args.c,
- *   command_near.c, command_thread.c, command_words.c  the command
- *               language (command.h): text in, commands out, nothing of
- *               the service.
+ *   command_near.c  the command language (command.h): text in, commands
+ *               out, nothing of the service;
+ *   command_keywords.c  the command table's keywords, a move's shape, a
+ *               name's, the help topics, for the files above;
+ *   command_thread.c, command_words.c  game numbers and threads, a
+ *               line's words: the language's helpers.
  */
 #ifndef ASHES_SERVER_PRIVATE_H
 #define ASHES_SERVER_PRIVATE_H

@@ -1,26 +1,11 @@
 /* test_command.c -- the mail command language: every command, its
- * refusals, and the lines a mail client adds that must be ignored. */
+ * refusals, commands in the Subject and the game of a thread, help
+ * topics and move shapes.  The lines a mail client adds, which must be
+ * ignored, are test_command_mail.c's. */
 #include <check.h>
-#include <stdlib.h>
 #include <stdio.h>
-#include <string.h>
 
-#include "server/command.h"
-
-static struct command_list parse(const char *subject, const char *body,
-				 int64_t thread)
-{
-	struct command_list l;
-	command_parse_mail(subject, body, strlen(body), thread, &l);
-	return l;
-}
-
-static struct command line(const char *text, int64_t thread)
-{
-	struct command c;
-	command_parse_line(text, strlen(text), thread, &c);
-	return c;
-}
+#include "command_test.h"
 
 START_TEST(test_each_command)
 {
@@ -204,145 +189,6 @@ START_TEST(test_refusals)
 }
 END_TEST
 
-START_TEST(test_mail_order_and_stop)
-{
-	struct command_list l = parse(NULL,
-		"help\n\ngames\nbogus line\nboard 3\n", 0);
-
-	ck_assert_uint_eq(l.count, 3);
-	ck_assert_int_eq(l.items[0].kind, COMMAND_HELP);
-	ck_assert_int_eq(l.items[0].line, 1);
-	ck_assert_int_eq(l.items[1].kind, COMMAND_GAMES);
-	ck_assert_int_eq(l.items[1].line, 3);
-	ck_assert_int_eq(l.items[2].kind, COMMAND_INVALID);
-	ck_assert_int_eq(l.items[2].line, 4);
-	ck_assert_str_eq(l.items[2].text, "bogus line");
-	ck_assert(l.stopped_early);
-	command_list_free(&l);
-	ck_assert_ptr_null(l.items);
-	l = parse(NULL, "help\nbogus 2\n\n> quoted\n", 0);
-	ck_assert_uint_eq(l.count, 2);
-	ck_assert(!l.stopped_early);
-	command_list_free(&l);
-}
-END_TEST
-
-START_TEST(test_thunderbird_reply)
-{
-	const char *body =
-		"move 12 8 e5-e7\r\n"
-		"\r\n"
-		"On 03/01/2026 10:00, ashes wrote:\r\n"
-		"> [ashes #12] Your move\r\n"
-		"> move 12 8 ...\r\n"
-		">> old quote\r\n"
-		"\r\n"
-		"-- \r\n"
-		"Alice\r\n"
-		"register evil\r\n";
-	struct command_list l = parse("Re: [ashes #12] Your move (ply 8)",
-				      body, 12);
-
-	ck_assert_uint_eq(l.count, 1);
-	ck_assert_int_eq(l.items[0].kind, COMMAND_MOVE);
-	ck_assert_str_eq(l.items[0].move, "e5-e7");
-	ck_assert(l.skipped_quoted);
-	command_list_free(&l);
-}
-END_TEST
-
-START_TEST(test_gmail_reply)
-{
-	/* Gmail wraps a long attribution over two lines. */
-	const char *body =
-		"e5-e7\n"
-		"\n"
-		"On Mon, 3 Jan 2026 at 10:00, Ashes Server <ashes@example.org>\n"
-		"wrote:\n"
-		"\n"
-		"> Game 12, ply 8: your move.\n"
-		"> moves 12\n";
-	struct command_list l = parse("Re: [ashes #12] Your move", body, 12);
-
-	ck_assert_uint_eq(l.count, 1);
-	ck_assert(l.items[0].bare);
-	ck_assert_int_eq(l.items[0].game, 12);
-	command_list_free(&l);
-
-	l = parse(NULL,
-		  "board 4\nOn Mon, 3 Jan 2026 at 10:00, X <x@y> wrote:\n"
-		  "resign 4\n", 0);
-	/* The attribution is skipped; an unquoted line after it counts. */
-	ck_assert_uint_eq(l.count, 2);
-	ck_assert_int_eq(l.items[1].kind, COMMAND_RESIGN);
-	command_list_free(&l);
-}
-END_TEST
-
-START_TEST(test_mutt_reply)
-{
-	const char *body =
-		"* Ashes Server <ashes@example.org> [2026-01-03 10:00]:\n"
-		"> Your move in game 12.\n"
-		"\n"
-		"moves 12\n"
-		"\n"
-		"-- \n"
-		"Bob's signature\n";
-	struct command_list l = parse("Re: [ashes #12] Your move", body, 12);
-
-	ck_assert_uint_eq(l.count, 1);
-	ck_assert_int_eq(l.items[0].kind, COMMAND_MOVES);
-	ck_assert_int_eq(l.items[0].line, 4);
-	command_list_free(&l);
-}
-END_TEST
-
-/* register with the public key pasted below it: the armour is data. */
-START_TEST(test_pasted_key_is_not_commands)
-{
-	const char *body =
-		"register alice\n"
-		"\n"
-		"-----BEGIN PGP PUBLIC KEY BLOCK-----\n"
-		"\n"
-		"mDMEaWx1cBYJKwYBBAHaRw8BAQdA\n"
-		"=abcd\n"
-		"-----END PGP PUBLIC KEY BLOCK-----\n"
-		"games\n";
-	struct command_list l = parse("register", body, 0);
-
-	ck_assert_uint_eq(l.count, 2);
-	ck_assert_int_eq(l.items[0].kind, COMMAND_REGISTER);
-	ck_assert_int_eq(l.items[1].kind, COMMAND_GAMES);
-	ck_assert_int_eq(l.items[1].line, 8);
-	command_list_free(&l);
-}
-END_TEST
-
-START_TEST(test_outlook_reply)
-{
-	const char *body =
-		"resign 12\r\n"
-		"\r\n"
-		"-----Original Message-----\r\n"
-		"From: Ashes <ashes@example.org>\r\n"
-		"Subject: [ashes #12] Your move\r\n"
-		"\r\n"
-		"move 12 8 ...\r\n";
-	struct command_list l = parse("RE: [ashes #12] Your move", body, 12);
-
-	ck_assert_uint_eq(l.count, 1);
-	ck_assert_int_eq(l.items[0].kind, COMMAND_RESIGN);
-	ck_assert(l.skipped_quoted);
-	command_list_free(&l);
-
-	l = parse(NULL, "games\n________________________________\nFrom: x\nhelp me\n", 0);
-	ck_assert_uint_eq(l.count, 1);
-	command_list_free(&l);
-}
-END_TEST
-
 START_TEST(test_subject_commands)
 {
 	struct command_list l;
@@ -482,21 +328,6 @@ START_TEST(test_subject_clean)
 	ck_assert_str_eq(buf, "challenge bob");
 	command_subject_clean(NULL, buf, sizeof(buf));
 	ck_assert_str_eq(buf, "");
-}
-END_TEST
-
-START_TEST(test_too_many)
-{
-	struct buf_like { char s[4096]; } b;
-	size_t n = 0;
-	struct command_list l;
-
-	for (int i = 0; i < COMMAND_MAX + 5; i++)
-		n += (size_t)snprintf(b.s + n, sizeof(b.s) - n, "games\n");
-	l = parse(NULL, b.s, 0);
-	ck_assert_uint_eq(l.count, COMMAND_MAX + 1);
-	ck_assert_int_eq(l.items[COMMAND_MAX].error, COMMAND_ERR_TOO_MANY);
-	command_list_free(&l);
 }
 END_TEST
 
@@ -795,18 +626,11 @@ int main(void)
 	tcase_add_test(tc, test_each_command);
 	tcase_add_test(tc, test_bare_moves);
 	tcase_add_test(tc, test_refusals);
-	tcase_add_test(tc, test_mail_order_and_stop);
-	tcase_add_test(tc, test_thunderbird_reply);
-	tcase_add_test(tc, test_gmail_reply);
-	tcase_add_test(tc, test_mutt_reply);
-	tcase_add_test(tc, test_outlook_reply);
 	tcase_add_test(tc, test_subject_commands);
 	tcase_add_test(tc, test_thread_confirmed);
 	tcase_add_test(tc, test_account_commands);
 	tcase_add_test(tc, test_thread_game);
 	tcase_add_test(tc, test_subject_clean);
-	tcase_add_test(tc, test_too_many);
-	tcase_add_test(tc, test_pasted_key_is_not_commands);
 	tcase_add_test(tc, test_new_commands);
 	tcase_add_test(tc, test_new_refusals);
 	tcase_add_test(tc, test_help_topics);

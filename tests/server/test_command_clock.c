@@ -2,17 +2,8 @@
  * options of `challenge`, `vacation` in its forms, `claim`, and the
  * `set timezone` value keeping its case. */
 #include <check.h>
-#include <stdlib.h>
-#include <string.h>
 
-#include "server/command.h"
-
-static struct command line(const char *text, int64_t thread)
-{
-	struct command c;
-	command_parse_line(text, strlen(text), thread, &c);
-	return c;
-}
+#include "command_test.h"
 
 START_TEST(test_clock_options)
 {
