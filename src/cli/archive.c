@@ -27,7 +27,7 @@
 #include "cli/admin.h"
 #include "cli/cli.h"
 #include "core/record2.h"
-#include "daemon/settings.h"
+#include "config/settings.h"
 #include "mail/inbound.h"
 #include "mail/pgp.h"
 #include "render/template.h"

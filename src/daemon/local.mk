@@ -1,11 +1,10 @@
-# src/daemon: ashesd -- signals, pid file, systemd glue, the config mapped
-# onto the layers' settings, and (in loop.c) the mail loop that wires
-# mail -> server -> store.  The config and the logger are src/config.
+# src/daemon: ashesd -- signals, pid file, systemd glue, and (in loop.c)
+# the mail loop that wires mail -> server -> store.  The config, its
+# mapping onto the layers' settings and the logger are src/config.
 noinst_LIBRARIES += libashes_daemon.a
 libashes_daemon_a_SOURCES = \
 	src/daemon/daemon.c src/daemon/daemon.h \
 	src/daemon/pidfile.c src/daemon/pidfile.h \
-	src/daemon/settings.c src/daemon/settings.h \
 	src/daemon/timing.c src/daemon/timing.h \
 	src/daemon/worker.c src/daemon/worker.h
 

@@ -49,7 +49,7 @@
 #include "config/log.h"
 #include "daemon/bot_thread.h"
 #include "daemon/outbox_thread.h"
-#include "daemon/settings.h"
+#include "config/settings.h"
 #include "daemon/timing.h"
 #include "mail/inbound.h"
 #include "mail/pgp.h"

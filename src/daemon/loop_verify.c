@@ -43,7 +43,7 @@
 #include "daemon/daemon.h"
 #include "daemon/guard.h"
 #include "daemon/loop_private.h"
-#include "daemon/settings.h"
+#include "config/settings.h"
 #include "daemon/timing.h"
 #include "mail/inbound.h"
 #include "mail/pgp.h"

@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "archive/archive.h"
-#include "daemon/settings.h"
+#include "config/settings.h"
 #include "mail/inbound.h"
 #include "render/template.h"
 #include "store/store.h"

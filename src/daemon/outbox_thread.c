@@ -14,7 +14,7 @@
 #include "config/club_config.h"
 #include "config/log.h"
 #include "daemon/outbox.h"
-#include "daemon/settings.h"
+#include "config/settings.h"
 #include "daemon/timing.h"
 #include "daemon/worker.h"
 #include "mail/pgp.h"
