@@ -613,9 +613,6 @@ server_command_fn vacation_run;
 
 /* ---- handle.c ------------------------------------------------------- */
 
-/* A Message-ID as we store it: "<id@x>" -> "id@x" (cut to fit len) in
- * buf, which is returned; one without both angle brackets as it is. */
-const char *server_bare_id(const char *id, char *buf, size_t len);
 /* The address to write to: the first one not failing (NULL if none). */
 const char *server_player_address(const struct store_player *p);
 /* True when `addr` can be bound or written to: 3 to STORE_ADDRESS_MAX

@@ -12,6 +12,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include "util/msgid.h"
+
 /* The envelope version store_outbox_enqueue writes (sql/003). */
 #define OUTBOX_ENVELOPE_VERSION 2
 
@@ -50,13 +52,15 @@ static char *copy_n(const char *s, size_t n)
 }
 
 /* A malloc'ed copy of an id without its <>; NULL unless it has them. */
-static char *strip_angles(const char *v)
+static char *bare_id_copy(const char *v)
 {
-	size_t n = strlen(v);
+	char *p;
 
-	if (n < 3 || v[0] != '<' || v[n - 1] != '>')
+	if (!msgid_bracketed(v))
 		return NULL;
-	return copy_n(v + 1, n - 2);
+	p = xstrdup(v);
+	msgid_bare(v, p, strlen(v) + 1);
+	return p;
 }
 
 /* A decimal number filling all of s, in [min, max]; else 0. */
@@ -125,9 +129,9 @@ static void envelope_load_v1(struct store_outbox_msg *m, const char *block)
 	m->subject = v[SUBJECT];
 	v[SUBJECT] = NULL;
 	if (m->message_id == NULL && v[MESSAGE_ID] != NULL)
-		m->message_id = strip_angles(v[MESSAGE_ID]);
+		m->message_id = bare_id_copy(v[MESSAGE_ID]);
 	if (v[IN_REPLY_TO] != NULL) {
-		m->in_reply_to = strip_angles(v[IN_REPLY_TO]);
+		m->in_reply_to = bare_id_copy(v[IN_REPLY_TO]);
 		if (m->in_reply_to == NULL) /* as written, then */
 			m->in_reply_to = xstrdup(v[IN_REPLY_TO]);
 	}
