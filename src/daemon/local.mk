@@ -21,8 +21,7 @@ ashesd_SOURCES = src/daemon/main.c src/daemon/loop.c \
 ashesd_CPPFLAGS = $(AM_CPPFLAGS) $(GPGME_CFLAGS) $(CURL_CFLAGS) $(ETPAN_CFLAGS)
 # Higher layers first, down to core and util.
 ashesd_LDADD = libashes_daemon.a libashes_config.a libashes_archive.a \
-	libashes_mail.a \
-	libashes_server.a libashes_store.a libashes_render.a libashes_core.a \
+	libashes_server.a libashes_mail.a libashes_store.a libashes_render.a libashes_core.a \
 	libashes_util.a \
 	$(ETPAN_LIBS) $(GPGME_LIBS) $(CURL_LIBS) $(GNUTLS_LIBS) $(SQLITE_LIBS) \
 	$(RSVG_LIBS) -lpthread
