@@ -366,18 +366,8 @@ int outbox_flush(const struct config *cfg, struct store *store,
 		 struct smtp_sender *sender, struct pgp_ctx *pgp, int64_t now,
 		 struct outbox_stats *stats, const char **error_r)
 {
-	return outbox_flush_until(cfg, store, sender, pgp, now, NULL, NULL,
-				  stats, error_r);
-}
-
-int outbox_flush_until(const struct config *cfg, struct store *store,
-		       struct smtp_sender *sender, struct pgp_ctx *pgp,
-		       int64_t now, bool (*stop)(void *stop_ctx),
-		       void *stop_ctx, struct outbox_stats *stats,
-		       const char **error_r)
-{
 	return outbox_flush_lane(cfg, store, sender, pgp, now,
-				 STORE_OUTBOX_LANE_ALL, stop, stop_ctx, stats,
+				 STORE_OUTBOX_LANE_ALL, NULL, NULL, stats,
 				 error_r);
 }
 
@@ -490,15 +480,4 @@ int outbox_flush_lane(const struct config *cfg, struct store *store,
 out:
 	store_outbox_msgs_free(&msgs, n);
 	return ret;
-}
-
-int outbox_next_due(struct store *store, int64_t *at_r, const char **error_r)
-{
-	return store_outbox_next_due(store, at_r, error_r);
-}
-
-int outbox_next_due_lane(struct store *store, enum store_outbox_lane lane,
-			 int64_t *at_r, const char **error_r)
-{
-	return store_outbox_next_due_lane(store, lane, at_r, error_r);
 }

@@ -13,8 +13,8 @@
 
 #include "config/club_config.h"
 #include "config/log.h"
-#include "daemon/outbox.h"
 #include "config/settings.h"
+#include "daemon/outbox.h"
 #include "daemon/timing.h"
 #include "daemon/worker.h"
 #include "mail/pgp.h"
@@ -102,7 +102,7 @@ static uint64_t outbox_thread_sleep_ms(struct outbox_lane *ot, int64_t now)
 	int64_t due;
 	const char *e;
 
-	switch (outbox_next_due_lane(ot->store, ot->lane, &due, &e)) {
+	switch (store_outbox_next_due_lane(ot->store, ot->lane, &due, &e)) {
 	case 1:
 		if (due < ot->next_try)
 			due = ot->next_try;

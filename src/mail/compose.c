@@ -214,7 +214,9 @@ void compose_qp_encode(const char *text, size_t len, struct buf *out)
 	}
 }
 
-char *compose_date(int64_t t, char *buf, size_t len)
+/* RFC 5322 date text for unix time t in UTC ("Sun, 29 Nov 2026 14:04:53
+ * +0000") into buf (at least 40 bytes); returns buf. */
+static char *compose_date(int64_t t, char *buf, size_t len)
 {
 	time_t tt = (time_t)t;
 	struct tm tm;

@@ -100,8 +100,4 @@ void compose_qp_encode(const char *text, size_t len, struct buf *out);
  * folding at 78 columns, ending in CRLF. */
 void compose_header(struct buf *out, const char *name, const char *value);
 
-/* RFC 5322 date text for unix time t in UTC ("Sun, 29 Nov 2026 14:04:53
- * +0000") into buf (at least 40 bytes); returns buf. */
-char *compose_date(int64_t t, char *buf, size_t len);
-
 #endif
