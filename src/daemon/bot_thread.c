@@ -15,8 +15,8 @@
 
 #include "config/club_config.h"
 #include "config/log.h"
-#include "daemon/outbox_thread.h"
 #include "config/settings.h"
+#include "daemon/outbox_thread.h"
 #include "daemon/timing.h"
 #include "daemon/worker.h"
 #include "mail/compose.h"

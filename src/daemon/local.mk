@@ -6,6 +6,7 @@ libashes_daemon_a_SOURCES = \
 	src/daemon/daemon.c src/daemon/daemon.h \
 	src/daemon/pidfile.c src/daemon/pidfile.h \
 	src/daemon/timing.c src/daemon/timing.h \
+	src/daemon/test_hooks.c src/daemon/test_hooks.h \
 	src/daemon/worker.c src/daemon/worker.h
 
 sbin_PROGRAMS += ashesd

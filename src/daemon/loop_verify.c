@@ -40,10 +40,11 @@
 #include <unistd.h>
 
 #include "config/log.h"
+#include "config/settings.h"
 #include "daemon/daemon.h"
 #include "daemon/guard.h"
 #include "daemon/loop_private.h"
-#include "config/settings.h"
+#include "daemon/test_hooks.h"
 #include "daemon/timing.h"
 #include "mail/inbound.h"
 #include "mail/pgp.h"
@@ -52,32 +53,6 @@
 /* Most mails verified at once: this thread and one helper per sibling
  * GPGME context. */
 #define LOOP_VERIFY_MAX (PGP_SIBLINGS_MAX + 1)
-
-/* Test hook: ASHES_TEST_CRASH_ON=TEXT makes the daemon die of SIGSEGV
- * while reading any mail whose bytes hold TEXT, as a parser bug would
- * (in whichever worker reads it), so the e2e tests can prove such a mail
- * is set aside after GUARD_MAX_ATTEMPTS crashes and the mail behind it
- * still goes through.  Unset in production. */
-static void loop_test_crash(const char *data, size_t size)
-{
-	const char *on = getenv("ASHES_TEST_CRASH_ON");
-
-	if (on != NULL && *on != '\0' && memmem(data, size, on, strlen(on))) {
-		log_notice("test hook: crashing on this mail");
-		raise(SIGSEGV);
-	}
-}
-
-/* Test hook: ASHES_TEST_FAIL_ON=TEXT makes reading any mail whose bytes
- * hold TEXT fail as if gpg could not run, so the tests can prove that the
- * mails before it are handled, and it and those behind it are offered
- * again, not skipped.  Unset in production. */
-static bool loop_test_fail(const char *data, size_t size)
-{
-	const char *on = getenv("ASHES_TEST_FAIL_ON");
-
-	return on != NULL && *on != '\0' && memmem(data, size, on, strlen(on));
-}
 
 /* How many mails to verify at once: ASHESD_VERIFY_WORKERS (1 to
  * LOOP_VERIFY_MAX; 1 reads them one after the other), else the
@@ -125,14 +100,14 @@ static int loop_read_plain(struct pending *p, const struct inbound_options *opts
 	struct inbound_options o = *opts;
 	const char *e = NULL;
 
-	loop_test_crash(p->data, p->size);
+	test_hook_crash_on(p->data, p->size);
 	o.pgp = pgp;
 	o.import_keys = false;
 	/* Signatures are judged by the real clock, gpg's: the test clock
 	 * (timing.h) moves the game's time, not the signers'. */
 	o.now = time(NULL);
 	inbound_msg_free(&p->im);
-	if (loop_test_fail(p->data, p->size))
+	if (test_hook_fail_on(p->data, p->size))
 		e = "test hook: failing on this mail";
 	else if (inbound_parse(p->data, p->size, &o, &p->im, &e) == 0)
 		return 0;
