@@ -15,8 +15,6 @@ struct buf;
 struct pgp_ctx;
 struct store;
 
-/* The outbox kind of the mails that carry an archive. */
-#define OUTBOX_ARCHIVE_KIND "archive"
 /* The attachment's type. */
 #define OUTBOX_ARCHIVE_TYPE "application/gzip"
 

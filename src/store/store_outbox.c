@@ -17,6 +17,31 @@
 /* The envelope version store_outbox_enqueue writes (sql/003). */
 #define OUTBOX_ENVELOPE_VERSION 2
 
+/* The kind column's words; a row is written with the word it is given. */
+static const char *const outbox_kind_words[] = {
+	[STORE_OUTBOX_KIND_REPLY] = "reply",
+	[STORE_OUTBOX_KIND_YOUR_MOVE] = "your-move",
+	[STORE_OUTBOX_KIND_RESULT] = "result",
+	[STORE_OUTBOX_KIND_UNDONE] = "undone",
+	[STORE_OUTBOX_KIND_OBSERVER] = "observer",
+	[STORE_OUTBOX_KIND_NOTICE] = "notice",
+	[STORE_OUTBOX_KIND_ARCHIVE] = "archive",
+};
+
+enum store_outbox_kind store_outbox_kind_of(const char *word)
+{
+	size_t i;
+
+	if (word == NULL)
+		return STORE_OUTBOX_KIND_NONE;
+	for (i = 0; i < sizeof(outbox_kind_words) / sizeof(*outbox_kind_words);
+	     i++)
+		if (outbox_kind_words[i] != NULL &&
+		    strcmp(outbox_kind_words[i], word) == 0)
+			return (enum store_outbox_kind)i;
+	return STORE_OUTBOX_KIND_OTHER;
+}
+
 void store_outbox_msg_clear(void *elem)
 {
 	struct store_outbox_msg *m = elem;
@@ -140,7 +165,14 @@ static void envelope_load_v1(struct store_outbox_msg *m, const char *block)
 	if (v[AUTO_SUBMITTED] != NULL)
 		m->auto_reply = strcmp(v[AUTO_SUBMITTED], "auto-replied") == 0;
 	else
-		m->auto_reply = m->kind == NULL || strcmp(m->kind, "reply") == 0;
+		switch (store_outbox_kind_of(m->kind)) {
+		case STORE_OUTBOX_KIND_NONE:
+		case STORE_OUTBOX_KIND_REPLY:
+			m->auto_reply = true;
+			break;
+		default:
+			m->auto_reply = false;
+		}
 	if (m->game_id == 0)
 		m->game_id = parse_num(v[GAME], 1, INT64_MAX);
 	if (m->game_id != 0)
