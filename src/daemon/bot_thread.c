@@ -37,7 +37,7 @@ struct bot_thread {
 	const struct config *cfg;	/* borrowed */
 	struct outbox_thread *outbox;	/* borrowed, may be NULL */
 	struct store *store;
-	struct template_set *templates;
+	struct template_set *templates;	/* borrowed: the process's */
 	struct server *server;
 	struct pgp_ctx *pgp;
 	char fpr[PGP_FPR_MAX + 1];	/* the daemon's signing key: the bot's */
@@ -255,7 +255,6 @@ static const struct worker_ops bot_thread_ops = { bot_thread_work, NULL };
 static void bot_thread_free(struct bot_thread *bt)
 {
 	server_free(&bt->server);
-	template_set_free(&bt->templates);
 	pgp_ctx_free(&bt->pgp);
 	store_close(&bt->store);
 	free(bt);
@@ -283,8 +282,6 @@ static int bot_thread_open(struct bot_thread *bt, char *err, size_t errlen)
 			 cfg->database.path, e);
 		return -1;
 	}
-	bt->templates = template_set_new(cfg->templates.dir,
-					 getenv("ASHES_TEMPLATES"));
 	server_config_default(&sc);
 	settings_server(cfg, &sc);
 	sc.templates = bt->templates;
@@ -310,7 +307,8 @@ static int bot_thread_open(struct bot_thread *bt, char *err, size_t errlen)
 }
 
 int bot_thread_start(const struct config *cfg, struct outbox_thread *outbox,
-		     struct bot_thread **bt_r, const char **error_r)
+		     struct template_set *templates, struct bot_thread **bt_r,
+		     const char **error_r)
 {
 	static char err[768];
 	struct bot_thread *bt;
@@ -324,6 +322,7 @@ int bot_thread_start(const struct config *cfg, struct outbox_thread *outbox,
 		abort();
 	bt->cfg = cfg;
 	bt->outbox = outbox;
+	bt->templates = templates;
 	if (bot_thread_open(bt, err, sizeof(err)) < 0)
 		goto fail;
 	if (worker_start(&bot_thread_ops, bt, &bt->w, &e) < 0) {

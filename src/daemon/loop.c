@@ -266,7 +266,8 @@ int daemon_run_loop(struct daemon *d)
 		 * (no signing key yet) is tried again every few minutes,
 		 * not logged on every round. */
 		if (l.bot == NULL && time(NULL) >= l.bot_next_try &&
-		    bot_thread_start(&d->cfg, l.outbox, &l.bot, &e) < 0) {
+		    bot_thread_start(&d->cfg, l.outbox, l.templates,
+				     &l.bot, &e) < 0) {
 			log_error("%s (trying again in %d s)", e,
 				  LOOP_BOT_RETRY_S);
 			l.bot_next_try = time(NULL) + LOOP_BOT_RETRY_S;

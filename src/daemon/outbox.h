@@ -25,6 +25,7 @@ struct buf;
 struct pgp_ctx;
 struct store;
 struct store_outbox_msg;
+struct template_set;
 
 struct outbox_stats {
 	size_t sent;
@@ -76,10 +77,12 @@ outbox_compose(const struct config *cfg, struct pgp_ctx *pgp,
  * trouble is not the message's (no server, TLS, login refused, 421, gpg
  * failing), the rest of the batch waits for the next round
  * (stats->server_down, except for gpg).  A row that cannot become a
- * mail is failed.  Returns 0 (outcomes are in the store and *stats), or
+ * mail is failed.  templates: the process's set, for an archive mail's
+ * note (borrowed).  Returns 0 (outcomes are in the store and *stats), or
  * -1 with *error_r when the store failed. */
 int outbox_flush(const struct config *cfg, struct store *store,
-		 struct smtp_sender *sender, struct pgp_ctx *pgp, int64_t now,
+		 struct smtp_sender *sender, struct pgp_ctx *pgp,
+		 struct template_set *templates, int64_t now,
 		 struct outbox_stats *stats, const char **error_r);
 
 /* outbox_flush() for one lane of the outbox (store.h), asking
@@ -91,7 +94,8 @@ int outbox_flush(const struct config *cfg, struct store *store,
  * of their own, so that no reply waits behind megabytes. */
 int outbox_flush_lane(const struct config *cfg, struct store *store,
 		      struct smtp_sender *sender, struct pgp_ctx *pgp,
-		      int64_t now, enum store_outbox_lane lane,
+		      struct template_set *templates, int64_t now,
+		      enum store_outbox_lane lane,
 		      bool (*stop)(void *stop_ctx), void *stop_ctx,
 		      struct outbox_stats *stats, const char **error_r);
 
