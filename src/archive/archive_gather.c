@@ -70,18 +70,24 @@ struct archive_mail *archive_game_mail(const struct archive_game *g,
 /* What a mail we sent says the mail it answers did. */
 static unsigned sent_kind(const char *kind)
 {
+	switch (store_outbox_kind_of(kind)) {
+	case STORE_OUTBOX_KIND_NONE:
+	case STORE_OUTBOX_KIND_REPLY:
+	case STORE_OUTBOX_KIND_OBSERVER:
+	case STORE_OUTBOX_KIND_NOTICE:
 	/* An archive mailed (`archive GAME`) changed nothing either. */
-	if (kind == NULL || strcmp(kind, "reply") == 0 ||
-	    strcmp(kind, "observer") == 0 || strcmp(kind, "notice") == 0 ||
-	    strcmp(kind, "archive") == 0)
+	case STORE_OUTBOX_KIND_ARCHIVE:
 		return 0;
-	if (strcmp(kind, "your-move") == 0)
+	case STORE_OUTBOX_KIND_YOUR_MOVE:
 		return ARCHIVE_SENT_YOUR_MOVE;
-	if (strcmp(kind, "result") == 0)
+	case STORE_OUTBOX_KIND_RESULT:
 		return ARCHIVE_SENT_RESULT;
-	if (strcmp(kind, "undone") == 0)
+	case STORE_OUTBOX_KIND_UNDONE:
 		return ARCHIVE_SENT_UNDONE;
-	return ARCHIVE_SENT_OTHER;
+	case STORE_OUTBOX_KIND_OTHER:
+	default:
+		return ARCHIVE_SENT_OTHER;
+	}
 }
 
 /* A player's name into buf ("" for none). */

@@ -22,7 +22,7 @@
 #include "cli/admin.h"
 #include "cli/cli.h"
 #include "config/club_config.h"
-#include "daemon/settings.h"
+#include "config/settings.h"
 #include "server/server.h"
 #include "store/store.h"
 #include "util/buf.h"

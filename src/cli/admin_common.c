@@ -19,7 +19,7 @@
 #include "cli/admin.h"
 #include "cli/cli.h"
 #include "config/club_config.h"
-#include "daemon/settings.h"
+#include "config/settings.h"
 #include "render/template.h"
 #include "server/server.h"
 #include "store/store.h"

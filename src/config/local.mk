@@ -10,7 +10,8 @@ libashes_config_a_SOURCES = \
 	src/config/config_read.c src/config/config_keys.c \
 	src/config/config_values.c src/config/config_check.c \
 	src/config/config_clubs.c src/config/config_bot.c \
-	src/config/log.c src/config/log.h
+	src/config/log.c src/config/log.h \
+	src/config/settings.c src/config/settings.h
 
 # tests/config: the config file's syntax, values, checks and dump
 # (test_config), the configs refused (test_config_errors), the clocks'

@@ -15,10 +15,11 @@
 
 #include "config/club_config.h"
 #include "config/log.h"
+#include "config/settings.h"
 #include "daemon/outbox_thread.h"
-#include "daemon/settings.h"
 #include "daemon/timing.h"
 #include "daemon/worker.h"
+#include "mail/compose.h"
 #include "mail/inbound.h"
 #include "mail/pgp.h"
 #include "render/template.h"
@@ -36,7 +37,7 @@ struct bot_thread {
 	const struct config *cfg;	/* borrowed */
 	struct outbox_thread *outbox;	/* borrowed, may be NULL */
 	struct store *store;
-	struct template_set *templates;
+	struct template_set *templates;	/* borrowed: the process's */
 	struct server *server;
 	struct pgp_ctx *pgp;
 	char fpr[PGP_FPR_MAX + 1];	/* the daemon's signing key: the bot's */
@@ -53,18 +54,17 @@ static bool bot_thread_stopping(struct bot_thread *bt)
 	return worker_stopping(bt->w);
 }
 
-/* The bot's move as a mail: RFC 5322 headers over a PGP/MIME entity
- * signed with the daemon's key, into raw.  0 or -1 with *error_r. */
+/* The bot's move as a mail: headers (compose.c's) over a PGP/MIME
+ * entity signed with the daemon's key, into raw.  0 or -1 with *error_r. */
 static int bot_thread_compose(struct bot_thread *bt,
 			      const struct server_bot_turn *turn,
 			      const char *text, const char *subject,
 			      struct buf *raw, const char **error_r)
 {
-	struct buf part = BUF_INIT;
+	struct compose_msg m;
+	struct buf part = BUF_INIT, to = BUF_INIT, mid = BUF_INIT;
 	unsigned char rnd[8];
-	char date[64], token[17];
-	time_t t = time(NULL);
-	struct tm tm;
+	char token[17];
 	int ret;
 
 	if (getrandom(rnd, sizeof(rnd), 0) != (ssize_t)sizeof(rnd)) {
@@ -73,59 +73,26 @@ static int bot_thread_compose(struct bot_thread *bt,
 	}
 	for (size_t i = 0; i < sizeof(rnd); i++)
 		snprintf(token + 2 * i, 3, "%02x", rnd[i]);
-	gmtime_r(&t, &tm);
-	strftime(date, sizeof(date), "%a, %d %b %Y %H:%M:%S +0000", &tm);
-	buf_printf(raw, "From: \"%s\" <%s>\r\n", bt->cfg->bot.name,
-		   bt->address);
-	buf_printf(raw, "To: <%s>\r\n", bt->cfg->smtp.from);
-	buf_printf(raw, "Subject: %s\r\n", subject);
-	buf_printf(raw, "Date: %s\r\n", date);
-	buf_printf(raw, "Message-ID: <ashes-bot.%" PRId64 ".%d.%s@%s>\r\n",
-		   turn->game_id, turn->ply, token, bt->cfg->smtp.domain);
-	buf_puts(raw, "MIME-Version: 1.0\r\n");
+	buf_printf(&to, "<%s>", bt->cfg->smtp.from);
+	buf_printf(&mid, "ashes-bot.%" PRId64 ".%d.%s@%s", turn->game_id,
+		   turn->ply, token, bt->cfg->smtp.domain);
+	memset(&m, 0, sizeof(m));
+	m.from_name = bt->cfg->bot.name;
+	m.from_address = bt->address;
+	m.to = buf_str(&to);
+	m.subject = subject;
+	m.date = (int64_t)time(NULL);
+	m.message_id = buf_str(&mid);
+	compose_plain_headers(&m, raw);
 	buf_puts(&part, "Content-Type: text/plain; charset=utf-8\r\n"
 		 "Content-Transfer-Encoding: 8bit\r\n\r\n");
 	buf_puts(&part, text);
 	ret = pgp_mime_sign(bt->pgp, bt->fpr, part.data, part.len, raw,
 			    error_r);
 	buf_free(&part);
+	buf_free(&to);
+	buf_free(&mid);
 	return ret;
-}
-
-/* What the mail layer made of the bot's mail, as the service takes a
- * mail (loop.c's loop_facts, for a mail that must be good). */
-static void bot_thread_facts(const struct inbound_msg *im, char *mid,
-			     size_t midlen, const struct buf *raw,
-			     size_t limit, int64_t now,
-			     struct server_inbound *si)
-{
-	const char *id = im->message_id != NULL ? im->message_id : "";
-	size_t n;
-
-	snprintf(mid, midlen, "%s", id[0] == '<' ? id + 1 : id);
-	n = strlen(mid);
-	if (n > 0 && mid[n - 1] == '>')
-		mid[n - 1] = '\0';
-	memset(si, 0, sizeof(*si));
-	si->fingerprint = im->sig.fpr;
-	si->from_address = im->from_addr;
-	si->message_id = mid;
-	si->received = now;
-	si->raw_sha256 = im->raw_sha256;
-	si->raw = raw->data;
-	si->raw_len = raw->len;
-	si->signed_sha256 = im->signed_sha256;
-	si->signature_time = (int64_t)im->sig.created;
-	si->subject = im->subject;
-	si->body = im->text;
-	si->body_len = strlen(im->text);
-	si->signer = im->sig.fpr;
-	si->size = im->raw_size;
-	si->size_limit = limit;
-	si->source = "bot";
-	/* Made here, never read from the mailbox: the one mail the bot's
-	 * key may sign (a copy mailed back is refused, intake.c). */
-	si->in_process = true;
 }
 
 /* Make the move of turn: think, write, sign, read back (gpg verifying)
@@ -141,7 +108,8 @@ static int bot_thread_play(struct bot_thread *bt,
 	struct inbound_msg *im = NULL;
 	struct server_outcome out;
 	struct server_inbound si;
-	char move[CORE_MOVE_TEXT_MAX], mid[512];
+	struct server_mail_facts facts = { 0 };
+	char move[CORE_MOVE_TEXT_MAX];
 	const char *our[2], *e = NULL;
 	struct timespec t0, t1;
 	int64_t now;
@@ -169,9 +137,10 @@ static int bot_thread_play(struct bot_thread *bt,
 	opts.pgp = bt->pgp;
 	if (inbound_parse(raw.data, raw.len, &opts, &im, &e) < 0)
 		goto fail;
-	if (im->sig.status != PGP_SIG_GOOD || im->verdict != CLASSIFY_NORMAL ||
-	    im->problem != INBOUND_OK || im->text == NULL ||
-	    im->freshness != INBOUND_FRESH_OK) {
+	server_inbound_from_mail(im, raw.data, raw.len,
+				 (size_t)cfg->limits.max_message_size, &facts,
+				 &si);
+	if (si.fingerprint == NULL || im->text == NULL) {
 		/* The daemon's own key does not verify (expired, revoked,
 		 * not in its keyring): nothing the service could take. */
 		log_error("bot: game %" PRId64 " ply %d: the mail signed with "
@@ -180,8 +149,11 @@ static int bot_thread_play(struct bot_thread *bt,
 			  (int)im->sig.status);
 		goto fail_quiet;
 	}
-	bot_thread_facts(im, mid, sizeof(mid), &raw,
-			 (size_t)cfg->limits.max_message_size, now, &si);
+	si.received = now;
+	si.source = "bot";
+	/* Made here, never read from the mailbox: the one mail the bot's
+	 * key may sign (a copy mailed back is refused, intake.c). */
+	si.in_process = true;
 	if (server_handle(bt->server, &si, now, &out, &e) < 0)
 		goto fail;
 	/* The mail it queued for the bot's opponent: out now. */
@@ -205,6 +177,7 @@ fail:
 fail_quiet:
 	ret = -1;
 out:
+	server_mail_facts_free(&facts);
 	inbound_msg_free(&im);
 	buf_free(&text);
 	buf_free(&subject);
@@ -282,7 +255,6 @@ static const struct worker_ops bot_thread_ops = { bot_thread_work, NULL };
 static void bot_thread_free(struct bot_thread *bt)
 {
 	server_free(&bt->server);
-	template_set_free(&bt->templates);
 	pgp_ctx_free(&bt->pgp);
 	store_close(&bt->store);
 	free(bt);
@@ -310,8 +282,6 @@ static int bot_thread_open(struct bot_thread *bt, char *err, size_t errlen)
 			 cfg->database.path, e);
 		return -1;
 	}
-	bt->templates = template_set_new(cfg->templates.dir,
-					 getenv("ASHES_TEMPLATES"));
 	server_config_default(&sc);
 	settings_server(cfg, &sc);
 	sc.templates = bt->templates;
@@ -337,7 +307,8 @@ static int bot_thread_open(struct bot_thread *bt, char *err, size_t errlen)
 }
 
 int bot_thread_start(const struct config *cfg, struct outbox_thread *outbox,
-		     struct bot_thread **bt_r, const char **error_r)
+		     struct template_set *templates, struct bot_thread **bt_r,
+		     const char **error_r)
 {
 	static char err[768];
 	struct bot_thread *bt;
@@ -351,6 +322,7 @@ int bot_thread_start(const struct config *cfg, struct outbox_thread *outbox,
 		abort();
 	bt->cfg = cfg;
 	bt->outbox = outbox;
+	bt->templates = templates;
 	if (bot_thread_open(bt, err, sizeof(err)) < 0)
 		goto fail;
 	if (worker_start(&bot_thread_ops, bt, &bt->w, &e) < 0) {

@@ -26,11 +26,13 @@ struct outbox_thread;
  * enabled; else the bot player made or found (its key the signing key of
  * [gpg]), and the thread started.  After each move it wakes outbox (may
  * be NULL), so that the "your move" mail it queued goes out at once.
- * cfg and outbox are borrowed until bot_thread_stop(), which must come
- * before the outbox's.  Signals are blocked in the thread.  0, or -1
+ * cfg, outbox and templates (the process's set) are borrowed until
+ * bot_thread_stop(), which must come before the outbox's.  Signals are blocked in the thread.  0, or -1
  * with *error_r (static) and *bt_r NULL. */
+struct template_set;
 int bot_thread_start(const struct config *cfg, struct outbox_thread *outbox,
-		     struct bot_thread **bt_r, const char **error_r);
+		     struct template_set *templates, struct bot_thread **bt_r,
+		     const char **error_r);
 
 /* A game may have changed (the loop handled mail): look again now.
  * NULL: nothing. */

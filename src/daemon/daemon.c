@@ -5,7 +5,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,7 +13,6 @@
 #include <sys/stat.h>
 #include <sys/un.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "config/log.h"
@@ -22,22 +20,16 @@
 
 static volatile sig_atomic_t stop_flag;
 static volatile sig_atomic_t reload_flag;
-static int signal_pipe[2] = { -1, -1 };
 static void (*volatile signal_hook)(void);
 
 static void daemon_on_signal(int sig)
 {
 	int saved_errno = errno;
-	char c = (char)sig;
 
 	if (sig == SIGHUP)
 		reload_flag = 1;
 	else
 		stop_flag = 1;
-	/* The pipe is non-blocking: if it is full, a wake-up is pending
-	 * anyway. */
-	if (signal_pipe[1] >= 0 && write(signal_pipe[1], &c, 1) < 0) {
-	}
 	if (signal_hook != NULL)
 		signal_hook();
 	errno = saved_errno;
@@ -52,15 +44,11 @@ int daemon_signals_init(const char **error_r)
 {
 	struct sigaction sa;
 
-	if (signal_pipe[0] < 0 && pipe2(signal_pipe, O_CLOEXEC | O_NONBLOCK) < 0) {
-		*error_r = strerror(errno);
-		return -1;
-	}
 	memset(&sa, 0, sizeof(sa));
 	sigemptyset(&sa.sa_mask);
 	sa.sa_handler = daemon_on_signal;
 	/* SA_RESTART: library calls (SQLite, libcurl) should not see EINTR;
-	 * the self-pipe is what wakes our own waits. */
+	 * the hook is what wakes the loop's wait. */
 	sa.sa_flags = SA_RESTART;
 	if (sigaction(SIGHUP, &sa, NULL) < 0 || sigaction(SIGTERM, &sa, NULL) < 0 ||
 	    sigaction(SIGINT, &sa, NULL) < 0) {
@@ -76,54 +64,10 @@ int daemon_signals_init(const char **error_r)
 	return 0;
 }
 
-int daemon_signal_fd(void)
-{
-	return signal_pipe[0];
-}
-
-bool daemon_stop_requested(void)
-{
-	return stop_flag != 0;
-}
-
-void daemon_request_stop(void)
-{
-	stop_flag = 1;
-	if (signal_pipe[1] >= 0 && write(signal_pipe[1], "", 1) < 0) {
-	}
-}
-
-static void daemon_drain_signals(void)
-{
-	char junk[64];
-
-	if (signal_pipe[0] < 0)
-		return;
-	while (read(signal_pipe[0], junk, sizeof(junk)) > 0)
-		;
-}
-
-bool daemon_check_signals(struct daemon *d)
-{
-	daemon_drain_signals();
-	if (reload_flag && !stop_flag) {
-		reload_flag = 0;
-		daemon_reload(d);
-	}
-	return stop_flag != 0;
-}
-
-void daemon_log_open(const struct daemon *d)
-{
-	enum log_target target = d->cfg.log.target;
-
-	/* Once detached, stderr is /dev/null: syslog is the only place left. */
-	if (d->detached && target != LOG_TARGET_SYSLOG)
-		target = LOG_TARGET_SYSLOG;
-	log_open(target, d->cfg.log.level, "ashesd", d->cfg.log.facility);
-}
-
-int daemon_reload(struct daemon *d)
+/* Load d->config_path again; on success call reload_hook, swap configs
+ * and reopen the log; on failure log every error and keep the old one.
+ * Returns 0 if the new config is in force, -1 if the old one is kept. */
+static int daemon_reload(struct daemon *d)
 {
 	struct config_errors errors = { NULL, 0 };
 	struct config next;
@@ -156,46 +100,25 @@ out:
 	return ret;
 }
 
-int daemon_wait(unsigned long ms, int fd)
+bool daemon_check_signals(struct daemon *d)
 {
-	struct pollfd fds[2];
-	struct timespec start, now;
-	nfds_t n = 0;
-
-	if (stop_flag || reload_flag)
-		return 0;
-	if (signal_pipe[0] >= 0) {
-		fds[n].fd = signal_pipe[0];
-		fds[n++].events = POLLIN;
+	if (reload_flag && !stop_flag) {
+		reload_flag = 0;
+		daemon_reload(d);
 	}
-	if (fd >= 0) {
-		fds[n].fd = fd;
-		fds[n++].events = POLLIN;
-	}
-	clock_gettime(CLOCK_MONOTONIC, &start);
-	for (;;) {
-		unsigned long elapsed;
-		int r, timeout;
-
-		clock_gettime(CLOCK_MONOTONIC, &now);
-		elapsed = (unsigned long)((now.tv_sec - start.tv_sec) * 1000 +
-					  (now.tv_nsec - start.tv_nsec) / 1000000);
-		if (elapsed >= ms)
-			return 0;
-		timeout = ms - elapsed > 0x7fffffff ? 0x7fffffff : (int)(ms - elapsed);
-		r = poll(fds, n, timeout);
-		if (r < 0 && errno == EINTR) {
-			if (stop_flag || reload_flag)
-				return 0;
-			continue;
-		}
-		if (r <= 0)
-			return 0;
-		if (fd >= 0 && (fds[n - 1].revents & (POLLIN | POLLHUP | POLLERR)))
-			return 1;
-		return 0; /* the signal pipe: a signal to handle */
-	}
+	return stop_flag != 0;
 }
+
+void daemon_log_open(const struct daemon *d)
+{
+	enum log_target target = d->cfg.log.target;
+
+	/* Once detached, stderr is /dev/null: syslog is the only place left. */
+	if (d->detached && target != LOG_TARGET_SYSLOG)
+		target = LOG_TARGET_SYSLOG;
+	log_open(target, d->cfg.log.level, "ashesd", d->cfg.log.facility);
+}
+
 
 int daemon_notify(const char *state)
 {

@@ -1,10 +1,10 @@
 /* daemon.h -- ashesd's process control around the mail loop: signals
- * (through a self-pipe, so a wait can wake on them), config reload on
+ * (a hook wakes the loop's wait on them), config reload on
  * SIGHUP, the systemd readiness protocol, and detaching as a classic
  * daemon with a pid file.
  *
  * The mail loop itself (daemon_run_loop, loop.c) only has to call
- * daemon_check_signals() between messages and daemon_wait() when idle;
+ * daemon_check_signals() between messages;
  * everything else here is done for it by main.c.
  */
 #ifndef ASHES_DAEMON_DAEMON_H
@@ -38,29 +38,15 @@ struct daemon {
  * stop flag; SIGPIPE is ignored (a dropped server connection is an error
  * return, not a death).  Returns 0, or -1 with *error_r. */
 int daemon_signals_init(const char **error_r);
-/* Readable whenever a signal is pending; for a loop that polls its own
- * fds (e.g. an IMAP IDLE socket). */
-int daemon_signal_fd(void);
-bool daemon_stop_requested(void);
 /* Call hook (NULL: none) from the signal handler, after the flags are set,
  * e.g. to break an IMAP IDLE wait (mail_source_interrupt).  The hook runs
  * in signal context: it may only do async-signal-safe things. */
 void daemon_set_signal_hook(void (*hook)(void));
-/* Ask the loop to stop, as SIGTERM does (tests, fatal errors). */
-void daemon_request_stop(void);
 
-/* Between messages: reload if SIGHUP came (see daemon_reload), and say
+/* Between messages: reload if SIGHUP came (the config file read again;
+ * on failure every error logged and the old one kept), and say
  * whether the daemon should stop.  Returns true to stop. */
 bool daemon_check_signals(struct daemon *d);
-
-/* Load d->config_path again; on success call reload_hook, swap configs
- * and reopen the log; on failure log every error and keep the old one.
- * Returns 0 if the new config is in force, -1 if the old one is kept. */
-int daemon_reload(struct daemon *d);
-
-/* Sleep up to ms, waking early when a signal arrives or fd (if >= 0)
- * becomes readable.  Returns 1 if fd is readable, 0 otherwise. */
-int daemon_wait(unsigned long ms, int fd);
 
 /* Open the log as d->cfg says (syslog instead of stderr once detached). */
 void daemon_log_open(const struct daemon *d);

@@ -1,12 +1,12 @@
-# src/daemon: ashesd -- signals, pid file, systemd glue, the config mapped
-# onto the layers' settings, and (in loop.c) the mail loop that wires
-# mail -> server -> store.  The config and the logger are src/config.
+# src/daemon: ashesd -- signals, pid file, systemd glue, and (in loop.c)
+# the mail loop that wires mail -> server -> store.  The config, its
+# mapping onto the layers' settings and the logger are src/config.
 noinst_LIBRARIES += libashes_daemon.a
 libashes_daemon_a_SOURCES = \
 	src/daemon/daemon.c src/daemon/daemon.h \
 	src/daemon/pidfile.c src/daemon/pidfile.h \
-	src/daemon/settings.c src/daemon/settings.h \
 	src/daemon/timing.c src/daemon/timing.h \
+	src/daemon/test_hooks.c src/daemon/test_hooks.h \
 	src/daemon/worker.c src/daemon/worker.h
 
 sbin_PROGRAMS += ashesd
@@ -22,8 +22,7 @@ ashesd_SOURCES = src/daemon/main.c src/daemon/loop.c \
 ashesd_CPPFLAGS = $(AM_CPPFLAGS) $(GPGME_CFLAGS) $(CURL_CFLAGS) $(ETPAN_CFLAGS)
 # Higher layers first, down to core and util.
 ashesd_LDADD = libashes_daemon.a libashes_config.a libashes_archive.a \
-	libashes_mail.a \
-	libashes_server.a libashes_store.a libashes_render.a libashes_core.a \
+	libashes_server.a libashes_mail.a libashes_store.a libashes_render.a libashes_core.a \
 	libashes_util.a \
 	$(ETPAN_LIBS) $(GPGME_LIBS) $(CURL_LIBS) $(GNUTLS_LIBS) $(SQLITE_LIBS) \
 	$(RSVG_LIBS) -lpthread

@@ -43,13 +43,14 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "config/log.h"
+#include "config/settings.h"
+#include "daemon/bot_thread.h"
 #include "daemon/daemon.h"
 #include "daemon/guard.h"
 #include "daemon/loop_private.h"
-#include "config/log.h"
-#include "daemon/bot_thread.h"
 #include "daemon/outbox_thread.h"
-#include "daemon/settings.h"
+#include "daemon/test_hooks.h"
 #include "daemon/timing.h"
 #include "mail/inbound.h"
 #include "mail/pgp.h"
@@ -97,17 +98,14 @@ static void loop_close(struct loop *l)
 }
 
 /* How the loop's context (and the siblings it makes) treats strangers'
- * bytes: [gpg] operation_timeout and allow_sha1.  Test hook:
- * ASHES_TEST_NO_PGP_SCAN=1 turns the shape pre-scan off, so that the e2e
- * tests can prove the budget alone stops a compression bomb.  Unset in
- * production. */
+ * bytes: [gpg] operation_timeout and allow_sha1 (and the pre-scan, which
+ * only a test hook turns off). */
 static void loop_pgp_limits(const struct config *cfg, struct pgp_ctx *pgp)
 {
-	const char *noscan = getenv("ASHES_TEST_NO_PGP_SCAN");
 	struct pgp_limits lim = {
 		.budget_ms = (unsigned int)cfg->gpg.operation_timeout_ms,
 		.allow_sha1 = cfg->gpg.allow_sha1,
-		.scan = noscan == NULL || strcmp(noscan, "1") != 0,
+		.scan = !test_hook_no_pgp_scan(),
 	};
 
 	if (!lim.scan)
@@ -268,7 +266,8 @@ int daemon_run_loop(struct daemon *d)
 		 * (no signing key yet) is tried again every few minutes,
 		 * not logged on every round. */
 		if (l.bot == NULL && time(NULL) >= l.bot_next_try &&
-		    bot_thread_start(&d->cfg, l.outbox, &l.bot, &e) < 0) {
+		    bot_thread_start(&d->cfg, l.outbox, l.templates,
+				     &l.bot, &e) < 0) {
 			log_error("%s (trying again in %d s)", e,
 				  LOOP_BOT_RETRY_S);
 			l.bot_next_try = time(NULL) + LOOP_BOT_RETRY_S;

@@ -14,6 +14,7 @@
 #include "daemon/daemon.h"
 #include "daemon/guard.h"
 #include "daemon/loop_private.h"
+#include "daemon/test_hooks.h"
 #include "daemon/timing.h"
 #include "mail/inbound.h"
 #include "mail/source.h"
@@ -22,20 +23,6 @@
 /* Most mails taken into one store transaction: a burst (after an outage,
  * or a busy club) costs one commit per batch instead of one per mail. */
 #define LOOP_BATCH_MAX 32
-
-/* Test hook: ASHES_TEST_KILL_AT=after-commit|after-archive makes the
- * daemon kill itself with SIGKILL at that point of handling a mail, so
- * the e2e tests can prove that a crash there loses nothing and repeats
- * nothing.  Unset in production. */
-static void loop_test_kill(const char *point)
-{
-	const char *at = getenv("ASHES_TEST_KILL_AT");
-
-	if (at && strcmp(at, point) == 0) {
-		log_notice("test hook: killing myself %s", point);
-		raise(SIGKILL);
-	}
-}
 
 static void loop_save_state(struct loop *l)
 {
@@ -273,7 +260,7 @@ int loop_take_batch(struct loop *l, const struct config *cfg)
 	cut |= handled < n;
 	guard_inflight_clear(&l->guard);
 	log_debug("%zu of %zu mails handled in one transaction", handled, n);
-	loop_test_kill("after-commit");
+	test_hook_kill_at("after-commit");
 	for (i = 0; i < handled; i++) {
 		loop_log_outcome(&batch[i]);
 		loop_drop_unbound_keys(l, &batch[i]);
@@ -296,7 +283,7 @@ out:
 	if (handled || rescan || aside)
 		loop_save_state(l);
 	if (handled)
-		loop_test_kill("after-archive");
+		test_hook_kill_at("after-archive");
 	for (i = 0; i < n; i++)
 		pending_free(&batch[i]);
 	/* Handed out and not handled: offered again only after a wait

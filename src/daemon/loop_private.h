@@ -58,9 +58,7 @@ struct pending {
 	struct inbound_msg *im;
 	struct server_inbound si;
 	struct server_outcome out;
-	char *refs;
-	char mid[512];
-	const char *refusal; /* what the mail layer found wrong, or NULL */
+	struct server_mail_facts facts; /* what si points into */
 	/* Keys of this mail imported for `key replace` (not the signer's). */
 	struct inbound_strs offered;
 	/* Keys it carried inside its signed content that are our own (the
@@ -71,9 +69,6 @@ struct pending {
 	/* Key material of this mail changed keys the keyring held (a
 	 * revocation, a refreshed copy): later mails are verified again. */
 	bool known_keys_changed;
-	/* The mail's key that was too big to read, as the reply words it
-	 * (the problem fact of an unknown_key refusal), or "". */
-	char key_note[160];
 	/* Reading it failed (gpg, memory): why, for the guard's count. */
 	bool read_failed;
 	char read_error[256];

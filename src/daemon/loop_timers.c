@@ -35,7 +35,8 @@ int loop_start_outbox(struct loop *l, const struct config *cfg)
 
 	if (l->smtp == NULL || l->outbox != NULL)
 		return 0;
-	if (outbox_thread_start(cfg, l->smtp, &l->outbox, &e) < 0) {
+	if (outbox_thread_start(cfg, l->smtp, l->templates, &l->outbox,
+				&e) < 0) {
 		log_error("%s", e);
 		return -1;
 	}

@@ -40,10 +40,11 @@
 #include <unistd.h>
 
 #include "config/log.h"
+#include "config/settings.h"
 #include "daemon/daemon.h"
 #include "daemon/guard.h"
 #include "daemon/loop_private.h"
-#include "daemon/settings.h"
+#include "daemon/test_hooks.h"
 #include "daemon/timing.h"
 #include "mail/inbound.h"
 #include "mail/pgp.h"
@@ -52,32 +53,6 @@
 /* Most mails verified at once: this thread and one helper per sibling
  * GPGME context. */
 #define LOOP_VERIFY_MAX (PGP_SIBLINGS_MAX + 1)
-
-/* Test hook: ASHES_TEST_CRASH_ON=TEXT makes the daemon die of SIGSEGV
- * while reading any mail whose bytes hold TEXT, as a parser bug would
- * (in whichever worker reads it), so the e2e tests can prove such a mail
- * is set aside after GUARD_MAX_ATTEMPTS crashes and the mail behind it
- * still goes through.  Unset in production. */
-static void loop_test_crash(const char *data, size_t size)
-{
-	const char *on = getenv("ASHES_TEST_CRASH_ON");
-
-	if (on != NULL && *on != '\0' && memmem(data, size, on, strlen(on))) {
-		log_notice("test hook: crashing on this mail");
-		raise(SIGSEGV);
-	}
-}
-
-/* Test hook: ASHES_TEST_FAIL_ON=TEXT makes reading any mail whose bytes
- * hold TEXT fail as if gpg could not run, so the tests can prove that the
- * mails before it are handled, and it and those behind it are offered
- * again, not skipped.  Unset in production. */
-static bool loop_test_fail(const char *data, size_t size)
-{
-	const char *on = getenv("ASHES_TEST_FAIL_ON");
-
-	return on != NULL && *on != '\0' && memmem(data, size, on, strlen(on));
-}
 
 /* How many mails to verify at once: ASHESD_VERIFY_WORKERS (1 to
  * LOOP_VERIFY_MAX; 1 reads them one after the other), else the
@@ -103,88 +78,13 @@ static unsigned int loop_verify_workers(void)
 	return n > LOOP_VERIFY_MAX ? LOOP_VERIFY_MAX : (unsigned int)n;
 }
 
-/* "<id@x>" -> "id@x" into a static-sized buffer owned by the caller. */
-static const char *strip_angles(const char *id, char *buf, size_t len)
-{
-	size_t n;
-
-	if (id == NULL)
-		return NULL;
-	if (*id == '<')
-		id++;
-	snprintf(buf, len, "%s", id);
-	n = strlen(buf);
-	if (n && buf[n - 1] == '>')
-		buf[n - 1] = '\0';
-	return buf;
-}
-
-/* What a mail the game cannot read gets as a reason (templates know the
- * words for each code). */
-static const char *sig_refusal(const struct inbound_msg *im)
-{
-	switch (im->sig.status) {
-	case PGP_SIG_BAD:
-		if (im->sig_nbsp)
-			return "bad_signature_nbsp";
-		return "bad_signature";
-	case PGP_SIG_KEY_EXPIRED:
-		return "key_expired";
-	case PGP_SIG_KEY_REVOKED:
-		return "key_revoked";
-	case PGP_SIG_SIG_EXPIRED:
-		return "signature_expired";
-	case PGP_SIG_UNKNOWN_KEY:
-		return "unknown_key";
-	case PGP_SIG_ERROR:
-		switch (im->sig.refused) {
-		case PGP_REFUSED_SHAPE:
-			return "signature_refused";
-		case PGP_REFUSED_BUDGET:
-			return "gpg_budget";
-		case PGP_REFUSED_WEAK_DIGEST:
-			return "weak_digest";
-		case PGP_REFUSED_NONE:
-			break;
-		}
-		return "bad_signature";
-	case PGP_SIG_GOOD:
-		if (im->freshness == INBOUND_FRESH_TOO_OLD)
-			return "signature_too_old";
-		if (im->freshness == INBOUND_FRESH_FUTURE)
-			return "signature_future";
-		return NULL;
-	case PGP_SIG_NONE:
-	default:
-		return "unsigned";
-	}
-}
-
-static char *join_references(const struct inbound_msg *im)
-{
-	struct buf b = BUF_INIT;
-	size_t i;
-
-	for (i = 0; i < im->references.count; i++) {
-		if (b.len)
-			buf_putc(&b, ' ');
-		buf_puts(&b, im->references.items[i]);
-	}
-	if (im->in_reply_to) {
-		if (b.len)
-			buf_putc(&b, ' ');
-		buf_puts(&b, im->in_reply_to);
-	}
-	return b.len ? buf_steal(&b) : (buf_free(&b), NULL);
-}
-
 void pending_free(struct pending *p)
 {
 	inbound_strs_free(&p->offered);
 	inbound_strs_free(&p->own_offered);
 	inbound_strs_free(&p->revoked);
 	free(p->data);
-	free(p->refs);
+	server_mail_facts_free(&p->facts);
 	inbound_msg_free(&p->im);
 	memset(p, 0, sizeof(*p));
 }
@@ -200,14 +100,14 @@ static int loop_read_plain(struct pending *p, const struct inbound_options *opts
 	struct inbound_options o = *opts;
 	const char *e = NULL;
 
-	loop_test_crash(p->data, p->size);
+	test_hook_crash_on(p->data, p->size);
 	o.pgp = pgp;
 	o.import_keys = false;
 	/* Signatures are judged by the real clock, gpg's: the test clock
 	 * (timing.h) moves the game's time, not the signers'. */
 	o.now = time(NULL);
 	inbound_msg_free(&p->im);
-	if (loop_test_fail(p->data, p->size))
+	if (test_hook_fail_on(p->data, p->size))
 		e = "test hook: failing on this mail";
 	else if (inbound_parse(p->data, p->size, &o, &p->im, &e) == 0)
 		return 0;
@@ -261,55 +161,10 @@ static int loop_read(struct loop *l, const struct inbound_options *opts,
 	return 0;
 }
 
-/* What the mail layer found, as the service takes it: the mail's
- * identity and text, and the facts a refusal is worded with. */
-static void loop_facts(struct loop *l, const struct config *cfg,
-		       struct pending *p)
-{
-	struct server_inbound *si = &p->si;
-	const struct inbound_msg *im = p->im;
-	size_t i;
-
-	p->refs = join_references(im);
-	memset(si, 0, sizeof(*si));
-	si->from_address = im->from_addr;
-	si->message_id = strip_angles(im->message_id, p->mid, sizeof(p->mid));
-	si->raw_sha256 = im->raw_sha256;
-	si->raw = p->data;
-	si->raw_len = p->size;
-	si->subject = im->subject;
-	si->references = p->refs;
-	si->source = l->source_name;
-	si->body = im->text ? im->text : "";
-	si->body_len = strlen(si->body);
-	si->unsigned_text_ignored = im->text_outside_signature;
-	si->key_offered = im->key_count > 0 || im->imported_fprs.count > 0;
-	/* an unknown key: the primary the mail carried, as the sender's
-	 * program shows it, rather than the signing subkey */
-	si->signer = im->carried_fpr[0] != '\0' ? im->carried_fpr : im->sig.fpr;
-	si->signature_time = (int64_t)im->sig.created;
-	/* the decoder's reason, or the signature's refusal (pre-scan,
-	 * budget, digest) */
-	si->problem = im->problem_detail != NULL ? im->problem_detail :
-		      im->sig.why[0] != '\0' ? im->sig.why : NULL;
-	/* A key too big to read: the unknown_key reply says so and names
-	 * the limit, rather than asking for a key the mail did carry. */
-	for (i = 0; si->problem == NULL && i < im->key_count; i++) {
-		if (im->keys[i].len <= PGP_KEY_MAX_BYTES)
-			continue;
-		snprintf(p->key_note, sizeof(p->key_note), "the public key "
-			 "in it is %zu bytes, over the limit of %u bytes",
-			 im->keys[i].len, (unsigned int)PGP_KEY_MAX_BYTES);
-		si->problem = p->key_note;
-		log_info("uid %u: not read: %s", p->uid, p->key_note);
-	}
-	si->size = im->raw_size;
-	si->size_limit = (size_t)cfg->limits.max_message_size;
-}
-
-/* Pass 2 for one mail read in pass 1: read again if stale, the keys it
- * carries taken, classified into p->si.  0: ready for the server; -1:
- * the machinery failed (gpg, store), try it again later. */
+/* Pass 2 for one mail read in pass 1: read again if stale, made into
+ * p->si as the service takes it (server_inbound_from_mail), the keys it
+ * carries taken.  0: ready for the server; -1: the machinery failed
+ * (gpg, store), try it again later. */
 static int loop_prepare(struct loop *l, const struct config *cfg,
 			const struct inbound_options *opts, struct pending *p,
 			int64_t now, bool stale, const char **error_r)
@@ -323,63 +178,36 @@ static int loop_prepare(struct loop *l, const struct config *cfg,
 	if (loop_read(l, opts, p, stale, error_r) < 0)
 		return -1;
 	im = p->im;
-	loop_facts(l, cfg, p);
+	server_inbound_from_mail(im, p->data, p->size,
+				 (size_t)cfg->limits.max_message_size,
+				 &p->facts, si);
+	si->source = l->source_name;
 	/* A move is charged at its receipt, never at the signature's time
 	 * (the sender's to choose), nor later than now. */
 	si->received = timing_received(p->received, now);
-	switch (im->verdict) {
-	case CLASSIFY_NORMAL:
-		break;
-	case CLASSIFY_OVERSIZED:
-		/* Only the header block is worth keeping of it. */
-		p->refusal = "too_big";
-		si->raw_len = im->header_len;
-		si->raw_truncated = true;
-		break;
-	case CLASSIFY_BOUNCE:
-		/* The service marks an address failing only for a report
-		 * naming one of our Message-IDs. */
-		si->silent_outcome = "bounce";
-		si->bounce_ids = (const char *const *)im->bounce_message_ids.items;
-		si->bounce_id_count = im->bounce_message_ids.count;
+	if (p->facts.key_note[0] != '\0')
+		log_info("uid %u: not read: %s", p->uid, p->facts.key_note);
+	if (si->silent_outcome != NULL)
 		return 0;
-	default:
-		/* Loops and automatic mail are archived, never answered. */
-		si->silent_outcome = classify_verdict_name(im->verdict);
-		return 0;
-	}
-	if (p->refusal == NULL && im->problem == INBOUND_ENCRYPTED) {
+	if (im->verdict == CLASSIFY_NORMAL && im->problem == INBOUND_ENCRYPTED)
 		/* the operator's half of the reply: why it stayed sealed */
 		log_notice("uid %u: encrypted mail not read: %s", p->uid,
 			   im->problem_detail ? im->problem_detail : "?");
-		p->refusal = "encrypted";
-	}
-	if (p->refusal == NULL && im->problem != INBOUND_OK)
-		p->refusal = "unreadable";
-	if (p->refusal == NULL) {
-		/* Unsigned mail is "unsigned" too: whether the club reads it
-		 * anyway is the service's decision. */
-		p->refusal = sig_refusal(im);
-		if (p->refusal == NULL) {
-			si->fingerprint = im->sig.fpr;
-			si->signed_sha256 = im->signed_sha256;
-			/* Every mail we send is signed by our key: one that
-			 * comes back so is a copy, and speaks for nobody. */
-			si->own_signer = loop_own_key(l, im->sig.fpr);
-			if (si->own_signer)
-				log_warning("uid %u: signed by our own key %s: "
-					    "a copy of a mail of ours, refused",
-					    p->uid, im->sig.fpr);
-		}
+	if (si->fingerprint != NULL) {
+		/* Every mail we send is signed by our key: one that comes
+		 * back so is a copy, and speaks for nobody. */
+		si->own_signer = loop_own_key(l, im->sig.fpr);
+		if (si->own_signer)
+			log_warning("uid %u: signed by our own key %s: a copy "
+				    "of a mail of ours, refused", p->uid,
+				    im->sig.fpr);
 	}
 	if (im->sig.refused != PGP_REFUSED_NONE)
 		log_notice("uid %u: signature refused: %s", p->uid, im->sig.why);
 	if (im->key_count > 0)
 		loop_import_revocations(l, p);
-	if (p->refusal == NULL && si->fingerprint != NULL &&
-	    !si->own_signer && im->key_count > 0)
+	if (si->fingerprint != NULL && !si->own_signer && im->key_count > 0)
 		loop_import_offered(l, p);
-	si->mail_refusal = p->refusal;
 	return 0;
 }
 

@@ -225,7 +225,7 @@ outbox_compose_extra(const struct config *cfg, struct pgp_ctx *pgp,
 	/* An observer can leave with one mail, as list mail allows (RFC
 	 * 2369): the mailto's body is the command, and only a mail's signed
 	 * text is read for commands. */
-	if (msg->kind != NULL && strcmp(msg->kind, "observer") == 0 &&
+	if (store_outbox_kind_of(msg->kind) == STORE_OUTBOX_KIND_OBSERVER &&
 	    msg->game_id != 0) {
 		snprintf(command, sizeof(command), "unobserve %" PRId64,
 			 msg->game_id);
@@ -332,7 +332,7 @@ static int outbox_defer(const struct config *cfg, struct store *store,
  * absence explained (extra filled either way); 0 not now (deferred as a
  * temporary failure, stats counted); -1 the store failed. */
 static int outbox_archive(const struct config *cfg, struct store *store,
-			  struct pgp_ctx *pgp,
+			  struct pgp_ctx *pgp, struct template_set *templates,
 			  const struct store_outbox_msg *msg, int64_t now,
 			  struct buf *file, char *name, size_t name_len,
 			  struct buf *note, struct outbox_extra *extra,
@@ -340,7 +340,7 @@ static int outbox_archive(const struct config *cfg, struct store *store,
 {
 	const char *why = NULL;
 
-	switch (outbox_archive_make(cfg, store, pgp, msg->game_id,
+	switch (outbox_archive_make(cfg, store, pgp, templates, msg->game_id,
 				    msg->recipient, now, file, name, name_len,
 				    note, &why)) {
 	case OUTBOX_ARCHIVE_MADE:
@@ -363,27 +363,19 @@ static int outbox_archive(const struct config *cfg, struct store *store,
 }
 
 int outbox_flush(const struct config *cfg, struct store *store,
-		 struct smtp_sender *sender, struct pgp_ctx *pgp, int64_t now,
+		 struct smtp_sender *sender, struct pgp_ctx *pgp,
+		 struct template_set *templates, int64_t now,
 		 struct outbox_stats *stats, const char **error_r)
 {
-	return outbox_flush_until(cfg, store, sender, pgp, now, NULL, NULL,
-				  stats, error_r);
-}
-
-int outbox_flush_until(const struct config *cfg, struct store *store,
-		       struct smtp_sender *sender, struct pgp_ctx *pgp,
-		       int64_t now, bool (*stop)(void *stop_ctx),
-		       void *stop_ctx, struct outbox_stats *stats,
-		       const char **error_r)
-{
-	return outbox_flush_lane(cfg, store, sender, pgp, now,
-				 STORE_OUTBOX_LANE_ALL, stop, stop_ctx, stats,
+	return outbox_flush_lane(cfg, store, sender, pgp, templates, now,
+				 STORE_OUTBOX_LANE_ALL, NULL, NULL, stats,
 				 error_r);
 }
 
 int outbox_flush_lane(const struct config *cfg, struct store *store,
 		      struct smtp_sender *sender, struct pgp_ctx *pgp,
-		      int64_t now, enum store_outbox_lane lane,
+		      struct template_set *templates, int64_t now,
+		      enum store_outbox_lane lane,
 		      bool (*stop)(void *stop_ctx), void *stop_ctx,
 		      struct outbox_stats *stats, const char **error_r)
 {
@@ -410,9 +402,10 @@ int outbox_flush_lane(const struct config *cfg, struct store *store,
 
 		if (stop != NULL && stop(stop_ctx))
 			break;
-		if (msg->kind != NULL &&
-		    strcmp(msg->kind, OUTBOX_ARCHIVE_KIND) == 0) {
-			int made = outbox_archive(cfg, store, pgp, msg, now,
+		if (store_outbox_kind_of(msg->kind) ==
+		    STORE_OUTBOX_KIND_ARCHIVE) {
+			int made = outbox_archive(cfg, store, pgp, templates,
+						  msg, now,
 						  &file, name, sizeof(name),
 						  &note, &extra, stats,
 						  error_r);
@@ -490,15 +483,4 @@ int outbox_flush_lane(const struct config *cfg, struct store *store,
 out:
 	store_outbox_msgs_free(&msgs, n);
 	return ret;
-}
-
-int outbox_next_due(struct store *store, int64_t *at_r, const char **error_r)
-{
-	return store_outbox_next_due(store, at_r, error_r);
-}
-
-int outbox_next_due_lane(struct store *store, enum store_outbox_lane lane,
-			 int64_t *at_r, const char **error_r)
-{
-	return store_outbox_next_due_lane(store, lane, at_r, error_r);
 }

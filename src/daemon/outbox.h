@@ -25,6 +25,7 @@ struct buf;
 struct pgp_ctx;
 struct store;
 struct store_outbox_msg;
+struct template_set;
 
 struct outbox_stats {
 	size_t sent;
@@ -76,28 +77,25 @@ outbox_compose(const struct config *cfg, struct pgp_ctx *pgp,
  * trouble is not the message's (no server, TLS, login refused, 421, gpg
  * failing), the rest of the batch waits for the next round
  * (stats->server_down, except for gpg).  A row that cannot become a
- * mail is failed.  Returns 0 (outcomes are in the store and *stats), or
+ * mail is failed.  templates: the process's set, for an archive mail's
+ * note (borrowed).  Returns 0 (outcomes are in the store and *stats), or
  * -1 with *error_r when the store failed. */
 int outbox_flush(const struct config *cfg, struct store *store,
-		 struct smtp_sender *sender, struct pgp_ctx *pgp, int64_t now,
+		 struct smtp_sender *sender, struct pgp_ctx *pgp,
+		 struct template_set *templates, int64_t now,
 		 struct outbox_stats *stats, const char **error_r);
 
-/* outbox_flush(), asking stop(stop_ctx) before each message: once it
- * says true, the rest of the batch waits for the next flush.  The message
- * in hand is finished first (accepted and marked sent, or left queued), so
- * stopping loses nothing and sends nothing twice (outbox_thread.h). */
-int outbox_flush_until(const struct config *cfg, struct store *store,
-		       struct smtp_sender *sender, struct pgp_ctx *pgp,
-		       int64_t now, bool (*stop)(void *stop_ctx),
-		       void *stop_ctx, struct outbox_stats *stats,
-		       const char **error_r);
-
-/* outbox_flush_until() for one lane of the outbox (store.h): the
- * outbox thread sends archives on a lane of their own, over an SMTP
- * connection of their own, so that no reply waits behind megabytes. */
+/* outbox_flush() for one lane of the outbox (store.h), asking
+ * stop(stop_ctx) (NULL: never) before each message: once it says true,
+ * the rest of the batch waits for the next flush.  The message in hand is
+ * finished first (accepted and marked sent, or left queued), so stopping
+ * loses nothing and sends nothing twice (outbox_thread.h).  The outbox
+ * thread sends archives on a lane of their own, over an SMTP connection
+ * of their own, so that no reply waits behind megabytes. */
 int outbox_flush_lane(const struct config *cfg, struct store *store,
 		      struct smtp_sender *sender, struct pgp_ctx *pgp,
-		      int64_t now, enum store_outbox_lane lane,
+		      struct template_set *templates, int64_t now,
+		      enum store_outbox_lane lane,
 		      bool (*stop)(void *stop_ctx), void *stop_ctx,
 		      struct outbox_stats *stats, const char **error_r);
 
@@ -105,12 +103,5 @@ int outbox_flush_lane(const struct config *cfg, struct store *store,
  * board PNG once and keeps the last few, per thread): at the end of a
  * thread that composed mail. */
 void outbox_forget_pictures(void);
-
-/* When the next unsent mail falls due: 1 and *at_r, 0 if none waits, -1
- * with *error_r. */
-int outbox_next_due(struct store *store, int64_t *at_r, const char **error_r);
-/* outbox_next_due() for one lane. */
-int outbox_next_due_lane(struct store *store, enum store_outbox_lane lane,
-			 int64_t *at_r, const char **error_r);
 
 #endif

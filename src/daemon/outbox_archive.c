@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "archive/archive.h"
-#include "daemon/settings.h"
+#include "config/settings.h"
 #include "mail/inbound.h"
 #include "render/template.h"
 #include "store/store.h"
@@ -107,7 +107,8 @@ static void outbox_archive_verify_note(struct template_set *ts,
 
 enum outbox_archive_result
 outbox_archive_make(const struct config *cfg, struct store *store,
-		    struct pgp_ctx *pgp, int64_t game_id,
+		    struct pgp_ctx *pgp, struct template_set *ts,
+		    int64_t game_id,
 		    const char *recipient, int64_t now, struct buf *tgz,
 		    char *name_r, size_t name_len, struct buf *note,
 		    const char **error_r)
@@ -116,13 +117,11 @@ outbox_archive_make(const struct config *cfg, struct store *store,
 	struct archive_source src;
 	struct archive_summary sum;
 	struct inbound_options in;
-	struct template_set *ts;
 	const char *addrs[2], *tmp, *e = NULL, *at;
 	char dir[4096], path[4200], site[256] = "";
 	enum outbox_archive_result ret = OUTBOX_ARCHIVE_LATER;
 
 	snprintf(name_r, name_len, "game-%" PRId64 ".tar.gz", game_id);
-	ts = template_set_new(cfg->templates.dir, getenv("ASHES_TEMPLATES"));
 	if (pgp == NULL) {
 		*error_r = "the daemon has no keyring ([gpg] home) to sign "
 			   "archives with";
@@ -196,6 +195,5 @@ outbox_archive_make(const struct config *cfg, struct store *store,
 	unlink(path);
 	rmdir(dir);
 out:
-	template_set_free(&ts);
 	return ret;
 }

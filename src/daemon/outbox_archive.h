@@ -14,9 +14,8 @@
 struct buf;
 struct pgp_ctx;
 struct store;
+struct template_set;
 
-/* The outbox kind of the mails that carry an archive. */
-#define OUTBOX_ARCHIVE_KIND "archive"
 /* The attachment's type. */
 #define OUTBOX_ARCHIVE_TYPE "application/gzip"
 
@@ -34,15 +33,16 @@ enum outbox_archive_result {
 };
 
 /* The archive of game_id for the mail to recipient, made with the
- * daemon's store, keyring (pgp, NULL when [gpg] home is unset) and
- * settings, into *tgz, its name "game-N.tar.gz" into name_r (at least 32
- * bytes): the players' own copy when recipient is the address of one of
+ * daemon's store, keyring (pgp, NULL when [gpg] home is unset),
+ * templates (the process's set, borrowed) and settings, into *tgz, its
+ * name "game-N.tar.gz" into name_r (at least 32 bytes): the players' own copy when recipient is the address of one of
  * the game's players, else the public copy (no addresses, no transport
  * headers; src/archive/archive.h).  *error_r (valid until the next
  * call) says why for NONE and LATER, for the log. */
 enum outbox_archive_result
 outbox_archive_make(const struct config *cfg, struct store *store,
-		    struct pgp_ctx *pgp, int64_t game_id,
+		    struct pgp_ctx *pgp, struct template_set *templates,
+		    int64_t game_id,
 		    const char *recipient, int64_t now, struct buf *tgz,
 		    char *name_r, size_t name_len, struct buf *note,
 		    const char **error_r);

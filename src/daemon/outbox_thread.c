@@ -13,8 +13,8 @@
 
 #include "config/club_config.h"
 #include "config/log.h"
+#include "config/settings.h"
 #include "daemon/outbox.h"
-#include "daemon/settings.h"
 #include "daemon/timing.h"
 #include "daemon/worker.h"
 #include "mail/pgp.h"
@@ -41,6 +41,7 @@ struct outbox_lane {
 	const char *name;
 	struct store *store;
 	struct pgp_ctx *pgp;
+	struct template_set *templates;	/* borrowed: the process's */
 	struct worker *w;
 	/* The thread's own, no lock: the SMTP server's backoff, and when
 	 * the connection was last used (0: closed). */
@@ -102,7 +103,7 @@ static uint64_t outbox_thread_sleep_ms(struct outbox_lane *ot, int64_t now)
 	int64_t due;
 	const char *e;
 
-	switch (outbox_next_due_lane(ot->store, ot->lane, &due, &e)) {
+	switch (store_outbox_next_due_lane(ot->store, ot->lane, &due, &e)) {
 	case 1:
 		if (due < ot->next_try)
 			due = ot->next_try;
@@ -148,8 +149,9 @@ static uint64_t outbox_thread_pass(struct outbox_lane *ot)
 		struct outbox_stats st;
 		size_t done;
 
-		if (outbox_flush_lane(cfg, ot->store, ot->smtp, ot->pgp, now,
-				      ot->lane, outbox_thread_stopping, ot,
+		if (outbox_flush_lane(cfg, ot->store, ot->smtp, ot->pgp,
+				      ot->templates, now, ot->lane,
+				      outbox_thread_stopping, ot,
 				      &st, &e) < 0) {
 			log_error("outbox: %s", e);
 			return OUTBOX_THREAD_RETRY_MS;
@@ -237,6 +239,7 @@ static void outbox_thread_free(struct outbox_thread *ot)
 }
 
 int outbox_thread_start(const struct config *cfg, struct smtp_sender *sender,
+			struct template_set *templates,
 			struct outbox_thread **ot_r, const char **error_r)
 {
 	static char err[768];
@@ -249,6 +252,8 @@ int outbox_thread_start(const struct config *cfg, struct smtp_sender *sender,
 	if (ot == NULL)
 		abort();
 	ot->small.smtp = sender;
+	ot->small.templates = templates;
+	ot->large.templates = templates;
 	ot->small.lane = STORE_OUTBOX_LANE_SMALL;
 	ot->small.name = "replies";
 	ot->large.lane = STORE_OUTBOX_LANE_LARGE;

@@ -25,11 +25,14 @@ struct smtp_sender;
 struct outbox_thread;
 
 /* Open the thread's store and gpg context as cfg says, and start it on
- * sender.  cfg and sender are borrowed: both must stay as they are, and
- * the caller must not use sender, until outbox_thread_stop().  Signals
+ * sender.  cfg, sender and templates (the process's set, for an archive
+ * mail's note) are borrowed: all must stay as they are, and the caller
+ * must not use sender, until outbox_thread_stop().  Signals
  * are blocked in the thread: they go to the mail loop.  Returns 0, or -1
  * with *error_r (static). */
+struct template_set;
 int outbox_thread_start(const struct config *cfg, struct smtp_sender *sender,
+			struct template_set *templates,
 			struct outbox_thread **ot_r, const char **error_r);
 
 /* Tell the threads to look at the outbox now; does not wait.  NULL: no

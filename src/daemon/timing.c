@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "config/log.h"
+#include "daemon/test_hooks.h"
 
 /* timing_now() runs on the mail loop and on the outbox thread
  * (outbox_thread.h): the offset it keeps is shared under this lock. */
@@ -29,14 +30,14 @@ static struct {
 
 void timing_init(void)
 {
-	const char *path = getenv(TIMING_OFFSET_ENV);
+	const char *path = test_hook_clock_offset_file();
 
 	free(timing.offset_file);
 	timing.offset_file = NULL;
 	timing.offset = 0;
 	timing.complained = false;
 	timing.initialised = true;
-	if (path == NULL || *path == '\0')
+	if (path == NULL)
 		return;
 	timing.offset_file = strdup(path);
 	if (timing.offset_file == NULL)

@@ -2,9 +2,10 @@
  *
  * Every "now" the mail loop gives the game service, the outbox and the
  * guard comes from timing_now(), and so does the loop's wait: time(NULL),
- * or, as a test hook, time(NULL) plus the whole seconds (an optional sign
- * and digits; may be negative) held in the file that the environment
- * variable ASHESD_TEST_CLOCK_OFFSET_FILE names.  The file is read again
+ * or, as a test hook (test_hooks.h: only in a build configured with
+ * --enable-test-hooks), time(NULL) plus the whole seconds (an optional
+ * sign and digits; may be negative) held in the file that the
+ * environment variable ASHESD_TEST_CLOCK_OFFSET_FILE names.  The file is read again
  * at every call (a few bytes), so a test can move the daemon's time while
  * it runs; a missing or garbled file counts as 0, logged once (and again
  * if it goes bad after reading well).  Never set in production.

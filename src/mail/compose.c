@@ -214,7 +214,9 @@ void compose_qp_encode(const char *text, size_t len, struct buf *out)
 	}
 }
 
-char *compose_date(int64_t t, char *buf, size_t len)
+/* RFC 5322 date text for unix time t in UTC ("Sun, 29 Nov 2026 14:04:53
+ * +0000") into buf (at least 40 bytes); returns buf. */
+static char *compose_date(int64_t t, char *buf, size_t len)
 {
 	time_t tt = (time_t)t;
 	struct tm tm;
@@ -402,8 +404,10 @@ static void mailto_encode(struct buf *out, const char *s)
 	}
 }
 
-/* The header block, from From to MIME-Version. */
-static void compose_headers(const struct compose_msg *m, struct buf *out)
+/* The header block, from From to MIME-Version; plain: From, To,
+ * Subject, Date and Message-ID alone (compose_plain_headers). */
+static void compose_headers(const struct compose_msg *m, bool plain,
+			    struct buf *out)
 {
 	struct buf v = BUF_INIT;
 	char date[64];
@@ -414,13 +418,15 @@ static void compose_headers(const struct compose_msg *m, struct buf *out)
 		buf_puts(&v, m->from_address);
 	compose_address_header(out, "From", buf_str(&v));
 	compose_address_header(out, "To", m->to);
-	if (m->reply_to)
+	if (m->reply_to && !plain)
 		compose_address_header(out, "Reply-To", m->reply_to);
 	compose_header(out, "Subject", m->subject);
 	compose_header(out, "Date", compose_date(m->date, date, sizeof(date)));
 	buf_reset(&v);
 	buf_printf(&v, "<%s>", m->message_id);
 	compose_header(out, "Message-ID", buf_str(&v));
+	if (plain)
+		goto out;
 	if (m->in_reply_to) {
 		buf_reset(&v);
 		buf_printf(&v, "<%s>", m->in_reply_to);
@@ -445,8 +451,14 @@ static void compose_headers(const struct compose_msg *m, struct buf *out)
 		compose_header(out, "X-Loop", m->x_loop);
 	if (m->autocrypt)
 		buf_puts(out, m->autocrypt);
+out:
 	compose_header(out, "MIME-Version", "1.0");
 	buf_free(&v);
+}
+
+void compose_plain_headers(const struct compose_msg *m, struct buf *out)
+{
+	compose_headers(m, true, out);
 }
 
 int compose_message(const struct compose_msg *m, compose_sign_fn *sign,
@@ -463,7 +475,7 @@ int compose_message(const struct compose_msg *m, compose_sign_fn *sign,
 		*error_r = "message lacks From, To, Subject, Message-ID or text";
 		goto out;
 	}
-	compose_headers(m, out);
+	compose_headers(m, false, out);
 
 	body_entity(m, &body);
 	if (sign == NULL) {

@@ -86,6 +86,12 @@ typedef int compose_sign_fn(void *ctx, const char *data, size_t len,
 int compose_message(const struct compose_msg *m, compose_sign_fn *sign,
 		    void *sign_ctx, struct buf *out, const char **error_r);
 
+/* The header block of a mail the daemon reads back itself and never
+ * sends (the bot's move, handed to the service in process): From, To,
+ * Subject, Date, Message-ID and MIME-Version of m, nothing more, appended
+ * to *out; the caller's body entity follows. */
+void compose_plain_headers(const struct compose_msg *m, struct buf *out);
+
 /* Quoted-printable encode len bytes of UTF-8 text with CRLF line ends and
  * soft breaks at 76 columns (RFC 2045 6.7); appends to *out. */
 void compose_qp_encode(const char *text, size_t len, struct buf *out);
@@ -93,9 +99,5 @@ void compose_qp_encode(const char *text, size_t len, struct buf *out);
 /* Append "Name: value" with RFC 2047 encoding of non-ASCII words and
  * folding at 78 columns, ending in CRLF. */
 void compose_header(struct buf *out, const char *name, const char *value);
-
-/* RFC 5322 date text for unix time t in UTC ("Sun, 29 Nov 2026 14:04:53
- * +0000") into buf (at least 40 bytes); returns buf. */
-char *compose_date(int64_t t, char *buf, size_t len);
 
 #endif

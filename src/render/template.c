@@ -54,6 +54,7 @@ struct template_set *template_set_new(const char *override_dir,
 {
 	struct template_set *set = xzalloc(sizeof(*set));
 
+	pthread_mutex_init(&set->lock, NULL);
 	set->override_dir = override_dir != NULL && *override_dir != '\0' ?
 		xstrdup(override_dir) : NULL;
 	set->default_dir = xstrdup(default_dir != NULL && *default_dir != '\0' ?
@@ -82,7 +83,7 @@ void template_set_free(struct template_set **setp)
 	free(set->files);
 	free(set->override_dir);
 	free(set->default_dir);
-	buf_free(&set->error);
+	pthread_mutex_destroy(&set->lock);
 	free(set);
 	*setp = NULL;
 }
@@ -401,7 +402,12 @@ int template_render(struct template_set *set, const char *name,
 		    const struct template_ctx *ctx, struct buf *out,
 		    const char **error_r)
 {
-	return template_render_name(set, name, ctx, out, error_r);
+	int rc;
+
+	pthread_mutex_lock(&set->lock);
+	rc = template_render_name(set, name, ctx, out, error_r);
+	pthread_mutex_unlock(&set->lock);
+	return rc;
 }
 
 int template_render_text(struct template_set *set, const char *label,
@@ -409,10 +415,13 @@ int template_render_text(struct template_set *set, const char *label,
 			 struct buf *out, const char **error_r)
 {
 	struct template_tree tree = { NULL, 0, 0 };
-	int rc = template_parse(set, label, text, &tree, error_r);
+	int rc;
 
+	pthread_mutex_lock(&set->lock);
+	rc = template_parse(set, label, text, &tree, error_r);
 	if (rc == 0)
 		rc = template_render_tree(set, label, &tree, ctx, out, error_r);
+	pthread_mutex_unlock(&set->lock);
 	free(tree.nodes);
 	return rc;
 }
@@ -420,5 +429,10 @@ int template_render_text(struct template_set *set, const char *label,
 int template_check(struct template_set *set, const char *name,
 		   const char **error_r)
 {
-	return template_render_name(set, name, NULL, NULL, error_r);
+	int rc;
+
+	pthread_mutex_lock(&set->lock);
+	rc = template_render_name(set, name, NULL, NULL, error_r);
+	pthread_mutex_unlock(&set->lock);
+	return rc;
 }

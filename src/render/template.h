@@ -75,8 +75,9 @@ void template_set_free(struct template_set **set);
 
 /* Render template `name` (a file name such as "reply-move.txt") with ctx,
  * appending to out.  -1 on a missing or malformed template, with *error_r
- * ("path:line: reason") valid until the next call on this set; out may then
- * hold partial output. */
+ * ("path:line: reason") valid until the calling thread's next failing
+ * call; out may then hold partial output.  A set may be shared by
+ * threads: each call holds the set's lock. */
 int template_render(struct template_set *set, const char *name,
 		    const struct template_ctx *ctx, struct buf *out,
 		    const char **error_r);

@@ -3,6 +3,8 @@
  * its `end`; standalone tag lines vanish here. */
 #include "render/template_private.h"
 
+#include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "util/xalloc.h"
@@ -291,12 +293,14 @@ int template_parse(struct template_set *set, const char *label,
 int template_fail(struct template_set *set, const char **error_r,
 		  const char *fmt, ...)
 {
+	/* The thread's own: the set may serve other threads meanwhile. */
+	static _Thread_local char error[1024];
 	va_list ap;
 
-	buf_reset(&set->error);
+	(void)set;
 	va_start(ap, fmt);
-	buf_vprintf(&set->error, fmt, ap);
+	vsnprintf(error, sizeof(error), fmt, ap);
 	va_end(ap);
-	*error_r = buf_str(&set->error);
+	*error_r = error;
 	return -1;
 }

@@ -8,6 +8,7 @@
 #define ASHES_RENDER_TEMPLATE_PRIVATE_H
 
 #include <ctype.h>
+#include <pthread.h>
 
 #include "render/template.h"
 
@@ -68,12 +69,14 @@ struct template_file {
 	struct template_tree tree;
 };
 
+/* One set may serve several threads (ashesd's loop, outbox and bot):
+ * files load on first use, so every entry point holds the lock. */
 struct template_set {
+	pthread_mutex_t lock;
 	char *override_dir;
 	char *default_dir;
 	struct template_file *files;
 	size_t nfiles, cap;
-	struct buf error;
 };
 
 /* A character of a variable, section or partial name. */

@@ -1,6 +1,6 @@
 /* handle.c -- the mail in hand: refusals of a command, rendering of
- * templates, failures that roll the mail back, and the small address and
- * Message-ID helpers every file of the service uses. */
+ * templates, failures that roll the mail back, and the small address
+ * helpers every file of the service uses. */
 #include "server/server_private.h"
 
 #include <stdio.h>
@@ -15,21 +15,6 @@ const char *server_player_address(const struct store_player *p)
 		if (!p->addresses[i].failing)
 			return p->addresses[i].address;
 	return p->n_addresses > 0 ? p->addresses[0].address : NULL;
-}
-
-const char *server_bare_id(const char *id, char *buf, size_t len)
-{
-	size_t n = strlen(id);
-
-	if (n >= 2 && id[0] == '<' && id[n - 1] == '>') {
-		id++;
-		n -= 2;
-	}
-	if (n >= len)
-		n = len - 1;
-	memcpy(buf, id, n);
-	buf[n] = '\0';
-	return buf;
 }
 
 bool server_address_usable(const char *addr)

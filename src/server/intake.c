@@ -20,6 +20,8 @@
 #include <strings.h>
 #include <time.h>
 
+#include "util/msgid.h"
+
 /* A day, for the one refusal an unverified address may get. */
 #define INTAKE_REFUSAL_WINDOW (24 * 3600)
 #define INTAKE_RATE_WINDOW 3600
@@ -39,7 +41,7 @@ static int intake_bounce(struct handle *h, struct server_outcome *out)
 		int r;
 
 		r = store_outbox_by_message_id(h->srv->store,
-					       server_bare_id(msg->bounce_ids[i], id,
+					       msgid_bare(msg->bounce_ids[i], id,
 						       sizeof(id)),
 					       &sent, &error);
 		if (r < 0)

@@ -36,6 +36,9 @@ libashes_server_a_SOURCES += src/server/command_signoff.c
 # What one player's mails may make the daemon send and compute.
 libashes_server_a_SOURCES += src/server/limits.c
 libashes_server_a_LIBADD = $(libashes_ai_a_OBJECTS)
+# A mail as the mail layer read it, as the service takes it: linked only
+# by what reads real mail (it needs libashes_mail.a).
+libashes_server_a_SOURCES += src/server/intake_mail.c
 
 # tests/server: Check tests for the command language and the service.
 check_PROGRAMS += tests/server/test_command

@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/msgid.h"
+
 void server_config_default(struct server_config *cfg_r)
 {
 	memset(cfg_r, 0, sizeof(*cfg_r));
@@ -186,7 +188,7 @@ static int handle_in_transaction(struct handle *h, struct server_outcome *out)
 	int ret;
 
 	if (msg->message_id != NULL && msg->message_id[0] != '\0')
-		h->message_id = server_bare_id(msg->message_id, h->msgid,
+		h->message_id = msgid_bare(msg->message_id, h->msgid,
 					       sizeof(h->msgid));
 	ret = store_inbound_seen(st, msg->raw_sha256, &seen_id, &error);
 	if (ret < 0)

@@ -227,8 +227,9 @@ struct server_inbound {
 	size_t body_len;
 	/* Text outside the signed part was ignored: the reply says so. */
 	bool unsigned_text_ignored;
-	/* What the mail layer found wrong with the mail as a whole, as a
-	 * code (a section of templates/mail/mail-refused.txt): unsigned,
+	/* What is wrong with the mail as a whole, as decided from the mail
+	 * layer's reading (server_inbound_from_mail()), as a code (a section
+	 * of templates/mail/mail-refused.txt): unsigned,
 	 * bad_signature, bad_signature_nbsp, unknown_key, key_expired, key_revoked,
 	 * signature_expired, signature_too_old, signature_future, too_big,
 	 * unreadable, signature_refused (the OpenPGP pre-scan), gpg_budget,
@@ -283,6 +284,30 @@ struct server_inbound {
 	 * never offered; `key replace` says so. */
 	size_t offered_outside;
 };
+
+/* What server_inbound_from_mail() keeps beside the mail layer's reading
+ * for the server_inbound it fills to point into. */
+struct server_mail_facts {
+	char *references;	/* References and In-Reply-To, joined */
+	char message_id[512];	/* the mail's, without <> */
+	/* A key of the mail too big to read, as the reply words it (the
+	 * problem of an unknown_key refusal), or "". */
+	char key_note[160];
+};
+
+/* The service's inbound for what the mail layer read of a mail (raw,
+ * raw_len bytes): its identity, text and facts, and what the service
+ * makes of the mail as a whole -- mail_refusal (and fingerprint when
+ * there is none) or silent_outcome.  im, raw and facts must outlive
+ * *si; free facts with server_mail_facts_free().  Left to the caller:
+ * received, source, and what takes the keyring -- own_signer, the keys
+ * revoked and offered. */
+struct inbound_msg;
+void server_inbound_from_mail(const struct inbound_msg *im, const char *raw,
+			      size_t raw_len, size_t size_limit,
+			      struct server_mail_facts *facts,
+			      struct server_inbound *si);
+void server_mail_facts_free(struct server_mail_facts *facts);
 
 enum server_status {
 	SERVER_OK = 0,       /* every command ran */

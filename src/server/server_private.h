@@ -12,6 +12,8 @@
  *               identity, commands, outcome (server.h's pipeline);
  *   intake.c    decisions about the mail as a whole (bounce, loops, rate
  *               limit, refusals, revocations);
+ *   intake_mail.c  what the mail layer read of a mail made into the
+ *               service's inbound, its refusal code decided;
  *   commands.c  the command table: who may run each command, its
  *               handler and the template of its result; the gate, the
  *               game loading and the rendering happen there, once;
@@ -616,9 +618,6 @@ server_command_fn vacation_run;
 
 /* ---- handle.c ------------------------------------------------------- */
 
-/* A Message-ID as we store it: "<id@x>" -> "id@x" (cut to fit len) in
- * buf, which is returned; one without both angle brackets as it is. */
-const char *server_bare_id(const char *id, char *buf, size_t len);
 /* The address to write to: the first one not failing (NULL if none). */
 const char *server_player_address(const struct store_player *p);
 /* True when `addr` can be bound or written to: 3 to STORE_ADDRESS_MAX

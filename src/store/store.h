@@ -651,6 +651,23 @@ struct store_outbox_msg {
 #define STORE_OUTBOX_PNG "image/png"
 #define STORE_OUTBOX_SVG "image/svg+xml"
 
+/* What the kind column's words name, read through one table
+ * (store_outbox.c) so that no layer compares them as strings; rows are
+ * still written and kept with the word. */
+enum store_outbox_kind {
+	STORE_OUTBOX_KIND_NONE = 0,	/* no kind (an old row without one) */
+	STORE_OUTBOX_KIND_OTHER,	/* a word the table does not hold */
+	STORE_OUTBOX_KIND_REPLY,	/* "reply": the answer to a mail */
+	STORE_OUTBOX_KIND_YOUR_MOVE,	/* "your-move" */
+	STORE_OUTBOX_KIND_RESULT,	/* "result": a game ended */
+	STORE_OUTBOX_KIND_UNDONE,	/* "undone": a move taken back */
+	STORE_OUTBOX_KIND_OBSERVER,	/* "observer": to a game's observer */
+	STORE_OUTBOX_KIND_NOTICE,	/* "notice": e.g. a key revoked */
+	STORE_OUTBOX_KIND_ARCHIVE,	/* "archive": carries a game's archive */
+};
+/* The kind a row's word names (NULL: STORE_OUTBOX_KIND_NONE). */
+enum store_outbox_kind store_outbox_kind_of(const char *word);
+
 /* Free outbox rows: store_rows_free() with store_outbox_msg_clear. */
 void store_outbox_msg_clear(void *msg);
 void store_outbox_msgs_free(struct store_outbox_msg **msgs, size_t count);

@@ -12,8 +12,35 @@
 #include <string.h>
 #include <strings.h>
 
+#include "util/msgid.h"
+
 /* The envelope version store_outbox_enqueue writes (sql/003). */
 #define OUTBOX_ENVELOPE_VERSION 2
+
+/* The kind column's words; a row is written with the word it is given. */
+static const char *const outbox_kind_words[] = {
+	[STORE_OUTBOX_KIND_REPLY] = "reply",
+	[STORE_OUTBOX_KIND_YOUR_MOVE] = "your-move",
+	[STORE_OUTBOX_KIND_RESULT] = "result",
+	[STORE_OUTBOX_KIND_UNDONE] = "undone",
+	[STORE_OUTBOX_KIND_OBSERVER] = "observer",
+	[STORE_OUTBOX_KIND_NOTICE] = "notice",
+	[STORE_OUTBOX_KIND_ARCHIVE] = "archive",
+};
+
+enum store_outbox_kind store_outbox_kind_of(const char *word)
+{
+	size_t i;
+
+	if (word == NULL)
+		return STORE_OUTBOX_KIND_NONE;
+	for (i = 0; i < sizeof(outbox_kind_words) / sizeof(*outbox_kind_words);
+	     i++)
+		if (outbox_kind_words[i] != NULL &&
+		    strcmp(outbox_kind_words[i], word) == 0)
+			return (enum store_outbox_kind)i;
+	return STORE_OUTBOX_KIND_OTHER;
+}
 
 void store_outbox_msg_clear(void *elem)
 {
@@ -50,13 +77,15 @@ static char *copy_n(const char *s, size_t n)
 }
 
 /* A malloc'ed copy of an id without its <>; NULL unless it has them. */
-static char *strip_angles(const char *v)
+static char *bare_id_copy(const char *v)
 {
-	size_t n = strlen(v);
+	char *p;
 
-	if (n < 3 || v[0] != '<' || v[n - 1] != '>')
+	if (!msgid_bracketed(v))
 		return NULL;
-	return copy_n(v + 1, n - 2);
+	p = xstrdup(v);
+	msgid_bare(v, p, strlen(v) + 1);
+	return p;
 }
 
 /* A decimal number filling all of s, in [min, max]; else 0. */
@@ -125,9 +154,9 @@ static void envelope_load_v1(struct store_outbox_msg *m, const char *block)
 	m->subject = v[SUBJECT];
 	v[SUBJECT] = NULL;
 	if (m->message_id == NULL && v[MESSAGE_ID] != NULL)
-		m->message_id = strip_angles(v[MESSAGE_ID]);
+		m->message_id = bare_id_copy(v[MESSAGE_ID]);
 	if (v[IN_REPLY_TO] != NULL) {
-		m->in_reply_to = strip_angles(v[IN_REPLY_TO]);
+		m->in_reply_to = bare_id_copy(v[IN_REPLY_TO]);
 		if (m->in_reply_to == NULL) /* as written, then */
 			m->in_reply_to = xstrdup(v[IN_REPLY_TO]);
 	}
@@ -136,7 +165,14 @@ static void envelope_load_v1(struct store_outbox_msg *m, const char *block)
 	if (v[AUTO_SUBMITTED] != NULL)
 		m->auto_reply = strcmp(v[AUTO_SUBMITTED], "auto-replied") == 0;
 	else
-		m->auto_reply = m->kind == NULL || strcmp(m->kind, "reply") == 0;
+		switch (store_outbox_kind_of(m->kind)) {
+		case STORE_OUTBOX_KIND_NONE:
+		case STORE_OUTBOX_KIND_REPLY:
+			m->auto_reply = true;
+			break;
+		default:
+			m->auto_reply = false;
+		}
 	if (m->game_id == 0)
 		m->game_id = parse_num(v[GAME], 1, INT64_MAX);
 	if (m->game_id != 0)

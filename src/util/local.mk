@@ -2,4 +2,5 @@
 noinst_LIBRARIES += libashes_util.a
 libashes_util_a_SOURCES = src/util/buf.c src/util/buf.h \
 	src/util/xalloc.c src/util/xalloc.h src/util/xstr.c src/util/xstr.h \
-	src/util/escape.c src/util/escape.h
+	src/util/escape.c src/util/escape.h \
+	src/util/msgid.c src/util/msgid.h

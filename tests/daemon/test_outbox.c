@@ -622,7 +622,7 @@ START_TEST(test_sign_failure_retries)
 	ot.cfg.gpg.signing_key = strdup("0000000000000000000000000000000000000000");
 	a = ot_enqueue("alice@mailstack.test", "reply", 0, 0, 1, OT_NOW);
 	b = ot_enqueue("bob@mailstack.test", "reply", 0, 0, 2, OT_NOW);
-	ck_assert_int_eq(outbox_flush(&ot.cfg, ot.store, s, pgp, OT_NOW,
+	ck_assert_int_eq(outbox_flush(&ot.cfg, ot.store, s, pgp, ot.templates, OT_NOW,
 				      &st, &error), 0);
 	ck_assert_uint_eq(st.sent + st.failed, 0);
 	ck_assert_uint_eq(st.retried, 1); /* the batch stops at gpg trouble */
@@ -650,7 +650,7 @@ START_TEST(test_closed_port_backoff)
 	for (i = 1; i <= 5; i++) {
 		int64_t delay;
 
-		ck_assert_int_eq(outbox_flush(&ot.cfg, ot.store, s, NULL,
+		ck_assert_int_eq(outbox_flush(&ot.cfg, ot.store, s, NULL, ot.templates,
 					      now, &st, &error), 0);
 		ck_assert(st.server_down);
 		ck_assert_uint_eq(st.retried, 1);
@@ -664,7 +664,7 @@ START_TEST(test_closed_port_backoff)
 		ck_assert_int_gt(delay, prev_delay);
 		prev_delay = delay;
 		/* not due before its time */
-		ck_assert_int_eq(outbox_flush(&ot.cfg, ot.store, s, NULL,
+		ck_assert_int_eq(outbox_flush(&ot.cfg, ot.store, s, NULL, ot.templates,
 					      now + delay - 1, &st, &error), 0);
 		ck_assert_int_eq(st.retried, 0);
 		ck_assert_int_eq(row(a)->attempts, i);
@@ -673,17 +673,17 @@ START_TEST(test_closed_port_backoff)
 
 	/* max_attempts: the 7th attempt is the last */
 	ot.cfg.smtp.max_attempts = 7;
-	ck_assert_int_eq(outbox_flush(&ot.cfg, ot.store, s, NULL, now,
+	ck_assert_int_eq(outbox_flush(&ot.cfg, ot.store, s, NULL, ot.templates, now,
 				      &st, &error), 0);
 	ck_assert(!row(a)->failed);
 	now = row(a)->next_attempt_at;
-	ck_assert_int_eq(outbox_flush(&ot.cfg, ot.store, s, NULL, now,
+	ck_assert_int_eq(outbox_flush(&ot.cfg, ot.store, s, NULL, ot.templates, now,
 				      &st, &error), 0);
 	ck_assert(row(a)->failed);
 	ck_assert_int_eq(row(a)->attempts, 7);
 	ck_assert_ptr_nonnull(strstr(row(a)->last_error, "gave up after 7 attempts"));
 	/* failed for good: never tried again */
-	ck_assert_int_eq(outbox_flush(&ot.cfg, ot.store, s, NULL,
+	ck_assert_int_eq(outbox_flush(&ot.cfg, ot.store, s, NULL, ot.templates,
 				      now + 86400 * 30, &st, &error), 0);
 	ck_assert_int_eq(row(a)->attempts, 7);
 
@@ -691,10 +691,10 @@ START_TEST(test_closed_port_backoff)
 	ot.cfg.smtp.max_attempts = 0;
 	ot.cfg.smtp.give_up_after_ms = 3600 * 1000;
 	b = ot_enqueue("bob@mailstack.test", "reply", 0, 0, 2, OT_NOW);
-	ck_assert_int_eq(outbox_flush(&ot.cfg, ot.store, s, NULL,
+	ck_assert_int_eq(outbox_flush(&ot.cfg, ot.store, s, NULL, ot.templates,
 				      OT_NOW + 3599, &st, &error), 0);
 	ck_assert(!row(b)->failed);
-	ck_assert_int_eq(outbox_flush(&ot.cfg, ot.store, s, NULL,
+	ck_assert_int_eq(outbox_flush(&ot.cfg, ot.store, s, NULL, ot.templates,
 				      OT_NOW + 3600 + 300, &st, &error), 0);
 	ck_assert(row(b)->failed);
 	ck_assert_uint_eq(st.failed, 1);
@@ -702,7 +702,7 @@ START_TEST(test_closed_port_backoff)
 	/* the server away: the rest of the batch is not tried */
 	c = ot_enqueue("carol@mailstack.test", "reply", 0, 0, 3, now);
 	d = ot_enqueue("dave@mailstack.test", "reply", 0, 0, 4, now);
-	ck_assert_int_eq(outbox_flush(&ot.cfg, ot.store, s, NULL, now,
+	ck_assert_int_eq(outbox_flush(&ot.cfg, ot.store, s, NULL, ot.templates, now,
 				      &st, &error), 0);
 	ck_assert_uint_eq(st.retried, 1);
 	ck_assert_int_eq(row(c)->attempts + row(d)->attempts, 1);

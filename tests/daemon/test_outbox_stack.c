@@ -159,7 +159,7 @@ START_TEST(test_unknown_recipient)
 	FILE *p;
 
 	id = ot_enqueue("nobody@mailstack.test", "reply", 0, 0, 1, OT_NOW);
-	ck_assert_int_eq(outbox_flush(&ot.cfg, ot.store, s, NULL, OT_NOW,
+	ck_assert_int_eq(outbox_flush(&ot.cfg, ot.store, s, NULL, ot.templates, OT_NOW,
 				      &st, &error), 0);
 	ck_assert_uint_eq(st.failed, 1);
 	ck_assert(row(id)->failed);
@@ -168,7 +168,7 @@ START_TEST(test_unknown_recipient)
 		      strstr(row(id)->last_error, "nobody@mailstack.test"),
 		      "%s", row(id)->last_error);
 	/* failed for good: a later flush does not try it again */
-	ck_assert_int_eq(outbox_flush(&ot.cfg, ot.store, s, NULL,
+	ck_assert_int_eq(outbox_flush(&ot.cfg, ot.store, s, NULL, ot.templates,
 				      OT_NOW + 86400, &st, &error), 0);
 	ck_assert_int_eq(row(id)->attempts, 1);
 	smtp_sender_free(&s);
@@ -208,7 +208,7 @@ START_TEST(test_tempfail_rcpt)
 
 	t = ot_enqueue("tempfail@mailstack.test", "reply", 0, 0, 11, OT_NOW);
 	a = ot_enqueue("alice@mailstack.test", "reply", 0, 0, 12, OT_NOW);
-	ck_assert_int_eq(outbox_flush(&ot.cfg, ot.store, s, NULL, OT_NOW,
+	ck_assert_int_eq(outbox_flush(&ot.cfg, ot.store, s, NULL, ot.templates, OT_NOW,
 				      &st, &error), 0);
 	ck_assert(!st.server_down);
 	ck_assert_uint_eq(st.retried, 1);
@@ -236,7 +236,7 @@ START_TEST(test_down_then_up)
 	for (i = 1; i <= 3; i++) {
 		int64_t delay;
 
-		ck_assert_int_eq(outbox_flush(&ot.cfg, ot.store, s, NULL,
+		ck_assert_int_eq(outbox_flush(&ot.cfg, ot.store, s, NULL, ot.templates,
 					      now, &st, &error), 0);
 		ck_assert(st.server_down);
 		ck_assert_int_eq(row(id)->attempts, i);
@@ -251,15 +251,15 @@ START_TEST(test_down_then_up)
 	}
 	smtp_sender_free(&s);
 	s = stack_sender();
-	ck_assert_int_eq(outbox_flush(&ot.cfg, ot.store, s, NULL,
+	ck_assert_int_eq(outbox_flush(&ot.cfg, ot.store, s, NULL, ot.templates,
 				      now - 1, &st, &error), 0);
 	ck_assert_uint_eq(st.sent, 0); /* not before its time */
-	ck_assert_int_eq(outbox_flush(&ot.cfg, ot.store, s, NULL, now,
+	ck_assert_int_eq(outbox_flush(&ot.cfg, ot.store, s, NULL, ot.templates, now,
 				      &st, &error), 0);
 	ck_assert_uint_eq(st.sent, 1);
 	ck_assert_int_eq(row(id)->attempts, 4);
 	ck_assert_int_eq(row(id)->sent_at, now);
-	ck_assert_int_eq(outbox_flush(&ot.cfg, ot.store, s, NULL,
+	ck_assert_int_eq(outbox_flush(&ot.cfg, ot.store, s, NULL, ot.templates,
 				      now + 86400, &st, &error), 0);
 	ck_assert_uint_eq(st.sent, 0);
 	smtp_sender_free(&s);
@@ -288,7 +288,7 @@ START_TEST(test_batch_one_connection)
 		ot_enqueue(i % 2 ? "alice@mailstack.test" : "bob@mailstack.test",
 			   "your-move", 31, i, 31 + i, OT_NOW);
 	s = stack_sender();
-	ck_assert_int_eq(outbox_flush(&ot.cfg, ot.store, s, NULL, OT_NOW,
+	ck_assert_int_eq(outbox_flush(&ot.cfg, ot.store, s, NULL, ot.templates, OT_NOW,
 				      &st, &error), 0);
 	ck_assert_uint_eq(st.sent, 4);
 	smtp_sender_free(&s); /* QUIT: smtpd logs the disconnect */
@@ -320,7 +320,7 @@ START_TEST(test_signed_delivered)
 	ot.cfg.gpg.sign_replies = true;
 	ot.cfg.gpg.signing_key = strdup(fpr);
 	ot_enqueue("alice@mailstack.test", "observer", 41, 6, 41, OT_NOW);
-	ck_assert_int_eq(outbox_flush(&ot.cfg, ot.store, s, pgp, OT_NOW,
+	ck_assert_int_eq(outbox_flush(&ot.cfg, ot.store, s, pgp, ot.templates, OT_NOW,
 				      &st, &error), 0);
 	ck_assert_uint_eq(st.sent, 1);
 	ck_assert_int_eq(wait_delivered("alice", "<ashes.41.6.7.41@" OT_DOMAIN ">",
@@ -349,7 +349,7 @@ START_TEST(test_signed_delivered)
 		ck_assert_msg(store_outbox_enqueue(ot.store, &r.m, OT_NOW, NULL,
 						   &error) == 0, "%s", error);
 		ot_row_free(&r);
-		ck_assert_int_eq(outbox_flush(&ot.cfg, ot.store, s, pgp, OT_NOW,
+		ck_assert_int_eq(outbox_flush(&ot.cfg, ot.store, s, pgp, ot.templates, OT_NOW,
 					      &st, &error), 0);
 		ck_assert_uint_eq(st.sent, 1);
 		ck_assert_int_eq(wait_delivered("alice",
@@ -400,7 +400,7 @@ START_TEST(test_setup_trouble_stops_batch)
 			set.user = set.password = NULL;
 		}
 		ck_assert_int_eq(smtp_sender_new(&set, &s, &error), 0);
-		ck_assert_int_eq(outbox_flush(&ot.cfg, ot.store, s, NULL,
+		ck_assert_int_eq(outbox_flush(&ot.cfg, ot.store, s, NULL, ot.templates,
 					      now, &st, &error), 0);
 		ck_assert(st.server_down);
 		ck_assert_uint_eq(st.retried, 1);

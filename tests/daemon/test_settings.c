@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "config/club_config.h"
-#include "daemon/settings.h"
+#include "config/settings.h"
 
 static void load(const char *text, struct config *cfg)
 {

@@ -21,6 +21,10 @@
 # ASHESD_TEST_CLOCK_OFFSET_FILE=$E2E_DIR/clock-offset holding them;
 # E2E_MORE_PLAYERS, names of players beyond alice, bob and mallory (each
 # gets a mailbox, password NAME-pw, and a key).
+# The test hooks (E2E_CLOCK_OFFSET, and ASHES_TEST_KILL_AT, _CRASH_ON,
+# _FAIL_ON, _NO_PGP_SCAN in E2E_DAEMON_ENV) work only in an ashesd built
+# with ./configure --enable-test-hooks, as scripts/build builds it
+# (src/daemon/test_hooks.h).
 
 E2E_TOP=${ASHES_SRCDIR:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
 E2E_BUILD=${ASHES_BUILDDIR:-$E2E_TOP/_build}

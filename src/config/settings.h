@@ -1,12 +1,14 @@
 /* settings.h -- the config, translated into the settings structs of the
  * layers the mail loop drives (mail source, SMTP sender, inbound parser,
- * game server), so the loop does not repeat the mapping.
+ * game server), so neither the mail loop nor `ashes` (which opens the
+ * service over the same store) repeats the mapping.
  *
  * Every string in a filled struct points into cfg: valid until cfg is
- * freed or replaced (i.e. until the next reload).  Nothing is allocated.
+ * freed or replaced (i.e. until the next reload).  Nothing is allocated
+ * but what settings_server_done() frees.
  */
-#ifndef ASHES_DAEMON_SETTINGS_H
-#define ASHES_DAEMON_SETTINGS_H
+#ifndef ASHES_CONFIG_SETTINGS_H
+#define ASHES_CONFIG_SETTINGS_H
 
 #include "config/club_config.h"
 #include "mail/inbound.h"
@@ -30,20 +32,15 @@ void settings_inbound(const struct config *cfg, const char **our_addrs,
 		      struct inbound_options *opts_r);
 
 /* The fields of a server config that the daemon's config decides (the
- * clocks' included, see settings_clock); the caller starts from
- * server_config_default() and sets templates. */
-void settings_server(const struct config *cfg, struct server_config *set);
-
-/* The club's competitions and ratings: [ladder NAME], [league NAME],
- * [ratings].  The arrays are allocated (free them with
+ * clocks' -- [game] clock and weekends, [clock] -- and the club's
+ * competitions and ratings -- [ladder NAME], [league NAME], [ratings] --
+ * included); the caller starts from server_config_default() and sets
+ * templates.  The competitions' arrays are allocated (free them with
  * settings_server_done() once server_new() copied them); their strings
  * stay cfg's, which must outlive the server. */
-void settings_clubs(const struct config *cfg, struct server_config *set);
+void settings_server(const struct config *cfg, struct server_config *set);
+
 /* Free what settings_server() allocated in set. */
 void settings_server_done(struct server_config *set);
-
-/* The clocks' settings: [game] clock and weekends, and [clock]. */
-void settings_clock(const struct config *cfg,
-		    struct server_clock_config *set);
 
 #endif

@@ -1,13 +1,17 @@
 /* settings.c -- config -> layer settings; see settings.h. */
 #include <config.h> /* autoconf's: _GNU_SOURCE */
 
-#include "daemon/settings.h"
+#include "config/settings.h"
 
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "util/xalloc.h"
+
+static void settings_clock(const struct config *cfg,
+			   struct server_clock_config *set);
+static void settings_clubs(const struct config *cfg, struct server_config *set);
 
 /* The layers below take unsigned int milliseconds. */
 static unsigned int settings_ms(uint64_t ms)
@@ -138,7 +142,7 @@ static int64_t settings_seconds(uint64_t ms)
 	return (int64_t)(ms / 1000);
 }
 
-void settings_clubs(const struct config *cfg, struct server_config *set)
+static void settings_clubs(const struct config *cfg, struct server_config *set)
 {
 	struct server_ladder *ladders = NULL;
 	struct server_league *leagues = NULL;
@@ -196,8 +200,8 @@ void settings_server_done(struct server_config *set)
 _Static_assert(CONFIG_REMINDERS_MAX <= SERVER_REMINDERS_MAX,
 	       "the config allows more reminders than the service holds");
 
-void settings_clock(const struct config *cfg,
-		    struct server_clock_config *set)
+static void settings_clock(const struct config *cfg,
+			   struct server_clock_config *set)
 {
 	const struct config_clock *c = &cfg->clock;
 
