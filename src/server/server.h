@@ -50,6 +50,7 @@
 #include <stdint.h>
 
 #include "core/core.h"
+#include "core/record2.h"
 #include "server/clock.h"
 #include "server/ladder.h"
 #include "server/league.h"
@@ -559,5 +560,45 @@ int server_bot_hint_answer(struct server *server,
 int server_bot_mail(struct server *server, const struct server_bot_turn *turn,
 		    const char *move, int64_t now, struct buf *text,
 		    struct buf *subject, const char **error_r);
+
+/* ---- a game's record lines (game_record.c) ---- */
+
+struct core_variant;
+struct store_game;
+struct store_move;
+struct store_ply_record;
+
+/* The line of each of the n stored plies (moves: as the store holds
+ * them; NULL: loaded here) of game row, variant v: those the store holds
+ * (sql/012), and those it lacks written now -- in a move's transaction
+ * after its plies and clocks, or on the first read of a ply stored
+ * before there were lines.  With lines_r (may be NULL) the lines, n of
+ * them (caller frees).  The sha256 is the one the service recorded with
+ * the signature (store_signature_by_inbound).  0 or -1 with *error_r. */
+int game_record_plies(struct store *st, const struct store_game *row,
+		      const struct core_variant *v,
+		      const struct store_move *moves, size_t n,
+		      struct store_ply_record **lines_r, const char **error_r);
+/* A stored line as the record's annotation (the key in its short
+ * form). */
+void game_record_annot(const struct store_ply_record *r,
+		       struct record2_annot *a);
+/* The seat of player pid after `plies` plies (before the swap at ply 2
+ * the players held the seats they give up by it): a core_color, or -1
+ * for neither. */
+int game_record_seat(const struct store_game *row, int64_t pid,
+		     size_t plies);
+/* The plies of moves[0 .. n-1] stored by time at. */
+size_t game_record_plies_at(const struct store_move *moves, size_t n,
+			    int64_t at);
+/* A copy of text fit for a record's text (controls made blanks, no
+ * blanks at the ends), or NULL when nothing is left. */
+char *game_record_clean(const char *text);
+/* The Result tag's value of a game's result. */
+enum record2_result game_record_result(enum core_result r);
+/* Set a tag the format may refuse (a name it cannot hold): left out
+ * then, and when value is NULL or "". */
+void game_record_tag(struct record2 *rec, const char *key,
+		     const char *value);
 
 #endif
