@@ -364,9 +364,11 @@ static int rec_tags(const struct rec_build *b, struct record2 *rec,
 		    enum record2_termination term, const char **error_r)
 {
 	const struct archive_game *g = b->g;
-	const struct store_game *row = g->row;
 	char when[RECORD2_TIME_LEN + 1], text[160];
-	char variant[CORE_VARIANT_TEXT_MAX];
+	struct game_record_head hd = {
+		text, b->src->site, g->white, g->white_key, g->black,
+		g->black_key, &g->core, term,
+	};
 	enum record2_error e;
 
 	if (g->in_club && g->club.ladder != NULL)
@@ -376,29 +378,7 @@ static int rec_tags(const struct rec_build *b, struct record2 *rec,
 			 " group %d", g->club.season_id, g->club.group_no);
 	else
 		snprintf(text, sizeof(text), "casual");
-	game_record_tag(rec, "Event", text);
-	snprintf(text, sizeof(text), "%" PRId64, row->id);
-	game_record_tag(rec, "Game", text);
-	game_record_tag(rec, "Site", b->src->site);
-	game_record_tag(rec, "Date", record2_time_format(row->created, when));
-	if (row->status != STORE_GAME_ACTIVE &&
-	    row->status != STORE_GAME_CHALLENGE &&
-	    row->status != STORE_GAME_OPEN)
-		game_record_tag(rec, "EndDate",
-			      record2_time_format(row->updated, when));
-	game_record_tag(rec, "White", g->white);
-	game_record_tag(rec, "WhiteKey", g->white_key);
-	game_record_tag(rec, "Black", g->black);
-	game_record_tag(rec, "BlackKey", g->black_key);
-	core_variant_format(&g->core.variant, CORE_VARIANT_ALL, variant,
-			    sizeof(variant));
-	if (record2_tag_set(rec, "Variant", variant, &e) < 0 ||
-	    record2_tag_set(rec, "TimeControl", row->clock_settings != NULL ?
-			    row->clock_settings : "none", &e) < 0 ||
-	    record2_tag_set(rec, "Result", record2_result_name(game_record_result(
-				    g->core.pos.result)), &e) < 0 ||
-	    record2_tag_set(rec, "Termination",
-			    record2_termination_name(term), &e) < 0) {
+	if (game_record_tags(rec, g->row, &hd, &e) < 0) {
 		*error_r = record2_error_name(e);
 		return -1;
 	}

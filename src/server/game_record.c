@@ -277,7 +277,7 @@ static int grec_bound_key(struct grec *b, int64_t id, char key[72])
 	return 0;
 }
 
-enum record2_result game_record_result(enum core_result r)
+static enum record2_result grec_result(enum core_result r)
 {
 	switch (r) {
 	case CORE_RESULT_WHITE: return RECORD2_RESULT_WHITE;
@@ -355,40 +355,54 @@ static int grec_event(struct grec *b, char *text, size_t len)
 	return 0;
 }
 
-static int grec_tags(struct grec *b, struct record2 *rec)
+int game_record_tags(struct record2 *rec, const struct store_game *row,
+		     const struct game_record_head *hd,
+		     enum record2_error *e_r)
 {
-	const struct store_game *row = b->g->row;
-	char when[RECORD2_TIME_LEN + 1], text[200];
+	char when[RECORD2_TIME_LEN + 1], text[32];
 	char variant[CORE_VARIANT_TEXT_MAX];
-	enum record2_error e;
 
-	if (grec_event(b, text, sizeof(text)) < 0)
-		return -1;
-	game_record_tag(rec, "Event", text);
+	game_record_tag(rec, "Event", hd->event);
 	snprintf(text, sizeof(text), "%" PRId64, row->id);
 	game_record_tag(rec, "Game", text);
-	game_record_tag(rec, "Site", b->h->srv->domain);
+	game_record_tag(rec, "Site", hd->site);
 	game_record_tag(rec, "Date", record2_time_format(row->created, when));
 	if (row->status != STORE_GAME_ACTIVE &&
 	    row->status != STORE_GAME_CHALLENGE &&
 	    row->status != STORE_GAME_OPEN)
 		game_record_tag(rec, "EndDate",
-			       record2_time_format(row->updated, when));
-	game_record_tag(rec, "White", b->g->white);
-	game_record_tag(rec, "WhiteKey", b->white_key);
-	game_record_tag(rec, "Black", b->g->black);
-	game_record_tag(rec, "BlackKey", b->black_key);
-	core_variant_format(&b->g->rec.variant, CORE_VARIANT_ALL, variant,
+				record2_time_format(row->updated, when));
+	game_record_tag(rec, "White", hd->white);
+	game_record_tag(rec, "WhiteKey", hd->white_key);
+	game_record_tag(rec, "Black", hd->black);
+	game_record_tag(rec, "BlackKey", hd->black_key);
+	core_variant_format(&hd->core->variant, CORE_VARIANT_ALL, variant,
 			    sizeof(variant));
-	if (record2_tag_set(rec, "Variant", variant, &e) < 0 ||
+	if (record2_tag_set(rec, "Variant", variant, e_r) < 0 ||
 	    record2_tag_set(rec, "TimeControl", row->clock_settings != NULL ?
-			    row->clock_settings : "none", &e) < 0 ||
-	    record2_tag_set(rec, "Result", record2_result_name(game_record_result(
-				    b->g->rec.pos.result)), &e) < 0 ||
-	    record2_tag_set(rec, "Termination", record2_termination_name(
-				    grec_termination(b->g)), &e) < 0) {
+			    row->clock_settings : "none", e_r) < 0 ||
+	    record2_tag_set(rec, "Result", record2_result_name(grec_result(
+				    hd->core->pos.result)), e_r) < 0 ||
+	    record2_tag_set(rec, "Termination",
+			    record2_termination_name(hd->term), e_r) < 0)
+		return -1;
+	return 0;
+}
+
+static int grec_tags(struct grec *b, struct record2 *rec)
+{
+	char text[200];
+	struct game_record_head hd = {
+		text, b->h->srv->domain, b->g->white, b->white_key,
+		b->g->black, b->black_key, &b->g->rec, grec_termination(b->g),
+	};
+	enum record2_error e;
+
+	if (grec_event(b, text, sizeof(text)) < 0)
+		return -1;
+	if (game_record_tags(rec, b->g->row, &hd, &e) < 0) {
 		snprintf(b->h->srv->errbuf, sizeof(b->h->srv->errbuf),
-			 "game %" PRId64 ": record tags: %s", row->id,
+			 "game %" PRId64 ": record tags: %s", b->g->row->id,
 			 record2_error_name(e));
 		return server_store_fail(b->h, b->h->srv->errbuf);
 	}

@@ -594,8 +594,19 @@ size_t game_record_plies_at(const struct store_move *moves, size_t n,
 /* A copy of text fit for a record's text (controls made blanks, no
  * blanks at the ends), or NULL when nothing is left. */
 char *game_record_clean(const char *text);
-/* The Result tag's value of a game's result. */
-enum record2_result game_record_result(enum core_result r);
+/* What the tags both records begin with say. */
+struct game_record_head {
+	const char *event, *site;
+	const char *white, *white_key, *black, *black_key;
+	const struct core_record *core; /* replayed, ended as the row says */
+	enum record2_termination term;
+};
+/* The tags of game row both records begin with, Event to Termination.
+ * -1 with *e_r for a value the format refuses (those it may refuse,
+ * names and keys, are left out instead). */
+int game_record_tags(struct record2 *rec, const struct store_game *row,
+		     const struct game_record_head *hd,
+		     enum record2_error *e_r);
 /* Set a tag the format may refuse (a name it cannot hold): left out
  * then, and when value is NULL or "". */
 void game_record_tag(struct record2 *rec, const char *key,
