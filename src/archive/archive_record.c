@@ -17,58 +17,17 @@
 
 #include "core/notation.h"
 #include "core/variant.h"
+#include "server/clock.h"
 #include "server/command.h"
 #include "server/server.h"
 #include "util/xalloc.h"
 #include "util/xstr.h"
 
-/* A vacation day, in seconds (server/clock.h's CLOCK_DAY). */
-#define REC_DAY ((int64_t)86400)
-
-/* A comment and where it goes. */
-struct rec_note {
-	size_t after; /* plies before it */
-	int64_t at;
-	int64_t mail; /* the inbound id of its mail, or 0 */
-	size_t seq;
-	struct record2_comment c;
-};
-
 struct rec_build {
 	const struct archive_source *src;
 	const struct archive_game *g;
-	struct rec_note *notes;
-	size_t n, cap;
+	struct game_record_notes notes;
 };
-
-static void rec_push(struct rec_build *b, size_t after, int64_t at,
-		     int64_t mail, const struct record2_comment *c)
-{
-	if (b->n == b->cap) {
-		b->cap = b->cap == 0 ? 16 : b->cap * 2;
-		b->notes = xrealloc(b->notes, b->cap * sizeof(*b->notes));
-	}
-	b->notes[b->n].after = after < b->g->nmoves ? after : b->g->nmoves;
-	b->notes[b->n].at = at;
-	b->notes[b->n].mail = mail;
-	b->notes[b->n].seq = b->n;
-	b->notes[b->n].c = *c;
-	b->n++;
-}
-
-static int rec_note_cmp(const void *a, const void *b)
-{
-	const struct rec_note *x = a, *y = b;
-
-	if (x->after != y->after)
-		return x->after < y->after ? -1 : 1;
-	if (x->at != y->at)
-		return x->at < y->at ? -1 : 1;
-	/* Mails of one second: in the order read. */
-	if (x->mail != 0 && y->mail != 0 && x->mail != y->mail)
-		return x->mail < y->mail ? -1 : 1;
-	return x->seq < y->seq ? -1 : x->seq > y->seq;
-}
 
 /* The signer's key (short form), the receipt and the sha256 of mail m
  * into a. */
@@ -130,7 +89,7 @@ static void rec_other(struct rec_build *b, const char *kind,
 	memset(&c, 0, sizeof(c));
 	c.kind = RECORD2_COMMENT_OTHER;
 	c.text = buf_steal(&t);
-	rec_push(b, after, m->in->received, m->in->id, &c);
+	game_record_note(&b->notes, after, m->in->received, m->in->id, &c);
 }
 
 static void rec_notes(struct rec_build *b)
@@ -151,8 +110,8 @@ static void rec_notes(struct rec_build *b)
 		c.annot.at = n->created;
 		if ((c.text = game_record_clean(n->text)) == NULL)
 			c.text = xstrdup("(a note of blanks)");
-		rec_push(b, (size_t)(n->ply < 0 ? 0 : n->ply), n->created,
-			 n->inbound_id, &c);
+		game_record_note(&b->notes, (size_t)(n->ply < 0 ? 0 : n->ply),
+				 n->created, n->inbound_id, &c);
 	}
 }
 
@@ -199,12 +158,12 @@ static void rec_clock_events(struct rec_build *b)
 			c.annot.seconds = e->seconds;
 			c.text = game_record_clean(e->note != NULL ? e->note :
 					store_clock_kind_name(e->kind));
-		} else if (side >= 0 && e->seconds >= REC_DAY &&
+		} else if (side >= 0 && e->seconds >= CLOCK_DAY &&
 			   e->kind == STORE_CLOCK_VACATION_DAY) {
 			c.kind = RECORD2_COMMENT_VACATION;
 			c.annot.fields |= RECORD2_F_SIDE | RECORD2_F_DAYS;
 			c.annot.side = (enum core_color)side;
-			c.annot.days = (int)(e->seconds / REC_DAY);
+			c.annot.days = (int)(e->seconds / CLOCK_DAY);
 		} else if (m != NULL) {
 			/* A claim on time, by mail. */
 			rec_other(b, rec_event_kind(e->kind, kind), m, after,
@@ -221,7 +180,7 @@ static void rec_clock_events(struct rec_build *b)
 						   (enum core_color)side));
 			c.text = buf_steal(&t);
 		}
-		rec_push(b, after, e->at, e->inbound_id, &c);
+		game_record_note(&b->notes, after, e->at, e->inbound_id, &c);
 	}
 }
 
@@ -299,8 +258,9 @@ static void rec_undo(struct rec_build *b, size_t k, bool *used)
 		c.number = kept + 1;
 		snprintf(c.undone.move, sizeof(c.undone.move), "%s", move);
 		rec_annot_mail(&c.undone.annot, &g->mails[moved]);
-		rec_push(b, kept, g->mails[moved].in->received,
-			 g->mails[moved].in->id, &c);
+		game_record_note(&b->notes, kept,
+				 g->mails[moved].in->received,
+				 g->mails[moved].in->id, &c);
 		used[moved] = true;
 	}
 	memset(&c, 0, sizeof(c));
@@ -308,7 +268,7 @@ static void rec_undo(struct rec_build *b, size_t k, bool *used)
 	rec_annot_mail(&c.annot, u);
 	c.annot.fields |= RECORD2_F_PLY;
 	c.annot.ply = kept + 1;
-	rec_push(b, kept, u->in->received, u->in->id, &c);
+	game_record_note(&b->notes, kept, u->in->received, u->in->id, &c);
 	used[k] = true;
 }
 
@@ -397,7 +357,7 @@ int archive_record_build(const struct archive_source *src,
 			 const char **error_r)
 {
 	static __thread char error[256];
-	struct rec_build b = { src, g, NULL, 0, 0 };
+	struct rec_build b = { src, g, { NULL, 0, 0, g->nmoves } };
 	enum record2_termination term = rec_termination(g);
 	struct store_ply_record *lines = NULL;
 	size_t c = 0;
@@ -412,11 +372,10 @@ int archive_record_build(const struct archive_source *src,
 	rec_notes(&b);
 	rec_clock_events(&b);
 	rec_mails(&b, term);
-	if (b.n > 1) /* b.notes is NULL without any */
-		qsort(b.notes, b.n, sizeof(*b.notes), rec_note_cmp);
+	game_record_notes_sort(&b.notes);
 	for (size_t i = 0; i <= g->nmoves; i++) {
-		for (; c < b.n && b.notes[c].after <= i; c++)
-			if (record2_comment_add(rec, &b.notes[c].c, &e) < 0) {
+		for (; c < b.notes.n && b.notes.v[c].after <= i; c++)
+			if (record2_comment_add(rec, &b.notes.v[c].c, &e) < 0) {
 				snprintf(error, sizeof(error), "a comment "
 					 "after ply %zu: %s", i,
 					 record2_error_name(e));
@@ -449,9 +408,7 @@ int archive_record_build(const struct archive_source *src,
 	}
 	ret = 0;
 out:
-	for (size_t i = 0; i < b.n; i++)
-		free(b.notes[i].c.text);
-	free(b.notes);
+	game_record_notes_free(&b.notes);
 	free(lines);
 	if (ret < 0)
 		record2_free(rec);

@@ -25,9 +25,6 @@
 #include "util/xalloc.h"
 #include "util/xstr.h"
 
-/* A vacation day, in seconds (clock.h's CLOCK_DAY). */
-#define GREC_DAY ((int64_t)86400)
-
 /* What the store knows of the mail behind a ply or a note. */
 struct grec_mail {
 	char fpr[72];     /* the verified signer, or "" */
@@ -35,19 +32,12 @@ struct grec_mail {
 	int64_t received; /* 0: no such mail */
 };
 
-struct grec_comment {
-	size_t after;
-	size_t seq;
-	struct record2_comment c;
-};
-
 struct grec {
 	struct handle *h;
 	const struct game *g;
 	struct store_move *moves;
 	size_t nmoves;
-	struct grec_comment *cs;
-	size_t ncs, cap;
+	struct game_record_notes cs;
 	/* The players' keys: the signer of their first signed ply, else
 	 * their first bound key; "" when their plies name two (a key
 	 * replaced mid-game: the tag would make the replay refuse). */
@@ -96,28 +86,47 @@ static void grec_annot_mail(struct record2_annot *a, const struct grec_mail *m)
 	}
 }
 
-static void grec_push(struct grec *b, size_t after,
-		      const struct record2_comment *c)
+void game_record_note(struct game_record_notes *ns, size_t after,
+		      int64_t at, int64_t mail, const struct record2_comment *c)
 {
-	if (b->ncs == b->cap) {
-		b->cap = b->cap == 0 ? 8 : b->cap * 2;
-		b->cs = xrealloc(b->cs, b->cap * sizeof(*b->cs));
+	if (ns->n == ns->cap) {
+		ns->cap = ns->cap == 0 ? 16 : ns->cap * 2;
+		ns->v = xrealloc(ns->v, ns->cap * sizeof(*ns->v));
 	}
-	b->cs[b->ncs].after = after < b->nmoves ? after : b->nmoves;
-	b->cs[b->ncs].seq = b->ncs;
-	b->cs[b->ncs].c = *c;
-	b->ncs++;
+	ns->v[ns->n].after = after < ns->plies ? after : ns->plies;
+	ns->v[ns->n].at = at;
+	ns->v[ns->n].mail = mail;
+	ns->v[ns->n].seq = ns->n;
+	ns->v[ns->n].c = *c;
+	ns->n++;
 }
 
-static int grec_cmp(const void *x, const void *y)
+static int grec_note_cmp(const void *a, const void *b)
 {
-	const struct grec_comment *a = x, *b = y;
+	const struct game_record_note *x = a, *y = b;
 
-	if (a->after != b->after)
-		return a->after < b->after ? -1 : 1;
-	if (a->c.annot.at != b->c.annot.at)
-		return a->c.annot.at < b->c.annot.at ? -1 : 1;
-	return a->seq < b->seq ? -1 : a->seq > b->seq;
+	if (x->after != y->after)
+		return x->after < y->after ? -1 : 1;
+	if (x->at != y->at)
+		return x->at < y->at ? -1 : 1;
+	/* Mails of one second: in the order read. */
+	if (x->mail != 0 && y->mail != 0 && x->mail != y->mail)
+		return x->mail < y->mail ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+void game_record_notes_sort(struct game_record_notes *ns)
+{
+	if (ns->n > 1) /* ns->v is NULL without any */
+		qsort(ns->v, ns->n, sizeof(*ns->v), grec_note_cmp);
+}
+
+void game_record_notes_free(struct game_record_notes *ns)
+{
+	for (size_t i = 0; i < ns->n; i++)
+		free(ns->v[i].c.text);
+	free(ns->v);
+	memset(ns, 0, sizeof(*ns));
 }
 
 /* A copy of text fit for a record (controls made blanks, no blanks at the
@@ -197,7 +206,8 @@ static int grec_notes(struct grec *b)
 		c.annot.at = notes[i].created;
 		if ((c.text = game_record_clean(notes[i].text)) == NULL)
 			c.text = xstrdup("(a note of blanks)");
-		grec_push(b, (size_t)(notes[i].ply < 0 ? 0 : notes[i].ply), &c);
+		game_record_note(&b->cs, (size_t)(notes[i].ply < 0 ? 0 :
+					 notes[i].ply), c.annot.at, 0, &c);
 	}
 	store_rows_free(&notes, n, sizeof(*notes), store_game_message_clear);
 	return ret;
@@ -233,14 +243,14 @@ static int grec_clock_events(struct grec *b)
 			c.annot.seconds = e->seconds;
 			c.text = game_record_clean(e->note);
 		} else if (e->kind == STORE_CLOCK_VACATION_DAY &&
-			   e->seconds >= GREC_DAY) {
+			   e->seconds >= CLOCK_DAY) {
 			c.kind = RECORD2_COMMENT_VACATION;
 			c.annot.fields |= RECORD2_F_DAYS;
-			c.annot.days = (int)(e->seconds / GREC_DAY);
+			c.annot.days = (int)(e->seconds / CLOCK_DAY);
 		} else {
 			continue;
 		}
-		grec_push(b, after, &c);
+		game_record_note(&b->cs, after, e->at, 0, &c);
 	}
 	store_rows_free(&ev, n, sizeof(*ev), store_clock_event_clear);
 	return 0;
@@ -703,33 +713,26 @@ int game_record_text(struct handle *h, const struct game *g, bool notes,
 	b.g = g;
 	record2_init(&rec);
 	if (store_game_move_records(h->srv->store, g->row->id, &b.moves,
-				    &b.nmoves, &error) < 0) {
-		server_store_fail(h, error);
-		goto out;
-	}
-	if (game_record_plies(h->srv->store, g->row, &g->rec.variant, b.moves,
+				    &b.nmoves, &error) < 0 ||
+	    game_record_plies(h->srv->store, g->row, &g->rec.variant, b.moves,
 			      b.nmoves, &lines, &error) < 0) {
 		server_store_fail(h, error);
 		goto out;
 	}
+	/* Comments at most after the plies the record holds. */
+	b.cs.plies = b.nmoves < n ? b.nmoves : n;
 	if (grec_keys(&b, lines) < 0 || grec_tags(&b, &rec) < 0 ||
 	    (notes && grec_notes(&b) < 0) || grec_clock_events(&b) < 0)
 		goto out;
-	/* Comments at most after the plies the record holds. */
-	for (size_t i = 0; i < b.ncs; i++)
-		if (b.cs[i].after > n)
-			b.cs[i].after = n;
-	/* qsort wants an array, even of none (b.cs is NULL then). */
-	if (b.ncs > 1)
-		qsort(b.cs, b.ncs, sizeof(*b.cs), grec_cmp);
+	game_record_notes_sort(&b.cs);
 	for (size_t i = 0; i <= n; i++) {
 		char move[CORE_MOVE_TEXT_MAX];
 		struct record2_annot a;
 
 		/* A comment the format cannot hold (a note it refuses) is
 		 * left out: the rest of the record still stands. */
-		for (; c < b.ncs && b.cs[c].after <= i; c++)
-			(void)record2_comment_add(&rec, &b.cs[c].c, &e);
+		for (; c < b.cs.n && b.cs.v[c].after <= i; c++)
+			(void)record2_comment_add(&rec, &b.cs.v[c].c, &e);
 		if (i == n)
 			break;
 		notation_format_move(g->rec.pos.geom, &g->rec.plies[i], move);
@@ -758,9 +761,7 @@ bad:
 		 ": record: %s", g->row->id, record2_error_name(e));
 	server_store_fail(h, h->srv->errbuf);
 out:
-	for (size_t i = 0; i < b.ncs; i++)
-		free(b.cs[i].c.text);
-	free(b.cs);
+	game_record_notes_free(&b.cs);
 	free(lines);
 	store_rows_free(&b.moves, b.nmoves, sizeof(*b.moves),
 			store_move_clear);

@@ -594,6 +594,28 @@ size_t game_record_plies_at(const struct store_move *moves, size_t n,
 /* A copy of text fit for a record's text (controls made blanks, no
  * blanks at the ends), or NULL when nothing is left. */
 char *game_record_clean(const char *text);
+/* Comments to place among a record's plies: each after `after` plies
+ * (at most `plies`), by at, mails of one second by their inbound ids
+ * (the order read; 0: none), else as added. */
+struct game_record_note {
+	size_t after;
+	int64_t at;
+	int64_t mail;
+	size_t seq;
+	struct record2_comment c; /* its text is the list's */
+};
+struct game_record_notes {
+	struct game_record_note *v;
+	size_t n, cap;
+	size_t plies;
+};
+/* Add c (its text, malloc'ed or NULL, becomes the list's). */
+void game_record_note(struct game_record_notes *ns, size_t after,
+		      int64_t at, int64_t mail,
+		      const struct record2_comment *c);
+void game_record_notes_sort(struct game_record_notes *ns);
+void game_record_notes_free(struct game_record_notes *ns);
+
 /* What the tags both records begin with say. */
 struct game_record_head {
 	const char *event, *site;

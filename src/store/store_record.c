@@ -13,7 +13,8 @@ int store_ply_record_put(struct store *store, int64_t game_id,
 {
 	static const char sql[] =
 		"INSERT OR REPLACE INTO ply_records (game_id, ply, fields, "
-		"signer, at, clock, sha256) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)";
+		"signer, at, clock, sha256) "
+		"VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)";
 	sqlite3_stmt *st;
 
 	store_ok(store);
