@@ -442,25 +442,34 @@ static int grec_keys(struct grec *b, const struct store_ply_record *lines)
 
 /* ---- the ply lines ---------------------------------------------------- */
 
-/* When the first turn began: when the accept was read (our first
- * your-move answered it, queued as it was read), else the game's
+/* When the first turn began: the receipt of the players' mail we
+ * answered with the first your-move (the accept), else the game's
  * start.  0 or -1. */
 static int grec_clock_started(struct store *st, const struct store_game *row,
 			      int64_t *at_r, const char **error_r)
 {
 	struct store_game_mail *rows = NULL;
+	struct store_inbound *in = NULL;
 	size_t n = 0;
+	int r = 0;
 
 	*at_r = row->created;
 	if (store_game_mails(st, row->id, &rows, &n, error_r) < 0)
 		return -1;
-	for (size_t i = 0; i < n; i++)
-		if (rows[i].ref == STORE_REF_OUTBOX && rows[i].ply == 0 &&
-		    rows[i].kind != NULL && rows[i].at != 0 &&
-		    strcmp(rows[i].kind, "your-move") == 0)
-			*at_r = rows[i].at;
+	for (size_t i = 0; i < n && r >= 0; i++) {
+		if (rows[i].ref != STORE_REF_OUTBOX || rows[i].ply != 0 ||
+		    rows[i].kind == NULL ||
+		    strcmp(rows[i].kind, "your-move") != 0 ||
+		    (r = store_inbound_load(st, rows[i].inbound_id, &in,
+					    error_r)) != 1)
+			continue;
+		if (in->received != 0 && (in->player_id == row->white_id ||
+					  in->player_id == row->black_id))
+			*at_r = in->received;
+		store_inbound_free(&in);
+	}
 	store_rows_free(&rows, n, sizeof(*rows), store_game_mail_clear);
-	return 0;
+	return r < 0 ? -1 : 0;
 }
 
 /* A player's zone and vacations onto side's clock.  0 or -1. */
