@@ -1,7 +1,7 @@
 /* archive_private.h -- what the files of src/archive share: the facts of
  * one game gathered from the store and the keyring (archive_gather.c),
- * the record built from them (archive_record.c) with its clocks
- * (archive_clock.c), how firmly a signed text binds a move to its game
+ * the record built from them and the service's ply lines
+ * (archive_record.c), verify's check of its clocks (archive_clock.c), how firmly a signed text binds a move to its game
  * (archive_bind.c), MANIFEST (archive_manifest.c) and the file helpers
  * (archive_fs.c).  Not for other modules: they use archive.h.
  */
@@ -96,15 +96,6 @@ int archive_record_build(const struct archive_source *src,
 			 const struct archive_game *g, struct record2 *rec,
 			 const char **error_r);
 
-/* Each colour's clock after each ply of g, rebuilt from the time control,
- * the receipt of each ply and the clock history (the store keeps only the
- * clocks as they stand): clock_r[i] is the mover's seconds left after
- * ply i + 1.  0 with *clocked_r false for a game without clock; -1 with
- * *error_r.  clock_r holds g->nmoves entries. */
-int archive_clock_plies(const struct archive_source *src,
-			const struct archive_game *g, int64_t *clock_r,
-			bool *clocked_r, const char **error_r);
-
 /* A clock= the record's own times do not give. */
 struct archive_clock_fault {
 	enum archive_reason reason; /* ARCHIVE_CLOCK_MISMATCH,
@@ -119,8 +110,8 @@ struct archive_clock_fault {
 				     * clocks do not give, said */
 };
 
-/* Rebuild the clocks from the record alone, as archive_clock_plies does
- * from the store: the TimeControl tag, the first turn from the accepting
+/* Run the clocks again from the record alone, as the service ran them
+ * (server/game_record.c): the TimeControl tag, the first turn from the accepting
  * mail's comment (else Date), each ply's at=, the operator's clock
  * comments and the vacation days, the swap; hold each ply's clock=
  * against them and each at= against the deadline (a "clock-flag"

@@ -1,11 +1,12 @@
-/* archive_record.c -- a game's record, version 2, from its gathered facts
- * (archive_private.h): the tags, each ply with the signer's key, its
- * receipt, the clock left and the sha256 of the signed part of its mail,
- * and the comments where they happened -- the players' notes, the moves
- * taken back and the agreements that did it, the clocks' history, the
- * resignation or agreement that ended the game, and every other mail of
- * the archive (challenge, accept, offers), so that the record names each
- * signed mail the archive holds by its sha256. */
+/* archive_record.c -- a game's record, version 2, for its archive: the
+ * tags, each ply's line as the service wrote it when it stored the ply
+ * (server/game_record.c: the signer's key, the receipt, the clock left,
+ * the sha256 of the signed part), and the comments where they happened,
+ * from the gathered facts (archive_private.h) -- the players' notes, the
+ * moves taken back and the agreements that did it, the clocks' history,
+ * the resignation or agreement that ended the game, and every other mail
+ * of the archive (challenge, accept, offers), so that the record names
+ * each signed mail the archive holds by its sha256. */
 #include "archive/archive_private.h"
 
 #include <inttypes.h>
@@ -16,85 +17,17 @@
 
 #include "core/notation.h"
 #include "core/variant.h"
+#include "server/clock.h"
 #include "server/command.h"
+#include "server/server.h"
 #include "util/xalloc.h"
 #include "util/xstr.h"
-
-/* A vacation day, in seconds (server/clock.h's CLOCK_DAY). */
-#define REC_DAY ((int64_t)86400)
-
-/* A comment and where it goes. */
-struct rec_note {
-	size_t after; /* plies before it */
-	int64_t at;
-	int64_t mail; /* the inbound id of its mail, or 0 */
-	size_t seq;
-	struct record2_comment c;
-};
 
 struct rec_build {
 	const struct archive_source *src;
 	const struct archive_game *g;
-	struct rec_note *notes;
-	size_t n, cap;
+	struct game_record_notes notes;
 };
-
-static void rec_push(struct rec_build *b, size_t after, int64_t at,
-		     int64_t mail, const struct record2_comment *c)
-{
-	if (b->n == b->cap) {
-		b->cap = b->cap == 0 ? 16 : b->cap * 2;
-		b->notes = xrealloc(b->notes, b->cap * sizeof(*b->notes));
-	}
-	b->notes[b->n].after = after < b->g->nmoves ? after : b->g->nmoves;
-	b->notes[b->n].at = at;
-	b->notes[b->n].mail = mail;
-	b->notes[b->n].seq = b->n;
-	b->notes[b->n].c = *c;
-	b->n++;
-}
-
-static int rec_note_cmp(const void *a, const void *b)
-{
-	const struct rec_note *x = a, *y = b;
-
-	if (x->after != y->after)
-		return x->after < y->after ? -1 : 1;
-	if (x->at != y->at)
-		return x->at < y->at ? -1 : 1;
-	/* Mails of one second: in the order read. */
-	if (x->mail != 0 && y->mail != 0 && x->mail != y->mail)
-		return x->mail < y->mail ? -1 : 1;
-	return x->seq < y->seq ? -1 : x->seq > y->seq;
-}
-
-/* A copy of text fit to be a record's text: control characters made
- * blanks, blanks at the ends dropped; NULL when nothing is left. */
-static char *rec_text(const char *text)
-{
-	char *s = xstrdup(text != NULL ? text : ""), *p = s, *e;
-
-	for (char *q = s; *q != '\0'; q++) {
-		unsigned char c = (unsigned char)*q;
-		if (c < 0x20 || c == 0x7f)
-			*q = ' ';
-		/* U+0080..U+009F, the C1 controls */
-		else if (c == 0xc2 && (unsigned char)q[1] >= 0x80 &&
-			 (unsigned char)q[1] <= 0x9f)
-			q[0] = q[1] = ' ';
-	}
-	while (*p == ' ')
-		p++;
-	e = p + strlen(p);
-	while (e > p && e[-1] == ' ')
-		*--e = '\0';
-	if (*p == '\0') {
-		free(s);
-		return NULL;
-	}
-	memmove(s, p, strlen(p) + 1);
-	return s;
-}
 
 /* The signer's key (short form), the receipt and the sha256 of mail m
  * into a. */
@@ -117,16 +50,6 @@ static void rec_annot_mail(struct record2_annot *a,
 	snprintf(a->sha256, sizeof(a->sha256), "%s", m->sha256);
 }
 
-/* The plies stored before time `at`. */
-static size_t rec_plies_before(const struct archive_game *g, int64_t at)
-{
-	size_t n = 0;
-
-	while (n < g->nmoves && g->moves[n].played_at <= at)
-		n++;
-	return n;
-}
-
 /* The plies stored before the mail m was read: those of earlier mails
  * (inbound ids count the mails in the order read; a second of the clock
  * holds many). */
@@ -141,18 +64,6 @@ static size_t rec_plies_before_mail(const struct archive_game *g,
 	return n;
 }
 
-/* The seat of player pid after `plies` plies: before the swap the
- * players held the seats they give up by it.  -1 for neither. */
-static int rec_side(const struct archive_game *g, int64_t pid, size_t plies)
-{
-	int side = pid == g->row->white_id ? CORE_WHITE :
-		   pid == g->row->black_id ? CORE_BLACK : -1;
-
-	if (side >= 0 && g->row->swapped && plies < 2)
-		side = !side;
-	return side;
-}
-
 /* A comment of another kind: "KIND key=K at=T sha256=S WORDS". */
 static void rec_other(struct rec_build *b, const char *kind,
 		      const struct archive_mail *m, size_t after,
@@ -162,7 +73,7 @@ static void rec_other(struct rec_build *b, const char *kind,
 	struct record2_annot a;
 	char when[RECORD2_TIME_LEN + 1];
 	struct buf t = BUF_INIT;
-	char *clean = rec_text(words);
+	char *clean = game_record_clean(words);
 
 	memset(&a, 0, sizeof(a));
 	rec_annot_mail(&a, m);
@@ -178,7 +89,7 @@ static void rec_other(struct rec_build *b, const char *kind,
 	memset(&c, 0, sizeof(c));
 	c.kind = RECORD2_COMMENT_OTHER;
 	c.text = buf_steal(&t);
-	rec_push(b, after, m->in->received, m->in->id, &c);
+	game_record_note(&b->notes, after, m->in->received, m->in->id, &c);
 }
 
 static void rec_notes(struct rec_build *b)
@@ -197,19 +108,20 @@ static void rec_notes(struct rec_build *b)
 			rec_annot_mail(&c.annot, m);
 		c.annot.fields |= RECORD2_F_AT;
 		c.annot.at = n->created;
-		if ((c.text = rec_text(n->text)) == NULL)
+		if ((c.text = game_record_clean(n->text)) == NULL)
 			c.text = xstrdup("(a note of blanks)");
-		rec_push(b, (size_t)(n->ply < 0 ? 0 : n->ply), n->created,
-			 n->inbound_id, &c);
+		game_record_note(&b->notes, (size_t)(n->ply < 0 ? 0 : n->ply),
+				 n->created, n->inbound_id, &c);
 	}
 }
 
 /* The word of another kind of comment for a clock event: "clock-" and
  * its kind, '_' made '-' ("clock-vacation-day"), so that it is never one
  * of the kinds the format knows ("vacation"). */
-static const char *rec_event_kind(const char *kind, char buf[40])
+static const char *rec_event_kind(enum store_clock_kind kind, char buf[40])
 {
-	size_t n = (size_t)snprintf(buf, 40, "clock-%s", kind);
+	size_t n = (size_t)snprintf(buf, 40, "clock-%s",
+				    store_clock_kind_name(kind));
 
 	for (size_t i = 0; i < n && i < 40; i++)
 		if (!((buf[i] >= 'a' && buf[i] <= 'z') ||
@@ -227,8 +139,9 @@ static void rec_clock_events(struct rec_build *b)
 		const struct archive_mail *m = archive_game_mail(g,
 								 e->inbound_id);
 		size_t after = m != NULL ? rec_plies_before_mail(g, m) :
-			       rec_plies_before(g, e->at);
-		int side = rec_side(g, e->player_id, after);
+			       game_record_plies_at(g->moves, g->nmoves,
+						    e->at);
+		int side = game_record_seat(g->row, e->player_id, after);
 		struct record2_comment c;
 		char when[RECORD2_TIME_LEN + 1], kind[40];
 		struct buf t = BUF_INIT;
@@ -237,19 +150,20 @@ static void rec_clock_events(struct rec_build *b)
 		c.annot.fields = RECORD2_F_AT;
 		c.annot.at = e->at;
 		if (side >= 0 && e->seconds != 0 &&
-		    (strcmp(e->kind, "adjust") == 0 ||
-		     strcmp(e->kind, "outage") == 0)) {
+		    (e->kind == STORE_CLOCK_ADJUST ||
+		     e->kind == STORE_CLOCK_OUTAGE)) {
 			c.kind = RECORD2_COMMENT_CLOCK;
 			c.annot.fields |= RECORD2_F_SIDE | RECORD2_F_SECONDS;
 			c.annot.side = (enum core_color)side;
 			c.annot.seconds = e->seconds;
-			c.text = rec_text(e->note != NULL ? e->note : e->kind);
-		} else if (side >= 0 && e->seconds >= REC_DAY &&
-			   strcmp(e->kind, "vacation_day") == 0) {
+			c.text = game_record_clean(e->note != NULL ? e->note :
+					store_clock_kind_name(e->kind));
+		} else if (side >= 0 && e->seconds >= CLOCK_DAY &&
+			   e->kind == STORE_CLOCK_VACATION_DAY) {
 			c.kind = RECORD2_COMMENT_VACATION;
 			c.annot.fields |= RECORD2_F_SIDE | RECORD2_F_DAYS;
 			c.annot.side = (enum core_color)side;
-			c.annot.days = (int)(e->seconds / REC_DAY);
+			c.annot.days = (int)(e->seconds / CLOCK_DAY);
 		} else if (m != NULL) {
 			/* A claim on time, by mail. */
 			rec_other(b, rec_event_kind(e->kind, kind), m, after,
@@ -266,7 +180,7 @@ static void rec_clock_events(struct rec_build *b)
 						   (enum core_color)side));
 			c.text = buf_steal(&t);
 		}
-		rec_push(b, after, e->at, e->inbound_id, &c);
+		game_record_note(&b->notes, after, e->at, e->inbound_id, &c);
 	}
 }
 
@@ -344,8 +258,9 @@ static void rec_undo(struct rec_build *b, size_t k, bool *used)
 		c.number = kept + 1;
 		snprintf(c.undone.move, sizeof(c.undone.move), "%s", move);
 		rec_annot_mail(&c.undone.annot, &g->mails[moved]);
-		rec_push(b, kept, g->mails[moved].in->received,
-			 g->mails[moved].in->id, &c);
+		game_record_note(&b->notes, kept,
+				 g->mails[moved].in->received,
+				 g->mails[moved].in->id, &c);
 		used[moved] = true;
 	}
 	memset(&c, 0, sizeof(c));
@@ -353,7 +268,7 @@ static void rec_undo(struct rec_build *b, size_t k, bool *used)
 	rec_annot_mail(&c.annot, u);
 	c.annot.fields |= RECORD2_F_PLY;
 	c.annot.ply = kept + 1;
-	rec_push(b, kept, u->in->received, u->in->id, &c);
+	game_record_note(&b->notes, kept, u->in->received, u->in->id, &c);
 	used[k] = true;
 }
 
@@ -390,17 +305,6 @@ static void rec_mails(struct rec_build *b, enum record2_termination term)
 	free(used);
 }
 
-static enum record2_result rec_result(enum core_result r)
-{
-	switch (r) {
-	case CORE_RESULT_WHITE: return RECORD2_RESULT_WHITE;
-	case CORE_RESULT_BLACK: return RECORD2_RESULT_BLACK;
-	case CORE_RESULT_DRAW: return RECORD2_RESULT_DRAW;
-	case CORE_ONGOING: break;
-	}
-	return RECORD2_RESULT_NONE;
-}
-
 static enum record2_termination rec_termination(const struct archive_game *g)
 {
 	switch ((enum core_end_reason)g->core.pos.end_reason) {
@@ -416,24 +320,15 @@ static enum record2_termination rec_termination(const struct archive_game *g)
 	       RECORD2_TERM_CANCELLED;
 }
 
-/* A tag whose value may be refused (a name the format cannot hold): left
- * out then. */
-static void rec_tag_maybe(struct record2 *rec, const char *key,
-			  const char *value)
-{
-	enum record2_error e;
-
-	if (value != NULL && value[0] != '\0')
-		(void)record2_tag_set(rec, key, value, &e);
-}
-
 static int rec_tags(const struct rec_build *b, struct record2 *rec,
 		    enum record2_termination term, const char **error_r)
 {
 	const struct archive_game *g = b->g;
-	const struct store_game *row = g->row;
 	char when[RECORD2_TIME_LEN + 1], text[160];
-	char variant[CORE_VARIANT_TEXT_MAX];
+	struct game_record_head hd = {
+		text, b->src->site, g->white, g->white_key, g->black,
+		g->black_key, &g->core, term,
+	};
 	enum record2_error e;
 
 	if (g->in_club && g->club.ladder != NULL)
@@ -443,39 +338,17 @@ static int rec_tags(const struct rec_build *b, struct record2 *rec,
 			 " group %d", g->club.season_id, g->club.group_no);
 	else
 		snprintf(text, sizeof(text), "casual");
-	rec_tag_maybe(rec, "Event", text);
-	snprintf(text, sizeof(text), "%" PRId64, row->id);
-	rec_tag_maybe(rec, "Game", text);
-	rec_tag_maybe(rec, "Site", b->src->site);
-	rec_tag_maybe(rec, "Date", record2_time_format(row->created, when));
-	if (row->status != STORE_GAME_ACTIVE &&
-	    row->status != STORE_GAME_CHALLENGE &&
-	    row->status != STORE_GAME_OPEN)
-		rec_tag_maybe(rec, "EndDate",
-			      record2_time_format(row->updated, when));
-	rec_tag_maybe(rec, "White", g->white);
-	rec_tag_maybe(rec, "WhiteKey", g->white_key);
-	rec_tag_maybe(rec, "Black", g->black);
-	rec_tag_maybe(rec, "BlackKey", g->black_key);
-	core_variant_format(&g->core.variant, CORE_VARIANT_ALL, variant,
-			    sizeof(variant));
-	if (record2_tag_set(rec, "Variant", variant, &e) < 0 ||
-	    record2_tag_set(rec, "TimeControl", row->clock_settings != NULL ?
-			    row->clock_settings : "none", &e) < 0 ||
-	    record2_tag_set(rec, "Result", record2_result_name(rec_result(
-				    g->core.pos.result)), &e) < 0 ||
-	    record2_tag_set(rec, "Termination",
-			    record2_termination_name(term), &e) < 0) {
+	if (game_record_tags(rec, g->row, &hd, &e) < 0) {
 		*error_r = record2_error_name(e);
 		return -1;
 	}
 	snprintf(text, sizeof(text), "ashes archive export %s",
 		 record2_time_format(b->src->now, when));
-	rec_tag_maybe(rec, "Annotator", text);
+	game_record_tag(rec, "Annotator", text);
 	/* The window the daemon took signatures in, for verify. */
 	snprintf(text, sizeof(text), "max-age=%" PRId64 " max-future=%" PRId64,
 		 b->src->max_age, b->src->max_future);
-	rec_tag_maybe(rec, "SignatureWindow", text);
+	game_record_tag(rec, "SignatureWindow", text);
 	return 0;
 }
 
@@ -484,26 +357,25 @@ int archive_record_build(const struct archive_source *src,
 			 const char **error_r)
 {
 	static __thread char error[256];
-	struct rec_build b = { src, g, NULL, 0, 0 };
+	struct rec_build b = { src, g, { NULL, 0, 0, g->nmoves } };
 	enum record2_termination term = rec_termination(g);
-	int64_t *clocks = xzalloc((g->nmoves + 1) * sizeof(*clocks));
-	bool clocked = false;
+	struct store_ply_record *lines = NULL;
 	size_t c = 0;
 	enum record2_error e = RECORD2_OK;
 	int ret = -1;
 
 	record2_init(rec);
-	if (archive_clock_plies(src, g, clocks, &clocked, error_r) < 0 ||
+	if (game_record_plies(src->store, g->row, &g->core.variant, g->moves,
+			      g->nmoves, &lines, error_r) < 0 ||
 	    rec_tags(&b, rec, term, error_r) < 0)
 		goto out;
 	rec_notes(&b);
 	rec_clock_events(&b);
 	rec_mails(&b, term);
-	if (b.n > 1) /* b.notes is NULL without any */
-		qsort(b.notes, b.n, sizeof(*b.notes), rec_note_cmp);
+	game_record_notes_sort(&b.notes);
 	for (size_t i = 0; i <= g->nmoves; i++) {
-		for (; c < b.n && b.notes[c].after <= i; c++)
-			if (record2_comment_add(rec, &b.notes[c].c, &e) < 0) {
+		for (; c < b.notes.n && b.notes.v[c].after <= i; c++)
+			if (record2_comment_add(rec, &b.notes.v[c].c, &e) < 0) {
 				snprintf(error, sizeof(error), "a comment "
 					 "after ply %zu: %s", i,
 					 record2_error_name(e));
@@ -516,30 +388,28 @@ int archive_record_build(const struct archive_source *src,
 		const struct archive_mail *m = archive_game_mail(g,
 								 mv->inbound_id);
 		struct record2_annot a;
-		bool pass = mv->player_id == 0 && strcmp(mv->text, "pass") == 0;
 
-		memset(&a, 0, sizeof(a));
-		if (m != NULL && !pass)
-			rec_annot_mail(&a, m);
-		a.fields |= RECORD2_F_AT;
-		a.at = m != NULL ? m->in->received : mv->played_at;
-		if (clocked) {
-			a.fields |= RECORD2_F_CLOCK;
-			a.clock = clocks[i] < 0 ? 0 : clocks[i];
+		/* The service's line, with the sha256 of the signed part
+		 * the archive holds (the service knew its own digest). */
+		game_record_annot(&lines[i], &a);
+		a.fields &= ~(unsigned)RECORD2_F_SHA256;
+		if (m != NULL && mv->player_id != 0 &&
+		    m->kind != PGP_SIGNED_NONE) {
+			a.fields |= RECORD2_F_SHA256;
+			snprintf(a.sha256, sizeof(a.sha256), "%s", m->sha256);
 		}
-		if (record2_ply_add(rec, mv->text, &a, &e) < 0) {
+		if (record2_ply_add(rec, g->moves[i].text, &a, &e) < 0) {
 			snprintf(error, sizeof(error), "ply %zu (%s): %s",
-				 i + 1, mv->text, record2_error_name(e));
+				 i + 1, g->moves[i].text,
+				 record2_error_name(e));
 			*error_r = error;
 			goto out;
 		}
 	}
 	ret = 0;
 out:
-	for (size_t i = 0; i < b.n; i++)
-		free(b.notes[i].c.text);
-	free(b.notes);
-	free(clocks);
+	game_record_notes_free(&b.notes);
+	free(lines);
 	if (ret < 0)
 		record2_free(rec);
 	return ret;

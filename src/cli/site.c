@@ -365,7 +365,8 @@ static int site_game_write(struct site_run *r, struct site_entry *e)
 	sevents = xzalloc((nevents + 1) * sizeof(*sevents));
 	for (size_t i = 0; i < nevents; i++)
 		sevents[i] = (struct site_clock_event){ events[i].at,
-			events[i].kind, site_player(r, events[i].player_id),
+			store_clock_kind_name(events[i].kind),
+			site_player(r, events[i].player_id),
 			events[i].seconds, events[i].note };
 	g.plies = plies;
 	g.nplies = nmoves;

@@ -96,7 +96,7 @@ int admin_clock_history(struct handle *h, const struct game *g,
 		struct template_ctx *it = template_ctx_add(ctx, "clock_events");
 		char name[COMMAND_NAME_MAX + 1], span[64];
 
-		template_ctx_set(it, "kind", ev[i].kind);
+		template_ctx_set(it, "kind", store_clock_kind_name(ev[i].kind));
 		server_set_utc(it, "at", ev[i].at, true);
 		if (ev[i].seconds != 0) {
 			game_clock_span(ev[i].seconds < 0 ? -ev[i].seconds :

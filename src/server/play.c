@@ -251,6 +251,7 @@ int play_move(struct handle *h, const struct command *c, struct game *g,
 	if (g->row->draw_offer_by != 0 && g->row->draw_offer_by != h->me->id)
 		g->row->draw_offer_by = 0;
 	if (game_clock_after_move(h, g, m.kind == CORE_MOVE_SWAP) < 0 ||
+	    game_record_lines(h, g) < 0 ||
 	    game_finish_row(h, g) < 0 || game_save(h, g) < 0)
 		return -1;
 	game_ctx(h, g, out);

@@ -50,6 +50,7 @@
 #include <stdint.h>
 
 #include "core/core.h"
+#include "core/record2.h"
 #include "server/clock.h"
 #include "server/ladder.h"
 #include "server/league.h"
@@ -579,5 +580,78 @@ int server_bot_hint_answer(struct server *server,
 int server_bot_mail(struct server *server, const struct server_bot_turn *turn,
 		    const char *move, int64_t now, struct buf *text,
 		    struct buf *subject, const char **error_r);
+
+/* ---- a game's record lines (game_record.c) ---- */
+
+struct core_variant;
+struct store_game;
+struct store_move;
+struct store_ply_record;
+
+/* The line of each of the n stored plies (moves: as the store holds
+ * them; NULL: loaded here) of game row, variant v: those the store holds
+ * (sql/012), and those it lacks written now -- in a move's transaction
+ * after its plies and clocks, or on the first read of a ply stored
+ * before there were lines.  With lines_r (may be NULL) the lines, n of
+ * them (caller frees).  The sha256 is the one the service recorded with
+ * the signature (store_signature_by_inbound).  0 or -1 with *error_r. */
+int game_record_plies(struct store *st, const struct store_game *row,
+		      const struct core_variant *v,
+		      const struct store_move *moves, size_t n,
+		      struct store_ply_record **lines_r, const char **error_r);
+/* A stored line as the record's annotation (the key in its short
+ * form). */
+void game_record_annot(const struct store_ply_record *r,
+		       struct record2_annot *a);
+/* The seat of player pid after `plies` plies (before the swap at ply 2
+ * the players held the seats they give up by it): a core_color, or -1
+ * for neither. */
+int game_record_seat(const struct store_game *row, int64_t pid,
+		     size_t plies);
+/* The plies of moves[0 .. n-1] stored by time at. */
+size_t game_record_plies_at(const struct store_move *moves, size_t n,
+			    int64_t at);
+/* A copy of text fit for a record's text (controls made blanks, no
+ * blanks at the ends), or NULL when nothing is left. */
+char *game_record_clean(const char *text);
+/* Comments to place among a record's plies: each after `after` plies
+ * (at most `plies`), by at, mails of one second by their inbound ids
+ * (the order read; 0: none), else as added. */
+struct game_record_note {
+	size_t after;
+	int64_t at;
+	int64_t mail;
+	size_t seq;
+	struct record2_comment c; /* its text is the list's */
+};
+struct game_record_notes {
+	struct game_record_note *v;
+	size_t n, cap;
+	size_t plies;
+};
+/* Add c (its text, malloc'ed or NULL, becomes the list's). */
+void game_record_note(struct game_record_notes *ns, size_t after,
+		      int64_t at, int64_t mail,
+		      const struct record2_comment *c);
+void game_record_notes_sort(struct game_record_notes *ns);
+void game_record_notes_free(struct game_record_notes *ns);
+
+/* What the tags both records begin with say. */
+struct game_record_head {
+	const char *event, *site;
+	const char *white, *white_key, *black, *black_key;
+	const struct core_record *core; /* replayed, ended as the row says */
+	enum record2_termination term;
+};
+/* The tags of game row both records begin with, Event to Termination.
+ * -1 with *e_r for a value the format refuses (those it may refuse,
+ * names and keys, are left out instead). */
+int game_record_tags(struct record2 *rec, const struct store_game *row,
+		     const struct game_record_head *hd,
+		     enum record2_error *e_r);
+/* Set a tag the format may refuse (a name it cannot hold): left out
+ * then, and when value is NULL or "". */
+void game_record_tag(struct record2 *rec, const char *key,
+		     const char *value);
 
 #endif

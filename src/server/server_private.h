@@ -240,10 +240,14 @@ int message_list_ctx(struct handle *h, const struct game *g,
 /* ---- game_record.c -------------------------------------------------- */
 
 /* Game g's record, version 2 (core/record2.h), from the store: tags, each
- * ply's signer, receipt and sha256, the clock history and, with notes,
- * the players' notes.  *text_r (caller frees) or -1. */
+ * ply's line as written (its signer, receipt and sha256), the clock
+ * history and, with notes, the players' notes.  *text_r (caller frees)
+ * or -1. */
 int game_record_text(struct handle *h, const struct game *g, bool notes,
 		     char **text_r);
+/* Write the lines of g's plies that have none (game_record_plies()):
+ * a move's, in its transaction.  0 or -1. */
+int game_record_lines(struct handle *h, const struct game *g);
 
 /* ---- reply.c -------------------------------------------------------- */
 

@@ -373,6 +373,29 @@ int store_game_move_records(struct store *store, int64_t game_id,
 /* Frees a NULL-terminated string array and NULLs *strings. */
 void store_strings_free(char ***strings);
 
+/* A ply's line of the game's record (store_record.c, sql/012): the
+ * fields of core/record2.h's struct record2_annot a ply carries (its
+ * enum record2_field bits in `fields`; the record's key= is the
+ * signer's last 16 digits), as the service wrote them when it stored
+ * the ply. */
+struct store_ply_record {
+	int ply;
+	unsigned fields;
+	char signer[65];    /* the signer's fingerprint, or "" */
+	int64_t at;         /* the receipt */
+	int64_t clock;      /* seconds left after the ply */
+	char sha256[65];    /* of the signed part, or "" */
+};
+/* Write ply r->ply's line (replacing one there).  The ply must be
+ * stored: its line goes when it is taken back. */
+int store_ply_record_put(struct store *store, int64_t game_id,
+			 const struct store_ply_record *r,
+			 const char **error_r);
+/* The lines of game_id's plies that have one, by ply; free() *rows_r. */
+int store_ply_records(struct store *store, int64_t game_id,
+		      struct store_ply_record **rows_r, size_t *count_r,
+		      const char **error_r);
+
 /* ---- taking moves back (store_game.c) -------------------------------- */
 
 /* Both players agreed to take back the last move: remove the plies after

@@ -203,22 +203,36 @@ void store_clock_event_clear(void *event)
 {
 	struct store_clock_event *e = event;
 
-	free(e->kind);
 	free(e->note);
 }
 
-/* 1 to CLOCK_EVENT_KIND_MAX bytes of [a-z_], as the CHECK of sql/008. */
-static bool event_kind_ok(const char *kind)
-{
-	size_t n;
+/* The kinds' stored names, by enum store_clock_kind: the one place they
+ * are spelled (each within the CHECK of sql/008). */
+static const char *const clock_kind_names[] = {
+	[STORE_CLOCK_ADJUST] = "adjust",
+	[STORE_CLOCK_VACATION] = "vacation",
+	[STORE_CLOCK_VACATION_DAY] = "vacation_day",
+	[STORE_CLOCK_OUTAGE] = "outage",
+	[STORE_CLOCK_FLAG] = "flag",
+	[STORE_CLOCK_CLAIM] = "claim",
+	[STORE_CLOCK_CANCEL] = "cancel",
+	[STORE_CLOCK_VACATION_OVER] = "vacation_over",
+	[STORE_CLOCK_OTHER] = "other",
+};
 
-	if (kind == NULL || kind[0] == '\0')
-		return false;
-	for (n = 0; kind[n] != '\0'; n++)
-		if (n >= CLOCK_EVENT_KIND_MAX ||
-		    !((kind[n] >= 'a' && kind[n] <= 'z') || kind[n] == '_'))
-			return false;
-	return true;
+const char *store_clock_kind_name(enum store_clock_kind kind)
+{
+	return (unsigned)kind < STORE_CLOCK_OTHER ? clock_kind_names[kind] :
+	       clock_kind_names[STORE_CLOCK_OTHER];
+}
+
+/* The kind a stored name names; STORE_CLOCK_OTHER for none. */
+static enum store_clock_kind clock_kind_read(const char *name)
+{
+	for (int k = 0; k < STORE_CLOCK_OTHER; k++)
+		if (name != NULL && strcmp(name, clock_kind_names[k]) == 0)
+			return (enum store_clock_kind)k;
+	return STORE_CLOCK_OTHER;
 }
 
 int store_clock_event_add(struct store *store, int64_t game_id,
@@ -235,7 +249,7 @@ int store_clock_event_add(struct store *store, int64_t game_id,
 	sqlite3_stmt *st;
 
 	store_ok(store);
-	if (!event_kind_ok(kind))
+	if (clock_kind_read(kind) == STORE_CLOCK_OTHER)
 		return store_fail(store, error_r, STORE_ERROR_USAGE,
 				  "bad clock event kind \"%.*s\"",
 				  CLOCK_EVENT_KIND_MAX + 1,
@@ -270,7 +284,7 @@ static void clock_event_read(sqlite3_stmt *st, void *elem)
 	e->id = store_col_int64(st, 0);
 	e->game_id = store_col_int64(st, 1);
 	e->at = store_col_int64(st, 2);
-	e->kind = store_col_strdup(st, 3);
+	e->kind = clock_kind_read((const char *)sqlite3_column_text(st, 3));
 	e->player_id = store_col_int64(st, 4);
 	e->seconds = store_col_int64(st, 5);
 	e->note = store_col_strdup(st, 6);

@@ -65,24 +65,39 @@ int store_player_clock_set(struct store *store,
 			   const struct store_player_clock *pc,
 			   const char **error_r);
 
-/* One entry of a game's clock history: what changed a clock other than
- * a move -- "adjust" (the operator), "vacation" (a vacation began for
- * the player), "vacation_day" (a day of the bank spent to save a flag),
- * "outage" (time given back for the daemon's absence), "flag" (the flag
- * fell), "claim", "cancel". */
+/* What changed a clock other than a move.  Stored by name (the table in
+ * store_clock.c, the only place the names are read or written). */
+enum store_clock_kind {
+	STORE_CLOCK_ADJUST = 0,   /* "adjust": the operator */
+	STORE_CLOCK_VACATION,     /* "vacation": a vacation began */
+	STORE_CLOCK_VACATION_DAY, /* "vacation_day": a day of the bank spent
+				   * to save a flag */
+	STORE_CLOCK_OUTAGE,       /* "outage": time given back for the
+				   * daemon's absence */
+	STORE_CLOCK_FLAG,         /* "flag": the flag fell */
+	STORE_CLOCK_CLAIM,        /* "claim" */
+	STORE_CLOCK_CANCEL,       /* "cancel" */
+	STORE_CLOCK_VACATION_OVER, /* "vacation_over": it ended early */
+	STORE_CLOCK_OTHER,        /* a name this build does not know */
+};
+/* The stored name of a kind ("vacation_day"). */
+const char *store_clock_kind_name(enum store_clock_kind kind);
+
+/* One entry of a game's clock history. */
 struct store_clock_event {
 	int64_t id;
 	int64_t game_id;
 	int64_t at;
-	char *kind;
+	enum store_clock_kind kind;
 	int64_t player_id; /* whose clock, or 0 */
 	int64_t seconds;   /* added (negative: taken), or 0 */
 	char *note;        /* NULL or a short text (the operator's reason) */
 	int64_t inbound_id; /* the mail behind it, or 0 */
 };
 void store_clock_event_clear(void *event);
-/* Record one.  kind: 1 to 16 bytes of [a-z_]; note at most 200 bytes.
- * -1 with STORE_ERROR_USAGE otherwise or for no such game. */
+/* Record one.  kind: the name of an enum store_clock_kind but OTHER
+ * (store_clock_kind_name()); note at most 200 bytes.  -1 with
+ * STORE_ERROR_USAGE otherwise or for no such game. */
 int store_clock_event_add(struct store *store, int64_t game_id,
 			  const char *kind, int64_t player_id,
 			  int64_t seconds, const char *note,

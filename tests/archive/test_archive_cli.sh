@@ -16,6 +16,8 @@
 #   exported and verified, the loss following from the clocks; said of
 #   the other player, or before the flag fell: result mismatch;
 #   export --all exports only what changed since its last run;
+#   a database of an older ashesd (plies without their record lines,
+#   sql/012): the lines made on the first read, the record the same;
 #   prune keeps games without a good archive (naming why) and deletes the
 #   others, leaving the database sound.
 set -u
@@ -436,6 +438,19 @@ check "a clocked game: its time control, each ply's clock (3 days a move)" \
 check "and verify says each ply's clock" 2 "$(printf '%s\n' "$out" | grep -c '^ply [12] .*, clock 259200s, ')"
 check "and checks each against the times" "clock ply 1: 259200s left, as the times give|clock ply 2: 259200s left, as the times give|clocks: 2 clock= checked against days:3, exactly" \
 	"$(printf '%s\n' "$out" | grep '^clock' | tr '\n' '|' | sed 's/|$//')"
+# A database of an older ashesd: plies stored without their record
+# lines get them on their first read, made the same way (the clocks
+# too).  Game 1 has an undo, notes, a resignation; game 2 a clock.
+for gm in 1 2; do
+	run archive export $gm -o "$tmp/live-$gm" --config "$conf"
+	sqlite3 "$tmp/ashes.db" "DELETE FROM ply_records WHERE game_id = $gm"
+	run archive export $gm -o "$tmp/old-$gm" --config "$conf"
+	check "game $gm, its plies' lines gone: the same record made again" \
+		"$(grep -v '^Annotator: ' "$tmp/live-$gm/record.txt")" \
+		"$(grep -v '^Annotator: ' "$tmp/old-$gm/record.txt")"
+	check "game $gm: and the lines written again" "$(plies $gm)" \
+		"$(sqlite3 "$tmp/ashes.db" "SELECT count(*) FROM ply_records WHERE game_id = $gm")"
+done
 # One clock= changed, nothing signed again: the clocks are checked before
 # MANIFEST, so the mismatch is what verify names.
 sed -i '/^2\. /s/clock=259200/clock=259100/' "$tmp/game-2/record.txt"

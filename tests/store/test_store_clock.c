@@ -336,19 +336,19 @@ START_TEST(test_clock_events)
 					       -86400, "", 0, 600, &err), 0);
 	ck_assert_int_eq(store_clock_events(st, g, &ev, &n, &err), 0);
 	ck_assert_uint_eq(n, 3);
-	ck_assert_str_eq(ev[0].kind, "adjust");
+	ck_assert_int_eq(ev[0].kind, STORE_CLOCK_ADJUST);
 	ck_assert_int_eq(ev[0].game_id, g);
 	ck_assert_int_eq(ev[0].at, 500);
 	ck_assert_int_eq(ev[0].player_id, a);
 	ck_assert_int_eq(ev[0].seconds, 3600);
 	ck_assert_str_eq(ev[0].note, "lost a day to a mail outage");
 	ck_assert_int_eq(ev[0].inbound_id, mail);
-	ck_assert_str_eq(ev[1].kind, "outage");
+	ck_assert_int_eq(ev[1].kind, STORE_CLOCK_OUTAGE);
 	ck_assert_int_eq(ev[1].at, 400);
 	ck_assert_int_eq(ev[1].player_id, 0);
 	ck_assert_ptr_null(ev[1].note);
 	ck_assert_int_eq(ev[1].inbound_id, 0);
-	ck_assert_str_eq(ev[2].kind, "vacation_day");
+	ck_assert_int_eq(ev[2].kind, STORE_CLOCK_VACATION_DAY);
 	ck_assert_int_eq(ev[2].seconds, -86400);
 	ck_assert_str_eq(ev[2].note, "");
 	ck_assert(ev[0].id < ev[1].id && ev[1].id < ev[2].id);
@@ -356,7 +356,7 @@ START_TEST(test_clock_events)
 	ck_assert_ptr_null(ev);
 	ck_assert_int_eq(store_clock_events(st, h, &ev, &n, &err), 0);
 	ck_assert_uint_eq(n, 1);
-	ck_assert_str_eq(ev[0].kind, "flag");
+	ck_assert_int_eq(ev[0].kind, STORE_CLOCK_FLAG);
 	store_rows_free(&ev, n, sizeof(*ev), store_clock_event_clear);
 
 	/* the events go with their game */
@@ -408,7 +408,11 @@ START_TEST(test_clock_event_refused)
 	note[200] = '\0';
 	ck_assert_int_eq(store_clock_event_add(st, g, "adjust", a, 1, note, 0,
 					       1, &err), 0);
+	/* a kind the store has no name for, well-formed or not */
 	ck_assert_int_eq(store_clock_event_add(st, g, "abcdefghijklmnop", a,
+					       0, NULL, 0, 1, &err), -1);
+	ck_assert_int_eq(store_error_kind(st), STORE_ERROR_USAGE);
+	ck_assert_int_eq(store_clock_event_add(st, g, "vacation_over", a,
 					       0, NULL, 0, 1, &err), 0);
 	ck_assert_int_eq(count("clock_events"), 2);
 

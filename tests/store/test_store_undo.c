@@ -1,7 +1,8 @@
 /* test_store_undo.c -- what sql/006 added to the store: taking the last
  * plies of a game back (store_move_take_back), the pending request to
  * do so (store_undo_offer_get/set), and the notes the players send each
- * other (store_game_message_add, store_game_messages). */
+ * other (store_game_message_add, store_game_messages); and the plies'
+ * record lines (sql/012), which go with the plies taken back. */
 #include "store_fixture.h"
 
 static int64_t alice, bob;
@@ -255,6 +256,50 @@ START_TEST(test_messages)
 }
 END_TEST
 
+START_TEST(test_ply_records)
+{
+	int64_t id = game_with_plies(5);
+	struct store_ply_record r = { 0 }, *rows = NULL;
+	size_t n = 0;
+
+	r.fields = 0x30;
+	snprintf(r.signer, sizeof(r.signer), "%s",
+		 "0123456789ABCDEF0123456789ABCDEF01234567");
+	r.at = 1000;
+	r.clock = 259200;
+	snprintf(r.sha256, sizeof(r.sha256), "%064d", 7);
+	for (int p = 5; p >= 1; p -= 2) {
+		r.ply = p;
+		ck_assert_int_eq(store_ply_record_put(st, id, &r, &err), 0);
+	}
+	/* written again: replaced */
+	r.ply = 3;
+	r.at = 1003;
+	ck_assert_int_eq(store_ply_record_put(st, id, &r, &err), 0);
+	ck_assert_int_eq(store_ply_records(st, id, &rows, &n, &err), 0);
+	ck_assert_uint_eq(n, 3);
+	ck_assert_int_eq(rows[0].ply, 1);
+	ck_assert_int_eq(rows[1].ply, 3);
+	ck_assert_int_eq(rows[1].at, 1003);
+	ck_assert_int_eq(rows[2].ply, 5);
+	ck_assert_uint_eq(rows[2].fields, 0x30);
+	ck_assert_str_eq(rows[2].signer, r.signer);
+	ck_assert_int_eq(rows[2].clock, 259200);
+	ck_assert_str_eq(rows[2].sha256, r.sha256);
+	free(rows);
+	/* no line for a ply not stored */
+	r.ply = 6;
+	ck_assert_int_eq(store_ply_record_put(st, id, &r, &err), -1);
+	/* a ply taken back takes its line along */
+	ck_assert_int_eq(store_move_take_back(st, id, 5, 3, 300, &err), 0);
+	ck_assert_int_eq(store_ply_records(st, id, &rows, &n, &err), 0);
+	ck_assert_uint_eq(n, 2);
+	ck_assert_int_eq(rows[1].ply, 3);
+	free(rows);
+	ck_assert_int_eq(count("ply_records"), 2);
+}
+END_TEST
+
 static Suite *store_undo_suite(void)
 {
 	Suite *s = suite_create("store_undo");
@@ -266,6 +311,7 @@ static Suite *store_undo_suite(void)
 	tcase_add_test(tc, test_take_back_atomic);
 	tcase_add_test(tc, test_undo_offer);
 	tcase_add_test(tc, test_messages);
+	tcase_add_test(tc, test_ply_records);
 	suite_add_tcase(s, tc);
 	return s;
 }
