@@ -51,6 +51,8 @@
  *   recipient.c what each reader chose, as a mail to them honours it: the
  *               legal-move list, their own move shown when no reply
  *               confirmed it, an observer's notice kept for the digest;
+ *   game_record.c  the one writer of a ply's record line, stored with
+ *               the ply; a game's record for `history` and the archive;
  *   admin.c     operator views (`ashes game show`);
  *   game.c      a game loaded, replayed, described and saved; a
  *               challenge's settings;
@@ -60,7 +62,6 @@
  *               nothing of the service (clock_private.h);
  *   ladder.c, league.c, rating.c  a ladder's, a league's and the
  *               ratings' rules (ladder.h, league.h, rating.h), likewise;
- *   game_record.c  a game's record from the store, for `history`;
  *   mailbox.c   the mailbox bookkeeping the loop asks the service for;
  *   handle.c    the mail in hand: refusals, rendering, failures, the bot's
  *               player id;
