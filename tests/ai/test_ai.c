@@ -9,6 +9,7 @@
 
 #include "ai/ai.h"
 #include "../core/core-test.h"
+#include "../check_run.h"
 
 /* All legal moves of p into a new array (free it); *n_r the count. */
 static struct core_move *all_moves(const struct core_position *p, size_t *n_r)
@@ -331,8 +332,6 @@ int main(void)
 {
 	Suite *s = suite_create("ai");
 	TCase *tc = tcase_create("search");
-	SRunner *sr;
-	int failed;
 
 	/* About 10 s of CPU in all; the wall time of a shared, loaded
 	 * machine can be ten times that. */
@@ -344,9 +343,5 @@ int main(void)
 	tcase_add_test(tc, test_level1_takes_wins);
 	tcase_add_test(tc, test_errors);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	return test_run(s);
 }

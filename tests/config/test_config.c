@@ -20,6 +20,7 @@
 
 #include "config_test.h"
 #include "daemon_test.h"
+#include "../check_run.h"
 
 /* A maildir config: the smallest valid file. */
 static const char *minimal(void)
@@ -618,8 +619,6 @@ int main(void)
 {
 	Suite *s = suite_create("daemon_config");
 	TCase *tc = tcase_create("config");
-	SRunner *sr;
-	int failed;
 
 	tcase_add_checked_fixture(tc, daemon_test_setup, daemon_test_teardown);
 	tcase_add_test(tc, test_durations);
@@ -635,9 +634,5 @@ int main(void)
 	tcase_add_test(tc, test_contrib_example);
 	tcase_add_test(tc, test_every_key_documented);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed != 0;
+	return test_run(s);
 }

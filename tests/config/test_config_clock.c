@@ -17,6 +17,7 @@
 
 #include "config_test.h"
 #include "daemon_test.h"
+#include "../check_run.h"
 
 /* A valid maildir config with text after it (one line: line 6 on). */
 static int load_with(const char *text, struct config *cfg, char **errors)
@@ -331,8 +332,6 @@ int main(void)
 {
 	Suite *s = suite_create("daemon_config_clock");
 	TCase *tc = tcase_create("clock");
-	SRunner *sr;
-	int failed;
 
 	tcase_add_checked_fixture(tc, daemon_test_setup, daemon_test_teardown);
 	tcase_add_test(tc, test_clock_good);
@@ -341,9 +340,5 @@ int main(void)
 	tcase_add_test(tc, test_clock_section_bad);
 	tcase_add_test(tc, test_move_time_alias);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed != 0;
+	return test_run(s);
 }

@@ -15,6 +15,7 @@
 
 #include "config_test.h"
 #include "daemon_test.h"
+#include "../check_run.h"
 
 #define DAY_MS 86400000ull
 #define HOUR_MS 3600000ull
@@ -761,8 +762,6 @@ int main(void)
 {
 	Suite *s = suite_create("daemon_config_clubs");
 	TCase *tc = tcase_create("clubs");
-	SRunner *sr;
-	int failed;
 
 	tcase_add_checked_fixture(tc, daemon_test_setup, daemon_test_teardown);
 	tcase_add_test(tc, test_ladder_every_key);
@@ -776,9 +775,5 @@ int main(void)
 	tcase_add_test(tc, test_dump_round_trip);
 	tcase_add_test(tc, test_documented);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed != 0;
+	return test_run(s);
 }

@@ -4,6 +4,7 @@
  * tested in tests/render/test_explain.c.
  */
 #include "core-test.h"
+#include "../check_run.h"
 
 /* Parse `text` in p, check it, and describe the answer.  A text the
  * notation refuses is described with what it could read (the parser fills
@@ -398,8 +399,6 @@ int main(void)
 {
 	Suite *s = suite_create("core explain");
 	TCase *tc = tcase_create("check info");
-	SRunner *sr;
-	int failed;
 
 	tcase_add_test(tc, t_info_sight);
 	tcase_add_test(tc, t_info_same_cell);
@@ -415,9 +414,5 @@ int main(void)
 	tcase_add_test(tc, t_info_legal);
 	tcase_add_test(tc, t_info_fits_error);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed != 0;
+	return test_run(s);
 }

@@ -6,6 +6,7 @@
  * against core_legal_moves() and core_check_move().
  */
 #include "core-test.h"
+#include "../check_run.h"
 
 /* Check records the place of every passing ck_assert (a write to a file),
  * far too slow for millions of comparisons: only call it on failure. */
@@ -510,8 +511,6 @@ int main(void)
 	TCase *n5 = tcase_create("n5");
 	TCase *cross = tcase_create("cross");
 	TCase *games = tcase_create("games");
-	SRunner *sr;
-	int failed;
 
 	/* Check's default of 4 s (wall clock) is too short for the deep
 	 * counts on a loaded machine or under the sanitizers. */
@@ -530,9 +529,5 @@ int main(void)
 	suite_add_tcase(s, n5);
 	suite_add_tcase(s, cross);
 	suite_add_tcase(s, games);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed != 0;
+	return test_run(s);
 }

@@ -4,6 +4,7 @@
  */
 #include "core-test.h"
 #include "core/record.h"
+#include "../check_run.h"
 
 /* ---- Notation ---- */
 
@@ -604,8 +605,6 @@ int main(void)
 {
 	Suite *s = suite_create("core record");
 	TCase *tc = tcase_create("record");
-	SRunner *sr;
-	int failed;
 
 	tcase_add_test(tc, t_notation_forms);
 	tcase_add_test(tc, t_notation_errors);
@@ -618,9 +617,5 @@ int main(void)
 	tcase_add_loop_test(tc, t_record_random_games, 0, 3);
 	tcase_add_test(tc, t_key);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed != 0;
+	return test_run(s);
 }

@@ -5,6 +5,7 @@
  * test_record2_errors.c.
  */
 #include "record2-test.h"
+#include "../check_run.h"
 
 /* Every tag, every annotation, every kind of comment, forced passes: a
  * real game (fuzz/corpus/record/game-n4-pass) as the service would
@@ -783,8 +784,6 @@ int main(void)
 {
 	Suite *s = suite_create("core record2");
 	TCase *tc = tcase_create("record2");
-	SRunner *sr;
-	int failed;
 
 	tcase_add_test(tc, t_full_roundtrip);
 	tcase_add_test(tc, t_docs_example);
@@ -799,9 +798,5 @@ int main(void)
 	tcase_add_test(tc, t_from_core);
 	tcase_add_test(tc, t_time);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed != 0;
+	return test_run(s);
 }

@@ -2,6 +2,7 @@
  * the rules core, with the sentences players see.
  */
 #include "core-test.h"
+#include "../check_run.h"
 
 /* ---- Board and coordinates ---- */
 
@@ -679,8 +680,6 @@ int main(void)
 {
 	Suite *s = suite_create("core rules");
 	TCase *tc = tcase_create("rules");
-	SRunner *sr;
-	int failed;
 
 	tcase_add_test(tc, t_geom_sizes);
 	tcase_add_test(tc, t_geom_names);
@@ -714,9 +713,5 @@ int main(void)
 	tcase_add_test(tc, t_error_names);
 	tcase_add_test(tc, t_explain_parse_errors);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed != 0;
+	return test_run(s);
 }

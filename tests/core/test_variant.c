@@ -10,6 +10,7 @@
 #include "core/core.h"
 #include "core/notation.h"
 #include "core/variant.h"
+#include "../check_run.h"
 
 static void assert_same(const struct core_variant *a,
 			const struct core_variant *b)
@@ -329,8 +330,6 @@ int main(void)
 {
 	Suite *s = suite_create("core variant");
 	TCase *tc = tcase_create("variant");
-	SRunner *sr;
-	int failed;
 
 	tcase_add_test(tc, t_table);
 	tcase_add_test(tc, t_defaults);
@@ -340,9 +339,5 @@ int main(void)
 	tcase_add_test(tc, t_word_errors);
 	tcase_add_test(tc, t_set_option);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	return test_run(s);
 }

@@ -17,6 +17,7 @@
 #include "server/command.h"
 #include "core/core.h"
 #include "render/render.h"
+#include "../check_run.h"
 
 /* Headers of every mail, and of a mail with one text part. */
 #define H_COMMON "From,To,Reply-To,Subject,Date,Message-ID,Auto-Submitted," \
@@ -714,8 +715,6 @@ int main(void)
 {
 	Suite *su = suite_create("outbox");
 	TCase *tc = tcase_create("outbox");
-	SRunner *sr;
-	int failed;
 
 	tcase_add_checked_fixture(tc, ot_setup, ot_teardown);
 	tcase_set_timeout(tc, 60);
@@ -734,9 +733,5 @@ int main(void)
 	tcase_add_test(tc, test_sign_failure_retries);
 	tcase_add_test(tc, test_closed_port_backoff);
 	suite_add_tcase(su, tc);
-	sr = srunner_create(su);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed != 0;
+	return test_run(su);
 }

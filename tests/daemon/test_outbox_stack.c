@@ -14,6 +14,7 @@
 
 #include "outbox_test.h"
 #include "test_imap_stack.h"
+#include "../check_run.h"
 
 static struct smtp_sender *stack_sender(void)
 {
@@ -418,7 +419,6 @@ int main(void)
 {
 	Suite *su = suite_create("outbox_stack");
 	TCase *tc = tcase_create("postfix");
-	SRunner *sr;
 	int failed;
 
 	test_stack_start(NULL);
@@ -431,10 +431,7 @@ int main(void)
 	tcase_add_test(tc, test_signed_delivered);
 	tcase_add_test(tc, test_setup_trouble_stops_batch);
 	suite_add_tcase(su, tc);
-	sr = srunner_create(su);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
+	failed = test_failures(su);
 	if (test_stack_stop() < 0)
 		failed++;
 	return failed != 0;

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "mail/compose.h"
+#include "../check_run.h"
 
 /* Decode quoted-printable (CRLF line ends, soft breaks) back to LF text. */
 static char *qp_decode(const char *s, size_t n)
@@ -495,8 +496,6 @@ int main(void)
 {
 	Suite *s = suite_create("compose");
 	TCase *tc = tcase_create("compose");
-	SRunner *sr;
-	int failed;
 
 	tcase_add_test(tc, test_plain_headers_and_body);
 	tcase_add_test(tc, test_qp_long_lines_and_utf8);
@@ -510,9 +509,5 @@ int main(void)
 	tcase_add_test(tc, test_picture_part);
 	tcase_add_test(tc, test_missing_fields);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed != 0;
+	return test_run(s);
 }

@@ -7,6 +7,7 @@
 #include "mail/flowed.h"
 #include "mail/inbound.h"
 #include "util/buf.h"
+#include "../check_run.h"
 
 static char *decode(const char *in, bool delsp)
 {
@@ -196,8 +197,6 @@ int main(void)
 {
 	Suite *s = suite_create("flowed");
 	TCase *tc = tcase_create("rfc3676");
-	SRunner *sr;
-	int failed;
 
 	tcase_add_test(tc, test_params);
 	tcase_add_test(tc, test_soft_break);
@@ -211,9 +210,5 @@ int main(void)
 	tcase_add_test(tc, test_decode_buf);
 	tcase_add_test(tc, test_inbound_flowed);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	return test_run(s);
 }

@@ -8,6 +8,7 @@
 
 #include "mail/mime.h"
 #include "util/buf.h"
+#include "../check_run.h"
 
 static char *render(const char *html)
 {
@@ -141,8 +142,6 @@ int main(void)
 {
 	Suite *s = suite_create("html_lines");
 	TCase *tc = tcase_create("clients");
-	SRunner *sr;
-	int failed;
 
 	tcase_add_test(tc, test_gmail_divs);
 	tcase_add_test(tc, test_gmail_br);
@@ -152,9 +151,5 @@ int main(void)
 	tcase_add_test(tc, test_kept_blanks);
 	tcase_add_test(tc, test_empty_blocks);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	return test_run(s);
 }

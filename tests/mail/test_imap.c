@@ -20,6 +20,7 @@
 #include "imap_fixture.h"
 #include "mail/imap.h"
 #include "util/buf.h"
+#include "../check_run.h"
 
 /* Messages in a user's INBOX with the \Seen flag (maildir "S"). */
 static int seen_in_inbox(const char *user)
@@ -702,7 +703,6 @@ int main(void)
 {
 	Suite *s = suite_create("imap");
 	TCase *tc = tcase_create("dovecot");
-	SRunner *sr;
 	int failed;
 
 	test_stack_start("alice:alice-pw bob:bob-pw carol:carol-pw "
@@ -721,10 +721,7 @@ int main(void)
 	tcase_add_test(tc, test_received_is_internaldate);
 	tcase_add_test(tc, test_tls_and_login);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
+	failed = test_failures(s);
 	/* The stack must stop cleanly, nothing left running. */
 	if (test_stack_stop() < 0)
 		failed++;

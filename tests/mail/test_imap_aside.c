@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "imap_fixture.h"
+#include "../check_run.h"
 
 /* Messages in a user's folder (new/ and cur/); *seen_r: how many of them
  * carry \Seen. */
@@ -269,7 +270,6 @@ int main(void)
 {
 	Suite *s = suite_create("imap_aside");
 	TCase *tc = tcase_create("dovecot");
-	SRunner *sr;
 	int failed;
 
 	test_stack_start("ivan:ivan-pw judy:judy-pw kate:kate-pw leo:leo-pw");
@@ -279,10 +279,7 @@ int main(void)
 	tcase_add_test(tc, test_set_aside_without_move);
 	tcase_add_test(tc, test_set_aside_refused);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
+	failed = test_failures(s);
 	/* The stack must stop cleanly, nothing left running. */
 	if (test_stack_stop() < 0)
 		failed++;

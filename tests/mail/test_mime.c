@@ -11,6 +11,7 @@
 #include "mail/inbound.h"
 #include "mail/mime.h"
 #include "util/buf.h"
+#include "../check_run.h"
 
 static const char *const ours[] = { "ashes@club.example", NULL };
 
@@ -792,8 +793,6 @@ int main(void)
 {
 	Suite *s = suite_create("mime");
 	TCase *tc = tcase_create("inbound");
-	SRunner *sr;
-	int failed;
 
 	tcase_add_test(tc, test_unsigned_plain);
 	tcase_add_test(tc, test_headers);
@@ -832,9 +831,5 @@ int main(void)
 	tcase_add_test(tc, test_html_quote_apple);
 	tcase_add_test(tc, test_html_quote_robust);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed != 0;
+	return test_run(s);
 }

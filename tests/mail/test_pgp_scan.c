@@ -13,6 +13,7 @@
 
 #include "mail/pgp_scan.h"
 #include "util/buf.h"
+#include "../check_run.h"
 
 static char why[200];
 
@@ -383,8 +384,6 @@ int main(void)
 {
 	Suite *s = suite_create("pgp_scan");
 	TCase *tc = tcase_create("scan");
-	SRunner *sr;
-	int failed;
 
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, signature_packets);
@@ -394,9 +393,5 @@ int main(void)
 	tcase_add_test(tc, clearsigned);
 	tcase_add_test(tc, bomb);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? 0 : 1;
+	return test_run(s);
 }

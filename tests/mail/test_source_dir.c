@@ -14,6 +14,7 @@
 
 #include "mail/imap.h"
 #include "mail/source.h"
+#include "../check_run.h"
 
 static char tmpdir[64];
 
@@ -404,8 +405,6 @@ int main(void)
 {
 	Suite *s = suite_create("source_dir");
 	TCase *tc = tcase_create("dir");
-	SRunner *sr;
-	int failed;
 
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_name_order_and_archive);
@@ -418,9 +417,5 @@ int main(void)
 	tcase_add_test(tc, test_imap_date_time_epoch);
 	tcase_add_test(tc, test_backend_by_name);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed != 0;
+	return test_run(s);
 }

@@ -9,6 +9,7 @@
 
 #include "core/core.h"
 #include "render/render.h"
+#include "../check_run.h"
 
 static struct template_set *templates;
 
@@ -450,8 +451,6 @@ int main(void)
 {
 	Suite *s = suite_create("board");
 	TCase *tc = tcase_create("board");
-	SRunner *sr;
-	int failed;
 
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_set_timeout(tc, 60);
@@ -464,9 +463,5 @@ int main(void)
 	tcase_add_test(tc, test_board_n9_middle_row);
 	tcase_add_test(tc, test_key_under_board);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed != 0;
+	return test_run(s);
 }

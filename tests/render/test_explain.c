@@ -12,6 +12,7 @@
 #include "core/core.h"
 #include "core/notation.h"
 #include "render/render.h"
+#include "../check_run.h"
 
 static struct template_set *templates;
 static struct buf out;
@@ -377,8 +378,6 @@ int main(void)
 {
 	Suite *s = suite_create("render explain");
 	TCase *tc = tcase_create("explain");
-	SRunner *sr;
-	int failed;
 
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, t_rules);
@@ -391,9 +390,5 @@ int main(void)
 	tcase_add_test(tc, t_move_refusal);
 	tcase_add_test(tc, t_check_ctx);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed != 0;
+	return test_run(s);
 }

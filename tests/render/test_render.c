@@ -10,6 +10,7 @@
 #include "core/core.h"
 #include "core/notation.h"
 #include "render/render.h"
+#include "../check_run.h"
 
 static struct template_set *templates;
 
@@ -585,8 +586,6 @@ int main(void)
 {
 	Suite *s = suite_create("render");
 	TCase *tc = tcase_create("render");
-	SRunner *sr;
-	int failed;
 
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_moves_grouped);
@@ -602,9 +601,5 @@ int main(void)
 	tcase_add_test(tc, test_words_each_kind);
 	tcase_add_test(tc, test_position_ctx);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed != 0;
+	return test_run(s);
 }

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "picture_test.h"
+#include "../check_run.h"
 
 /* WCAG relative luminance and contrast of two "#rrggbb" colours. */
 static double luminance(const char *hex)
@@ -366,8 +367,6 @@ int main(void)
 {
 	Suite *s = suite_create("svg");
 	TCase *tc = tcase_create("svg");
-	SRunner *sr;
-	int failed;
 
 	tcase_add_checked_fixture(tc, pt_setup, pt_teardown);
 	tcase_add_test(tc, test_cells_and_stacks);
@@ -380,9 +379,5 @@ int main(void)
 	tcase_add_test(tc, test_small_and_self_contained);
 	tcase_add_test(tc, test_board_svg_no_words);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed != 0;
+	return test_run(s);
 }

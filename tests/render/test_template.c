@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "render/template.h"
+#include "../check_run.h"
 
 static char dir_over[64], dir_def[64];
 
@@ -305,8 +306,6 @@ int main(void)
 {
 	Suite *s = suite_create("template");
 	TCase *tc = tcase_create("template");
-	SRunner *sr;
-	int failed;
 
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_variables);
@@ -318,9 +317,5 @@ int main(void)
 	tcase_add_test(tc, test_override_fallback);
 	tcase_add_test(tc, test_errors);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed != 0;
+	return test_run(s);
 }

@@ -17,6 +17,7 @@
 #include "store/store_club.h"
 
 #include "server_test.h"
+#include "../check_run.h"
 
 #define BOT_FP "B0B0B0B0B0B0B0B0B0B0B0B0B0B0B0B0B0B0B0B0"
 #define BOT_ADDR "bot@" DOMAIN ".invalid"
@@ -424,11 +425,5 @@ static Suite *bot_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(bot_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	return test_run(bot_suite());
 }

@@ -24,6 +24,7 @@
 #include "store/store.h"
 
 #include "server_test.h"
+#include "../check_run.h"
 
 #define DAY 86400
 
@@ -431,8 +432,6 @@ int main(void)
 {
 	Suite *s = suite_create("club");
 	TCase *tc = tcase_create("ladder");
-	SRunner *sr;
-	int failed;
 
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_set_timeout(tc, 60);
@@ -444,9 +443,5 @@ int main(void)
 	tcase_add_test(tc, test_timeouts_not_farmed);
 	tcase_add_test(tc, test_absence_vacation_excluded);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed != 0;
+	return test_run(s);
 }

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "server/command.h"
+#include "../check_run.h"
 
 static struct command_list parse(const char *subject, const char *body,
 				 int64_t thread)
@@ -473,8 +474,6 @@ int main(void)
 {
 	Suite *s = suite_create("first-mails");
 	TCase *tc = tcase_create("mail");
-	SRunner *sr;
-	int failed;
 
 	tcase_add_test(tc, test_near_miss);
 	tcase_add_test(tc, test_prose_lines);
@@ -483,9 +482,5 @@ int main(void)
 	tcase_add_test(tc, test_client_lines);
 	tcase_add_test(tc, test_corpus);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed != 0;
+	return test_run(s);
 }

@@ -8,6 +8,7 @@
 #include <sqlite3.h>
 
 #include "server_test.h"
+#include "../check_run.h"
 
 #define NEW_FP "1111111111111111111111111111111111111111"
 
@@ -458,8 +459,6 @@ int main(void)
 {
 	Suite *s = suite_create("intake");
 	TCase *tc = tcase_create("intake");
-	SRunner *sr;
-	int failed;
 
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_set_timeout(tc, 60);
@@ -473,9 +472,5 @@ int main(void)
 	tcase_add_test(tc, test_registrations_per_hour);
 	tcase_add_test(tc, test_mail_fault_costs_one_mail);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? 0 : 1;
+	return test_run(s);
 }

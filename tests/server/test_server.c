@@ -23,6 +23,7 @@
 #include "store/store.h"
 
 #include "server_test.h"
+#include "../check_run.h"
 
 /* ---- the store behind registration ------------------------------------- */
 
@@ -705,8 +706,6 @@ int main(void)
 {
 	Suite *s = suite_create("server");
 	TCase *tc = tcase_create("service");
-	SRunner *sr;
-	int failed;
 
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_set_timeout(tc, 60);
@@ -721,9 +720,5 @@ int main(void)
 	tcase_add_test(tc, test_history_record);
 	tcase_add_test(tc, test_check_templates);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed != 0;
+	return test_run(s);
 }

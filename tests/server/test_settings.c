@@ -21,6 +21,7 @@
 #include "store/store.h"
 
 #include "server_test.h"
+#include "../check_run.h"
 
 #define DAY 86400
 
@@ -226,8 +227,6 @@ int main(void)
 {
 	Suite *s = suite_create("settings");
 	TCase *tc = tcase_create("settings");
-	SRunner *sr;
-	int failed;
 
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_set_timeout(tc, 120);
@@ -236,9 +235,5 @@ int main(void)
 	tcase_add_test(tc, test_set_stores);
 	tcase_add_test(tc, test_moves_flags);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed != 0;
+	return test_run(s);
 }

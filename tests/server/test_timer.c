@@ -20,6 +20,7 @@
 #include "store/store.h"
 
 #include "server_test.h"
+#include "../check_run.h"
 
 #define HOUR 3600
 
@@ -275,8 +276,6 @@ int main(void)
 {
 	Suite *s = suite_create("timer");
 	TCase *tc = tcase_create("timer");
-	SRunner *sr;
-	int failed;
 
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_set_timeout(tc, 60);
@@ -286,9 +285,5 @@ int main(void)
 	tcase_add_test(tc, test_tick_faults);
 	tcase_add_test(tc, test_outage_extends);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed != 0;
+	return test_run(s);
 }

@@ -15,6 +15,7 @@
 
 #include "store/store.h"
 #include "util/buf.h"
+#include "../check_run.h"
 
 static char test_dir[256];
 static char test_db[300];
@@ -180,17 +181,6 @@ static inline void test_exec(const char *path, const char *sql)
 	if (sqlite3_exec(db, sql, NULL, NULL, &err) != SQLITE_OK)
 		ck_abort_msg("%s: %s", sql, err);
 	sqlite3_close(db);
-}
-
-static inline int test_run(Suite *s)
-{
-	SRunner *sr = srunner_create(s);
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed != 0;
 }
 
 #endif
