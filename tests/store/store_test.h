@@ -169,17 +169,32 @@ static inline long long test_query_int(const char *path, const char *sql)
 	return v;
 }
 
+/* The fixture of a test that opens its stores itself: a temp directory
+ * of its own, no error yet. */
+static const char *err;
+
+static inline void dir_setup(void)
+{
+	test_dir_make();
+	err = NULL;
+}
+
+static inline void dir_teardown(void)
+{
+	test_dir_remove();
+}
+
 /* Run SQL on a new connection (to set up states the API refuses to). */
 static inline void test_exec(const char *path, const char *sql)
 {
 	sqlite3 *db;
-	char *err = NULL;
+	char *msg = NULL;
 
 	ck_assert_int_eq(sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE |
 					 SQLITE_OPEN_CREATE, NULL), SQLITE_OK);
 	sqlite3_busy_timeout(db, 5000);
-	if (sqlite3_exec(db, sql, NULL, NULL, &err) != SQLITE_OK)
-		ck_abort_msg("%s: %s", sql, err);
+	if (sqlite3_exec(db, sql, NULL, NULL, &msg) != SQLITE_OK)
+		ck_abort_msg("%s: %s", sql, msg);
 	sqlite3_close(db);
 }
 

@@ -5,37 +5,11 @@
  * the migration of a version-7 database with its rows. */
 #include "store_fixture.h"
 
-/* SQLite's answer to sql on a new connection with foreign keys on (0:
- * SQLITE_OK). */
-static int exec_rc(const char *sql)
-{
-	sqlite3 *db;
-	int rc;
-
-	ck_assert_int_eq(sqlite3_open_v2(test_db, &db, SQLITE_OPEN_READWRITE,
-					 NULL), SQLITE_OK);
-	sqlite3_busy_timeout(db, 5000);
-	ck_assert_int_eq(sqlite3_exec(db, "PRAGMA foreign_keys = ON", NULL,
-				      NULL, NULL), SQLITE_OK);
-	rc = sqlite3_exec(db, sql, NULL, NULL, NULL);
-	sqlite3_close(db);
-	return rc;
-}
-
-static int64_t make_game(int64_t white, int64_t black,
-			 enum store_game_status status)
-{
-	struct store_game g = { 0 };
-	int64_t id = 0;
-
-	g.variant = "size=5 tax=removed";
-	g.white_id = white;
-	g.black_id = black;
-	g.challenger_id = white;
-	g.status = status;
-	ck_assert_int_eq(store_game_create(st, &g, 10, &id, &err), 0);
-	return id;
-}
+#define make_game(white, black, status) \
+	add_game("size=5 tax=removed", white, black, white, status, 10)
+/* An inbound mail to point at; its id. */
+#define add_inbound(n) \
+	add_inbound_raw(n, "From: a@example.org\r\n\r\nvacation 3\r\n", 50)
 
 /* Load game id, set its remind_at and deadline_at (0: none), save it. */
 static void set_times(int64_t id, int64_t remind_at, int64_t deadline_at)
@@ -47,22 +21,6 @@ static void set_times(int64_t id, int64_t remind_at, int64_t deadline_at)
 	g->deadline_at = deadline_at;
 	ck_assert_int_eq(store_game_update(st, g, 20, &err), 0);
 	store_game_free(&g);
-}
-
-/* An inbound mail to point at; its id. */
-static int64_t add_inbound(unsigned n)
-{
-	struct store_inbound in = { 0 };
-	char sha[65];
-	int64_t id = 0;
-
-	test_sha(sha, n);
-	in.sha256 = sha;
-	in.raw = (char *)"From: a@example.org\r\n\r\nvacation 3\r\n";
-	in.raw_len = strlen(in.raw);
-	in.received = 50;
-	ck_assert_int_eq(store_inbound_record(st, &in, &id, &err), 0);
-	return id;
 }
 
 /* ---- vacations ------------------------------------------------------ */

@@ -9,19 +9,8 @@
 
 #include "store/store_private.h"
 
-/* SQLite's answer to sql on a new connection (0: SQLITE_OK). */
-static int exec_rc(const char *sql)
-{
-	sqlite3 *db;
-	int rc;
-
-	ck_assert_int_eq(sqlite3_open_v2(test_db, &db, SQLITE_OPEN_READWRITE,
-					 NULL), SQLITE_OK);
-	sqlite3_busy_timeout(db, 5000);
-	rc = sqlite3_exec(db, sql, NULL, NULL, NULL);
-	sqlite3_close(db);
-	return rc;
-}
+#define make_game(white, black) add_game("size=3 tax=removed", white, black, \
+					 white, STORE_GAME_ACTIVE, 10)
 
 START_TEST(test_settings_defaults)
 {
@@ -356,20 +345,6 @@ START_TEST(test_settings_standings)
 			 0);
 }
 END_TEST
-
-static int64_t make_game(int64_t white, int64_t black)
-{
-	struct store_game g = { 0 };
-	int64_t id = 0;
-
-	g.variant = "size=3 tax=removed";
-	g.white_id = white;
-	g.black_id = black;
-	g.challenger_id = white;
-	g.status = STORE_GAME_ACTIVE;
-	ck_assert_int_eq(store_game_create(st, &g, 10, &id, &err), 0);
-	return id;
-}
 
 START_TEST(test_digest_items)
 {
