@@ -4,4 +4,4 @@ libashes_util_a_SOURCES = src/util/buf.c src/util/buf.h \
 	src/util/xalloc.c src/util/xalloc.h src/util/xstr.c src/util/xstr.h \
 	src/util/escape.c src/util/escape.h
 # the end of every Check program's main(), shared by all tests
-EXTRA_DIST += tests/check_run.h
+EXTRA_DIST += tests/check_run.h tests/server/digest_test.h

@@ -328,20 +328,8 @@ START_TEST(test_errors)
 }
 END_TEST
 
-int main(void)
-{
-	Suite *s = suite_create("ai");
-	TCase *tc = tcase_create("search");
-
-	/* About 10 s of CPU in all; the wall time of a shared, loaded
-	 * machine can be ten times that. */
-	tcase_set_timeout(tc, 600);
-	tcase_add_test(tc, test_win_in_one);
-	tcase_add_test(tc, test_win_in_two);
-	tcase_add_test(tc, test_same_seed);
-	tcase_add_test(tc, test_selfplay_legal);
-	tcase_add_test(tc, test_level1_takes_wins);
-	tcase_add_test(tc, test_errors);
-	suite_add_tcase(s, tc);
-	return test_run(s);
-}
+/* About 10 s of CPU in all; the wall time of a shared, loaded machine
+ * can be ten times that. */
+TEST_MAIN("ai", "search", NULL, NULL, 600, test_win_in_one, test_win_in_two,
+	  test_same_seed, test_selfplay_legal, test_level1_takes_wins,
+	  test_errors)

@@ -615,24 +615,8 @@ START_TEST(test_every_key_documented)
 }
 END_TEST
 
-int main(void)
-{
-	Suite *s = suite_create("daemon_config");
-	TCase *tc = tcase_create("config");
-
-	tcase_add_checked_fixture(tc, daemon_test_setup, daemon_test_teardown);
-	tcase_add_test(tc, test_durations);
-	tcase_add_test(tc, test_duration_format_round_trip);
-	tcase_add_test(tc, test_sizes);
-	tcase_add_test(tc, test_booleans);
-	tcase_add_test(tc, test_defaults);
-	tcase_add_test(tc, test_every_key);
-	tcase_add_test(tc, test_default_ports);
-	tcase_add_test(tc, test_password_file);
-	tcase_add_test(tc, test_dump_masks_and_round_trips);
-	tcase_add_test(tc, test_load_file);
-	tcase_add_test(tc, test_contrib_example);
-	tcase_add_test(tc, test_every_key_documented);
-	suite_add_tcase(s, tc);
-	return test_run(s);
-}
+TEST_MAIN("daemon_config", "config", daemon_test_setup, daemon_test_teardown,
+	  0, test_durations, test_duration_format_round_trip, test_sizes,
+	  test_booleans, test_defaults, test_every_key, test_default_ports,
+	  test_password_file, test_dump_masks_and_round_trips, test_load_file,
+	  test_contrib_example, test_every_key_documented)

@@ -104,14 +104,5 @@ START_TEST(test_bot_refused)
 }
 END_TEST
 
-int main(void)
-{
-	Suite *s = suite_create("config_bot");
-	TCase *tc = tcase_create("bot");
-
-	tcase_add_test(tc, test_bot_defaults);
-	tcase_add_test(tc, test_bot_values);
-	tcase_add_test(tc, test_bot_refused);
-	suite_add_tcase(s, tc);
-	return test_run(s);
-}
+TEST_MAIN("config_bot", "bot", NULL, NULL, 0, test_bot_defaults,
+	  test_bot_values, test_bot_refused)

@@ -328,17 +328,6 @@ START_TEST(test_move_time_alias)
 }
 END_TEST
 
-int main(void)
-{
-	Suite *s = suite_create("daemon_config_clock");
-	TCase *tc = tcase_create("clock");
-
-	tcase_add_checked_fixture(tc, daemon_test_setup, daemon_test_teardown);
-	tcase_add_test(tc, test_clock_good);
-	tcase_add_test(tc, test_clock_bad);
-	tcase_add_test(tc, test_reminders);
-	tcase_add_test(tc, test_clock_section_bad);
-	tcase_add_test(tc, test_move_time_alias);
-	suite_add_tcase(s, tc);
-	return test_run(s);
-}
+TEST_MAIN("daemon_config_clock", "clock", daemon_test_setup,
+	  daemon_test_teardown, 0, test_clock_good, test_clock_bad,
+	  test_reminders, test_clock_section_bad, test_move_time_alias)

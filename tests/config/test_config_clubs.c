@@ -758,22 +758,8 @@ START_TEST(test_documented)
 }
 END_TEST
 
-int main(void)
-{
-	Suite *s = suite_create("daemon_config_clubs");
-	TCase *tc = tcase_create("clubs");
-
-	tcase_add_checked_fixture(tc, daemon_test_setup, daemon_test_teardown);
-	tcase_add_test(tc, test_ladder_every_key);
-	tcase_add_test(tc, test_league_every_key);
-	tcase_add_test(tc, test_defaults);
-	tcase_add_test(tc, test_several);
-	tcase_add_test(tc, test_ratings);
-	tcase_add_test(tc, test_bad_values);
-	tcase_add_test(tc, test_errors_together);
-	tcase_add_test(tc, test_names_shared);
-	tcase_add_test(tc, test_dump_round_trip);
-	tcase_add_test(tc, test_documented);
-	suite_add_tcase(s, tc);
-	return test_run(s);
-}
+TEST_MAIN("daemon_config_clubs", "clubs", daemon_test_setup,
+	  daemon_test_teardown, 0, test_ladder_every_key,
+	  test_league_every_key, test_defaults, test_several, test_ratings,
+	  test_bad_values, test_errors_together, test_names_shared,
+	  test_dump_round_trip, test_documented)

@@ -604,18 +604,12 @@ END_TEST
 int main(void)
 {
 	Suite *s = suite_create("core record");
-	TCase *tc = tcase_create("record");
+	TCase *tc;
 
-	tcase_add_test(tc, t_notation_forms);
-	tcase_add_test(tc, t_notation_errors);
-	tcase_add_test(tc, t_variant_options);
-	tcase_add_test(tc, t_record_format);
-	tcase_add_test(tc, t_record_forced_pass);
-	tcase_add_test(tc, t_record_errors);
-	tcase_add_test(tc, t_record_lenient_input);
-	tcase_add_test(tc, t_record_with_passes);
+	tc = suite_add_tests(s, "record", NULL, NULL, 0,
+		TESTS(t_notation_forms, t_notation_errors, t_variant_options,
+		t_record_format, t_record_forced_pass, t_record_errors,
+		t_record_lenient_input, t_record_with_passes, t_key));
 	tcase_add_loop_test(tc, t_record_random_games, 0, 3);
-	tcase_add_test(tc, t_key);
-	suite_add_tcase(s, tc);
 	return test_run(s);
 }

@@ -780,23 +780,7 @@ START_TEST(t_time)
 }
 END_TEST
 
-int main(void)
-{
-	Suite *s = suite_create("core record2");
-	TCase *tc = tcase_create("record2");
-
-	tcase_add_test(tc, t_full_roundtrip);
-	tcase_add_test(tc, t_docs_example);
-	tcase_add_test(tc, t_crlf_and_small_buffer);
-	tcase_add_test(tc, t_version1_reads);
-	tcase_add_test(tc, t_version1_passes);
-	tcase_add_test(tc, t_replay_legal_and_illegal);
-	tcase_add_test(tc, t_replay_result);
-	tcase_add_test(tc, t_replay_signers);
-	tcase_add_test(tc, t_forced_passes);
-	tcase_add_test(tc, t_build);
-	tcase_add_test(tc, t_from_core);
-	tcase_add_test(tc, t_time);
-	suite_add_tcase(s, tc);
-	return test_run(s);
-}
+TEST_MAIN("core record2", "record2", NULL, NULL, 0, t_full_roundtrip,
+	  t_docs_example, t_crlf_and_small_buffer, t_version1_reads,
+	  t_version1_passes, t_replay_legal_and_illegal, t_replay_result,
+	  t_replay_signers, t_forced_passes, t_build, t_from_core, t_time)

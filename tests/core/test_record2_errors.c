@@ -259,14 +259,5 @@ START_TEST(t_errors_comments_result)
 }
 END_TEST
 
-int main(void)
-{
-	Suite *s = suite_create("core record2 errors");
-	TCase *tc = tcase_create("record2 errors");
-
-	tcase_add_test(tc, t_errors_header);
-	tcase_add_test(tc, t_errors_plies);
-	tcase_add_test(tc, t_errors_comments_result);
-	suite_add_tcase(s, tc);
-	return test_run(s);
-}
+TEST_MAIN("core record2 errors", "record2 errors", NULL, NULL, 0,
+	  t_errors_header, t_errors_plies, t_errors_comments_result)

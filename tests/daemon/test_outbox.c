@@ -711,27 +711,10 @@ START_TEST(test_closed_port_backoff)
 }
 END_TEST
 
-int main(void)
-{
-	Suite *su = suite_create("outbox");
-	TCase *tc = tcase_create("outbox");
-
-	tcase_add_checked_fixture(tc, ot_setup, ot_teardown);
-	tcase_set_timeout(tc, 60);
-	tcase_add_test(tc, test_backoff);
-	tcase_add_test(tc, test_compose_reply);
-	tcase_add_test(tc, test_compose_game_kinds);
-	tcase_add_test(tc, test_compose_observer);
-	tcase_add_test(tc, test_unobserve_subject);
-	tcase_add_test(tc, test_compose_html_from_row);
-	tcase_add_test(tc, test_compose_png_from_store);
-	tcase_add_test(tc, test_compose_png_drawn_at_send);
-	tcase_add_test(tc, test_compose_png_each_its_own);
-	tcase_add_test(tc, test_compose_bad_row);
-	tcase_add_test(tc, test_compose_golden);
-	tcase_add_test(tc, test_compose_signed);
-	tcase_add_test(tc, test_sign_failure_retries);
-	tcase_add_test(tc, test_closed_port_backoff);
-	suite_add_tcase(su, tc);
-	return test_run(su);
-}
+TEST_MAIN("outbox", "outbox", ot_setup, ot_teardown, 60, test_backoff,
+	  test_compose_reply, test_compose_game_kinds, test_compose_observer,
+	  test_unobserve_subject, test_compose_html_from_row,
+	  test_compose_png_from_store, test_compose_png_drawn_at_send,
+	  test_compose_png_each_its_own, test_compose_bad_row,
+	  test_compose_golden, test_compose_signed, test_sign_failure_retries,
+	  test_closed_port_backoff)

@@ -246,16 +246,5 @@ START_TEST(test_clock)
 }
 END_TEST
 
-int main(void)
-{
-	Suite *s = suite_create("daemon_settings");
-	TCase *tc = tcase_create("settings");
-
-	tcase_add_test(tc, test_imap_source);
-	tcase_add_test(tc, test_dir_source);
-	tcase_add_test(tc, test_smtp);
-	tcase_add_test(tc, test_inbound_and_server);
-	tcase_add_test(tc, test_clock);
-	suite_add_tcase(s, tc);
-	return test_run(s);
-}
+TEST_MAIN("daemon_settings", "settings", NULL, NULL, 0, test_imap_source,
+	  test_dir_source, test_smtp, test_inbound_and_server, test_clock)

@@ -110,13 +110,5 @@ START_TEST(test_stop_reaches_a_long_pass)
 }
 END_TEST
 
-int main(void)
-{
-	Suite *s = suite_create("worker");
-	TCase *tc = tcase_create("worker");
-
-	tcase_add_test(tc, test_drain_waits_for_a_pass);
-	tcase_add_test(tc, test_stop_reaches_a_long_pass);
-	suite_add_tcase(s, tc);
-	return test_run(s);
-}
+TEST_MAIN("worker", "worker", NULL, NULL, 0, test_drain_waits_for_a_pass,
+	  test_stop_reaches_a_long_pass)

@@ -9,7 +9,6 @@
 #include <time.h>
 
 #include "util/buf.h"
-#include "../check_run.h"
 
 char *slurp(const char *name, size_t *len_r)
 {

@@ -138,18 +138,6 @@ START_TEST(test_empty_blocks)
 }
 END_TEST
 
-int main(void)
-{
-	Suite *s = suite_create("html_lines");
-	TCase *tc = tcase_create("clients");
-
-	tcase_add_test(tc, test_gmail_divs);
-	tcase_add_test(tc, test_gmail_br);
-	tcase_add_test(tc, test_outlook_web);
-	tcase_add_test(tc, test_proton);
-	tcase_add_test(tc, test_thunderbird_html);
-	tcase_add_test(tc, test_kept_blanks);
-	tcase_add_test(tc, test_empty_blocks);
-	suite_add_tcase(s, tc);
-	return test_run(s);
-}
+TEST_MAIN("html_lines", "clients", NULL, NULL, 0, test_gmail_divs,
+	  test_gmail_br, test_outlook_web, test_proton, test_thunderbird_html,
+	  test_kept_blanks, test_empty_blocks)

@@ -792,44 +792,23 @@ END_TEST
 int main(void)
 {
 	Suite *s = suite_create("mime");
-	TCase *tc = tcase_create("inbound");
 
-	tcase_add_test(tc, test_unsigned_plain);
-	tcase_add_test(tc, test_headers);
-	tcase_add_test(tc, test_date_out_of_range);
-	tcase_add_test(tc, test_lf_and_crlf_same_text);
-	tcase_add_test(tc, test_quoted_printable);
-	tcase_add_test(tc, test_base64);
-	tcase_add_test(tc, test_latin1);
-	tcase_add_test(tc, test_undecodable);
-	tcase_add_test(tc, test_html_only);
-	tcase_add_test(tc, test_alternative_prefers_plain);
-	tcase_add_test(tc, test_no_text);
-	tcase_add_test(tc, test_oversized_fast);
-	tcase_add_test(tc, test_filters);
-	tcase_add_test(tc, test_from_self_and_daemon);
-	tcase_add_test(tc, test_bounce_dsn);
-	tcase_add_test(tc, test_bounce_auto_submitted);
-	tcase_add_test(tc, test_bounce_plain_text);
-	tcase_add_test(tc, test_pasted_key_unsigned);
-	tcase_add_test(tc, test_sha256_vectors);
-	tcase_add_test(tc, test_crlf);
-	tcase_add_test(tc, test_dsn_parse);
-	suite_add_tcase(s, tc);
-	tc = tcase_create("limits");
-	tcase_add_test(tc, test_depth_rfc822_bomb);
-	tcase_add_test(tc, test_depth_multipart_limit);
-	tcase_add_test(tc, test_depth_counts_as_libetpan_reads);
-	tcase_add_test(tc, test_depth_many_siblings);
-	tcase_add_test(tc, test_comment_nesting);
-	tcase_add_test(tc, test_boundary_quote);
-	suite_add_tcase(s, tc);
-	tc = tcase_create("html");
-	tcase_add_test(tc, test_html_quote_thunderbird);
-	tcase_add_test(tc, test_html_quote_gmail);
-	tcase_add_test(tc, test_html_quote_outlook);
-	tcase_add_test(tc, test_html_quote_apple);
-	tcase_add_test(tc, test_html_quote_robust);
-	suite_add_tcase(s, tc);
+	suite_add_tests(s, "inbound", NULL, NULL, 0, TESTS(test_unsigned_plain,
+		test_headers, test_date_out_of_range,
+		test_lf_and_crlf_same_text, test_quoted_printable, test_base64,
+		test_latin1, test_undecodable, test_html_only,
+		test_alternative_prefers_plain, test_no_text,
+		test_oversized_fast, test_filters, test_from_self_and_daemon,
+		test_bounce_dsn, test_bounce_auto_submitted,
+		test_bounce_plain_text, test_pasted_key_unsigned,
+		test_sha256_vectors, test_crlf, test_dsn_parse));
+	suite_add_tests(s, "limits", NULL, NULL, 0,
+		TESTS(test_depth_rfc822_bomb, test_depth_multipart_limit,
+		test_depth_counts_as_libetpan_reads, test_depth_many_siblings,
+		test_comment_nesting, test_boundary_quote));
+	suite_add_tests(s, "html", NULL, NULL, 0,
+		TESTS(test_html_quote_thunderbird, test_html_quote_gmail,
+		test_html_quote_outlook, test_html_quote_apple,
+		test_html_quote_robust));
 	return test_run(s);
 }

@@ -487,31 +487,20 @@ END_TEST
 int main(void)
 {
 	Suite *s = suite_create("pgp");
-	TCase *tc = tcase_create("gpg");
+	TCase *tc;
 
-	tcase_add_test(tc, test_pgp_mime_good);
-	tcase_add_test(tc, test_replay_digest);
-	tcase_add_test(tc, test_replay_digest_dash_escaped);
-	tcase_add_test(tc, test_tampered);
-	tcase_add_test(tc, test_clearsigned);
-	tcase_add_test(tc, test_clearsigned_latin1_qp);
-	tcase_add_test(tc, test_text_outside_signature);
-	tcase_add_test(tc, test_unsigned_with_gpg);
-	tcase_add_test(tc, test_unknown_key);
-	tcase_add_test(tc, test_register_attached_key);
-	tcase_add_test(tc, test_register_pasted_key);
-	tcase_add_test(tc, test_expired_key);
-	tcase_add_test(tc, test_revoked_key);
-	tcase_add_test(tc, test_signature_expired);
-	tcase_add_test(tc, test_too_old_and_future);
-	tcase_add_test(tc, test_thunderbird_style);
-	tcase_add_test(tc, test_mutt_signed);
-	tcase_add_test(tc, test_garbage_signature);
-	tcase_add_test(tc, test_sign_and_pgp_mime);
-	tcase_add_test(tc, test_compose_signed_reply);
+	tc = suite_add_tests(s, "gpg", NULL, NULL, 0, TESTS(test_pgp_mime_good,
+		test_replay_digest, test_replay_digest_dash_escaped,
+		test_tampered, test_clearsigned, test_clearsigned_latin1_qp,
+		test_text_outside_signature, test_unsigned_with_gpg,
+		test_unknown_key, test_register_attached_key,
+		test_register_pasted_key, test_expired_key, test_revoked_key,
+		test_signature_expired, test_too_old_and_future,
+		test_thunderbird_style, test_mutt_signed,
+		test_garbage_signature, test_sign_and_pgp_mime,
+		test_compose_signed_reply));
 	pgp_keys_add_tests(tc);
 	pgp_limits_add_tests(tc);
 	tcase_add_test(tc, test_time_verify);
-	suite_add_tcase(s, tc);
 	return pgp_fixture_run(s, "test_pgp", "gpg-helper.sh", false);
 }

@@ -380,18 +380,5 @@ START_TEST(bomb)
 }
 END_TEST
 
-int main(void)
-{
-	Suite *s = suite_create("pgp_scan");
-	TCase *tc = tcase_create("scan");
-
-	tcase_set_timeout(tc, 60);
-	tcase_add_test(tc, signature_packets);
-	tcase_add_test(tc, each_tag);
-	tcase_add_test(tc, lengths);
-	tcase_add_test(tc, armored);
-	tcase_add_test(tc, clearsigned);
-	tcase_add_test(tc, bomb);
-	suite_add_tcase(s, tc);
-	return test_run(s);
-}
+TEST_MAIN("pgp_scan", "scan", NULL, NULL, 60, signature_packets, each_tag,
+	  lengths, armored, clearsigned, bomb)

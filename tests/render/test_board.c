@@ -447,21 +447,7 @@ START_TEST(test_key_under_board)
 }
 END_TEST
 
-int main(void)
-{
-	Suite *s = suite_create("board");
-	TCase *tc = tcase_create("board");
-
-	tcase_add_checked_fixture(tc, setup, teardown);
-	tcase_set_timeout(tc, 60);
-	tcase_add_test(tc, test_every_cell_found_by_its_names);
-	tcase_add_test(tc, test_full_board_rows);
-	tcase_add_test(tc, test_widths);
-	tcase_add_test(tc, test_no_touching_up_to_size_9);
-	tcase_add_test(tc, test_board_n3_exact);
-	tcase_add_test(tc, test_board_n13_rows);
-	tcase_add_test(tc, test_board_n9_middle_row);
-	tcase_add_test(tc, test_key_under_board);
-	suite_add_tcase(s, tc);
-	return test_run(s);
-}
+TEST_MAIN("board", "board", setup, teardown, 60,
+	  test_every_cell_found_by_its_names, test_full_board_rows,
+	  test_widths, test_no_touching_up_to_size_9, test_board_n3_exact,
+	  test_board_n13_rows, test_board_n9_middle_row, test_key_under_board)

@@ -582,24 +582,8 @@ START_TEST(test_position_ctx)
 }
 END_TEST
 
-int main(void)
-{
-	Suite *s = suite_create("render");
-	TCase *tc = tcase_create("render");
-
-	tcase_add_checked_fixture(tc, setup, teardown);
-	tcase_add_test(tc, test_moves_grouped);
-	tcase_add_test(tc, test_moves_cut);
-	tcase_add_test(tc, test_moves_cut_growth_last);
-	tcase_add_test(tc, test_moves_lines);
-	tcase_add_test(tc, test_legal_moves_mail);
-	tcase_add_test(tc, test_default_limit_size_7);
-	tcase_add_test(tc, test_board_html);
-	tcase_add_test(tc, test_moves_plain);
-	tcase_add_test(tc, test_moves_growth_rings);
-	tcase_add_test(tc, test_moves_swap_listed);
-	tcase_add_test(tc, test_words_each_kind);
-	tcase_add_test(tc, test_position_ctx);
-	suite_add_tcase(s, tc);
-	return test_run(s);
-}
+TEST_MAIN("render", "render", setup, teardown, 0, test_moves_grouped,
+	  test_moves_cut, test_moves_cut_growth_last, test_moves_lines,
+	  test_legal_moves_mail, test_default_limit_size_7, test_board_html,
+	  test_moves_plain, test_moves_growth_rings, test_moves_swap_listed,
+	  test_words_each_kind, test_position_ctx)

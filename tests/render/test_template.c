@@ -302,20 +302,6 @@ START_TEST(test_errors)
 }
 END_TEST
 
-int main(void)
-{
-	Suite *s = suite_create("template");
-	TCase *tc = tcase_create("template");
-
-	tcase_add_checked_fixture(tc, setup, teardown);
-	tcase_add_test(tc, test_variables);
-	tcase_add_test(tc, test_filters);
-	tcase_add_test(tc, test_sections);
-	tcase_add_test(tc, test_lists);
-	tcase_add_test(tc, test_standalone_lines);
-	tcase_add_test(tc, test_partials);
-	tcase_add_test(tc, test_override_fallback);
-	tcase_add_test(tc, test_errors);
-	suite_add_tcase(s, tc);
-	return test_run(s);
-}
+TEST_MAIN("template", "template", setup, teardown, 0, test_variables,
+	  test_filters, test_sections, test_lists, test_standalone_lines,
+	  test_partials, test_override_fallback, test_errors)

@@ -30,10 +30,7 @@ static void bot_setup(unsigned rate_limit, bool rated)
 	struct server_config cfg;
 	const char *error = NULL;
 
-	server_free(&srv);
-	server_config_default(&cfg);
-	cfg.domain = DOMAIN;
-	cfg.templates = ts;
+	test_config(&cfg, ts);
 	cfg.sender_rate_limit = rate_limit;
 	cfg.bot.enabled = true;
 	cfg.bot.name = "Ashes bot";
@@ -41,7 +38,7 @@ static void bot_setup(unsigned rate_limit, bool rated)
 	cfg.bot.max_games = 3;
 	cfg.bot.rated = rated;
 	cfg.bot.delay = BOT_DELAY;
-	ck_assert_int_eq(server_new(st, &cfg, &srv, &error), 0);
+	server_restart(&cfg);
 	ck_assert_msg(server_bot_enlist(srv, BOT_FP, now, &error) == 0, "%s",
 		      error);
 	join(ALICE_FP, ALICE, "alice");
@@ -55,17 +52,9 @@ static void bot_setup(unsigned rate_limit, bool rated)
 static int64_t bot_game(const char *options)
 {
 	char line[128];
-	struct outbox o;
-	int64_t g;
 
 	snprintf(line, sizeof(line), "challenge bot %s", options);
-	ck_assert_int_eq(ALICE_SAYS(line).status, SERVER_OK);
-	o = new_mail();
-	ck_assert_ptr_nonnull(mail_to(&o, ALICE, "reply"));
-	g = game_of(mail_to(&o, ALICE, "reply"));
-	outbox_free(&o);
-	ck_assert_int_gt(g, 0);
-	return g;
+	return alice_challenges(line);
 }
 
 /* The bot's move in its turn, made as the bot thread makes it: due when

@@ -35,12 +35,8 @@ static struct server_ladder ladder;
 static void club_server(size_t nmembers)
 {
 	struct server_config cfg;
-	const char *error = NULL;
 
-	server_free(&srv);
-	server_config_default(&cfg);
-	cfg.domain = DOMAIN;
-	cfg.templates = ts;
+	test_config(&cfg, ts);
 	memset(&ladder, 0, sizeof(ladder));
 	ladder.club.name = "main";
 	ladder.club.where = "test.conf:1";
@@ -62,7 +58,7 @@ static void club_server(size_t nmembers)
 	cfg.nladders = 1;
 	cfg.clock.outage_grace = 0;
 	cfg.clock.auto_vacation = false;
-	ck_assert_int_eq(server_new(st, &cfg, &srv, &error), 0);
+	server_restart(&cfg);
 }
 
 static struct server_tick_report tick(void)
@@ -388,21 +384,17 @@ START_TEST(test_absence_vacation_excluded)
 {
 	char ord[64], body[64];
 	int64_t g;
-	const char *error = NULL;
 
 	register_three();
 	club_server(3);
 	ladder.rules.absence_withdraw = 10 * DAY;
-	server_free(&srv);
 	{
 		struct server_config cfg;
-		server_config_default(&cfg);
-		cfg.domain = DOMAIN;
-		cfg.templates = ts;
+		test_config(&cfg, ts);
 		cfg.ladders = &ladder;
 		cfg.nladders = 1;
 		cfg.clock.outage_grace = 0;
-		ck_assert_int_eq(server_new(st, &cfg, &srv, &error), 0);
+		server_restart(&cfg);
 	}
 	tick();
 	/* bob moves now and then; carol goes away for 5 days; alice does
@@ -428,20 +420,8 @@ START_TEST(test_absence_vacation_excluded)
 }
 END_TEST
 
-int main(void)
-{
-	Suite *s = suite_create("club");
-	TCase *tc = tcase_create("ladder");
-
-	tcase_add_checked_fixture(tc, setup, teardown);
-	tcase_set_timeout(tc, 60);
-	tcase_add_test(tc, test_ladder_join_challenge_win);
-	tcase_add_test(tc, test_walkover_and_decline);
-	tcase_add_test(tc, test_member_dropped_waits_for_games);
-	tcase_add_test(tc, test_standings_weekly);
-	tcase_add_test(tc, test_ratings_recompute);
-	tcase_add_test(tc, test_timeouts_not_farmed);
-	tcase_add_test(tc, test_absence_vacation_excluded);
-	suite_add_tcase(s, tc);
-	return test_run(s);
-}
+TEST_MAIN("club", "ladder", setup, teardown, 60,
+	  test_ladder_join_challenge_win, test_walkover_and_decline,
+	  test_member_dropped_waits_for_games, test_standings_weekly,
+	  test_ratings_recompute, test_timeouts_not_farmed,
+	  test_absence_vacation_excluded)

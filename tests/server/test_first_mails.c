@@ -470,17 +470,6 @@ START_TEST(test_corpus)
 }
 END_TEST
 
-int main(void)
-{
-	Suite *s = suite_create("first-mails");
-	TCase *tc = tcase_create("mail");
-
-	tcase_add_test(tc, test_near_miss);
-	tcase_add_test(tc, test_prose_lines);
-	tcase_add_test(tc, test_prose_in_mail);
-	tcase_add_test(tc, test_closing_in_mail);
-	tcase_add_test(tc, test_client_lines);
-	tcase_add_test(tc, test_corpus);
-	suite_add_tcase(s, tc);
-	return test_run(s);
-}
+TEST_MAIN("first-mails", "mail", NULL, NULL, 0, test_near_miss,
+	  test_prose_lines, test_prose_in_mail, test_closing_in_mail,
+	  test_client_lines, test_corpus)

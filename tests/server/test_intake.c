@@ -15,16 +15,12 @@
 static void reconfigure(unsigned rate, unsigned registrations)
 {
 	struct server_config cfg;
-	const char *error;
 
-	server_free(&srv);
-	server_config_default(&cfg);
-	cfg.domain = DOMAIN;
-	cfg.templates = ts;
+	test_config(&cfg, ts);
 	cfg.sender_rate_limit = rate;
 	cfg.registrations_per_hour = registrations;
 	cfg.our_address = "ashes@" DOMAIN;
-	ck_assert_int_eq(server_new(st, &cfg, &srv, &error), 0);
+	server_restart(&cfg);
 }
 
 static long rate_count(const char *key)
@@ -141,12 +137,9 @@ START_TEST(test_budget_counted_once)
 	int64_t mails = 0, bytes = 0, start = 0, pid;
 	const char *error;
 
-	server_free(&srv);
-	server_config_default(&cfg);
-	cfg.domain = DOMAIN;
-	cfg.templates = ts;
+	test_config(&cfg, ts);
 	cfg.limits.mails_per_hour = 3;
-	ck_assert_int_eq(server_new(st, &cfg, &srv, &error), 0);
+	server_restart(&cfg);
 	join(ALICE_FP, ALICE, "alice");
 	o = new_mail();
 	outbox_free(&o);
@@ -455,22 +448,7 @@ START_TEST(test_mail_fault_costs_one_mail)
 }
 END_TEST
 
-int main(void)
-{
-	Suite *s = suite_create("intake");
-	TCase *tc = tcase_create("intake");
-
-	tcase_add_checked_fixture(tc, setup, teardown);
-	tcase_set_timeout(tc, 60);
-	tcase_add_test(tc, test_rate_counted_once);
-	tcase_add_test(tc, test_budget_counted_once);
-	tcase_add_test(tc, test_duplicate_recorded);
-	tcase_add_test(tc, test_forged_dsn);
-	tcase_add_test(tc, test_backscatter);
-	tcase_add_test(tc, test_revocation);
-	tcase_add_test(tc, test_key_replace);
-	tcase_add_test(tc, test_registrations_per_hour);
-	tcase_add_test(tc, test_mail_fault_costs_one_mail);
-	suite_add_tcase(s, tc);
-	return test_run(s);
-}
+TEST_MAIN("intake", "intake", setup, teardown, 60, test_rate_counted_once,
+	  test_budget_counted_once, test_duplicate_recorded, test_forged_dsn,
+	  test_backscatter, test_revocation, test_key_replace,
+	  test_registrations_per_hour, test_mail_fault_costs_one_mail)

@@ -667,8 +667,8 @@ END_TEST
  * refused, naming it. */
 START_TEST(test_check_templates)
 {
-	char over[PATH_MAX + 8], file[PATH_MAX + 32], tdir[PATH_MAX];
-	const char *src = getenv("ASHES_SRCDIR"), *error = NULL;
+	char over[PATH_MAX + 8], file[PATH_MAX + 32];
+	const char *error = NULL;
 	struct template_set *bad;
 	struct server *s2 = NULL;
 	struct server_config cfg;
@@ -689,11 +689,8 @@ START_TEST(test_check_templates)
 	ck_assert_ptr_nonnull(f);
 	fputs("{{#board}}unclosed\n", f);
 	fclose(f);
-	snprintf(tdir, sizeof(tdir), "%s/templates", src ? src : "..");
-	bad = template_set_new(over, tdir);
-	server_config_default(&cfg);
-	cfg.domain = DOMAIN;
-	cfg.templates = bad;
+	bad = test_templates(over);
+	test_config(&cfg, bad);
 	ck_assert_int_eq(server_new(st, &cfg, &s2, &error), 0);
 	ck_assert_int_eq(server_check_templates(s2, &error), -1);
 	ck_assert_has(error, "your-move.txt");
@@ -702,23 +699,7 @@ START_TEST(test_check_templates)
 }
 END_TEST
 
-int main(void)
-{
-	Suite *s = suite_create("server");
-	TCase *tc = tcase_create("service");
-
-	tcase_add_checked_fixture(tc, setup, teardown);
-	tcase_set_timeout(tc, 60);
-	tcase_add_test(tc, test_register_store);
-	tcase_add_test(tc, test_failure_rolls_back);
-	tcase_add_test(tc, test_locked_by_another_process);
-	tcase_add_test(tc, test_batch);
-	tcase_add_test(tc, test_admin_views);
-	tcase_add_test(tc, test_outbox_fields);
-	tcase_add_test(tc, test_picture_choice);
-	tcase_add_test(tc, test_forced_pass);
-	tcase_add_test(tc, test_history_record);
-	tcase_add_test(tc, test_check_templates);
-	suite_add_tcase(s, tc);
-	return test_run(s);
-}
+TEST_MAIN("server", "service", setup, teardown, 60, test_register_store,
+	  test_failure_rolls_back, test_locked_by_another_process, test_batch,
+	  test_admin_views, test_outbox_fields, test_picture_choice,
+	  test_forced_pass, test_history_record, test_check_templates)

@@ -151,7 +151,6 @@ END_TEST
 /* An override folder whose mail/legal-moves.txt prints the flag set. */
 static struct server *flag_server(struct template_set **ts_r)
 {
-	const char *src = getenv("ASHES_SRCDIR");
 	char dir[PATH_MAX + 32], tdir[2 * PATH_MAX + 64];
 	struct server_config cfg;
 	const char *error = NULL;
@@ -169,11 +168,8 @@ static struct server *flag_server(struct template_set **ts_r)
 	      "{{#moves_none}}none{{/moves_none}}.\n", f);
 	fclose(f);
 	snprintf(dir, sizeof(dir), "%s/over", tmpdir);
-	snprintf(tdir, sizeof(tdir), "%s/templates", src ? src : "..");
-	*ts_r = template_set_new(dir, tdir);
-	server_config_default(&cfg);
-	cfg.domain = DOMAIN;
-	cfg.templates = *ts_r;
+	*ts_r = test_templates(dir);
+	test_config(&cfg, *ts_r);
 	ck_assert_int_eq(server_new(st, &cfg, &s2, &error), 0);
 	return s2;
 }
@@ -223,17 +219,5 @@ START_TEST(test_moves_flags)
 }
 END_TEST
 
-int main(void)
-{
-	Suite *s = suite_create("settings");
-	TCase *tc = tcase_create("settings");
-
-	tcase_add_checked_fixture(tc, setup, teardown);
-	tcase_set_timeout(tc, 120);
-	tcase_add_test(tc, test_digest_faults);
-	tcase_add_test(tc, test_digest_day_boundary);
-	tcase_add_test(tc, test_set_stores);
-	tcase_add_test(tc, test_moves_flags);
-	suite_add_tcase(s, tc);
-	return test_run(s);
-}
+TEST_MAIN("settings", "settings", setup, teardown, 120, test_digest_faults,
+	  test_digest_day_boundary, test_set_stores, test_moves_flags)

@@ -73,15 +73,11 @@ static int64_t clocked_game(const char *spec, int64_t *deadline_r)
 static void config_no_vacation(void)
 {
 	struct server_config cfg;
-	const char *error = NULL;
 
-	server_free(&srv);
-	server_config_default(&cfg);
-	cfg.domain = DOMAIN;
-	cfg.templates = ts;
+	test_config(&cfg, ts);
 	cfg.clock.auto_vacation = false;
 	cfg.clock.outage_grace = 0;
-	ck_assert_int_eq(server_new(st, &cfg, &srv, &error), 0);
+	server_restart(&cfg);
 }
 
 START_TEST(test_flag_at_the_exact_second)
@@ -242,16 +238,12 @@ START_TEST(test_outage_extends)
 	struct server_config cfg;
 	struct server_tick_report r;
 	struct store_game *g;
-	const char *error = NULL;
 	int64_t id, deadline, t0;
 
-	server_free(&srv);
-	server_config_default(&cfg);
-	cfg.domain = DOMAIN;
-	cfg.templates = ts;
+	test_config(&cfg, ts);
 	cfg.clock.auto_vacation = false;
 	cfg.clock.outage_grace = 6 * HOUR;
-	ck_assert_int_eq(server_new(st, &cfg, &srv, &error), 0);
+	server_restart(&cfg);
 	register_three();
 	id = clocked_game("fischer:2h+0h", &deadline);
 	t0 = now;
@@ -272,18 +264,6 @@ START_TEST(test_outage_extends)
 }
 END_TEST
 
-int main(void)
-{
-	Suite *s = suite_create("timer");
-	TCase *tc = tcase_create("timer");
-
-	tcase_add_checked_fixture(tc, setup, teardown);
-	tcase_set_timeout(tc, 60);
-	tcase_add_test(tc, test_flag_at_the_exact_second);
-	tcase_add_test(tc, test_move_charged_at_receipt);
-	tcase_add_test(tc, test_flags_in_order_once);
-	tcase_add_test(tc, test_tick_faults);
-	tcase_add_test(tc, test_outage_extends);
-	suite_add_tcase(s, tc);
-	return test_run(s);
-}
+TEST_MAIN("timer", "timer", setup, teardown, 60, test_flag_at_the_exact_second,
+	  test_move_charged_at_receipt, test_flags_in_order_once,
+	  test_tick_faults, test_outage_extends)

@@ -750,25 +750,9 @@ START_TEST(test_migration_from_7)
 }
 END_TEST
 
-int main(void)
-{
-	Suite *s = suite_create("store_clock");
-	TCase *tc = tcase_create("clock");
-
-	tcase_add_checked_fixture(tc, setup, teardown);
-	tcase_add_test(tc, test_vacations);
-	tcase_add_test(tc, test_vacation_refused);
-	tcase_add_test(tc, test_vacation_cut);
-	tcase_add_test(tc, test_player_clock);
-	tcase_add_test(tc, test_player_delete_cascades);
-	tcase_add_test(tc, test_clock_events);
-	tcase_add_test(tc, test_clock_event_refused);
-	tcase_add_test(tc, test_heartbeat);
-	tcase_add_test(tc, test_next_deadline);
-	tcase_add_test(tc, test_reminder_due);
-	tcase_add_test(tc, test_game_clock_columns);
-	tcase_add_test(tc, test_game_cancelled);
-	tcase_add_test(tc, test_migration_from_7);
-	suite_add_tcase(s, tc);
-	return test_run(s);
-}
+TEST_MAIN("store_clock", "clock", setup, teardown, 0, test_vacations,
+	  test_vacation_refused, test_vacation_cut, test_player_clock,
+	  test_player_delete_cascades, test_clock_events,
+	  test_clock_event_refused, test_heartbeat, test_next_deadline,
+	  test_reminder_due, test_game_clock_columns, test_game_cancelled,
+	  test_migration_from_7)

@@ -635,18 +635,6 @@ START_TEST(test_league_members_and_games)
 }
 END_TEST
 
-int main(void)
-{
-	Suite *s = suite_create("store_club");
-	TCase *tc = tcase_create("club");
-
-	tcase_add_checked_fixture(tc, setup, teardown);
-	tcase_add_test(tc, test_ladder_events);
-	tcase_add_test(tc, test_ladder_event_refused);
-	tcase_add_test(tc, test_game_club);
-	tcase_add_test(tc, test_pending_and_applied);
-	tcase_add_test(tc, test_league_seasons);
-	tcase_add_test(tc, test_league_members_and_games);
-	suite_add_tcase(s, tc);
-	return test_run(s);
-}
+TEST_MAIN("store_club", "club", setup, teardown, 0, test_ladder_events,
+	  test_ladder_event_refused, test_game_club, test_pending_and_applied,
+	  test_league_seasons, test_league_members_and_games)

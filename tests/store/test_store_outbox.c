@@ -582,19 +582,7 @@ START_TEST(test_envelope_image_type_upgrade)
 }
 END_TEST
 
-int main(void)
-{
-	Suite *s = suite_create("store_outbox");
-	TCase *tc = tcase_create("outbox");
-
-	tcase_add_checked_fixture(tc, setup, teardown);
-	tcase_add_test(tc, test_outbox);
-	tcase_add_test(tc, test_envelope_v2);
-	tcase_add_test(tc, test_outbox_lanes);
-	tcase_add_test(tc, test_envelope_refused);
-	tcase_add_test(tc, test_envelope_v1);
-	tcase_add_test(tc, test_envelope_image_type);
-	tcase_add_test(tc, test_envelope_image_type_upgrade);
-	suite_add_tcase(s, tc);
-	return test_run(s);
-}
+TEST_MAIN("store_outbox", "outbox", setup, teardown, 0, test_outbox,
+	  test_envelope_v2, test_outbox_lanes, test_envelope_refused,
+	  test_envelope_v1, test_envelope_image_type,
+	  test_envelope_image_type_upgrade)

@@ -505,18 +505,6 @@ START_TEST(test_migration_from_8)
 }
 END_TEST
 
-int main(void)
-{
-	Suite *s = suite_create("store_rating");
-	TCase *tc = tcase_create("rating");
-
-	tcase_add_checked_fixture(tc, setup, teardown);
-	tcase_add_test(tc, test_ratings);
-	tcase_add_test(tc, test_rating_refused);
-	tcase_add_test(tc, test_rating_changes);
-	tcase_add_test(tc, test_rated_games_and_clear);
-	tcase_add_test(tc, test_state);
-	tcase_add_test(tc, test_migration_from_8);
-	suite_add_tcase(s, tc);
-	return test_run(s);
-}
+TEST_MAIN("store_rating", "rating", setup, teardown, 0, test_ratings,
+	  test_rating_refused, test_rating_changes, test_rated_games_and_clear,
+	  test_state, test_migration_from_8)

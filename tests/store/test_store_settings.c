@@ -425,21 +425,8 @@ START_TEST(test_digest_transaction)
 }
 END_TEST
 
-int main(void)
-{
-	Suite *s = suite_create("store_settings");
-	TCase *tc = tcase_create("settings");
-
-	tcase_add_checked_fixture(tc, setup, teardown);
-	tcase_add_test(tc, test_settings_defaults);
-	tcase_add_test(tc, test_settings_roundtrip);
-	tcase_add_test(tc, test_settings_refused);
-	tcase_add_test(tc, test_setting_words);
-	tcase_add_test(tc, test_settings_clock_keys);
-	tcase_add_test(tc, test_setting_words_clock);
-	tcase_add_test(tc, test_settings_standings);
-	tcase_add_test(tc, test_digest_items);
-	tcase_add_test(tc, test_digest_transaction);
-	suite_add_tcase(s, tc);
-	return test_run(s);
-}
+TEST_MAIN("store_settings", "settings", setup, teardown, 0,
+	  test_settings_defaults, test_settings_roundtrip,
+	  test_settings_refused, test_setting_words, test_settings_clock_keys,
+	  test_setting_words_clock, test_settings_standings, test_digest_items,
+	  test_digest_transaction)
