@@ -563,17 +563,12 @@ START_TEST(test_every_key_documented)
 {
 	struct buf dump = BUF_INIT;
 	struct config cfg;
-	char path[1024], *man, *example, *errors;
-	const char *src = getenv("ASHES_SRCDIR");
+	char *man, *example, *errors;
 	const char *section_in_man = NULL;
 	char section[64] = "";
 	size_t keys = 0;
 
-	ck_assert_ptr_nonnull(src);
-	snprintf(path, sizeof(path), "%s/man/ashesd.conf.5", src);
-	man = daemon_test_read(path);
-	snprintf(path, sizeof(path), "%s/contrib/ashesd.conf", src);
-	example = daemon_test_read(path);
+	read_config_docs(&man, &example);
 	ck_assert_msg(load(minimal(), &cfg, &errors) == 0, "%s", errors);
 	free(errors);
 	config_dump(&cfg, &dump);

@@ -19,19 +19,6 @@
 #include "daemon_test.h"
 #include "../check_run.h"
 
-/* A valid maildir config with text after it (one line: line 6 on). */
-static int load_with(const char *text, struct config *cfg, char **errors)
-{
-	struct buf all = BUF_INIT;
-	int r;
-
-	buf_printf(&all, "[source]\ntype = maildir\nmaildir = %s\n"
-		   "[smtp]\nfrom = ashes@example.org\n%s", tmpdir, text);
-	r = load(buf_str(&all), cfg, errors);
-	buf_free(&all);
-	return r;
-}
-
 /* Load text, which must be refused with message among the errors. */
 static void refused(const char *text, const char *message)
 {

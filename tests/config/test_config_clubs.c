@@ -22,19 +22,6 @@
 #define NOT_A_NAME " is not a player name (2 to 24 letters, digits, '-' " \
 	"or '_', starting with a letter, and no command word)"
 
-/* A valid maildir config with text after it (its first line is 6). */
-static int load_with(const char *text, struct config *cfg, char **errors)
-{
-	struct buf all = BUF_INIT;
-	int r;
-
-	buf_printf(&all, "[source]\ntype = maildir\nmaildir = %s\n"
-		   "[smtp]\nfrom = ashes@example.org\n%s", tmpdir, text);
-	r = load(buf_str(&all), cfg, errors);
-	buf_free(&all);
-	return r;
-}
-
 static void loaded(const char *text, struct config *cfg)
 {
 	char *errors;
@@ -673,14 +660,9 @@ START_TEST(test_documented)
 	struct buf dump = BUF_INIT, uncommented = BUF_INIT;
 	struct config cfg;
 	char path[1024], *man, *example;
-	const char *src = getenv("ASHES_SRCDIR");
 	size_t keys = 0;
 
-	ck_assert_ptr_nonnull(src);
-	snprintf(path, sizeof(path), "%s/man/ashesd.conf.5", src);
-	man = daemon_test_read(path);
-	snprintf(path, sizeof(path), "%s/contrib/ashesd.conf", src);
-	example = daemon_test_read(path);
+	read_config_docs(&man, &example);
 	loaded("[ladder l]\nopen = yes\n"
 	       "[league g]\nopen = yes\nseason_start = 2027-01-01\n", &cfg);
 	config_dump(&cfg, &dump);
