@@ -110,6 +110,12 @@ static inline void link_game(int64_t game, const char *ladder,
 	ck_assert_int_eq(store_game_club_set(st, &gc, &err), 0);
 }
 
+/* The schema itself refuses sql, or takes it. */
+#define ck_schema_refuses(sql) \
+	ck_assert_msg(exec_rc(sql) != 0, "accepted: %s", sql)
+#define ck_schema_takes(sql) \
+	ck_assert_msg(exec_rc(sql) == 0, "refused: %s", sql)
+
 static inline long long count(const char *table)
 {
 	char sql[128];

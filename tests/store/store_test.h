@@ -184,6 +184,19 @@ static inline void dir_teardown(void)
 	test_dir_remove();
 }
 
+/* A database at path at schema version `version` (older than this
+ * tree's), closed: what an older ashesd left. */
+static inline void test_db_at_version(const char *path, int version)
+{
+	struct store_options o = test_options();
+	struct store *s;
+
+	o.no_migrate = true;
+	s = test_open_at(path, &o);
+	ck_assert_int_eq(store_migrate(s, version, &err), 0);
+	store_close(&s);
+}
+
 /* Run SQL on a new connection (to set up states the API refuses to). */
 static inline void test_exec(const char *path, const char *sql)
 {

@@ -109,18 +109,15 @@ START_TEST(test_vacation_refused)
 	ck_assert_int_eq(count("vacations"), 0);
 
 	/* the schema's own checks */
-	ck_assert_int_ne(exec_rc("INSERT INTO vacations (player_id, from_at, "
-				 "to_at, days, created) "
-				 "VALUES (1, 5, 5, 0, 1)"),
-			 0);
-	ck_assert_int_ne(exec_rc("INSERT INTO vacations (player_id, from_at, "
-				 "to_at, days, created) "
-				 "VALUES (1, 5, 6, -1, 1)"),
-			 0);
-	ck_assert_int_eq(exec_rc("INSERT INTO vacations (player_id, from_at, "
-				 "to_at, days, created) "
-				 "VALUES (1, 5, 6, 0, 1)"),
-			 0);
+	ck_schema_refuses("INSERT INTO vacations (player_id, from_at, "
+			  "to_at, days, created) "
+			  "VALUES (1, 5, 5, 0, 1)");
+	ck_schema_refuses("INSERT INTO vacations (player_id, from_at, "
+			  "to_at, days, created) "
+			  "VALUES (1, 5, 6, -1, 1)");
+	ck_schema_takes("INSERT INTO vacations (player_id, from_at, "
+			"to_at, days, created) "
+			"VALUES (1, 5, 6, 0, 1)");
 }
 END_TEST
 
@@ -239,10 +236,10 @@ START_TEST(test_player_clock)
 	ck_assert_int_eq(count("player_clock"), 2);
 
 	/* the schema: days and accrued_at together, never negative */
-	ck_assert_int_ne(exec_rc("UPDATE player_clock SET vacation_days = 3 "
-				 "WHERE accrued_at IS NULL"), 0);
-	ck_assert_int_ne(exec_rc("UPDATE player_clock SET vacation_days = -3 "
-				 "WHERE accrued_at IS NOT NULL"), 0);
+	ck_schema_refuses("UPDATE player_clock SET vacation_days = 3 "
+			  "WHERE accrued_at IS NULL");
+	ck_schema_refuses("UPDATE player_clock SET vacation_days = -3 "
+			  "WHERE accrued_at IS NOT NULL");
 }
 END_TEST
 
@@ -260,8 +257,7 @@ START_TEST(test_player_delete_cascades)
 			 0);
 	ck_assert_int_eq(store_vacation_add(st, b, 1, 2, 0, 0, 1, NULL, &err),
 			 0);
-	ck_assert_int_eq(exec_rc("DELETE FROM players WHERE name = 'alice'"),
-			 0);
+	ck_schema_takes("DELETE FROM players WHERE name = 'alice'");
 	ck_assert_int_eq(count("player_clock"), 0);
 	ck_assert_int_eq(count("vacations"), 1);
 }
@@ -319,7 +315,7 @@ START_TEST(test_clock_events)
 
 	/* the events go with their game */
 	ck_assert_int_eq(h, 2);
-	ck_assert_int_eq(exec_rc("DELETE FROM games WHERE id = 2"), 0);
+	ck_schema_takes("DELETE FROM games WHERE id = 2");
 	ck_assert_int_eq(count("clock_events"), 3);
 }
 END_TEST
@@ -371,16 +367,16 @@ START_TEST(test_clock_event_refused)
 	ck_assert_int_eq(count("clock_events"), 2);
 
 	/* the schema's own checks */
-	ck_assert_int_ne(exec_rc("INSERT INTO clock_events (game_id, at, kind) "
-				 "VALUES (1, 1, 'Flag')"), 0);
-	ck_assert_int_ne(exec_rc("INSERT INTO clock_events (game_id, at, kind) "
-				 "VALUES (1, 1, '')"), 0);
-	ck_assert_int_ne(exec_rc("INSERT INTO clock_events (game_id, at, kind, "
-				 "note) VALUES (1, 1, 'adjust', "
-				 "printf('%.201c', 'x'))"), 0);
-	ck_assert_int_eq(exec_rc("INSERT INTO clock_events (game_id, at, kind, "
-				 "note) VALUES (1, 1, 'adjust', "
-				 "printf('%.200c', 'x'))"), 0);
+	ck_schema_refuses("INSERT INTO clock_events (game_id, at, kind) "
+			  "VALUES (1, 1, 'Flag')");
+	ck_schema_refuses("INSERT INTO clock_events (game_id, at, kind) "
+			  "VALUES (1, 1, '')");
+	ck_schema_refuses("INSERT INTO clock_events (game_id, at, kind, "
+			  "note) VALUES (1, 1, 'adjust', "
+			  "printf('%.201c', 'x'))");
+	ck_schema_takes("INSERT INTO clock_events (game_id, at, kind, "
+			"note) VALUES (1, 1, 'adjust', "
+			"printf('%.200c', 'x'))");
 }
 END_TEST
 
@@ -537,7 +533,7 @@ START_TEST(test_game_clock_columns)
 	ck_assert_int_eq(store_error_kind(st), STORE_ERROR_USAGE);
 	store_game_free(&back);
 	ck_assert_int_eq(count("games"), 1);
-	ck_assert_int_ne(exec_rc("UPDATE games SET clock_side = 2"), 0);
+	ck_schema_refuses("UPDATE games SET clock_side = 2");
 }
 END_TEST
 
@@ -590,8 +586,8 @@ START_TEST(test_game_cancelled)
 	store_rows_free(&list, n, sizeof(*list), store_game_clear);
 
 	/* a cancelled game had both players */
-	ck_assert_int_ne(exec_rc("UPDATE games SET black_id = NULL WHERE "
-				 "status = 'cancelled'"), 0);
+	ck_schema_refuses("UPDATE games SET black_id = NULL WHERE "
+			  "status = 'cancelled'");
 }
 END_TEST
 
@@ -650,11 +646,7 @@ START_TEST(test_migration_from_7)
 	store_close(&st);
 	test_dir_remove();
 	test_dir_make();
-	o = test_options();
-	o.no_migrate = true;
-	st = test_open_at(test_db, &o);
-	ck_assert_int_eq(store_migrate(st, 7, &err), 0);
-	store_close(&st);
+	test_db_at_version(test_db, 7);
 	/* rows in every column of games (the API writes version 8's) */
 	test_exec(test_db,
 		"INSERT INTO players (id, name, created) VALUES"
@@ -690,6 +682,7 @@ START_TEST(test_migration_from_7)
 	others_before = rows_text(test_db, others);
 	ck_assert_int_eq(test_query_int(test_db, "PRAGMA user_version"), 7);
 
+	o.no_migrate = true;
 	st = test_open_at(test_db, &o);
 	ck_assert_int_eq(store_migrate(st, 8, &err), 0);
 	ck_assert_int_eq(test_query_int(test_db, "PRAGMA user_version"), 8);

@@ -265,26 +265,24 @@ START_TEST(test_ladder_event_refused)
 	ck_assert_int_gt(id, 0);
 
 	/* the schema's own checks */
-	ck_assert_int_ne(exec_rc("INSERT INTO ladder_events (ladder, kind, at, "
-				 "player_id) VALUES ('Main', 'joined', 1, 1)"),
-			 0);
-	ck_assert_int_ne(exec_rc("INSERT INTO ladder_events (ladder, kind, at, "
-				 "player_id) VALUES ('main', 'won', 1, 1)"), 0);
-	ck_assert_int_ne(exec_rc("INSERT INTO ladder_events (ladder, kind, at, "
-				 "player_id, other_id, game_id) VALUES "
-				 "('main', 'result', 1, 1, 2, 1)"), 0);
-	ck_assert_int_ne(exec_rc("INSERT INTO ladder_events (ladder, kind, at, "
-				 "player_id, position) VALUES "
-				 "('main', 'moved', 1, 1, 1)"), 0);
-	ck_assert_int_ne(exec_rc("INSERT INTO ladder_events (ladder, kind, at, "
-				 "player_id, actor) VALUES "
-				 "('main', 'joined', 1, 1, 'root')"), 0);
-	ck_assert_int_ne(exec_rc("INSERT INTO ladder_events (ladder, kind, at, "
-				 "player_id) VALUES ('main', 'joined', 1, 9)"),
-			 0);
-	ck_assert_int_eq(exec_rc("INSERT INTO ladder_events (ladder, kind, at, "
-				 "player_id, position, actor) VALUES "
-				 "('main', 'moved', 1, 1, 1, 'daemon')"), 0);
+	ck_schema_refuses("INSERT INTO ladder_events (ladder, kind, at, "
+			  "player_id) VALUES ('Main', 'joined', 1, 1)");
+	ck_schema_refuses("INSERT INTO ladder_events (ladder, kind, at, "
+			  "player_id) VALUES ('main', 'won', 1, 1)");
+	ck_schema_refuses("INSERT INTO ladder_events (ladder, kind, at, "
+			  "player_id, other_id, game_id) VALUES "
+			  "('main', 'result', 1, 1, 2, 1)");
+	ck_schema_refuses("INSERT INTO ladder_events (ladder, kind, at, "
+			  "player_id, position) VALUES "
+			  "('main', 'moved', 1, 1, 1)");
+	ck_schema_refuses("INSERT INTO ladder_events (ladder, kind, at, "
+			  "player_id, actor) VALUES "
+			  "('main', 'joined', 1, 1, 'root')");
+	ck_schema_refuses("INSERT INTO ladder_events (ladder, kind, at, "
+			  "player_id) VALUES ('main', 'joined', 1, 9)");
+	ck_schema_takes("INSERT INTO ladder_events (ladder, kind, at, "
+			"player_id, position, actor) VALUES "
+			"('main', 'moved', 1, 1, 1, 'daemon')");
 }
 END_TEST
 
@@ -374,13 +372,12 @@ START_TEST(test_game_club)
 	ck_assert_int_eq(store_game_club_get(st, g3, &back, &err), 0);
 
 	/* the schema's own checks; a game's link goes with the game */
-	ck_assert_int_ne(exec_rc("INSERT INTO game_club (game_id) VALUES (3)"),
-			 0);
-	ck_assert_int_ne(exec_rc("INSERT INTO game_club (game_id, ladder, "
-				 "group_no) VALUES (3, 'main', 1)"), 0);
-	ck_assert_int_ne(exec_rc("INSERT INTO game_club (game_id, ladder, "
-				 "rated) VALUES (3, 'main', 2)"), 0);
-	ck_assert_int_eq(exec_rc("DELETE FROM games WHERE id = 1"), 0);
+	ck_schema_refuses("INSERT INTO game_club (game_id) VALUES (3)");
+	ck_schema_refuses("INSERT INTO game_club (game_id, ladder, "
+			  "group_no) VALUES (3, 'main', 1)");
+	ck_schema_refuses("INSERT INTO game_club (game_id, ladder, "
+			  "rated) VALUES (3, 'main', 2)");
+	ck_schema_takes("DELETE FROM games WHERE id = 1");
 	ck_assert_int_eq(count("game_club"), 1);
 }
 END_TEST
@@ -519,12 +516,12 @@ START_TEST(test_league_seasons)
 					 &err));
 	ck_assert_int_eq(again, -5);
 	ck_assert_int_eq(count("league_seasons"), 3);
-	ck_assert_int_ne(exec_rc("INSERT INTO league_seasons (league, number, "
-				 "starts, ends, created) VALUES "
-				 "('x', 1, 5, 4, 1)"), 0);
-	ck_assert_int_ne(exec_rc("INSERT INTO league_seasons (league, number, "
-				 "starts, ends, created) VALUES "
-				 "('x', 0, 5, 6, 1)"), 0);
+	ck_schema_refuses("INSERT INTO league_seasons (league, number, "
+			  "starts, ends, created) VALUES "
+			  "('x', 1, 5, 4, 1)");
+	ck_schema_refuses("INSERT INTO league_seasons (league, number, "
+			  "starts, ends, created) VALUES "
+			  "('x', 0, 5, 6, 1)");
 }
 END_TEST
 

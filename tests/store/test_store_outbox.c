@@ -434,10 +434,7 @@ START_TEST(test_envelope_v1)
 	int64_t game;
 
 	snprintf(path, sizeof(path), "%s/v2.db", test_dir);
-	o.no_migrate = true;
-	old = test_open_at(path, &o);
-	ck_assert_int_eq(store_migrate(old, 2, &err), 0);
-	store_close(&old);
+	test_db_at_version(path, 2);
 	/* the game as version 2 holds it (store_game_create writes the
 	 * columns of the latest schema) */
 	test_exec(path, "INSERT INTO players (id, name, created) VALUES "
@@ -557,10 +554,7 @@ START_TEST(test_envelope_image_type_upgrade)
 	size_t n = 0;
 
 	snprintf(path, sizeof(path), "%s/v6.db", test_dir);
-	o.no_migrate = true;
-	old = test_open_at(path, &o);
-	ck_assert_int_eq(store_migrate(old, 6, &err), 0);
-	store_close(&old);
+	test_db_at_version(path, 6);
 	snprintf(sql, sizeof(sql),
 		 "INSERT INTO outbox (version, kind, recipient, message_id, "
 		 "subject, auto_reply, body, html, image, created, "

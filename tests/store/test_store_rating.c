@@ -121,14 +121,14 @@ START_TEST(test_rating_refused)
 
 	/* the schema's own checks: 9e999 is SQLite's infinity */
 	ck_assert_int_eq(store_rating_set(st, &ok, &err), 0);
-	ck_assert_int_ne(exec_rc("UPDATE ratings SET r = 9e999"), 0);
-	ck_assert_int_ne(exec_rc("UPDATE ratings SET r = -9e999"), 0);
-	ck_assert_int_ne(exec_rc("UPDATE ratings SET rd = 0"), 0);
-	ck_assert_int_ne(exec_rc("UPDATE ratings SET vol = 9e999"), 0);
-	ck_assert_int_ne(exec_rc("UPDATE ratings SET games = -1"), 0);
-	ck_assert_int_ne(exec_rc("UPDATE ratings SET r = 'high'"), 0);
-	ck_assert_int_eq(exec_rc("UPDATE ratings SET "
-				 "r = -1.7976931348623157e308"), 0);
+	ck_schema_refuses("UPDATE ratings SET r = 9e999");
+	ck_schema_refuses("UPDATE ratings SET r = -9e999");
+	ck_schema_refuses("UPDATE ratings SET rd = 0");
+	ck_schema_refuses("UPDATE ratings SET vol = 9e999");
+	ck_schema_refuses("UPDATE ratings SET games = -1");
+	ck_schema_refuses("UPDATE ratings SET r = 'high'");
+	ck_schema_takes("UPDATE ratings SET "
+			"r = -1.7976931348623157e308");
 }
 END_TEST
 
@@ -209,10 +209,9 @@ START_TEST(test_rating_changes)
 	ck_assert_int_eq(store_rating_change_add(st, &c, &err), 0);
 
 	/* the schema's own checks; a game's changes go with it */
-	ck_assert_int_ne(exec_rc("UPDATE rating_changes SET rd_after = -1"), 0);
-	ck_assert_int_ne(exec_rc("UPDATE rating_changes SET r_after = 9e999"),
-			 0);
-	ck_assert_int_eq(exec_rc("DELETE FROM games WHERE id = 1"), 0);
+	ck_schema_refuses("UPDATE rating_changes SET rd_after = -1");
+	ck_schema_refuses("UPDATE rating_changes SET r_after = 9e999");
+	ck_schema_takes("DELETE FROM games WHERE id = 1");
 	ck_assert_int_eq(count("rating_changes"), 2);
 }
 END_TEST
@@ -397,7 +396,7 @@ static char *old_rows(const char *queries)
 
 START_TEST(test_migration_from_8)
 {
-	struct store_options o;
+	struct store_options o = test_options();
 	struct store_check_report *r = NULL;
 	struct store_settings set;
 	struct store_game_club gc = { 0 };
@@ -408,11 +407,7 @@ START_TEST(test_migration_from_8)
 	store_close(&st);
 	test_dir_remove();
 	test_dir_make();
-	o = test_options();
-	o.no_migrate = true;
-	st = test_open_at(test_db, &o);
-	ck_assert_int_eq(store_migrate(st, 8, &err), 0);
-	store_close(&st);
+	test_db_at_version(test_db, 8);
 	test_exec(test_db,
 		"INSERT INTO players (id, name, created) VALUES"
 		" (1, 'alice', 1), (2, 'bob', 2);"
@@ -464,6 +459,7 @@ START_TEST(test_migration_from_8)
 	queries = table_queries();
 	before = old_rows(queries); /* a row in every table, too */
 
+	o.no_migrate = true;
 	st = test_open_at(test_db, &o);
 	ck_assert_int_eq(store_migrate(st, 9, &err), 0);
 	ck_assert_int_eq(test_query_int(test_db, "PRAGMA user_version"), 9);

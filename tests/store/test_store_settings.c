@@ -140,26 +140,24 @@ START_TEST(test_settings_refused)
 	ck_assert_int_eq(store_error_kind(st), STORE_ERROR_USAGE);
 	ck_assert_int_eq(count("player_settings"), 0);
 	/* the schema's own checks */
-	ck_assert_int_ne(exec_rc("INSERT INTO player_settings "
-			 "(player_id, pictures, updated) VALUES (1, 'gif', 1)"),
-			 0);
-	ck_assert_int_ne(exec_rc("INSERT INTO player_settings "
-			 "(player_id, moves, updated) VALUES (1, 'most', 1)"),
-			 0);
-	ck_assert_int_ne(exec_rc("INSERT INTO player_settings "
-			 "(player_id, confirm, updated) VALUES (1, 2, 1)"), 0);
-	ck_assert_int_ne(exec_rc("INSERT INTO player_settings "
-			 "(player_id, reminders, updated) VALUES (1, 2, 1)"),
-			 0);
-	ck_assert_int_ne(exec_rc("INSERT INTO player_settings "
-			 "(player_id, timezone, updated) VALUES (1, "
-			 "printf('%.64c', 'Z'), 1)"), 0);
-	ck_assert_int_ne(exec_rc("INSERT INTO player_settings "
-			 "(player_id, timezone, updated) VALUES (1, "
-			 "'Europe/Berlin;', 1)"), 0);
-	ck_assert_int_eq(exec_rc("INSERT INTO player_settings "
-			 "(player_id, timezone, updated) VALUES (1, "
-			 "printf('%.63c', 'Z'), 1)"), 0);
+	ck_schema_refuses("INSERT INTO player_settings "
+			  "(player_id, pictures, updated) "
+			  "VALUES (1, 'gif', 1)");
+	ck_schema_refuses("INSERT INTO player_settings "
+			  "(player_id, moves, updated) VALUES (1, 'most', 1)");
+	ck_schema_refuses("INSERT INTO player_settings "
+			  "(player_id, confirm, updated) VALUES (1, 2, 1)");
+	ck_schema_refuses("INSERT INTO player_settings "
+			  "(player_id, reminders, updated) VALUES (1, 2, 1)");
+	ck_schema_refuses("INSERT INTO player_settings "
+			  "(player_id, timezone, updated) VALUES (1, "
+			  "printf('%.64c', 'Z'), 1)");
+	ck_schema_refuses("INSERT INTO player_settings "
+			  "(player_id, timezone, updated) VALUES (1, "
+			  "'Europe/Berlin;', 1)");
+	ck_schema_takes("INSERT INTO player_settings "
+			"(player_id, timezone, updated) VALUES (1, "
+			"printf('%.63c', 'Z'), 1)");
 }
 END_TEST
 
@@ -338,11 +336,10 @@ START_TEST(test_settings_standings)
 	/* a row written without it has it on; the schema's own check */
 	snprintf(sql, sizeof(sql), "INSERT INTO player_settings (player_id, "
 		 "digest, updated) VALUES (%lld, 1, 1)", (long long)b);
-	ck_assert_int_eq(exec_rc(sql), 0);
+	ck_schema_takes(sql);
 	ck_assert_int_eq(store_settings_get(st, b, &back, &err), 0);
 	ck_assert(back.standings && back.digest);
-	ck_assert_int_ne(exec_rc("UPDATE player_settings SET standings = 2"),
-			 0);
+	ck_schema_refuses("UPDATE player_settings SET standings = 2");
 }
 END_TEST
 
