@@ -419,22 +419,15 @@ END_TEST
  * another result is an error on that line. */
 START_TEST(t_record_with_passes)
 {
-	const char *src = getenv("ASHES_SRCDIR");
-	char path[4096], text[8192], edited[8192], *p, *out;
+	char text[8192], edited[8192], *p, *out;
 	struct core_record rec;
 	struct record_fault_info fault;
 	enum core_error err;
 	size_t len, passes = 0;
 	int line;
-	FILE *f;
 
-	snprintf(path, sizeof(path), "%s/fuzz/corpus/record/game-n4-pass",
-		 src ? src : ".");
-	f = fopen(path, "r");
-	ck_assert_msg(f != NULL, "%s", path);
-	len = fread(text, 1, sizeof(text) - 1, f);
-	fclose(f);
-	text[len] = '\0';
+	len = read_source("fuzz/corpus/record/game-n4-pass", text,
+			  sizeof(text));
 	ck_assert_int_eq(record_parse(&rec, text, len, &line, &err), 0);
 	for (size_t i = 0; i < rec.nplies; i++)
 		passes += rec.plies[i].kind == CORE_MOVE_PASS;

@@ -214,20 +214,11 @@ END_TEST
  * back identical and replays. */
 START_TEST(t_docs_example)
 {
-	const char *src = getenv("ASHES_SRCDIR");
-	char path[4096], doc[65536], *start, *end;
+	char doc[65536], *start, *end;
 	struct record2 rec;
 	struct core_record out;
-	size_t len;
-	FILE *f;
 
-	snprintf(path, sizeof(path), "%s/docs/record-format.md",
-		 src ? src : ".");
-	f = fopen(path, "r");
-	ck_assert_msg(f != NULL, "%s", path);
-	len = fread(doc, 1, sizeof(doc) - 1, f);
-	fclose(f);
-	doc[len] = '\0';
+	read_source("docs/record-format.md", doc, sizeof(doc));
 	start = strstr(doc, "```\nashes-record 2\n");
 	ck_assert_ptr_nonnull(start);
 	start += 4;
@@ -329,21 +320,14 @@ END_TEST
  * without a signer, and the result as a tag. */
 START_TEST(t_version1_passes)
 {
-	const char *src = getenv("ASHES_SRCDIR");
-	char path[4096], text[8192];
+	char text[8192];
 	struct record2 rec;
 	struct core_record out;
 	struct record2_fault f;
 	size_t len;
-	FILE *fp;
 
-	snprintf(path, sizeof(path), "%s/fuzz/corpus/record/game-n4-pass",
-		 src ? src : ".");
-	fp = fopen(path, "r");
-	ck_assert_msg(fp != NULL, "%s", path);
-	len = fread(text, 1, sizeof(text) - 1, fp);
-	fclose(fp);
-	text[len] = '\0';
+	len = read_source("fuzz/corpus/record/game-n4-pass", text,
+			  sizeof(text));
 	parse_ok(text, len, &rec);
 	ck_assert_str_eq(record2_tag_get(&rec, "Variant"),
 			 "size=4 tax=removed");
@@ -374,17 +358,12 @@ START_TEST(t_replay_legal_and_illegal)
 	parse_ok(full_text, strlen(full_text), &rec);
 	ck_assert_int_eq(record2_replay(&rec, &out, &f), 0);
 	{
-		const char *src = getenv("ASHES_SRCDIR");
-		char path[4096], buf[8192];
+		char buf[8192];
 		size_t len;
-		FILE *fp;
-		snprintf(path, sizeof(path),
-			 "%s/fuzz/corpus/record/game-n4-pass",
-			 src ? src : ".");
-		fp = fopen(path, "r");
-		ck_assert_ptr_nonnull(fp);
-		len = fread(buf, 1, sizeof(buf), fp);
-		fclose(fp);
+
+		len = read_source("fuzz/corpus/record/game-n4-pass", buf,
+				  sizeof(buf));
+
 		ck_assert_int_eq(record_parse(&v1, buf, len, &line, &err), 0);
 	}
 	ck_assert_uint_eq(out.nplies, v1.nplies);

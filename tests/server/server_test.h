@@ -212,6 +212,23 @@ static inline void outbox_free(struct outbox *o)
 	store_outbox_msgs_free(&o->m, o->n);
 }
 
+/* The mails queued since the last look, thrown away. */
+static inline void mail_drop(void)
+{
+	struct outbox o = new_mail();
+
+	outbox_free(&o);
+}
+
+/* Exactly n mails were queued since the last look. */
+static inline void mail_count_is(size_t n)
+{
+	struct outbox o = new_mail();
+
+	ck_assert_uint_eq(o.n, n);
+	outbox_free(&o);
+}
+
 /* The mail to `to` of kind `kind`, or NULL. */
 static inline const struct store_outbox_msg *mail_to(const struct outbox *o,
 					      const char *to, const char *kind)
@@ -266,12 +283,10 @@ static inline void join(const char *fp, const char *from, const char *name)
 
 static inline void register_three(void)
 {
-	struct outbox o;
 	join(ALICE_FP, ALICE, "alice");
 	join(BOB_FP, BOB, "bob");
 	join(CAROL_FP, CAROL, "carol");
-	o = new_mail();
-	outbox_free(&o);
+	mail_drop();
 }
 
 /* The game a queued mail is about. */
@@ -281,6 +296,25 @@ static inline int64_t game_of(const struct store_outbox_msg *m)
 	ck_assert_int_gt(m->game_id, 0);
 	return m->game_id;
 }
+
+/* The player of fp and address `from` sends "WORD GAME REST" (REST may
+ * be empty), which the service takes (SERVER_OK). */
+static inline void game_says(const char *fp, const char *from,
+			     const char *word, int64_t game, const char *rest)
+{
+	char body[256];
+
+	snprintf(body, sizeof(body), "%s %" PRId64 "%s%s\n", word, game,
+		 rest[0] != '\0' ? " " : "", rest);
+	ck_assert_int_eq(send_as(fp, from, NULL, body).status, SERVER_OK);
+}
+
+#define ALICE_GAME(word, game, rest) \
+	game_says(ALICE_FP, ALICE, word, game, rest)
+#define BOB_GAME(word, game, rest) \
+	game_says(BOB_FP, BOB, word, game, rest)
+#define CAROL_GAME(word, game, rest) \
+	game_says(CAROL_FP, CAROL, word, game, rest)
 
 /* alice sends `line` (a challenge): the game her reply names. */
 static inline int64_t alice_challenges(const char *line)
@@ -299,15 +333,12 @@ static inline int64_t alice_challenges(const char *line)
 static inline int64_t start_game(const char *options)
 {
 	char body[128];
-	struct outbox o;
 	int64_t g;
 
 	snprintf(body, sizeof(body), "challenge bob %s\n", options);
 	g = alice_challenges(body);
-	snprintf(body, sizeof(body), "accept %" PRId64 "\n", g);
-	ck_assert_int_eq(BOB_SAYS(body).status, SERVER_OK);
-	o = new_mail();
-	outbox_free(&o);
+	BOB_GAME("accept", g, "");
+	mail_drop();
 	return g;
 }
 

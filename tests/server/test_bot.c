@@ -42,10 +42,7 @@ static void bot_setup(unsigned rate_limit, bool rated)
 	ck_assert_msg(server_bot_enlist(srv, BOT_FP, now, &error) == 0, "%s",
 		      error);
 	join(ALICE_FP, ALICE, "alice");
-	{
-		struct outbox o = new_mail();
-		outbox_free(&o);
-	}
+	mail_drop();
 }
 
 /* The game alice's `challenge bot` made. */
@@ -122,7 +119,6 @@ START_TEST(test_bot_key_from_mailbox)
 {
 	struct mail m = { .fp = BOT_FP, .from = "erin@evil.example" };
 	struct server_outcome out;
-	struct outbox o;
 	char line[64];
 	int64_t g;
 
@@ -135,9 +131,7 @@ START_TEST(test_bot_key_from_mailbox)
 	ck_assert_str_eq(out.outcome, "refused: own_key (signed by a key of "
 			 "this daemon; not answered)");
 	ck_assert_int_eq(status_of(g), STORE_GAME_ACTIVE);
-	o = new_mail();
-	ck_assert_uint_eq(o.n, 0);
-	outbox_free(&o);
+	mail_count_is(0);
 	/* even from the bot thread, the bot's mail plays moves only: no
 	 * other act of the bot is ever recorded */
 	m.in_process = true;
@@ -200,15 +194,13 @@ START_TEST(test_bot_not_rate_limited)
 	char line[256], text[3][CORE_MOVE_TEXT_MAX];
 	const char *error;
 	int64_t g[3];
-	struct outbox o;
 
 	bot_setup(2, false);
 	now += 7200;
 	ck_assert_int_eq(ALICE_SAYS("challenge bot size=3\n"
 				    "challenge bot size=3\n"
 				    "challenge bot size=3").status, SERVER_OK);
-	o = new_mail();
-	outbox_free(&o);
+	mail_drop();
 	for (int i = 0; i < 3; i++) {
 		struct server_bot_turn t;
 		/* games 1, 2, 3 of this store */
@@ -228,8 +220,7 @@ START_TEST(test_bot_not_rate_limited)
 	/* Alice, a fourth mail within the hour: refused as a flood. */
 	ck_assert_int_eq(ALICE_SAYS("games").status, SERVER_OK);
 	ck_assert_int_eq(ALICE_SAYS("games").status, SERVER_MAIL_REFUSED);
-	o = new_mail();
-	outbox_free(&o);
+	mail_drop();
 }
 END_TEST
 
@@ -332,8 +323,7 @@ START_TEST(test_bot_hint_stale)
 	first_legal(g, text);
 	snprintf(line, sizeof(line), "move %" PRId64 " 1 %s", g, text);
 	ck_assert_int_eq(ALICE_SAYS(line).status, SERVER_OK);
-	o = new_mail();
-	outbox_free(&o);
+	mail_drop();
 	/* Thought about before her move came, answered after. */
 	ck_assert_int_eq(server_bot_hint_answer(srv, &hint, 100, now, &error),
 			 0);

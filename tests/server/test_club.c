@@ -121,7 +121,7 @@ START_TEST(test_ladder_join_challenge_win)
 {
 	struct store_game *g = NULL;
 	struct outbox o;
-	char ord[64], body[96];
+	char ord[64];
 	const char *error;
 	int64_t id;
 
@@ -145,19 +145,13 @@ START_TEST(test_ladder_join_challenge_win)
 	ck_assert_str_eq(g->clock_settings, "days:3");
 	ck_assert_int_eq(g->status, STORE_GAME_CHALLENGE);
 	store_game_free(&g);
-	snprintf(body, sizeof(body), "accept %" PRId64 "\n", id);
-	ck_assert_int_eq(BOB_SAYS(body).status, SERVER_OK);
+	BOB_GAME("accept", id, "");
 	/* carol plays White, bob resigns after four plies */
-	snprintf(body, sizeof(body), "move %" PRId64 " 1 c3-c4\n", id);
-	ck_assert_int_eq(CAROL_SAYS(body).status, SERVER_OK);
-	snprintf(body, sizeof(body), "move %" PRId64 " 2 b2-a1\n", id);
-	ck_assert_int_eq(BOB_SAYS(body).status, SERVER_OK);
-	snprintf(body, sizeof(body), "move %" PRId64 " 3 c3-b3\n", id);
-	ck_assert_int_eq(CAROL_SAYS(body).status, SERVER_OK);
-	snprintf(body, sizeof(body), "move %" PRId64 " 4 a1-a2\n", id);
-	ck_assert_int_eq(BOB_SAYS(body).status, SERVER_OK);
-	snprintf(body, sizeof(body), "resign %" PRId64 "\n", id);
-	ck_assert_int_eq(BOB_SAYS(body).status, SERVER_OK);
+	CAROL_GAME("move", id, "1 c3-c4");
+	BOB_GAME("move", id, "2 b2-a1");
+	CAROL_GAME("move", id, "3 c3-b3");
+	BOB_GAME("move", id, "4 a1-a2");
+	BOB_GAME("resign", id, "");
 	ck_assert_uint_eq(tick().club_results, 1);
 	order(ord, sizeof(ord));
 	ck_assert_str_eq(ord, "alice carol bob");
@@ -208,8 +202,7 @@ START_TEST(test_walkover_and_decline)
 	ck_assert_int_eq(ALICE_SAYS(body).status, SERVER_REFUSED);
 	/* carol challenges alice (now second); alice declines: a walkover */
 	b = challenge(CAROL_FP, CAROL, "alice");
-	snprintf(body, sizeof(body), "decline %" PRId64 "\n", b);
-	ck_assert_int_eq(ALICE_SAYS(body).status, SERVER_OK);
+	ALICE_GAME("decline", b, "");
 	tick();
 	order(ord, sizeof(ord));
 	ck_assert_str_eq(ord, "bob carol alice");
@@ -231,11 +224,7 @@ START_TEST(test_member_dropped_waits_for_games)
 	order(ord, sizeof(ord));
 	ck_assert_str_eq(ord, "alice bob carol");
 	/* the challenge ends (withdrawn): carol goes */
-	{
-		char body[64];
-		snprintf(body, sizeof(body), "withdraw %" PRId64 "\n", g);
-		ck_assert_int_eq(CAROL_SAYS(body).status, SERVER_OK);
-	}
+	CAROL_GAME("withdraw", g, "");
 	ck_assert_uint_eq(tick().club_withdrawn, 1);
 	order(ord, sizeof(ord));
 	ck_assert_str_eq(ord, "alice bob");
@@ -382,7 +371,7 @@ END_TEST
 
 START_TEST(test_absence_vacation_excluded)
 {
-	char ord[64], body[64];
+	char ord[64];
 	int64_t g;
 
 	register_three();
@@ -401,12 +390,10 @@ START_TEST(test_absence_vacation_excluded)
 	 * nothing at all */
 	g = start_game("size=3");
 	(void)g;
-	snprintf(body, sizeof(body), "move %" PRId64 " 1 c3-c4\n", g);
-	ck_assert_int_eq(ALICE_SAYS(body).status, SERVER_OK);
+	ALICE_GAME("move", g, "1 c3-c4");
 	ck_assert_int_eq(CAROL_SAYS("vacation 5\n").status, SERVER_OK);
 	now += 9 * DAY;
-	snprintf(body, sizeof(body), "move %" PRId64 " 2 b2-a1\n", g);
-	ck_assert_int_eq(BOB_SAYS(body).status, SERVER_OK);
+	BOB_GAME("move", g, "2 b2-a1");
 	now += DAY + 3600;
 	/* alice moved 10 days ago: out; carol joined 10 days ago, 5 of them
 	 * on vacation: stays; bob moved a day ago */

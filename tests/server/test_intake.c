@@ -45,8 +45,7 @@ START_TEST(test_duplicate_recorded)
 	int64_t when;
 
 	join(ALICE_FP, ALICE, "alice");
-	o = new_mail();
-	outbox_free(&o);
+	mail_drop();
 	ck_assert_int_eq(deliver(&m, &first), 0);
 	ck_assert_int_eq(first.status, SERVER_OK);
 	ck_assert_int_eq(deliver(&m, &again), 0);
@@ -87,8 +86,7 @@ START_TEST(test_rate_counted_once)
 
 	reconfigure(2, 0);
 	join(ALICE_FP, ALICE, "alice");
-	o = new_mail();
-	outbox_free(&o);
+	mail_drop();
 	/* every mail counts, join's two included; a new hour starts afresh */
 	ck_assert_int_eq(rate_count(ALICE_FP), 2);
 	now += 3600;
@@ -141,8 +139,7 @@ START_TEST(test_budget_counted_once)
 	cfg.limits.mails_per_hour = 3;
 	server_restart(&cfg);
 	join(ALICE_FP, ALICE, "alice");
-	o = new_mail();
-	outbox_free(&o);
+	mail_drop();
 	now += 3600;
 	ck_assert_int_eq(deliver(&m, &out), 0);
 	ck_assert_int_eq(out.status, SERVER_OK);
@@ -211,9 +208,7 @@ START_TEST(test_forged_dsn)
 	ck_assert_int_eq(store_player_by_name(st, "alice", &p, &error), 1);
 	ck_assert(!p->addresses[0].failing);
 	store_player_free(&p);
-	o = new_mail();
-	ck_assert_uint_eq(o.n, 0);
-	outbox_free(&o);
+	mail_count_is(0);
 	/* a real report about a mail we sent */
 	ours[0] = id;
 	m.bounce_ids = ours;
@@ -266,9 +261,7 @@ START_TEST(test_backscatter)
 	m.from = NULL;
 	ck_assert_int_eq(deliver(&m, &out), 0);
 	ck_assert_has(out.outcome, "no usable From");
-	o = new_mail();
-	ck_assert_uint_eq(o.n, 1);
-	outbox_free(&o);
+	mail_count_is(1);
 }
 END_TEST
 

@@ -84,8 +84,7 @@ START_TEST(test_register_store)
 	out = send_as(CAROL_FP, longaddr, NULL, "register carol\n");
 	ck_assert_int_eq(out.status, SERVER_REFUSED);
 	ck_assert_int_eq(store_player_by_name(st, "carol", &p, &error), 0);
-	o = new_mail();
-	outbox_free(&o);
+	mail_drop();
 }
 END_TEST
 
@@ -93,7 +92,6 @@ END_TEST
 
 START_TEST(test_failure_rolls_back)
 {
-	struct outbox o;
 	struct server_outcome out;
 	char body[128];
 	int64_t g;
@@ -119,23 +117,18 @@ START_TEST(test_failure_rolls_back)
 		}
 		failures++;
 		ck_assert_int_eq(ply_of(g), 0);
-		o = new_mail();
-		ck_assert_uint_eq(o.n, 0);
-		outbox_free(&o);
+		mail_count_is(0);
 	}
 	steps = failures;
 	ck_assert_int_gt(steps, 5);
 	ck_assert_int_eq(ply_of(g), 1);
-	o = new_mail();
-	ck_assert_uint_eq(o.n, 2);
-	outbox_free(&o);
+	mail_count_is(2);
 }
 END_TEST
 
 START_TEST(test_locked_by_another_process)
 {
 	struct server_outcome out;
-	struct outbox o;
 	char body[128];
 	int64_t g;
 	int fds[2], status;
@@ -171,9 +164,7 @@ START_TEST(test_locked_by_another_process)
 	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
 	ck_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0);
 	ck_assert_int_eq(ply_of(g), 1);
-	o = new_mail();
-	ck_assert_uint_eq(o.n, 2);
-	outbox_free(&o);
+	mail_count_is(2);
 }
 END_TEST
 
@@ -191,7 +182,6 @@ START_TEST(test_batch)
 	const char *from[3] = { ALICE, BOB, ALICE };
 	const char *ids[3] = { "b1@x", "b2@x", "b1@x" };
 	const char *error;
-	struct outbox o;
 	struct store_player *p = NULL;
 
 	memset(in, 0, sizeof(in));
@@ -218,9 +208,7 @@ START_TEST(test_batch)
 			break;
 		ck_assert_int_eq(store_player_by_name(st, "alice", &p, &error), 0);
 		ck_assert_int_eq(store_player_by_name(st, "bob", &p, &error), 0);
-		o = new_mail();
-		ck_assert_uint_eq(o.n, 0);
-		outbox_free(&o);
+		mail_count_is(0);
 		ck_assert_uint_eq(out[0].queued, 0);
 	}
 	ck_assert_int_eq(out[0].status, SERVER_OK);
@@ -228,9 +216,7 @@ START_TEST(test_batch)
 	/* The third repeats the first's Message-ID inside the batch. */
 	ck_assert_int_eq(out[2].status, SERVER_DUPLICATE);
 	ck_assert_int_eq(out[2].inbound_id, out[0].inbound_id);
-	o = new_mail();
-	ck_assert_uint_eq(o.n, 2);
-	outbox_free(&o);
+	mail_count_is(2);
 }
 END_TEST
 
@@ -256,20 +242,27 @@ static char *run_ashes(const char *args)
 	return text;
 }
 
-/* `ashes games`, `ashes game show`, `ashes outbox list` on what the
- * service wrote. */
-START_TEST(test_admin_views)
+/* alice's and bob's game (the three registered) after alice's first
+ * move, e5-e7. */
+static int64_t game_after_e5_e7(void)
 {
-	struct outbox o;
-	char body[128], args[64], *text;
 	int64_t g;
 
 	register_three();
 	g = start_game("");
-	snprintf(body, sizeof(body), "move %" PRId64 " 1 e5-e7\n", g);
-	ALICE_SAYS(body);
-	o = new_mail();
-	outbox_free(&o);
+	ALICE_GAME("move", g, "1 e5-e7");
+	return g;
+}
+
+/* `ashes games`, `ashes game show`, `ashes outbox list` on what the
+ * service wrote. */
+START_TEST(test_admin_views)
+{
+	char args[64], *text;
+	int64_t g;
+
+	g = game_after_e5_e7();
+	mail_drop();
 	text = run_ashes("games");
 	ck_assert_has(text, "active");
 	ck_assert_has(text, "alice");
@@ -329,10 +322,7 @@ START_TEST(test_outbox_fields)
 	char body[128], cid[300], *first;
 	int64_t g;
 
-	register_three();
-	g = start_game("");
-	snprintf(body, sizeof(body), "move %" PRId64 " 1 e5-e7\n", g);
-	ALICE_SAYS(body);
+	g = game_after_e5_e7();
 	o = new_mail();
 	m = mail_to(&o, BOB, "your-move");
 	ck_assert_ptr_nonnull(m);
@@ -383,10 +373,7 @@ START_TEST(test_picture_choice)
 	char body[128];
 	int64_t g;
 
-	register_three();
-	g = start_game("");
-	snprintf(body, sizeof(body), "move %" PRId64 " 1 e5-e7\n", g);
-	ALICE_SAYS(body);
+	g = game_after_e5_e7();
 	o = new_mail();
 	m = mail_to(&o, BOB, "your-move");
 	ck_assert_ptr_nonnull(m);
@@ -535,7 +522,6 @@ START_TEST(test_forced_pass)
 		struct store_game *row = NULL;
 		int64_t who;
 		struct server_outcome out;
-		struct outbox o;
 
 		if (rec.plies[i].kind == CORE_MOVE_PASS)
 			continue; /* the service records it by itself */
@@ -551,8 +537,7 @@ START_TEST(test_forced_pass)
 		out = send_as(who == alice_id ? ALICE_FP : BOB_FP,
 			      who == alice_id ? ALICE : BOB, subject, body);
 		ck_assert_msg(out.status == SERVER_OK, "ply %zu: %s", i + 1, out.outcome);
-		o = new_mail();
-		outbox_free(&o);
+		mail_drop();
 	}
 	ck_assert_int_eq(status_of(g), STORE_GAME_FINISHED);
 	/* the stored result and reason are the rules core's */
@@ -581,8 +566,7 @@ START_TEST(test_forced_pass)
 	{
 		struct outbox o;
 		struct record2 r2;
-		snprintf(body, sizeof(body), "history %" PRId64 "\n", g);
-		ck_assert_int_eq(CAROL_SAYS(body).status, SERVER_OK);
+		CAROL_GAME("history", g, "");
 		o = new_mail();
 		ck_assert_has(o.m[0].body, "pass");
 		outbox_free(&o);
@@ -611,7 +595,6 @@ START_TEST(test_history_record)
 	register_three();
 	g = start_game("size=3 swap");
 	for (int i = 0; i < 5; i++) {
-		struct outbox o;
 		bool alice_moves;
 		struct store_game *row = NULL;
 		struct core_record r;
@@ -632,8 +615,7 @@ START_TEST(test_history_record)
 		ck_assert_int_eq(send_as(alice_moves ? ALICE_FP : BOB_FP,
 					 alice_moves ? ALICE : BOB, NULL,
 					 body).status, SERVER_OK);
-		o = new_mail();
-		outbox_free(&o);
+		mail_drop();
 	}
 	ck_assert_int_eq(ply_of(g), 5);
 

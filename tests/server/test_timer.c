@@ -47,26 +47,21 @@ static struct server_tick_report tick(int64_t at)
  * (both moved): bob to move.  The deadline into *deadline_r. */
 static int64_t clocked_game(const char *spec, int64_t *deadline_r)
 {
-	char opts[64], body[64];
+	char opts[64];
 	struct store_game *g;
-	struct outbox o;
 	int64_t id;
 
 	snprintf(opts, sizeof(opts), "size=3 clock=%s", spec);
 	id = start_game(opts);
-	snprintf(body, sizeof(body), "move %" PRId64 " 1 c3-c4\n", id);
-	ck_assert_int_eq(ALICE_SAYS(body).status, SERVER_OK);
-	snprintf(body, sizeof(body), "move %" PRId64 " 2 b2-a1\n", id);
-	ck_assert_int_eq(BOB_SAYS(body).status, SERVER_OK);
-	snprintf(body, sizeof(body), "move %" PRId64 " 3 c3-b3\n", id);
-	ck_assert_int_eq(ALICE_SAYS(body).status, SERVER_OK);
+	ALICE_GAME("move", id, "1 c3-c4");
+	BOB_GAME("move", id, "2 b2-a1");
+	ALICE_GAME("move", id, "3 c3-b3");
 	g = load(id);
 	ck_assert_int_eq(g->clock_side, 1);
 	ck_assert_int_ne(g->deadline_at, 0);
 	*deadline_r = g->deadline_at;
 	store_game_free(&g);
-	o = new_mail();
-	outbox_free(&o);
+	mail_drop();
 	return id;
 }
 
@@ -115,9 +110,7 @@ START_TEST(test_flag_at_the_exact_second)
 	r = tick(deadline + 10);
 	ck_assert_uint_eq(r.flags, 0);
 	ck_assert_int_eq(server_clock_next(srv, &at, &error), 0);
-	o = new_mail();
-	ck_assert_uint_eq(o.n, 0);
-	outbox_free(&o);
+	mail_count_is(0);
 }
 END_TEST
 
@@ -217,9 +210,7 @@ START_TEST(test_tick_faults)
 		g = load(id);
 		ck_assert_int_eq(g->status, STORE_GAME_ACTIVE);
 		store_game_free(&g);
-		o = new_mail();
-		ck_assert_uint_eq(o.n, 0);
-		outbox_free(&o);
+		mail_count_is(0);
 	}
 	ck_assert_int_eq(ret, 0);
 	ck_assert_int_gt(failures, 5);
