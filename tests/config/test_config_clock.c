@@ -31,6 +31,37 @@ static void refused(const char *text, const char *message)
 	free(errors);
 }
 
+/* "[section]\nkey = value\n" after load_with's config, which must load:
+ * into *cfg, its dump into *dump. */
+static void key_loads(const char *section, const char *key,
+		      const char *value, struct config *cfg, struct buf *dump)
+{
+	struct buf text = BUF_INIT;
+	char *errors;
+
+	buf_printf(&text, "[%s]\n%s = %s\n", section, key, value);
+	ck_assert_msg(load_with(buf_str(&text), cfg, &errors) == 0, "%s",
+		      errors);
+	free(errors);
+	buf_free(&text);
+	config_dump(cfg, dump);
+}
+
+/* "[section]\nkey = value\n", refused on its line (7) for `why` and
+ * then `more`. */
+static void key_refused(const char *section, const char *key,
+			const char *value, const char *why, const char *more)
+{
+	struct buf text = BUF_INIT, message = BUF_INIT;
+
+	buf_printf(&text, "[%s]\n%s = %s\n", section, key, value);
+	buf_printf(&message, "t.conf:7: [%s] %s: bad value \"%s\": %s%s",
+		   section, key, value, why, more);
+	refused(buf_str(&text), buf_str(&message));
+	buf_free(&text);
+	buf_free(&message);
+}
+
 START_TEST(test_clock_good)
 {
 	static const struct {
@@ -48,16 +79,11 @@ START_TEST(test_clock_good)
 	};
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		struct buf text = BUF_INIT, dump = BUF_INIT, want = BUF_INIT;
+		struct buf dump = BUF_INIT, want = BUF_INIT;
 		struct config cfg;
-		char *errors;
 
-		buf_printf(&text, "[game]\nclock = %s\n", cases[i].value);
-		ck_assert_msg(load_with(buf_str(&text), &cfg, &errors) == 0,
-			      "%s", errors);
-		free(errors);
+		key_loads("game", "clock", cases[i].value, &cfg, &dump);
 		ck_assert_str_eq(cfg.game.clock, cases[i].canonical);
-		config_dump(&cfg, &dump);
 		buf_printf(&want, "\n[game]\n");
 		ck_assert_ptr_nonnull(strstr(buf_str(&dump), buf_str(&want)));
 		buf_reset(&want);
@@ -66,7 +92,6 @@ START_TEST(test_clock_good)
 		ck_assert_msg(strstr(buf_str(&dump), buf_str(&want)) != NULL,
 			      "%s", buf_str(&dump));
 		config_free(&cfg);
-		buf_free(&text);
 		buf_free(&dump);
 		buf_free(&want);
 	}
@@ -98,14 +123,7 @@ START_TEST(test_clock_bad)
 	};
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		struct buf text = BUF_INIT, message = BUF_INIT;
-
-		buf_printf(&text, "[game]\nclock = %s\n", cases[i].value);
-		buf_printf(&message, "t.conf:7: [game] clock: bad value \"%s\": "
-			   "%s%s", cases[i].value, cases[i].why, forms);
-		refused(buf_str(&text), buf_str(&message));
-		buf_free(&text);
-		buf_free(&message);
+		key_refused("game", "clock", cases[i].value, cases[i].why, forms);
 	}
 	refused("[game]\nweekends = sometimes\n",
 		"t.conf:7: [game] weekends: bad value \"sometimes\"");
@@ -143,36 +161,23 @@ START_TEST(test_reminders)
 	};
 
 	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
-		struct buf text = BUF_INIT, dump = BUF_INIT, want = BUF_INIT;
+		struct buf dump = BUF_INIT, want = BUF_INIT;
 		struct config cfg;
-		char *errors;
 
-		buf_printf(&text, "[clock]\nreminders = %s\n", good[i].value);
-		ck_assert_msg(load_with(buf_str(&text), &cfg, &errors) == 0,
-			      "%s", errors);
-		free(errors);
+		key_loads("clock", "reminders", good[i].value, &cfg, &dump);
 		ck_assert_uint_eq(cfg.clock.reminders.count, good[i].count);
 		for (unsigned k = 0; k < good[i].count; k++)
 			ck_assert_uint_eq(cfg.clock.reminders.hours[k],
 					  good[i].hours[k]);
-		config_dump(&cfg, &dump);
 		buf_printf(&want, "\n[clock]\nreminders = %s\n", good[i].dumped);
 		ck_assert_msg(strstr(buf_str(&dump), buf_str(&want)) != NULL,
 			      "%s", buf_str(&dump));
 		config_free(&cfg);
-		buf_free(&text);
 		buf_free(&dump);
 		buf_free(&want);
 	}
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		struct buf text = BUF_INIT, message = BUF_INIT;
-
-		buf_printf(&text, "[clock]\nreminders = %s\n", bad[i].value);
-		buf_printf(&message, "t.conf:7: [clock] reminders: bad value "
-			   "\"%s\": %s", bad[i].value, bad[i].why);
-		refused(buf_str(&text), buf_str(&message));
-		buf_free(&text);
-		buf_free(&message);
+		key_refused("clock", "reminders", bad[i].value, bad[i].why, "");
 	}
 }
 END_TEST

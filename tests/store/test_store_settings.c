@@ -220,6 +220,14 @@ START_TEST(test_setting_words_clock)
 		"Europe/Berlin ", "Europe\\Berlin", "Ütc", "Europe/Berlin;",
 		"Europe.Berlin",
 	};
+	/* what is written, what is kept ("": UTC) */
+	static const struct {
+		const char *text, *kept;
+	} zones[] = {
+		{ "Europe/Berlin", "Europe/Berlin" }, { "utc", "" },
+		{ "Etc/GMT+5", "Etc/GMT+5" }, { "UtC", "" },
+		{ "america/new_york", "america/new_york" },
+	};
 	size_t i;
 
 	store_settings_default(&s);
@@ -250,23 +258,13 @@ START_TEST(test_setting_words_clock)
 
 	/* timezone: "" reads UTC; a name keeps its case */
 	ck_assert_str_eq(store_setting_word(&s, STORE_SETTING_TIMEZONE), "UTC");
-	ck_assert_int_eq(store_setting_parse_value(&s, STORE_SETTING_TIMEZONE,
-						   "Europe/Berlin"), 0);
-	ck_assert_str_eq(s.timezone, "Europe/Berlin");
-	ck_assert_str_eq(store_setting_word(&s, STORE_SETTING_TIMEZONE),
-			 "Europe/Berlin");
-	ck_assert_int_eq(store_setting_parse_value(&s, STORE_SETTING_TIMEZONE,
-						   "utc"), 0);
-	ck_assert_str_eq(s.timezone, "");
-	ck_assert_int_eq(store_setting_parse_value(&s, STORE_SETTING_TIMEZONE,
-						   "Etc/GMT+5"), 0);
-	ck_assert_str_eq(s.timezone, "Etc/GMT+5");
-	ck_assert_int_eq(store_setting_parse_value(&s, STORE_SETTING_TIMEZONE,
-						   "UtC"), 0);
-	ck_assert_str_eq(s.timezone, "");
-	ck_assert_int_eq(store_setting_parse_value(&s, STORE_SETTING_TIMEZONE,
-						   "america/new_york"), 0);
-	ck_assert_str_eq(s.timezone, "america/new_york");
+	for (i = 0; i < sizeof(zones) / sizeof(zones[0]); i++) {
+		ck_assert_int_eq(store_setting_parse_value(&s,
+				STORE_SETTING_TIMEZONE, zones[i].text), 0);
+		ck_assert_str_eq(s.timezone, zones[i].kept);
+		ck_assert_str_eq(store_setting_word(&s, STORE_SETTING_TIMEZONE),
+				 zones[i].kept[0] != '\0' ? zones[i].kept : "UTC");
+	}
 
 	/* not of a zone name's shape: s unchanged */
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
