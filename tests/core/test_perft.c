@@ -388,29 +388,29 @@ END_TEST
 #define PERFT_N4_D3 UINT64_C(3793212)
 #define PERFT_N5_D3 UINT64_C(51999858)
 
-START_TEST(t_perft_n4_depth3)
+/* perft to depth 3 at size N: the reference and the move generator both
+ * count `nodes`. */
+static void perft_depth3(int size, uint64_t nodes)
 {
 	struct core_variant v;
 	struct ref b;
 
 	core_variant_default(&v);
-	v.size = 4;
+	v.size = size;
 	ref_init(&b, &v);
-	ck_assert_uint_eq(ref_perft(&b, 3), PERFT_N4_D3);
-	ck_assert_uint_eq(perft_of(4, 3), PERFT_N4_D3);
+	ck_assert_uint_eq(ref_perft(&b, 3), nodes);
+	ck_assert_uint_eq(perft_of(size, 3), nodes);
+}
+
+START_TEST(t_perft_n4_depth3)
+{
+	perft_depth3(4, PERFT_N4_D3);
 }
 END_TEST
 
 START_TEST(t_perft_n5_depth3)
 {
-	struct core_variant v;
-	struct ref b;
-
-	core_variant_default(&v);
-	v.size = 5;
-	ref_init(&b, &v);
-	ck_assert_uint_eq(ref_perft(&b, 3), PERFT_N5_D3);
-	ck_assert_uint_eq(perft_of(5, 3), PERFT_N5_D3);
+	perft_depth3(5, PERFT_N5_D3);
 }
 END_TEST
 

@@ -171,6 +171,16 @@ static inline int deliver(const struct mail *m, struct server_outcome *out)
 	return ret;
 }
 
+/* Deliver m, which the service answers with `status`; its outcome into
+ * *out. */
+static inline void deliver_is(const struct mail *m,
+			      struct server_outcome *out,
+			      enum server_status status)
+{
+	ck_assert_int_eq(deliver(m, out), 0);
+	ck_assert_int_eq(out->status, status);
+}
+
 static inline struct server_outcome send_as(const char *fp, const char *from,
 				     const char *subject, const char *body)
 {

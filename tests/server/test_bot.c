@@ -126,8 +126,7 @@ START_TEST(test_bot_key_from_mailbox)
 	g = bot_game("level=1 size=3");
 	snprintf(line, sizeof(line), "resign %" PRId64 "\n", g);
 	m.body = line;
-	ck_assert_int_eq(deliver(&m, &out), 0);
-	ck_assert_int_eq(out.status, SERVER_IGNORED);
+	deliver_is(&m, &out, SERVER_IGNORED);
 	ck_assert_str_eq(out.outcome, "refused: own_key (signed by a key of "
 			 "this daemon; not answered)");
 	ck_assert_int_eq(status_of(g), STORE_GAME_ACTIVE);
@@ -135,8 +134,7 @@ START_TEST(test_bot_key_from_mailbox)
 	/* even from the bot thread, the bot's mail plays moves only: no
 	 * other act of the bot is ever recorded */
 	m.in_process = true;
-	ck_assert_int_eq(deliver(&m, &out), 0);
-	ck_assert_int_eq(out.status, SERVER_REFUSED);
+	deliver_is(&m, &out, SERVER_REFUSED);
 	ck_assert_str_eq(out.outcome, "refused: line 1: bot_moves_only "
 			 "(resign 1)");
 	ck_assert_int_eq(status_of(g), STORE_GAME_ACTIVE);

@@ -46,8 +46,7 @@ START_TEST(test_duplicate_recorded)
 
 	join(ALICE_FP, ALICE, "alice");
 	mail_drop();
-	ck_assert_int_eq(deliver(&m, &first), 0);
-	ck_assert_int_eq(first.status, SERVER_OK);
+	deliver_is(&m, &first, SERVER_OK);
 	ck_assert_int_eq(deliver(&m, &again), 0);
 	when = now;
 	ck_assert_int_eq(again.status, SERVER_DUPLICATE);
@@ -91,20 +90,15 @@ START_TEST(test_rate_counted_once)
 	ck_assert_int_eq(rate_count(ALICE_FP), 2);
 	now += 3600;
 	ck_assert_int_eq(rate_count(ALICE_FP), 0);
-	ck_assert_int_eq(deliver(&m, &out), 0);
-	ck_assert_int_eq(out.status, SERVER_OK);
-	ck_assert_int_eq(deliver(&m, &out), 0);
-	ck_assert_int_eq(out.status, SERVER_DUPLICATE);
+	deliver_is(&m, &out, SERVER_OK);
+	deliver_is(&m, &out, SERVER_DUPLICATE);
 	ck_assert_int_eq(rate_count(ALICE_FP), 1);
 	/* the limit: one more answered, the next saying so, then silence */
 	m.raw = NULL;
-	ck_assert_int_eq(deliver(&m, &out), 0);
-	ck_assert_int_eq(out.status, SERVER_OK);
-	ck_assert_int_eq(deliver(&m, &out), 0);
-	ck_assert_int_eq(out.status, SERVER_MAIL_REFUSED);
+	deliver_is(&m, &out, SERVER_OK);
+	deliver_is(&m, &out, SERVER_MAIL_REFUSED);
 	ck_assert_str_eq(out.outcome, "refused: rate_limited");
-	ck_assert_int_eq(deliver(&m, &out), 0);
-	ck_assert_int_eq(out.status, SERVER_IGNORED);
+	deliver_is(&m, &out, SERVER_IGNORED);
 	o = new_mail();
 	ck_assert_uint_eq(o.n, 3);
 	/* the refusal goes to the registered player, with the limit */
@@ -141,10 +135,8 @@ START_TEST(test_budget_counted_once)
 	join(ALICE_FP, ALICE, "alice");
 	mail_drop();
 	now += 3600;
-	ck_assert_int_eq(deliver(&m, &out), 0);
-	ck_assert_int_eq(out.status, SERVER_OK);
-	ck_assert_int_eq(deliver(&m, &out), 0);
-	ck_assert_int_eq(out.status, SERVER_DUPLICATE);
+	deliver_is(&m, &out, SERVER_OK);
+	deliver_is(&m, &out, SERVER_DUPLICATE);
 	ck_assert_int_eq(store_player_by_fingerprint(st, ALICE_FP, &p,
 						     &error), 1);
 	pid = p->id;
@@ -161,11 +153,9 @@ START_TEST(test_budget_counted_once)
 	m.raw = NULL;
 	ck_assert_int_eq(deliver(&m, &out), 0);
 	ck_assert_int_eq(deliver(&m, &out), 0);
-	ck_assert_int_eq(deliver(&m, &out), 0);
-	ck_assert_int_eq(out.status, SERVER_MAIL_REFUSED);
+	deliver_is(&m, &out, SERVER_MAIL_REFUSED);
 	ck_assert_str_eq(out.outcome, "refused: send_budget");
-	ck_assert_int_eq(deliver(&m, &out), 0);
-	ck_assert_int_eq(out.status, SERVER_IGNORED);
+	deliver_is(&m, &out, SERVER_IGNORED);
 	o = new_mail();
 	ck_assert_uint_eq(o.n, 4);
 	ck_assert_has(o.m[3].body, "3 mails");
@@ -202,8 +192,7 @@ START_TEST(test_forged_dsn)
 		      "%s", o.m[0].message_id);
 	snprintf(id, sizeof(id), "<%s>", o.m[0].message_id);
 	outbox_free(&o);
-	ck_assert_int_eq(deliver(&m, &out), 0);
-	ck_assert_int_eq(out.status, SERVER_IGNORED);
+	deliver_is(&m, &out, SERVER_IGNORED);
 	ck_assert_has(out.outcome, "names no mail of ours");
 	ck_assert_int_eq(store_player_by_name(st, "alice", &p, &error), 1);
 	ck_assert(!p->addresses[0].failing);
@@ -222,8 +211,7 @@ START_TEST(test_forged_dsn)
 	{
 		struct mail mine = { .fp = ALICE_FP, .from = ALICE,
 				     .body = "games\n" };
-		ck_assert_int_eq(deliver(&mine, &out), 0);
-		ck_assert_int_eq(out.status, SERVER_OK);
+		deliver_is(&mine, &out, SERVER_OK);
 	}
 	ck_assert_int_eq(store_player_by_name(st, "alice", &p, &error), 1);
 	ck_assert(!p->addresses[0].failing);
@@ -279,8 +267,7 @@ START_TEST(test_revocation)
 	const char *error;
 
 	register_three();
-	ck_assert_int_eq(deliver(&m, &out), 0);
-	ck_assert_int_eq(out.status, SERVER_IGNORED);
+	deliver_is(&m, &out, SERVER_IGNORED);
 	ck_assert_str_eq(out.outcome, "key revoked (1)");
 	o = new_mail();
 	ck_assert_uint_eq(o.n, 1);
@@ -291,8 +278,7 @@ START_TEST(test_revocation)
 	ck_assert_int_eq(store_player_by_fingerprint(st, ALICE_FP, &p, &error), 0);
 	/* the same certificate again: nothing more happens */
 	m.body = "again";
-	ck_assert_int_eq(deliver(&m, &out), 0);
-	ck_assert_int_eq(out.status, SERVER_MAIL_REFUSED);
+	deliver_is(&m, &out, SERVER_MAIL_REFUSED);
 	o = new_mail();
 	ck_assert_uint_eq(count_to(&o, ALICE), 0);
 	outbox_free(&o);
@@ -311,15 +297,13 @@ START_TEST(test_key_replace)
 	const char *error;
 
 	register_three();
-	ck_assert_int_eq(deliver(&m, &out), 0);
-	ck_assert_int_eq(out.status, SERVER_REFUSED);
+	deliver_is(&m, &out, SERVER_REFUSED);
 	o = new_mail();
 	ck_assert_has(o.m[0].body, "exactly one new public key");
 	outbox_free(&o);
 	m.offered = offered;
 	m.noffered = 1;
-	ck_assert_int_eq(deliver(&m, &out), 0);
-	ck_assert_int_eq(out.status, SERVER_OK);
+	deliver_is(&m, &out, SERVER_OK);
 	o = new_mail();
 	ck_assert_has(o.m[0].body, "not bound yet");
 	ck_assert_has(o.m[0].body, NEW_FP);
@@ -340,8 +324,7 @@ START_TEST(test_key_replace)
 		store_player_free(&p);
 		snprintf(line, sizeof(line), "confirm %.10s\n", c + 8);
 		outbox_free(&o);
-		ck_assert_int_eq(deliver(&proof, &out), 0);
-		ck_assert_int_eq(out.status, SERVER_OK);
+		deliver_is(&proof, &out, SERVER_OK);
 		o = new_mail();
 		ck_assert_has(o.m[0].body, "Your key is replaced");
 		ck_assert_str_eq(o.m[0].recipient, ALICE);
