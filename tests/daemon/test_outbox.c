@@ -242,6 +242,24 @@ START_TEST(test_compose_png_from_store)
 }
 END_TEST
 
+/* A your-move mail queued with the drawing `svg` for its PNG picture:
+ * its row. */
+static struct store_outbox_msg *your_move_drawn(const struct buf *svg)
+{
+	struct ot_row r;
+	const char *error = NULL;
+	int64_t id = 0;
+
+	ot_row(&r, "alice@mailstack.test", "your-move", ot_store_game(), 0, 9);
+	r.m.image = svg->data;
+	r.m.image_len = svg->len;
+	r.m.image_type = STORE_OUTBOX_PNG;
+	ck_assert_msg(store_outbox_enqueue(ot.store, &r.m, OT_NOW, &id,
+					   &error) == 0, "%s", error);
+	ot_row_free(&r);
+	return ot_msg(id);
+}
+
 /* The service queues a PNG as its SVG drawing (drawing the PNG takes tens
  * of milliseconds, too long for its transaction): the outbox draws the
  * PNG when it sends, the same bytes render_png_from_svg() gives. */
@@ -254,22 +272,13 @@ START_TEST(test_compose_png_drawn_at_send)
 	enum core_error err;
 	const char *error = NULL;
 	struct store_outbox_msg *m;
-	struct ot_row r;
-	int64_t id = 0;
 
 	core_variant_default(&v);
 	ck_assert_int_eq(core_position_init(&pos, &v, &err), 0);
 	render_board_svg(&pos, NULL, &svg);
 	ck_assert_int_eq(render_png_from_svg(svg.data, svg.len, 0, &png,
 					     &error), 0);
-	ot_row(&r, "alice@mailstack.test", "your-move", ot_store_game(), 0, 9);
-	r.m.image = svg.data;
-	r.m.image_len = svg.len;
-	r.m.image_type = STORE_OUTBOX_PNG;
-	ck_assert_msg(store_outbox_enqueue(ot.store, &r.m, OT_NOW, &id,
-					   &error) == 0, "%s", error);
-	ot_row_free(&r);
-	m = ot_msg(id);
+	m = your_move_drawn(&svg);
 	ck_assert_int_eq(outbox_compose(&ot.cfg, NULL, m, OT_NOW, &out,
 					&error), OUTBOX_COMPOSE_OK);
 	snprintf(mail, sizeof(mail), "%s", ot_write("mail.eml", out.data,
@@ -315,19 +324,9 @@ START_TEST(test_compose_png_each_its_own)
 		char args[16384], pic[PATH_MAX + 64], mail[PATH_MAX + 64];
 		struct buf out = BUF_INIT;
 		struct store_outbox_msg *m;
-		struct ot_row r;
-		int64_t id = 0;
 
 		i = order[k];
-		ot_row(&r, "alice@mailstack.test", "your-move", ot_store_game(),
-		       0, 9);
-		r.m.image = svg[i].data;
-		r.m.image_len = svg[i].len;
-		r.m.image_type = STORE_OUTBOX_PNG;
-		ck_assert_msg(store_outbox_enqueue(ot.store, &r.m, OT_NOW, &id,
-						   &error) == 0, "%s", error);
-		ot_row_free(&r);
-		m = ot_msg(id);
+		m = your_move_drawn(&svg[i]);
 		ck_assert_int_eq(outbox_compose(&ot.cfg, NULL, m, OT_NOW, &out,
 						&error), OUTBOX_COMPOSE_OK);
 		snprintf(mail, sizeof(mail), "%s",
