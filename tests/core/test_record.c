@@ -596,13 +596,13 @@ END_TEST
 
 int main(void)
 {
-	Suite *s = suite_create("core record");
-	TCase *tc;
-
-	tc = suite_add_tests(s, "record", NULL, NULL, 0,
+	Suite *s = test_suite("core record", "record", NULL, NULL, 0,
 		TESTS(t_notation_forms, t_notation_errors, t_variant_options,
 		t_record_format, t_record_forced_pass, t_record_errors,
 		t_record_lenient_input, t_record_with_passes, t_key));
-	tcase_add_loop_test(tc, t_record_random_games, 0, 3);
+	TCase *games = tcase_create("random games");
+
+	tcase_add_loop_test(games, t_record_random_games, 0, 3);
+	suite_add_tcase(s, games);
 	return test_run(s);
 }
