@@ -9,6 +9,7 @@
 
 #include "ai/ai.h"
 #include "../core/core-test.h"
+#include "../check_run.h"
 
 /* All legal moves of p into a new array (free it); *n_r the count. */
 static struct core_move *all_moves(const struct core_position *p, size_t *n_r)
@@ -327,26 +328,8 @@ START_TEST(test_errors)
 }
 END_TEST
 
-int main(void)
-{
-	Suite *s = suite_create("ai");
-	TCase *tc = tcase_create("search");
-	SRunner *sr;
-	int failed;
-
-	/* About 10 s of CPU in all; the wall time of a shared, loaded
-	 * machine can be ten times that. */
-	tcase_set_timeout(tc, 600);
-	tcase_add_test(tc, test_win_in_one);
-	tcase_add_test(tc, test_win_in_two);
-	tcase_add_test(tc, test_same_seed);
-	tcase_add_test(tc, test_selfplay_legal);
-	tcase_add_test(tc, test_level1_takes_wins);
-	tcase_add_test(tc, test_errors);
-	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
-}
+/* About 10 s of CPU in all; the wall time of a shared, loaded machine
+ * can be ten times that. */
+TEST_MAIN("ai", "search", NULL, NULL, 600, test_win_in_one, test_win_in_two,
+	  test_same_seed, test_selfplay_legal, test_level1_takes_wins,
+	  test_errors)

@@ -17,20 +17,8 @@ static int64_t game_a, game_b;
  * A's move 1. */
 static int64_t in_challenge, in_move, in_note, in_shared, in_b, in_dup;
 
-static int64_t new_game(int64_t white, int64_t black,
-			enum store_game_status status)
-{
-	struct store_game g = { 0 };
-	int64_t id = 0;
-
-	g.variant = "size=3";
-	g.white_id = white;
-	g.black_id = black;
-	g.challenger_id = white;
-	g.status = status;
-	ck_assert_int_eq(store_game_create(st, &g, 100, &id, &err), 0);
-	return id;
-}
+#define new_game(white, black, status) \
+	add_game("size=3", white, black, white, status, 100)
 
 static int64_t new_mail(unsigned n, int64_t duplicate_of)
 {

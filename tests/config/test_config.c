@@ -20,6 +20,7 @@
 
 #include "config_test.h"
 #include "daemon_test.h"
+#include "../check_run.h"
 
 /* A maildir config: the smallest valid file. */
 static const char *minimal(void)
@@ -562,17 +563,12 @@ START_TEST(test_every_key_documented)
 {
 	struct buf dump = BUF_INIT;
 	struct config cfg;
-	char path[1024], *man, *example, *errors;
-	const char *src = getenv("ASHES_SRCDIR");
+	char *man, *example, *errors;
 	const char *section_in_man = NULL;
 	char section[64] = "";
 	size_t keys = 0;
 
-	ck_assert_ptr_nonnull(src);
-	snprintf(path, sizeof(path), "%s/man/ashesd.conf.5", src);
-	man = daemon_test_read(path);
-	snprintf(path, sizeof(path), "%s/contrib/ashesd.conf", src);
-	example = daemon_test_read(path);
+	read_config_docs(&man, &example);
 	ck_assert_msg(load(minimal(), &cfg, &errors) == 0, "%s", errors);
 	free(errors);
 	config_dump(&cfg, &dump);
@@ -614,30 +610,8 @@ START_TEST(test_every_key_documented)
 }
 END_TEST
 
-int main(void)
-{
-	Suite *s = suite_create("daemon_config");
-	TCase *tc = tcase_create("config");
-	SRunner *sr;
-	int failed;
-
-	tcase_add_checked_fixture(tc, daemon_test_setup, daemon_test_teardown);
-	tcase_add_test(tc, test_durations);
-	tcase_add_test(tc, test_duration_format_round_trip);
-	tcase_add_test(tc, test_sizes);
-	tcase_add_test(tc, test_booleans);
-	tcase_add_test(tc, test_defaults);
-	tcase_add_test(tc, test_every_key);
-	tcase_add_test(tc, test_default_ports);
-	tcase_add_test(tc, test_password_file);
-	tcase_add_test(tc, test_dump_masks_and_round_trips);
-	tcase_add_test(tc, test_load_file);
-	tcase_add_test(tc, test_contrib_example);
-	tcase_add_test(tc, test_every_key_documented);
-	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed != 0;
-}
+TEST_MAIN("daemon_config", "config", daemon_test_setup, daemon_test_teardown,
+	  0, test_durations, test_duration_format_round_trip, test_sizes,
+	  test_booleans, test_defaults, test_every_key, test_default_ports,
+	  test_password_file, test_dump_masks_and_round_trips, test_load_file,
+	  test_contrib_example, test_every_key_documented)

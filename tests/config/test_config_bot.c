@@ -11,6 +11,7 @@
 #include "config/club_config.h"
 
 #include "config_test.h"
+#include "../check_run.h"
 
 /* A config reading no mailbox, with extra lines appended. */
 static const char *with(const char *extra)
@@ -103,20 +104,5 @@ START_TEST(test_bot_refused)
 }
 END_TEST
 
-int main(void)
-{
-	Suite *s = suite_create("config_bot");
-	TCase *tc = tcase_create("bot");
-	SRunner *sr;
-	int failed;
-
-	tcase_add_test(tc, test_bot_defaults);
-	tcase_add_test(tc, test_bot_values);
-	tcase_add_test(tc, test_bot_refused);
-	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
-}
+TEST_MAIN("config_bot", "bot", NULL, NULL, 0, test_bot_defaults,
+	  test_bot_values, test_bot_refused)

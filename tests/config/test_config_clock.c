@@ -17,19 +17,7 @@
 
 #include "config_test.h"
 #include "daemon_test.h"
-
-/* A valid maildir config with text after it (one line: line 6 on). */
-static int load_with(const char *text, struct config *cfg, char **errors)
-{
-	struct buf all = BUF_INIT;
-	int r;
-
-	buf_printf(&all, "[source]\ntype = maildir\nmaildir = %s\n"
-		   "[smtp]\nfrom = ashes@example.org\n%s", tmpdir, text);
-	r = load(buf_str(&all), cfg, errors);
-	buf_free(&all);
-	return r;
-}
+#include "../check_run.h"
 
 /* Load text, which must be refused with message among the errors. */
 static void refused(const char *text, const char *message)
@@ -41,6 +29,37 @@ static void refused(const char *text, const char *message)
 	ck_assert_msg(strstr(errors, message) != NULL,
 		      "for %s expected \"%s\" in:\n%s", text, message, errors);
 	free(errors);
+}
+
+/* "[section]\nkey = value\n" after load_with's config, which must load:
+ * into *cfg, its dump into *dump. */
+static void key_loads(const char *section, const char *key,
+		      const char *value, struct config *cfg, struct buf *dump)
+{
+	struct buf text = BUF_INIT;
+	char *errors;
+
+	buf_printf(&text, "[%s]\n%s = %s\n", section, key, value);
+	ck_assert_msg(load_with(buf_str(&text), cfg, &errors) == 0, "%s",
+		      errors);
+	free(errors);
+	buf_free(&text);
+	config_dump(cfg, dump);
+}
+
+/* "[section]\nkey = value\n", refused on its line (7) for `why` and
+ * then `more`. */
+static void key_refused(const char *section, const char *key,
+			const char *value, const char *why, const char *more)
+{
+	struct buf text = BUF_INIT, message = BUF_INIT;
+
+	buf_printf(&text, "[%s]\n%s = %s\n", section, key, value);
+	buf_printf(&message, "t.conf:7: [%s] %s: bad value \"%s\": %s%s",
+		   section, key, value, why, more);
+	refused(buf_str(&text), buf_str(&message));
+	buf_free(&text);
+	buf_free(&message);
 }
 
 START_TEST(test_clock_good)
@@ -60,16 +79,11 @@ START_TEST(test_clock_good)
 	};
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		struct buf text = BUF_INIT, dump = BUF_INIT, want = BUF_INIT;
+		struct buf dump = BUF_INIT, want = BUF_INIT;
 		struct config cfg;
-		char *errors;
 
-		buf_printf(&text, "[game]\nclock = %s\n", cases[i].value);
-		ck_assert_msg(load_with(buf_str(&text), &cfg, &errors) == 0,
-			      "%s", errors);
-		free(errors);
+		key_loads("game", "clock", cases[i].value, &cfg, &dump);
 		ck_assert_str_eq(cfg.game.clock, cases[i].canonical);
-		config_dump(&cfg, &dump);
 		buf_printf(&want, "\n[game]\n");
 		ck_assert_ptr_nonnull(strstr(buf_str(&dump), buf_str(&want)));
 		buf_reset(&want);
@@ -78,7 +92,6 @@ START_TEST(test_clock_good)
 		ck_assert_msg(strstr(buf_str(&dump), buf_str(&want)) != NULL,
 			      "%s", buf_str(&dump));
 		config_free(&cfg);
-		buf_free(&text);
 		buf_free(&dump);
 		buf_free(&want);
 	}
@@ -110,14 +123,7 @@ START_TEST(test_clock_bad)
 	};
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		struct buf text = BUF_INIT, message = BUF_INIT;
-
-		buf_printf(&text, "[game]\nclock = %s\n", cases[i].value);
-		buf_printf(&message, "t.conf:7: [game] clock: bad value \"%s\": "
-			   "%s%s", cases[i].value, cases[i].why, forms);
-		refused(buf_str(&text), buf_str(&message));
-		buf_free(&text);
-		buf_free(&message);
+		key_refused("game", "clock", cases[i].value, cases[i].why, forms);
 	}
 	refused("[game]\nweekends = sometimes\n",
 		"t.conf:7: [game] weekends: bad value \"sometimes\"");
@@ -155,36 +161,23 @@ START_TEST(test_reminders)
 	};
 
 	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
-		struct buf text = BUF_INIT, dump = BUF_INIT, want = BUF_INIT;
+		struct buf dump = BUF_INIT, want = BUF_INIT;
 		struct config cfg;
-		char *errors;
 
-		buf_printf(&text, "[clock]\nreminders = %s\n", good[i].value);
-		ck_assert_msg(load_with(buf_str(&text), &cfg, &errors) == 0,
-			      "%s", errors);
-		free(errors);
+		key_loads("clock", "reminders", good[i].value, &cfg, &dump);
 		ck_assert_uint_eq(cfg.clock.reminders.count, good[i].count);
 		for (unsigned k = 0; k < good[i].count; k++)
 			ck_assert_uint_eq(cfg.clock.reminders.hours[k],
 					  good[i].hours[k]);
-		config_dump(&cfg, &dump);
 		buf_printf(&want, "\n[clock]\nreminders = %s\n", good[i].dumped);
 		ck_assert_msg(strstr(buf_str(&dump), buf_str(&want)) != NULL,
 			      "%s", buf_str(&dump));
 		config_free(&cfg);
-		buf_free(&text);
 		buf_free(&dump);
 		buf_free(&want);
 	}
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		struct buf text = BUF_INIT, message = BUF_INIT;
-
-		buf_printf(&text, "[clock]\nreminders = %s\n", bad[i].value);
-		buf_printf(&message, "t.conf:7: [clock] reminders: bad value "
-			   "\"%s\": %s", bad[i].value, bad[i].why);
-		refused(buf_str(&text), buf_str(&message));
-		buf_free(&text);
-		buf_free(&message);
+		key_refused("clock", "reminders", bad[i].value, bad[i].why, "");
 	}
 }
 END_TEST
@@ -327,23 +320,6 @@ START_TEST(test_move_time_alias)
 }
 END_TEST
 
-int main(void)
-{
-	Suite *s = suite_create("daemon_config_clock");
-	TCase *tc = tcase_create("clock");
-	SRunner *sr;
-	int failed;
-
-	tcase_add_checked_fixture(tc, daemon_test_setup, daemon_test_teardown);
-	tcase_add_test(tc, test_clock_good);
-	tcase_add_test(tc, test_clock_bad);
-	tcase_add_test(tc, test_reminders);
-	tcase_add_test(tc, test_clock_section_bad);
-	tcase_add_test(tc, test_move_time_alias);
-	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed != 0;
-}
+TEST_MAIN("daemon_config_clock", "clock", daemon_test_setup,
+	  daemon_test_teardown, 0, test_clock_good, test_clock_bad,
+	  test_reminders, test_clock_section_bad, test_move_time_alias)

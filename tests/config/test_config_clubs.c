@@ -15,24 +15,12 @@
 
 #include "config_test.h"
 #include "daemon_test.h"
+#include "../check_run.h"
 
 #define DAY_MS 86400000ull
 #define HOUR_MS 3600000ull
 #define NOT_A_NAME " is not a player name (2 to 24 letters, digits, '-' " \
 	"or '_', starting with a letter, and no command word)"
-
-/* A valid maildir config with text after it (its first line is 6). */
-static int load_with(const char *text, struct config *cfg, char **errors)
-{
-	struct buf all = BUF_INIT;
-	int r;
-
-	buf_printf(&all, "[source]\ntype = maildir\nmaildir = %s\n"
-		   "[smtp]\nfrom = ashes@example.org\n%s", tmpdir, text);
-	r = load(buf_str(&all), cfg, errors);
-	buf_free(&all);
-	return r;
-}
 
 static void loaded(const char *text, struct config *cfg)
 {
@@ -672,14 +660,9 @@ START_TEST(test_documented)
 	struct buf dump = BUF_INIT, uncommented = BUF_INIT;
 	struct config cfg;
 	char path[1024], *man, *example;
-	const char *src = getenv("ASHES_SRCDIR");
 	size_t keys = 0;
 
-	ck_assert_ptr_nonnull(src);
-	snprintf(path, sizeof(path), "%s/man/ashesd.conf.5", src);
-	man = daemon_test_read(path);
-	snprintf(path, sizeof(path), "%s/contrib/ashesd.conf", src);
-	example = daemon_test_read(path);
+	read_config_docs(&man, &example);
 	loaded("[ladder l]\nopen = yes\n"
 	       "[league g]\nopen = yes\nseason_start = 2027-01-01\n", &cfg);
 	config_dump(&cfg, &dump);
@@ -757,28 +740,8 @@ START_TEST(test_documented)
 }
 END_TEST
 
-int main(void)
-{
-	Suite *s = suite_create("daemon_config_clubs");
-	TCase *tc = tcase_create("clubs");
-	SRunner *sr;
-	int failed;
-
-	tcase_add_checked_fixture(tc, daemon_test_setup, daemon_test_teardown);
-	tcase_add_test(tc, test_ladder_every_key);
-	tcase_add_test(tc, test_league_every_key);
-	tcase_add_test(tc, test_defaults);
-	tcase_add_test(tc, test_several);
-	tcase_add_test(tc, test_ratings);
-	tcase_add_test(tc, test_bad_values);
-	tcase_add_test(tc, test_errors_together);
-	tcase_add_test(tc, test_names_shared);
-	tcase_add_test(tc, test_dump_round_trip);
-	tcase_add_test(tc, test_documented);
-	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed != 0;
-}
+TEST_MAIN("daemon_config_clubs", "clubs", daemon_test_setup,
+	  daemon_test_teardown, 0, test_ladder_every_key,
+	  test_league_every_key, test_defaults, test_several, test_ratings,
+	  test_bad_values, test_errors_together, test_names_shared,
+	  test_dump_round_trip, test_documented)

@@ -13,6 +13,7 @@
 
 #include "config_test.h"
 #include "daemon_test.h"
+#include "../check_run.h"
 
 static size_t count_lines(const char *s)
 {
@@ -216,22 +217,6 @@ START_TEST(test_required_maildir)
 }
 END_TEST
 
-int main(void)
-{
-	Suite *s = suite_create("daemon_config");
-	TCase *tc = tcase_create("errors");
-	SRunner *sr;
-	int failed;
-
-	tcase_add_checked_fixture(tc, daemon_test_setup, daemon_test_teardown);
-	tcase_add_test(tc, test_errors_with_lines);
-	tcase_add_test(tc, test_bad_values);
-	tcase_add_test(tc, test_required_imap);
-	tcase_add_test(tc, test_required_maildir);
-	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed != 0;
-}
+TEST_MAIN("daemon_config", "errors", daemon_test_setup, daemon_test_teardown,
+	  0, test_errors_with_lines, test_bad_values, test_required_imap,
+	  test_required_maildir)

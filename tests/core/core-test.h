@@ -91,4 +91,21 @@ static inline void play_refused(struct core_position *p, const char *text,
 		      core_reason_name(info.reason), core_reason_name(why));
 }
 
+/* The source tree's file `rel` read whole into buf (NUL-terminated; the
+ * test fails if it cannot be read); its length. */
+static inline size_t read_source(const char *rel, char *buf, size_t size)
+{
+	const char *src = getenv("ASHES_SRCDIR");
+	char path[4096];
+	size_t len;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", src ? src : ".", rel);
+	f = fopen(path, "r");
+	ck_assert_msg(f != NULL, "%s", path);
+	len = fread(buf, 1, size - 1, f);
+	fclose(f);
+	buf[len] = '\0';
+	return len;
+}
 #endif

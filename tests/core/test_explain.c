@@ -4,6 +4,7 @@
  * tested in tests/render/test_explain.c.
  */
 #include "core-test.h"
+#include "../check_run.h"
 
 /* Parse `text` in p, check it, and describe the answer.  A text the
  * notation refuses is described with what it could read (the parser fills
@@ -394,30 +395,8 @@ START_TEST(t_info_fits_error)
 }
 END_TEST
 
-int main(void)
-{
-	Suite *s = suite_create("core explain");
-	TCase *tc = tcase_create("check info");
-	SRunner *sr;
-	int failed;
-
-	tcase_add_test(tc, t_info_sight);
-	tcase_add_test(tc, t_info_same_cell);
-	tcase_add_test(tc, t_info_target_bigger);
-	tcase_add_test(tc, t_info_growth);
-	tcase_add_test(tc, t_info_split_tax);
-	tcase_add_test(tc, t_info_too_far_inward);
-	tcase_add_test(tc, t_info_parts);
-	tcase_add_test(tc, t_info_not_your_stack);
-	tcase_add_test(tc, t_info_swap_pass);
-	tcase_add_test(tc, t_info_game_over);
-	tcase_add_test(tc, t_info_unreadable);
-	tcase_add_test(tc, t_info_legal);
-	tcase_add_test(tc, t_info_fits_error);
-	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed != 0;
-}
+TEST_MAIN("core explain", "check info", NULL, NULL, 0, t_info_sight,
+	  t_info_same_cell, t_info_target_bigger, t_info_growth,
+	  t_info_split_tax, t_info_too_far_inward, t_info_parts,
+	  t_info_not_your_stack, t_info_swap_pass, t_info_game_over,
+	  t_info_unreadable, t_info_legal, t_info_fits_error)

@@ -8,6 +8,7 @@
  */
 #include "core-test.h"
 #include "core/core-int.h"
+#include "../check_run.h"
 
 /* Check records every passing ck_assert: far too slow for this many
  * comparisons, so only call it on failure. */
@@ -447,8 +448,6 @@ int main(void)
 	Suite *s = suite_create("core movepick");
 	TCase *games = tcase_create("games");
 	TCase *positions = tcase_create("positions");
-	SRunner *sr;
-	int failed;
 
 	tcase_set_timeout(games, 120);
 	tcase_set_timeout(positions, 120);
@@ -457,9 +456,5 @@ int main(void)
 	tcase_add_test(positions, t_pick_is_a_function_of_r);
 	suite_add_tcase(s, games);
 	suite_add_tcase(s, positions);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed != 0;
+	return test_run(s);
 }

@@ -6,6 +6,7 @@
  * against core_legal_moves() and core_check_move().
  */
 #include "core-test.h"
+#include "../check_run.h"
 
 /* Check records the place of every passing ck_assert (a write to a file),
  * far too slow for millions of comparisons: only call it on failure. */
@@ -387,29 +388,29 @@ END_TEST
 #define PERFT_N4_D3 UINT64_C(3793212)
 #define PERFT_N5_D3 UINT64_C(51999858)
 
-START_TEST(t_perft_n4_depth3)
+/* perft to depth 3 at size N: the reference and the move generator both
+ * count `nodes`. */
+static void perft_depth3(int size, uint64_t nodes)
 {
 	struct core_variant v;
 	struct ref b;
 
 	core_variant_default(&v);
-	v.size = 4;
+	v.size = size;
 	ref_init(&b, &v);
-	ck_assert_uint_eq(ref_perft(&b, 3), PERFT_N4_D3);
-	ck_assert_uint_eq(perft_of(4, 3), PERFT_N4_D3);
+	ck_assert_uint_eq(ref_perft(&b, 3), nodes);
+	ck_assert_uint_eq(perft_of(size, 3), nodes);
+}
+
+START_TEST(t_perft_n4_depth3)
+{
+	perft_depth3(4, PERFT_N4_D3);
 }
 END_TEST
 
 START_TEST(t_perft_n5_depth3)
 {
-	struct core_variant v;
-	struct ref b;
-
-	core_variant_default(&v);
-	v.size = 5;
-	ref_init(&b, &v);
-	ck_assert_uint_eq(ref_perft(&b, 3), PERFT_N5_D3);
-	ck_assert_uint_eq(perft_of(5, 3), PERFT_N5_D3);
+	perft_depth3(5, PERFT_N5_D3);
 }
 END_TEST
 
@@ -510,8 +511,6 @@ int main(void)
 	TCase *n5 = tcase_create("n5");
 	TCase *cross = tcase_create("cross");
 	TCase *games = tcase_create("games");
-	SRunner *sr;
-	int failed;
 
 	/* Check's default of 4 s (wall clock) is too short for the deep
 	 * counts on a loaded machine or under the sanitizers. */
@@ -530,9 +529,5 @@ int main(void)
 	suite_add_tcase(s, n5);
 	suite_add_tcase(s, cross);
 	suite_add_tcase(s, games);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed != 0;
+	return test_run(s);
 }

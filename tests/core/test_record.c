@@ -4,6 +4,7 @@
  */
 #include "core-test.h"
 #include "core/record.h"
+#include "../check_run.h"
 
 /* ---- Notation ---- */
 
@@ -418,22 +419,15 @@ END_TEST
  * another result is an error on that line. */
 START_TEST(t_record_with_passes)
 {
-	const char *src = getenv("ASHES_SRCDIR");
-	char path[4096], text[8192], edited[8192], *p, *out;
+	char text[8192], edited[8192], *p, *out;
 	struct core_record rec;
 	struct record_fault_info fault;
 	enum core_error err;
 	size_t len, passes = 0;
 	int line;
-	FILE *f;
 
-	snprintf(path, sizeof(path), "%s/fuzz/corpus/record/game-n4-pass",
-		 src ? src : ".");
-	f = fopen(path, "r");
-	ck_assert_msg(f != NULL, "%s", path);
-	len = fread(text, 1, sizeof(text) - 1, f);
-	fclose(f);
-	text[len] = '\0';
+	len = read_source("fuzz/corpus/record/game-n4-pass", text,
+			  sizeof(text));
 	ck_assert_int_eq(record_parse(&rec, text, len, &line, &err), 0);
 	for (size_t i = 0; i < rec.nplies; i++)
 		passes += rec.plies[i].kind == CORE_MOVE_PASS;
@@ -602,25 +596,13 @@ END_TEST
 
 int main(void)
 {
-	Suite *s = suite_create("core record");
-	TCase *tc = tcase_create("record");
-	SRunner *sr;
-	int failed;
+	Suite *s = test_suite("core record", "record", NULL, NULL, 0,
+		TESTS(t_notation_forms, t_notation_errors, t_variant_options,
+		t_record_format, t_record_forced_pass, t_record_errors,
+		t_record_lenient_input, t_record_with_passes, t_key));
+	TCase *games = tcase_create("random games");
 
-	tcase_add_test(tc, t_notation_forms);
-	tcase_add_test(tc, t_notation_errors);
-	tcase_add_test(tc, t_variant_options);
-	tcase_add_test(tc, t_record_format);
-	tcase_add_test(tc, t_record_forced_pass);
-	tcase_add_test(tc, t_record_errors);
-	tcase_add_test(tc, t_record_lenient_input);
-	tcase_add_test(tc, t_record_with_passes);
-	tcase_add_loop_test(tc, t_record_random_games, 0, 3);
-	tcase_add_test(tc, t_key);
-	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed != 0;
+	tcase_add_loop_test(games, t_record_random_games, 0, 3);
+	suite_add_tcase(s, games);
+	return test_run(s);
 }

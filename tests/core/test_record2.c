@@ -5,6 +5,7 @@
  * test_record2_errors.c.
  */
 #include "record2-test.h"
+#include "../check_run.h"
 
 /* Every tag, every annotation, every kind of comment, forced passes: a
  * real game (fuzz/corpus/record/game-n4-pass) as the service would
@@ -213,20 +214,11 @@ END_TEST
  * back identical and replays. */
 START_TEST(t_docs_example)
 {
-	const char *src = getenv("ASHES_SRCDIR");
-	char path[4096], doc[65536], *start, *end;
+	char doc[65536], *start, *end;
 	struct record2 rec;
 	struct core_record out;
-	size_t len;
-	FILE *f;
 
-	snprintf(path, sizeof(path), "%s/docs/record-format.md",
-		 src ? src : ".");
-	f = fopen(path, "r");
-	ck_assert_msg(f != NULL, "%s", path);
-	len = fread(doc, 1, sizeof(doc) - 1, f);
-	fclose(f);
-	doc[len] = '\0';
+	read_source("docs/record-format.md", doc, sizeof(doc));
 	start = strstr(doc, "```\nashes-record 2\n");
 	ck_assert_ptr_nonnull(start);
 	start += 4;
@@ -328,21 +320,14 @@ END_TEST
  * without a signer, and the result as a tag. */
 START_TEST(t_version1_passes)
 {
-	const char *src = getenv("ASHES_SRCDIR");
-	char path[4096], text[8192];
+	char text[8192];
 	struct record2 rec;
 	struct core_record out;
 	struct record2_fault f;
 	size_t len;
-	FILE *fp;
 
-	snprintf(path, sizeof(path), "%s/fuzz/corpus/record/game-n4-pass",
-		 src ? src : ".");
-	fp = fopen(path, "r");
-	ck_assert_msg(fp != NULL, "%s", path);
-	len = fread(text, 1, sizeof(text) - 1, fp);
-	fclose(fp);
-	text[len] = '\0';
+	len = read_source("fuzz/corpus/record/game-n4-pass", text,
+			  sizeof(text));
 	parse_ok(text, len, &rec);
 	ck_assert_str_eq(record2_tag_get(&rec, "Variant"),
 			 "size=4 tax=removed");
@@ -373,17 +358,12 @@ START_TEST(t_replay_legal_and_illegal)
 	parse_ok(full_text, strlen(full_text), &rec);
 	ck_assert_int_eq(record2_replay(&rec, &out, &f), 0);
 	{
-		const char *src = getenv("ASHES_SRCDIR");
-		char path[4096], buf[8192];
+		char buf[8192];
 		size_t len;
-		FILE *fp;
-		snprintf(path, sizeof(path),
-			 "%s/fuzz/corpus/record/game-n4-pass",
-			 src ? src : ".");
-		fp = fopen(path, "r");
-		ck_assert_ptr_nonnull(fp);
-		len = fread(buf, 1, sizeof(buf), fp);
-		fclose(fp);
+
+		len = read_source("fuzz/corpus/record/game-n4-pass", buf,
+				  sizeof(buf));
+
 		ck_assert_int_eq(record_parse(&v1, buf, len, &line, &err), 0);
 	}
 	ck_assert_uint_eq(out.nplies, v1.nplies);
@@ -779,29 +759,7 @@ START_TEST(t_time)
 }
 END_TEST
 
-int main(void)
-{
-	Suite *s = suite_create("core record2");
-	TCase *tc = tcase_create("record2");
-	SRunner *sr;
-	int failed;
-
-	tcase_add_test(tc, t_full_roundtrip);
-	tcase_add_test(tc, t_docs_example);
-	tcase_add_test(tc, t_crlf_and_small_buffer);
-	tcase_add_test(tc, t_version1_reads);
-	tcase_add_test(tc, t_version1_passes);
-	tcase_add_test(tc, t_replay_legal_and_illegal);
-	tcase_add_test(tc, t_replay_result);
-	tcase_add_test(tc, t_replay_signers);
-	tcase_add_test(tc, t_forced_passes);
-	tcase_add_test(tc, t_build);
-	tcase_add_test(tc, t_from_core);
-	tcase_add_test(tc, t_time);
-	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed != 0;
-}
+TEST_MAIN("core record2", "record2", NULL, NULL, 0, t_full_roundtrip,
+	  t_docs_example, t_crlf_and_small_buffer, t_version1_reads,
+	  t_version1_passes, t_replay_legal_and_illegal, t_replay_result,
+	  t_replay_signers, t_forced_passes, t_build, t_from_core, t_time)

@@ -2,6 +2,7 @@
  * record is refused with its code and its line number.
  */
 #include "record2-test.h"
+#include "../check_run.h"
 
 /* ---- Malformed lines ---- */
 
@@ -258,20 +259,5 @@ START_TEST(t_errors_comments_result)
 }
 END_TEST
 
-int main(void)
-{
-	Suite *s = suite_create("core record2 errors");
-	TCase *tc = tcase_create("record2 errors");
-	SRunner *sr;
-	int failed;
-
-	tcase_add_test(tc, t_errors_header);
-	tcase_add_test(tc, t_errors_plies);
-	tcase_add_test(tc, t_errors_comments_result);
-	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed != 0;
-}
+TEST_MAIN("core record2 errors", "record2 errors", NULL, NULL, 0,
+	  t_errors_header, t_errors_plies, t_errors_comments_result)

@@ -2,6 +2,7 @@
  * the rules core, with the sentences players see.
  */
 #include "core-test.h"
+#include "../check_run.h"
 
 /* ---- Board and coordinates ---- */
 
@@ -675,48 +676,13 @@ START_TEST(t_explain_parse_errors)
 }
 END_TEST
 
-int main(void)
-{
-	Suite *s = suite_create("core rules");
-	TCase *tc = tcase_create("rules");
-	SRunner *sr;
-	int failed;
-
-	tcase_add_test(tc, t_geom_sizes);
-	tcase_add_test(tc, t_geom_names);
-	tcase_add_test(tc, t_init);
-	tcase_add_test(tc, t_sight_blocked);
-	tcase_add_test(tc, t_sight_same_cell);
-	tcase_add_test(tc, t_bigger_before_move);
-	tcase_add_test(tc, t_growth);
-	tcase_add_test(tc, t_growth_not_outward);
-	tcase_add_test(tc, t_growth_tax);
-	tcase_add_test(tc, t_whole_outward_inward);
-	tcase_add_test(tc, t_whole_too_far_inward);
-	tcase_add_test(tc, t_whole_spent);
-	tcase_add_test(tc, t_whole_capture);
-	tcase_add_test(tc, t_whole_capture_own);
-	tcase_add_test(tc, t_capture_and_spent);
-	tcase_add_test(tc, t_split_empty);
-	tcase_add_test(tc, t_split_tax);
-	tcase_add_test(tc, t_split_onto_own);
-	tcase_add_test(tc, t_split_onto_opponent);
-	tcase_add_test(tc, t_split_errors);
-	tcase_add_test(tc, t_not_your_stack);
-	tcase_add_test(tc, t_tax_lost);
-	tcase_add_test(tc, t_swap);
-	tcase_add_test(tc, t_pass_not_forced);
-	tcase_add_test(tc, t_forced_pass);
-	tcase_add_test(tc, t_double_pass_unreachable);
-	tcase_add_test(tc, t_elimination);
-	tcase_add_test(tc, t_elimination_both);
-	tcase_add_test(tc, t_end_game);
-	tcase_add_test(tc, t_error_names);
-	tcase_add_test(tc, t_explain_parse_errors);
-	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed != 0;
-}
+TEST_MAIN("core rules", "rules", NULL, NULL, 0, t_geom_sizes, t_geom_names,
+	  t_init, t_sight_blocked, t_sight_same_cell, t_bigger_before_move,
+	  t_growth, t_growth_not_outward, t_growth_tax, t_whole_outward_inward,
+	  t_whole_too_far_inward, t_whole_spent, t_whole_capture,
+	  t_whole_capture_own, t_capture_and_spent, t_split_empty, t_split_tax,
+	  t_split_onto_own, t_split_onto_opponent, t_split_errors,
+	  t_not_your_stack, t_tax_lost, t_swap, t_pass_not_forced,
+	  t_forced_pass, t_double_pass_unreachable, t_elimination,
+	  t_elimination_both, t_end_game, t_error_names,
+	  t_explain_parse_errors)

@@ -10,6 +10,7 @@
 #include "core/core.h"
 #include "core/notation.h"
 #include "core/variant.h"
+#include "../check_run.h"
 
 static void assert_same(const struct core_variant *a,
 			const struct core_variant *b)
@@ -325,24 +326,6 @@ START_TEST(t_set_option)
 }
 END_TEST
 
-int main(void)
-{
-	Suite *s = suite_create("core variant");
-	TCase *tc = tcase_create("variant");
-	SRunner *sr;
-	int failed;
-
-	tcase_add_test(tc, t_table);
-	tcase_add_test(tc, t_defaults);
-	tcase_add_test(tc, t_format_exact);
-	tcase_add_test(tc, t_round_trip);
-	tcase_add_test(tc, t_parse_text);
-	tcase_add_test(tc, t_word_errors);
-	tcase_add_test(tc, t_set_option);
-	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
-}
+TEST_MAIN("core variant", "variant", NULL, NULL, 0, t_table, t_defaults,
+	  t_format_exact, t_round_trip, t_parse_text, t_word_errors,
+	  t_set_option)

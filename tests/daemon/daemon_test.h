@@ -17,14 +17,14 @@
 /* The current test's temp directory, made by daemon_test_setup(). */
 static char tmpdir[256];
 
-static void daemon_test_setup(void)
+static inline void daemon_test_setup(void)
 {
 	snprintf(tmpdir, sizeof(tmpdir), "%s/ashesd-test-XXXXXX",
 		 getenv("TMPDIR") != NULL ? getenv("TMPDIR") : "/tmp");
 	ck_assert_ptr_nonnull(mkdtemp(tmpdir));
 }
 
-static void daemon_test_teardown(void)
+static inline void daemon_test_teardown(void)
 {
 	char cmd[400];
 

@@ -8,6 +8,7 @@
 #ifndef ASHES_TEST_OUTBOX_H
 #define ASHES_TEST_OUTBOX_H
 
+#include <arpa/inet.h>
 #include <check.h>
 #include <inttypes.h>
 #include <limits.h>
@@ -15,10 +16,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include "config/club_config.h"
 #include "daemon/outbox.h"
+#include "mail/smtp.h"
 #include "mail/pgp.h"
 #include "render/template.h"
 #include "store/store.h"
@@ -282,6 +286,57 @@ static void ot_gpg_key(char *fpr, size_t len)
 	pclose(p);
 	fpr[strcspn(fpr, "\n")] = '\0';
 	ck_assert_uint_eq(strlen(fpr), 40);
+}
+
+/* A plain SMTP sender to `port` on the loopback, waiting at most
+ * timeout_ms. */
+static inline struct smtp_sender *ot_sender(unsigned int port,
+					    unsigned int timeout_ms)
+{
+	struct smtp_settings set = {
+		.host = "127.0.0.1",
+		.port = port,
+		.security = SMTP_PLAIN,
+		.timeout_ms = timeout_ms,
+	};
+	struct smtp_sender *s = NULL;
+	const char *error = NULL;
+
+	ck_assert_msg(smtp_sender_new(&set, &s, &error) == 0, "%s", error);
+	return s;
+}
+
+/* A port on the loopback nothing listens on: connection refused. */
+static inline unsigned int ot_closed_port(void)
+{
+	struct sockaddr_in a = { .sin_family = AF_INET };
+	socklen_t len = sizeof(a);
+	int fd = socket(AF_INET, SOCK_STREAM, 0);
+
+	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	ck_assert_int_eq(bind(fd, (struct sockaddr *)&a, sizeof(a)), 0);
+	ck_assert_int_eq(getsockname(fd, (struct sockaddr *)&a, &len), 0);
+	close(fd);
+	return ntohs(a.sin_port);
+}
+
+/* The outbox row `id` as the store lists it now (good until the next
+ * call). */
+static inline struct store_outbox_msg *ot_msg(int64_t id)
+{
+	static struct store_outbox_msg *msgs;
+	static size_t n;
+	const char *error = NULL;
+	size_t i;
+
+	store_outbox_msgs_free(&msgs, n);
+	ck_assert_int_eq(store_outbox_list(ot.store, STORE_OUTBOX_ALL, 0, 0, &msgs,
+					   &n, &error), 0);
+	for (i = 0; i < n; i++)
+		if (msgs[i].id == id)
+			return &msgs[i];
+	ck_abort_msg("no outbox row %" PRId64, id);
+	return NULL;
 }
 
 #endif

@@ -20,6 +20,7 @@
 
 #include "daemon_test.h"
 #include "notify_test.h"
+#include "../check_run.h"
 
 /* -------------------------------------------------------- ashesd binary */
 
@@ -499,8 +500,6 @@ int main(void)
 {
 	Suite *s = suite_create("ashesd");
 	TCase *tc_bin = tcase_create("ashesd");
-	SRunner *sr;
-	int failed;
 
 	tcase_add_checked_fixture(tc_bin, daemon_test_setup, daemon_test_teardown);
 	tcase_add_test(tc_bin, test_check_config_example);
@@ -521,9 +520,5 @@ int main(void)
 		suite_add_tcase(s, tc_sd);
 	}
 
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed != 0;
+	return test_run(s);
 }

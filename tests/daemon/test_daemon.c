@@ -29,6 +29,7 @@
 
 #include "daemon_test.h"
 #include "notify_test.h"
+#include "../check_run.h"
 
 /* ------------------------------------------------------------------ log */
 
@@ -621,8 +622,6 @@ int main(void)
 	TCase *tc_log = tcase_create("log");
 	TCase *tc_pid = tcase_create("pidfile");
 	TCase *tc_proc = tcase_create("process");
-	SRunner *sr;
-	int failed;
 
 	tcase_add_checked_fixture(tc_log, daemon_test_setup, daemon_test_teardown);
 	tcase_add_test(tc_log, test_log_levels);
@@ -658,9 +657,5 @@ int main(void)
 	tcase_add_test(tc_proc, test_signals_and_reload);
 	suite_add_tcase(s, tc_proc);
 
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed != 0;
+	return test_run(s);
 }

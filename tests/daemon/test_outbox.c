@@ -9,14 +9,12 @@
  * give-up rules).  test_outbox_stack.c covers a real Postfix. */
 #include "config.h"
 
-#include <arpa/inet.h>
-#include <netinet/in.h>
-#include <sys/socket.h>
 
 #include "outbox_test.h"
 #include "server/command.h"
 #include "core/core.h"
 #include "render/render.h"
+#include "../check_run.h"
 
 /* Headers of every mail, and of a mail with one text part. */
 #define H_COMMON "From,To,Reply-To,Subject,Date,Message-ID,Auto-Submitted," \
@@ -201,7 +199,6 @@ START_TEST(test_compose_html_from_row)
 }
 END_TEST
 
-static struct store_outbox_msg *row(int64_t id);
 
 /* A PNG row as the store keeps it: queued, read back and composed, the
  * mail carries the same bytes as image/png, offered as board.png (and an
@@ -226,7 +223,7 @@ START_TEST(test_compose_png_from_store)
 		ck_assert_msg(store_outbox_enqueue(ot.store, &r.m, OT_NOW, &id,
 						   &error) == 0, "%s", error);
 		ot_row_free(&r);
-		m = row(id);
+		m = ot_msg(id);
 		ck_assert_str_eq(m->image_type, types[i]);
 		buf_reset(&out);
 		ck_assert_int_eq(outbox_compose(&ot.cfg, NULL, m, OT_NOW, &out,
@@ -245,6 +242,24 @@ START_TEST(test_compose_png_from_store)
 }
 END_TEST
 
+/* A your-move mail queued with the drawing `svg` for its PNG picture:
+ * its row. */
+static struct store_outbox_msg *your_move_drawn(const struct buf *svg)
+{
+	struct ot_row r;
+	const char *error = NULL;
+	int64_t id = 0;
+
+	ot_row(&r, "alice@mailstack.test", "your-move", ot_store_game(), 0, 9);
+	r.m.image = svg->data;
+	r.m.image_len = svg->len;
+	r.m.image_type = STORE_OUTBOX_PNG;
+	ck_assert_msg(store_outbox_enqueue(ot.store, &r.m, OT_NOW, &id,
+					   &error) == 0, "%s", error);
+	ot_row_free(&r);
+	return ot_msg(id);
+}
+
 /* The service queues a PNG as its SVG drawing (drawing the PNG takes tens
  * of milliseconds, too long for its transaction): the outbox draws the
  * PNG when it sends, the same bytes render_png_from_svg() gives. */
@@ -257,22 +272,13 @@ START_TEST(test_compose_png_drawn_at_send)
 	enum core_error err;
 	const char *error = NULL;
 	struct store_outbox_msg *m;
-	struct ot_row r;
-	int64_t id = 0;
 
 	core_variant_default(&v);
 	ck_assert_int_eq(core_position_init(&pos, &v, &err), 0);
 	render_board_svg(&pos, NULL, &svg);
 	ck_assert_int_eq(render_png_from_svg(svg.data, svg.len, 0, &png,
 					     &error), 0);
-	ot_row(&r, "alice@mailstack.test", "your-move", ot_store_game(), 0, 9);
-	r.m.image = svg.data;
-	r.m.image_len = svg.len;
-	r.m.image_type = STORE_OUTBOX_PNG;
-	ck_assert_msg(store_outbox_enqueue(ot.store, &r.m, OT_NOW, &id,
-					   &error) == 0, "%s", error);
-	ot_row_free(&r);
-	m = row(id);
+	m = your_move_drawn(&svg);
 	ck_assert_int_eq(outbox_compose(&ot.cfg, NULL, m, OT_NOW, &out,
 					&error), OUTBOX_COMPOSE_OK);
 	snprintf(mail, sizeof(mail), "%s", ot_write("mail.eml", out.data,
@@ -318,19 +324,9 @@ START_TEST(test_compose_png_each_its_own)
 		char args[16384], pic[PATH_MAX + 64], mail[PATH_MAX + 64];
 		struct buf out = BUF_INIT;
 		struct store_outbox_msg *m;
-		struct ot_row r;
-		int64_t id = 0;
 
 		i = order[k];
-		ot_row(&r, "alice@mailstack.test", "your-move", ot_store_game(),
-		       0, 9);
-		r.m.image = svg[i].data;
-		r.m.image_len = svg[i].len;
-		r.m.image_type = STORE_OUTBOX_PNG;
-		ck_assert_msg(store_outbox_enqueue(ot.store, &r.m, OT_NOW, &id,
-						   &error) == 0, "%s", error);
-		ot_row_free(&r);
-		m = row(id);
+		m = your_move_drawn(&svg[i]);
 		ck_assert_int_eq(outbox_compose(&ot.cfg, NULL, m, OT_NOW, &out,
 						&error), OUTBOX_COMPOSE_OK);
 		snprintf(mail, sizeof(mail), "%s",
@@ -560,58 +556,12 @@ START_TEST(test_compose_signed)
 }
 END_TEST
 
-/* A TCP port on 127.0.0.1 where nothing listens. */
-static unsigned int closed_port(void)
-{
-	struct sockaddr_in a = { .sin_family = AF_INET };
-	socklen_t len = sizeof(a);
-	int fd = socket(AF_INET, SOCK_STREAM, 0);
-
-	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	ck_assert_int_eq(bind(fd, (struct sockaddr *)&a, sizeof(a)), 0);
-	ck_assert_int_eq(getsockname(fd, (struct sockaddr *)&a, &len), 0);
-	close(fd);
-	return ntohs(a.sin_port);
-}
-
-static struct smtp_sender *closed_sender(void)
-{
-	struct smtp_settings set = {
-		.host = "127.0.0.1",
-		.port = closed_port(),
-		.security = SMTP_PLAIN,
-		.timeout_ms = 5000,
-	};
-	struct smtp_sender *s = NULL;
-	const char *error = NULL;
-
-	ck_assert_msg(smtp_sender_new(&set, &s, &error) == 0, "%s", error);
-	return s;
-}
-
-static struct store_outbox_msg *row(int64_t id)
-{
-	static struct store_outbox_msg *msgs;
-	static size_t n;
-	const char *error = NULL;
-	size_t i;
-
-	store_outbox_msgs_free(&msgs, n);
-	ck_assert_int_eq(store_outbox_list(ot.store, STORE_OUTBOX_ALL, 0, 0, &msgs,
-					   &n, &error), 0);
-	for (i = 0; i < n; i++)
-		if (msgs[i].id == id)
-			return &msgs[i];
-	ck_abort_msg("no outbox row %" PRId64, id);
-	return NULL;
-}
-
 /* Signing fails (no such key): the row waits, it is not lost or failed. */
 START_TEST(test_sign_failure_retries)
 {
 	char fpr[64];
 	struct pgp_ctx *pgp = NULL;
-	struct smtp_sender *s = closed_sender();
+	struct smtp_sender *s = ot_sender(ot_closed_port(), 5000);
 	struct outbox_stats st;
 	const char *error = NULL;
 	int64_t a, b;
@@ -626,11 +576,11 @@ START_TEST(test_sign_failure_retries)
 				      &st, &error), 0);
 	ck_assert_uint_eq(st.sent + st.failed, 0);
 	ck_assert_uint_eq(st.retried, 1); /* the batch stops at gpg trouble */
-	ck_assert(!row(a)->failed);
-	ck_assert_int_eq(row(a)->attempts, 1);
-	ck_assert_int_gt(row(a)->next_attempt_at, OT_NOW);
-	ck_assert_ptr_nonnull(strstr(row(a)->last_error, "signing"));
-	ck_assert_int_eq(row(b)->attempts, 0);
+	ck_assert(!ot_msg(a)->failed);
+	ck_assert_int_eq(ot_msg(a)->attempts, 1);
+	ck_assert_int_gt(ot_msg(a)->next_attempt_at, OT_NOW);
+	ck_assert_ptr_nonnull(strstr(ot_msg(a)->last_error, "signing"));
+	ck_assert_int_eq(ot_msg(b)->attempts, 0);
 	pgp_ctx_free(&pgp);
 	smtp_sender_free(&s);
 }
@@ -640,7 +590,7 @@ END_TEST
  * stops at the first (the server is away); give-up rules apply. */
 START_TEST(test_closed_port_backoff)
 {
-	struct smtp_sender *s = closed_sender();
+	struct smtp_sender *s = ot_sender(ot_closed_port(), 5000);
 	struct outbox_stats st;
 	const char *error = NULL;
 	int64_t a, b, c, d, now = OT_NOW, prev_delay = 0;
@@ -654,10 +604,10 @@ START_TEST(test_closed_port_backoff)
 					      now, &st, &error), 0);
 		ck_assert(st.server_down);
 		ck_assert_uint_eq(st.retried, 1);
-		ck_assert_int_eq(row(a)->attempts, i);
-		ck_assert(!row(a)->failed);
-		ck_assert_ptr_nonnull(row(a)->last_error);
-		delay = row(a)->next_attempt_at - now;
+		ck_assert_int_eq(ot_msg(a)->attempts, i);
+		ck_assert(!ot_msg(a)->failed);
+		ck_assert_ptr_nonnull(ot_msg(a)->last_error);
+		delay = ot_msg(a)->next_attempt_at - now;
 		/* initial * 2^(i-1) less at most 20% */
 		ck_assert_int_le(delay, 30 << (i - 1));
 		ck_assert_int_ge(delay, (30 << (i - 1)) * 8 / 10);
@@ -667,7 +617,7 @@ START_TEST(test_closed_port_backoff)
 		ck_assert_int_eq(outbox_flush(&ot.cfg, ot.store, s, NULL, ot.templates,
 					      now + delay - 1, &st, &error), 0);
 		ck_assert_int_eq(st.retried, 0);
-		ck_assert_int_eq(row(a)->attempts, i);
+		ck_assert_int_eq(ot_msg(a)->attempts, i);
 		now += delay;
 	}
 
@@ -675,17 +625,17 @@ START_TEST(test_closed_port_backoff)
 	ot.cfg.smtp.max_attempts = 7;
 	ck_assert_int_eq(outbox_flush(&ot.cfg, ot.store, s, NULL, ot.templates, now,
 				      &st, &error), 0);
-	ck_assert(!row(a)->failed);
-	now = row(a)->next_attempt_at;
+	ck_assert(!ot_msg(a)->failed);
+	now = ot_msg(a)->next_attempt_at;
 	ck_assert_int_eq(outbox_flush(&ot.cfg, ot.store, s, NULL, ot.templates, now,
 				      &st, &error), 0);
-	ck_assert(row(a)->failed);
-	ck_assert_int_eq(row(a)->attempts, 7);
-	ck_assert_ptr_nonnull(strstr(row(a)->last_error, "gave up after 7 attempts"));
+	ck_assert(ot_msg(a)->failed);
+	ck_assert_int_eq(ot_msg(a)->attempts, 7);
+	ck_assert_ptr_nonnull(strstr(ot_msg(a)->last_error, "gave up after 7 attempts"));
 	/* failed for good: never tried again */
 	ck_assert_int_eq(outbox_flush(&ot.cfg, ot.store, s, NULL, ot.templates,
 				      now + 86400 * 30, &st, &error), 0);
-	ck_assert_int_eq(row(a)->attempts, 7);
+	ck_assert_int_eq(ot_msg(a)->attempts, 7);
 
 	/* give_up_after: a row older than that fails at its next failure */
 	ot.cfg.smtp.max_attempts = 0;
@@ -693,10 +643,10 @@ START_TEST(test_closed_port_backoff)
 	b = ot_enqueue("bob@mailstack.test", "reply", 0, 0, 2, OT_NOW);
 	ck_assert_int_eq(outbox_flush(&ot.cfg, ot.store, s, NULL, ot.templates,
 				      OT_NOW + 3599, &st, &error), 0);
-	ck_assert(!row(b)->failed);
+	ck_assert(!ot_msg(b)->failed);
 	ck_assert_int_eq(outbox_flush(&ot.cfg, ot.store, s, NULL, ot.templates,
 				      OT_NOW + 3600 + 300, &st, &error), 0);
-	ck_assert(row(b)->failed);
+	ck_assert(ot_msg(b)->failed);
 	ck_assert_uint_eq(st.failed, 1);
 
 	/* the server away: the rest of the batch is not tried */
@@ -705,38 +655,15 @@ START_TEST(test_closed_port_backoff)
 	ck_assert_int_eq(outbox_flush(&ot.cfg, ot.store, s, NULL, ot.templates, now,
 				      &st, &error), 0);
 	ck_assert_uint_eq(st.retried, 1);
-	ck_assert_int_eq(row(c)->attempts + row(d)->attempts, 1);
+	ck_assert_int_eq(ot_msg(c)->attempts + ot_msg(d)->attempts, 1);
 	smtp_sender_free(&s);
 }
 END_TEST
 
-int main(void)
-{
-	Suite *su = suite_create("outbox");
-	TCase *tc = tcase_create("outbox");
-	SRunner *sr;
-	int failed;
-
-	tcase_add_checked_fixture(tc, ot_setup, ot_teardown);
-	tcase_set_timeout(tc, 60);
-	tcase_add_test(tc, test_backoff);
-	tcase_add_test(tc, test_compose_reply);
-	tcase_add_test(tc, test_compose_game_kinds);
-	tcase_add_test(tc, test_compose_observer);
-	tcase_add_test(tc, test_unobserve_subject);
-	tcase_add_test(tc, test_compose_html_from_row);
-	tcase_add_test(tc, test_compose_png_from_store);
-	tcase_add_test(tc, test_compose_png_drawn_at_send);
-	tcase_add_test(tc, test_compose_png_each_its_own);
-	tcase_add_test(tc, test_compose_bad_row);
-	tcase_add_test(tc, test_compose_golden);
-	tcase_add_test(tc, test_compose_signed);
-	tcase_add_test(tc, test_sign_failure_retries);
-	tcase_add_test(tc, test_closed_port_backoff);
-	suite_add_tcase(su, tc);
-	sr = srunner_create(su);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed != 0;
-}
+TEST_MAIN("outbox", "outbox", ot_setup, ot_teardown, 60, test_backoff,
+	  test_compose_reply, test_compose_game_kinds, test_compose_observer,
+	  test_unobserve_subject, test_compose_html_from_row,
+	  test_compose_png_from_store, test_compose_png_drawn_at_send,
+	  test_compose_png_each_its_own, test_compose_bad_row,
+	  test_compose_golden, test_compose_signed, test_sign_failure_retries,
+	  test_closed_port_backoff)

@@ -7,68 +7,11 @@
  * connection; a signed mail with the board arrives and gpg verifies it. */
 #include "config.h"
 
-#include <arpa/inet.h>
 #include <dirent.h>
-#include <netinet/in.h>
-#include <sys/socket.h>
 
 #include "outbox_test.h"
 #include "test_imap_stack.h"
-
-static struct smtp_sender *stack_sender(void)
-{
-	struct smtp_settings set = {
-		.host = "127.0.0.1",
-		.port = test_stack.smtp_port,
-		.security = SMTP_PLAIN,
-		.timeout_ms = 10000,
-	};
-	struct smtp_sender *s = NULL;
-	const char *error = NULL;
-
-	ck_assert_msg(smtp_sender_new(&set, &s, &error) == 0, "%s", error);
-	return s;
-}
-
-static struct smtp_sender *closed_sender(void)
-{
-	struct sockaddr_in a = { .sin_family = AF_INET };
-	socklen_t len = sizeof(a);
-	int fd = socket(AF_INET, SOCK_STREAM, 0);
-	struct smtp_settings set = {
-		.host = "127.0.0.1",
-		.security = SMTP_PLAIN,
-		.timeout_ms = 5000,
-	};
-	struct smtp_sender *s = NULL;
-	const char *error = NULL;
-
-	/* a port nothing listens on: connection refused */
-	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	ck_assert_int_eq(bind(fd, (struct sockaddr *)&a, sizeof(a)), 0);
-	ck_assert_int_eq(getsockname(fd, (struct sockaddr *)&a, &len), 0);
-	close(fd);
-	set.port = ntohs(a.sin_port);
-	ck_assert_msg(smtp_sender_new(&set, &s, &error) == 0, "%s", error);
-	return s;
-}
-
-static struct store_outbox_msg *row(int64_t id)
-{
-	static struct store_outbox_msg *msgs;
-	static size_t n;
-	const char *error = NULL;
-	size_t i;
-
-	store_outbox_msgs_free(&msgs, n);
-	ck_assert_int_eq(store_outbox_list(ot.store, STORE_OUTBOX_ALL, 0, 0, &msgs,
-					   &n, &error), 0);
-	for (i = 0; i < n; i++)
-		if (msgs[i].id == id)
-			return &msgs[i];
-	ck_abort_msg("no outbox row %" PRId64, id);
-	return NULL;
-}
+#include "../check_run.h"
 
 /* Delivered copies in user's Maildir (new/ and cur/) holding needle; the
  * path of the last into path_r (may be NULL). */
@@ -150,7 +93,7 @@ static int maillog_count(const char *needle)
  * with Postfix's words, visible in `ashes outbox list`. */
 START_TEST(test_unknown_recipient)
 {
-	struct smtp_sender *s = stack_sender();
+	struct smtp_sender *s = ot_sender(test_stack.smtp_port, 10000);
 	struct outbox_stats st;
 	const char *error = NULL, *bdir = getenv("ASHES_BUILDDIR");
 	char cmd[PATH_MAX * 2], out[8192];
@@ -162,15 +105,15 @@ START_TEST(test_unknown_recipient)
 	ck_assert_int_eq(outbox_flush(&ot.cfg, ot.store, s, NULL, ot.templates, OT_NOW,
 				      &st, &error), 0);
 	ck_assert_uint_eq(st.failed, 1);
-	ck_assert(row(id)->failed);
-	ck_assert_int_eq(row(id)->attempts, 1);
-	ck_assert_msg(strncmp(row(id)->last_error, "550", 3) == 0 &&
-		      strstr(row(id)->last_error, "nobody@mailstack.test"),
-		      "%s", row(id)->last_error);
+	ck_assert(ot_msg(id)->failed);
+	ck_assert_int_eq(ot_msg(id)->attempts, 1);
+	ck_assert_msg(strncmp(ot_msg(id)->last_error, "550", 3) == 0 &&
+		      strstr(ot_msg(id)->last_error, "nobody@mailstack.test"),
+		      "%s", ot_msg(id)->last_error);
 	/* failed for good: a later flush does not try it again */
 	ck_assert_int_eq(outbox_flush(&ot.cfg, ot.store, s, NULL, ot.templates,
 				      OT_NOW + 86400, &st, &error), 0);
-	ck_assert_int_eq(row(id)->attempts, 1);
+	ck_assert_int_eq(ot_msg(id)->attempts, 1);
 	smtp_sender_free(&s);
 
 	snprintf(cmd, sizeof(cmd), "'%s/ashes' outbox list --status failed --db '%s' 2>&1",
@@ -201,7 +144,7 @@ END_TEST
 /* A 4xx for one recipient: that row waits, the batch goes on. */
 START_TEST(test_tempfail_rcpt)
 {
-	struct smtp_sender *s = stack_sender();
+	struct smtp_sender *s = ot_sender(test_stack.smtp_port, 10000);
 	struct outbox_stats st;
 	const char *error = NULL;
 	int64_t t, a;
@@ -213,11 +156,11 @@ START_TEST(test_tempfail_rcpt)
 	ck_assert(!st.server_down);
 	ck_assert_uint_eq(st.retried, 1);
 	ck_assert_uint_eq(st.sent, 1);
-	ck_assert(!row(t)->failed);
-	ck_assert_int_gt(row(t)->next_attempt_at, OT_NOW);
-	ck_assert_msg(strncmp(row(t)->last_error, "451", 3) == 0, "%s",
-		      row(t)->last_error);
-	ck_assert_int_ne(row(a)->sent_at, 0);
+	ck_assert(!ot_msg(t)->failed);
+	ck_assert_int_gt(ot_msg(t)->next_attempt_at, OT_NOW);
+	ck_assert_msg(strncmp(ot_msg(t)->last_error, "451", 3) == 0, "%s",
+		      ot_msg(t)->last_error);
+	ck_assert_int_ne(ot_msg(a)->sent_at, 0);
 	smtp_sender_free(&s);
 }
 END_TEST
@@ -226,7 +169,7 @@ END_TEST
  * when the daemon restarts, then sent exactly once when it is back. */
 START_TEST(test_down_then_up)
 {
-	struct smtp_sender *s = closed_sender();
+	struct smtp_sender *s = ot_sender(ot_closed_port(), 5000);
 	struct outbox_stats st;
 	const char *error = NULL;
 	int64_t id, now = OT_NOW, prev = 0;
@@ -239,26 +182,26 @@ START_TEST(test_down_then_up)
 		ck_assert_int_eq(outbox_flush(&ot.cfg, ot.store, s, NULL, ot.templates,
 					      now, &st, &error), 0);
 		ck_assert(st.server_down);
-		ck_assert_int_eq(row(id)->attempts, i);
-		delay = row(id)->next_attempt_at - now;
+		ck_assert_int_eq(ot_msg(id)->attempts, i);
+		delay = ot_msg(id)->next_attempt_at - now;
 		ck_assert_int_gt(delay, prev);
 		prev = delay;
-		now = row(id)->next_attempt_at;
+		now = ot_msg(id)->next_attempt_at;
 		/* a restart: a new store handle sees the same row */
 		store_close(&ot.store);
 		ck_assert_msg(store_open(ot.db, NULL, &ot.store, &error) == 0, "%s",
 			      error);
 	}
 	smtp_sender_free(&s);
-	s = stack_sender();
+	s = ot_sender(test_stack.smtp_port, 10000);
 	ck_assert_int_eq(outbox_flush(&ot.cfg, ot.store, s, NULL, ot.templates,
 				      now - 1, &st, &error), 0);
 	ck_assert_uint_eq(st.sent, 0); /* not before its time */
 	ck_assert_int_eq(outbox_flush(&ot.cfg, ot.store, s, NULL, ot.templates, now,
 				      &st, &error), 0);
 	ck_assert_uint_eq(st.sent, 1);
-	ck_assert_int_eq(row(id)->attempts, 4);
-	ck_assert_int_eq(row(id)->sent_at, now);
+	ck_assert_int_eq(ot_msg(id)->attempts, 4);
+	ck_assert_int_eq(ot_msg(id)->sent_at, now);
 	ck_assert_int_eq(outbox_flush(&ot.cfg, ot.store, s, NULL, ot.templates,
 				      now + 86400, &st, &error), 0);
 	ck_assert_uint_eq(st.sent, 0);
@@ -287,7 +230,7 @@ START_TEST(test_batch_one_connection)
 	for (i = 0; i < 4; i++)
 		ot_enqueue(i % 2 ? "alice@mailstack.test" : "bob@mailstack.test",
 			   "your-move", 31, i, 31 + i, OT_NOW);
-	s = stack_sender();
+	s = ot_sender(test_stack.smtp_port, 10000);
 	ck_assert_int_eq(outbox_flush(&ot.cfg, ot.store, s, NULL, ot.templates, OT_NOW,
 				      &st, &error), 0);
 	ck_assert_uint_eq(st.sent, 4);
@@ -308,7 +251,7 @@ END_TEST
  * and the text survive transport, and so does a PNG picture. */
 START_TEST(test_signed_delivered)
 {
-	struct smtp_sender *s = stack_sender();
+	struct smtp_sender *s = ot_sender(test_stack.smtp_port, 10000);
 	struct outbox_stats st;
 	struct pgp_ctx *pgp = NULL;
 	const char *error = NULL;
@@ -405,11 +348,11 @@ START_TEST(test_setup_trouble_stops_batch)
 		ck_assert(st.server_down);
 		ck_assert_uint_eq(st.retried, 1);
 		ck_assert_uint_eq(st.sent + st.failed, 0);
-		ck_assert_int_eq(row(a)->attempts + row(b)->attempts, round + 1);
-		ck_assert(!row(a)->failed && !row(b)->failed);
+		ck_assert_int_eq(ot_msg(a)->attempts + ot_msg(b)->attempts, round + 1);
+		ck_assert(!ot_msg(a)->failed && !ot_msg(b)->failed);
 		smtp_sender_free(&s);
 	}
-	ck_assert_ptr_null(strstr(row(a)->last_error ? row(a)->last_error : "",
+	ck_assert_ptr_null(strstr(ot_msg(a)->last_error ? ot_msg(a)->last_error : "",
 				  "wrong-secret"));
 }
 END_TEST
@@ -418,7 +361,6 @@ int main(void)
 {
 	Suite *su = suite_create("outbox_stack");
 	TCase *tc = tcase_create("postfix");
-	SRunner *sr;
 	int failed;
 
 	test_stack_start(NULL);
@@ -431,10 +373,7 @@ int main(void)
 	tcase_add_test(tc, test_signed_delivered);
 	tcase_add_test(tc, test_setup_trouble_stops_batch);
 	suite_add_tcase(su, tc);
-	sr = srunner_create(su);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
+	failed = test_failures(su);
 	if (test_stack_stop() < 0)
 		failed++;
 	return failed != 0;

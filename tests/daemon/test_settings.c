@@ -10,6 +10,7 @@
 
 #include "config/club_config.h"
 #include "config/settings.h"
+#include "../check_run.h"
 
 static void load(const char *text, struct config *cfg)
 {
@@ -245,22 +246,5 @@ START_TEST(test_clock)
 }
 END_TEST
 
-int main(void)
-{
-	Suite *s = suite_create("daemon_settings");
-	TCase *tc = tcase_create("settings");
-	SRunner *sr;
-	int failed;
-
-	tcase_add_test(tc, test_imap_source);
-	tcase_add_test(tc, test_dir_source);
-	tcase_add_test(tc, test_smtp);
-	tcase_add_test(tc, test_inbound_and_server);
-	tcase_add_test(tc, test_clock);
-	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed != 0;
-}
+TEST_MAIN("daemon_settings", "settings", NULL, NULL, 0, test_imap_source,
+	  test_dir_source, test_smtp, test_inbound_and_server, test_clock)

@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "daemon/worker.h"
+#include "../check_run.h"
 
 struct counter {
 	pthread_mutex_t lock;
@@ -109,19 +110,5 @@ START_TEST(test_stop_reaches_a_long_pass)
 }
 END_TEST
 
-int main(void)
-{
-	Suite *s = suite_create("worker");
-	TCase *tc = tcase_create("worker");
-	SRunner *sr;
-	int failed;
-
-	tcase_add_test(tc, test_drain_waits_for_a_pass);
-	tcase_add_test(tc, test_stop_reaches_a_long_pass);
-	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
-}
+TEST_MAIN("worker", "worker", NULL, NULL, 0, test_drain_waits_for_a_pass,
+	  test_stop_reaches_a_long_pass)

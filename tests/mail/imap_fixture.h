@@ -99,6 +99,29 @@ static inline bool has_subject(const struct mail_source_message *msg,
 		memmem(msg->data, msg->size, want, strlen(want)) != NULL);
 }
 
+/* The next message of src, into *msg, must be the one saved with
+ * `subject`; its uid. */
+static inline uint32_t next_is(struct mail_source *src,
+			       struct mail_source_message *msg,
+			       const char *subject)
+{
+	const char *error = NULL;
+
+	ck_assert_int_eq(mail_source_next(src, msg, &error),
+			 MAIL_SOURCE_MESSAGE);
+	ck_assert_msg(has_subject(msg, subject), "not \"%s\"", subject);
+	return msg->uid;
+}
+
+/* Mark message uid of src handled. */
+static inline void handled(struct mail_source *src, uint32_t uid)
+{
+	const char *error = NULL;
+
+	ck_assert_msg(mail_source_mark_handled(src, uid, &error) == 0, "%s",
+		      error);
+}
+
 /* Wait for the next message (at most ms), handling NONE with wait(). */
 static inline enum mail_source_result
 next_within(struct mail_source *src, struct mail_source_message *msg,

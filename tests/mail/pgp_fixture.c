@@ -84,7 +84,6 @@ int pgp_fixture_run(Suite *s, const char *prog, const char *helper,
 {
 	const char *src = getenv("ASHES_SRCDIR");
 	char cmd[1024];
-	SRunner *sr;
 	int failed;
 
 	if (src == NULL)
@@ -101,10 +100,7 @@ int pgp_fixture_run(Suite *s, const char *prog, const char *helper,
 			 helper, fixdir);
 	if (fixture_system(prog, cmd) != 0)
 		return 1;
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
+	failed = test_failures(s);
 	/* the agents always go (the helper's, and those of the tests' own
 	 * keyrings, home-*); the files stay when something failed */
 	snprintf(cmd, sizeof(cmd), "sh '%s/tests/mail/%s' --kill '%s'; "

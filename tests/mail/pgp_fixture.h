@@ -13,6 +13,8 @@
 
 #include "mail/pgp.h"
 
+#include "../check_run.h"
+
 /* The temp dir gpg-helper.sh fills, made by main. */
 extern char fixdir[];
 

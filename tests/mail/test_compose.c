@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "mail/compose.h"
+#include "../check_run.h"
 
 /* Decode quoted-printable (CRLF line ends, soft breaks) back to LF text. */
 static char *qp_decode(const char *s, size_t n)
@@ -491,28 +492,9 @@ START_TEST(test_missing_fields)
 }
 END_TEST
 
-int main(void)
-{
-	Suite *s = suite_create("compose");
-	TCase *tc = tcase_create("compose");
-	SRunner *sr;
-	int failed;
-
-	tcase_add_test(tc, test_plain_headers_and_body);
-	tcase_add_test(tc, test_qp_long_lines_and_utf8);
-	tcase_add_test(tc, test_subject_encoded_words);
-	tcase_add_test(tc, test_ascii_header_folding);
-	tcase_add_test(tc, test_address_display_name);
-	tcase_add_test(tc, test_alternative_html);
-	tcase_add_test(tc, test_exact_bytes);
-	tcase_add_test(tc, test_typed_headers);
-	tcase_add_test(tc, test_signed_wrapper_covers_exact_part);
-	tcase_add_test(tc, test_picture_part);
-	tcase_add_test(tc, test_missing_fields);
-	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed != 0;
-}
+TEST_MAIN("compose", "compose", NULL, NULL, 0, test_plain_headers_and_body,
+	  test_qp_long_lines_and_utf8, test_subject_encoded_words,
+	  test_ascii_header_folding, test_address_display_name,
+	  test_alternative_html, test_exact_bytes, test_typed_headers,
+	  test_signed_wrapper_covers_exact_part, test_picture_part,
+	  test_missing_fields)

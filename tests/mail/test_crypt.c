@@ -396,20 +396,11 @@ END_TEST
 
 int main(void)
 {
-	Suite *s = suite_create("crypt");
-	TCase *tc = tcase_create("crypt");
+	Suite *s = test_suite("crypt", "crypt", NULL, NULL, 120,
+		TESTS(test_autocrypt_parse, test_autocrypt_refused,
+		test_autocrypt_find, test_scan_encrypted, test_decrypt_shapes,
+		test_decrypt_not_ours, test_decrypt_bomb, test_archive_form,
+		test_unknown_names_primary, test_autocrypt_register));
 
-	tcase_set_timeout(tc, 120);
-	tcase_add_test(tc, test_autocrypt_parse);
-	tcase_add_test(tc, test_autocrypt_refused);
-	tcase_add_test(tc, test_autocrypt_find);
-	tcase_add_test(tc, test_scan_encrypted);
-	tcase_add_test(tc, test_decrypt_shapes);
-	tcase_add_test(tc, test_decrypt_not_ours);
-	tcase_add_test(tc, test_decrypt_bomb);
-	tcase_add_test(tc, test_archive_form);
-	tcase_add_test(tc, test_unknown_names_primary);
-	tcase_add_test(tc, test_autocrypt_register);
-	suite_add_tcase(s, tc);
 	return pgp_fixture_run(s, "test_crypt", "crypt-helper.sh", true);
 }

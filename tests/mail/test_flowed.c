@@ -7,6 +7,7 @@
 #include "mail/flowed.h"
 #include "mail/inbound.h"
 #include "util/buf.h"
+#include "../check_run.h"
 
 static char *decode(const char *in, bool delsp)
 {
@@ -192,28 +193,7 @@ START_TEST(test_inbound_flowed)
 }
 END_TEST
 
-int main(void)
-{
-	Suite *s = suite_create("flowed");
-	TCase *tc = tcase_create("rfc3676");
-	SRunner *sr;
-	int failed;
-
-	tcase_add_test(tc, test_params);
-	tcase_add_test(tc, test_soft_break);
-	tcase_add_test(tc, test_delsp);
-	tcase_add_test(tc, test_space_stuffing);
-	tcase_add_test(tc, test_quote_depth);
-	tcase_add_test(tc, test_signature);
-	tcase_add_test(tc, test_line_ends);
-	tcase_add_test(tc, test_only_spaces);
-	tcase_add_test(tc, test_thunderbird_challenge);
-	tcase_add_test(tc, test_decode_buf);
-	tcase_add_test(tc, test_inbound_flowed);
-	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
-}
+TEST_MAIN("flowed", "rfc3676", NULL, NULL, 0, test_params, test_soft_break,
+	  test_delsp, test_space_stuffing, test_quote_depth, test_signature,
+	  test_line_ends, test_only_spaces, test_thunderbird_challenge,
+	  test_decode_buf, test_inbound_flowed)

@@ -8,6 +8,7 @@
 
 #include "mail/mime.h"
 #include "util/buf.h"
+#include "../check_run.h"
 
 static char *render(const char *html)
 {
@@ -137,24 +138,6 @@ START_TEST(test_empty_blocks)
 }
 END_TEST
 
-int main(void)
-{
-	Suite *s = suite_create("html_lines");
-	TCase *tc = tcase_create("clients");
-	SRunner *sr;
-	int failed;
-
-	tcase_add_test(tc, test_gmail_divs);
-	tcase_add_test(tc, test_gmail_br);
-	tcase_add_test(tc, test_outlook_web);
-	tcase_add_test(tc, test_proton);
-	tcase_add_test(tc, test_thunderbird_html);
-	tcase_add_test(tc, test_kept_blanks);
-	tcase_add_test(tc, test_empty_blocks);
-	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
-}
+TEST_MAIN("html_lines", "clients", NULL, NULL, 0, test_gmail_divs,
+	  test_gmail_br, test_outlook_web, test_proton, test_thunderbird_html,
+	  test_kept_blanks, test_empty_blocks)

@@ -20,6 +20,7 @@
 #include "imap_fixture.h"
 #include "mail/imap.h"
 #include "util/buf.h"
+#include "../check_run.h"
 
 /* Messages in a user's INBOX with the \Seen flag (maildir "S"). */
 static int seen_in_inbox(const char *user)
@@ -162,10 +163,10 @@ START_TEST(test_uidvalidity_change)
 	src = open_source(&set);
 	ck_assert_int_eq(next_within(src, &msg, 1000), MAIL_SOURCE_MESSAGE);
 	ck_assert(has_subject(&msg, "v1-a"));
-	ck_assert_int_eq(mail_source_mark_handled(src, msg.uid, &error), 0);
+	handled(src, msg.uid);
 	ck_assert_int_eq(next_within(src, &msg, 1000), MAIL_SOURCE_MESSAGE);
 	ck_assert(has_subject(&msg, "v1-b"));
-	ck_assert_int_eq(mail_source_mark_handled(src, msg.uid, &error), 0);
+	handled(src, msg.uid);
 	mail_source_get_state(src, &saved);
 	ck_assert_uint_eq(saved.last_uid, 2);
 	mail_source_close(&src);
@@ -455,7 +456,7 @@ START_TEST(test_restart_during_idle)
 	waitpid(pid, NULL, 0);
 	ck_assert_int_eq(next_within(src, &msg, 5000), MAIL_SOURCE_MESSAGE);
 	ck_assert(has_subject(&msg, "during-outage"));
-	ck_assert_int_eq(mail_source_mark_handled(src, msg.uid, &error), 0);
+	handled(src, msg.uid);
 	ck_assert_int_eq(ev.down, 1);
 	ck_assert_int_eq(ev.up, 1);
 	mail_source_close(&src);
@@ -481,13 +482,9 @@ START_TEST(test_fallbacks_without_move_and_idle)
 	set.host = "127.0.0.2";
 	set.poll_ms = 300;
 	src = open_source(&set);
-	ck_assert_int_eq(mail_source_next(src, &msg, &error),
-			 MAIL_SOURCE_MESSAGE);
-	ck_assert(has_subject(&msg, "plain-1"));
-	ck_assert_int_eq(mail_source_mark_handled(src, msg.uid, &error), 0);
-	ck_assert_int_eq(mail_source_next(src, &msg, &error),
-			 MAIL_SOURCE_MESSAGE);
-	ck_assert(has_subject(&msg, "plain-2"));
+	next_is(src, &msg, "plain-1");
+	handled(src, msg.uid);
+	next_is(src, &msg, "plain-2");
 	uid2 = msg.uid;
 	/* plain-2 handed out, not handled: the archive batch {plain-1} is
 	 * sent; EXPUNGE without UIDPLUS takes all \Deleted mail, and only
@@ -496,7 +493,7 @@ START_TEST(test_fallbacks_without_move_and_idle)
 	ck_assert_int_eq(inbox_count("frank"), 1);
 	ck_assert_int_eq(test_count_files(maildir("frank", ".Archive", "cur")),
 			 1);
-	ck_assert_int_eq(mail_source_mark_handled(src, uid2, &error), 0);
+	handled(src, uid2);
 	ck_assert_int_eq(mail_source_next(src, &msg, &error), MAIL_SOURCE_NONE);
 	ck_assert_int_eq(inbox_count("frank"), 0);
 	ck_assert_int_eq(test_count_files(maildir("frank", ".Archive", "cur")),
@@ -542,20 +539,16 @@ START_TEST(test_unmarked_offered_again)
 	doveadm_save("gwen", "INBOX", "retry-2");
 	settings_for(&set, "gwen", &ev);
 	src = open_source(&set);
-	ck_assert_int_eq(mail_source_next(src, &msg, &error),
-			 MAIL_SOURCE_MESSAGE);
-	ck_assert(has_subject(&msg, "retry-1"));
+	next_is(src, &msg, "retry-1");
 	first = msg.uid;
 	mail_source_wait(src, 10, &error);
 	ck_assert_int_eq(mail_source_next(src, &msg, &error),
 			 MAIL_SOURCE_MESSAGE);
 	ck_assert_uint_eq(msg.uid, first);
 	ck_assert(has_subject(&msg, "retry-1"));
-	ck_assert_int_eq(mail_source_mark_handled(src, msg.uid, &error), 0);
-	ck_assert_int_eq(mail_source_next(src, &msg, &error),
-			 MAIL_SOURCE_MESSAGE);
-	ck_assert(has_subject(&msg, "retry-2"));
-	ck_assert_int_eq(mail_source_mark_handled(src, msg.uid, &error), 0);
+	handled(src, msg.uid);
+	next_is(src, &msg, "retry-2");
+	handled(src, msg.uid);
 	ck_assert_int_eq(mail_source_next(src, &msg, &error), MAIL_SOURCE_NONE);
 	ck_assert_int_eq(inbox_count("gwen"), 0);
 	mail_source_close(&src);
@@ -702,7 +695,6 @@ int main(void)
 {
 	Suite *s = suite_create("imap");
 	TCase *tc = tcase_create("dovecot");
-	SRunner *sr;
 	int failed;
 
 	test_stack_start("alice:alice-pw bob:bob-pw carol:carol-pw "
@@ -721,10 +713,7 @@ int main(void)
 	tcase_add_test(tc, test_received_is_internaldate);
 	tcase_add_test(tc, test_tls_and_login);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
+	failed = test_failures(s);
 	/* The stack must stop cleanly, nothing left running. */
 	if (test_stack_stop() < 0)
 		failed++;

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "imap_fixture.h"
+#include "../check_run.h"
 
 /* Messages in a user's folder (new/ and cur/); *seen_r: how many of them
  * carry \Seen. */
@@ -69,13 +70,9 @@ START_TEST(test_set_aside)
 	doveadm_save("ivan", "INBOX", "aside-3");
 	settings_for(&set, "ivan", &ev);
 	src = open_source(&set);
-	ck_assert_int_eq(mail_source_next(src, &msg, &error),
-			 MAIL_SOURCE_MESSAGE);
-	ck_assert(has_subject(&msg, "aside-1"));
-	ck_assert_int_eq(mail_source_mark_handled(src, msg.uid, &error), 0);
-	ck_assert_int_eq(mail_source_next(src, &msg, &error),
-			 MAIL_SOURCE_MESSAGE);
-	ck_assert(has_subject(&msg, "aside-2"));
+	next_is(src, &msg, "aside-1");
+	handled(src, msg.uid);
+	next_is(src, &msg, "aside-2");
 	poison = msg.uid;
 	ck_assert_msg(mail_source_set_aside(src, poison, &error) == 0, "%s",
 		      error);
@@ -91,10 +88,8 @@ START_TEST(test_set_aside)
 
 	/* A wait re-offers what was not marked: not the set-aside one. */
 	mail_source_wait(src, 10, &error);
-	ck_assert_int_eq(mail_source_next(src, &msg, &error),
-			 MAIL_SOURCE_MESSAGE);
-	ck_assert(has_subject(&msg, "aside-3"));
-	ck_assert_int_eq(mail_source_mark_handled(src, msg.uid, &error), 0);
+	next_is(src, &msg, "aside-3");
+	handled(src, msg.uid);
 	ck_assert_int_eq(mail_source_next(src, &msg, &error), MAIL_SOURCE_NONE);
 	mail_source_close(&src);
 
@@ -128,20 +123,16 @@ START_TEST(test_set_aside_after_reconnect)
 	doveadm_save("kate", "INBOX", "recon-3");
 	settings_for(&set, "kate", &ev);
 	src = open_source(&set);
-	ck_assert_int_eq(mail_source_next(src, &msg, &error),
-			 MAIL_SOURCE_MESSAGE);
-	ck_assert(has_subject(&msg, "recon-1"));
-	ck_assert_int_eq(mail_source_mark_handled(src, msg.uid, &error), 0);
-	ck_assert_int_eq(mail_source_next(src, &msg, &error),
-			 MAIL_SOURCE_MESSAGE);
-	ck_assert(has_subject(&msg, "recon-2"));
+	next_is(src, &msg, "recon-1");
+	handled(src, msg.uid);
+	next_is(src, &msg, "recon-2");
 	ck_assert_int_eq(test_stack_cmd("restart-imap", NULL), 0);
 	ck_assert_int_eq(mail_source_set_aside(src, msg.uid, &error), -1);
 	ck_assert_int_eq(ev.down, 1);
 	ck_assert_int_eq(next_within(src, &msg, 5000), MAIL_SOURCE_MESSAGE);
 	ck_assert(has_subject(&msg, "recon-3"));
 	ck_assert_int_eq(ev.up, 1);
-	ck_assert_int_eq(mail_source_mark_handled(src, msg.uid, &error), 0);
+	handled(src, msg.uid);
 	ck_assert_int_eq(mail_source_next(src, &msg, &error), MAIL_SOURCE_NONE);
 	mail_source_get_state(src, &st);
 	mail_source_close(&src);
@@ -156,9 +147,7 @@ START_TEST(test_set_aside_after_reconnect)
 	doveadm_save("kate", "INBOX", "recon-4");
 	src = open_source(&set);
 	mail_source_set_state(src, &st);
-	ck_assert_int_eq(mail_source_next(src, &msg, &error),
-			 MAIL_SOURCE_MESSAGE);
-	ck_assert(has_subject(&msg, "recon-4"));
+	next_is(src, &msg, "recon-4");
 	ck_assert_msg(mail_source_set_aside(src, msg.uid, &error) == 0, "%s",
 		      error);
 	ck_assert_int_eq(mail_source_next(src, &msg, &error), MAIL_SOURCE_NONE);
@@ -188,13 +177,9 @@ START_TEST(test_set_aside_without_move)
 	set.host = "127.0.0.2";
 	set.quarantine = "Held";
 	src = open_source(&set);
-	ck_assert_int_eq(mail_source_next(src, &msg, &error),
-			 MAIL_SOURCE_MESSAGE);
-	ck_assert(has_subject(&msg, "copy-1"));
-	ck_assert_int_eq(mail_source_mark_handled(src, msg.uid, &error), 0);
-	ck_assert_int_eq(mail_source_next(src, &msg, &error),
-			 MAIL_SOURCE_MESSAGE);
-	ck_assert(has_subject(&msg, "copy-2"));
+	next_is(src, &msg, "copy-1");
+	handled(src, msg.uid);
+	next_is(src, &msg, "copy-2");
 	ck_assert_msg(mail_source_set_aside(src, msg.uid, &error) == 0, "%s",
 		      error);
 	ck_assert_int_eq(inbox_count("judy"), 1);
@@ -232,15 +217,11 @@ START_TEST(test_set_aside_refused)
 	settings_for(&set, "leo", &ev);
 	set.quarantine = "Bad//Name";
 	src = open_source(&set);
-	ck_assert_int_eq(mail_source_next(src, &msg, &error),
-			 MAIL_SOURCE_MESSAGE);
-	ck_assert(has_subject(&msg, "refused-1"));
+	next_is(src, &msg, "refused-1");
 	ck_assert_int_eq(mail_source_set_aside(src, msg.uid, &error), -1);
 	ck_assert_ptr_nonnull(strstr(error, "MOVE"));
-	ck_assert_int_eq(mail_source_next(src, &msg, &error),
-			 MAIL_SOURCE_MESSAGE);
-	ck_assert(has_subject(&msg, "refused-2"));
-	ck_assert_int_eq(mail_source_mark_handled(src, msg.uid, &error), 0);
+	next_is(src, &msg, "refused-2");
+	handled(src, msg.uid);
 	/* More scans than retries. */
 	for (i = 0; i < 8; i++) {
 		ck_assert_int_eq(mail_source_next(src, &msg, &error),
@@ -269,7 +250,6 @@ int main(void)
 {
 	Suite *s = suite_create("imap_aside");
 	TCase *tc = tcase_create("dovecot");
-	SRunner *sr;
 	int failed;
 
 	test_stack_start("ivan:ivan-pw judy:judy-pw kate:kate-pw leo:leo-pw");
@@ -279,10 +259,7 @@ int main(void)
 	tcase_add_test(tc, test_set_aside_without_move);
 	tcase_add_test(tc, test_set_aside_refused);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
+	failed = test_failures(s);
 	/* The stack must stop cleanly, nothing left running. */
 	if (test_stack_stop() < 0)
 		failed++;

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "mail/inbound.h"
+#include "../check_run.h"
 
 static const char *const ours[] = { "ashes@club.example", NULL };
 
@@ -115,11 +116,5 @@ static Suite *inbound_keys_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(inbound_keys_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	return test_run(inbound_keys_suite());
 }

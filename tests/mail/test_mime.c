@@ -11,6 +11,7 @@
 #include "mail/inbound.h"
 #include "mail/mime.h"
 #include "util/buf.h"
+#include "../check_run.h"
 
 static const char *const ours[] = { "ashes@club.example", NULL };
 
@@ -119,42 +120,32 @@ START_TEST(test_lf_and_crlf_same_text)
 }
 END_TEST
 
-START_TEST(test_quoted_printable)
-{
-	struct inbound_msg *m = parse(HDRS
-		"MIME-Version: 1.0\nContent-Type: text/plain; charset=utf-8\n"
-		"Content-Transfer-Encoding: quoted-printable\n\n"
-		"move 12 a1-b2 caf=C3=A9 and a very long line that the client wrapp=\ned softly\n");
-
-	ck_assert_int_eq(m->problem, INBOUND_OK);
-	ck_assert_str_eq(m->text, "move 12 a1-b2 café and a very long line that "
-			 "the client wrapped softly\n");
-	inbound_msg_free(&m);
-}
-END_TEST
-
-START_TEST(test_base64)
-{
+/* A body in a transfer encoding or a charset other than UTF-8: the text
+ * decoded (a soft line break of quoted-printable joined). */
+static const struct {
+	const char *mail, *text;
+} decoded[] = {
+	{ HDRS "MIME-Version: 1.0\nContent-Type: text/plain; charset=utf-8\n"
+	  "Content-Transfer-Encoding: quoted-printable\n\n"
+	  "move 12 a1-b2 caf=C3=A9 and a very long line that the client wrapp=\ned softly\n",
+	  "move 12 a1-b2 café and a very long line that "
+	  "the client wrapped softly\n" },
 	/* "move 12 a1-b2\nthanks é\n" */
-	struct inbound_msg *m = parse(HDRS
-		"MIME-Version: 1.0\nContent-Type: text/plain; charset=\"UTF-8\"\n"
-		"Content-Transfer-Encoding: base64\n\n"
-		"bW92ZSAxMiBhMS1iMgp0aGFua3Mgw6kK\n");
+	{ HDRS "MIME-Version: 1.0\nContent-Type: text/plain; charset=\"UTF-8\"\n"
+	  "Content-Transfer-Encoding: base64\n\n"
+	  "bW92ZSAxMiBhMS1iMgp0aGFua3Mgw6kK\n",
+	  "move 12 a1-b2\nthanks é\n" },
+	{ HDRS "MIME-Version: 1.0\nContent-Type: text/plain; charset=ISO-8859-1\n"
+	  "Content-Transfer-Encoding: 8bit\n\nregister Ren\xe9 M\xfcller\n",
+	  "register René Müller\n" },
+};
 
-	ck_assert_int_eq(m->problem, INBOUND_OK);
-	ck_assert_str_eq(m->text, "move 12 a1-b2\nthanks é\n");
-	inbound_msg_free(&m);
-}
-END_TEST
-
-START_TEST(test_latin1)
+START_TEST(test_decoded)
 {
-	struct inbound_msg *m = parse(HDRS
-		"MIME-Version: 1.0\nContent-Type: text/plain; charset=ISO-8859-1\n"
-		"Content-Transfer-Encoding: 8bit\n\nregister Ren\xe9 M\xfcller\n");
+	struct inbound_msg *m = parse(decoded[_i].mail);
 
 	ck_assert_int_eq(m->problem, INBOUND_OK);
-	ck_assert_str_eq(m->text, "register René Müller\n");
+	ck_assert_str_eq(m->text, decoded[_i].text);
 	inbound_msg_free(&m);
 }
 END_TEST
@@ -791,50 +782,25 @@ END_TEST
 int main(void)
 {
 	Suite *s = suite_create("mime");
-	TCase *tc = tcase_create("inbound");
-	SRunner *sr;
-	int failed;
+	TCase *tc;
 
-	tcase_add_test(tc, test_unsigned_plain);
-	tcase_add_test(tc, test_headers);
-	tcase_add_test(tc, test_date_out_of_range);
-	tcase_add_test(tc, test_lf_and_crlf_same_text);
-	tcase_add_test(tc, test_quoted_printable);
-	tcase_add_test(tc, test_base64);
-	tcase_add_test(tc, test_latin1);
-	tcase_add_test(tc, test_undecodable);
-	tcase_add_test(tc, test_html_only);
-	tcase_add_test(tc, test_alternative_prefers_plain);
-	tcase_add_test(tc, test_no_text);
-	tcase_add_test(tc, test_oversized_fast);
-	tcase_add_test(tc, test_filters);
-	tcase_add_test(tc, test_from_self_and_daemon);
-	tcase_add_test(tc, test_bounce_dsn);
-	tcase_add_test(tc, test_bounce_auto_submitted);
-	tcase_add_test(tc, test_bounce_plain_text);
-	tcase_add_test(tc, test_pasted_key_unsigned);
-	tcase_add_test(tc, test_sha256_vectors);
-	tcase_add_test(tc, test_crlf);
-	tcase_add_test(tc, test_dsn_parse);
-	suite_add_tcase(s, tc);
-	tc = tcase_create("limits");
-	tcase_add_test(tc, test_depth_rfc822_bomb);
-	tcase_add_test(tc, test_depth_multipart_limit);
-	tcase_add_test(tc, test_depth_counts_as_libetpan_reads);
-	tcase_add_test(tc, test_depth_many_siblings);
-	tcase_add_test(tc, test_comment_nesting);
-	tcase_add_test(tc, test_boundary_quote);
-	suite_add_tcase(s, tc);
-	tc = tcase_create("html");
-	tcase_add_test(tc, test_html_quote_thunderbird);
-	tcase_add_test(tc, test_html_quote_gmail);
-	tcase_add_test(tc, test_html_quote_outlook);
-	tcase_add_test(tc, test_html_quote_apple);
-	tcase_add_test(tc, test_html_quote_robust);
-	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed != 0;
+	tc = suite_add_tests(s, "inbound", NULL, NULL, 0,
+		TESTS(test_unsigned_plain, test_headers, test_date_out_of_range,
+		test_lf_and_crlf_same_text, test_undecodable, test_html_only,
+		test_alternative_prefers_plain, test_no_text,
+		test_oversized_fast, test_filters, test_from_self_and_daemon,
+		test_bounce_dsn, test_bounce_auto_submitted,
+		test_bounce_plain_text, test_pasted_key_unsigned,
+		test_sha256_vectors, test_crlf, test_dsn_parse));
+	tcase_add_loop_test(tc, test_decoded, 0,
+			    (int)(sizeof(decoded) / sizeof(decoded[0])));
+	suite_add_tests(s, "limits", NULL, NULL, 0,
+		TESTS(test_depth_rfc822_bomb, test_depth_multipart_limit,
+		test_depth_counts_as_libetpan_reads, test_depth_many_siblings,
+		test_comment_nesting, test_boundary_quote));
+	suite_add_tests(s, "html", NULL, NULL, 0,
+		TESTS(test_html_quote_thunderbird, test_html_quote_gmail,
+		test_html_quote_outlook, test_html_quote_apple,
+		test_html_quote_robust));
+	return test_run(s);
 }

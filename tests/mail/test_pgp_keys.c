@@ -202,6 +202,16 @@ START_TEST(test_import_size_limit)
 }
 END_TEST
 
+/* Append the fixture file `name` to b. */
+static void append_fixture(struct buf *b, const char *name)
+{
+	size_t len;
+	char *k = slurp(name, &len);
+
+	buf_append(b, k, len);
+	free(k);
+}
+
 /* A registration brings one key: two new ones, or a new one with a key we
  * hold, are refused whole; keys we hold alone are reported, not merged. */
 START_TEST(test_import_one_new_key)
@@ -212,26 +222,17 @@ START_TEST(test_import_one_new_key)
 	const char *err = NULL;
 	char **fprs = NULL;
 	unsigned int n = 9, keys = count_in(home, NULL), sigs;
-	size_t len;
-	char *k, *alice = fpr_of("alice"), *late = fpr_of("late");
+	char *alice = fpr_of("alice"), *late = fpr_of("late");
 
-	k = slurp("mallory.pub", &len);
-	buf_append(&two, k, len);
-	free(k);
-	k = slurp("photo.pub", &len);
-	buf_append(&two, k, len);
-	free(k);
+	append_fixture(&two, "mallory.pub");
+	append_fixture(&two, "photo.pub");
 	ck_assert_int_eq(pgp_import_keys(ctx, two.data, two.len, &fprs, &n, &err), -1);
 	ck_assert_ptr_nonnull(strstr(err, "2 keys, 2 of them new"));
 	ck_assert_ptr_null(fprs);
 	ck_assert_uint_eq(count_in(home, NULL), keys);
 	buf_reset(&two);
-	k = slurp("mallory.pub", &len);
-	buf_append(&two, k, len);
-	free(k);
-	k = slurp("alice.pub", &len);
-	buf_append(&two, k, len);
-	free(k);
+	append_fixture(&two, "mallory.pub");
+	append_fixture(&two, "alice.pub");
 	ck_assert_int_eq(pgp_import_keys(ctx, two.data, two.len, &fprs, &n, &err), -1);
 	ck_assert_ptr_nonnull(strstr(err, "1 of them new"));
 	ck_assert_uint_eq(count_in(home, NULL), keys);

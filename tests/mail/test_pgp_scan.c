@@ -13,6 +13,7 @@
 
 #include "mail/pgp_scan.h"
 #include "util/buf.h"
+#include "../check_run.h"
 
 static char why[200];
 
@@ -379,24 +380,5 @@ START_TEST(bomb)
 }
 END_TEST
 
-int main(void)
-{
-	Suite *s = suite_create("pgp_scan");
-	TCase *tc = tcase_create("scan");
-	SRunner *sr;
-	int failed;
-
-	tcase_set_timeout(tc, 60);
-	tcase_add_test(tc, signature_packets);
-	tcase_add_test(tc, each_tag);
-	tcase_add_test(tc, lengths);
-	tcase_add_test(tc, armored);
-	tcase_add_test(tc, clearsigned);
-	tcase_add_test(tc, bomb);
-	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? 0 : 1;
-}
+TEST_MAIN("pgp_scan", "scan", NULL, NULL, 60, signature_packets, each_tag,
+	  lengths, armored, clearsigned, bomb)

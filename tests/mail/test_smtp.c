@@ -16,6 +16,7 @@
 #include "mail/smtp.h"
 #include "test_imap_stack.h"
 #include "util/buf.h"
+#include "../check_run.h"
 
 static struct smtp_settings plain_settings(void)
 {
@@ -348,7 +349,6 @@ int main(void)
 {
 	Suite *s = suite_create("smtp");
 	TCase *tc = tcase_create("postfix");
-	SRunner *sr;
 	int failed;
 
 	test_stack_start(NULL);
@@ -360,10 +360,7 @@ int main(void)
 	tcase_add_test(tc, test_tls_and_auth);
 	tcase_add_test(tc, test_stack_adduser);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
+	failed = test_failures(s);
 	/* The stack must stop cleanly, nothing left running. */
 	if (test_stack_stop() < 0)
 		failed++;

@@ -14,6 +14,7 @@
 
 #include "mail/imap.h"
 #include "mail/source.h"
+#include "../check_run.h"
 
 static char tmpdir[64];
 
@@ -400,27 +401,8 @@ START_TEST(test_backend_by_name)
 }
 END_TEST
 
-int main(void)
-{
-	Suite *s = suite_create("source_dir");
-	TCase *tc = tcase_create("dir");
-	SRunner *sr;
-	int failed;
-
-	tcase_add_checked_fixture(tc, setup, teardown);
-	tcase_add_test(tc, test_name_order_and_archive);
-	tcase_add_test(tc, test_new_subfolder_and_vanished_file);
-	tcase_add_test(tc, test_rescan_and_interrupt);
-	tcase_add_test(tc, test_unmarked_offered_again);
-	tcase_add_test(tc, test_set_aside);
-	tcase_add_test(tc, test_set_aside_retried);
-	tcase_add_test(tc, test_received_is_mtime);
-	tcase_add_test(tc, test_imap_date_time_epoch);
-	tcase_add_test(tc, test_backend_by_name);
-	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed != 0;
-}
+TEST_MAIN("source_dir", "dir", setup, teardown, 0, test_name_order_and_archive,
+	  test_new_subfolder_and_vanished_file, test_rescan_and_interrupt,
+	  test_unmarked_offered_again, test_set_aside, test_set_aside_retried,
+	  test_received_is_mtime, test_imap_date_time_epoch,
+	  test_backend_by_name)

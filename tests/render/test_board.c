@@ -9,32 +9,8 @@
 
 #include "core/core.h"
 #include "render/render.h"
-
-static struct template_set *templates;
-
-static void setup(void)
-{
-	const char *src = getenv("ASHES_SRCDIR");
-	char dir[512];
-
-	snprintf(dir, sizeof(dir), "%s/templates", src != NULL ? src : ".");
-	templates = template_set_new(NULL, dir);
-}
-
-static void teardown(void)
-{
-	template_set_free(&templates);
-}
-
-static void start(struct core_position *pos, int size)
-{
-	struct core_variant v;
-	enum core_error err;
-
-	core_variant_default(&v);
-	v.size = size;
-	ck_assert_int_eq(core_position_init(pos, &v, &err), 0);
-}
+#include "../check_run.h"
+#include "picture_test.h"
 
 /* ---- a player's reading of the board ---- */
 
@@ -139,21 +115,6 @@ static bool find_cell(const struct row *rows, int nrows, const char *want,
 	return false;
 }
 
-static int widest_line(const char *s)
-{
-	int widest = 0, col = 0;
-
-	for (; *s != '\0'; s++) {
-		if (*s == '\n') {
-			col = 0;
-			continue;
-		}
-		if (++col > widest)
-			widest = col;
-	}
-	return widest;
-}
-
 /* For every size and every cell, with a lone stack there: the player's
  * reading of the labels lands on that stack, and nothing else on the
  * board is one.  A stack anywhere else would mean a move to the wrong
@@ -165,7 +126,7 @@ START_TEST(test_every_cell_found_by_its_names)
 		struct buf example = BUF_INIT;
 		bool right;
 
-		start(&pos, size);
+		pt_start(&pos, size);
 		right = render_board_key(pos.geom, &example);
 		/* Both ends named wherever that fits: all but size 13. */
 		ck_assert_int_eq(right, size < 13);
@@ -216,7 +177,7 @@ START_TEST(test_full_board_rows)
 		bool right;
 		int nrows, cells = 0;
 
-		start(&pos, size);
+		pt_start(&pos, size);
 		right = render_board_key(pos.geom, &example);
 		for (int c = 0; c < pos.geom->ncells; c++)
 			pos.stack[c] = c % 3 ? -(10 + c % 90) : 99;
@@ -271,13 +232,13 @@ START_TEST(test_widths)
 		int limit = size <= 9 ? 72 : 78;
 
 		ck_assert_int_eq(render_board_width(size), limit);
-		start(&pos, size);
+		pt_start(&pos, size);
 		for (int c = 0; c < pos.geom->ncells; c++)
 			pos.stack[c] = c % 2 ? -99 : 88;
 		render_board(&pos, &out);
-		ck_assert_msg(widest_line(buf_str(&out)) <= limit,
+		ck_assert_msg(pt_widest_line(buf_str(&out)) <= limit,
 			      "size %d: %d columns\n%s", size,
-			      widest_line(buf_str(&out)), buf_str(&out));
+			      pt_widest_line(buf_str(&out)), buf_str(&out));
 		buf_free(&out);
 	}
 }
@@ -296,7 +257,7 @@ START_TEST(test_no_touching_up_to_size_9)
 		const char *legend;
 		int nrows;
 
-		start(&pos, size);
+		pt_start(&pos, size);
 		for (int c = 0; c < pos.geom->ncells; c++)
 			pos.stack[c] = -(10 + c % 90);
 		render_board(&pos, &out);
@@ -326,7 +287,7 @@ START_TEST(test_board_n3_exact)
 	struct core_position pos;
 	struct buf out = BUF_INIT;
 
-	start(&pos, 3);
+	pt_start(&pos, 3);
 	render_board(&pos, &out);
 	ck_assert_str_eq(buf_str(&out),
 			 "    c5  .   .   .  e5\n"
@@ -360,7 +321,7 @@ START_TEST(test_board_n13_rows)
 	struct buf out = BUF_INIT;
 	const char *s;
 
-	start(&pos, 13);
+	pt_start(&pos, 13);
 	pos.stack[core_cell_parse(pos.geom, "a13", 3)] = -12;
 	pos.stack[core_cell_parse(pos.geom, "b13", 3)] = 3;
 	pos.stack[core_cell_parse(pos.geom, "y13", 3)] = 45;
@@ -370,7 +331,7 @@ START_TEST(test_board_n13_rows)
 				     "a13B12 W3 .  .  .  .  .  .  .  .  .  .  .  "
 				     ".  .  .  .  .  .  .  .  .  .  . W45\n"));
 	ck_assert_int_eq(strncmp(s, "                 m25  .  .  .", 29), 0);
-	ck_assert_int_eq(widest_line(s), 78);
+	ck_assert_int_eq(pt_widest_line(s), 78);
 	/* The 12-stack the opening grows on a13 steps aside from the name
 	 * when the cell beside it is empty. */
 	pos.stack[core_cell_parse(pos.geom, "b13", 3)] = 0;
@@ -388,13 +349,13 @@ START_TEST(test_board_n9_middle_row)
 	struct core_position pos;
 	struct buf out = BUF_INIT;
 
-	start(&pos, 9);
+	pt_start(&pos, 9);
 	pos.stack[core_cell_parse(pos.geom, "a9", 2)] = 16;
 	pos.stack[core_cell_parse(pos.geom, "q9", 2)] = -16;
 	render_board(&pos, &out);
 	ck_assert_ptr_nonnull(strstr(buf_str(&out), "\na9 W16 .   .   "));
 	ck_assert_ptr_nonnull(strstr(buf_str(&out), "  .  B16 q9\n"));
-	ck_assert_int_eq(widest_line(buf_str(&out)), 72);
+	ck_assert_int_eq(pt_widest_line(buf_str(&out)), 72);
 	buf_free(&out);
 }
 END_TEST
@@ -423,7 +384,7 @@ START_TEST(test_key_under_board)
 		struct buf out = BUF_INIT;
 		const char *error, *s;
 
-		start(&pos, want[i].size);
+		pt_start(&pos, want[i].size);
 		render_position_ctx(&pos, ctx);
 		ck_assert_int_eq(template_render(templates, "show.txt", ctx, &out,
 						 &error), 0);
@@ -439,34 +400,14 @@ START_TEST(test_key_under_board)
 			prev += strspn(prev, " ");
 			ck_assert_int_eq(strncmp(prev, "a1 ", 3), 0);
 		}
-		ck_assert_int_le(widest_line(s), render_board_width(want[i].size));
+		ck_assert_int_le(pt_widest_line(s), render_board_width(want[i].size));
 		template_ctx_free(&ctx);
 		buf_free(&out);
 	}
 }
 END_TEST
 
-int main(void)
-{
-	Suite *s = suite_create("board");
-	TCase *tc = tcase_create("board");
-	SRunner *sr;
-	int failed;
-
-	tcase_add_checked_fixture(tc, setup, teardown);
-	tcase_set_timeout(tc, 60);
-	tcase_add_test(tc, test_every_cell_found_by_its_names);
-	tcase_add_test(tc, test_full_board_rows);
-	tcase_add_test(tc, test_widths);
-	tcase_add_test(tc, test_no_touching_up_to_size_9);
-	tcase_add_test(tc, test_board_n3_exact);
-	tcase_add_test(tc, test_board_n13_rows);
-	tcase_add_test(tc, test_board_n9_middle_row);
-	tcase_add_test(tc, test_key_under_board);
-	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed != 0;
-}
+TEST_MAIN("board", "board", pt_setup, pt_teardown, 60,
+	  test_every_cell_found_by_its_names, test_full_board_rows,
+	  test_widths, test_no_touching_up_to_size_9, test_board_n3_exact,
+	  test_board_n13_rows, test_board_n9_middle_row, test_key_under_board)

@@ -12,6 +12,7 @@
 #include "core/core.h"
 #include "core/notation.h"
 #include "render/render.h"
+#include "../check_run.h"
 
 static struct template_set *templates;
 static struct buf out;
@@ -373,27 +374,7 @@ START_TEST(t_check_ctx)
 }
 END_TEST
 
-int main(void)
-{
-	Suite *s = suite_create("render explain");
-	TCase *tc = tcase_create("explain");
-	SRunner *sr;
-	int failed;
-
-	tcase_add_checked_fixture(tc, setup, teardown);
-	tcase_add_test(tc, t_rules);
-	tcase_add_test(tc, t_sight_and_size);
-	tcase_add_test(tc, t_growth_and_tax);
-	tcase_add_test(tc, t_parts_and_owner);
-	tcase_add_test(tc, t_swap_pass_legal);
-	tcase_add_test(tc, t_game_over);
-	tcase_add_test(tc, t_unreadable);
-	tcase_add_test(tc, t_move_refusal);
-	tcase_add_test(tc, t_check_ctx);
-	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed != 0;
-}
+TEST_MAIN("render explain", "explain", setup, teardown, 0, t_rules,
+	  t_sight_and_size, t_growth_and_tax, t_parts_and_owner,
+	  t_swap_pass_legal, t_game_over, t_unreadable, t_move_refusal,
+	  t_check_ctx)

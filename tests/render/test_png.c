@@ -7,6 +7,7 @@
 #include <cairo.h>
 
 #include "picture_test.h"
+#include "../check_run.h"
 
 struct png_reader {
 	const unsigned char *data;
@@ -219,23 +220,5 @@ START_TEST(test_png_from_svg)
 }
 END_TEST
 
-int main(void)
-{
-	Suite *s = suite_create("png");
-	TCase *tc = tcase_create("png");
-	SRunner *sr;
-	int failed;
-
-	tcase_add_checked_fixture(tc, pt_setup, pt_teardown);
-	tcase_set_timeout(tc, 60);
-	tcase_add_test(tc, test_png_pixels);
-	tcase_add_test(tc, test_png_width);
-	tcase_add_test(tc, test_png_size);
-	tcase_add_test(tc, test_png_from_svg);
-	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed != 0;
-}
+TEST_MAIN("png", "png", pt_setup, pt_teardown, 60, test_png_pixels,
+	  test_png_width, test_png_size, test_png_from_svg)

@@ -10,99 +10,15 @@
 #include "core/core.h"
 #include "core/notation.h"
 #include "render/render.h"
-
-static struct template_set *templates;
-
-static void setup(void)
-{
-	const char *src = getenv("ASHES_SRCDIR");
-	char dir[512];
-
-	snprintf(dir, sizeof(dir), "%s/templates", src != NULL ? src : ".");
-	templates = template_set_new(NULL, dir);
-}
-
-static void teardown(void)
-{
-	template_set_free(&templates);
-}
-
-static void start(struct core_position *pos, int size, bool swap)
-{
-	struct core_variant v;
-	enum core_error err;
-
-	core_variant_default(&v);
-	v.size = size;
-	v.swap = swap;
-	ck_assert_int_eq(core_position_init(pos, &v, &err), 0);
-}
-
-/* Put a stack by hand: > 0 white, < 0 black. */
-static void put(struct core_position *pos, const char *cell, int32_t stack)
-{
-	int c = core_cell_parse(pos->geom, cell, strlen(cell));
-
-	ck_assert_int_ge(c, 0);
-	pos->stack[c] = stack;
-	core_position_refresh(pos);
-}
-
-static struct core_move parse(const struct core_position *pos, const char *text)
-{
-	struct core_move m;
-	enum core_error err;
-
-	if (notation_parse_move(pos, text, strlen(text), &m, &err) < 0)
-		ck_abort_msg("cannot parse %s: %s", text, core_error_name(err));
-	return m;
-}
-
-static void play(struct core_position *pos, const char *text)
-{
-	struct core_move m = parse(pos, text);
-	enum core_error err;
-
-	if (core_play(pos, &m, NULL, &err) < 0)
-		ck_abort_msg("cannot play %s: %s", text, core_error_name(err));
-}
-
-/* N = 3, White to move, tax white 2: W1 a1, W3 e5, W1 e3, B2 c1, B1 a3.
- * With tax 2 no growth pays on N = 3, so only the three stacks move. */
-static void position_p(struct core_position *pos)
-{
-	start(pos, 3, false);
-	put(pos, "a1", 1);
-	put(pos, "e5", 3);
-	put(pos, "e3", 1);
-	put(pos, "c1", -2);
-	put(pos, "a3", -1);
-	pos->tax[CORE_WHITE] = 2;
-	core_position_refresh(pos);
-}
-
-/* Every line of text at most `width` characters. */
-static int widest_line(const char *s)
-{
-	int widest = 0, col = 0;
-
-	for (; *s != '\0'; s++) {
-		if (*s == '\n') {
-			col = 0;
-			continue;
-		}
-		if (++col > widest)
-			widest = col;
-	}
-	return widest;
-}
+#include "../check_run.h"
+#include "picture_test.h"
 
 START_TEST(test_moves_grouped)
 {
 	struct core_position pos;
 	struct buf growth = BUF_INIT, stacks = BUF_INIT;
 
-	position_p(&pos);
+	pt_position_p(&pos);
 	ck_assert_uint_eq(render_legal_moves(&pos, &growth, &stacks), 18);
 	ck_assert_str_eq(buf_str(&growth), "");
 	ck_assert_str_eq(buf_str(&stacks),
@@ -111,8 +27,8 @@ START_TEST(test_moves_grouped)
 			 "e5: a1x b2 c3 c5 d4 d5 e3x e4  /1-2: a1x e3x\n");
 	/* Too long for one line: wrapped at 72 under the first target, and
 	 * each split group on a line of its own. */
-	start(&pos, 5, false);
-	put(&pos, "e5", 3);
+	pt_start(&pos, 5);
+	pt_put(&pos, "e5", 3);
 	buf_reset(&stacks);
 	render_legal_moves(&pos, NULL, &stacks);
 	ck_assert_str_eq(buf_str(&stacks),
@@ -147,7 +63,7 @@ START_TEST(test_moves_cut)
 	};
 	struct core_position pos;
 
-	position_p(&pos);
+	pt_position_p(&pos);
 	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
 		struct buf stacks = BUF_INIT;
 		size_t listed = 99;
@@ -171,9 +87,9 @@ START_TEST(test_moves_cut_growth_last)
 	struct buf all_growth = BUF_INIT, all_stacks = BUF_INIT;
 	size_t n, listed;
 
-	start(&pos, 3, false);
-	play(&pos, "c3-a1");
-	play(&pos, "c3-e5");
+	pt_start(&pos, 3);
+	pt_play(&pos, "c3-a1");
+	pt_play(&pos, "c3-e5");
 	n = render_legal_moves(&pos, &all_growth, &all_stacks);
 	ck_assert_str_eq(buf_str(&all_stacks),
 			 "a1: a2 a3 b1 b2 c1 d4 e5x  /1: a2 a3 b1 b2 c1 c3 d4\n");
@@ -214,7 +130,7 @@ START_TEST(test_moves_lines)
 	struct buf out = BUF_INIT, plain = BUF_INIT;
 	const char *s;
 
-	position_p(&pos);
+	pt_position_p(&pos);
 	ck_assert_uint_eq(render_legal_moves_lines(&pos, &out), 18);
 	ck_assert_str_eq(buf_str(&out),
 			 "a1-a2\na1xa3\na1-b1\n"
@@ -222,9 +138,9 @@ START_TEST(test_moves_lines)
 			 "e5xa1\ne5-b2\ne5-c3\ne5-c5\ne5-d4\ne5-d5\ne5xe3\ne5-e4\n"
 			 "e5xa1/1\ne5xe3/1\ne5xa1/2\ne5xe3/2\n");
 	/* Growth after the stack's moves. */
-	start(&pos, 3, false);
-	play(&pos, "c3-a1");
-	play(&pos, "c3-e5");
+	pt_start(&pos, 3);
+	pt_play(&pos, "c3-a1");
+	pt_play(&pos, "c3-e5");
 	buf_reset(&out);
 	ck_assert_uint_eq(render_legal_moves_lines(&pos, &out),
 			  render_legal_moves_plain(&pos, &plain));
@@ -238,8 +154,8 @@ START_TEST(test_moves_lines)
 		ck_assert_int_eq(strncmp(s, head, strlen(head)), 0);
 	}
 	/* Swap between the stacks and growth. */
-	start(&pos, 3, true);
-	play(&pos, "c3-a1");
+	pt_start_swap(&pos, 3, true);
+	pt_play(&pos, "c3-a1");
 	buf_reset(&out);
 	render_legal_moves_lines(&pos, &out);
 	ck_assert_int_eq(strncmp(buf_str(&out), "swap\nb2-", 8), 0);
@@ -277,9 +193,9 @@ START_TEST(test_legal_moves_mail)
 	struct core_position pos;
 	const char *s;
 
-	start(&pos, 3, false);
-	play(&pos, "c3-a1");
-	play(&pos, "c3-e5");
+	pt_start(&pos, 3);
+	pt_play(&pos, "c3-a1");
+	pt_play(&pos, "c3-e5");
 	/* No choice set, and `moves short`: cut at max, with the note. */
 	for (int i = 0; i < 2; i++) {
 		s = legal_moves_mail(&pos, 18, i ? "moves_short" : NULL);
@@ -322,7 +238,7 @@ START_TEST(test_default_limit_size_7)
 	for (int game = 0; game < 12; game++) {
 		struct core_position pos;
 
-		start(&pos, 7, false);
+		pt_start(&pos, 7);
 		for (int ply = 0; ply < 80 && pos.result == CORE_ONGOING; ply++) {
 			size_t cap = core_legal_moves_bound(&pos) + 1, n, pick;
 			struct core_move *moves = malloc(cap * sizeof(*moves));
@@ -394,7 +310,7 @@ START_TEST(test_moves_plain)
 	struct core_position pos;
 	struct buf out = BUF_INIT;
 
-	position_p(&pos);
+	pt_position_p(&pos);
 	ck_assert_uint_eq(render_legal_moves_plain(&pos, &out), 18);
 	ck_assert_str_eq(buf_str(&out),
 			 "a1-a2\na1-b1\na1xa3\n"
@@ -402,7 +318,7 @@ START_TEST(test_moves_plain)
 			 "e5-b2\ne5-c3\ne5-c5\ne5-d4\ne5-d5\ne5-e4\n"
 			 "e5xa1\ne5xa1/1\ne5xa1/2\ne5xe3\ne5xe3/1\ne5xe3/2\n");
 	buf_reset(&out);
-	start(&pos, 5, false);
+	pt_start(&pos, 5);
 	ck_assert_uint_eq(render_legal_moves_plain(&pos, &out), 384);
 	buf_free(&out);
 }
@@ -416,7 +332,7 @@ START_TEST(test_moves_growth_rings)
 
 	/* N = 3 opening: from the centre, ring 1 gives a 1-stack and ring 2
 	 * a 2-stack; from a ring-1 cell only ring 2 (size 1). */
-	start(&pos, 3, false);
+	pt_start(&pos, 3);
 	ck_assert_uint_eq(render_legal_moves(&pos, &growth, NULL), 48);
 	s = buf_str(&growth);
 	ck_assert_ptr_nonnull(strstr(s, "c3 =1: b2 b3 c2 c4 d3 d4  "
@@ -426,7 +342,7 @@ START_TEST(test_moves_growth_rings)
 	buf_reset(&growth);
 	/* With tax 2, growth from the centre of N = 5 pays only from ring 3
 	 * on, and the corners give 2 (the spec's worked check). */
-	start(&pos, 5, false);
+	pt_start(&pos, 5);
 	pos.tax[CORE_WHITE] = 2;
 	render_legal_moves(&pos, &growth, NULL);
 	ck_assert_ptr_nonnull(strstr(buf_str(&growth),
@@ -434,9 +350,9 @@ START_TEST(test_moves_growth_rings)
 				     "=2: a1 a5 e1 e9 i5 i9\n"));
 	/* N = 7 opening: 1,296 moves, no line wider than a mail. */
 	buf_reset(&growth);
-	start(&pos, 7, false);
+	pt_start(&pos, 7);
 	ck_assert_uint_eq(render_legal_moves(&pos, &growth, NULL), 1296);
-	ck_assert_int_le(widest_line(buf_str(&growth)), RENDER_TEXT_WIDTH);
+	ck_assert_int_le(pt_widest_line(buf_str(&growth)), RENDER_TEXT_WIDTH);
 	ck_assert_ptr_nonnull(strstr(buf_str(&growth), "\n   ")); /* wrapped */
 	buf_free(&growth);
 }
@@ -447,8 +363,8 @@ START_TEST(test_moves_swap_listed)
 	struct core_position pos;
 	struct buf stacks = BUF_INIT, plain = BUF_INIT;
 
-	start(&pos, 3, true);
-	play(&pos, "c3-a1");
+	pt_start_swap(&pos, 3, true);
+	pt_play(&pos, "c3-a1");
 	render_legal_moves(&pos, NULL, &stacks);
 	ck_assert_str_eq(buf_str(&stacks), "swap\n");
 	render_legal_moves_plain(&pos, &plain);
@@ -462,7 +378,7 @@ END_TEST
 static const char *words(const struct core_position *pos, const char *text)
 {
 	static struct buf out = BUF_INIT;
-	struct core_move m = parse(pos, text);
+	struct core_move m = pt_parse(pos, text);
 	const char *error;
 
 	buf_reset(&out);
@@ -478,16 +394,16 @@ START_TEST(test_words_each_kind)
 	struct buf out = BUF_INIT;
 	const char *error;
 
-	start(&pos, 3, false);
+	pt_start(&pos, 3);
 	ck_assert_str_eq(words(&pos, "c3-a1"), "White grew a 2-stack on a1 from c3.");
-	play(&pos, "c3-a1");
+	pt_play(&pos, "c3-a1");
 	ck_assert_str_eq(words(&pos, "c3-e5"), "Black grew a 2-stack on e5 from c3.");
-	play(&pos, "c3-e5");
+	pt_play(&pos, "c3-e5");
 	ck_assert_str_eq(words(&pos, "a1-a3/1"), "White split 1 from a1 to a3.");
-	play(&pos, "a1-a3/1");
+	pt_play(&pos, "a1-a3/1");
 	ck_assert_str_eq(words(&pos, "e5-c5"),
 			 "Black moved the 2-stack from e5 to c5, now a 1-stack.");
-	play(&pos, "e5-c5");
+	pt_play(&pos, "e5-c5");
 	ck_assert_str_eq(words(&pos, "a3xc5"),
 			 "White moved the 1-stack from a3 to c5 and captured a "
 			 "Black 1-stack (spent).");
@@ -495,10 +411,10 @@ START_TEST(test_words_each_kind)
 			 "White moved the 1-stack from a1 to a2 (spent).");
 
 	/* Splits: paying the tax, onto an enemy and onto one's own stack. */
-	start(&pos, 5, false);
-	put(&pos, "e5", 3);
-	put(&pos, "e6", -1);
-	put(&pos, "d4", 1);
+	pt_start(&pos, 5);
+	pt_put(&pos, "e5", 3);
+	pt_put(&pos, "e6", -1);
+	pt_put(&pos, "d4", 1);
 	pos.tax[CORE_WHITE] = 1;
 	ck_assert_str_eq(words(&pos, "e5-e3/2"),
 			 "White split 2 from e5 to e3, arriving as a 1-stack after tax.");
@@ -511,8 +427,8 @@ START_TEST(test_words_each_kind)
 			 "White moved the 3-stack from e5 to d4 and captured its "
 			 "own 1-stack, now a 4-stack.");
 
-	start(&pos, 3, true);
-	play(&pos, "c3-a1");
+	pt_start_swap(&pos, 3, true);
+	pt_play(&pos, "c3-a1");
 	ck_assert_str_eq(words(&pos, "swap"), "Black swapped colours.");
 	ck_assert_int_eq(render_move_words(templates, &pos, &pass, &out,
 					   &error), 0);
@@ -522,7 +438,7 @@ START_TEST(test_words_each_kind)
 	 * word (callers only log it; players get render_move_refusal()). */
 	buf_reset(&out);
 	{
-		struct core_move m = parse(&pos, "a1-e5");
+		struct core_move m = pt_parse(&pos, "a1-e5");
 
 		ck_assert_int_eq(render_move_words(templates, &pos, &m, &out,
 						   &error), -1);
@@ -539,7 +455,7 @@ START_TEST(test_position_ctx)
 	struct buf out = BUF_INIT;
 	const char *error;
 
-	position_p(&pos);
+	pt_position_p(&pos);
 	render_position_ctx(&pos, ctx);
 	ck_assert_str_eq(template_ctx_get(ctx, "turn"), "white");
 	ck_assert_str_eq(template_ctx_get(ctx, "moves_count"), "18");
@@ -559,14 +475,14 @@ START_TEST(test_position_ctx)
 	template_ctx_free(&ctx);
 
 	/* White spends its last stack with tax 3: eliminated. */
-	start(&pos, 3, false);
-	play(&pos, "c3-a1");
-	play(&pos, "c3-e5");
-	play(&pos, "a1-a3/1");
-	play(&pos, "e5-c5");
-	play(&pos, "a3xc5");
-	play(&pos, "c3-c1");
-	play(&pos, "a1-a2");
+	pt_start(&pos, 3);
+	pt_play(&pos, "c3-a1");
+	pt_play(&pos, "c3-e5");
+	pt_play(&pos, "a1-a3/1");
+	pt_play(&pos, "e5-c5");
+	pt_play(&pos, "a3xc5");
+	pt_play(&pos, "c3-c1");
+	pt_play(&pos, "a1-a2");
 	ck_assert_int_eq(pos.result, CORE_RESULT_BLACK);
 	ctx = template_ctx_new();
 	render_position_ctx(&pos, ctx);
@@ -581,30 +497,8 @@ START_TEST(test_position_ctx)
 }
 END_TEST
 
-int main(void)
-{
-	Suite *s = suite_create("render");
-	TCase *tc = tcase_create("render");
-	SRunner *sr;
-	int failed;
-
-	tcase_add_checked_fixture(tc, setup, teardown);
-	tcase_add_test(tc, test_moves_grouped);
-	tcase_add_test(tc, test_moves_cut);
-	tcase_add_test(tc, test_moves_cut_growth_last);
-	tcase_add_test(tc, test_moves_lines);
-	tcase_add_test(tc, test_legal_moves_mail);
-	tcase_add_test(tc, test_default_limit_size_7);
-	tcase_add_test(tc, test_board_html);
-	tcase_add_test(tc, test_moves_plain);
-	tcase_add_test(tc, test_moves_growth_rings);
-	tcase_add_test(tc, test_moves_swap_listed);
-	tcase_add_test(tc, test_words_each_kind);
-	tcase_add_test(tc, test_position_ctx);
-	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed != 0;
-}
+TEST_MAIN("render", "render", pt_setup, pt_teardown, 0, test_moves_grouped,
+	  test_moves_cut, test_moves_cut_growth_last, test_moves_lines,
+	  test_legal_moves_mail, test_default_limit_size_7, test_board_html,
+	  test_moves_plain, test_moves_growth_rings, test_moves_swap_listed,
+	  test_words_each_kind, test_position_ctx)

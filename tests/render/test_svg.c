@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "picture_test.h"
+#include "../check_run.h"
 
 /* WCAG relative luminance and contrast of two "#rrggbb" colours. */
 static double luminance(const char *hex)
@@ -362,27 +363,7 @@ START_TEST(test_board_svg_no_words)
 }
 END_TEST
 
-int main(void)
-{
-	Suite *s = suite_create("svg");
-	TCase *tc = tcase_create("svg");
-	SRunner *sr;
-	int failed;
-
-	tcase_add_checked_fixture(tc, pt_setup, pt_teardown);
-	tcase_add_test(tc, test_cells_and_stacks);
-	tcase_add_test(tc, test_names_legible);
-	tcase_add_test(tc, test_own_background);
-	tcase_add_test(tc, test_turn_and_counts);
-	tcase_add_test(tc, test_last_move_arrow);
-	tcase_add_test(tc, test_arrow_from_a_stack);
-	tcase_add_test(tc, test_words_escaped);
-	tcase_add_test(tc, test_small_and_self_contained);
-	tcase_add_test(tc, test_board_svg_no_words);
-	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed != 0;
-}
+TEST_MAIN("svg", "svg", pt_setup, pt_teardown, 0, test_cells_and_stacks,
+	  test_names_legible, test_own_background, test_turn_and_counts,
+	  test_last_move_arrow, test_arrow_from_a_stack, test_words_escaped,
+	  test_small_and_self_contained, test_board_svg_no_words)

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "render/template.h"
+#include "../check_run.h"
 
 static char dir_over[64], dir_def[64];
 
@@ -301,26 +302,6 @@ START_TEST(test_errors)
 }
 END_TEST
 
-int main(void)
-{
-	Suite *s = suite_create("template");
-	TCase *tc = tcase_create("template");
-	SRunner *sr;
-	int failed;
-
-	tcase_add_checked_fixture(tc, setup, teardown);
-	tcase_add_test(tc, test_variables);
-	tcase_add_test(tc, test_filters);
-	tcase_add_test(tc, test_sections);
-	tcase_add_test(tc, test_lists);
-	tcase_add_test(tc, test_standalone_lines);
-	tcase_add_test(tc, test_partials);
-	tcase_add_test(tc, test_override_fallback);
-	tcase_add_test(tc, test_errors);
-	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed != 0;
-}
+TEST_MAIN("template", "template", setup, teardown, 0, test_variables,
+	  test_filters, test_sections, test_lists, test_standalone_lines,
+	  test_partials, test_override_fallback, test_errors)

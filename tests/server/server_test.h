@@ -18,6 +18,8 @@
 #include "server/server.h"
 #include "store/store.h"
 
+#include "digest_test.h"
+
 #define ALICE_FP "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"
 #define BOB_FP "BBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB"
 #define CAROL_FP "CCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCC"
@@ -36,24 +38,38 @@ static int64_t now = 1767434400; /* 2026-01-03 10:00 UTC */
 static int counter;
 static int64_t last_outbox;
 
-/* A stand-in digest: 64 lower-case hex digits that differ when the text
- * differs (the real one is the mail layer's business). */
-static inline void digest(const char *text, size_t len, char out[65])
+/* The service's configuration in these tests: the defaults, DOMAIN, and
+ * the templates of `set`. */
+static inline void test_config(struct server_config *cfg,
+			       struct template_set *set)
 {
-	for (int part = 0; part < 4; part++) {
-		uint64_t h = 1469598103934665603ULL ^ (uint64_t)(part * 7919);
-		for (size_t i = 0; i < len; i++) {
-			h ^= (unsigned char)text[i];
-			h *= 1099511628211ULL;
-		}
-		snprintf(out + part * 16, 17, "%016" PRIx64, h);
-	}
+	server_config_default(cfg);
+	cfg->domain = DOMAIN;
+	cfg->templates = set;
+}
+
+/* The service (srv) anew, on the same store, configured by cfg. */
+static inline void server_restart(const struct server_config *cfg)
+{
+	const char *error = NULL;
+
+	server_free(&srv);
+	ck_assert_msg(server_new(st, cfg, &srv, &error) == 0, "%s", error);
+}
+
+/* The source tree's templates, under the override folder `over` (NULL:
+ * none). */
+static inline struct template_set *test_templates(const char *over)
+{
+	const char *src = getenv("ASHES_SRCDIR");
+	char tdir[PATH_MAX];
+
+	snprintf(tdir, sizeof(tdir), "%s/templates", src ? src : "..");
+	return template_set_new(over, tdir);
 }
 
 static inline void setup(void)
 {
-	const char *src = getenv("ASHES_SRCDIR");
-	char tdir[PATH_MAX];
 	struct server_config cfg;
 	const char *error = NULL;
 
@@ -61,12 +77,9 @@ static inline void setup(void)
 	ck_assert_ptr_nonnull(mkdtemp(tmpdir));
 	snprintf(dbpath, sizeof(dbpath), "%s/ashes.db", tmpdir);
 	ck_assert_msg(store_open(dbpath, NULL, &st, &error) == 0, "%s", error);
-	snprintf(tdir, sizeof(tdir), "%s/templates", src ? src : "..");
-	ts = template_set_new(NULL, tdir);
-	server_config_default(&cfg);
-	cfg.domain = DOMAIN;
-	cfg.templates = ts;
-	ck_assert_int_eq(server_new(st, &cfg, &srv, &error), 0);
+	ts = test_templates(NULL);
+	test_config(&cfg, ts);
+	server_restart(&cfg);
 	counter = 0;
 	last_outbox = 0;
 }
@@ -158,6 +171,16 @@ static inline int deliver(const struct mail *m, struct server_outcome *out)
 	return ret;
 }
 
+/* Deliver m, which the service answers with `status`; its outcome into
+ * *out. */
+static inline void deliver_is(const struct mail *m,
+			      struct server_outcome *out,
+			      enum server_status status)
+{
+	ck_assert_int_eq(deliver(m, out), 0);
+	ck_assert_int_eq(out->status, status);
+}
+
 static inline struct server_outcome send_as(const char *fp, const char *from,
 				     const char *subject, const char *body)
 {
@@ -197,6 +220,23 @@ static inline struct outbox new_mail(void)
 static inline void outbox_free(struct outbox *o)
 {
 	store_outbox_msgs_free(&o->m, o->n);
+}
+
+/* The mails queued since the last look, thrown away. */
+static inline void mail_drop(void)
+{
+	struct outbox o = new_mail();
+
+	outbox_free(&o);
+}
+
+/* Exactly n mails were queued since the last look. */
+static inline void mail_count_is(size_t n)
+{
+	struct outbox o = new_mail();
+
+	ck_assert_uint_eq(o.n, n);
+	outbox_free(&o);
 }
 
 /* The mail to `to` of kind `kind`, or NULL. */
@@ -253,12 +293,10 @@ static inline void join(const char *fp, const char *from, const char *name)
 
 static inline void register_three(void)
 {
-	struct outbox o;
 	join(ALICE_FP, ALICE, "alice");
 	join(BOB_FP, BOB, "bob");
 	join(CAROL_FP, CAROL, "carol");
-	o = new_mail();
-	outbox_free(&o);
+	mail_drop();
 }
 
 /* The game a queued mail is about. */
@@ -269,22 +307,48 @@ static inline int64_t game_of(const struct store_outbox_msg *m)
 	return m->game_id;
 }
 
+/* The player of fp and address `from` sends "WORD GAME REST" (REST may
+ * be empty), which the service takes (SERVER_OK). */
+static inline void game_says(const char *fp, const char *from,
+			     const char *word, int64_t game, const char *rest)
+{
+	char body[256];
+
+	snprintf(body, sizeof(body), "%s %" PRId64 "%s%s\n", word, game,
+		 rest[0] != '\0' ? " " : "", rest);
+	ck_assert_int_eq(send_as(fp, from, NULL, body).status, SERVER_OK);
+}
+
+#define ALICE_GAME(word, game, rest) \
+	game_says(ALICE_FP, ALICE, word, game, rest)
+#define BOB_GAME(word, game, rest) \
+	game_says(BOB_FP, BOB, word, game, rest)
+#define CAROL_GAME(word, game, rest) \
+	game_says(CAROL_FP, CAROL, word, game, rest)
+
+/* alice sends `line` (a challenge): the game her reply names. */
+static inline int64_t alice_challenges(const char *line)
+{
+	struct outbox o;
+	int64_t g;
+
+	ck_assert_int_eq(ALICE_SAYS(line).status, SERVER_OK);
+	o = new_mail();
+	g = game_of(mail_to(&o, ALICE, "reply"));
+	outbox_free(&o);
+	return g;
+}
+
 /* alice challenges bob (with options), bob accepts: the game id. */
 static inline int64_t start_game(const char *options)
 {
 	char body[128];
-	struct outbox o;
 	int64_t g;
 
 	snprintf(body, sizeof(body), "challenge bob %s\n", options);
-	ck_assert_int_eq(ALICE_SAYS(body).status, SERVER_OK);
-	o = new_mail();
-	g = game_of(mail_to(&o, ALICE, "reply"));
-	outbox_free(&o);
-	snprintf(body, sizeof(body), "accept %" PRId64 "\n", g);
-	ck_assert_int_eq(BOB_SAYS(body).status, SERVER_OK);
-	o = new_mail();
-	outbox_free(&o);
+	g = alice_challenges(body);
+	BOB_GAME("accept", g, "");
+	mail_drop();
 	return g;
 }
 

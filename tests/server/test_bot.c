@@ -17,6 +17,7 @@
 #include "store/store_club.h"
 
 #include "server_test.h"
+#include "../check_run.h"
 
 #define BOT_FP "B0B0B0B0B0B0B0B0B0B0B0B0B0B0B0B0B0B0B0B0"
 #define BOT_ADDR "bot@" DOMAIN ".invalid"
@@ -29,10 +30,7 @@ static void bot_setup(unsigned rate_limit, bool rated)
 	struct server_config cfg;
 	const char *error = NULL;
 
-	server_free(&srv);
-	server_config_default(&cfg);
-	cfg.domain = DOMAIN;
-	cfg.templates = ts;
+	test_config(&cfg, ts);
 	cfg.sender_rate_limit = rate_limit;
 	cfg.bot.enabled = true;
 	cfg.bot.name = "Ashes bot";
@@ -40,31 +38,20 @@ static void bot_setup(unsigned rate_limit, bool rated)
 	cfg.bot.max_games = 3;
 	cfg.bot.rated = rated;
 	cfg.bot.delay = BOT_DELAY;
-	ck_assert_int_eq(server_new(st, &cfg, &srv, &error), 0);
+	server_restart(&cfg);
 	ck_assert_msg(server_bot_enlist(srv, BOT_FP, now, &error) == 0, "%s",
 		      error);
 	join(ALICE_FP, ALICE, "alice");
-	{
-		struct outbox o = new_mail();
-		outbox_free(&o);
-	}
+	mail_drop();
 }
 
 /* The game alice's `challenge bot` made. */
 static int64_t bot_game(const char *options)
 {
 	char line[128];
-	struct outbox o;
-	int64_t g;
 
 	snprintf(line, sizeof(line), "challenge bot %s", options);
-	ck_assert_int_eq(ALICE_SAYS(line).status, SERVER_OK);
-	o = new_mail();
-	ck_assert_ptr_nonnull(mail_to(&o, ALICE, "reply"));
-	g = game_of(mail_to(&o, ALICE, "reply"));
-	outbox_free(&o);
-	ck_assert_int_gt(g, 0);
-	return g;
+	return alice_challenges(line);
 }
 
 /* The bot's move in its turn, made as the bot thread makes it: due when
@@ -132,7 +119,6 @@ START_TEST(test_bot_key_from_mailbox)
 {
 	struct mail m = { .fp = BOT_FP, .from = "erin@evil.example" };
 	struct server_outcome out;
-	struct outbox o;
 	char line[64];
 	int64_t g;
 
@@ -140,19 +126,15 @@ START_TEST(test_bot_key_from_mailbox)
 	g = bot_game("level=1 size=3");
 	snprintf(line, sizeof(line), "resign %" PRId64 "\n", g);
 	m.body = line;
-	ck_assert_int_eq(deliver(&m, &out), 0);
-	ck_assert_int_eq(out.status, SERVER_IGNORED);
+	deliver_is(&m, &out, SERVER_IGNORED);
 	ck_assert_str_eq(out.outcome, "refused: own_key (signed by a key of "
 			 "this daemon; not answered)");
 	ck_assert_int_eq(status_of(g), STORE_GAME_ACTIVE);
-	o = new_mail();
-	ck_assert_uint_eq(o.n, 0);
-	outbox_free(&o);
+	mail_count_is(0);
 	/* even from the bot thread, the bot's mail plays moves only: no
 	 * other act of the bot is ever recorded */
 	m.in_process = true;
-	ck_assert_int_eq(deliver(&m, &out), 0);
-	ck_assert_int_eq(out.status, SERVER_REFUSED);
+	deliver_is(&m, &out, SERVER_REFUSED);
 	ck_assert_str_eq(out.outcome, "refused: line 1: bot_moves_only "
 			 "(resign 1)");
 	ck_assert_int_eq(status_of(g), STORE_GAME_ACTIVE);
@@ -210,15 +192,13 @@ START_TEST(test_bot_not_rate_limited)
 	char line[256], text[3][CORE_MOVE_TEXT_MAX];
 	const char *error;
 	int64_t g[3];
-	struct outbox o;
 
 	bot_setup(2, false);
 	now += 7200;
 	ck_assert_int_eq(ALICE_SAYS("challenge bot size=3\n"
 				    "challenge bot size=3\n"
 				    "challenge bot size=3").status, SERVER_OK);
-	o = new_mail();
-	outbox_free(&o);
+	mail_drop();
 	for (int i = 0; i < 3; i++) {
 		struct server_bot_turn t;
 		/* games 1, 2, 3 of this store */
@@ -238,8 +218,7 @@ START_TEST(test_bot_not_rate_limited)
 	/* Alice, a fourth mail within the hour: refused as a flood. */
 	ck_assert_int_eq(ALICE_SAYS("games").status, SERVER_OK);
 	ck_assert_int_eq(ALICE_SAYS("games").status, SERVER_MAIL_REFUSED);
-	o = new_mail();
-	outbox_free(&o);
+	mail_drop();
 }
 END_TEST
 
@@ -342,8 +321,7 @@ START_TEST(test_bot_hint_stale)
 	first_legal(g, text);
 	snprintf(line, sizeof(line), "move %" PRId64 " 1 %s", g, text);
 	ck_assert_int_eq(ALICE_SAYS(line).status, SERVER_OK);
-	o = new_mail();
-	outbox_free(&o);
+	mail_drop();
 	/* Thought about before her move came, answered after. */
 	ck_assert_int_eq(server_bot_hint_answer(srv, &hint, 100, now, &error),
 			 0);
@@ -424,11 +402,5 @@ static Suite *bot_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(bot_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	return test_run(bot_suite());
 }

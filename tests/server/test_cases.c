@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "cases_run.h"
+#include "../check_run.h"
 
 /* ---- the case list ----------------------------------------------------- */
 
@@ -216,7 +217,6 @@ int main(void)
 {
 	Suite *s = suite_create("cases");
 	TCase *tc = tcase_create("cases");
-	SRunner *sr;
 	int failed;
 
 	cases_scan();
@@ -225,10 +225,7 @@ int main(void)
 	if (case_count > 0)
 		tcase_add_loop_test(tc, test_case, 0, (int)case_count);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
+	failed = test_failures(s);
 	for (size_t i = 0; i < case_count; i++)
 		free(case_names[i]);
 	free(case_names);

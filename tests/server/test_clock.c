@@ -6,6 +6,7 @@
  * This file: specs, names, Fischer and days per move, and main(); the
  * weekends are in clock_weekends.c, vacations in clock_vacation.c. */
 #include "clock_test.h"
+#include "../check_run.h"
 
 /* --- Specs --- */
 
@@ -371,8 +372,6 @@ int main(void)
 	TCase *turns = tcase_create("turns");
 	TCase *weekends = tcase_create("weekends");
 	TCase *vacation = tcase_create("vacation");
-	SRunner *sr;
-	int failed;
 
 	tcase_add_test(spec, test_spec_round_trip);
 	tcase_add_test(spec, test_spec_refused);
@@ -388,9 +387,5 @@ int main(void)
 	suite_add_tcase(s, weekends);
 	clock_test_vacation(vacation);
 	suite_add_tcase(s, vacation);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed != 0;
+	return test_run(s);
 }

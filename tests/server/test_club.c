@@ -24,6 +24,7 @@
 #include "store/store.h"
 
 #include "server_test.h"
+#include "../check_run.h"
 
 #define DAY 86400
 
@@ -34,12 +35,8 @@ static struct server_ladder ladder;
 static void club_server(size_t nmembers)
 {
 	struct server_config cfg;
-	const char *error = NULL;
 
-	server_free(&srv);
-	server_config_default(&cfg);
-	cfg.domain = DOMAIN;
-	cfg.templates = ts;
+	test_config(&cfg, ts);
 	memset(&ladder, 0, sizeof(ladder));
 	ladder.club.name = "main";
 	ladder.club.where = "test.conf:1";
@@ -61,7 +58,7 @@ static void club_server(size_t nmembers)
 	cfg.nladders = 1;
 	cfg.clock.outage_grace = 0;
 	cfg.clock.auto_vacation = false;
-	ck_assert_int_eq(server_new(st, &cfg, &srv, &error), 0);
+	server_restart(&cfg);
 }
 
 static struct server_tick_report tick(void)
@@ -124,7 +121,7 @@ START_TEST(test_ladder_join_challenge_win)
 {
 	struct store_game *g = NULL;
 	struct outbox o;
-	char ord[64], body[96];
+	char ord[64];
 	const char *error;
 	int64_t id;
 
@@ -148,19 +145,13 @@ START_TEST(test_ladder_join_challenge_win)
 	ck_assert_str_eq(g->clock_settings, "days:3");
 	ck_assert_int_eq(g->status, STORE_GAME_CHALLENGE);
 	store_game_free(&g);
-	snprintf(body, sizeof(body), "accept %" PRId64 "\n", id);
-	ck_assert_int_eq(BOB_SAYS(body).status, SERVER_OK);
+	BOB_GAME("accept", id, "");
 	/* carol plays White, bob resigns after four plies */
-	snprintf(body, sizeof(body), "move %" PRId64 " 1 c3-c4\n", id);
-	ck_assert_int_eq(CAROL_SAYS(body).status, SERVER_OK);
-	snprintf(body, sizeof(body), "move %" PRId64 " 2 b2-a1\n", id);
-	ck_assert_int_eq(BOB_SAYS(body).status, SERVER_OK);
-	snprintf(body, sizeof(body), "move %" PRId64 " 3 c3-b3\n", id);
-	ck_assert_int_eq(CAROL_SAYS(body).status, SERVER_OK);
-	snprintf(body, sizeof(body), "move %" PRId64 " 4 a1-a2\n", id);
-	ck_assert_int_eq(BOB_SAYS(body).status, SERVER_OK);
-	snprintf(body, sizeof(body), "resign %" PRId64 "\n", id);
-	ck_assert_int_eq(BOB_SAYS(body).status, SERVER_OK);
+	CAROL_GAME("move", id, "1 c3-c4");
+	BOB_GAME("move", id, "2 b2-a1");
+	CAROL_GAME("move", id, "3 c3-b3");
+	BOB_GAME("move", id, "4 a1-a2");
+	BOB_GAME("resign", id, "");
 	ck_assert_uint_eq(tick().club_results, 1);
 	order(ord, sizeof(ord));
 	ck_assert_str_eq(ord, "alice carol bob");
@@ -211,8 +202,7 @@ START_TEST(test_walkover_and_decline)
 	ck_assert_int_eq(ALICE_SAYS(body).status, SERVER_REFUSED);
 	/* carol challenges alice (now second); alice declines: a walkover */
 	b = challenge(CAROL_FP, CAROL, "alice");
-	snprintf(body, sizeof(body), "decline %" PRId64 "\n", b);
-	ck_assert_int_eq(ALICE_SAYS(body).status, SERVER_OK);
+	ALICE_GAME("decline", b, "");
 	tick();
 	order(ord, sizeof(ord));
 	ck_assert_str_eq(ord, "bob carol alice");
@@ -234,11 +224,7 @@ START_TEST(test_member_dropped_waits_for_games)
 	order(ord, sizeof(ord));
 	ck_assert_str_eq(ord, "alice bob carol");
 	/* the challenge ends (withdrawn): carol goes */
-	{
-		char body[64];
-		snprintf(body, sizeof(body), "withdraw %" PRId64 "\n", g);
-		ck_assert_int_eq(CAROL_SAYS(body).status, SERVER_OK);
-	}
+	CAROL_GAME("withdraw", g, "");
 	ck_assert_uint_eq(tick().club_withdrawn, 1);
 	order(ord, sizeof(ord));
 	ck_assert_str_eq(ord, "alice bob");
@@ -385,35 +371,29 @@ END_TEST
 
 START_TEST(test_absence_vacation_excluded)
 {
-	char ord[64], body[64];
+	char ord[64];
 	int64_t g;
-	const char *error = NULL;
 
 	register_three();
 	club_server(3);
 	ladder.rules.absence_withdraw = 10 * DAY;
-	server_free(&srv);
 	{
 		struct server_config cfg;
-		server_config_default(&cfg);
-		cfg.domain = DOMAIN;
-		cfg.templates = ts;
+		test_config(&cfg, ts);
 		cfg.ladders = &ladder;
 		cfg.nladders = 1;
 		cfg.clock.outage_grace = 0;
-		ck_assert_int_eq(server_new(st, &cfg, &srv, &error), 0);
+		server_restart(&cfg);
 	}
 	tick();
 	/* bob moves now and then; carol goes away for 5 days; alice does
 	 * nothing at all */
 	g = start_game("size=3");
 	(void)g;
-	snprintf(body, sizeof(body), "move %" PRId64 " 1 c3-c4\n", g);
-	ck_assert_int_eq(ALICE_SAYS(body).status, SERVER_OK);
+	ALICE_GAME("move", g, "1 c3-c4");
 	ck_assert_int_eq(CAROL_SAYS("vacation 5\n").status, SERVER_OK);
 	now += 9 * DAY;
-	snprintf(body, sizeof(body), "move %" PRId64 " 2 b2-a1\n", g);
-	ck_assert_int_eq(BOB_SAYS(body).status, SERVER_OK);
+	BOB_GAME("move", g, "2 b2-a1");
 	now += DAY + 3600;
 	/* alice moved 10 days ago: out; carol joined 10 days ago, 5 of them
 	 * on vacation: stays; bob moved a day ago */
@@ -427,26 +407,8 @@ START_TEST(test_absence_vacation_excluded)
 }
 END_TEST
 
-int main(void)
-{
-	Suite *s = suite_create("club");
-	TCase *tc = tcase_create("ladder");
-	SRunner *sr;
-	int failed;
-
-	tcase_add_checked_fixture(tc, setup, teardown);
-	tcase_set_timeout(tc, 60);
-	tcase_add_test(tc, test_ladder_join_challenge_win);
-	tcase_add_test(tc, test_walkover_and_decline);
-	tcase_add_test(tc, test_member_dropped_waits_for_games);
-	tcase_add_test(tc, test_standings_weekly);
-	tcase_add_test(tc, test_ratings_recompute);
-	tcase_add_test(tc, test_timeouts_not_farmed);
-	tcase_add_test(tc, test_absence_vacation_excluded);
-	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed != 0;
-}
+TEST_MAIN("club", "ladder", setup, teardown, 60,
+	  test_ladder_join_challenge_win, test_walkover_and_decline,
+	  test_member_dropped_waits_for_games, test_standings_weekly,
+	  test_ratings_recompute, test_timeouts_not_farmed,
+	  test_absence_vacation_excluded)

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "server/command.h"
+#include "../check_run.h"
 
 static struct command_list parse(const char *subject, const char *body,
 				 int64_t thread)
@@ -469,23 +470,6 @@ START_TEST(test_corpus)
 }
 END_TEST
 
-int main(void)
-{
-	Suite *s = suite_create("first-mails");
-	TCase *tc = tcase_create("mail");
-	SRunner *sr;
-	int failed;
-
-	tcase_add_test(tc, test_near_miss);
-	tcase_add_test(tc, test_prose_lines);
-	tcase_add_test(tc, test_prose_in_mail);
-	tcase_add_test(tc, test_closing_in_mail);
-	tcase_add_test(tc, test_client_lines);
-	tcase_add_test(tc, test_corpus);
-	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed != 0;
-}
+TEST_MAIN("first-mails", "mail", NULL, NULL, 0, test_near_miss,
+	  test_prose_lines, test_prose_in_mail, test_closing_in_mail,
+	  test_client_lines, test_corpus)

@@ -8,22 +8,19 @@
 #include <sqlite3.h>
 
 #include "server_test.h"
+#include "../check_run.h"
 
 #define NEW_FP "1111111111111111111111111111111111111111"
 
 static void reconfigure(unsigned rate, unsigned registrations)
 {
 	struct server_config cfg;
-	const char *error;
 
-	server_free(&srv);
-	server_config_default(&cfg);
-	cfg.domain = DOMAIN;
-	cfg.templates = ts;
+	test_config(&cfg, ts);
 	cfg.sender_rate_limit = rate;
 	cfg.registrations_per_hour = registrations;
 	cfg.our_address = "ashes@" DOMAIN;
-	ck_assert_int_eq(server_new(st, &cfg, &srv, &error), 0);
+	server_restart(&cfg);
 }
 
 static long rate_count(const char *key)
@@ -48,10 +45,8 @@ START_TEST(test_duplicate_recorded)
 	int64_t when;
 
 	join(ALICE_FP, ALICE, "alice");
-	o = new_mail();
-	outbox_free(&o);
-	ck_assert_int_eq(deliver(&m, &first), 0);
-	ck_assert_int_eq(first.status, SERVER_OK);
+	mail_drop();
+	deliver_is(&m, &first, SERVER_OK);
 	ck_assert_int_eq(deliver(&m, &again), 0);
 	when = now;
 	ck_assert_int_eq(again.status, SERVER_DUPLICATE);
@@ -90,26 +85,20 @@ START_TEST(test_rate_counted_once)
 
 	reconfigure(2, 0);
 	join(ALICE_FP, ALICE, "alice");
-	o = new_mail();
-	outbox_free(&o);
+	mail_drop();
 	/* every mail counts, join's two included; a new hour starts afresh */
 	ck_assert_int_eq(rate_count(ALICE_FP), 2);
 	now += 3600;
 	ck_assert_int_eq(rate_count(ALICE_FP), 0);
-	ck_assert_int_eq(deliver(&m, &out), 0);
-	ck_assert_int_eq(out.status, SERVER_OK);
-	ck_assert_int_eq(deliver(&m, &out), 0);
-	ck_assert_int_eq(out.status, SERVER_DUPLICATE);
+	deliver_is(&m, &out, SERVER_OK);
+	deliver_is(&m, &out, SERVER_DUPLICATE);
 	ck_assert_int_eq(rate_count(ALICE_FP), 1);
 	/* the limit: one more answered, the next saying so, then silence */
 	m.raw = NULL;
-	ck_assert_int_eq(deliver(&m, &out), 0);
-	ck_assert_int_eq(out.status, SERVER_OK);
-	ck_assert_int_eq(deliver(&m, &out), 0);
-	ck_assert_int_eq(out.status, SERVER_MAIL_REFUSED);
+	deliver_is(&m, &out, SERVER_OK);
+	deliver_is(&m, &out, SERVER_MAIL_REFUSED);
 	ck_assert_str_eq(out.outcome, "refused: rate_limited");
-	ck_assert_int_eq(deliver(&m, &out), 0);
-	ck_assert_int_eq(out.status, SERVER_IGNORED);
+	deliver_is(&m, &out, SERVER_IGNORED);
 	o = new_mail();
 	ck_assert_uint_eq(o.n, 3);
 	/* the refusal goes to the registered player, with the limit */
@@ -140,20 +129,14 @@ START_TEST(test_budget_counted_once)
 	int64_t mails = 0, bytes = 0, start = 0, pid;
 	const char *error;
 
-	server_free(&srv);
-	server_config_default(&cfg);
-	cfg.domain = DOMAIN;
-	cfg.templates = ts;
+	test_config(&cfg, ts);
 	cfg.limits.mails_per_hour = 3;
-	ck_assert_int_eq(server_new(st, &cfg, &srv, &error), 0);
+	server_restart(&cfg);
 	join(ALICE_FP, ALICE, "alice");
-	o = new_mail();
-	outbox_free(&o);
+	mail_drop();
 	now += 3600;
-	ck_assert_int_eq(deliver(&m, &out), 0);
-	ck_assert_int_eq(out.status, SERVER_OK);
-	ck_assert_int_eq(deliver(&m, &out), 0);
-	ck_assert_int_eq(out.status, SERVER_DUPLICATE);
+	deliver_is(&m, &out, SERVER_OK);
+	deliver_is(&m, &out, SERVER_DUPLICATE);
 	ck_assert_int_eq(store_player_by_fingerprint(st, ALICE_FP, &p,
 						     &error), 1);
 	pid = p->id;
@@ -170,11 +153,9 @@ START_TEST(test_budget_counted_once)
 	m.raw = NULL;
 	ck_assert_int_eq(deliver(&m, &out), 0);
 	ck_assert_int_eq(deliver(&m, &out), 0);
-	ck_assert_int_eq(deliver(&m, &out), 0);
-	ck_assert_int_eq(out.status, SERVER_MAIL_REFUSED);
+	deliver_is(&m, &out, SERVER_MAIL_REFUSED);
 	ck_assert_str_eq(out.outcome, "refused: send_budget");
-	ck_assert_int_eq(deliver(&m, &out), 0);
-	ck_assert_int_eq(out.status, SERVER_IGNORED);
+	deliver_is(&m, &out, SERVER_IGNORED);
 	o = new_mail();
 	ck_assert_uint_eq(o.n, 4);
 	ck_assert_has(o.m[3].body, "3 mails");
@@ -211,15 +192,12 @@ START_TEST(test_forged_dsn)
 		      "%s", o.m[0].message_id);
 	snprintf(id, sizeof(id), "<%s>", o.m[0].message_id);
 	outbox_free(&o);
-	ck_assert_int_eq(deliver(&m, &out), 0);
-	ck_assert_int_eq(out.status, SERVER_IGNORED);
+	deliver_is(&m, &out, SERVER_IGNORED);
 	ck_assert_has(out.outcome, "names no mail of ours");
 	ck_assert_int_eq(store_player_by_name(st, "alice", &p, &error), 1);
 	ck_assert(!p->addresses[0].failing);
 	store_player_free(&p);
-	o = new_mail();
-	ck_assert_uint_eq(o.n, 0);
-	outbox_free(&o);
+	mail_count_is(0);
 	/* a real report about a mail we sent */
 	ours[0] = id;
 	m.bounce_ids = ours;
@@ -233,8 +211,7 @@ START_TEST(test_forged_dsn)
 	{
 		struct mail mine = { .fp = ALICE_FP, .from = ALICE,
 				     .body = "games\n" };
-		ck_assert_int_eq(deliver(&mine, &out), 0);
-		ck_assert_int_eq(out.status, SERVER_OK);
+		deliver_is(&mine, &out, SERVER_OK);
 	}
 	ck_assert_int_eq(store_player_by_name(st, "alice", &p, &error), 1);
 	ck_assert(!p->addresses[0].failing);
@@ -272,9 +249,7 @@ START_TEST(test_backscatter)
 	m.from = NULL;
 	ck_assert_int_eq(deliver(&m, &out), 0);
 	ck_assert_has(out.outcome, "no usable From");
-	o = new_mail();
-	ck_assert_uint_eq(o.n, 1);
-	outbox_free(&o);
+	mail_count_is(1);
 }
 END_TEST
 
@@ -292,8 +267,7 @@ START_TEST(test_revocation)
 	const char *error;
 
 	register_three();
-	ck_assert_int_eq(deliver(&m, &out), 0);
-	ck_assert_int_eq(out.status, SERVER_IGNORED);
+	deliver_is(&m, &out, SERVER_IGNORED);
 	ck_assert_str_eq(out.outcome, "key revoked (1)");
 	o = new_mail();
 	ck_assert_uint_eq(o.n, 1);
@@ -304,8 +278,7 @@ START_TEST(test_revocation)
 	ck_assert_int_eq(store_player_by_fingerprint(st, ALICE_FP, &p, &error), 0);
 	/* the same certificate again: nothing more happens */
 	m.body = "again";
-	ck_assert_int_eq(deliver(&m, &out), 0);
-	ck_assert_int_eq(out.status, SERVER_MAIL_REFUSED);
+	deliver_is(&m, &out, SERVER_MAIL_REFUSED);
 	o = new_mail();
 	ck_assert_uint_eq(count_to(&o, ALICE), 0);
 	outbox_free(&o);
@@ -324,15 +297,13 @@ START_TEST(test_key_replace)
 	const char *error;
 
 	register_three();
-	ck_assert_int_eq(deliver(&m, &out), 0);
-	ck_assert_int_eq(out.status, SERVER_REFUSED);
+	deliver_is(&m, &out, SERVER_REFUSED);
 	o = new_mail();
 	ck_assert_has(o.m[0].body, "exactly one new public key");
 	outbox_free(&o);
 	m.offered = offered;
 	m.noffered = 1;
-	ck_assert_int_eq(deliver(&m, &out), 0);
-	ck_assert_int_eq(out.status, SERVER_OK);
+	deliver_is(&m, &out, SERVER_OK);
 	o = new_mail();
 	ck_assert_has(o.m[0].body, "not bound yet");
 	ck_assert_has(o.m[0].body, NEW_FP);
@@ -353,8 +324,7 @@ START_TEST(test_key_replace)
 		store_player_free(&p);
 		snprintf(line, sizeof(line), "confirm %.10s\n", c + 8);
 		outbox_free(&o);
-		ck_assert_int_eq(deliver(&proof, &out), 0);
-		ck_assert_int_eq(out.status, SERVER_OK);
+		deliver_is(&proof, &out, SERVER_OK);
 		o = new_mail();
 		ck_assert_has(o.m[0].body, "Your key is replaced");
 		ck_assert_str_eq(o.m[0].recipient, ALICE);
@@ -454,28 +424,7 @@ START_TEST(test_mail_fault_costs_one_mail)
 }
 END_TEST
 
-int main(void)
-{
-	Suite *s = suite_create("intake");
-	TCase *tc = tcase_create("intake");
-	SRunner *sr;
-	int failed;
-
-	tcase_add_checked_fixture(tc, setup, teardown);
-	tcase_set_timeout(tc, 60);
-	tcase_add_test(tc, test_rate_counted_once);
-	tcase_add_test(tc, test_budget_counted_once);
-	tcase_add_test(tc, test_duplicate_recorded);
-	tcase_add_test(tc, test_forged_dsn);
-	tcase_add_test(tc, test_backscatter);
-	tcase_add_test(tc, test_revocation);
-	tcase_add_test(tc, test_key_replace);
-	tcase_add_test(tc, test_registrations_per_hour);
-	tcase_add_test(tc, test_mail_fault_costs_one_mail);
-	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? 0 : 1;
-}
+TEST_MAIN("intake", "intake", setup, teardown, 60, test_rate_counted_once,
+	  test_budget_counted_once, test_duplicate_recorded, test_forged_dsn,
+	  test_backscatter, test_revocation, test_key_replace,
+	  test_registrations_per_hour, test_mail_fault_costs_one_mail)

@@ -6,6 +6,7 @@
 #include "ladder_test.h"
 
 #include <stdarg.h>
+#include "../check_run.h"
 
 void lad_apply(struct lad *l, const struct ladder_event *e)
 {
@@ -642,8 +643,6 @@ int main(void)
 	TCase *challenges = tcase_create("challenges");
 	TCase *results = tcase_create("results");
 	TCase *log = tcase_create("log");
-	SRunner *sr;
-	int failed;
 
 	tcase_add_test(rules, test_rules);
 	suite_add_tcase(s, rules);
@@ -660,9 +659,5 @@ int main(void)
 	tcase_add_test(log, test_event_errors);
 	tcase_add_test(log, test_replay_deterministic);
 	suite_add_tcase(s, log);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	return test_run(s);
 }

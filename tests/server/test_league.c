@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "server/league.h"
+#include "../check_run.h"
 
 #define D LEAGUE_DAY
 #define T0 ((int64_t)1767225600) /* 2026-01-01 00:00 UTC */
@@ -527,8 +528,6 @@ int main(void)
 	TCase *groups = tcase_create("groups");
 	TCase *standings = tcase_create("standings");
 	TCase *seasons = tcase_create("seasons");
-	SRunner *sr;
-	int failed;
 
 	tcase_add_test(rules, test_rules);
 	suite_add_tcase(s, rules);
@@ -547,9 +546,5 @@ int main(void)
 	tcase_add_test(seasons, test_season_dates);
 	tcase_add_test(seasons, test_whole_season);
 	suite_add_tcase(s, seasons);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	return test_run(s);
 }

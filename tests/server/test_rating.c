@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "server/rating.h"
+#include "../check_run.h"
 
 #define D ((int64_t)86400)
 #define N(a) (sizeof(a) / sizeof((a)[0]))
@@ -680,8 +681,6 @@ int main(void)
 	TCase *glicko = tcase_create("glicko");
 	TCase *refused = tcase_create("refused");
 	TCase *edges = tcase_create("edges");
-	SRunner *sr;
-	int failed;
 
 	tcase_add_test(glicko, test_glickman_example);
 	tcase_add_test(glicko, test_period_without_games);
@@ -698,9 +697,5 @@ int main(void)
 	tcase_add_test(edges, test_periods_between);
 	tcase_add_test(edges, test_new_and_shown);
 	suite_add_tcase(s, edges);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed != 0;
+	return test_run(s);
 }

@@ -23,6 +23,7 @@
 #include "store/store.h"
 
 #include "server_test.h"
+#include "../check_run.h"
 
 /* ---- the store behind registration ------------------------------------- */
 
@@ -83,8 +84,7 @@ START_TEST(test_register_store)
 	out = send_as(CAROL_FP, longaddr, NULL, "register carol\n");
 	ck_assert_int_eq(out.status, SERVER_REFUSED);
 	ck_assert_int_eq(store_player_by_name(st, "carol", &p, &error), 0);
-	o = new_mail();
-	outbox_free(&o);
+	mail_drop();
 }
 END_TEST
 
@@ -92,7 +92,6 @@ END_TEST
 
 START_TEST(test_failure_rolls_back)
 {
-	struct outbox o;
 	struct server_outcome out;
 	char body[128];
 	int64_t g;
@@ -118,23 +117,18 @@ START_TEST(test_failure_rolls_back)
 		}
 		failures++;
 		ck_assert_int_eq(ply_of(g), 0);
-		o = new_mail();
-		ck_assert_uint_eq(o.n, 0);
-		outbox_free(&o);
+		mail_count_is(0);
 	}
 	steps = failures;
 	ck_assert_int_gt(steps, 5);
 	ck_assert_int_eq(ply_of(g), 1);
-	o = new_mail();
-	ck_assert_uint_eq(o.n, 2);
-	outbox_free(&o);
+	mail_count_is(2);
 }
 END_TEST
 
 START_TEST(test_locked_by_another_process)
 {
 	struct server_outcome out;
-	struct outbox o;
 	char body[128];
 	int64_t g;
 	int fds[2], status;
@@ -170,9 +164,7 @@ START_TEST(test_locked_by_another_process)
 	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
 	ck_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0);
 	ck_assert_int_eq(ply_of(g), 1);
-	o = new_mail();
-	ck_assert_uint_eq(o.n, 2);
-	outbox_free(&o);
+	mail_count_is(2);
 }
 END_TEST
 
@@ -190,7 +182,6 @@ START_TEST(test_batch)
 	const char *from[3] = { ALICE, BOB, ALICE };
 	const char *ids[3] = { "b1@x", "b2@x", "b1@x" };
 	const char *error;
-	struct outbox o;
 	struct store_player *p = NULL;
 
 	memset(in, 0, sizeof(in));
@@ -217,9 +208,7 @@ START_TEST(test_batch)
 			break;
 		ck_assert_int_eq(store_player_by_name(st, "alice", &p, &error), 0);
 		ck_assert_int_eq(store_player_by_name(st, "bob", &p, &error), 0);
-		o = new_mail();
-		ck_assert_uint_eq(o.n, 0);
-		outbox_free(&o);
+		mail_count_is(0);
 		ck_assert_uint_eq(out[0].queued, 0);
 	}
 	ck_assert_int_eq(out[0].status, SERVER_OK);
@@ -227,9 +216,7 @@ START_TEST(test_batch)
 	/* The third repeats the first's Message-ID inside the batch. */
 	ck_assert_int_eq(out[2].status, SERVER_DUPLICATE);
 	ck_assert_int_eq(out[2].inbound_id, out[0].inbound_id);
-	o = new_mail();
-	ck_assert_uint_eq(o.n, 2);
-	outbox_free(&o);
+	mail_count_is(2);
 }
 END_TEST
 
@@ -255,20 +242,27 @@ static char *run_ashes(const char *args)
 	return text;
 }
 
-/* `ashes games`, `ashes game show`, `ashes outbox list` on what the
- * service wrote. */
-START_TEST(test_admin_views)
+/* alice's and bob's game (the three registered) after alice's first
+ * move, e5-e7. */
+static int64_t game_after_e5_e7(void)
 {
-	struct outbox o;
-	char body[128], args[64], *text;
 	int64_t g;
 
 	register_three();
 	g = start_game("");
-	snprintf(body, sizeof(body), "move %" PRId64 " 1 e5-e7\n", g);
-	ALICE_SAYS(body);
-	o = new_mail();
-	outbox_free(&o);
+	ALICE_GAME("move", g, "1 e5-e7");
+	return g;
+}
+
+/* `ashes games`, `ashes game show`, `ashes outbox list` on what the
+ * service wrote. */
+START_TEST(test_admin_views)
+{
+	char args[64], *text;
+	int64_t g;
+
+	g = game_after_e5_e7();
+	mail_drop();
 	text = run_ashes("games");
 	ck_assert_has(text, "active");
 	ck_assert_has(text, "alice");
@@ -297,8 +291,7 @@ START_TEST(test_admin_views)
 		char line[96];
 
 		ck_assert_int_eq(deliver(&m, &out), 0);
-		ck_assert_int_eq(deliver(&m, &out), 0);
-		ck_assert_int_eq(out.status, SERVER_DUPLICATE);
+		deliver_is(&m, &out, SERVER_DUPLICATE);
 		text = run_ashes("inbound list");
 		snprintf(line, sizeof(line), "%" PRId64 "  ", out.inbound_id + 1);
 		ck_assert_has(text, line);
@@ -328,10 +321,7 @@ START_TEST(test_outbox_fields)
 	char body[128], cid[300], *first;
 	int64_t g;
 
-	register_three();
-	g = start_game("");
-	snprintf(body, sizeof(body), "move %" PRId64 " 1 e5-e7\n", g);
-	ALICE_SAYS(body);
+	g = game_after_e5_e7();
 	o = new_mail();
 	m = mail_to(&o, BOB, "your-move");
 	ck_assert_ptr_nonnull(m);
@@ -382,10 +372,7 @@ START_TEST(test_picture_choice)
 	char body[128];
 	int64_t g;
 
-	register_three();
-	g = start_game("");
-	snprintf(body, sizeof(body), "move %" PRId64 " 1 e5-e7\n", g);
-	ALICE_SAYS(body);
+	g = game_after_e5_e7();
 	o = new_mail();
 	m = mail_to(&o, BOB, "your-move");
 	ck_assert_ptr_nonnull(m);
@@ -534,7 +521,6 @@ START_TEST(test_forced_pass)
 		struct store_game *row = NULL;
 		int64_t who;
 		struct server_outcome out;
-		struct outbox o;
 
 		if (rec.plies[i].kind == CORE_MOVE_PASS)
 			continue; /* the service records it by itself */
@@ -550,8 +536,7 @@ START_TEST(test_forced_pass)
 		out = send_as(who == alice_id ? ALICE_FP : BOB_FP,
 			      who == alice_id ? ALICE : BOB, subject, body);
 		ck_assert_msg(out.status == SERVER_OK, "ply %zu: %s", i + 1, out.outcome);
-		o = new_mail();
-		outbox_free(&o);
+		mail_drop();
 	}
 	ck_assert_int_eq(status_of(g), STORE_GAME_FINISHED);
 	/* the stored result and reason are the rules core's */
@@ -580,8 +565,7 @@ START_TEST(test_forced_pass)
 	{
 		struct outbox o;
 		struct record2 r2;
-		snprintf(body, sizeof(body), "history %" PRId64 "\n", g);
-		ck_assert_int_eq(CAROL_SAYS(body).status, SERVER_OK);
+		CAROL_GAME("history", g, "");
 		o = new_mail();
 		ck_assert_has(o.m[0].body, "pass");
 		outbox_free(&o);
@@ -610,7 +594,6 @@ START_TEST(test_history_record)
 	register_three();
 	g = start_game("size=3 swap");
 	for (int i = 0; i < 5; i++) {
-		struct outbox o;
 		bool alice_moves;
 		struct store_game *row = NULL;
 		struct core_record r;
@@ -631,8 +614,7 @@ START_TEST(test_history_record)
 		ck_assert_int_eq(send_as(alice_moves ? ALICE_FP : BOB_FP,
 					 alice_moves ? ALICE : BOB, NULL,
 					 body).status, SERVER_OK);
-		o = new_mail();
-		outbox_free(&o);
+		mail_drop();
 	}
 	ck_assert_int_eq(ply_of(g), 5);
 
@@ -666,8 +648,8 @@ END_TEST
  * refused, naming it. */
 START_TEST(test_check_templates)
 {
-	char over[PATH_MAX + 8], file[PATH_MAX + 32], tdir[PATH_MAX];
-	const char *src = getenv("ASHES_SRCDIR"), *error = NULL;
+	char over[PATH_MAX + 8], file[PATH_MAX + 32];
+	const char *error = NULL;
 	struct template_set *bad;
 	struct server *s2 = NULL;
 	struct server_config cfg;
@@ -683,11 +665,8 @@ START_TEST(test_check_templates)
 	ck_assert_ptr_nonnull(f);
 	fputs("{{#board}}unclosed\n", f);
 	fclose(f);
-	snprintf(tdir, sizeof(tdir), "%s/templates", src ? src : "..");
-	bad = template_set_new(over, tdir);
-	server_config_default(&cfg);
-	cfg.domain = DOMAIN;
-	cfg.templates = bad;
+	bad = test_templates(over);
+	test_config(&cfg, bad);
 	ck_assert_int_eq(server_new(st, &cfg, &s2, &error), 0);
 	ck_assert_int_eq(server_check_templates(s2, &error), -1);
 	ck_assert_has(error, "your-move.txt");
@@ -696,29 +675,7 @@ START_TEST(test_check_templates)
 }
 END_TEST
 
-int main(void)
-{
-	Suite *s = suite_create("server");
-	TCase *tc = tcase_create("service");
-	SRunner *sr;
-	int failed;
-
-	tcase_add_checked_fixture(tc, setup, teardown);
-	tcase_set_timeout(tc, 60);
-	tcase_add_test(tc, test_register_store);
-	tcase_add_test(tc, test_failure_rolls_back);
-	tcase_add_test(tc, test_locked_by_another_process);
-	tcase_add_test(tc, test_batch);
-	tcase_add_test(tc, test_admin_views);
-	tcase_add_test(tc, test_outbox_fields);
-	tcase_add_test(tc, test_picture_choice);
-	tcase_add_test(tc, test_forced_pass);
-	tcase_add_test(tc, test_history_record);
-	tcase_add_test(tc, test_check_templates);
-	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed != 0;
-}
+TEST_MAIN("server", "service", setup, teardown, 60, test_register_store,
+	  test_failure_rolls_back, test_locked_by_another_process, test_batch,
+	  test_admin_views, test_outbox_fields, test_picture_choice,
+	  test_forced_pass, test_history_record, test_check_templates)

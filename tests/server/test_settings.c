@@ -21,6 +21,7 @@
 #include "store/store.h"
 
 #include "server_test.h"
+#include "../check_run.h"
 
 #define DAY 86400
 
@@ -47,8 +48,7 @@ static int64_t observed_game(void)
 	g = start_game("size=3");
 	snprintf(body, sizeof(body), "observe %" PRId64 "\nset digest on\n", g);
 	ck_assert_int_eq(CAROL_SAYS(body).status, SERVER_OK);
-	snprintf(body, sizeof(body), "move %" PRId64 " 1 b2-a1\n", g);
-	ck_assert_int_eq(ALICE_SAYS(body).status, SERVER_OK);
+	ALICE_GAME("move", g, "1 b2-a1");
 	o = new_mail();
 	ck_assert_ptr_null(mail_to(&o, CAROL, "observer"));
 	ck_assert_uint_eq(count_to(&o, CAROL), 1); /* the reply to set */
@@ -76,9 +76,7 @@ START_TEST(test_digest_faults)
 		ck_assert_ptr_nonnull(error);
 		failures++;
 		ck_assert_uint_eq(notes_due(now), 1);
-		o = new_mail();
-		ck_assert_uint_eq(o.n, 0);
-		outbox_free(&o);
+		mail_count_is(0);
 	}
 	ck_assert_int_gt(failures, 3);
 	ck_assert_int_eq(ret, 1);
@@ -96,9 +94,7 @@ START_TEST(test_digest_faults)
 	/* again, the same day and the next: nothing left to send */
 	ck_assert_int_eq(server_send_digests(srv, now + 60, &error), 0);
 	ck_assert_int_eq(server_send_digests(srv, now + DAY, &error), 0);
-	o = new_mail();
-	ck_assert_uint_eq(o.n, 0);
-	outbox_free(&o);
+	mail_count_is(0);
 }
 END_TEST
 
@@ -150,7 +146,6 @@ END_TEST
 /* An override folder whose mail/legal-moves.txt prints the flag set. */
 static struct server *flag_server(struct template_set **ts_r)
 {
-	const char *src = getenv("ASHES_SRCDIR");
 	char dir[PATH_MAX + 32], tdir[2 * PATH_MAX + 64];
 	struct server_config cfg;
 	const char *error = NULL;
@@ -168,11 +163,8 @@ static struct server *flag_server(struct template_set **ts_r)
 	      "{{#moves_none}}none{{/moves_none}}.\n", f);
 	fclose(f);
 	snprintf(dir, sizeof(dir), "%s/over", tmpdir);
-	snprintf(tdir, sizeof(tdir), "%s/templates", src ? src : "..");
-	*ts_r = template_set_new(dir, tdir);
-	server_config_default(&cfg);
-	cfg.domain = DOMAIN;
-	cfg.templates = *ts_r;
+	*ts_r = test_templates(dir);
+	test_config(&cfg, *ts_r);
 	ck_assert_int_eq(server_new(st, &cfg, &s2, &error), 0);
 	return s2;
 }
@@ -183,25 +175,21 @@ START_TEST(test_moves_flags)
 	struct server *plain = srv;
 	const struct store_outbox_msg *m;
 	struct outbox o;
-	char body[64];
 	int64_t g;
 
 	register_three();
 	g = start_game("size=3");
 	ck_assert_int_eq(BOB_SAYS("set moves none\n").status, SERVER_OK);
 	ck_assert_int_eq(ALICE_SAYS("set moves full\n").status, SERVER_OK);
-	o = new_mail();
-	outbox_free(&o);
+	mail_drop();
 	srv = flag_server(&ts2);
-	snprintf(body, sizeof(body), "move %" PRId64 " 1 b2-a1\n", g);
-	ck_assert_int_eq(ALICE_SAYS(body).status, SERVER_OK);
+	ALICE_GAME("move", g, "1 b2-a1");
 	o = new_mail();
 	m = mail_to(&o, BOB, "your-move");
 	ck_assert_ptr_nonnull(m);
 	ck_assert_has(m->body, "list:none.");
 	outbox_free(&o);
-	snprintf(body, sizeof(body), "move %" PRId64 " 2 b2-a2\n", g);
-	ck_assert_int_eq(BOB_SAYS(body).status, SERVER_OK);
+	BOB_GAME("move", g, "2 b2-a2");
 	o = new_mail();
 	m = mail_to(&o, ALICE, "your-move");
 	ck_assert_ptr_nonnull(m);
@@ -209,8 +197,7 @@ START_TEST(test_moves_flags)
 	outbox_free(&o);
 	/* back to the default */
 	ck_assert_int_eq(BOB_SAYS("set moves short\n").status, SERVER_OK);
-	snprintf(body, sizeof(body), "move %" PRId64 " 3 a1-b1\n", g);
-	ck_assert_int_eq(ALICE_SAYS(body).status, SERVER_OK);
+	ALICE_GAME("move", g, "3 a1-b1");
 	o = new_mail();
 	m = mail_to(&o, BOB, "your-move");
 	ck_assert_ptr_nonnull(m);
@@ -222,23 +209,5 @@ START_TEST(test_moves_flags)
 }
 END_TEST
 
-int main(void)
-{
-	Suite *s = suite_create("settings");
-	TCase *tc = tcase_create("settings");
-	SRunner *sr;
-	int failed;
-
-	tcase_add_checked_fixture(tc, setup, teardown);
-	tcase_set_timeout(tc, 120);
-	tcase_add_test(tc, test_digest_faults);
-	tcase_add_test(tc, test_digest_day_boundary);
-	tcase_add_test(tc, test_set_stores);
-	tcase_add_test(tc, test_moves_flags);
-	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed != 0;
-}
+TEST_MAIN("settings", "settings", setup, teardown, 120, test_digest_faults,
+	  test_digest_day_boundary, test_set_stores, test_moves_flags)

@@ -20,6 +20,7 @@
 #include "store/store.h"
 
 #include "server_test.h"
+#include "../check_run.h"
 
 #define HOUR 3600
 
@@ -46,41 +47,32 @@ static struct server_tick_report tick(int64_t at)
  * (both moved): bob to move.  The deadline into *deadline_r. */
 static int64_t clocked_game(const char *spec, int64_t *deadline_r)
 {
-	char opts[64], body[64];
+	char opts[64];
 	struct store_game *g;
-	struct outbox o;
 	int64_t id;
 
 	snprintf(opts, sizeof(opts), "size=3 clock=%s", spec);
 	id = start_game(opts);
-	snprintf(body, sizeof(body), "move %" PRId64 " 1 c3-c4\n", id);
-	ck_assert_int_eq(ALICE_SAYS(body).status, SERVER_OK);
-	snprintf(body, sizeof(body), "move %" PRId64 " 2 b2-a1\n", id);
-	ck_assert_int_eq(BOB_SAYS(body).status, SERVER_OK);
-	snprintf(body, sizeof(body), "move %" PRId64 " 3 c3-b3\n", id);
-	ck_assert_int_eq(ALICE_SAYS(body).status, SERVER_OK);
+	ALICE_GAME("move", id, "1 c3-c4");
+	BOB_GAME("move", id, "2 b2-a1");
+	ALICE_GAME("move", id, "3 c3-b3");
 	g = load(id);
 	ck_assert_int_eq(g->clock_side, 1);
 	ck_assert_int_ne(g->deadline_at, 0);
 	*deadline_r = g->deadline_at;
 	store_game_free(&g);
-	o = new_mail();
-	outbox_free(&o);
+	mail_drop();
 	return id;
 }
 
 static void config_no_vacation(void)
 {
 	struct server_config cfg;
-	const char *error = NULL;
 
-	server_free(&srv);
-	server_config_default(&cfg);
-	cfg.domain = DOMAIN;
-	cfg.templates = ts;
+	test_config(&cfg, ts);
 	cfg.clock.auto_vacation = false;
 	cfg.clock.outage_grace = 0;
-	ck_assert_int_eq(server_new(st, &cfg, &srv, &error), 0);
+	server_restart(&cfg);
 }
 
 START_TEST(test_flag_at_the_exact_second)
@@ -118,9 +110,7 @@ START_TEST(test_flag_at_the_exact_second)
 	r = tick(deadline + 10);
 	ck_assert_uint_eq(r.flags, 0);
 	ck_assert_int_eq(server_clock_next(srv, &at, &error), 0);
-	o = new_mail();
-	ck_assert_uint_eq(o.n, 0);
-	outbox_free(&o);
+	mail_count_is(0);
 }
 END_TEST
 
@@ -220,9 +210,7 @@ START_TEST(test_tick_faults)
 		g = load(id);
 		ck_assert_int_eq(g->status, STORE_GAME_ACTIVE);
 		store_game_free(&g);
-		o = new_mail();
-		ck_assert_uint_eq(o.n, 0);
-		outbox_free(&o);
+		mail_count_is(0);
 	}
 	ck_assert_int_eq(ret, 0);
 	ck_assert_int_gt(failures, 5);
@@ -241,16 +229,12 @@ START_TEST(test_outage_extends)
 	struct server_config cfg;
 	struct server_tick_report r;
 	struct store_game *g;
-	const char *error = NULL;
 	int64_t id, deadline, t0;
 
-	server_free(&srv);
-	server_config_default(&cfg);
-	cfg.domain = DOMAIN;
-	cfg.templates = ts;
+	test_config(&cfg, ts);
 	cfg.clock.auto_vacation = false;
 	cfg.clock.outage_grace = 6 * HOUR;
-	ck_assert_int_eq(server_new(st, &cfg, &srv, &error), 0);
+	server_restart(&cfg);
 	register_three();
 	id = clocked_game("fischer:2h+0h", &deadline);
 	t0 = now;
@@ -271,24 +255,6 @@ START_TEST(test_outage_extends)
 }
 END_TEST
 
-int main(void)
-{
-	Suite *s = suite_create("timer");
-	TCase *tc = tcase_create("timer");
-	SRunner *sr;
-	int failed;
-
-	tcase_add_checked_fixture(tc, setup, teardown);
-	tcase_set_timeout(tc, 60);
-	tcase_add_test(tc, test_flag_at_the_exact_second);
-	tcase_add_test(tc, test_move_charged_at_receipt);
-	tcase_add_test(tc, test_flags_in_order_once);
-	tcase_add_test(tc, test_tick_faults);
-	tcase_add_test(tc, test_outage_extends);
-	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed != 0;
-}
+TEST_MAIN("timer", "timer", setup, teardown, 60, test_flag_at_the_exact_second,
+	  test_move_charged_at_receipt, test_flags_in_order_once,
+	  test_tick_faults, test_outage_extends)

@@ -15,6 +15,7 @@
 
 #include "store/store.h"
 #include "util/buf.h"
+#include "../check_run.h"
 
 static char test_dir[256];
 static char test_db[300];
@@ -168,29 +169,46 @@ static inline long long test_query_int(const char *path, const char *sql)
 	return v;
 }
 
+/* The fixture of a test that opens its stores itself: a temp directory
+ * of its own, no error yet. */
+static const char *err;
+
+static inline void dir_setup(void)
+{
+	test_dir_make();
+	err = NULL;
+}
+
+static inline void dir_teardown(void)
+{
+	test_dir_remove();
+}
+
+/* A database at path at schema version `version` (older than this
+ * tree's), closed: what an older ashesd left. */
+static inline void test_db_at_version(const char *path, int version)
+{
+	struct store_options o = test_options();
+	struct store *s;
+
+	o.no_migrate = true;
+	s = test_open_at(path, &o);
+	ck_assert_int_eq(store_migrate(s, version, &err), 0);
+	store_close(&s);
+}
+
 /* Run SQL on a new connection (to set up states the API refuses to). */
 static inline void test_exec(const char *path, const char *sql)
 {
 	sqlite3 *db;
-	char *err = NULL;
+	char *msg = NULL;
 
 	ck_assert_int_eq(sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE |
 					 SQLITE_OPEN_CREATE, NULL), SQLITE_OK);
 	sqlite3_busy_timeout(db, 5000);
-	if (sqlite3_exec(db, sql, NULL, NULL, &err) != SQLITE_OK)
-		ck_abort_msg("%s: %s", sql, err);
+	if (sqlite3_exec(db, sql, NULL, NULL, &msg) != SQLITE_OK)
+		ck_abort_msg("%s: %s", sql, msg);
 	sqlite3_close(db);
-}
-
-static inline int test_run(Suite *s)
-{
-	SRunner *sr = srunner_create(s);
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed != 0;
 }
 
 #endif

@@ -5,37 +5,11 @@
  * the migration of a version-7 database with its rows. */
 #include "store_fixture.h"
 
-/* SQLite's answer to sql on a new connection with foreign keys on (0:
- * SQLITE_OK). */
-static int exec_rc(const char *sql)
-{
-	sqlite3 *db;
-	int rc;
-
-	ck_assert_int_eq(sqlite3_open_v2(test_db, &db, SQLITE_OPEN_READWRITE,
-					 NULL), SQLITE_OK);
-	sqlite3_busy_timeout(db, 5000);
-	ck_assert_int_eq(sqlite3_exec(db, "PRAGMA foreign_keys = ON", NULL,
-				      NULL, NULL), SQLITE_OK);
-	rc = sqlite3_exec(db, sql, NULL, NULL, NULL);
-	sqlite3_close(db);
-	return rc;
-}
-
-static int64_t make_game(int64_t white, int64_t black,
-			 enum store_game_status status)
-{
-	struct store_game g = { 0 };
-	int64_t id = 0;
-
-	g.variant = "size=5 tax=removed";
-	g.white_id = white;
-	g.black_id = black;
-	g.challenger_id = white;
-	g.status = status;
-	ck_assert_int_eq(store_game_create(st, &g, 10, &id, &err), 0);
-	return id;
-}
+#define make_game(white, black, status) \
+	add_game("size=5 tax=removed", white, black, white, status, 10)
+/* An inbound mail to point at; its id. */
+#define add_inbound(n) \
+	add_inbound_raw(n, "From: a@example.org\r\n\r\nvacation 3\r\n", 50)
 
 /* Load game id, set its remind_at and deadline_at (0: none), save it. */
 static void set_times(int64_t id, int64_t remind_at, int64_t deadline_at)
@@ -47,22 +21,6 @@ static void set_times(int64_t id, int64_t remind_at, int64_t deadline_at)
 	g->deadline_at = deadline_at;
 	ck_assert_int_eq(store_game_update(st, g, 20, &err), 0);
 	store_game_free(&g);
-}
-
-/* An inbound mail to point at; its id. */
-static int64_t add_inbound(unsigned n)
-{
-	struct store_inbound in = { 0 };
-	char sha[65];
-	int64_t id = 0;
-
-	test_sha(sha, n);
-	in.sha256 = sha;
-	in.raw = (char *)"From: a@example.org\r\n\r\nvacation 3\r\n";
-	in.raw_len = strlen(in.raw);
-	in.received = 50;
-	ck_assert_int_eq(store_inbound_record(st, &in, &id, &err), 0);
-	return id;
 }
 
 /* ---- vacations ------------------------------------------------------ */
@@ -151,18 +109,15 @@ START_TEST(test_vacation_refused)
 	ck_assert_int_eq(count("vacations"), 0);
 
 	/* the schema's own checks */
-	ck_assert_int_ne(exec_rc("INSERT INTO vacations (player_id, from_at, "
-				 "to_at, days, created) "
-				 "VALUES (1, 5, 5, 0, 1)"),
-			 0);
-	ck_assert_int_ne(exec_rc("INSERT INTO vacations (player_id, from_at, "
-				 "to_at, days, created) "
-				 "VALUES (1, 5, 6, -1, 1)"),
-			 0);
-	ck_assert_int_eq(exec_rc("INSERT INTO vacations (player_id, from_at, "
-				 "to_at, days, created) "
-				 "VALUES (1, 5, 6, 0, 1)"),
-			 0);
+	ck_schema_refuses("INSERT INTO vacations (player_id, from_at, "
+			  "to_at, days, created) "
+			  "VALUES (1, 5, 5, 0, 1)");
+	ck_schema_refuses("INSERT INTO vacations (player_id, from_at, "
+			  "to_at, days, created) "
+			  "VALUES (1, 5, 6, -1, 1)");
+	ck_schema_takes("INSERT INTO vacations (player_id, from_at, "
+			"to_at, days, created) "
+			"VALUES (1, 5, 6, 0, 1)");
 }
 END_TEST
 
@@ -281,10 +236,10 @@ START_TEST(test_player_clock)
 	ck_assert_int_eq(count("player_clock"), 2);
 
 	/* the schema: days and accrued_at together, never negative */
-	ck_assert_int_ne(exec_rc("UPDATE player_clock SET vacation_days = 3 "
-				 "WHERE accrued_at IS NULL"), 0);
-	ck_assert_int_ne(exec_rc("UPDATE player_clock SET vacation_days = -3 "
-				 "WHERE accrued_at IS NOT NULL"), 0);
+	ck_schema_refuses("UPDATE player_clock SET vacation_days = 3 "
+			  "WHERE accrued_at IS NULL");
+	ck_schema_refuses("UPDATE player_clock SET vacation_days = -3 "
+			  "WHERE accrued_at IS NOT NULL");
 }
 END_TEST
 
@@ -302,8 +257,7 @@ START_TEST(test_player_delete_cascades)
 			 0);
 	ck_assert_int_eq(store_vacation_add(st, b, 1, 2, 0, 0, 1, NULL, &err),
 			 0);
-	ck_assert_int_eq(exec_rc("DELETE FROM players WHERE name = 'alice'"),
-			 0);
+	ck_schema_takes("DELETE FROM players WHERE name = 'alice'");
 	ck_assert_int_eq(count("player_clock"), 0);
 	ck_assert_int_eq(count("vacations"), 1);
 }
@@ -361,7 +315,7 @@ START_TEST(test_clock_events)
 
 	/* the events go with their game */
 	ck_assert_int_eq(h, 2);
-	ck_assert_int_eq(exec_rc("DELETE FROM games WHERE id = 2"), 0);
+	ck_schema_takes("DELETE FROM games WHERE id = 2");
 	ck_assert_int_eq(count("clock_events"), 3);
 }
 END_TEST
@@ -417,16 +371,16 @@ START_TEST(test_clock_event_refused)
 	ck_assert_int_eq(count("clock_events"), 2);
 
 	/* the schema's own checks */
-	ck_assert_int_ne(exec_rc("INSERT INTO clock_events (game_id, at, kind) "
-				 "VALUES (1, 1, 'Flag')"), 0);
-	ck_assert_int_ne(exec_rc("INSERT INTO clock_events (game_id, at, kind) "
-				 "VALUES (1, 1, '')"), 0);
-	ck_assert_int_ne(exec_rc("INSERT INTO clock_events (game_id, at, kind, "
-				 "note) VALUES (1, 1, 'adjust', "
-				 "printf('%.201c', 'x'))"), 0);
-	ck_assert_int_eq(exec_rc("INSERT INTO clock_events (game_id, at, kind, "
-				 "note) VALUES (1, 1, 'adjust', "
-				 "printf('%.200c', 'x'))"), 0);
+	ck_schema_refuses("INSERT INTO clock_events (game_id, at, kind) "
+			  "VALUES (1, 1, 'Flag')");
+	ck_schema_refuses("INSERT INTO clock_events (game_id, at, kind) "
+			  "VALUES (1, 1, '')");
+	ck_schema_refuses("INSERT INTO clock_events (game_id, at, kind, "
+			  "note) VALUES (1, 1, 'adjust', "
+			  "printf('%.201c', 'x'))");
+	ck_schema_takes("INSERT INTO clock_events (game_id, at, kind, "
+			"note) VALUES (1, 1, 'adjust', "
+			"printf('%.200c', 'x'))");
 }
 END_TEST
 
@@ -583,7 +537,7 @@ START_TEST(test_game_clock_columns)
 	ck_assert_int_eq(store_error_kind(st), STORE_ERROR_USAGE);
 	store_game_free(&back);
 	ck_assert_int_eq(count("games"), 1);
-	ck_assert_int_ne(exec_rc("UPDATE games SET clock_side = 2"), 0);
+	ck_schema_refuses("UPDATE games SET clock_side = 2");
 }
 END_TEST
 
@@ -636,8 +590,8 @@ START_TEST(test_game_cancelled)
 	store_rows_free(&list, n, sizeof(*list), store_game_clear);
 
 	/* a cancelled game had both players */
-	ck_assert_int_ne(exec_rc("UPDATE games SET black_id = NULL WHERE "
-				 "status = 'cancelled'"), 0);
+	ck_schema_refuses("UPDATE games SET black_id = NULL WHERE "
+			  "status = 'cancelled'");
 }
 END_TEST
 
@@ -696,11 +650,7 @@ START_TEST(test_migration_from_7)
 	store_close(&st);
 	test_dir_remove();
 	test_dir_make();
-	o = test_options();
-	o.no_migrate = true;
-	st = test_open_at(test_db, &o);
-	ck_assert_int_eq(store_migrate(st, 7, &err), 0);
-	store_close(&st);
+	test_db_at_version(test_db, 7);
 	/* rows in every column of games (the API writes version 8's) */
 	test_exec(test_db,
 		"INSERT INTO players (id, name, created) VALUES"
@@ -736,6 +686,7 @@ START_TEST(test_migration_from_7)
 	others_before = rows_text(test_db, others);
 	ck_assert_int_eq(test_query_int(test_db, "PRAGMA user_version"), 7);
 
+	o.no_migrate = true;
 	st = test_open_at(test_db, &o);
 	ck_assert_int_eq(store_migrate(st, 8, &err), 0);
 	ck_assert_int_eq(test_query_int(test_db, "PRAGMA user_version"), 8);
@@ -796,25 +747,9 @@ START_TEST(test_migration_from_7)
 }
 END_TEST
 
-int main(void)
-{
-	Suite *s = suite_create("store_clock");
-	TCase *tc = tcase_create("clock");
-
-	tcase_add_checked_fixture(tc, setup, teardown);
-	tcase_add_test(tc, test_vacations);
-	tcase_add_test(tc, test_vacation_refused);
-	tcase_add_test(tc, test_vacation_cut);
-	tcase_add_test(tc, test_player_clock);
-	tcase_add_test(tc, test_player_delete_cascades);
-	tcase_add_test(tc, test_clock_events);
-	tcase_add_test(tc, test_clock_event_refused);
-	tcase_add_test(tc, test_heartbeat);
-	tcase_add_test(tc, test_next_deadline);
-	tcase_add_test(tc, test_reminder_due);
-	tcase_add_test(tc, test_game_clock_columns);
-	tcase_add_test(tc, test_game_cancelled);
-	tcase_add_test(tc, test_migration_from_7);
-	suite_add_tcase(s, tc);
-	return test_run(s);
-}
+TEST_MAIN("store_clock", "clock", setup, teardown, 0, test_vacations,
+	  test_vacation_refused, test_vacation_cut, test_player_clock,
+	  test_player_delete_cascades, test_clock_events,
+	  test_clock_event_refused, test_heartbeat, test_next_deadline,
+	  test_reminder_due, test_game_clock_columns, test_game_cancelled,
+	  test_migration_from_7)

@@ -6,44 +6,11 @@
  * test_store_rating.c's. */
 #include "store_fixture.h"
 
-/* SQLite's answer to sql on a new connection with foreign keys on (0:
- * SQLITE_OK). */
-static int exec_rc(const char *sql)
-{
-	sqlite3 *db;
-	int rc;
-
-	ck_assert_int_eq(sqlite3_open_v2(test_db, &db, SQLITE_OPEN_READWRITE,
-					 NULL), SQLITE_OK);
-	sqlite3_busy_timeout(db, 5000);
-	ck_assert_int_eq(sqlite3_exec(db, "PRAGMA foreign_keys = ON", NULL,
-				      NULL, NULL), SQLITE_OK);
-	rc = sqlite3_exec(db, sql, NULL, NULL, NULL);
-	sqlite3_close(db);
-	return rc;
-}
-
-/* The last call failed with STORE_ERROR_USAGE. */
-#define ck_usage(call) do { \
-		ck_assert_int_eq((call), -1); \
-		ck_assert_int_eq(store_error_kind(st), STORE_ERROR_USAGE); \
-	} while (0)
-
 /* A game of white and black with `status`, last updated at `updated`. */
-static int64_t make_game(int64_t white, int64_t black,
-			 enum store_game_status status, int64_t updated)
-{
-	struct store_game g = { 0 };
-	int64_t id = 0;
-
-	g.variant = "size=5";
-	g.white_id = white;
-	g.black_id = black;
-	g.challenger_id = white;
-	g.status = status;
-	ck_assert_int_eq(store_game_create(st, &g, updated, &id, &err), 0);
-	return id;
-}
+#define make_game(white, black, status, updated) \
+	add_game("size=5", white, black, white, status, updated)
+#define add_inbound(n) \
+	add_inbound_raw(n, "From: a@example.org\r\n\r\nladder join\r\n", 50)
 
 /* Set a game's status, updated at `now`. */
 static void set_status(int64_t id, enum store_game_status status, int64_t now)
@@ -54,34 +21,6 @@ static void set_status(int64_t id, enum store_game_status status, int64_t now)
 	g->status = status;
 	ck_assert_int_eq(store_game_update(st, g, now, &err), 0);
 	store_game_free(&g);
-}
-
-static void link_game(int64_t game, const char *ladder, int64_t season,
-		      int group, bool rated)
-{
-	struct store_game_club gc = { 0 };
-
-	gc.game_id = game;
-	gc.ladder = (char *)ladder;
-	gc.season_id = season;
-	gc.group_no = group;
-	gc.rated = rated;
-	ck_assert_int_eq(store_game_club_set(st, &gc, &err), 0);
-}
-
-static int64_t add_inbound(unsigned n)
-{
-	struct store_inbound in = { 0 };
-	char sha[65];
-	int64_t id = 0;
-
-	test_sha(sha, n);
-	in.sha256 = sha;
-	in.raw = (char *)"From: a@example.org\r\n\r\nladder join\r\n";
-	in.raw_len = strlen(in.raw);
-	in.received = 50;
-	ck_assert_int_eq(store_inbound_record(st, &in, &id, &err), 0);
-	return id;
 }
 
 /* ---- ladders ---------------------------------------------------------- */
@@ -326,26 +265,24 @@ START_TEST(test_ladder_event_refused)
 	ck_assert_int_gt(id, 0);
 
 	/* the schema's own checks */
-	ck_assert_int_ne(exec_rc("INSERT INTO ladder_events (ladder, kind, at, "
-				 "player_id) VALUES ('Main', 'joined', 1, 1)"),
-			 0);
-	ck_assert_int_ne(exec_rc("INSERT INTO ladder_events (ladder, kind, at, "
-				 "player_id) VALUES ('main', 'won', 1, 1)"), 0);
-	ck_assert_int_ne(exec_rc("INSERT INTO ladder_events (ladder, kind, at, "
-				 "player_id, other_id, game_id) VALUES "
-				 "('main', 'result', 1, 1, 2, 1)"), 0);
-	ck_assert_int_ne(exec_rc("INSERT INTO ladder_events (ladder, kind, at, "
-				 "player_id, position) VALUES "
-				 "('main', 'moved', 1, 1, 1)"), 0);
-	ck_assert_int_ne(exec_rc("INSERT INTO ladder_events (ladder, kind, at, "
-				 "player_id, actor) VALUES "
-				 "('main', 'joined', 1, 1, 'root')"), 0);
-	ck_assert_int_ne(exec_rc("INSERT INTO ladder_events (ladder, kind, at, "
-				 "player_id) VALUES ('main', 'joined', 1, 9)"),
-			 0);
-	ck_assert_int_eq(exec_rc("INSERT INTO ladder_events (ladder, kind, at, "
-				 "player_id, position, actor) VALUES "
-				 "('main', 'moved', 1, 1, 1, 'daemon')"), 0);
+	ck_schema_refuses("INSERT INTO ladder_events (ladder, kind, at, "
+			  "player_id) VALUES ('Main', 'joined', 1, 1)");
+	ck_schema_refuses("INSERT INTO ladder_events (ladder, kind, at, "
+			  "player_id) VALUES ('main', 'won', 1, 1)");
+	ck_schema_refuses("INSERT INTO ladder_events (ladder, kind, at, "
+			  "player_id, other_id, game_id) VALUES "
+			  "('main', 'result', 1, 1, 2, 1)");
+	ck_schema_refuses("INSERT INTO ladder_events (ladder, kind, at, "
+			  "player_id, position) VALUES "
+			  "('main', 'moved', 1, 1, 1)");
+	ck_schema_refuses("INSERT INTO ladder_events (ladder, kind, at, "
+			  "player_id, actor) VALUES "
+			  "('main', 'joined', 1, 1, 'root')");
+	ck_schema_refuses("INSERT INTO ladder_events (ladder, kind, at, "
+			  "player_id) VALUES ('main', 'joined', 1, 9)");
+	ck_schema_takes("INSERT INTO ladder_events (ladder, kind, at, "
+			"player_id, position, actor) VALUES "
+			"('main', 'moved', 1, 1, 1, 'daemon')");
 }
 END_TEST
 
@@ -435,13 +372,12 @@ START_TEST(test_game_club)
 	ck_assert_int_eq(store_game_club_get(st, g3, &back, &err), 0);
 
 	/* the schema's own checks; a game's link goes with the game */
-	ck_assert_int_ne(exec_rc("INSERT INTO game_club (game_id) VALUES (3)"),
-			 0);
-	ck_assert_int_ne(exec_rc("INSERT INTO game_club (game_id, ladder, "
-				 "group_no) VALUES (3, 'main', 1)"), 0);
-	ck_assert_int_ne(exec_rc("INSERT INTO game_club (game_id, ladder, "
-				 "rated) VALUES (3, 'main', 2)"), 0);
-	ck_assert_int_eq(exec_rc("DELETE FROM games WHERE id = 1"), 0);
+	ck_schema_refuses("INSERT INTO game_club (game_id) VALUES (3)");
+	ck_schema_refuses("INSERT INTO game_club (game_id, ladder, "
+			  "group_no) VALUES (3, 'main', 1)");
+	ck_schema_refuses("INSERT INTO game_club (game_id, ladder, "
+			  "rated) VALUES (3, 'main', 2)");
+	ck_schema_takes("DELETE FROM games WHERE id = 1");
 	ck_assert_int_eq(count("game_club"), 1);
 }
 END_TEST
@@ -580,12 +516,12 @@ START_TEST(test_league_seasons)
 					 &err));
 	ck_assert_int_eq(again, -5);
 	ck_assert_int_eq(count("league_seasons"), 3);
-	ck_assert_int_ne(exec_rc("INSERT INTO league_seasons (league, number, "
-				 "starts, ends, created) VALUES "
-				 "('x', 1, 5, 4, 1)"), 0);
-	ck_assert_int_ne(exec_rc("INSERT INTO league_seasons (league, number, "
-				 "starts, ends, created) VALUES "
-				 "('x', 0, 5, 6, 1)"), 0);
+	ck_schema_refuses("INSERT INTO league_seasons (league, number, "
+			  "starts, ends, created) VALUES "
+			  "('x', 1, 5, 4, 1)");
+	ck_schema_refuses("INSERT INTO league_seasons (league, number, "
+			  "starts, ends, created) VALUES "
+			  "('x', 0, 5, 6, 1)");
 }
 END_TEST
 
@@ -696,18 +632,6 @@ START_TEST(test_league_members_and_games)
 }
 END_TEST
 
-int main(void)
-{
-	Suite *s = suite_create("store_club");
-	TCase *tc = tcase_create("club");
-
-	tcase_add_checked_fixture(tc, setup, teardown);
-	tcase_add_test(tc, test_ladder_events);
-	tcase_add_test(tc, test_ladder_event_refused);
-	tcase_add_test(tc, test_game_club);
-	tcase_add_test(tc, test_pending_and_applied);
-	tcase_add_test(tc, test_league_seasons);
-	tcase_add_test(tc, test_league_members_and_games);
-	suite_add_tcase(s, tc);
-	return test_run(s);
-}
+TEST_MAIN("store_club", "club", setup, teardown, 0, test_ladder_events,
+	  test_ladder_event_refused, test_game_club, test_pending_and_applied,
+	  test_league_seasons, test_league_members_and_games)

@@ -10,19 +10,6 @@
 #include <sys/wait.h>
 #include <time.h>
 
-static const char *err;
-
-static void setup(void)
-{
-	test_dir_make();
-	err = NULL;
-}
-
-static void teardown(void)
-{
-	test_dir_remove();
-}
-
 static double now_seconds(void)
 {
 	struct timespec ts;
@@ -595,7 +582,7 @@ static Suite *faults_suite(void)
 	TCase *lock = tcase_create("locked");
 	TCase *fault = tcase_create("faults");
 
-	tcase_add_checked_fixture(lock, setup, teardown);
+	tcase_add_checked_fixture(lock, dir_setup, dir_teardown);
 	tcase_set_timeout(lock, 60);
 	tcase_add_test(lock, test_locked_by_process_waits);
 	tcase_add_test(lock, test_locked_begin_retried);
@@ -603,7 +590,7 @@ static Suite *faults_suite(void)
 	tcase_add_test(lock, test_processes_migrate_at_once);
 	suite_add_tcase(s, lock);
 
-	tcase_add_checked_fixture(fault, setup, teardown);
+	tcase_add_checked_fixture(fault, dir_setup, dir_teardown);
 	tcase_add_test(fault, test_fault_in_message_transaction);
 	tcase_add_test(fault, test_fault_rolling_back_in_message_transaction);
 	tcase_add_test(fault, test_fault_in_atomic_calls);

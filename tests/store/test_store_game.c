@@ -2,22 +2,10 @@
  * moves, observers, and freeing the rows handed out. */
 #include "store_fixture.h"
 
+#define make_game(white, black, challenger, status, now) \
+	add_game("size=5 tax=removed swap", white, black, challenger, status, now)
+
 /* ---- games ---------------------------------------------------------- */
-
-static int64_t make_game(int64_t white, int64_t black, int64_t challenger,
-			 enum store_game_status status, int64_t now)
-{
-	struct store_game g = { 0 };
-	int64_t id = 0;
-
-	g.variant = "size=5 tax=removed swap";
-	g.white_id = white;
-	g.black_id = black;
-	g.challenger_id = challenger;
-	g.status = status;
-	ck_assert_int_eq(store_game_create(st, &g, now, &id, &err), 0);
-	return id;
-}
 
 START_TEST(test_game_roundtrip)
 {

@@ -434,10 +434,7 @@ START_TEST(test_envelope_v1)
 	int64_t game;
 
 	snprintf(path, sizeof(path), "%s/v2.db", test_dir);
-	o.no_migrate = true;
-	old = test_open_at(path, &o);
-	ck_assert_int_eq(store_migrate(old, 2, &err), 0);
-	store_close(&old);
+	test_db_at_version(path, 2);
 	/* the game as version 2 holds it (store_game_create writes the
 	 * columns of the latest schema) */
 	test_exec(path, "INSERT INTO players (id, name, created) VALUES "
@@ -557,10 +554,7 @@ START_TEST(test_envelope_image_type_upgrade)
 	size_t n = 0;
 
 	snprintf(path, sizeof(path), "%s/v6.db", test_dir);
-	o.no_migrate = true;
-	old = test_open_at(path, &o);
-	ck_assert_int_eq(store_migrate(old, 6, &err), 0);
-	store_close(&old);
+	test_db_at_version(path, 6);
 	snprintf(sql, sizeof(sql),
 		 "INSERT INTO outbox (version, kind, recipient, message_id, "
 		 "subject, auto_reply, body, html, image, created, "
@@ -582,19 +576,7 @@ START_TEST(test_envelope_image_type_upgrade)
 }
 END_TEST
 
-int main(void)
-{
-	Suite *s = suite_create("store_outbox");
-	TCase *tc = tcase_create("outbox");
-
-	tcase_add_checked_fixture(tc, setup, teardown);
-	tcase_add_test(tc, test_outbox);
-	tcase_add_test(tc, test_envelope_v2);
-	tcase_add_test(tc, test_outbox_lanes);
-	tcase_add_test(tc, test_envelope_refused);
-	tcase_add_test(tc, test_envelope_v1);
-	tcase_add_test(tc, test_envelope_image_type);
-	tcase_add_test(tc, test_envelope_image_type_upgrade);
-	suite_add_tcase(s, tc);
-	return test_run(s);
-}
+TEST_MAIN("store_outbox", "outbox", setup, teardown, 0, test_outbox,
+	  test_envelope_v2, test_outbox_lanes, test_envelope_refused,
+	  test_envelope_v1, test_envelope_image_type,
+	  test_envelope_image_type_upgrade)

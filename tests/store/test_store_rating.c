@@ -7,57 +7,9 @@
 
 #include <math.h>
 
-/* SQLite's answer to sql on a new connection with foreign keys on (0:
- * SQLITE_OK). */
-static int exec_rc(const char *sql)
-{
-	sqlite3 *db;
-	int rc;
-
-	ck_assert_int_eq(sqlite3_open_v2(test_db, &db, SQLITE_OPEN_READWRITE,
-					 NULL), SQLITE_OK);
-	sqlite3_busy_timeout(db, 5000);
-	ck_assert_int_eq(sqlite3_exec(db, "PRAGMA foreign_keys = ON", NULL,
-				      NULL, NULL), SQLITE_OK);
-	rc = sqlite3_exec(db, sql, NULL, NULL, NULL);
-	sqlite3_close(db);
-	return rc;
-}
-
-/* The last call failed with STORE_ERROR_USAGE. */
-#define ck_usage(call) do { \
-		ck_assert_int_eq((call), -1); \
-		ck_assert_int_eq(store_error_kind(st), STORE_ERROR_USAGE); \
-	} while (0)
-
 /* A game of white and black with `status`, last updated at `updated`. */
-static int64_t make_game(int64_t white, int64_t black,
-			 enum store_game_status status, int64_t updated)
-{
-	struct store_game g = { 0 };
-	int64_t id = 0;
-
-	g.variant = "size=5";
-	g.white_id = white;
-	g.black_id = black;
-	g.challenger_id = white;
-	g.status = status;
-	ck_assert_int_eq(store_game_create(st, &g, updated, &id, &err), 0);
-	return id;
-}
-
-static void link_game(int64_t game, const char *ladder, int64_t season,
-		      int group, bool rated)
-{
-	struct store_game_club gc = { 0 };
-
-	gc.game_id = game;
-	gc.ladder = (char *)ladder;
-	gc.season_id = season;
-	gc.group_no = group;
-	gc.rated = rated;
-	ck_assert_int_eq(store_game_club_set(st, &gc, &err), 0);
-}
+#define make_game(white, black, status, updated) \
+	add_game("size=5", white, black, white, status, updated)
 
 /* ---- ratings ------------------------------------------------------------ */
 
@@ -169,14 +121,14 @@ START_TEST(test_rating_refused)
 
 	/* the schema's own checks: 9e999 is SQLite's infinity */
 	ck_assert_int_eq(store_rating_set(st, &ok, &err), 0);
-	ck_assert_int_ne(exec_rc("UPDATE ratings SET r = 9e999"), 0);
-	ck_assert_int_ne(exec_rc("UPDATE ratings SET r = -9e999"), 0);
-	ck_assert_int_ne(exec_rc("UPDATE ratings SET rd = 0"), 0);
-	ck_assert_int_ne(exec_rc("UPDATE ratings SET vol = 9e999"), 0);
-	ck_assert_int_ne(exec_rc("UPDATE ratings SET games = -1"), 0);
-	ck_assert_int_ne(exec_rc("UPDATE ratings SET r = 'high'"), 0);
-	ck_assert_int_eq(exec_rc("UPDATE ratings SET "
-				 "r = -1.7976931348623157e308"), 0);
+	ck_schema_refuses("UPDATE ratings SET r = 9e999");
+	ck_schema_refuses("UPDATE ratings SET r = -9e999");
+	ck_schema_refuses("UPDATE ratings SET rd = 0");
+	ck_schema_refuses("UPDATE ratings SET vol = 9e999");
+	ck_schema_refuses("UPDATE ratings SET games = -1");
+	ck_schema_refuses("UPDATE ratings SET r = 'high'");
+	ck_schema_takes("UPDATE ratings SET "
+			"r = -1.7976931348623157e308");
 }
 END_TEST
 
@@ -257,10 +209,9 @@ START_TEST(test_rating_changes)
 	ck_assert_int_eq(store_rating_change_add(st, &c, &err), 0);
 
 	/* the schema's own checks; a game's changes go with it */
-	ck_assert_int_ne(exec_rc("UPDATE rating_changes SET rd_after = -1"), 0);
-	ck_assert_int_ne(exec_rc("UPDATE rating_changes SET r_after = 9e999"),
-			 0);
-	ck_assert_int_eq(exec_rc("DELETE FROM games WHERE id = 1"), 0);
+	ck_schema_refuses("UPDATE rating_changes SET rd_after = -1");
+	ck_schema_refuses("UPDATE rating_changes SET r_after = 9e999");
+	ck_schema_takes("DELETE FROM games WHERE id = 1");
 	ck_assert_int_eq(count("rating_changes"), 2);
 }
 END_TEST
@@ -445,7 +396,7 @@ static char *old_rows(const char *queries)
 
 START_TEST(test_migration_from_8)
 {
-	struct store_options o;
+	struct store_options o = test_options();
 	struct store_check_report *r = NULL;
 	struct store_settings set;
 	struct store_game_club gc = { 0 };
@@ -456,11 +407,7 @@ START_TEST(test_migration_from_8)
 	store_close(&st);
 	test_dir_remove();
 	test_dir_make();
-	o = test_options();
-	o.no_migrate = true;
-	st = test_open_at(test_db, &o);
-	ck_assert_int_eq(store_migrate(st, 8, &err), 0);
-	store_close(&st);
+	test_db_at_version(test_db, 8);
 	test_exec(test_db,
 		"INSERT INTO players (id, name, created) VALUES"
 		" (1, 'alice', 1), (2, 'bob', 2);"
@@ -512,6 +459,7 @@ START_TEST(test_migration_from_8)
 	queries = table_queries();
 	before = old_rows(queries); /* a row in every table, too */
 
+	o.no_migrate = true;
 	st = test_open_at(test_db, &o);
 	ck_assert_int_eq(store_migrate(st, 9, &err), 0);
 	ck_assert_int_eq(test_query_int(test_db, "PRAGMA user_version"), 9);
@@ -553,18 +501,6 @@ START_TEST(test_migration_from_8)
 }
 END_TEST
 
-int main(void)
-{
-	Suite *s = suite_create("store_rating");
-	TCase *tc = tcase_create("rating");
-
-	tcase_add_checked_fixture(tc, setup, teardown);
-	tcase_add_test(tc, test_ratings);
-	tcase_add_test(tc, test_rating_refused);
-	tcase_add_test(tc, test_rating_changes);
-	tcase_add_test(tc, test_rated_games_and_clear);
-	tcase_add_test(tc, test_state);
-	tcase_add_test(tc, test_migration_from_8);
-	suite_add_tcase(s, tc);
-	return test_run(s);
-}
+TEST_MAIN("store_rating", "rating", setup, teardown, 0, test_ratings,
+	  test_rating_refused, test_rating_changes, test_rated_games_and_clear,
+	  test_state, test_migration_from_8)

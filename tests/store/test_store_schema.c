@@ -8,19 +8,6 @@
 
 #include "store/store_private.h"
 
-static const char *err;
-
-static void setup(void)
-{
-	test_dir_make();
-	err = NULL;
-}
-
-static void teardown(void)
-{
-	test_dir_remove();
-}
-
 /* How many NNN-*.sql files the source tree has: what the program must
  * know. */
 static int count_sql_files(const char *dir)
@@ -487,7 +474,7 @@ static Suite *schema_suite(void)
 	Suite *s = suite_create("store-schema");
 	TCase *tc = tcase_create("migrations");
 
-	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_checked_fixture(tc, dir_setup, dir_teardown);
 	tcase_add_test(tc, test_fresh_database);
 	tcase_add_test(tc, test_every_earlier_version_upgrades);
 	tcase_add_test(tc, test_old_database_upgrades_in_place);

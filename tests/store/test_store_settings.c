@@ -9,19 +9,8 @@
 
 #include "store/store_private.h"
 
-/* SQLite's answer to sql on a new connection (0: SQLITE_OK). */
-static int exec_rc(const char *sql)
-{
-	sqlite3 *db;
-	int rc;
-
-	ck_assert_int_eq(sqlite3_open_v2(test_db, &db, SQLITE_OPEN_READWRITE,
-					 NULL), SQLITE_OK);
-	sqlite3_busy_timeout(db, 5000);
-	rc = sqlite3_exec(db, sql, NULL, NULL, NULL);
-	sqlite3_close(db);
-	return rc;
-}
+#define make_game(white, black) add_game("size=3 tax=removed", white, black, \
+					 white, STORE_GAME_ACTIVE, 10)
 
 START_TEST(test_settings_defaults)
 {
@@ -151,26 +140,24 @@ START_TEST(test_settings_refused)
 	ck_assert_int_eq(store_error_kind(st), STORE_ERROR_USAGE);
 	ck_assert_int_eq(count("player_settings"), 0);
 	/* the schema's own checks */
-	ck_assert_int_ne(exec_rc("INSERT INTO player_settings "
-			 "(player_id, pictures, updated) VALUES (1, 'gif', 1)"),
-			 0);
-	ck_assert_int_ne(exec_rc("INSERT INTO player_settings "
-			 "(player_id, moves, updated) VALUES (1, 'most', 1)"),
-			 0);
-	ck_assert_int_ne(exec_rc("INSERT INTO player_settings "
-			 "(player_id, confirm, updated) VALUES (1, 2, 1)"), 0);
-	ck_assert_int_ne(exec_rc("INSERT INTO player_settings "
-			 "(player_id, reminders, updated) VALUES (1, 2, 1)"),
-			 0);
-	ck_assert_int_ne(exec_rc("INSERT INTO player_settings "
-			 "(player_id, timezone, updated) VALUES (1, "
-			 "printf('%.64c', 'Z'), 1)"), 0);
-	ck_assert_int_ne(exec_rc("INSERT INTO player_settings "
-			 "(player_id, timezone, updated) VALUES (1, "
-			 "'Europe/Berlin;', 1)"), 0);
-	ck_assert_int_eq(exec_rc("INSERT INTO player_settings "
-			 "(player_id, timezone, updated) VALUES (1, "
-			 "printf('%.63c', 'Z'), 1)"), 0);
+	ck_schema_refuses("INSERT INTO player_settings "
+			  "(player_id, pictures, updated) "
+			  "VALUES (1, 'gif', 1)");
+	ck_schema_refuses("INSERT INTO player_settings "
+			  "(player_id, moves, updated) VALUES (1, 'most', 1)");
+	ck_schema_refuses("INSERT INTO player_settings "
+			  "(player_id, confirm, updated) VALUES (1, 2, 1)");
+	ck_schema_refuses("INSERT INTO player_settings "
+			  "(player_id, reminders, updated) VALUES (1, 2, 1)");
+	ck_schema_refuses("INSERT INTO player_settings "
+			  "(player_id, timezone, updated) VALUES (1, "
+			  "printf('%.64c', 'Z'), 1)");
+	ck_schema_refuses("INSERT INTO player_settings "
+			  "(player_id, timezone, updated) VALUES (1, "
+			  "'Europe/Berlin;', 1)");
+	ck_schema_takes("INSERT INTO player_settings "
+			"(player_id, timezone, updated) VALUES (1, "
+			"printf('%.63c', 'Z'), 1)");
 }
 END_TEST
 
@@ -233,6 +220,14 @@ START_TEST(test_setting_words_clock)
 		"Europe/Berlin ", "Europe\\Berlin", "Ütc", "Europe/Berlin;",
 		"Europe.Berlin",
 	};
+	/* what is written, what is kept ("": UTC) */
+	static const struct {
+		const char *text, *kept;
+	} zones[] = {
+		{ "Europe/Berlin", "Europe/Berlin" }, { "utc", "" },
+		{ "Etc/GMT+5", "Etc/GMT+5" }, { "UtC", "" },
+		{ "america/new_york", "america/new_york" },
+	};
 	size_t i;
 
 	store_settings_default(&s);
@@ -263,23 +258,13 @@ START_TEST(test_setting_words_clock)
 
 	/* timezone: "" reads UTC; a name keeps its case */
 	ck_assert_str_eq(store_setting_word(&s, STORE_SETTING_TIMEZONE), "UTC");
-	ck_assert_int_eq(store_setting_parse_value(&s, STORE_SETTING_TIMEZONE,
-						   "Europe/Berlin"), 0);
-	ck_assert_str_eq(s.timezone, "Europe/Berlin");
-	ck_assert_str_eq(store_setting_word(&s, STORE_SETTING_TIMEZONE),
-			 "Europe/Berlin");
-	ck_assert_int_eq(store_setting_parse_value(&s, STORE_SETTING_TIMEZONE,
-						   "utc"), 0);
-	ck_assert_str_eq(s.timezone, "");
-	ck_assert_int_eq(store_setting_parse_value(&s, STORE_SETTING_TIMEZONE,
-						   "Etc/GMT+5"), 0);
-	ck_assert_str_eq(s.timezone, "Etc/GMT+5");
-	ck_assert_int_eq(store_setting_parse_value(&s, STORE_SETTING_TIMEZONE,
-						   "UtC"), 0);
-	ck_assert_str_eq(s.timezone, "");
-	ck_assert_int_eq(store_setting_parse_value(&s, STORE_SETTING_TIMEZONE,
-						   "america/new_york"), 0);
-	ck_assert_str_eq(s.timezone, "america/new_york");
+	for (i = 0; i < sizeof(zones) / sizeof(zones[0]); i++) {
+		ck_assert_int_eq(store_setting_parse_value(&s,
+				STORE_SETTING_TIMEZONE, zones[i].text), 0);
+		ck_assert_str_eq(s.timezone, zones[i].kept);
+		ck_assert_str_eq(store_setting_word(&s, STORE_SETTING_TIMEZONE),
+				 zones[i].kept[0] != '\0' ? zones[i].kept : "UTC");
+	}
 
 	/* not of a zone name's shape: s unchanged */
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
@@ -349,27 +334,12 @@ START_TEST(test_settings_standings)
 	/* a row written without it has it on; the schema's own check */
 	snprintf(sql, sizeof(sql), "INSERT INTO player_settings (player_id, "
 		 "digest, updated) VALUES (%lld, 1, 1)", (long long)b);
-	ck_assert_int_eq(exec_rc(sql), 0);
+	ck_schema_takes(sql);
 	ck_assert_int_eq(store_settings_get(st, b, &back, &err), 0);
 	ck_assert(back.standings && back.digest);
-	ck_assert_int_ne(exec_rc("UPDATE player_settings SET standings = 2"),
-			 0);
+	ck_schema_refuses("UPDATE player_settings SET standings = 2");
 }
 END_TEST
-
-static int64_t make_game(int64_t white, int64_t black)
-{
-	struct store_game g = { 0 };
-	int64_t id = 0;
-
-	g.variant = "size=3 tax=removed";
-	g.white_id = white;
-	g.black_id = black;
-	g.challenger_id = white;
-	g.status = STORE_GAME_ACTIVE;
-	ck_assert_int_eq(store_game_create(st, &g, 10, &id, &err), 0);
-	return id;
-}
 
 START_TEST(test_digest_items)
 {
@@ -450,21 +420,8 @@ START_TEST(test_digest_transaction)
 }
 END_TEST
 
-int main(void)
-{
-	Suite *s = suite_create("store_settings");
-	TCase *tc = tcase_create("settings");
-
-	tcase_add_checked_fixture(tc, setup, teardown);
-	tcase_add_test(tc, test_settings_defaults);
-	tcase_add_test(tc, test_settings_roundtrip);
-	tcase_add_test(tc, test_settings_refused);
-	tcase_add_test(tc, test_setting_words);
-	tcase_add_test(tc, test_settings_clock_keys);
-	tcase_add_test(tc, test_setting_words_clock);
-	tcase_add_test(tc, test_settings_standings);
-	tcase_add_test(tc, test_digest_items);
-	tcase_add_test(tc, test_digest_transaction);
-	suite_add_tcase(s, tc);
-	return test_run(s);
-}
+TEST_MAIN("store_settings", "settings", setup, teardown, 0,
+	  test_settings_defaults, test_settings_roundtrip,
+	  test_settings_refused, test_setting_words, test_settings_clock_keys,
+	  test_setting_words_clock, test_settings_standings, test_digest_items,
+	  test_digest_transaction)

@@ -8,19 +8,7 @@
 static int64_t alice, bob;
 
 /* An active game of alice (White) and bob. */
-static int64_t new_game(void)
-{
-	struct store_game g = { 0 };
-	int64_t id = 0;
-
-	g.variant = "size=3";
-	g.white_id = alice;
-	g.black_id = bob;
-	g.challenger_id = alice;
-	g.status = STORE_GAME_ACTIVE;
-	ck_assert_int_eq(store_game_create(st, &g, 100, &id, &err), 0);
-	return id;
-}
+#define new_game() add_game("size=3", alice, bob, alice, STORE_GAME_ACTIVE, 100)
 
 /* The players, and a game of theirs with `plies` moves stored; ply 4,
  * if there is one, is a forced pass (no player). */
