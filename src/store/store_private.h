@@ -78,6 +78,33 @@ sqlite3_stmt *store_stmt(struct store *s, const char *sql,
  * shape most queries have. */
 sqlite3_stmt *store_stmt_id(struct store *s, const char *sql, int64_t id,
 			     const char **error_r);
+/* A value to bind (store_stmt_bind): STORE_INT, STORE_REAL, STORE_TEXT
+ * (NULL binds NULL), STORE_ID (0 binds NULL) or STORE_NULL. */
+struct store_value {
+	enum { STORE_V_NULL, STORE_V_INT, STORE_V_REAL, STORE_V_TEXT,
+	       STORE_V_ID } kind;
+	int64_t i;
+	double r;
+	const char *t;
+};
+#define STORE_NULL { .kind = STORE_V_NULL }
+#define STORE_INT(x) { .kind = STORE_V_INT, .i = (x) }
+#define STORE_REAL(x) { .kind = STORE_V_REAL, .r = (x) }
+#define STORE_TEXT(x) { .kind = STORE_V_TEXT, .t = (x) }
+#define STORE_ID(x) { .kind = STORE_V_ID, .i = (x) }
+/* store_stmt() with values[0..n) bound as ?1..?n. */
+sqlite3_stmt *store_stmt_values(struct store *s, const char *sql,
+				const char **error_r,
+				const struct store_value *values, size_t n);
+/* store_stmt() with its arguments bound in order:
+ * store_stmt_bind(s, sql, error_r, STORE_INT(id), STORE_TEXT(name)).
+ * The run, query, collect and step helpers below take its NULL (a failed
+ * prepare) and return -1, so a caller needs no check of its own. */
+#define store_stmt_bind(s, sql, error_r, ...) \
+	store_stmt_values((s), (sql), (error_r), \
+			  (const struct store_value[]){ __VA_ARGS__ }, \
+			  sizeof((const struct store_value[]){ __VA_ARGS__ }) / \
+				  sizeof(struct store_value))
 /* Reset a statement after use (keeps it cached). */
 void store_stmt_done(sqlite3_stmt *st);
 
