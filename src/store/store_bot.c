@@ -100,8 +100,6 @@ int store_bot_games_active(struct store *store, int64_t **ids_r,
 	sqlite3_stmt *st;
 
 	store_ok(store);
-	*ids_r = NULL;
-	*count_r = 0;
 	st = store_stmt(store, sql, error_r);
 	return store_collect(store, st, sizeof(**ids_r), bot_id_read, NULL,
 			     ids_r, count_r, "listing bot games", error_r);
@@ -137,8 +135,6 @@ int store_bot_games_unapplied(struct store *store, int64_t **ids_r,
 	sqlite3_stmt *st;
 
 	store_ok(store);
-	*ids_r = NULL;
-	*count_r = 0;
 	st = store_stmt(store, sql, error_r);
 	return store_collect(store, st, sizeof(**ids_r), bot_id_read, NULL,
 			     ids_r, count_r, "listing bot games to rate",

@@ -72,8 +72,6 @@ int store_vacations_for_player(struct store *store, int64_t player_id,
 	sqlite3_stmt *st;
 
 	store_ok(store);
-	*vacs_r = NULL;
-	*count_r = 0;
 	st = store_stmt_bind(store, sql, error_r, STORE_INT(player_id),
 			     STORE_INT(after));
 	return store_collect(store, st, sizeof(**vacs_r), vacation_read, NULL,
@@ -261,8 +259,6 @@ int store_clock_events(struct store *store, int64_t game_id,
 	sqlite3_stmt *st;
 
 	store_ok(store);
-	*events_r = NULL;
-	*count_r = 0;
 	st = store_stmt_bind(store, sql, error_r, STORE_INT(game_id));
 	return store_collect(store, st, sizeof(**events_r), clock_event_read,
 			     store_clock_event_clear, events_r, count_r,
@@ -313,10 +309,8 @@ int store_games_reminder_due(struct store *store, int64_t before,
 	sqlite3_stmt *st;
 
 	store_ok(store);
-	*games_r = NULL;
-	*count_r = 0;
 	st = store_stmt_bind(store, sql, error_r, STORE_INT(before),
-			     STORE_INT(limit == 0 ? -1 : (int64_t)limit));
+			     STORE_LIMIT(limit));
 	return store_collect(store, st, sizeof(**games_r), store_game_read,
 			     store_game_clear, games_r, count_r,
 			     "listing reminders due", error_r);

@@ -272,8 +272,6 @@ int store_ladder_events(struct store *store, const char *ladder,
 	sqlite3_stmt *st;
 
 	store_ok(store);
-	*events_r = NULL;
-	*count_r = 0;
 	st = store_stmt_bind(store, sql, error_r, STORE_TEXT(ladder));
 	return store_collect(store, st, sizeof(**events_r), ladder_event_read,
 			     store_ladder_event_clear, events_r, count_r,
@@ -285,35 +283,12 @@ int store_ladder_names(struct store *store, char ***names_r,
 {
 	static const char sql[] =
 		"SELECT DISTINCT ladder FROM ladder_events ORDER BY ladder";
-	char **list = NULL;
-	size_t n = 0, cap = 0;
 	sqlite3_stmt *st;
-	int rc;
 
 	store_ok(store);
-	*names_r = NULL;
-	if (count_r != NULL)
-		*count_r = 0;
 	st = store_stmt(store, sql, error_r);
-	if (st == NULL)
-		return -1;
-	list = store_array_grow(list, sizeof(*list), n, &cap);
-	while ((rc = store_step(store, st)) == SQLITE_ROW) {
-		/* Keep room for the terminating NULL. */
-		list = store_array_grow(list, sizeof(*list), n + 1, &cap);
-		list[n++] = store_col_strdup(st, 0);
-	}
-	store_stmt_done(st);
-	list[n] = NULL;
-	if (rc != SQLITE_DONE) {
-		store_strings_free(&list);
-		return store_fail_sqlite(store, error_r, rc,
-					 "listing the ladders");
-	}
-	*names_r = list;
-	if (count_r != NULL)
-		*count_r = n;
-	return 0;
+	return store_collect_strings(store, st, 0, names_r, count_r,
+				     "listing the ladders", error_r);
 }
 
 /* ---- which competition a game belongs to ------------------------------ */
@@ -456,10 +431,7 @@ int store_game_club_pending(struct store *store, size_t limit,
 	sqlite3_stmt *st;
 
 	store_ok(store);
-	*ids_r = NULL;
-	*count_r = 0;
-	st = store_stmt_bind(store, sql, error_r,
-			     STORE_INT(limit == 0 ? -1 : (int64_t)limit));
+	st = store_stmt_bind(store, sql, error_r, STORE_LIMIT(limit));
 	return store_collect(store, st, sizeof(**ids_r), id_read, NULL, ids_r,
 			     count_r, "listing results to apply", error_r);
 }
@@ -549,8 +521,6 @@ int store_league_seasons(struct store *store, const char *league,
 	sqlite3_stmt *st;
 
 	store_ok(store);
-	*seasons_r = NULL;
-	*count_r = 0;
 	st = store_stmt_bind(store, sql, error_r, STORE_TEXT(league));
 	return store_collect(store, st, sizeof(**seasons_r),
 			     league_season_read, store_league_season_clear,
@@ -610,8 +580,6 @@ int store_league_members(struct store *store, int64_t season_id,
 	sqlite3_stmt *st;
 
 	store_ok(store);
-	*members_r = NULL;
-	*count_r = 0;
 	st = store_stmt_bind(store, sql, error_r, STORE_INT(season_id));
 	return store_collect(store, st, sizeof(**members_r),
 			     league_member_read, NULL, members_r, count_r,
@@ -628,8 +596,6 @@ int store_league_games(struct store *store, int64_t season_id,
 	sqlite3_stmt *st;
 
 	store_ok(store);
-	*games_r = NULL;
-	*count_r = 0;
 	st = store_stmt_bind(store, sql, error_r, STORE_INT(season_id));
 	return store_collect(store, st, sizeof(**games_r), game_club_read,
 			     game_club_clear_row, games_r, count_r,

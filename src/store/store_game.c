@@ -277,9 +277,7 @@ int store_games_finished_for_player(struct store *store, int64_t player_id,
 	*games_r = NULL;
 	*count_r = 0;
 	st = store_stmt_bind(store, sql, error_r, STORE_INT(player_id),
-			     STORE_INT(limit == 0 ? -1 : (int64_t)limit));
-	if (st == NULL)
-		return -1;
+			     STORE_LIMIT(limit));
 	return games_collect(store, st, games_r, count_r,
 			     "listing a player's finished games", error_r);
 }
@@ -334,9 +332,7 @@ int store_games_due(struct store *store, int64_t now, size_t limit,
 	*games_r = NULL;
 	*count_r = 0;
 	st = store_stmt_bind(store, sql, error_r, STORE_INT(now),
-			     STORE_INT(limit == 0 ? -1 : (int64_t)limit));
-	if (st == NULL)
-		return -1;
+			     STORE_LIMIT(limit));
 	return games_collect(store, st, games_r, count_r,
 			     "listing games due", error_r);
 }
@@ -458,8 +454,6 @@ int store_game_move_records(struct store *store, int64_t game_id,
 	sqlite3_stmt *st;
 
 	store_ok(store);
-	*moves_r = NULL;
-	*count_r = 0;
 	st = store_stmt_bind(store, sql_moves, error_r, STORE_INT(game_id));
 	return store_collect(store, st, sizeof(**moves_r), move_read,
 			     store_move_clear, moves_r, count_r,
@@ -469,34 +463,12 @@ int store_game_move_records(struct store *store, int64_t game_id,
 int store_game_moves(struct store *store, int64_t game_id, char ***moves_r,
 		     size_t *count_r, const char **error_r)
 {
-	char **list = NULL;
-	size_t n = 0, cap = 0;
 	sqlite3_stmt *st;
-	int rc;
 
 	store_ok(store);
-	*moves_r = NULL;
-	if (count_r != NULL)
-		*count_r = 0;
 	st = store_stmt_bind(store, sql_moves, error_r, STORE_INT(game_id));
-	if (st == NULL)
-		return -1;
-	list = store_array_grow(list, sizeof(*list), n, &cap);
-	while ((rc = store_step(store, st)) == SQLITE_ROW) {
-		/* Keep room for the terminating NULL. */
-		list = store_array_grow(list, sizeof(*list), n + 1, &cap);
-		list[n++] = store_col_strdup(st, 1);
-	}
-	store_stmt_done(st);
-	list[n] = NULL;
-	if (rc != SQLITE_DONE) {
-		store_strings_free(&list);
-		return store_fail_sqlite(store, error_r, rc, "loading moves");
-	}
-	*moves_r = list;
-	if (count_r != NULL)
-		*count_r = n;
-	return 0;
+	return store_collect_strings(store, st, 1, moves_r, count_r,
+				     "loading moves", error_r);
 }
 
 /* ---- observers ------------------------------------------------------ */
@@ -545,8 +517,6 @@ int store_observer_list(struct store *store, int64_t game_id,
 	sqlite3_stmt *st;
 
 	store_ok(store);
-	*ids_r = NULL;
-	*count_r = 0;
 	st = store_stmt_bind(store, sql, error_r, STORE_INT(game_id));
 	return store_collect(store, st, sizeof(**ids_r), id_read, NULL, ids_r,
 			     count_r, "listing observers", error_r);

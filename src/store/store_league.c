@@ -66,8 +66,6 @@ int store_league_signups(struct store *store, const char *league,
 	sqlite3_stmt *st;
 
 	store_ok(store);
-	*ids_r = NULL;
-	*count_r = 0;
 	st = store_stmt_bind(store, sql, error_r, STORE_TEXT(league));
 	return store_collect(store, st, sizeof(**ids_r), signup_read, NULL,
 			     ids_r, count_r, "listing a league's sign-ups",

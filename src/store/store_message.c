@@ -66,8 +66,6 @@ int store_game_messages(struct store *store, int64_t game_id,
 	sqlite3_stmt *st;
 
 	store_ok(store);
-	*msgs_r = NULL;
-	*count_r = 0;
 	st = store_stmt_bind(store, sql, error_r, STORE_INT(game_id));
 	return store_collect(store, st, sizeof(**msgs_r), message_read,
 			     store_game_message_clear, msgs_r, count_r,

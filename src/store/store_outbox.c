@@ -304,7 +304,7 @@ int store_outbox_due_lane(struct store *store, int64_t now, size_t limit,
 	*msgs_r = NULL;
 	*count_r = 0;
 	st = store_stmt_bind(store, sql, error_r, STORE_INT(now),
-			     STORE_INT(limit == 0 ? -1 : (int64_t)limit));
+			     STORE_LIMIT(limit));
 	if (st == NULL)
 		return -1;
 	sqlite3_bind_int(st, 9, (int)lane);
@@ -431,10 +431,7 @@ int store_outbox_list(struct store *store, enum store_outbox_filter filter,
 		return store_fail(store, error_r, STORE_ERROR_USAGE,
 				  "bad outbox filter %d", (int)filter);
 	st = store_stmt_bind(store, sql, error_r, STORE_INT(after_id),
-			     STORE_INT((int)filter),
-			     STORE_INT(limit == 0 ? -1 : (int64_t)limit));
-	if (st == NULL)
-		return -1;
+			     STORE_INT((int)filter), STORE_LIMIT(limit));
 	return msgs_collect(store, st, msgs_r, count_r, "listing the outbox",
 			    error_r);
 }

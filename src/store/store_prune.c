@@ -45,8 +45,6 @@ int store_game_mails(struct store *store, int64_t game_id,
 	sqlite3_stmt *st;
 
 	store_ok(store);
-	*rows_r = NULL;
-	*count_r = 0;
 	st = store_stmt_bind(store, sql, error_r, STORE_INT(game_id));
 	return store_collect(store, st, sizeof(**rows_r), game_mail_read,
 			     store_game_mail_clear, rows_r, count_r,

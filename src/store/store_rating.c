@@ -109,8 +109,6 @@ int store_ratings(struct store *store, struct store_rating **ratings_r,
 	sqlite3_stmt *st;
 
 	store_ok(store);
-	*ratings_r = NULL;
-	*count_r = 0;
 	st = store_stmt(store, sql, error_r);
 	return store_collect(store, st, sizeof(**ratings_r), rating_read,
 			     NULL, ratings_r, count_r, "listing the ratings",
@@ -203,8 +201,6 @@ int store_rating_changes(struct store *store, int64_t game_id,
 	sqlite3_stmt *st;
 
 	store_ok(store);
-	*changes_r = NULL;
-	*count_r = 0;
 	st = store_stmt_bind(store, sql, error_r, STORE_INT(game_id));
 	return store_collect(store, st, sizeof(**changes_r),
 			     rating_change_read, NULL, changes_r, count_r,
@@ -221,8 +217,6 @@ int store_rated_games(struct store *store, int64_t **ids_r, size_t *count_r,
 	sqlite3_stmt *st;
 
 	store_ok(store);
-	*ids_r = NULL;
-	*count_r = 0;
 	st = store_stmt(store, sql, error_r);
 	return store_collect(store, st, sizeof(**ids_r), id_read, NULL, ids_r,
 			     count_r, "listing the rated games", error_r);

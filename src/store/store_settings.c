@@ -307,8 +307,6 @@ int store_digest_due(struct store *store, int64_t before, int64_t **ids_r,
 	sqlite3_stmt *st;
 
 	store_ok(store);
-	*ids_r = NULL;
-	*count_r = 0;
 	st = store_stmt_bind(store, sql, error_r, STORE_INT(before));
 	return store_collect(store, st, sizeof(**ids_r), digest_id_read, NULL,
 			     ids_r, count_r, "listing digests due", error_r);
@@ -334,8 +332,6 @@ int store_digest_items(struct store *store, int64_t player_id,
 	sqlite3_stmt *st;
 
 	store_ok(store);
-	*items_r = NULL;
-	*count_r = 0;
 	st = store_stmt_bind(store, sql, error_r, STORE_INT(player_id));
 	return store_collect(store, st, sizeof(**items_r), digest_item_read,
 			     NULL, items_r, count_r, "loading a digest",

@@ -144,6 +144,8 @@ int store_collect(struct store *s, sqlite3_stmt *st, size_t elem_size,
 	size_t n = 0, cap = 0;
 	int rc;
 
+	memcpy(list_r, &list, sizeof(list));
+	*count_r = 0;
 	if (st == NULL)
 		return -1;
 	while ((rc = store_step(s, st)) == SQLITE_ROW) {
@@ -161,6 +163,37 @@ int store_collect(struct store *s, sqlite3_stmt *st, size_t elem_size,
 	*count_r = n;
 	if (rc != SQLITE_DONE)
 		return store_fail_sqlite(s, error_r, rc, what);
+	return 0;
+}
+
+int store_collect_strings(struct store *s, sqlite3_stmt *st, int col,
+			  char ***list_r, size_t *count_r, const char *what,
+			  const char **error_r)
+{
+	char **list = NULL;
+	size_t n = 0, cap = 0;
+	int rc;
+
+	*list_r = NULL;
+	if (count_r != NULL)
+		*count_r = 0;
+	if (st == NULL)
+		return -1;
+	list = store_array_grow(list, sizeof(*list), n, &cap);
+	while ((rc = store_step(s, st)) == SQLITE_ROW) {
+		/* Keep room for the terminating NULL. */
+		list = store_array_grow(list, sizeof(*list), n + 1, &cap);
+		list[n++] = store_col_strdup(st, col);
+	}
+	store_stmt_done(st);
+	list[n] = NULL;
+	if (rc != SQLITE_DONE) {
+		store_strings_free(&list);
+		return store_fail_sqlite(s, error_r, rc, what);
+	}
+	*list_r = list;
+	if (count_r != NULL)
+		*count_r = n;
 	return 0;
 }
 
