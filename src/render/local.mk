@@ -12,13 +12,13 @@ libashes_render_a_SOURCES = \
 	src/render/render_svg.c src/render/render_png.c src/render/render.h \
 	src/render/picture.h src/render/site.c src/render/site.h
 
+# tests/render: Check tests, each one .c file of its name.
 render_test_ldadd = libashes_render.a libashes_core.a libashes_util.a \
 	$(RSVG_LIBS) $(CHECK_LIBS)
+EXTRA_DIST += tests/render/picture_test.h
 
 check_PROGRAMS += tests/render/test_template
 TESTS += tests/render/test_template
-tests_render_test_template_SOURCES = tests/render/test_template.c
-tests_render_test_template_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_render_test_template_LDADD = $(render_test_ldadd)
 
 # Templates for every text players read; operators may override them.
@@ -32,32 +32,21 @@ nobase_dist_pkgdata_DATA += templates/picture.txt
 
 check_PROGRAMS += tests/render/test_render
 TESTS += tests/render/test_render
-tests_render_test_render_SOURCES = tests/render/test_render.c
-tests_render_test_render_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_render_test_render_LDADD = $(render_test_ldadd)
 
 # The text board read as a player reads it, every cell of every size.
 check_PROGRAMS += tests/render/test_board
 TESTS += tests/render/test_board
-tests_render_test_board_SOURCES = tests/render/test_board.c
-tests_render_test_board_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_render_test_board_LDADD = $(render_test_ldadd)
 
 check_PROGRAMS += tests/render/test_explain
 TESTS += tests/render/test_explain
-tests_render_test_explain_SOURCES = tests/render/test_explain.c
-tests_render_test_explain_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_render_test_explain_LDADD = $(render_test_ldadd)
 
 # The board picture: the SVG's elements (test_svg) and the PNG made from
 # it, decoded back and checked pixel by pixel (test_png).
 check_PROGRAMS += tests/render/test_svg tests/render/test_png
 TESTS += tests/render/test_svg tests/render/test_png
-tests_render_test_svg_SOURCES = tests/render/test_svg.c \
-	tests/render/picture_test.h
-tests_render_test_svg_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_render_test_svg_LDADD = $(render_test_ldadd)
-tests_render_test_png_SOURCES = tests/render/test_png.c \
-	tests/render/picture_test.h
-tests_render_test_png_CFLAGS = $(AM_CFLAGS) $(RSVG_CFLAGS) $(CHECK_CFLAGS)
+tests_render_test_png_CPPFLAGS = $(AM_CPPFLAGS) $(RSVG_CFLAGS)
 tests_render_test_png_LDADD = $(render_test_ldadd)
