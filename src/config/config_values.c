@@ -346,13 +346,19 @@ void config_format_hours(const struct config_hours *hours, struct buf *out)
 
 /* ---------------------------------------------------------------- lists */
 
+/* Free an array of *count strings and empty it (members, errors). */
+static void strings_free(char ***strings, size_t *count)
+{
+	for (size_t i = 0; i < *count; i++)
+		free((*strings)[i]);
+	free(*strings);
+	*strings = NULL;
+	*count = 0;
+}
+
 void config_members_free(struct config_members *members)
 {
-	for (size_t i = 0; i < members->count; i++)
-		free(members->names[i]);
-	free(members->names);
-	members->names = NULL;
-	members->count = 0;
+	strings_free(&members->names, &members->count);
 }
 
 int config_parse_members(const char *s, struct config_members *members_r,
@@ -563,11 +569,7 @@ void config_error(struct config_errors *errors, const char *file,
 
 void config_errors_free(struct config_errors *errors)
 {
-	for (size_t i = 0; i < errors->count; i++)
-		free(errors->lines[i]);
-	free(errors->lines);
-	errors->lines = NULL;
-	errors->count = 0;
+	strings_free(&errors->lines, &errors->count);
 }
 
 void config_errors_format(const struct config_errors *errors, struct buf *out)
