@@ -223,14 +223,12 @@ static void config_clock_reason(const struct clock_fault *f, struct buf *msg)
 			   (long long)f->max);
 		break;
 	case CLOCK_ERR_INITIAL_RANGE:
-		buf_printf(msg, "an initial time of %lldh is out of range "
-			   "(%lldh..%lldh)", (long long)f->value,
-			   (long long)f->min, (long long)f->max);
-		break;
 	case CLOCK_ERR_INCREMENT_RANGE:
-		buf_printf(msg, "an increment of %lldh is out of range "
-			   "(%lldh..%lldh)", (long long)f->value,
-			   (long long)f->min, (long long)f->max);
+		buf_printf(msg, "%s of %lldh is out of range (%lldh..%lldh)",
+			   f->error == CLOCK_ERR_INITIAL_RANGE ?
+			   "an initial time" : "an increment",
+			   (long long)f->value, (long long)f->min,
+			   (long long)f->max);
 		break;
 	case CLOCK_ERR_CAP_RANGE:
 		buf_printf(msg, "a cap of %lldh is out of range (the initial "

@@ -76,8 +76,6 @@ int store_bot_game_get(struct store *store, int64_t game_id,
 	store_ok(store);
 	g_r->game_id = 0;
 	st = store_stmt_bind(store, sql, error_r, STORE_INT(game_id));
-	if (st == NULL)
-		return -1;
 	r = store_step_one(store, st, "reading a bot game", error_r);
 	if (r != 1)
 		return r;
@@ -219,8 +217,6 @@ int store_bot_hint_next(struct store *store, struct store_bot_hint *h_r,
 	store_ok(store);
 	memset(h_r, 0, sizeof(*h_r));
 	st = store_stmt(store, sql, error_r);
-	if (st == NULL)
-		return -1;
 	r = store_step_one(store, st, "reading a hint asked", error_r);
 	if (r != 1)
 		return r;

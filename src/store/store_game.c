@@ -274,8 +274,6 @@ int store_games_finished_for_player(struct store *store, int64_t player_id,
 	sqlite3_stmt *st;
 
 	store_ok(store);
-	*games_r = NULL;
-	*count_r = 0;
 	st = store_stmt_bind(store, sql, error_r, STORE_INT(player_id),
 			     STORE_LIMIT(limit));
 	return games_collect(store, st, games_r, count_r,
@@ -329,8 +327,6 @@ int store_games_due(struct store *store, int64_t now, size_t limit,
 	sqlite3_stmt *st;
 
 	store_ok(store);
-	*games_r = NULL;
-	*count_r = 0;
 	st = store_stmt_bind(store, sql, error_r, STORE_INT(now),
 			     STORE_LIMIT(limit));
 	return games_collect(store, st, games_r, count_r,

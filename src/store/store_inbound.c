@@ -150,16 +150,9 @@ int store_inbound_load(struct store *store, int64_t inbound_id,
 	store_ok(store);
 	*in_r = NULL;
 	st = store_stmt_bind(store, sql, error_r, STORE_INT(inbound_id));
-	if (st == NULL)
-		return -1;
-	rc = store_step(store, st);
-	if (rc != SQLITE_ROW) {
-		store_stmt_done(st);
-		if (rc == SQLITE_DONE)
-			return 0;
-		return store_fail_sqlite(store, error_r, rc,
-					 "loading an inbound message");
-	}
+	rc = store_step_one(store, st, "loading an inbound message", error_r);
+	if (rc <= 0)
+		return rc;
 	in = xzalloc(sizeof(*in));
 	in->id = store_col_int64(st, 0);
 	in->message_id = store_col_strdup(st, 1);

@@ -43,8 +43,6 @@ int store_league_signup_get(struct store *store, const char *league,
 	*joined_r = false;
 	st = store_stmt_bind(store, sql, error_r, STORE_TEXT(league),
 			     STORE_INT(player_id));
-	if (st == NULL)
-		return -1;
 	r = store_query_int64(store, st, &joined, "reading a league sign-up",
 			      error_r);
 	*joined_r = r == 1 && joined != 0;

@@ -44,9 +44,7 @@ int store_mailbox_state_set(struct store *store, const char *source,
 	st = store_stmt_bind(store, sql, error_r, STORE_TEXT(source),
 			     STORE_INT(uidvalidity), STORE_INT(last_uid),
 			     STORE_INT(now));
-	if (store_run(store, st, "saving the mailbox state", error_r) < 0)
-		return -1;
-	return 0;
+	return store_run(store, st, "saving the mailbox state", error_r);
 }
 
 /* ---- rate limits ---------------------------------------------------- */
@@ -98,23 +96,16 @@ int store_rate_get(struct store *store, const char *sender, int64_t now,
 		"SELECT CASE WHEN ?2 - window_start >= ?3 THEN 0 ELSE count "
 		"END FROM rate_limits WHERE sender = ?1";
 	sqlite3_stmt *st;
-	long count = 0;
-	int rc;
+	int64_t count = 0;
 
 	store_ok(store);
 	st = store_stmt_bind(store, sql, error_r, STORE_TEXT(sender),
 			     STORE_INT(now), STORE_INT(window_seconds));
-	if (st == NULL)
+	if (store_query_int64(store, st, &count, "reading a rate counter",
+			      error_r) < 0)
 		return -1;
-	rc = store_step(store, st);
-	if (rc == SQLITE_ROW)
-		count = (long)store_col_int64(st, 0);
-	store_stmt_done(st);
-	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-		return store_fail_sqlite(store, error_r, rc,
-					 "reading a rate counter");
 	if (count_r != NULL)
-		*count_r = count;
+		*count_r = (long)count;
 	return 0;
 }
 
@@ -127,9 +118,7 @@ int store_rate_prune(struct store *store, int64_t before,
 
 	store_ok(store);
 	st = store_stmt_bind(store, sql, error_r, STORE_INT(before));
-	if (store_run(store, st, "pruning rate counters", error_r) < 0)
-		return -1;
-	return 0;
+	return store_run(store, st, "pruning rate counters", error_r);
 }
 
 /* ---- attempts at one message (the poison-mail guard) ---------------- */
