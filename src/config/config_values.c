@@ -200,6 +200,19 @@ void config_format_size(uint64_t bytes, struct buf *out)
 	buf_printf(out, "%" PRIu64, bytes);
 }
 
+/* Step *p past the item it is on, the comma after it and the blanks
+ * after that: false at the end of the list (no comma). */
+static bool list_next(const char **p)
+{
+	*p += strcspn(*p, ",");
+	if (**p == '\0')
+		return false;
+	(*p)++;
+	while (**p == ' ' || **p == '\t')
+		(*p)++;
+	return true;
+}
+
 /* ---------------------------------------------------------------- clocks */
 
 /* Why clock_control_parse refused a spec, in the words of the file. */
@@ -320,12 +333,8 @@ int config_parse_hours(const char *s, uint64_t min_ms, uint64_t max_ms,
 			return -1;
 		}
 		h.hours[h.count++] = (unsigned)(ms / CONFIG_HOUR);
-		p += strcspn(p, ",");
-		if (*p == '\0')
+		if (!list_next(&p))
 			break;
-		p++;
-		while (*p == ' ' || *p == '\t')
-			p++;
 	}
 	qsort(h.hours, h.count, sizeof(h.hours[0]), config_hours_cmp);
 	*hours_r = h;
@@ -402,12 +411,8 @@ int config_parse_members(const char *s, struct config_members *members_r,
 		}
 		m.names = xrealloc(m.names, (m.count + 1) * sizeof(*m.names));
 		m.names[m.count++] = name;
-		p += strcspn(p, ",");
-		if (*p == '\0')
+		if (!list_next(&p))
 			break;
-		p++;
-		while (*p == ' ' || *p == '\t')
-			p++;
 		if (*p == '\0') {
 			buf_puts(msg, "a comma at the end, with no name after it");
 			goto fail;
