@@ -8,6 +8,5 @@ ai_libs = libashes_ai.a libashes_core.a
 # tests/ai: Check tests of the search and the levels.
 check_PROGRAMS += tests/ai/test_ai
 TESTS += tests/ai/test_ai
-tests_ai_test_ai_SOURCES = tests/ai/test_ai.c tests/core/core-test.h
-tests_ai_test_ai_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+EXTRA_DIST += tests/core/core-test.h
 tests_ai_test_ai_LDADD = $(ai_libs) $(CHECK_LIBS)

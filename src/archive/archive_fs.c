@@ -35,12 +35,22 @@ static int fs_path(char *buf, size_t len, const char *dir, const char *name)
 	return 0;
 }
 
+/* Close fd after a failure, keeping the failure's errno: -1. */
+static int fs_close_failed(int fd)
+{
+	int saved = errno;
+
+	close(fd);
+	errno = saved;
+	return -1;
+}
+
 int archive_write_file(const char *dir, const char *name, const void *data,
 		       size_t len)
 {
 	char path[4096];
 	const char *p = data;
-	int fd, saved;
+	int fd;
 
 	if (fs_path(path, sizeof(path), dir, name) < 0)
 		return -1;
@@ -62,10 +72,7 @@ int archive_write_file(const char *dir, const char *name, const void *data,
 		goto fail;
 	return close(fd);
 fail:
-	saved = errno;
-	close(fd);
-	errno = saved;
-	return -1;
+	return fs_close_failed(fd);
 }
 
 int archive_read_file(const char *dir, const char *name, size_t max,
@@ -73,7 +80,7 @@ int archive_read_file(const char *dir, const char *name, size_t max,
 {
 	char path[4096], chunk[8192];
 	struct stat sb;
-	int fd, saved;
+	int fd;
 
 	if (fs_path(path, sizeof(path), dir, name) < 0)
 		return -1;
@@ -109,10 +116,7 @@ int archive_read_file(const char *dir, const char *name, size_t max,
 		buf_puts(out, "");
 	return close(fd);
 fail:
-	saved = errno;
-	close(fd);
-	errno = saved;
-	return -1;
+	return fs_close_failed(fd);
 }
 
 static int fs_remove_one(const char *path, const struct stat *sb, int flag,

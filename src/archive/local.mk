@@ -29,12 +29,9 @@ ARCHIVE_LDADD = libashes_archive.a libashes_mail.a libashes_server.a \
 # line, every tampering, export --all and prune (test_archive_cli.sh).
 check_PROGRAMS += tests/archive/test_archive tests/archive/test_store_prune
 TESTS += tests/archive/test_archive tests/archive/test_store_prune
-tests_archive_test_archive_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_archive_test_archive_LDADD = $(ARCHIVE_LDADD) $(CHECK_LIBS)
-tests_archive_test_store_prune_SOURCES = tests/archive/test_store_prune.c \
-	tests/store/store_fixture.h tests/store/store_test.h
-tests_archive_test_store_prune_CFLAGS = $(AM_CFLAGS) $(SQLITE_CFLAGS) \
-	$(CHECK_CFLAGS)
+EXTRA_DIST += tests/store/store_fixture.h tests/store/store_test.h
+tests_archive_test_store_prune_CPPFLAGS = $(AM_CPPFLAGS) $(SQLITE_CFLAGS)
 tests_archive_test_store_prune_LDADD = libashes_store.a libashes_util.a \
 	$(SQLITE_LIBS) $(CHECK_LIBS)
 dist_check_SCRIPTS += tests/archive/test_archive_cli.sh

@@ -194,15 +194,19 @@ out:
 #define GAME_USAGE "game show ID | game adjust ID DURATION [white|black] " \
 	"[--note TEXT]   [--db PATH]"
 
+/* `ashes game show`'s question: game id[0] at time id[1]. */
+static int game_show_ask(struct server *srv, const void *arg,
+			 struct buf *out, const char **error_r)
+{
+	const int64_t *id_now = arg;
+
+	return server_game_show(srv, id_now[0], id_now[1], out, error_r);
+}
+
 int cli_game(int argc, char **argv)
 {
 	struct admin_opts o;
-	struct store *st = NULL;
-	struct template_set *ts = NULL;
-	struct server *srv = NULL;
-	struct buf out = BUF_INIT;
-	const char *error;
-	int64_t id, now;
+	int64_t id_now[2];
 	char *end;
 	int rc = CLI_EXIT_FAILURE;
 
@@ -216,27 +220,17 @@ int cli_game(int argc, char **argv)
 		rc = admin_usage(GAME_USAGE);
 		goto out;
 	}
-	id = strtoll(o.argv[1][0] == '#' ? o.argv[1] + 1 : o.argv[1], &end, 10);
-	if (*end != '\0' || id <= 0) {
+	id_now[0] = strtoll(o.argv[1][0] == '#' ? o.argv[1] + 1 : o.argv[1],
+			    &end, 10);
+	if (*end != '\0' || id_now[0] <= 0) {
 		fprintf(stderr, "ashes game show: not a game number: %s\n",
 			o.argv[1]);
 		goto out;
 	}
-	if (admin_now("ashes game show", &now) < 0 ||
-	    admin_open(&o, false, &st) < 0)
-		goto out;
-	if (admin_server_open(&o, st, &ts, &srv, &error) < 0 ||
-	    server_game_show(srv, id, now, &out, &error) < 0) {
-		fprintf(stderr, "ashes game show: %s\n", error);
-		goto out;
-	}
-	admin_print_text(buf_str(&out));
-	rc = CLI_EXIT_OK;
+	if (admin_now("ashes game show", &id_now[1]) == 0)
+		rc = admin_service_run(&o, "ashes game show", game_show_ask,
+				       id_now);
 out:
-	buf_free(&out);
-	server_free(&srv);
-	template_set_free(&ts);
-	store_close(&st);
 	admin_done(&o);
 	return rc;
 }

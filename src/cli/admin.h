@@ -11,6 +11,7 @@
 
 #include "config/club_config.h"
 
+struct buf;
 struct server;
 struct store;
 struct template_set;
@@ -56,6 +57,16 @@ int admin_open(struct admin_opts *o, bool no_migrate, struct store **st_r);
 int admin_server_open(struct admin_opts *o, struct store *st,
 		      struct template_set **ts_r, struct server **srv_r,
 		      const char **error_r);
+
+/* What admin_service_run() asks the service: 0 with the answer in out,
+ * or -1 with *error_r. */
+typedef int admin_ask_fn(struct server *srv, const void *arg,
+			 struct buf *out, const char **error_r);
+/* Open the database and the service (admin_open, admin_server_open), ask
+ * it, print its answer (admin_print_text): a CLI exit status, after
+ * "name: why" on stderr on failure. */
+int admin_service_run(struct admin_opts *o, const char *name,
+		      admin_ask_fn *ask, const void *arg);
 
 /* Release what admin_parse() and admin_config() took. */
 void admin_done(struct admin_opts *o);

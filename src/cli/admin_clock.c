@@ -90,38 +90,18 @@ struct clock_cmd {
 	const char *note;
 };
 
-/* Open the database and the service, run cmd, print what the service
- * said.  A CLI exit status. */
-static int clock_run(struct admin_opts *o, const struct clock_cmd *cmd)
+/* Ask the service for cmd (a struct clock_cmd): a game's clocks, or an
+ * adjustment.  -1 with *error_r. */
+static int clock_ask(struct server *srv, const void *arg, struct buf *out,
+		     const char **error_r)
 {
-	struct store *st = NULL;
-	struct template_set *ts = NULL;
-	struct server *srv = NULL;
-	struct buf out = BUF_INIT;
-	const char *error;
-	int rc = CLI_EXIT_FAILURE;
+	const struct clock_cmd *cmd = arg;
 
-	if (admin_open(o, false, &st) < 0)
-		goto out;
-	if (admin_server_open(o, st, &ts, &srv, &error) < 0)
-		goto fail;
-	if (cmd->adjust ?
-	    server_clock_adjust(srv, cmd->game_id, cmd->side, cmd->seconds,
-				cmd->note, cmd->now, &out, &error) < 0 :
-	    server_clock_show(srv, cmd->game_id, cmd->now, &out,
-			      &error) < 0)
-		goto fail;
-	admin_print_text(buf_str(&out));
-	rc = CLI_EXIT_OK;
-	goto out;
-fail:
-	fprintf(stderr, "%s: %s\n", cmd->name, error);
-out:
-	buf_free(&out);
-	server_free(&srv);
-	template_set_free(&ts);
-	store_close(&st);
-	return rc;
+	if (cmd->adjust)
+		return server_clock_adjust(srv, cmd->game_id, cmd->side,
+					   cmd->seconds, cmd->note, cmd->now,
+					   out, error_r);
+	return server_clock_show(srv, cmd->game_id, cmd->now, out, error_r);
 }
 
 int cli_clock(int argc, char **argv)
@@ -137,7 +117,7 @@ int cli_clock(int argc, char **argv)
 	}
 	if (clock_game_id(cmd.name, o.argv[0], &cmd.game_id) == 0 &&
 	    admin_now(cmd.name, &cmd.now) == 0)
-		rc = clock_run(&o, &cmd);
+		rc = admin_service_run(&o, cmd.name, clock_ask, &cmd);
 	admin_done(&o);
 	return rc;
 }
@@ -165,5 +145,5 @@ int admin_game_adjust(struct admin_opts *o)
 	cmd.note = o->note;
 	if (admin_now(cmd.name, &cmd.now) < 0)
 		return CLI_EXIT_FAILURE;
-	return clock_run(o, &cmd);
+	return admin_service_run(o, cmd.name, clock_ask, &cmd);
 }

@@ -67,10 +67,12 @@ bad:
 	return -1;
 }
 
-/* Ask the service for cmd; what it says goes to out.  -1 with *error_r. */
-static int club_ask(struct server *srv, const struct club_cmd *cmd,
-		    struct buf *out, const char **error_r)
+/* Ask the service for cmd (a struct club_cmd); what it says goes to
+ * out.  -1 with *error_r. */
+static int club_ask(struct server *srv, const void *arg, struct buf *out,
+		    const char **error_r)
 {
+	const struct club_cmd *cmd = arg;
 	size_t games;
 
 	switch (cmd->action) {
@@ -97,34 +99,6 @@ static int club_ask(struct server *srv, const struct club_cmd *cmd,
 	}
 	*error_r = "unknown command";
 	return -1;
-}
-
-/* Open the database and the service, run cmd, print what the service
- * said.  A CLI exit status. */
-static int club_run(struct admin_opts *o, const struct club_cmd *cmd)
-{
-	struct store *st = NULL;
-	struct template_set *ts = NULL;
-	struct server *srv = NULL;
-	struct buf out = BUF_INIT;
-	const char *error;
-	int rc = CLI_EXIT_FAILURE;
-
-	if (admin_open(o, false, &st) < 0)
-		goto out;
-	if (admin_server_open(o, st, &ts, &srv, &error) < 0 ||
-	    club_ask(srv, cmd, &out, &error) < 0) {
-		fprintf(stderr, "%s: %s\n", cmd->name, error);
-		goto out;
-	}
-	admin_print_text(buf_str(&out));
-	rc = CLI_EXIT_OK;
-out:
-	buf_free(&out);
-	server_free(&srv);
-	template_set_free(&ts);
-	store_close(&st);
-	return rc;
 }
 
 int cli_ladder(int argc, char **argv)
@@ -156,7 +130,7 @@ int cli_ladder(int argc, char **argv)
 		goto usage;
 	}
 	if (admin_now(cmd.name, &cmd.now) == 0)
-		rc = club_run(&o, &cmd);
+		rc = admin_service_run(&o, cmd.name, club_ask, &cmd);
 	goto out;
 usage:
 	rc = admin_usage(LADDER_USAGE);
@@ -179,7 +153,7 @@ int cli_league(int argc, char **argv)
 	}
 	cmd.club = o.argv[1];
 	if (admin_now(cmd.name, &cmd.now) == 0)
-		rc = club_run(&o, &cmd);
+		rc = admin_service_run(&o, cmd.name, club_ask, &cmd);
 out:
 	admin_done(&o);
 	return rc;
@@ -208,7 +182,7 @@ int cli_ratings(int argc, char **argv)
 	}
 	if (cmd.action == CLUB_RATINGS_RECOMPUTE)
 		cmd.name = "ashes ratings --recompute";
-	rc = club_run(&o, &cmd);
+	rc = admin_service_run(&o, cmd.name, club_ask, &cmd);
 out:
 	admin_done(&o);
 	return rc;

@@ -159,6 +159,33 @@ int admin_server_open(struct admin_opts *o, struct store *st,
 	return ret;
 }
 
+int admin_service_run(struct admin_opts *o, const char *name,
+		      admin_ask_fn *ask, const void *arg)
+{
+	struct store *st = NULL;
+	struct template_set *ts = NULL;
+	struct server *srv = NULL;
+	struct buf out = BUF_INIT;
+	const char *error;
+	int rc = CLI_EXIT_FAILURE;
+
+	if (admin_open(o, false, &st) < 0)
+		goto out;
+	if (admin_server_open(o, st, &ts, &srv, &error) < 0 ||
+	    ask(srv, arg, &out, &error) < 0) {
+		fprintf(stderr, "%s: %s\n", name, error);
+		goto out;
+	}
+	admin_print_text(buf_str(&out));
+	rc = CLI_EXIT_OK;
+out:
+	buf_free(&out);
+	server_free(&srv);
+	template_set_free(&ts);
+	store_close(&st);
+	return rc;
+}
+
 void admin_done(struct admin_opts *o)
 {
 	if (o->cfg_loaded)

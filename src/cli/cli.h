@@ -121,6 +121,13 @@ int cli_play_read(struct template_set *set, const struct core_position *pos,
  * -1 after printing why it was refused. */
 int cli_play_move(struct template_set *set, struct cli_game *g,
 		  const char *cmd);
+/* The turn of the player at the terminal: read a command (cli_play_read)
+ * and do it: resign, undo (with undo(g, arg): -1 if there is nothing to
+ * take back) or a move.  -1 when the player quits or the input ends, 1
+ * after a move, else 0. */
+int cli_play_turn(struct template_set *set, struct cli_game *g,
+		  bool interactive, char **line, size_t *cap,
+		  int (*undo)(struct cli_game *g, void *arg), void *arg);
 /* The bot (src/cli/cli_think.c, cli_bot.c): `ashes think`, and `ashes
  * play`, which plays the bot with --vs-bot and two people without. */
 int cli_think(int argc, char **argv);

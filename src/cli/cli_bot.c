@@ -36,9 +36,13 @@ static int bot_move(struct template_set *set, struct cli_game *g,
 }
 
 /* Take back the player's last move and the bot's answer to it: back to
- * the player's turn.  -1 if the player has made no move here. */
-static int bot_undo(struct cli_game *g, int human, int *moves)
+ * the player's turn (cli_play_turn's undo; arg: the player's moves here,
+ * an int).  -1 if the player has made no move here. */
+static int bot_undo(struct cli_game *g, void *arg)
 {
+	int *moves = arg;
+	int human = g->rec.pos.to_move; /* undo is asked on the player's turn */
+
 	if (*moves == 0)
 		return -1;
 	do {
@@ -86,7 +90,7 @@ static int bot_play(int argc, char **argv, const char *as,
 	rc = CLI_EXIT_OK;
 	cli_play_show(set, &g.rec.pos, "show.txt");
 	while (g.rec.pos.result == CORE_ONGOING) {
-		char *cmd;
+		int turn;
 
 		if (g.rec.pos.to_move != human) {
 			if (bot_move(set, &g, opt) < 0) {
@@ -95,22 +99,11 @@ static int bot_play(int argc, char **argv, const char *as,
 			}
 			continue;
 		}
-		if (cli_play_read(set, &g.rec.pos, interactive, &line, &cap,
-				  &cmd) == 0 || strcmp(cmd, "quit") == 0)
+		turn = cli_play_turn(set, &g, interactive, &line, &cap,
+				     bot_undo, &moves);
+		if (turn < 0)
 			break;
-		if (strcmp(cmd, "resign") == 0) {
-			enum core_error err;
-
-			record_end(&g.rec, CORE_END_RESIGNATION,
-				   (enum core_color)human, &err);
-		} else if (strcmp(cmd, "undo") == 0) {
-			if (bot_undo(&g, human, &moves) < 0)
-				printf("error: nothing to undo\n");
-			else
-				cli_play_show(set, &g.rec.pos, "show.txt");
-		} else if (cli_play_move(set, &g, cmd) == 0) {
-			moves++;
-		}
+		moves += turn;
 	}
 	if (g.rec.pos.result != CORE_ONGOING)
 		cli_play_show(set, &g.rec.pos, "play-over.txt");

@@ -135,6 +135,37 @@ int cli_play_move(struct template_set *set, struct cli_game *g,
 	return 0;
 }
 
+int cli_play_turn(struct template_set *set, struct cli_game *g,
+		  bool interactive, char **line, size_t *cap,
+		  int (*undo)(struct cli_game *g, void *arg), void *arg)
+{
+	char *cmd;
+
+	if (cli_play_read(set, &g->rec.pos, interactive, line, cap,
+			  &cmd) == 0 || strcmp(cmd, "quit") == 0)
+		return -1;
+	if (strcmp(cmd, "resign") == 0) {
+		enum core_error err;
+
+		record_end(&g->rec, CORE_END_RESIGNATION,
+			   (enum core_color)g->rec.pos.to_move, &err);
+	} else if (strcmp(cmd, "undo") == 0) {
+		if (undo(g, arg) < 0)
+			printf("error: nothing to undo\n");
+		else
+			cli_play_show(set, &g->rec.pos, "show.txt");
+	} else if (cli_play_move(set, g, cmd) == 0) {
+		return 1;
+	}
+	return 0;
+}
+
+/* cli_play_turn's undo for two players at one terminal. */
+static int play_undo(struct cli_game *g, void *arg)
+{
+	return cli_play_undo(g);
+}
+
 int cli_play(int argc, char **argv)
 {
 	struct cli_game g;
@@ -154,26 +185,10 @@ int cli_play(int argc, char **argv)
 		goto out;
 	}
 	cli_play_show(set, &g.rec.pos, "show.txt");
-	while (g.rec.pos.result == CORE_ONGOING) {
-		char *cmd;
-
-		if (cli_play_read(set, &g.rec.pos, interactive, &line, &cap,
-				  &cmd) == 0 || strcmp(cmd, "quit") == 0)
-			break;
-		if (strcmp(cmd, "resign") == 0) {
-			enum core_error err;
-
-			record_end(&g.rec, CORE_END_RESIGNATION,
-				   (enum core_color)g.rec.pos.to_move, &err);
-		} else if (strcmp(cmd, "undo") == 0) {
-			if (cli_play_undo(&g) < 0)
-				printf("error: nothing to undo\n");
-			else
-				cli_play_show(set, &g.rec.pos, "show.txt");
-		} else {
-			(void)cli_play_move(set, &g, cmd);
-		}
-	}
+	while (g.rec.pos.result == CORE_ONGOING &&
+	       cli_play_turn(set, &g, interactive, &line, &cap, play_undo,
+			     NULL) >= 0)
+		;
 	if (g.rec.pos.result != CORE_ONGOING)
 		cli_play_show(set, &g.rec.pos, "play-over.txt");
 out:

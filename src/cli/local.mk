@@ -25,21 +25,21 @@ nobase_dist_pkgdata_DATA += templates/play-bot-intro.txt
 # (installed with the other templates).
 nobase_dist_pkgdata_DATA += templates/record-error.txt templates/admin-games.txt
 
-# The command as users run it: exact outputs, exit statuses, messages.
-dist_check_SCRIPTS += tests/cli/test_cli.sh
+# tests/cli, shell tests of the command as users run it:
+#   test_cli.sh    exact outputs, exit statuses, messages;
+#   test_club.sh   the operator's ladder, league and ratings commands on a
+#                  ladder that the real ashesd runs (--once over a folder
+#                  of mails);
+#   test_site.sh   `ashes site`: the pages of games the real ashesd ran,
+#                  checked for their links and markup, and rendered by
+#                  headless Chromium;
+#   test_think.sh  `ashes think` and `ashes play --vs-bot`: output shape,
+#                  repeatability.
+cli_tests = tests/cli/test_cli.sh tests/cli/test_club.sh \
+	tests/cli/test_site.sh tests/cli/test_think.sh
+dist_check_SCRIPTS += $(cli_tests)
+TESTS += $(cli_tests)
 EXTRA_DIST += tests/cli/lib.sh
-TESTS += tests/cli/test_cli.sh
-# The operator's ladder, league and ratings commands on a ladder that the
-# real ashesd runs (--once over a folder of mails).
-dist_check_SCRIPTS += tests/cli/test_club.sh
-TESTS += tests/cli/test_club.sh
-# `ashes site`: the pages of games the real ashesd ran, checked for
-# their links and markup, and rendered by headless Chromium.
-dist_check_SCRIPTS += tests/cli/test_site.sh
-TESTS += tests/cli/test_site.sh
-# `ashes think` and `ashes play --vs-bot`: output shape, repeatability.
-dist_check_SCRIPTS += tests/cli/test_think.sh
-TESTS += tests/cli/test_think.sh
 # Its pages (src/render/site.c).
 nobase_dist_pkgdata_DATA += templates/site/head.html \
 	templates/site/index.html templates/site/game.html

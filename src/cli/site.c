@@ -229,22 +229,29 @@ static int site_entry_fill(struct site_run *r, const struct store_game *row,
 			error);
 		return -1;
 	}
-	g->id = row->id;
-	g->white = site_player(r, row->white_id);
-	g->black = site_player(r, row->black_id);
-	g->challenger = site_player(r, row->challenger_id);
-	g->swapped = row->swapped;
-	g->status = store_game_status_name(row->status);
-	g->variant = row->variant;
-	g->ply = row->ply;
-	g->result = row->result;
-	g->end_reason = row->end_reason;
-	g->created = row->created;
-	g->updated = row->updated;
-	g->ended = row->status != STORE_GAME_CHALLENGE &&
-		   row->status != STORE_GAME_OPEN &&
-		   row->status != STORE_GAME_ACTIVE;
-	g->ladder = e->club.ladder;
+	*g = (struct site_game){
+		.id = row->id,
+		.white = site_player(r, row->white_id),
+		.black = site_player(r, row->black_id),
+		.challenger = site_player(r, row->challenger_id),
+		.swapped = row->swapped,
+		.status = store_game_status_name(row->status),
+		.variant = row->variant,
+		.ply = row->ply,
+		.result = row->result,
+		.end_reason = row->end_reason,
+		.created = row->created,
+		.updated = row->updated,
+		.ended = row->status != STORE_GAME_CHALLENGE &&
+			 row->status != STORE_GAME_OPEN &&
+			 row->status != STORE_GAME_ACTIVE,
+		.ladder = e->club.ladder,
+		.clock = row->clock_settings,
+		.clock_white = row->clock_white,
+		.clock_black = row->clock_black,
+		.clock_side = row->clock_side,
+		.clock_turn_started = row->clock_turn_started,
+	};
 	for (size_t i = 0; i < r->nseasons; i++)
 		if (e->club.season_id != 0 &&
 		    r->seasons[i].id == e->club.season_id) {
@@ -252,11 +259,6 @@ static int site_entry_fill(struct site_run *r, const struct store_game *row,
 			g->season = r->seasons[i].number;
 			g->group = e->club.group_no;
 		}
-	g->clock = row->clock_settings;
-	g->clock_white = row->clock_white;
-	g->clock_black = row->clock_black;
-	g->clock_side = row->clock_side;
-	g->clock_turn_started = row->clock_turn_started;
 	return 0;
 }
 

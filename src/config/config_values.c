@@ -200,6 +200,19 @@ void config_format_size(uint64_t bytes, struct buf *out)
 	buf_printf(out, "%" PRIu64, bytes);
 }
 
+/* Step *p past the item it is on, the comma after it and the blanks
+ * after that: false at the end of the list (no comma). */
+static bool list_next(const char **p)
+{
+	*p += strcspn(*p, ",");
+	if (**p == '\0')
+		return false;
+	(*p)++;
+	while (**p == ' ' || **p == '\t')
+		(*p)++;
+	return true;
+}
+
 /* ---------------------------------------------------------------- clocks */
 
 /* Why clock_control_parse refused a spec, in the words of the file. */
@@ -223,14 +236,12 @@ static void config_clock_reason(const struct clock_fault *f, struct buf *msg)
 			   (long long)f->max);
 		break;
 	case CLOCK_ERR_INITIAL_RANGE:
-		buf_printf(msg, "an initial time of %lldh is out of range "
-			   "(%lldh..%lldh)", (long long)f->value,
-			   (long long)f->min, (long long)f->max);
-		break;
 	case CLOCK_ERR_INCREMENT_RANGE:
-		buf_printf(msg, "an increment of %lldh is out of range "
-			   "(%lldh..%lldh)", (long long)f->value,
-			   (long long)f->min, (long long)f->max);
+		buf_printf(msg, "%s of %lldh is out of range (%lldh..%lldh)",
+			   f->error == CLOCK_ERR_INITIAL_RANGE ?
+			   "an initial time" : "an increment",
+			   (long long)f->value, (long long)f->min,
+			   (long long)f->max);
 		break;
 	case CLOCK_ERR_CAP_RANGE:
 		buf_printf(msg, "a cap of %lldh is out of range (the initial "
@@ -322,12 +333,8 @@ int config_parse_hours(const char *s, uint64_t min_ms, uint64_t max_ms,
 			return -1;
 		}
 		h.hours[h.count++] = (unsigned)(ms / CONFIG_HOUR);
-		p += strcspn(p, ",");
-		if (*p == '\0')
+		if (!list_next(&p))
 			break;
-		p++;
-		while (*p == ' ' || *p == '\t')
-			p++;
 	}
 	qsort(h.hours, h.count, sizeof(h.hours[0]), config_hours_cmp);
 	*hours_r = h;
@@ -346,13 +353,19 @@ void config_format_hours(const struct config_hours *hours, struct buf *out)
 
 /* ---------------------------------------------------------------- lists */
 
+/* Free an array of *count strings and empty it (members, errors). */
+static void strings_free(char ***strings, size_t *count)
+{
+	for (size_t i = 0; i < *count; i++)
+		free((*strings)[i]);
+	free(*strings);
+	*strings = NULL;
+	*count = 0;
+}
+
 void config_members_free(struct config_members *members)
 {
-	for (size_t i = 0; i < members->count; i++)
-		free(members->names[i]);
-	free(members->names);
-	members->names = NULL;
-	members->count = 0;
+	strings_free(&members->names, &members->count);
 }
 
 int config_parse_members(const char *s, struct config_members *members_r,
@@ -398,12 +411,8 @@ int config_parse_members(const char *s, struct config_members *members_r,
 		}
 		m.names = xrealloc(m.names, (m.count + 1) * sizeof(*m.names));
 		m.names[m.count++] = name;
-		p += strcspn(p, ",");
-		if (*p == '\0')
+		if (!list_next(&p))
 			break;
-		p++;
-		while (*p == ' ' || *p == '\t')
-			p++;
 		if (*p == '\0') {
 			buf_puts(msg, "a comma at the end, with no name after it");
 			goto fail;
@@ -563,11 +572,7 @@ void config_error(struct config_errors *errors, const char *file,
 
 void config_errors_free(struct config_errors *errors)
 {
-	for (size_t i = 0; i < errors->count; i++)
-		free(errors->lines[i]);
-	free(errors->lines);
-	errors->lines = NULL;
-	errors->count = 0;
+	strings_free(&errors->lines, &errors->count);
 }
 
 void config_errors_format(const struct config_errors *errors, struct buf *out)

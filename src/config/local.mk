@@ -18,35 +18,23 @@ libashes_config_a_SOURCES = \
 # keys (test_config_clock), and the ladders, leagues and ratings
 # (test_config_clubs).  The temp-directory helpers are the daemon
 # tests' (tests/daemon/daemon_test.h).
-check_PROGRAMS += tests/config/test_config tests/config/test_config_errors \
+config_tests = tests/config/test_config tests/config/test_config_errors \
 	tests/config/test_config_clock tests/config/test_config_clubs
-TESTS += tests/config/test_config tests/config/test_config_errors \
-	tests/config/test_config_clock tests/config/test_config_clubs
-tests_config_test_config_SOURCES = tests/config/test_config.c \
-	tests/config/config_test.h
-tests_config_test_config_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests/daemon
-tests_config_test_config_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
-tests_config_test_config_LDADD = libashes_config.a libashes_server.a \
-	libashes_core.a libashes_util.a $(CHECK_LIBS)
-tests_config_test_config_errors_SOURCES = tests/config/test_config_errors.c \
-	tests/config/config_test.h
-tests_config_test_config_errors_CPPFLAGS = $(tests_config_test_config_CPPFLAGS)
-tests_config_test_config_errors_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
-tests_config_test_config_errors_LDADD = $(tests_config_test_config_LDADD)
-tests_config_test_config_clock_SOURCES = tests/config/test_config_clock.c \
-	tests/config/config_test.h
-tests_config_test_config_clock_CPPFLAGS = $(tests_config_test_config_CPPFLAGS)
-tests_config_test_config_clock_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
-tests_config_test_config_clock_LDADD = $(tests_config_test_config_LDADD)
-tests_config_test_config_clubs_SOURCES = tests/config/test_config_clubs.c \
-	tests/config/config_test.h
-tests_config_test_config_clubs_CPPFLAGS = $(tests_config_test_config_CPPFLAGS)
-tests_config_test_config_clubs_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
-tests_config_test_config_clubs_LDADD = $(tests_config_test_config_LDADD)
+check_PROGRAMS += $(config_tests)
+TESTS += $(config_tests)
+EXTRA_DIST += tests/config/config_test.h
+config_test_cppflags = $(AM_CPPFLAGS) -I$(top_srcdir)/tests/daemon
+config_test_ldadd = libashes_config.a libashes_server.a libashes_core.a \
+	libashes_util.a $(CHECK_LIBS)
+tests_config_test_config_CPPFLAGS = $(config_test_cppflags)
+tests_config_test_config_LDADD = $(config_test_ldadd)
+tests_config_test_config_errors_CPPFLAGS = $(config_test_cppflags)
+tests_config_test_config_errors_LDADD = $(config_test_ldadd)
+tests_config_test_config_clock_CPPFLAGS = $(config_test_cppflags)
+tests_config_test_config_clock_LDADD = $(config_test_ldadd)
+tests_config_test_config_clubs_CPPFLAGS = $(config_test_cppflags)
+tests_config_test_config_clubs_LDADD = $(config_test_ldadd)
 # [bot] (config_bot.c).
 check_PROGRAMS += tests/config/test_config_bot
 TESTS += tests/config/test_config_bot
-tests_config_test_config_bot_SOURCES = tests/config/test_config_bot.c \
-	tests/config/config_test.h
-tests_config_test_config_bot_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
-tests_config_test_config_bot_LDADD = $(tests_config_test_config_LDADD)
+tests_config_test_config_bot_LDADD = $(config_test_ldadd)

@@ -165,11 +165,6 @@ enum log_level log_get_level(void)
 	return logger.level;
 }
 
-enum log_target log_get_target(void)
-{
-	return logger.target;
-}
-
 bool log_enabled(enum log_level level)
 {
 	return level >= logger.level;
@@ -232,7 +227,7 @@ static void log_mask(struct buf *out, const char *text)
 	}
 }
 
-void log_vmsg(enum log_level level, const char *fmt, va_list ap)
+static void log_vmsg(enum log_level level, const char *fmt, va_list ap)
 {
 	struct buf text = BUF_INIT, line = BUF_INIT;
 	int saved_errno = errno; /* callers log, then look at errno */

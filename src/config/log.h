@@ -36,7 +36,8 @@ enum log_target {
 
 /* Names as written in the config ("debug", "info", ... / "stderr",
  * "syslog", "journal").  The parse functions return 0, or -1 for an
- * unknown name. */
+ * unknown name.  Only tests/daemon/test_daemon.c calls these four (the
+ * config reads the words with its own key tables): kept exported for it. */
 const char *log_level_name(enum log_level level);
 int log_level_parse(const char *name, enum log_level *level_r);
 const char *log_target_name(enum log_target target);
@@ -49,10 +50,11 @@ int log_target_parse(const char *name, enum log_target *target_r);
 void log_open(enum log_target target, enum log_level level,
 	      const char *ident, int facility);
 void log_close(void);
+/* log_set_level and log_get_level: for tests/daemon/test_daemon.c. */
 void log_set_level(enum log_level level);
 enum log_level log_get_level(void);
-enum log_target log_get_target(void);
-/* True if a message at level would be written (skip costly formatting). */
+/* True if a message at level would be written (skip costly formatting;
+ * called outside log.c only by tests/daemon/test_daemon.c). */
 bool log_enabled(enum log_level level);
 
 /* Write stderr-target output to fd instead of 2 (tests; -1 resets). */
@@ -60,14 +62,12 @@ void log_set_fd(int fd);
 
 /* Mask s in every later message.  The logger keeps its own copy; empty
  * strings are ignored.  log_clear_secrets() forgets them all (on reload,
- * before the new config registers its own). */
+ * before the new config registers its own; only tests call it so far). */
 void log_add_secret(const char *s);
 void log_clear_secrets(void);
 
 void log_msg(enum log_level level, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-void log_vmsg(enum log_level level, const char *fmt, va_list ap)
-	__attribute__((format(printf, 2, 0)));
 
 #define log_debug(...) log_msg(LOG_LEVEL_DEBUG, __VA_ARGS__)
 #define log_info(...) log_msg(LOG_LEVEL_INFO, __VA_ARGS__)

@@ -272,25 +272,6 @@ struct core_runs {
 /* The tables of g's size, or NULL if it is not 6 or 7. */
 const struct core_runs *core_runs_get(const struct core_geom *g);
 
-/* The growth targets of the empty cell c, at distance >= m, along its line
- * of orientation o; pat[]: each line's stacks, bit i for its place i. */
-static inline __attribute__((always_inline))
-size_t core_run_count(const struct core_runs *ru, const uint32_t *pat, int c,
-		      int o, int m)
-{
-	int l = ru->lid[c][o], i = ru->lpos[c][o];
-	uint32_t p = pat[l];
-	/* The run of empty cells around place i: up to the next stack or
-	 * the end, down to just after the last stack (bit 0 of the shifted
-	 * pattern stands for the line's start). */
-	int hi = i + __builtin_ctz((p | 1u << ru->len[l]) >> i);
-	int lo = 31 - __builtin_clz((p << 1 | 1) & ((2u << i) - 1));
-	const uint8_t *far = ru->far + ru->base[l] + m;
-
-	return (size_t)(far[hi * (CORE_BB_MAX_SIZE + 1)] -
-			far[lo * (CORE_BB_MAX_SIZE + 1)]);
-}
-
 /* Build movepick.c's tables for g's size; geom.c calls it once. */
 void core_pick_build(const struct core_geom *g);
 
@@ -326,6 +307,14 @@ core_bits core_bb_seen(const struct core_bb *b, int c, core_bits occ,
 			blockers_r[d] = top - 1;
 	}
 	return seen;
+}
+
+/* names[i] of a table of n names indexed by an enum, or "unknown" for a
+ * value past its end or without a name (one added to the enum only). */
+static inline const char *core_table_name(const char *const *names,
+					  size_t n, unsigned i)
+{
+	return i < n && names[i] != NULL ? names[i] : "unknown";
 }
 
 #endif

@@ -37,12 +37,10 @@ static const char *const core_error_names[] = {
 
 const char *core_error_name(enum core_error err)
 {
-	size_t n = sizeof(core_error_names) / sizeof(core_error_names[0]);
-
-	/* A code added to the enum but not here is "unknown", not NULL. */
-	if ((unsigned)err >= n || core_error_names[err] == NULL)
-		return "unknown";
-	return core_error_names[err];
+	return core_table_name(core_error_names,
+			       sizeof(core_error_names) /
+				       sizeof(core_error_names[0]),
+			       (unsigned)err);
 }
 
 /* Indexed by enum core_reason: the code words of reasons.  Distinct from
@@ -82,10 +80,8 @@ static const char *const core_reason_names[CORE_REASON_COUNT] = {
 
 const char *core_reason_name(enum core_reason reason)
 {
-	if ((unsigned)reason >= CORE_REASON_COUNT ||
-	    core_reason_names[reason] == NULL)
-		return "unknown";
-	return core_reason_names[reason];
+	return core_table_name(core_reason_names, CORE_REASON_COUNT,
+			       (unsigned)reason);
 }
 
 const char *core_color_name(enum core_color c)

@@ -12,48 +12,21 @@ libashes_core_a_SOURCES = \
 	src/core/record2_check.c src/core/record2_parse.c \
 	src/core/record2_replay.c
 
-# tests/core: Check tests of the rules core.
+# tests/core: Check tests of the rules core.  Each is one .c file of the
+# program's name (automake's default _SOURCES), compiled with AM_CFLAGS.
+core_tests = tests/core/test_rules tests/core/test_perft \
+	tests/core/test_movepick tests/core/test_record tests/core/test_record2 \
+	tests/core/test_record2_errors tests/core/test_explain \
+	tests/core/test_variant
+check_PROGRAMS += $(core_tests)
+TESTS += $(core_tests)
+EXTRA_DIST += tests/core/core-test.h tests/core/record2-test.h
 core_test_ldadd = libashes_core.a $(CHECK_LIBS)
-check_PROGRAMS += tests/core/test_rules
-TESTS += tests/core/test_rules
-tests_core_test_rules_SOURCES = tests/core/test_rules.c tests/core/core-test.h
-tests_core_test_rules_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_core_test_rules_LDADD = $(core_test_ldadd)
-check_PROGRAMS += tests/core/test_perft
-TESTS += tests/core/test_perft
-tests_core_test_perft_SOURCES = tests/core/test_perft.c tests/core/core-test.h
-tests_core_test_perft_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_core_test_perft_LDADD = $(core_test_ldadd)
-check_PROGRAMS += tests/core/test_movepick
-TESTS += tests/core/test_movepick
-tests_core_test_movepick_SOURCES = tests/core/test_movepick.c \
-	tests/core/core-test.h
-tests_core_test_movepick_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_core_test_movepick_LDADD = $(core_test_ldadd)
-check_PROGRAMS += tests/core/test_record
-TESTS += tests/core/test_record
-tests_core_test_record_SOURCES = tests/core/test_record.c tests/core/core-test.h
-tests_core_test_record_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_core_test_record_LDADD = $(core_test_ldadd)
-check_PROGRAMS += tests/core/test_record2
-TESTS += tests/core/test_record2
-tests_core_test_record2_SOURCES = tests/core/test_record2.c \
-	tests/core/record2-test.h tests/core/core-test.h
-tests_core_test_record2_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_core_test_record2_LDADD = $(core_test_ldadd)
-check_PROGRAMS += tests/core/test_record2_errors
-TESTS += tests/core/test_record2_errors
-tests_core_test_record2_errors_SOURCES = tests/core/test_record2_errors.c \
-	tests/core/record2-test.h tests/core/core-test.h
-tests_core_test_record2_errors_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_core_test_record2_errors_LDADD = $(core_test_ldadd)
-check_PROGRAMS += tests/core/test_explain
-TESTS += tests/core/test_explain
-tests_core_test_explain_SOURCES = tests/core/test_explain.c tests/core/core-test.h
-tests_core_test_explain_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_core_test_explain_LDADD = $(core_test_ldadd)
-check_PROGRAMS += tests/core/test_variant
-TESTS += tests/core/test_variant
-tests_core_test_variant_SOURCES = tests/core/test_variant.c
-tests_core_test_variant_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_core_test_variant_LDADD = $(core_test_ldadd)

@@ -3,6 +3,9 @@
  * perft.  Counting and fetching one move by number go the faster way of
  * movepick.c, which follows the same order.
  */
+#include <stddef.h>
+#include <string.h>
+
 #include "core/core-int.h"
 
 /* The generator writes the moves numbered first .. first + cap - 1 and
@@ -166,25 +169,18 @@ size_t core_legal_moves_bound(const struct core_position *pos)
 	return core_legal_moves_from(pos, 0, NULL, 0);
 }
 
-/* Copy what a move can change, not the whole CORE_MAX_CELLS array. */
+/* Copy what a move can change, not the whole CORE_MAX_CELLS array: the
+ * board's cells in use, and the fields before stack[] and after it (tax
+ * is the first of those, core.h). */
 static void position_copy(struct core_position *dst,
 			  const struct core_position *src)
 {
 	dst->geom = src->geom;
 	dst->variant = src->variant;
-	for (int c = 0; c < src->geom->ncells; c++)
-		dst->stack[c] = src->stack[c];
-	dst->tax[0] = src->tax[0];
-	dst->tax[1] = src->tax[1];
-	dst->nstacks[0] = src->nstacks[0];
-	dst->nstacks[1] = src->nstacks[1];
-	dst->to_move = src->to_move;
-	dst->ply = src->ply;
-	dst->swapped = src->swapped;
-	dst->last_kind = src->last_kind;
-	dst->result = src->result;
-	dst->end_reason = src->end_reason;
-	dst->key = src->key;
+	memcpy(dst->stack, src->stack,
+	       (size_t)src->geom->ncells * sizeof(dst->stack[0]));
+	memcpy(dst->tax, src->tax,
+	       sizeof(*dst) - offsetof(struct core_position, tax));
 }
 
 #define PERFT_CHUNK 256

@@ -4,7 +4,8 @@
  * growths are counted: 1 by struct core_lines, for N <= 5, else by struct
  * core_runs) and BB_POPCNT (1: the copy for processors with a popcount
  * instruction, built with it; then BB_TABLES names the tables of the other
- * copy) defined.
+ * copy) defined.  It undefines BB_T, BB_, BB_TABLES and BB_LINES at its
+ * end, so the next copy defines its own.
  *
  * Two layouts: forward, cell c at bit c, and reversed, cell c at bit
  * ncells - 1 - c.  Directions 0, 1, 2 go up the cell numbers, 3, 4, 5 down,
@@ -284,3 +285,8 @@ size_t BB_(count)(const struct core_position *pos, const struct BB_TABLES *b,
 	}
 	return total;
 }
+
+#undef BB_T
+#undef BB_
+#undef BB_TABLES
+#undef BB_LINES

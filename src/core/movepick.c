@@ -146,20 +146,12 @@ void core_occupancy(const int32_t *st, int n, int32_t sign, core_bits *occ_r,
 #define BB_(name) bb64_##name
 #define BB_LINES 1
 #include "core/movepick-bb.h"
-#undef BB_T
-#undef BB_
-#undef BB_TABLES
-#undef BB_LINES
 #define BB_LINES 2
 #define BB_T core_bits
 #define BB_(name) bb128_##name
 #include "core/movepick-bb.h"
-#undef BB_T
-#undef BB_
-#undef BB_TABLES
 #undef BB_ATTR
 #undef BB_POPCNT
-#undef BB_LINES
 
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__POPCNT__)
 #define HAVE_POPCNT_COPY 1
@@ -170,21 +162,13 @@ void core_occupancy(const int32_t *st, int n, int32_t sign, core_bits *occ_r,
 #define BB_TABLES bb64_tables
 #define BB_LINES 1
 #include "core/movepick-bb.h"
-#undef BB_T
-#undef BB_
-#undef BB_TABLES
-#undef BB_LINES
 #define BB_LINES 2
 #define BB_T core_bits
 #define BB_(name) bb128p_##name
 #define BB_TABLES bb128_tables
 #include "core/movepick-bb.h"
-#undef BB_T
-#undef BB_
-#undef BB_TABLES
 #undef BB_ATTR
 #undef BB_POPCNT
-#undef BB_LINES
 #endif
 
 #define BB64_MAX_SIZE 5
@@ -602,8 +586,10 @@ size_t core_legal_move_count(const struct core_position *pos)
 	return count_all(pos, NULL, NULL, false);
 }
 
-size_t core_legal_move_at(const struct core_position *pos, size_t r,
-			  struct core_move *move_r)
+/* Count pos's legal moves and put move r (r modulo the count if wrap)
+ * in *move_r if there is one: core_legal_move_at and _pick. */
+static size_t move_at(const struct core_position *pos, uint64_t r, bool wrap,
+		      struct core_move *move_r)
 {
 	struct core_pick_state own; /* t points into it */
 	struct tally t;
@@ -612,24 +598,23 @@ size_t core_legal_move_at(const struct core_position *pos, size_t r,
 	own.kept = false;
 	state_fill(&own, pos);
 	n = count_all(pos, &own, &t, false);
+	if (wrap && n != 0)
+		r %= n;
 	if (r < n)
-		locate(pos, &t, r, false, move_r);
+		locate(pos, &t, (size_t)r, false, move_r);
 	return n;
+}
+
+size_t core_legal_move_at(const struct core_position *pos, size_t r,
+			  struct core_move *move_r)
+{
+	return move_at(pos, r, false, move_r);
 }
 
 size_t core_legal_move_pick(const struct core_position *pos, uint64_t r,
 			    struct core_move *move_r)
 {
-	struct core_pick_state own; /* t points into it */
-	struct tally t;
-	size_t n;
-
-	own.kept = false;
-	state_fill(&own, pos);
-	n = count_all(pos, &own, &t, false);
-	if (n != 0)
-		locate(pos, &t, (size_t)(r % n), false, move_r);
-	return n;
+	return move_at(pos, r, true, move_r);
 }
 
 static size_t pick_with(struct core_pick_state *ps,

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/core-int.h"
 #include "core/notation.h"
 #include "core/record.h"
 
@@ -171,10 +172,8 @@ static const char *const record_fault_names[RECORD_FAULT_COUNT] = {
 
 const char *record_fault_name(enum record_fault fault)
 {
-	if ((unsigned)fault >= RECORD_FAULT_COUNT ||
-	    record_fault_names[fault] == NULL)
-		return "unknown";
-	return record_fault_names[fault];
+	return core_table_name(record_fault_names, RECORD_FAULT_COUNT,
+			       (unsigned)fault);
 }
 
 struct parse {

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/core-int.h"
 #include "core/notation.h"
 #include "core/record2-int.h"
 #include "core/variant.h"
@@ -75,10 +76,8 @@ static const char *const record2_error_names[RECORD2_ERR_COUNT] = {
 
 const char *record2_error_name(enum record2_error error)
 {
-	if ((unsigned)error >= RECORD2_ERR_COUNT ||
-	    record2_error_names[error] == NULL)
-		return "unknown";
-	return record2_error_names[error];
+	return core_table_name(record2_error_names, RECORD2_ERR_COUNT,
+			       (unsigned)error);
 }
 
 /* ---- The record in memory ---- */

@@ -55,7 +55,8 @@ struct core_variant_option {
 };
 
 /* The i-th option, in the order of the variant text (size, tax, swap,
- * draw); NULL when i is past the last. */
+ * draw); NULL when i is past the last.
+ * Exported for tests/core/test_variant.c. */
 const struct core_variant_option *core_variant_option_at(size_t i);
 
 /* The option whose key is key[0 .. len-1], case-insensitive; NULL if

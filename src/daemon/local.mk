@@ -38,21 +38,15 @@ daemon_test_ldadd = libashes_daemon.a libashes_config.a libashes_server.a \
 	libashes_core.a libashes_util.a $(CHECK_LIBS)
 tests_daemon_test_daemon_SOURCES = tests/daemon/test_daemon.c tests/daemon/daemon_test.h \
 	tests/daemon/notify_test.c tests/daemon/notify_test.h
-tests_daemon_test_daemon_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_daemon_test_daemon_LDADD = $(daemon_test_ldadd)
 tests_daemon_test_ashesd_SOURCES = tests/daemon/test_ashesd.c tests/daemon/daemon_test.h \
 	tests/daemon/notify_test.c tests/daemon/notify_test.h
-tests_daemon_test_ashesd_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_daemon_test_ashesd_LDADD = $(daemon_test_ldadd)
-tests_daemon_test_settings_SOURCES = tests/daemon/test_settings.c
-tests_daemon_test_settings_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_daemon_test_settings_LDADD = $(daemon_test_ldadd)
 EXTRA_DIST += tests/daemon/broken.conf
 # The threads' shared shape (worker.h): wake, drain, stop.
 check_PROGRAMS += tests/daemon/test_worker
 TESTS += tests/daemon/test_worker
-tests_daemon_test_worker_SOURCES = tests/daemon/test_worker.c
-tests_daemon_test_worker_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_daemon_test_worker_LDADD = libashes_daemon.a $(CHECK_LIBS) -lpthread
 # The mails waiting verified several at once, committed in mailbox order
 # (the real ashesd --once over a folder of signed mails; real gpg).
@@ -74,7 +68,6 @@ tests_daemon_test_outbox_SOURCES = tests/daemon/test_outbox.c \
 	tests/daemon/outbox_test.h src/daemon/outbox.c \
 	src/daemon/outbox_archive.c
 tests_daemon_test_outbox_CPPFLAGS = $(AM_CPPFLAGS) $(GPGME_CFLAGS) $(CURL_CFLAGS)
-tests_daemon_test_outbox_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_daemon_test_outbox_LDADD = $(outbox_test_ldadd)
 tests_daemon_test_outbox_stack_SOURCES = tests/daemon/test_outbox_stack.c \
 	tests/daemon/outbox_test.h src/daemon/outbox.c \
@@ -82,7 +75,6 @@ tests_daemon_test_outbox_stack_SOURCES = tests/daemon/test_outbox_stack.c \
 	tests/mail/test_imap_stack.c tests/mail/test_imap_stack.h
 tests_daemon_test_outbox_stack_CPPFLAGS = $(AM_CPPFLAGS) $(GPGME_CFLAGS) \
 	$(CURL_CFLAGS) -I$(top_srcdir)/tests/mail
-tests_daemon_test_outbox_stack_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_daemon_test_outbox_stack_LDADD = $(outbox_test_ldadd)
 EXTRA_DIST += tests/daemon/outbox_check.py \
 	tests/daemon/outbox-golden/reply.eml \

@@ -28,12 +28,13 @@ struct autocrypt {
 	struct buf keydata;	/* binary key packets */
 };
 
-/* Free what ac holds. */
+/* Free what ac holds.  Exported for tests/mail/test_crypt.c. */
 void autocrypt_free(struct autocrypt *ac);
 
 /* Parse the value of one Autocrypt header (everything after the colon,
  * folded or not) into *ac (zeroed first).  0, or -1 with the reason in
- * why (whylen bytes, the caller's) and *ac empty. */
+ * why (whylen bytes, the caller's) and *ac empty.
+ * Exported for tests/mail/test_crypt.c. */
 int autocrypt_parse(const char *value, size_t len, struct autocrypt *ac,
 		    char *why, size_t whylen);
 

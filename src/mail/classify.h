@@ -49,7 +49,7 @@ enum classify_verdict classify_headers(const struct classify_headers *h,
 				       const char *const *our_addrs);
 
 /* Addresses compared as mail systems do in practice: case-insensitive,
- * ignoring surrounding <> and spaces. */
+ * ignoring surrounding <> and spaces.  Exported for tests/mail/test_mime.c. */
 bool classify_addr_equal(const char *a, const char *b);
 
 /* Calls fn for each recipient named in a DSN's message/delivery-status

@@ -12,10 +12,12 @@
 
 #include "util/buf.h"
 
-/* Is a Content-Type's format parameter (NULL: none) "flowed"? */
+/* Is a Content-Type's format parameter (NULL: none) "flowed"?
+ * Exported for tests/mail/test_flowed.c. */
 bool flowed_is_flowed(const char *format);
 
-/* Is a Content-Type's delsp parameter (NULL: none) "yes"? */
+/* Is a Content-Type's delsp parameter (NULL: none) "yes"?
+ * Exported for tests/mail/test_flowed.c. */
 bool flowed_delsp(const char *delsp);
 
 /* Appends to *out the text s (len bytes, CRLF or LF line ends) with its
@@ -25,7 +27,8 @@ bool flowed_delsp(const char *delsp);
  * delsp; the signature separator "-- " is never flowed; space-stuffing
  * is removed.  Quote marks are written back as ">" per depth followed by
  * one space before text ("> text", ">> text").  Every line comes out
- * ending in LF, the last one too.  Never fails. */
+ * ending in LF, the last one too.  Never fails.
+ * Exported for tests/mail/test_flowed.c. */
 void flowed_decode(const char *s, size_t len, bool delsp, struct buf *out);
 
 /* When format names flowed, replaces the contents of *text with their

@@ -3,6 +3,11 @@ noinst_LIBRARIES += libashes_mail.a
 libashes_mail_a_SOURCES =
 libashes_mail_a_CPPFLAGS = $(AM_CPPFLAGS) $(ETPAN_CFLAGS) $(GPGME_CFLAGS) \
 	$(CURL_CFLAGS) $(GNUTLS_CFLAGS)
+# What the tests link: the MIME and OpenPGP side, and the transports'.
+mail_test_ldadd = libashes_mail.a libashes_util.a \
+	$(ETPAN_LIBS) $(GPGME_LIBS) $(GNUTLS_LIBS) $(CHECK_LIBS)
+mail_stack_test_ldadd = libashes_mail.a libashes_util.a \
+	$(ETPAN_LIBS) $(CURL_LIBS) $(GNUTLS_LIBS) $(CHECK_LIBS)
 
 # --- mime/pgp (owner: pgp helper) ---
 libashes_mail_a_SOURCES += \
@@ -14,18 +19,15 @@ libashes_mail_a_SOURCES += \
 	src/mail/inbound_private.h
 check_PROGRAMS += tests/mail/test_mime
 TESTS += tests/mail/test_mime
-tests_mail_test_mime_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
-tests_mail_test_mime_LDADD = libashes_mail.a libashes_util.a \
-	$(ETPAN_LIBS) $(GPGME_LIBS) $(GNUTLS_LIBS) $(CHECK_LIBS)
+tests_mail_test_mime_LDADD = $(mail_test_ldadd)
 check_PROGRAMS += tests/mail/test_pgp
 TESTS += tests/mail/test_pgp
 # one program from two files, so gpg-helper.sh makes the fixtures once
 tests_mail_test_pgp_SOURCES = tests/mail/test_pgp.c \
 	tests/mail/test_pgp_keys.c tests/mail/test_pgp_limits.c \
 	tests/mail/pgp_fixture.c tests/mail/pgp_fixture.h
-tests_mail_test_pgp_CFLAGS = $(AM_CFLAGS) $(GPGME_CFLAGS) $(CHECK_CFLAGS)
-tests_mail_test_pgp_LDADD = libashes_mail.a libashes_util.a \
-	$(ETPAN_LIBS) $(GPGME_LIBS) $(GNUTLS_LIBS) $(CHECK_LIBS)
+tests_mail_test_pgp_CPPFLAGS = $(AM_CPPFLAGS) $(GPGME_CFLAGS)
+tests_mail_test_pgp_LDADD = $(mail_test_ldadd)
 EXTRA_DIST += tests/mail/gpg-helper.sh
 # What a game's archive takes from the keyring and from a mail.
 libashes_mail_a_SOURCES += src/mail/pgp_export.c src/mail/pgp_public.c
@@ -38,7 +40,6 @@ libashes_mail_a_SOURCES += src/mail/pgp_decrypt.c src/mail/autocrypt.c \
 	src/mail/autocrypt.h src/mail/inbound_crypt.c
 check_PROGRAMS += tests/mail/test_pgp_scan
 TESTS += tests/mail/test_pgp_scan
-tests_mail_test_pgp_scan_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_mail_test_pgp_scan_LDADD = libashes_mail.a libashes_util.a \
 	$(CHECK_LIBS)
 EXTRA_DIST += tests/mail/pgp-bomb.py
@@ -48,7 +49,6 @@ EXTRA_DIST += tests/mail/pgp-bomb.py
 libashes_mail_a_SOURCES += src/mail/compose.c src/mail/compose.h
 check_PROGRAMS += tests/mail/test_compose
 TESTS += tests/mail/test_compose
-tests_mail_test_compose_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_mail_test_compose_LDADD = libashes_mail.a libashes_util.a \
 	$(GNUTLS_LIBS) $(CHECK_LIBS)
 # --- end compose ---
@@ -65,26 +65,19 @@ TESTS += tests/mail/test_imap tests/mail/test_imap_aside
 tests_mail_test_imap_SOURCES = tests/mail/test_imap.c \
 	tests/mail/imap_fixture.h \
 	tests/mail/test_imap_stack.c tests/mail/test_imap_stack.h
-tests_mail_test_imap_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
-tests_mail_test_imap_LDADD = libashes_mail.a libashes_util.a \
-	$(ETPAN_LIBS) $(CURL_LIBS) $(GNUTLS_LIBS) $(CHECK_LIBS)
+tests_mail_test_imap_LDADD = $(mail_stack_test_ldadd)
 tests_mail_test_imap_aside_SOURCES = tests/mail/test_imap_aside.c \
 	tests/mail/imap_fixture.h \
 	tests/mail/test_imap_stack.c tests/mail/test_imap_stack.h
-tests_mail_test_imap_aside_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_mail_test_imap_aside_LDADD = $(tests_mail_test_imap_LDADD)
 check_PROGRAMS += tests/mail/test_smtp
 TESTS += tests/mail/test_smtp
 tests_mail_test_smtp_SOURCES = tests/mail/test_smtp.c \
 	tests/mail/test_imap_stack.c tests/mail/test_imap_stack.h
-tests_mail_test_smtp_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
-tests_mail_test_smtp_LDADD = libashes_mail.a libashes_util.a \
-	$(ETPAN_LIBS) $(CURL_LIBS) $(GNUTLS_LIBS) $(CHECK_LIBS)
+tests_mail_test_smtp_LDADD = $(mail_stack_test_ldadd)
 check_PROGRAMS += tests/mail/test_source_dir
 TESTS += tests/mail/test_source_dir
-tests_mail_test_source_dir_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
-tests_mail_test_source_dir_LDADD = libashes_mail.a libashes_util.a \
-	$(ETPAN_LIBS) $(CURL_LIBS) $(GNUTLS_LIBS) $(CHECK_LIBS)
+tests_mail_test_source_dir_LDADD = $(mail_stack_test_ldadd)
 EXTRA_DIST += tests/stack/mailstack
 # --- end transports ---
 
@@ -94,22 +87,16 @@ libashes_mail_a_SOURCES += src/mail/flowed.c src/mail/flowed.h \
 	src/mail/inbound_clients.c src/mail/inbound_clients.h
 check_PROGRAMS += tests/mail/test_flowed
 TESTS += tests/mail/test_flowed
-tests_mail_test_flowed_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
-tests_mail_test_flowed_LDADD = libashes_mail.a libashes_util.a \
-	$(ETPAN_LIBS) $(GPGME_LIBS) $(GNUTLS_LIBS) $(CHECK_LIBS)
+tests_mail_test_flowed_LDADD = $(mail_test_ldadd)
 # HTML to text keeps the lines a browser shows (html.c)
 check_PROGRAMS += tests/mail/test_html_lines
 TESTS += tests/mail/test_html_lines
-tests_mail_test_html_lines_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
-tests_mail_test_html_lines_LDADD = libashes_mail.a libashes_util.a \
-	$(ETPAN_LIBS) $(GPGME_LIBS) $(GNUTLS_LIBS) $(CHECK_LIBS)
+tests_mail_test_html_lines_LDADD = $(mail_test_ldadd)
 # --- end clients' text ---
 # --- the daemon's own keys (owner: identity helper) ---
 libashes_mail_a_SOURCES += src/mail/pgp_own.c src/mail/pgp_own.h
 # which keys a mail carries inside its signed content
 check_PROGRAMS += tests/mail/test_inbound_keys
 TESTS += tests/mail/test_inbound_keys
-tests_mail_test_inbound_keys_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
-tests_mail_test_inbound_keys_LDADD = libashes_mail.a libashes_util.a \
-	$(ETPAN_LIBS) $(GPGME_LIBS) $(GNUTLS_LIBS) $(CHECK_LIBS)
+tests_mail_test_inbound_keys_LDADD = $(mail_test_ldadd)
 # --- end own keys ---

@@ -206,27 +206,6 @@ static int mime_dash2(const char *m, size_t len, size_t *idx, const char *b,
 	return 0;
 }
 
-/* mailmime_body_part_dash2_transport_crlf_parse: a part ended by a
- * delimiter line ("--" boundary, blanks, line end) */
-static int mime_part_open(const char *m, size_t len, size_t *idx,
-			  const char *b, size_t blen, size_t *start_r,
-			  size_t *size_r)
-{
-	size_t cur = *idx, end, s, n;
-
-	for (;;) {
-		if (mime_dash2(m, len, &cur, b, blen, &s, &n) < 0)
-			return -1;
-		end = s + n;
-		mime_lwsp(m, len, &cur);
-		if (mailimf_crlf_parse(m, len, &cur) == MAILIMF_NO_ERROR)
-			break;
-	}
-	*start_r = *idx;
-	*size_r = end - *idx;
-	*idx = cur;
-	return 0;
-}
 
 /* mailmime_multipart_close_parse: "--" after the boundary */
 static int mime_close_dashes(const char *m, size_t len, size_t *idx)
@@ -260,10 +239,13 @@ static int mime_close_dashes(const char *m, size_t len, size_t *idx)
 	return 0;
 }
 
-/* mailmime_body_part_dash2_close_parse: the last part */
-static int mime_part_close(const char *m, size_t len, size_t *idx,
-			   const char *b, size_t blen, size_t *start_r,
-			   size_t *size_r)
+/* A part up to its delimiter: with last false as
+ * mailmime_body_part_dash2_transport_crlf_parse, ended by a delimiter
+ * line ("--" boundary, blanks, line end); with last true as
+ * mailmime_body_part_dash2_close_parse, the last part, ended by the
+ * close delimiter ("--" boundary "--"). */
+static int mime_part(const char *m, size_t len, size_t *idx, const char *b,
+		     size_t blen, bool last, size_t *start_r, size_t *size_r)
 {
 	size_t cur = *idx, end, s, n;
 
@@ -271,7 +253,13 @@ static int mime_part_close(const char *m, size_t len, size_t *idx,
 		if (mime_dash2(m, len, &cur, b, blen, &s, &n) < 0)
 			return -1;
 		end = s + n;
-		if (cur >= len || mime_close_dashes(m, len, &cur) == 0)
+		if (last) {
+			if (cur >= len || mime_close_dashes(m, len, &cur) == 0)
+				break;
+			continue;
+		}
+		mime_lwsp(m, len, &cur);
+		if (mailimf_crlf_parse(m, len, &cur) == MAILIMF_NO_ERROR)
 			break;
 	}
 	*start_r = *idx;
@@ -463,8 +451,8 @@ static int mime_scan_multipart(struct mime_scan *s,
 	while (!final_part) {
 		size_t ps, pn;
 
-		if (mime_part_open(m, len, &cur, b, blen, &ps, &pn) < 0) {
-			if (mime_part_close(m, len, &cur, b, blen, &ps, &pn) < 0)
+		if (mime_part(m, len, &cur, b, blen, false, &ps, &pn) < 0) {
+			if (mime_part(m, len, &cur, b, blen, true, &ps, &pn) < 0)
 				break;
 			final_part = true;
 		}

@@ -12,15 +12,6 @@ libashes_render_a_SOURCES = \
 	src/render/render_svg.c src/render/render_png.c src/render/render.h \
 	src/render/picture.h src/render/site.c src/render/site.h
 
-render_test_ldadd = libashes_render.a libashes_core.a libashes_util.a \
-	$(RSVG_LIBS) $(CHECK_LIBS)
-
-check_PROGRAMS += tests/render/test_template
-TESTS += tests/render/test_template
-tests_render_test_template_SOURCES = tests/render/test_template.c
-tests_render_test_template_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
-tests_render_test_template_LDADD = $(render_test_ldadd)
-
 # Templates for every text players read; operators may override them.
 nobase_dist_pkgdata_DATA += \
 	templates/caption.txt templates/help-cli.txt templates/move-words.txt \
@@ -30,34 +21,23 @@ nobase_dist_pkgdata_DATA += \
 # The words in the board picture (src/render/render_svg.c).
 nobase_dist_pkgdata_DATA += templates/picture.txt
 
-check_PROGRAMS += tests/render/test_render
-TESTS += tests/render/test_render
-tests_render_test_render_SOURCES = tests/render/test_render.c
-tests_render_test_render_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
-tests_render_test_render_LDADD = $(render_test_ldadd)
-
-# The text board read as a player reads it, every cell of every size.
-check_PROGRAMS += tests/render/test_board
-TESTS += tests/render/test_board
-tests_render_test_board_SOURCES = tests/render/test_board.c
-tests_render_test_board_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
-tests_render_test_board_LDADD = $(render_test_ldadd)
-
-check_PROGRAMS += tests/render/test_explain
-TESTS += tests/render/test_explain
-tests_render_test_explain_SOURCES = tests/render/test_explain.c
-tests_render_test_explain_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
-tests_render_test_explain_LDADD = $(render_test_ldadd)
-
-# The board picture: the SVG's elements (test_svg) and the PNG made from
+# tests/render: Check tests, each one .c file of its name: the template
+# engine, the move lists and words, the text board read as a player reads
+# it (every cell of every size, test_board), why a move is refused, and
+# the board picture: the SVG's elements (test_svg) and the PNG made from
 # it, decoded back and checked pixel by pixel (test_png).
-check_PROGRAMS += tests/render/test_svg tests/render/test_png
-TESTS += tests/render/test_svg tests/render/test_png
-tests_render_test_svg_SOURCES = tests/render/test_svg.c \
-	tests/render/picture_test.h
-tests_render_test_svg_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+render_tests = tests/render/test_template tests/render/test_render \
+	tests/render/test_board tests/render/test_explain \
+	tests/render/test_svg tests/render/test_png
+check_PROGRAMS += $(render_tests)
+TESTS += $(render_tests)
+EXTRA_DIST += tests/render/picture_test.h
+render_test_ldadd = libashes_render.a libashes_core.a libashes_util.a \
+	$(RSVG_LIBS) $(CHECK_LIBS)
+tests_render_test_template_LDADD = $(render_test_ldadd)
+tests_render_test_render_LDADD = $(render_test_ldadd)
+tests_render_test_board_LDADD = $(render_test_ldadd)
+tests_render_test_explain_LDADD = $(render_test_ldadd)
 tests_render_test_svg_LDADD = $(render_test_ldadd)
-tests_render_test_png_SOURCES = tests/render/test_png.c \
-	tests/render/picture_test.h
-tests_render_test_png_CFLAGS = $(AM_CFLAGS) $(RSVG_CFLAGS) $(CHECK_CFLAGS)
+tests_render_test_png_CPPFLAGS = $(AM_CPPFLAGS) $(RSVG_CFLAGS)
 tests_render_test_png_LDADD = $(render_test_ldadd)

@@ -495,9 +495,18 @@ void render_position_ctx_max(const struct core_position *pos, size_t max,
 	buf_free(&stacks);
 }
 
-int render_move_ctx(const struct core_position *before,
-		    const struct core_move *move, struct template_ctx *ctx,
-		    enum core_error *err_r)
+/* Variables describing one ply played in `before` (which must be legal
+ * there), for the template move-words.txt:
+ *   player, opponent (white|black; the side that moved and the other),
+ *   move (canonical text), from, to, part, size (of the stack at TO after
+ *   the move), moved_size (the whole stack before it), left (what a split
+ *   leaves on FROM), captured_color, captured_size;
+ *   flags: growth, whole, split, swap, pass, spent, captured,
+ *   captured_own, outward, taxed (a split arriving smaller than its part).
+ * -1 with the rules' reason if the move is not legal in `before`. */
+static int render_move_ctx(const struct core_position *before,
+			   const struct core_move *move,
+			   struct template_ctx *ctx, enum core_error *err_r)
 {
 	const struct core_geom *g = before->geom;
 	enum core_color mover = (enum core_color)before->to_move;

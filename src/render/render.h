@@ -4,10 +4,10 @@
  * move is refused, and a picture of the board (SVG, or PNG made from
  * it) for the text/html alternative of a mail.
  *
- * Sentences are not written here: the caller renders a template (see
- * template.h) with the variables render_position_ctx() and
- * render_move_ctx() set.  The text produced here is only cells, numbers and
- * the notation's own signs.  Output is appended to a struct buf.
+ * Sentences are not written here: they are templates (see template.h),
+ * rendered by the caller with the variables render_position_ctx() sets, or
+ * by render_move_words() for a ply.  The text produced here is only cells,
+ * numbers and the notation's own signs.  Output is appended to a struct buf.
  */
 #ifndef ASHES_RENDER_RENDER_H
 #define ASHES_RENDER_RENDER_H
@@ -58,14 +58,15 @@ bool render_board_key(const struct core_geom *g, struct buf *example);
  *   growth (empty FROM), by source then by the size of the new stack:
  *     "e5 =1: d4 d5 e4  =2: c3 c5"
  * Stack lines (and swap) go to `stacks` and growth lines to `growth`
- * (either may be NULL to skip it).  Returns the number of legal moves. */
+ * (either may be NULL to skip it).  Returns the number of legal moves.
+ * Exported for tests/render/test_render.c. */
 size_t render_legal_moves(const struct core_position *pos, struct buf *growth,
 			  struct buf *stacks);
 
 /* The same list cut to at most `max` moves (0: all): whole entries (one
  * source's line or lines) in the order stacks, swap, growth, up to the
  * first that would pass max; the moves listed in *listed_r.  Returns the
- * number of legal moves. */
+ * number of legal moves.  Exported for tests/render/test_render.c. */
 size_t render_legal_moves_cut(const struct core_position *pos, size_t max,
 			      struct buf *growth, struct buf *stacks,
 			      size_t *listed_r);
@@ -106,19 +107,6 @@ void render_position_ctx(const struct core_position *pos,
  * (moves_stacks, moves_growth) is set too. */
 void render_position_ctx_max(const struct core_position *pos, size_t max,
 			     struct template_ctx *ctx);
-
-/* Variables describing one ply played in `before` (which must be legal
- * there), for the template move-words.txt:
- *   player, opponent (white|black; the side that moved and the other),
- *   move (canonical text), from, to, part, size (of the stack at TO after
- *   the move), moved_size (the whole stack before it), left (what a split
- *   leaves on FROM), captured_color, captured_size;
- *   flags: growth, whole, split, swap, pass, spent, captured,
- *   captured_own, outward, taxed (a split arriving smaller than its part).
- * -1 with the rules' reason if the move is not legal in `before`. */
-int render_move_ctx(const struct core_position *before,
-		    const struct core_move *move, struct template_ctx *ctx,
-		    enum core_error *err_r);
 
 /* The ply in words ("Black split 2 from c3 to e5 and captured a White
  * 1-stack"), from the template move-words.txt of `set`, without a final

@@ -83,7 +83,8 @@ int template_render(struct template_set *set, const char *name,
 		    const char **error_r);
 
 /* Render template text given directly (`label` names it in errors);
- * partials still come from the set.  Same return as template_render(). */
+ * partials still come from the set.  Same return as template_render().
+ * Exported for tests/render. */
 int template_render_text(struct template_set *set, const char *label,
 			 const char *text, const struct template_ctx *ctx,
 			 struct buf *out, const char **error_r);

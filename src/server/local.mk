@@ -40,68 +40,53 @@ libashes_server_a_LIBADD = $(libashes_ai_a_OBJECTS)
 # by what reads real mail (it needs libashes_mail.a).
 libashes_server_a_SOURCES += src/server/intake_mail.c
 
-# tests/server: Check tests for the command language and the service.
-check_PROGRAMS += tests/server/test_command
-TESTS += tests/server/test_command
-tests_server_test_command_SOURCES = tests/server/test_command.c \
-	tests/server/command_test.h
-tests_server_test_command_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
-tests_server_test_command_LDADD = libashes_server.a libashes_core.a \
-	libashes_util.a $(CHECK_LIBS)
-# The clocks' commands: challenge options, vacation, claim.
-check_PROGRAMS += tests/server/test_command_clock
-TESTS += tests/server/test_command_clock
-tests_server_test_command_clock_SOURCES = tests/server/test_command_clock.c \
-	tests/server/command_test.h
-tests_server_test_command_clock_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
-tests_server_test_command_clock_LDADD = $(tests_server_test_command_LDADD)
-# A mail's body as mail programs write a reply: what must be ignored.
-check_PROGRAMS += tests/server/test_command_mail
-TESTS += tests/server/test_command_mail
-tests_server_test_command_mail_SOURCES = tests/server/test_command_mail.c \
-	tests/server/command_test.h
-tests_server_test_command_mail_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
-tests_server_test_command_mail_LDADD = $(tests_server_test_command_LDADD)
-# The mail as people write it, and a corpus of first mails as mail
-# programs send them (tests/server/first-mails/README).
-check_PROGRAMS += tests/server/test_first_mails
-TESTS += tests/server/test_first_mails
-tests_server_test_first_mails_SOURCES = tests/server/test_first_mails.c
-tests_server_test_first_mails_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
-tests_server_test_first_mails_LDADD = $(tests_server_test_command_LDADD)
-EXTRA_DIST += tests/server/first-mails
-# The clock arithmetic (clock.c, clock_zone.c): time controls, Fischer
-# and days per move, weekends off across DST, vacations and the exact
-# deadline.
-check_PROGRAMS += tests/server/test_clock
-TESTS += tests/server/test_clock
+# tests/server: Check tests for the command language and the service,
+# each one .c file of its name unless it lists its _SOURCES.  Without the
+# store:
+#   test_command        the command language;
+#   test_command_clock  the clocks' commands: challenge options, vacation,
+#                       claim;
+#   test_command_mail   a mail's body as mail programs write a reply: what
+#                       must be ignored;
+#   test_first_mails    the mail as people write it, and a corpus of
+#                       first mails as mail programs send them
+#                       (tests/server/first-mails/README);
+#   test_clock          the clock arithmetic (clock.c, clock_zone.c): time
+#                       controls, Fischer and days per move, weekends off
+#                       across DST, vacations and the exact deadline;
+#   test_rating         Glicko-2 (rating.c): Glickman's worked example,
+#                       inactivity, the cap, a game's two updates,
+#                       refusals and extreme inputs;
+#   test_ladder         a ladder's rules and places from its event log
+#                       (ladder.c): every refusal of a challenge, what each
+#                       result does, races, replay;
+#   test_league         round-robin leagues (league.c): groups, pairings,
+#                       tie-breaks, seasons.
+server_unit_tests = tests/server/test_command \
+	tests/server/test_command_clock tests/server/test_command_mail \
+	tests/server/test_first_mails \
+	tests/server/test_clock tests/server/test_rating \
+	tests/server/test_ladder tests/server/test_league
+check_PROGRAMS += $(server_unit_tests)
+TESTS += $(server_unit_tests)
+EXTRA_DIST += tests/server/server_test.h tests/server/command_test.h \
+	tests/server/first-mails
+server_unit_ldadd = libashes_server.a libashes_core.a libashes_util.a \
+	$(CHECK_LIBS)
+tests_server_test_command_LDADD = $(server_unit_ldadd)
+tests_server_test_command_clock_LDADD = $(server_unit_ldadd)
+tests_server_test_command_mail_LDADD = $(server_unit_ldadd)
+tests_server_test_first_mails_LDADD = $(server_unit_ldadd)
 tests_server_test_clock_SOURCES = tests/server/test_clock.c \
 	tests/server/clock_test.h tests/server/clock_weekends.c \
 	tests/server/clock_vacation.c
-tests_server_test_clock_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_server_test_clock_LDADD = libashes_server.a libashes_util.a \
 	$(CHECK_LIBS)
-# Glicko-2 (rating.c): Glickman's worked example, inactivity, the cap,
-# a game's two updates, refusals and extreme inputs.
-check_PROGRAMS += tests/server/test_rating
-TESTS += tests/server/test_rating
-tests_server_test_rating_SOURCES = tests/server/test_rating.c
-tests_server_test_rating_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_server_test_rating_LDADD = libashes_server.a $(CHECK_LIBS)
-# A ladder's rules and places from its event log (ladder.c): every
-# refusal of a challenge, what each result does, races, replay.
-check_PROGRAMS += tests/server/test_ladder
-TESTS += tests/server/test_ladder
 tests_server_test_ladder_SOURCES = tests/server/test_ladder.c \
 	tests/server/ladder_test.h tests/server/ladder_results.c
-tests_server_test_ladder_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_server_test_ladder_LDADD = libashes_server.a libashes_util.a \
 	$(CHECK_LIBS)
-# Round-robin leagues (league.c): groups, pairings, tie-breaks, seasons.
-check_PROGRAMS += tests/server/test_league
-TESTS += tests/server/test_league
-tests_server_test_league_SOURCES = tests/server/test_league.c
-tests_server_test_league_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_server_test_league_LDADD = $(tests_server_test_ladder_LDADD)
 
 # Templates of the service's mails and of the command grammar (also
@@ -169,64 +154,45 @@ nobase_dist_pkgdata_DATA += templates/help-commands.txt \
 	templates/mail/subject-key-revoked.txt \
 	templates/mail/your-move.txt
 
-check_PROGRAMS += tests/server/test_server
-TESTS += tests/server/test_server
-tests_server_test_server_SOURCES = tests/server/test_server.c \
-	tests/server/server_test.h
-tests_server_test_server_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
-tests_server_test_server_LDADD = libashes_server.a libashes_render.a \
+# The service over a real store:
+#   test_server    the service's commands, game by game;
+#   test_settings  the players' settings (settings.c, recipient.c): what a
+#                  mail stores and what the mails to each reader honour,
+#                  and the observers' daily digest (digest.c) under
+#                  injected faults;
+#   test_intake    the mail as a whole (intake.c) and the account commands
+#                  (identity.c): what the hostile-mail review found, case
+#                  by case;
+#   test_timer     the clocks' timer (timer.c): exact deadlines, order,
+#                  faults, outages;
+#   test_club      the club's ladders and ratings in the service (club*.c):
+#                  joins, challenges, results, walkovers, withdrawals,
+#                  standings, recomputation;
+#   test_bot       the practice opponent in the service (bot.c, bot_turn.c);
+#   test_cases     the service driven by case files
+#                  (tests/server/cases/*.case): the mails that go in and
+#                  the exact mails queued for each, as curl's tests/data.
+server_tests = tests/server/test_server tests/server/test_settings \
+	tests/server/test_intake tests/server/test_timer \
+	tests/server/test_club tests/server/test_bot tests/server/test_cases
+check_PROGRAMS += $(server_tests)
+TESTS += $(server_tests)
+EXTRA_DIST += tests/server/cases
+server_test_ldadd = libashes_server.a libashes_render.a \
 	libashes_store.a libashes_core.a libashes_util.a $(SQLITE_LIBS) \
 	$(RSVG_LIBS) $(CHECK_LIBS)
-# The players' settings (settings.c, recipient.c): what a mail stores and
-# what the mails to each reader honour, and the observers' daily digest
-# (digest.c) under injected faults.
-check_PROGRAMS += tests/server/test_settings
-TESTS += tests/server/test_settings
-tests_server_test_settings_SOURCES = tests/server/test_settings.c \
-	tests/server/server_test.h
-tests_server_test_settings_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
-tests_server_test_settings_LDADD = $(tests_server_test_server_LDADD)
-# The mail as a whole (intake.c) and the account commands (identity.c):
-# what the hostile-mail review found, case by case.
-check_PROGRAMS += tests/server/test_intake
-TESTS += tests/server/test_intake
-tests_server_test_intake_SOURCES = tests/server/test_intake.c \
-	tests/server/server_test.h
-tests_server_test_intake_CFLAGS = $(AM_CFLAGS) $(SQLITE_CFLAGS) $(CHECK_CFLAGS)
-tests_server_test_intake_LDADD = $(tests_server_test_server_LDADD)
-# The clocks' timer (timer.c): exact deadlines, order, faults, outages.
-check_PROGRAMS += tests/server/test_timer
-TESTS += tests/server/test_timer
-tests_server_test_timer_SOURCES = tests/server/test_timer.c \
-	tests/server/server_test.h
-tests_server_test_timer_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
-tests_server_test_timer_LDADD = $(tests_server_test_server_LDADD)
-# The club's ladders and ratings in the service (club*.c): joins,
-# challenges, results, walkovers, withdrawals, standings, recomputation.
-check_PROGRAMS += tests/server/test_club
-TESTS += tests/server/test_club
-tests_server_test_club_SOURCES = tests/server/test_club.c \
-	tests/server/server_test.h
-tests_server_test_club_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
-tests_server_test_club_LDADD = $(tests_server_test_server_LDADD)
-# The practice opponent in the service (bot.c, bot_turn.c).
-check_PROGRAMS += tests/server/test_bot
-TESTS += tests/server/test_bot
-tests_server_test_bot_SOURCES = tests/server/test_bot.c \
-	tests/server/server_test.h
-tests_server_test_bot_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
-tests_server_test_bot_LDADD = $(tests_server_test_server_LDADD)
-# The service driven by case files (tests/server/cases/*.case): the mails
-# that go in and the exact mails queued for each, as curl's tests/data.
-check_PROGRAMS += tests/server/test_cases
-TESTS += tests/server/test_cases
+tests_server_test_server_LDADD = $(server_test_ldadd)
+tests_server_test_settings_LDADD = $(server_test_ldadd)
+tests_server_test_intake_CPPFLAGS = $(AM_CPPFLAGS) $(SQLITE_CFLAGS)
+tests_server_test_intake_LDADD = $(server_test_ldadd)
+tests_server_test_timer_LDADD = $(server_test_ldadd)
+tests_server_test_club_LDADD = $(server_test_ldadd)
+tests_server_test_bot_LDADD = $(server_test_ldadd)
 tests_server_test_cases_SOURCES = tests/server/test_cases.c \
 	tests/server/cases_run.h tests/server/cases_input.c \
 	tests/server/cases_service.c tests/server/cases_expect.c \
 	tests/server/cases_driver.c tests/server/cases_driver.h
-tests_server_test_cases_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
-tests_server_test_cases_LDADD = $(tests_server_test_server_LDADD)
-EXTRA_DIST += tests/server/cases
+tests_server_test_cases_LDADD = $(server_test_ldadd)
 
 # `ashes db|games|game|player|outbox` (src/cli/admin.c), as operators run
 # them.

@@ -48,67 +48,26 @@ src/store/store_sql_embedded.c: $(STORE_SQL_FILES) src/store/embed-sql.sh
 
 # tests/store: Check tests of every store function (games in
 # test_store_game), the migrations, a database locked by another process,
-# and injected faults.
+# and injected faults; each one .c file of its name.
+store_tests = tests/store/test_store tests/store/test_store_game \
+	tests/store/test_store_schema tests/store/test_store_faults \
+	tests/store/test_store_undo tests/store/test_store_outbox \
+	tests/store/test_store_settings tests/store/test_store_clock \
+	tests/store/test_store_club tests/store/test_store_rating
+check_PROGRAMS += $(store_tests)
+TESTS += $(store_tests)
+EXTRA_DIST += tests/store/store_fixture.h tests/store/store_test.h
 STORE_TEST_LDADD = libashes_store.a libashes_util.a $(SQLITE_LIBS) \
 	$(CHECK_LIBS)
-STORE_TEST_CFLAGS = $(AM_CFLAGS) $(SQLITE_CFLAGS) $(CHECK_CFLAGS)
-check_PROGRAMS += tests/store/test_store
-TESTS += tests/store/test_store
-tests_store_test_store_SOURCES = tests/store/test_store.c \
-	tests/store/store_fixture.h tests/store/store_test.h
-tests_store_test_store_CFLAGS = $(STORE_TEST_CFLAGS)
 tests_store_test_store_LDADD = $(STORE_TEST_LDADD)
-check_PROGRAMS += tests/store/test_store_game
-TESTS += tests/store/test_store_game
-tests_store_test_store_game_SOURCES = tests/store/test_store_game.c \
-	tests/store/store_fixture.h tests/store/store_test.h
-tests_store_test_store_game_CFLAGS = $(STORE_TEST_CFLAGS)
 tests_store_test_store_game_LDADD = $(STORE_TEST_LDADD)
-check_PROGRAMS += tests/store/test_store_schema tests/store/test_store_faults
-TESTS += tests/store/test_store_schema tests/store/test_store_faults
-tests_store_test_store_schema_SOURCES = tests/store/test_store_schema.c \
-	tests/store/store_test.h
-tests_store_test_store_schema_CFLAGS = $(STORE_TEST_CFLAGS)
 tests_store_test_store_schema_LDADD = $(STORE_TEST_LDADD)
-tests_store_test_store_faults_SOURCES = tests/store/test_store_faults.c \
-	tests/store/store_test.h
-tests_store_test_store_faults_CFLAGS = $(STORE_TEST_CFLAGS)
 tests_store_test_store_faults_LDADD = $(STORE_TEST_LDADD)
-check_PROGRAMS += tests/store/test_store_undo
-TESTS += tests/store/test_store_undo
-tests_store_test_store_undo_SOURCES = tests/store/test_store_undo.c \
-	tests/store/store_fixture.h tests/store/store_test.h
-tests_store_test_store_undo_CFLAGS = $(STORE_TEST_CFLAGS)
 tests_store_test_store_undo_LDADD = $(STORE_TEST_LDADD)
-check_PROGRAMS += tests/store/test_store_outbox
-TESTS += tests/store/test_store_outbox
-tests_store_test_store_outbox_SOURCES = tests/store/test_store_outbox.c \
-	tests/store/store_test.h
-tests_store_test_store_outbox_CFLAGS = $(STORE_TEST_CFLAGS)
 tests_store_test_store_outbox_LDADD = $(STORE_TEST_LDADD)
-check_PROGRAMS += tests/store/test_store_settings
-TESTS += tests/store/test_store_settings
-tests_store_test_store_settings_SOURCES = tests/store/test_store_settings.c \
-	tests/store/store_fixture.h tests/store/store_test.h
-tests_store_test_store_settings_CFLAGS = $(STORE_TEST_CFLAGS)
 tests_store_test_store_settings_LDADD = $(STORE_TEST_LDADD)
-check_PROGRAMS += tests/store/test_store_clock
-TESTS += tests/store/test_store_clock
-tests_store_test_store_clock_SOURCES = tests/store/test_store_clock.c \
-	tests/store/store_fixture.h tests/store/store_test.h
-tests_store_test_store_clock_CFLAGS = $(STORE_TEST_CFLAGS)
 tests_store_test_store_clock_LDADD = $(STORE_TEST_LDADD)
-check_PROGRAMS += tests/store/test_store_club
-TESTS += tests/store/test_store_club
-tests_store_test_store_club_SOURCES = tests/store/test_store_club.c \
-	tests/store/store_fixture.h tests/store/store_test.h
-tests_store_test_store_club_CFLAGS = $(STORE_TEST_CFLAGS)
 tests_store_test_store_club_LDADD = $(STORE_TEST_LDADD)
-check_PROGRAMS += tests/store/test_store_rating
-TESTS += tests/store/test_store_rating
-tests_store_test_store_rating_SOURCES = tests/store/test_store_rating.c \
-	tests/store/store_fixture.h tests/store/store_test.h
-tests_store_test_store_rating_CFLAGS = $(STORE_TEST_CFLAGS)
 tests_store_test_store_rating_LDADD = $(STORE_TEST_LDADD)
 
 # bench_store: one-move-mail transactions/s through the store alone, with

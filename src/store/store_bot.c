@@ -20,8 +20,6 @@ int store_bot_player(struct store *store, int64_t *player_id_r,
 	store_ok(store);
 	*player_id_r = 0;
 	st = store_stmt(store, sql, error_r);
-	if (st == NULL)
-		return -1;
 	return store_query_int64(store, st, player_id_r, "reading the bot",
 				 error_r);
 }
@@ -38,11 +36,8 @@ int store_bot_set_player(struct store *store, int64_t player_id,
 	if (player_id <= 0)
 		return store_fail(store, error_r, STORE_ERROR_USAGE,
 				  "no player to make the bot");
-	st = store_stmt(store, sql, error_r);
-	if (st == NULL)
-		return -1;
-	sqlite3_bind_int64(st, 1, player_id);
-	sqlite3_bind_int64(st, 2, now);
+	st = store_stmt_bind(store, sql, error_r, STORE_INT(player_id),
+			     STORE_INT(now));
 	return store_run(store, st, "recording the bot", error_r);
 }
 
@@ -58,13 +53,9 @@ int store_bot_game_add(struct store *store, int64_t game_id, int level,
 	if (level < 1 || level > 5)
 		return store_fail(store, error_r, STORE_ERROR_USAGE,
 				  "bot level %d out of range", level);
-	st = store_stmt(store, sql, error_r);
-	if (st == NULL)
-		return -1;
-	sqlite3_bind_int64(st, 1, game_id);
-	sqlite3_bind_int(st, 2, level);
-	sqlite3_bind_int(st, 3, rated ? 1 : 0);
-	sqlite3_bind_int64(st, 4, now);
+	st = store_stmt_bind(store, sql, error_r, STORE_INT(game_id),
+			     STORE_INT(level), STORE_INT(rated ? 1 : 0),
+			     STORE_INT(now));
 	if (store_run(store, st, "recording a bot game", error_r) < 0)
 		return -1;
 	if (sqlite3_changes(store->db) == 0)
@@ -84,10 +75,7 @@ int store_bot_game_get(struct store *store, int64_t game_id,
 
 	store_ok(store);
 	g_r->game_id = 0;
-	st = store_stmt(store, sql, error_r);
-	if (st == NULL)
-		return -1;
-	sqlite3_bind_int64(st, 1, game_id);
+	st = store_stmt_bind(store, sql, error_r, STORE_INT(game_id));
 	r = store_step_one(store, st, "reading a bot game", error_r);
 	if (r != 1)
 		return r;
@@ -110,11 +98,7 @@ int store_bot_games_active(struct store *store, int64_t **ids_r,
 	sqlite3_stmt *st;
 
 	store_ok(store);
-	*ids_r = NULL;
-	*count_r = 0;
 	st = store_stmt(store, sql, error_r);
-	if (st == NULL)
-		return -1;
 	return store_collect(store, st, sizeof(**ids_r), bot_id_read, NULL,
 			     ids_r, count_r, "listing bot games", error_r);
 }
@@ -132,8 +116,6 @@ int store_bot_games_busy(struct store *store, size_t *count_r,
 	store_ok(store);
 	*count_r = 0;
 	st = store_stmt(store, sql, error_r);
-	if (st == NULL)
-		return -1;
 	if (store_query_int64(store, st, &n, "counting bot games", error_r) < 0)
 		return -1;
 	*count_r = (size_t)n;
@@ -151,11 +133,7 @@ int store_bot_games_unapplied(struct store *store, int64_t **ids_r,
 	sqlite3_stmt *st;
 
 	store_ok(store);
-	*ids_r = NULL;
-	*count_r = 0;
 	st = store_stmt(store, sql, error_r);
-	if (st == NULL)
-		return -1;
 	return store_collect(store, st, sizeof(**ids_r), bot_id_read, NULL,
 			     ids_r, count_r, "listing bot games to rate",
 			     error_r);
@@ -173,11 +151,8 @@ int store_bot_game_applied(struct store *store, int64_t game_id, int64_t at,
 	if (at <= 0)
 		return store_fail(store, error_r, STORE_ERROR_USAGE,
 				  "a result is applied at a time");
-	st = store_stmt(store, sql, error_r);
-	if (st == NULL)
-		return -1;
-	sqlite3_bind_int64(st, 1, game_id);
-	sqlite3_bind_int64(st, 2, at);
+	st = store_stmt_bind(store, sql, error_r, STORE_INT(game_id),
+			     STORE_INT(at));
 	return store_run(store, st, "marking a bot game rated", error_r);
 }
 
@@ -192,10 +167,8 @@ int store_bot_hint_asked(struct store *store, int64_t game_id, int ply,
 	int64_t n = 0;
 
 	store_ok(store);
-	st = store_stmt_id(store, sql, game_id, error_r);
-	if (st == NULL)
-		return -1;
-	sqlite3_bind_int(st, 2, ply);
+	st = store_stmt_bind(store, sql, error_r, STORE_INT(game_id),
+			     STORE_INT(ply));
 	if (store_query_int64(store, st, &n, "reading the hints asked",
 			      error_r) < 0)
 		return -1;
@@ -219,24 +192,16 @@ int store_bot_hint_add(struct store *store, int64_t game_id, int ply,
 	if (ply < 1)
 		return store_fail(store, error_r, STORE_ERROR_USAGE,
 				  "a hint is for a ply from 1");
-	st = store_stmt(store, sql_waiting, error_r);
-	if (st == NULL)
-		return -1;
-	sqlite3_bind_int64(st, 1, game_id);
-	sqlite3_bind_int(st, 2, ply);
+	st = store_stmt_bind(store, sql_waiting, error_r, STORE_INT(game_id),
+			     STORE_INT(ply));
 	if (store_query_int64(store, st, &n, "reading the hints asked",
 			      error_r) < 0)
 		return -1;
 	if (n > 0)
 		return 1;
-	st = store_stmt(store, sql_add, error_r);
-	if (st == NULL)
-		return -1;
-	sqlite3_bind_int64(st, 1, game_id);
-	sqlite3_bind_int(st, 2, ply);
-	sqlite3_bind_int64(st, 3, player_id);
-	store_bind_id(st, 4, inbound_id);
-	sqlite3_bind_int64(st, 5, now);
+	st = store_stmt_bind(store, sql_add, error_r, STORE_INT(game_id),
+			     STORE_INT(ply), STORE_INT(player_id),
+			     STORE_ID(inbound_id), STORE_INT(now));
 	return store_run(store, st, "asking a hint", error_r);
 }
 
@@ -252,8 +217,6 @@ int store_bot_hint_next(struct store *store, struct store_bot_hint *h_r,
 	store_ok(store);
 	memset(h_r, 0, sizeof(*h_r));
 	st = store_stmt(store, sql, error_r);
-	if (st == NULL)
-		return -1;
 	r = store_step_one(store, st, "reading a hint asked", error_r);
 	if (r != 1)
 		return r;
@@ -276,11 +239,7 @@ int store_bot_hint_done(struct store *store, int64_t id, int64_t at,
 	sqlite3_stmt *st;
 
 	store_ok(store);
-	st = store_stmt(store, sql, error_r);
-	if (st == NULL)
-		return -1;
-	sqlite3_bind_int64(st, 1, id);
-	sqlite3_bind_int64(st, 2, at);
+	st = store_stmt_bind(store, sql, error_r, STORE_INT(id), STORE_INT(at));
 	if (store_run(store, st, "answering a hint", error_r) < 0)
 		return -1;
 	return sqlite3_changes(store->db) > 0 ? 1 : 0;

@@ -35,15 +35,9 @@ int store_vacation_add(struct store *store, int64_t player_id, int64_t from,
 	if (days < 0)
 		return store_fail(store, error_r, STORE_ERROR_USAGE,
 				  "a vacation of %d days from the bank", days);
-	st = store_stmt(store, sql, error_r);
-	if (st == NULL)
-		return -1;
-	sqlite3_bind_int64(st, 1, player_id);
-	sqlite3_bind_int64(st, 2, from);
-	sqlite3_bind_int64(st, 3, to);
-	sqlite3_bind_int(st, 4, days);
-	store_bind_id(st, 5, inbound_id);
-	sqlite3_bind_int64(st, 6, now);
+	st = store_stmt_bind(store, sql, error_r, STORE_INT(player_id),
+			     STORE_INT(from), STORE_INT(to), STORE_INT(days),
+			     STORE_ID(inbound_id), STORE_INT(now));
 	if (store_run(store, st, "booking a vacation", error_r) < 0)
 		return -1;
 	if (sqlite3_changes(store->db) == 0)
@@ -78,13 +72,8 @@ int store_vacations_for_player(struct store *store, int64_t player_id,
 	sqlite3_stmt *st;
 
 	store_ok(store);
-	*vacs_r = NULL;
-	*count_r = 0;
-	st = store_stmt(store, sql, error_r);
-	if (st == NULL)
-		return -1;
-	sqlite3_bind_int64(st, 1, player_id);
-	sqlite3_bind_int64(st, 2, after);
+	st = store_stmt_bind(store, sql, error_r, STORE_INT(player_id),
+			     STORE_INT(after));
 	return store_collect(store, st, sizeof(**vacs_r), vacation_read, NULL,
 			     vacs_r, count_r, "listing a player's vacations",
 			     error_r);
@@ -107,21 +96,14 @@ int store_vacation_cut(struct store *store, int64_t id, int64_t to, int days,
 	if (days < 0)
 		return store_fail(store, error_r, STORE_ERROR_USAGE,
 				  "a vacation of %d days from the bank", days);
-	st = store_stmt(store, sql_cut, error_r);
-	if (st == NULL)
-		return -1;
-	sqlite3_bind_int64(st, 1, id);
-	sqlite3_bind_int64(st, 2, to);
-	sqlite3_bind_int(st, 3, days);
+	st = store_stmt_bind(store, sql_cut, error_r, STORE_INT(id),
+			     STORE_INT(to), STORE_INT(days));
 	if (store_run(store, st, "cutting a vacation short", error_r) < 0)
 		return -1;
 	if (sqlite3_changes(store->db) > 0)
 		return 0;
-	st = store_stmt(store, sql_delete, error_r);
-	if (st == NULL)
-		return -1;
-	sqlite3_bind_int64(st, 1, id);
-	sqlite3_bind_int64(st, 2, to);
+	st = store_stmt_bind(store, sql_delete, error_r, STORE_INT(id),
+			     STORE_INT(to));
 	if (store_run(store, st, "cancelling a vacation", error_r) < 0)
 		return -1;
 	if (sqlite3_changes(store->db) > 0)
@@ -146,10 +128,7 @@ int store_player_clock_get(struct store *store, int64_t player_id,
 	store_ok(store);
 	memset(pc_r, 0, sizeof(*pc_r));
 	pc_r->player_id = player_id;
-	st = store_stmt(store, sql, error_r);
-	if (st == NULL)
-		return -1;
-	sqlite3_bind_int64(st, 1, player_id);
+	st = store_stmt_bind(store, sql, error_r, STORE_INT(player_id));
 	rc = store_step_one(store, st, "loading a player's clock", error_r);
 	if (rc <= 0)
 		return rc;
@@ -180,10 +159,9 @@ int store_player_clock_set(struct store *store,
 		return store_fail(store, error_r, STORE_ERROR_USAGE,
 				  "a bank of %d vacation days",
 				  pc->vacation_days);
-	st = store_stmt(store, sql, error_r);
+	st = store_stmt_bind(store, sql, error_r, STORE_INT(pc->player_id));
 	if (st == NULL)
 		return -1;
-	sqlite3_bind_int64(st, 1, pc->player_id);
 	if (pc->has_bank) {
 		sqlite3_bind_int(st, 2, pc->vacation_days);
 		sqlite3_bind_int64(st, 3, pc->accrued_at);
@@ -259,16 +237,10 @@ int store_clock_event_add(struct store *store, int64_t game_id,
 				  "a clock event's note of %zu bytes (at "
 				  "most %d)", strlen(note),
 				  CLOCK_EVENT_NOTE_MAX);
-	st = store_stmt(store, sql, error_r);
-	if (st == NULL)
-		return -1;
-	sqlite3_bind_int64(st, 1, game_id);
-	sqlite3_bind_int64(st, 2, now);
-	sqlite3_bind_text(st, 3, kind, -1, SQLITE_TRANSIENT);
-	store_bind_id(st, 4, player_id);
-	sqlite3_bind_int64(st, 5, seconds);
-	store_bind_text(st, 6, note);
-	store_bind_id(st, 7, inbound_id);
+	st = store_stmt_bind(store, sql, error_r, STORE_INT(game_id),
+			     STORE_INT(now), STORE_TEXT(kind),
+			     STORE_ID(player_id), STORE_INT(seconds),
+			     STORE_TEXT(note), STORE_ID(inbound_id));
 	if (store_run(store, st, "recording a clock event", error_r) < 0)
 		return -1;
 	if (sqlite3_changes(store->db) == 0)
@@ -301,12 +273,7 @@ int store_clock_events(struct store *store, int64_t game_id,
 	sqlite3_stmt *st;
 
 	store_ok(store);
-	*events_r = NULL;
-	*count_r = 0;
-	st = store_stmt(store, sql, error_r);
-	if (st == NULL)
-		return -1;
-	sqlite3_bind_int64(st, 1, game_id);
+	st = store_stmt_bind(store, sql, error_r, STORE_INT(game_id));
 	return store_collect(store, st, sizeof(**events_r), clock_event_read,
 			     store_clock_event_clear, events_r, count_r,
 			     "loading a game's clock history", error_r);
@@ -341,8 +308,6 @@ int store_games_next_deadline(struct store *store, int64_t *at_r,
 	store_ok(store);
 	*at_r = 0;
 	st = store_stmt(store, sql, error_r);
-	if (st == NULL)
-		return -1;
 	return store_query_int64(store, st, at_r,
 				 "finding the next deadline", error_r);
 }
@@ -358,13 +323,8 @@ int store_games_reminder_due(struct store *store, int64_t before,
 	sqlite3_stmt *st;
 
 	store_ok(store);
-	*games_r = NULL;
-	*count_r = 0;
-	st = store_stmt(store, sql, error_r);
-	if (st == NULL)
-		return -1;
-	sqlite3_bind_int64(st, 1, before);
-	sqlite3_bind_int64(st, 2, limit == 0 ? -1 : (int64_t)limit);
+	st = store_stmt_bind(store, sql, error_r, STORE_INT(before),
+			     STORE_LIMIT(limit));
 	return store_collect(store, st, sizeof(**games_r), store_game_read,
 			     store_game_clear, games_r, count_r,
 			     "listing reminders due", error_r);

@@ -64,13 +64,8 @@ int store_club_refs_exist(struct store *store, int64_t p1, int64_t p2,
 	bool ok[4];
 	int rc, i;
 
-	st = store_stmt(store, sql, error_r);
-	if (st == NULL)
-		return -1;
-	store_bind_id(st, 1, p1);
-	store_bind_id(st, 2, p2);
-	store_bind_id(st, 3, game);
-	store_bind_id(st, 4, season);
+	st = store_stmt_bind(store, sql, error_r, STORE_ID(p1), STORE_ID(p2),
+			     STORE_ID(game), STORE_ID(season));
 	rc = store_step_one(store, st, "finding players and games", error_r);
 	if (rc < 0)
 		return -1;
@@ -222,19 +217,14 @@ int store_ladder_event_add(struct store *store,
 	if (store_club_refs_exist(store, ev->player_id, ev->other_id,
 				  ev->game_id, 0, error_r) < 0)
 		return -1;
-	st = store_stmt(store, sql, error_r);
+	st = store_stmt_bind(store, sql, error_r, STORE_TEXT(ev->ladder),
+			     STORE_TEXT(ev->kind), STORE_INT(ev->at),
+			     STORE_INT(ev->player_id), STORE_ID(ev->other_id),
+			     STORE_ID(ev->game_id), STORE_TEXT(ev->outcome),
+			     STORE_ID(ev->position), STORE_TEXT(ev->actor),
+			     STORE_TEXT(ev->note));
 	if (st == NULL)
 		return -1;
-	sqlite3_bind_text(st, 1, ev->ladder, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(st, 2, ev->kind, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_int64(st, 3, ev->at);
-	sqlite3_bind_int64(st, 4, ev->player_id);
-	store_bind_id(st, 5, ev->other_id);
-	store_bind_id(st, 6, ev->game_id);
-	store_bind_text(st, 7, ev->outcome);
-	store_bind_id(st, 8, ev->position);
-	store_bind_text(st, 9, ev->actor);
-	store_bind_text(st, 10, ev->note);
 	/* An unknown mail is refused by its foreign key (USAGE too). */
 	store_bind_id(st, 11, ev->inbound_id);
 	store_bind_text(st, 13, ev->win);
@@ -282,12 +272,7 @@ int store_ladder_events(struct store *store, const char *ladder,
 	sqlite3_stmt *st;
 
 	store_ok(store);
-	*events_r = NULL;
-	*count_r = 0;
-	st = store_stmt(store, sql, error_r);
-	if (st == NULL)
-		return -1;
-	store_bind_text(st, 1, ladder);
+	st = store_stmt_bind(store, sql, error_r, STORE_TEXT(ladder));
 	return store_collect(store, st, sizeof(**events_r), ladder_event_read,
 			     store_ladder_event_clear, events_r, count_r,
 			     "loading a ladder's events", error_r);
@@ -298,35 +283,12 @@ int store_ladder_names(struct store *store, char ***names_r,
 {
 	static const char sql[] =
 		"SELECT DISTINCT ladder FROM ladder_events ORDER BY ladder";
-	char **list = NULL;
-	size_t n = 0, cap = 0;
 	sqlite3_stmt *st;
-	int rc;
 
 	store_ok(store);
-	*names_r = NULL;
-	if (count_r != NULL)
-		*count_r = 0;
 	st = store_stmt(store, sql, error_r);
-	if (st == NULL)
-		return -1;
-	list = store_array_grow(list, sizeof(*list), n, &cap);
-	while ((rc = store_step(store, st)) == SQLITE_ROW) {
-		/* Keep room for the terminating NULL. */
-		list = store_array_grow(list, sizeof(*list), n + 1, &cap);
-		list[n++] = store_col_strdup(st, 0);
-	}
-	store_stmt_done(st);
-	list[n] = NULL;
-	if (rc != SQLITE_DONE) {
-		store_strings_free(&list);
-		return store_fail_sqlite(store, error_r, rc,
-					 "listing the ladders");
-	}
-	*names_r = list;
-	if (count_r != NULL)
-		*count_r = n;
-	return 0;
+	return store_collect_strings(store, st, 0, names_r, count_r,
+				     "listing the ladders", error_r);
 }
 
 /* ---- which competition a game belongs to ------------------------------ */
@@ -387,15 +349,11 @@ int store_game_club_set(struct store *store, const struct store_game_club *gc,
 	if (store_club_refs_exist(store, 0, 0, gc->game_id, gc->season_id,
 				  error_r) < 0)
 		return -1;
-	st = store_stmt(store, sql, error_r);
-	if (st == NULL)
-		return -1;
-	sqlite3_bind_int64(st, 1, gc->game_id);
-	store_bind_text(st, 2, gc->ladder);
-	store_bind_id(st, 3, gc->season_id);
-	store_bind_id(st, 4, gc->group_no);
-	sqlite3_bind_int(st, 5, gc->rated ? 1 : 0);
-	store_bind_id(st, 6, gc->applied_at);
+	st = store_stmt_bind(store, sql, error_r, STORE_INT(gc->game_id),
+			     STORE_TEXT(gc->ladder), STORE_ID(gc->season_id),
+			     STORE_ID(gc->group_no),
+			     STORE_INT(gc->rated ? 1 : 0),
+			     STORE_ID(gc->applied_at));
 	return store_run_insert(store, st, "linking a game to a competition",
 				error_r);
 }
@@ -412,10 +370,7 @@ int store_game_club_get(struct store *store, int64_t game_id,
 	store_ok(store);
 	memset(gc_r, 0, sizeof(*gc_r));
 	gc_r->game_id = game_id;
-	st = store_stmt(store, sql, error_r);
-	if (st == NULL)
-		return -1;
-	sqlite3_bind_int64(st, 1, game_id);
+	st = store_stmt_bind(store, sql, error_r, STORE_INT(game_id));
 	rc = store_step_one(store, st, "loading a game's competition",
 			    error_r);
 	if (rc <= 0)
@@ -444,19 +399,13 @@ int store_game_club_applied(struct store *store, int64_t game_id, int64_t at,
 		return store_fail(store, error_r, STORE_ERROR_USAGE,
 				  "game %lld applied at 0 (\"not yet\")",
 				  (long long)game_id);
-	st = store_stmt(store, sql_apply, error_r);
-	if (st == NULL)
-		return -1;
-	sqlite3_bind_int64(st, 1, game_id);
-	sqlite3_bind_int64(st, 2, at);
+	st = store_stmt_bind(store, sql_apply, error_r, STORE_INT(game_id),
+			     STORE_INT(at));
 	if (store_run(store, st, "marking a result applied", error_r) < 0)
 		return -1;
 	if (sqlite3_changes(store->db) > 0)
 		return 0;
-	st = store_stmt(store, sql_linked, error_r);
-	if (st == NULL)
-		return -1;
-	sqlite3_bind_int64(st, 1, game_id);
+	st = store_stmt_bind(store, sql_linked, error_r, STORE_INT(game_id));
 	rc = store_query_int64(store, st, NULL, "finding a game's competition",
 			       error_r);
 	if (rc < 0)
@@ -482,12 +431,7 @@ int store_game_club_pending(struct store *store, size_t limit,
 	sqlite3_stmt *st;
 
 	store_ok(store);
-	*ids_r = NULL;
-	*count_r = 0;
-	st = store_stmt(store, sql, error_r);
-	if (st == NULL)
-		return -1;
-	sqlite3_bind_int64(st, 1, limit == 0 ? -1 : (int64_t)limit);
+	st = store_stmt_bind(store, sql, error_r, STORE_LIMIT(limit));
 	return store_collect(store, st, sizeof(**ids_r), id_read, NULL, ids_r,
 			     count_r, "listing results to apply", error_r);
 }
@@ -528,14 +472,9 @@ int store_league_season_add(struct store *store, const char *league,
 				  "a league season from %lld to %lld ends "
 				  "before it begins", (long long)starts,
 				  (long long)ends);
-	st = store_stmt(store, sql_add, error_r);
-	if (st == NULL)
-		return -1;
-	sqlite3_bind_text(st, 1, league, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_int(st, 2, number);
-	sqlite3_bind_int64(st, 3, starts);
-	sqlite3_bind_int64(st, 4, ends);
-	sqlite3_bind_int64(st, 5, now);
+	st = store_stmt_bind(store, sql_add, error_r, STORE_TEXT(league),
+			     STORE_INT(number), STORE_INT(starts),
+			     STORE_INT(ends), STORE_INT(now));
 	rc = store_run_insert(store, st, "adding a league season", error_r);
 	if (rc < 0)
 		return -1;
@@ -545,11 +484,8 @@ int store_league_season_add(struct store *store, const char *league,
 		return 0;
 	}
 	/* There already: hand out its id. */
-	st = store_stmt(store, sql_id, error_r);
-	if (st == NULL)
-		return -1;
-	sqlite3_bind_text(st, 1, league, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_int(st, 2, number);
+	st = store_stmt_bind(store, sql_id, error_r, STORE_TEXT(league),
+			     STORE_INT(number));
 	rc = store_query_int64(store, st, &id, "finding a league season",
 			       error_r);
 	if (rc < 0)
@@ -585,12 +521,7 @@ int store_league_seasons(struct store *store, const char *league,
 	sqlite3_stmt *st;
 
 	store_ok(store);
-	*seasons_r = NULL;
-	*count_r = 0;
-	st = store_stmt(store, sql, error_r);
-	if (st == NULL)
-		return -1;
-	store_bind_text(st, 1, league);
+	st = store_stmt_bind(store, sql, error_r, STORE_TEXT(league));
 	return store_collect(store, st, sizeof(**seasons_r),
 			     league_season_read, store_league_season_clear,
 			     seasons_r, count_r, "listing a league's seasons",
@@ -621,14 +552,9 @@ int store_league_member_add(struct store *store,
 	if (store_club_refs_exist(store, m->player_id, 0, 0, m->season_id,
 				  error_r) < 0)
 		return -1;
-	st = store_stmt(store, sql, error_r);
-	if (st == NULL)
-		return -1;
-	sqlite3_bind_int64(st, 1, m->season_id);
-	sqlite3_bind_int(st, 2, m->group_no);
-	sqlite3_bind_int(st, 3, m->division);
-	sqlite3_bind_int(st, 4, m->seed);
-	sqlite3_bind_int64(st, 5, m->player_id);
+	st = store_stmt_bind(store, sql, error_r, STORE_INT(m->season_id),
+			     STORE_INT(m->group_no), STORE_INT(m->division),
+			     STORE_INT(m->seed), STORE_INT(m->player_id));
 	return store_run_insert(store, st, "adding a league member", error_r);
 }
 
@@ -654,12 +580,7 @@ int store_league_members(struct store *store, int64_t season_id,
 	sqlite3_stmt *st;
 
 	store_ok(store);
-	*members_r = NULL;
-	*count_r = 0;
-	st = store_stmt(store, sql, error_r);
-	if (st == NULL)
-		return -1;
-	sqlite3_bind_int64(st, 1, season_id);
+	st = store_stmt_bind(store, sql, error_r, STORE_INT(season_id));
 	return store_collect(store, st, sizeof(**members_r),
 			     league_member_read, NULL, members_r, count_r,
 			     "listing a season's members", error_r);
@@ -675,12 +596,7 @@ int store_league_games(struct store *store, int64_t season_id,
 	sqlite3_stmt *st;
 
 	store_ok(store);
-	*games_r = NULL;
-	*count_r = 0;
-	st = store_stmt(store, sql, error_r);
-	if (st == NULL)
-		return -1;
-	sqlite3_bind_int64(st, 1, season_id);
+	st = store_stmt_bind(store, sql, error_r, STORE_INT(season_id));
 	return store_collect(store, st, sizeof(**games_r), game_club_read,
 			     game_club_clear_row, games_r, count_r,
 			     "listing a season's games", error_r);
@@ -710,10 +626,7 @@ int store_state_get(struct store *store, const char *key, int64_t *value_r,
 	*value_r = 0;
 	if (state_key_check(store, key, error_r) < 0)
 		return -1;
-	st = store_stmt(store, sql, error_r);
-	if (st == NULL)
-		return -1;
-	sqlite3_bind_text(st, 1, key, -1, SQLITE_TRANSIENT);
+	st = store_stmt_bind(store, sql, error_r, STORE_TEXT(key));
 	return store_query_int64(store, st, value_r, "reading a state value",
 				 error_r);
 }
@@ -729,10 +642,7 @@ int store_state_set(struct store *store, const char *key, int64_t value,
 	store_ok(store);
 	if (state_key_check(store, key, error_r) < 0)
 		return -1;
-	st = store_stmt(store, sql, error_r);
-	if (st == NULL)
-		return -1;
-	sqlite3_bind_text(st, 1, key, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_int64(st, 2, value);
+	st = store_stmt_bind(store, sql, error_r, STORE_TEXT(key),
+			     STORE_INT(value));
 	return store_run(store, st, "writing a state value", error_r);
 }

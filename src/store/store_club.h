@@ -68,7 +68,7 @@ int store_ladder_events(struct store *store, const char *ladder,
 			size_t *count_r, const char **error_r);
 /* The names of every ladder with an event, sorted, as a NULL-terminated
  * array (also counted in *count_r, which may be NULL); free with
- * store_strings_free. */
+ * store_strings_free.  Exported for tests/store/test_store_club.c. */
 int store_ladder_names(struct store *store, char ***names_r,
 		       size_t *count_r, const char **error_r);
 

@@ -140,10 +140,9 @@ int store_game_create(struct store *store, const struct store_game *game,
 	if (game->variant == NULL)
 		return store_fail(store, error_r, STORE_ERROR_USAGE,
 				  "a game needs a variant");
-	st = store_stmt(store, sql, error_r);
+	st = store_stmt_bind(store, sql, error_r, STORE_TEXT(game->variant));
 	if (st == NULL)
 		return -1;
-	sqlite3_bind_text(st, 1, game->variant, -1, SQLITE_TRANSIENT);
 	if (game_bind_mutable(store, st, game, error_r) < 0) {
 		store_stmt_done(st);
 		return -1;
@@ -168,10 +167,7 @@ int store_game_load(struct store *store, int64_t game_id,
 
 	store_ok(store);
 	*game_r = NULL;
-	st = store_stmt(store, sql, error_r);
-	if (st == NULL)
-		return -1;
-	sqlite3_bind_int64(st, 1, game_id);
+	st = store_stmt_bind(store, sql, error_r, STORE_INT(game_id));
 	rc = store_step_one(store, st, "loading a game", error_r);
 	if (rc <= 0)
 		return rc;
@@ -197,10 +193,9 @@ int store_game_update(struct store *store, const struct store_game *game,
 	sqlite3_stmt *st;
 
 	store_ok(store);
-	st = store_stmt(store, sql, error_r);
+	st = store_stmt_bind(store, sql, error_r, STORE_INT(game->id));
 	if (st == NULL)
 		return -1;
-	sqlite3_bind_int64(st, 1, game->id);
 	if (game_bind_mutable(store, st, game, error_r) < 0) {
 		store_stmt_done(st);
 		return -1;
@@ -258,10 +253,9 @@ int store_games_for_player(struct store *store, int64_t player_id,
 	store_ok(store);
 	*games_r = NULL;
 	*count_r = 0;
-	st = store_stmt(store, sql, error_r);
+	st = store_stmt_bind(store, sql, error_r, STORE_INT(player_id));
 	if (st == NULL)
 		return -1;
-	sqlite3_bind_int64(st, 1, player_id);
 	sqlite3_bind_int64(st, 9, statuses);
 	return games_collect(store, st, games_r, count_r,
 			     "listing a player's games", error_r);
@@ -280,13 +274,8 @@ int store_games_finished_for_player(struct store *store, int64_t player_id,
 	sqlite3_stmt *st;
 
 	store_ok(store);
-	*games_r = NULL;
-	*count_r = 0;
-	st = store_stmt(store, sql, error_r);
-	if (st == NULL)
-		return -1;
-	sqlite3_bind_int64(st, 1, player_id);
-	sqlite3_bind_int64(st, 2, limit == 0 ? -1 : (int64_t)limit);
+	st = store_stmt_bind(store, sql, error_r, STORE_INT(player_id),
+			     STORE_LIMIT(limit));
 	return games_collect(store, st, games_r, count_r,
 			     "listing a player's finished games", error_r);
 }
@@ -311,11 +300,10 @@ int store_games_list(struct store *store, unsigned statuses,
 	*games_r = NULL;
 	*count_r = 0;
 	if (single_status(statuses, &one)) {
-		st = store_stmt(store, sql_one, error_r);
+		st = store_stmt_bind(store, sql_one, error_r,
+				     STORE_TEXT(store_game_status_name(one)));
 		if (st == NULL)
 			return -1;
-		sqlite3_bind_text(st, 1, store_game_status_name(one), -1,
-				  SQLITE_STATIC);
 	} else {
 		st = store_stmt(store, sql_mask, error_r);
 		if (st == NULL)
@@ -339,13 +327,8 @@ int store_games_due(struct store *store, int64_t now, size_t limit,
 	sqlite3_stmt *st;
 
 	store_ok(store);
-	*games_r = NULL;
-	*count_r = 0;
-	st = store_stmt(store, sql, error_r);
-	if (st == NULL)
-		return -1;
-	sqlite3_bind_int64(st, 1, now);
-	sqlite3_bind_int64(st, 2, limit == 0 ? -1 : (int64_t)limit);
+	st = store_stmt_bind(store, sql, error_r, STORE_INT(now),
+			     STORE_LIMIT(limit));
 	return games_collect(store, st, games_r, count_r,
 			     "listing games due", error_r);
 }
@@ -362,10 +345,7 @@ int store_game_by_message_id(struct store *store, const char *message_id,
 	store_ok(store);
 	if (message_id == NULL)
 		return 0;
-	st = store_stmt(store, sql, error_r);
-	if (st == NULL)
-		return -1;
-	sqlite3_bind_text(st, 1, message_id, -1, SQLITE_TRANSIENT);
+	st = store_stmt_bind(store, sql, error_r, STORE_TEXT(message_id));
 	return store_query_int64(store, st, game_id_r, "finding a game by Message-ID", error_r);
 }
 
@@ -470,12 +450,7 @@ int store_game_move_records(struct store *store, int64_t game_id,
 	sqlite3_stmt *st;
 
 	store_ok(store);
-	*moves_r = NULL;
-	*count_r = 0;
-	st = store_stmt(store, sql_moves, error_r);
-	if (st == NULL)
-		return -1;
-	sqlite3_bind_int64(st, 1, game_id);
+	st = store_stmt_bind(store, sql_moves, error_r, STORE_INT(game_id));
 	return store_collect(store, st, sizeof(**moves_r), move_read,
 			     store_move_clear, moves_r, count_r,
 			     "loading moves", error_r);
@@ -484,35 +459,12 @@ int store_game_move_records(struct store *store, int64_t game_id,
 int store_game_moves(struct store *store, int64_t game_id, char ***moves_r,
 		     size_t *count_r, const char **error_r)
 {
-	char **list = NULL;
-	size_t n = 0, cap = 0;
 	sqlite3_stmt *st;
-	int rc;
 
 	store_ok(store);
-	*moves_r = NULL;
-	if (count_r != NULL)
-		*count_r = 0;
-	st = store_stmt(store, sql_moves, error_r);
-	if (st == NULL)
-		return -1;
-	sqlite3_bind_int64(st, 1, game_id);
-	list = store_array_grow(list, sizeof(*list), n, &cap);
-	while ((rc = store_step(store, st)) == SQLITE_ROW) {
-		/* Keep room for the terminating NULL. */
-		list = store_array_grow(list, sizeof(*list), n + 1, &cap);
-		list[n++] = store_col_strdup(st, 1);
-	}
-	store_stmt_done(st);
-	list[n] = NULL;
-	if (rc != SQLITE_DONE) {
-		store_strings_free(&list);
-		return store_fail_sqlite(store, error_r, rc, "loading moves");
-	}
-	*moves_r = list;
-	if (count_r != NULL)
-		*count_r = n;
-	return 0;
+	st = store_stmt_bind(store, sql_moves, error_r, STORE_INT(game_id));
+	return store_collect_strings(store, st, 1, moves_r, count_r,
+				     "loading moves", error_r);
 }
 
 /* ---- observers ------------------------------------------------------ */
@@ -526,12 +478,8 @@ int store_observer_add(struct store *store, int64_t game_id,
 	sqlite3_stmt *st;
 
 	store_ok(store);
-	st = store_stmt(store, sql, error_r);
-	if (st == NULL)
-		return -1;
-	sqlite3_bind_int64(st, 1, game_id);
-	sqlite3_bind_int64(st, 2, player_id);
-	sqlite3_bind_int64(st, 3, now);
+	st = store_stmt_bind(store, sql, error_r, STORE_INT(game_id),
+			     STORE_INT(player_id), STORE_INT(now));
 	return store_run_insert(store, st, "adding an observer", error_r);
 }
 
@@ -543,11 +491,8 @@ int store_observer_remove(struct store *store, int64_t game_id,
 	sqlite3_stmt *st;
 
 	store_ok(store);
-	st = store_stmt(store, sql, error_r);
-	if (st == NULL)
-		return -1;
-	sqlite3_bind_int64(st, 1, game_id);
-	sqlite3_bind_int64(st, 2, player_id);
+	st = store_stmt_bind(store, sql, error_r, STORE_INT(game_id),
+			     STORE_INT(player_id));
 	if (store_run(store, st, "removing an observer", error_r) < 0)
 		return -1;
 	return sqlite3_changes(store->db) > 0 ? 1 : 0;
@@ -568,12 +513,7 @@ int store_observer_list(struct store *store, int64_t game_id,
 	sqlite3_stmt *st;
 
 	store_ok(store);
-	*ids_r = NULL;
-	*count_r = 0;
-	st = store_stmt(store, sql, error_r);
-	if (st == NULL)
-		return -1;
-	sqlite3_bind_int64(st, 1, game_id);
+	st = store_stmt_bind(store, sql, error_r, STORE_INT(game_id));
 	return store_collect(store, st, sizeof(**ids_r), id_read, NULL, ids_r,
 			     count_r, "listing observers", error_r);
 }
@@ -649,10 +589,7 @@ int store_undo_offer_get(struct store *store, int64_t game_id,
 	store_ok(store);
 	*player_id_r = 0;
 	*ply_r = 0;
-	st = store_stmt(store, sql, error_r);
-	if (st == NULL)
-		return -1;
-	sqlite3_bind_int64(st, 1, game_id);
+	st = store_stmt_bind(store, sql, error_r, STORE_INT(game_id));
 	rc = store_step_one(store, st, "reading a request to take back",
 			    error_r);
 	if (rc <= 0)
@@ -676,11 +613,10 @@ int store_undo_offer_set(struct store *store, int64_t game_id,
 	if (player_id != 0 && ply < 0)
 		return store_fail(store, error_r, STORE_ERROR_USAGE,
 				  "bad ply %d", ply);
-	st = store_stmt(store, sql, error_r);
+	st = store_stmt_bind(store, sql, error_r, STORE_INT(game_id),
+			     STORE_ID(player_id));
 	if (st == NULL)
 		return -1;
-	sqlite3_bind_int64(st, 1, game_id);
-	store_bind_id(st, 2, player_id);
 	if (player_id != 0)
 		sqlite3_bind_int(st, 3, ply);
 	sqlite3_bind_int64(st, 4, now);

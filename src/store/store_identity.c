@@ -19,10 +19,7 @@ static int fpr_query_int64(struct store *store, const char *sql,
 	if (fingerprint == NULL ||
 	    store_fingerprint_normalise(fingerprint, fpr, 72) < 0)
 		return 0;
-	st = store_stmt(store, sql, error_r);
-	if (st == NULL)
-		return -1;
-	sqlite3_bind_text(st, 1, fpr, -1, SQLITE_TRANSIENT);
+	st = store_stmt_bind(store, sql, error_r, STORE_TEXT(fpr));
 	return store_query_int64(store, st, value_r, what, error_r);
 }
 
@@ -57,13 +54,9 @@ int store_claim_set(struct store *store, int64_t player_id,
 		return store_fail(store, error_r, STORE_ERROR_USAGE,
 				  "not a claimable address: %s",
 				  address ? address : "(null)");
-	st = store_stmt(store, sql, error_r);
-	if (st == NULL)
-		return -1;
-	sqlite3_bind_int64(st, 1, player_id);
-	sqlite3_bind_text(st, 2, address, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(st, 3, code, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_int64(st, 4, now);
+	st = store_stmt_bind(store, sql, error_r, STORE_INT(player_id),
+			     STORE_TEXT(address), STORE_TEXT(code),
+			     STORE_INT(now));
 	return store_run(store, st, "recording an address claim", error_r);
 }
 
@@ -78,9 +71,7 @@ int store_claim_get(struct store *store, int64_t player_id,
 
 	store_ok(store);
 	memset(claim_r, 0, sizeof(*claim_r));
-	st = store_stmt_id(store, sql, player_id, error_r);
-	if (st == NULL)
-		return -1;
+	st = store_stmt_bind(store, sql, error_r, STORE_INT(player_id));
 	rc = store_step_one(store, st, "loading a claim", error_r);
 	if (rc <= 0)
 		return rc;
@@ -104,11 +95,8 @@ int store_claim_find(struct store *store, const char *address,
 	store_ok(store);
 	if (address == NULL || code == NULL)
 		return 0;
-	st = store_stmt(store, sql, error_r);
-	if (st == NULL)
-		return -1;
-	sqlite3_bind_text(st, 1, address, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(st, 2, code, -1, SQLITE_TRANSIENT);
+	st = store_stmt_bind(store, sql, error_r, STORE_TEXT(address),
+			     STORE_TEXT(code));
 	return store_query_int64(store, st, player_id_r, "finding a claim",
 				 error_r);
 }
@@ -128,9 +116,7 @@ int store_claim_delete(struct store *store, int64_t player_id,
 	sqlite3_stmt *st;
 
 	store_ok(store);
-	st = store_stmt_id(store, sql, player_id, error_r);
-	if (st == NULL)
-		return -1;
+	st = store_stmt_bind(store, sql, error_r, STORE_INT(player_id));
 	return store_run(store, st, "dropping a claim", error_r);
 }
 
@@ -153,11 +139,8 @@ int store_key_revoke(struct store *store, const char *fingerprint,
 			    "finding a key", error_r);
 	if (r <= 0)
 		return r;
-	st = store_stmt(store, sql, error_r);
-	if (st == NULL)
-		return -1;
-	sqlite3_bind_text(st, 1, fpr, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_int64(st, 2, now);
+	st = store_stmt_bind(store, sql, error_r, STORE_TEXT(fpr),
+			     STORE_INT(now));
 	if (store_run(store, st, "revoking a key", error_r) < 0)
 		return -1;
 	if (player_id_r != NULL)
@@ -212,14 +195,9 @@ int store_key_claim_set(struct store *store, int64_t player_id,
 		return store_fail(store, error_r, STORE_ERROR_USAGE,
 				  "not a claimable key: %s",
 				  fingerprint ? fingerprint : "(null)");
-	st = store_stmt(store, sql, error_r);
-	if (st == NULL)
-		return -1;
-	sqlite3_bind_int64(st, 1, player_id);
-	sqlite3_bind_text(st, 2, fpr, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(st, 3, old, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(st, 4, code, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_int64(st, 5, now);
+	st = store_stmt_bind(store, sql, error_r, STORE_INT(player_id),
+			     STORE_TEXT(fpr), STORE_TEXT(old), STORE_TEXT(code),
+			     STORE_INT(now));
 	return store_run(store, st, "recording a key claim", error_r);
 }
 
@@ -240,11 +218,8 @@ int store_key_claim_find(struct store *store, const char *fingerprint,
 	if (fingerprint == NULL || code == NULL ||
 	    store_fingerprint_normalise(fingerprint, fpr, sizeof(fpr)) < 0)
 		return 0;
-	st = store_stmt(store, sql, error_r);
-	if (st == NULL)
-		return -1;
-	sqlite3_bind_text(st, 1, fpr, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(st, 2, code, -1, SQLITE_TRANSIENT);
+	st = store_stmt_bind(store, sql, error_r, STORE_TEXT(fpr),
+			     STORE_TEXT(code));
 	rc = store_step_one(store, st, "finding a key claim", error_r);
 	if (rc <= 0)
 		return rc;

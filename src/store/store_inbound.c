@@ -48,10 +48,7 @@ int store_inbound_seen(struct store *store, const char *sha256,
 	sqlite3_stmt *st;
 
 	store_ok(store);
-	st = store_stmt(store, sql, error_r);
-	if (st == NULL)
-		return -1;
-	store_bind_text(st, 1, sha256);
+	st = store_stmt_bind(store, sql, error_r, STORE_TEXT(sha256));
 	return store_query_int64(store, st, inbound_id_r, "looking up an inbound message", error_r);
 }
 
@@ -92,11 +89,10 @@ int store_inbound_record(struct store *store, const struct store_inbound *in,
 				  in->sha256 ? in->sha256 : "(null)");
 	if (in->duplicate_of != 0 && duplicate_ok(store, in, error_r) < 0)
 		return -1;
-	st = store_stmt(store, sql, error_r);
+	st = store_stmt_bind(store, sql, error_r, STORE_TEXT(in->message_id),
+			     STORE_TEXT(in->sha256));
 	if (st == NULL)
 		return -1;
-	store_bind_text(st, 1, in->message_id);
-	sqlite3_bind_text(st, 2, in->sha256, -1, SQLITE_TRANSIENT);
 	/* zeroblob for an empty mail (a NULL pointer would bind NULL), and
 	 * for a duplicate: its bytes are the first reading's. */
 	if (in->raw_len == 0 || in->raw == NULL || in->duplicate_of != 0)
@@ -128,11 +124,8 @@ int store_inbound_set_outcome(struct store *store, int64_t inbound_id,
 	sqlite3_stmt *st;
 
 	store_ok(store);
-	st = store_stmt(store, sql, error_r);
-	if (st == NULL)
-		return -1;
-	sqlite3_bind_int64(st, 1, inbound_id);
-	store_bind_text(st, 2, outcome);
+	st = store_stmt_bind(store, sql, error_r, STORE_INT(inbound_id),
+			     STORE_TEXT(outcome));
 	if (store_run(store, st, "setting an outcome", error_r) < 0)
 		return -1;
 	if (sqlite3_changes(store->db) == 0)
@@ -156,18 +149,10 @@ int store_inbound_load(struct store *store, int64_t inbound_id,
 
 	store_ok(store);
 	*in_r = NULL;
-	st = store_stmt(store, sql, error_r);
-	if (st == NULL)
-		return -1;
-	sqlite3_bind_int64(st, 1, inbound_id);
-	rc = store_step(store, st);
-	if (rc != SQLITE_ROW) {
-		store_stmt_done(st);
-		if (rc == SQLITE_DONE)
-			return 0;
-		return store_fail_sqlite(store, error_r, rc,
-					 "loading an inbound message");
-	}
+	st = store_stmt_bind(store, sql, error_r, STORE_INT(inbound_id));
+	rc = store_step_one(store, st, "loading an inbound message", error_r);
+	if (rc <= 0)
+		return rc;
 	in = xzalloc(sizeof(*in));
 	in->id = store_col_int64(st, 0);
 	in->message_id = store_col_strdup(st, 1);
@@ -204,10 +189,7 @@ int store_signature_seen(struct store *store, const char *content_sha256,
 	store_ok(store);
 	if (fingerprint_r != NULL)
 		*fingerprint_r = NULL;
-	st = store_stmt(store, sql, error_r);
-	if (st == NULL)
-		return -1;
-	store_bind_text(st, 1, content_sha256);
+	st = store_stmt_bind(store, sql, error_r, STORE_TEXT(content_sha256));
 	rc = store_step_one(store, st, "looking up a signature", error_r);
 	if (rc <= 0)
 		return rc;
@@ -240,14 +222,9 @@ int store_signature_record(struct store *store, const char *fingerprint,
 		return store_fail(store, error_r, STORE_ERROR_USAGE,
 				  "not an OpenPGP fingerprint: %s",
 				  fingerprint ? fingerprint : "(null)");
-	st = store_stmt(store, sql, error_r);
-	if (st == NULL)
-		return -1;
-	sqlite3_bind_text(st, 1, content_sha256, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(st, 2, fpr, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_int64(st, 3, signature_created);
-	store_bind_id(st, 4, inbound_id);
-	sqlite3_bind_int64(st, 5, now);
+	st = store_stmt_bind(store, sql, error_r, STORE_TEXT(content_sha256),
+			     STORE_TEXT(fpr), STORE_INT(signature_created),
+			     STORE_ID(inbound_id), STORE_INT(now));
 	return store_run_insert(store, st, "recording a signature", error_r);
 }
 
@@ -265,10 +242,7 @@ int store_signature_by_inbound(struct store *store, int64_t inbound_id,
 
 	store_ok(store);
 	sha256_r[0] = '\0';
-	st = store_stmt(store, sql, error_r);
-	if (st == NULL)
-		return -1;
-	sqlite3_bind_int64(st, 1, inbound_id);
+	st = store_stmt_bind(store, sql, error_r, STORE_INT(inbound_id));
 	rc = store_step_one(store, st, "looking up a mail's signature",
 			    error_r);
 	if (rc <= 0)

@@ -22,13 +22,9 @@ int store_league_signup_set(struct store *store, const char *league,
 				  "bad league name");
 	if (store_club_refs_exist(store, player_id, 0, 0, 0, error_r) < 0)
 		return -1;
-	st = store_stmt(store, sql, error_r);
-	if (st == NULL)
-		return -1;
-	sqlite3_bind_text(st, 1, league, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_int64(st, 2, player_id);
-	sqlite3_bind_int(st, 3, joined ? 1 : 0);
-	sqlite3_bind_int64(st, 4, now);
+	st = store_stmt_bind(store, sql, error_r, STORE_TEXT(league),
+			     STORE_INT(player_id), STORE_INT(joined ? 1 : 0),
+			     STORE_INT(now));
 	return store_run(store, st, "recording a league sign-up", error_r);
 }
 
@@ -45,11 +41,8 @@ int store_league_signup_get(struct store *store, const char *league,
 
 	store_ok(store);
 	*joined_r = false;
-	st = store_stmt(store, sql, error_r);
-	if (st == NULL)
-		return -1;
-	store_bind_text(st, 1, league);
-	sqlite3_bind_int64(st, 2, player_id);
+	st = store_stmt_bind(store, sql, error_r, STORE_TEXT(league),
+			     STORE_INT(player_id));
 	r = store_query_int64(store, st, &joined, "reading a league sign-up",
 			      error_r);
 	*joined_r = r == 1 && joined != 0;
@@ -71,12 +64,7 @@ int store_league_signups(struct store *store, const char *league,
 	sqlite3_stmt *st;
 
 	store_ok(store);
-	*ids_r = NULL;
-	*count_r = 0;
-	st = store_stmt(store, sql, error_r);
-	if (st == NULL)
-		return -1;
-	store_bind_text(st, 1, league);
+	st = store_stmt_bind(store, sql, error_r, STORE_TEXT(league));
 	return store_collect(store, st, sizeof(**ids_r), signup_read, NULL,
 			     ids_r, count_r, "listing a league's sign-ups",
 			     error_r);

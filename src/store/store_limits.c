@@ -48,13 +48,11 @@ int store_rate_add(struct store *store, const char *key, int64_t now,
 		return store_fail(store, error_r, STORE_ERROR_USAGE,
 				  "a counter needs a key, a window and an "
 				  "amount from 0");
-	st = store_stmt(store, sql, error_r);
+	st = store_stmt_bind(store, sql, error_r, STORE_TEXT(key),
+			     STORE_INT(now), STORE_INT(window_seconds),
+			     STORE_INT(amount));
 	if (st == NULL)
 		return -1;
-	sqlite3_bind_text(st, 1, key, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_int64(st, 2, now);
-	sqlite3_bind_int64(st, 3, window_seconds);
-	sqlite3_bind_int64(st, 4, amount);
 	return rate_read(store, st, true, total_r, start_r, "counting",
 			 error_r);
 }
@@ -69,12 +67,10 @@ int store_rate_peek(struct store *store, const char *key, int64_t now,
 	sqlite3_stmt *st;
 
 	store_ok(store);
-	st = store_stmt(store, sql, error_r);
+	st = store_stmt_bind(store, sql, error_r, STORE_TEXT(key),
+			     STORE_INT(now), STORE_INT(window_seconds));
 	if (st == NULL)
 		return -1;
-	store_bind_text(st, 1, key);
-	sqlite3_bind_int64(st, 2, now);
-	sqlite3_bind_int64(st, 3, window_seconds);
 	return rate_read(store, st, false, total_r, start_r,
 			 "reading a counter", error_r);
 }
@@ -124,10 +120,7 @@ int store_game_challenge_between(struct store *store, int64_t a, int64_t b,
 
 	store_ok(store);
 	*game_id_r = 0;
-	st = store_stmt_id(store, sql, a, error_r);
-	if (st == NULL)
-		return -1;
-	sqlite3_bind_int64(st, 2, b);
+	st = store_stmt_bind(store, sql, error_r, STORE_INT(a), STORE_INT(b));
 	if (store_query_int64(store, st, &id, "finding an open challenge",
 			      error_r) < 0)
 		return -1;

@@ -14,10 +14,7 @@ int store_mailbox_state_get(struct store *store, const char *source,
 	int rc;
 
 	store_ok(store);
-	st = store_stmt(store, sql, error_r);
-	if (st == NULL)
-		return -1;
-	store_bind_text(st, 1, source);
+	st = store_stmt_bind(store, sql, error_r, STORE_TEXT(source));
 	rc = store_step_one(store, st, "reading the mailbox state", error_r);
 	if (rc <= 0)
 		return rc;
@@ -44,16 +41,10 @@ int store_mailbox_state_set(struct store *store, const char *source,
 	if (source == NULL)
 		return store_fail(store, error_r, STORE_ERROR_USAGE,
 				  "a mailbox source needs a name");
-	st = store_stmt(store, sql, error_r);
-	if (st == NULL)
-		return -1;
-	sqlite3_bind_text(st, 1, source, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_int64(st, 2, uidvalidity);
-	sqlite3_bind_int64(st, 3, last_uid);
-	sqlite3_bind_int64(st, 4, now);
-	if (store_run(store, st, "saving the mailbox state", error_r) < 0)
-		return -1;
-	return 0;
+	st = store_stmt_bind(store, sql, error_r, STORE_TEXT(source),
+			     STORE_INT(uidvalidity), STORE_INT(last_uid),
+			     STORE_INT(now));
+	return store_run(store, st, "saving the mailbox state", error_r);
 }
 
 /* ---- rate limits ---------------------------------------------------- */
@@ -79,12 +70,10 @@ int store_rate_hit(struct store *store, const char *sender, int64_t now,
 	if (sender == NULL || window_seconds <= 0)
 		return store_fail(store, error_r, STORE_ERROR_USAGE,
 				  "a rate limit needs a sender and a window");
-	st = store_stmt(store, sql, error_r);
+	st = store_stmt_bind(store, sql, error_r, STORE_TEXT(sender),
+			     STORE_INT(now), STORE_INT(window_seconds));
 	if (st == NULL)
 		return -1;
-	sqlite3_bind_text(st, 1, sender, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_int64(st, 2, now);
-	sqlite3_bind_int64(st, 3, window_seconds);
 	rc = store_step(store, st);
 	if (rc == SQLITE_ROW) {
 		count = (long)store_col_int64(st, 0);
@@ -107,25 +96,16 @@ int store_rate_get(struct store *store, const char *sender, int64_t now,
 		"SELECT CASE WHEN ?2 - window_start >= ?3 THEN 0 ELSE count "
 		"END FROM rate_limits WHERE sender = ?1";
 	sqlite3_stmt *st;
-	long count = 0;
-	int rc;
+	int64_t count = 0;
 
 	store_ok(store);
-	st = store_stmt(store, sql, error_r);
-	if (st == NULL)
+	st = store_stmt_bind(store, sql, error_r, STORE_TEXT(sender),
+			     STORE_INT(now), STORE_INT(window_seconds));
+	if (store_query_int64(store, st, &count, "reading a rate counter",
+			      error_r) < 0)
 		return -1;
-	store_bind_text(st, 1, sender);
-	sqlite3_bind_int64(st, 2, now);
-	sqlite3_bind_int64(st, 3, window_seconds);
-	rc = store_step(store, st);
-	if (rc == SQLITE_ROW)
-		count = (long)store_col_int64(st, 0);
-	store_stmt_done(st);
-	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-		return store_fail_sqlite(store, error_r, rc,
-					 "reading a rate counter");
 	if (count_r != NULL)
-		*count_r = count;
+		*count_r = (long)count;
 	return 0;
 }
 
@@ -137,13 +117,8 @@ int store_rate_prune(struct store *store, int64_t before,
 	sqlite3_stmt *st;
 
 	store_ok(store);
-	st = store_stmt(store, sql, error_r);
-	if (st == NULL)
-		return -1;
-	sqlite3_bind_int64(st, 1, before);
-	if (store_run(store, st, "pruning rate counters", error_r) < 0)
-		return -1;
-	return 0;
+	st = store_stmt_bind(store, sql, error_r, STORE_INT(before));
+	return store_run(store, st, "pruning rate counters", error_r);
 }
 
 /* ---- attempts at one message (the poison-mail guard) ---------------- */

@@ -29,12 +29,10 @@ int store_game_message_add(struct store *store, int64_t game_id, int ply,
 	if (ply < 0 || player_id == 0)
 		return store_fail(store, error_r, STORE_ERROR_USAGE,
 				  "a note needs a player and a ply");
-	st = store_stmt(store, sql, error_r);
+	st = store_stmt_bind(store, sql, error_r, STORE_INT(game_id),
+			     STORE_INT(ply), STORE_INT(player_id));
 	if (st == NULL)
 		return -1;
-	sqlite3_bind_int64(st, 1, game_id);
-	sqlite3_bind_int(st, 2, ply);
-	sqlite3_bind_int64(st, 3, player_id);
 	sqlite3_bind_text(st, 4, text, (int)len, SQLITE_TRANSIENT);
 	store_bind_id(st, 5, inbound_id);
 	sqlite3_bind_int64(st, 6, now);
@@ -68,12 +66,7 @@ int store_game_messages(struct store *store, int64_t game_id,
 	sqlite3_stmt *st;
 
 	store_ok(store);
-	*msgs_r = NULL;
-	*count_r = 0;
-	st = store_stmt(store, sql, error_r);
-	if (st == NULL)
-		return -1;
-	sqlite3_bind_int64(st, 1, game_id);
+	st = store_stmt_bind(store, sql, error_r, STORE_INT(game_id));
 	return store_collect(store, st, sizeof(**msgs_r), message_read,
 			     store_game_message_clear, msgs_r, count_r,
 			     "loading a game's notes", error_r);

@@ -339,11 +339,10 @@ int store_outbox_due_lane(struct store *store, int64_t now, size_t limit,
 	store_ok(store);
 	*msgs_r = NULL;
 	*count_r = 0;
-	st = store_stmt(store, sql, error_r);
+	st = store_stmt_bind(store, sql, error_r, STORE_INT(now),
+			     STORE_LIMIT(limit));
 	if (st == NULL)
 		return -1;
-	sqlite3_bind_int64(st, 1, now);
-	sqlite3_bind_int64(st, 2, limit == 0 ? -1 : (int64_t)limit);
 	sqlite3_bind_int(st, 9, (int)lane);
 	return msgs_collect(store, st, msgs_r, count_r,
 			    "listing due messages", error_r);
@@ -401,12 +400,8 @@ static int outbox_update(struct store *s, const char *sql, int64_t id,
 	sqlite3_stmt *st;
 
 	store_ok(s);
-	st = store_stmt(s, sql, error_r);
-	if (st == NULL)
-		return -1;
-	sqlite3_bind_int64(st, 1, id);
-	sqlite3_bind_int64(st, 2, t);
-	store_bind_text(st, 3, text);
+	st = store_stmt_bind(s, sql, error_r, STORE_INT(id), STORE_INT(t),
+			     STORE_TEXT(text));
 	if (store_run(s, st, what, error_r) < 0)
 		return -1;
 	if (sqlite3_changes(s->db) == 0)
@@ -471,12 +466,8 @@ int store_outbox_list(struct store *store, enum store_outbox_filter filter,
 	if ((unsigned)filter > STORE_OUTBOX_FAILED)
 		return store_fail(store, error_r, STORE_ERROR_USAGE,
 				  "bad outbox filter %d", (int)filter);
-	st = store_stmt(store, sql, error_r);
-	if (st == NULL)
-		return -1;
-	sqlite3_bind_int64(st, 1, after_id);
-	sqlite3_bind_int(st, 2, (int)filter);
-	sqlite3_bind_int64(st, 3, limit == 0 ? -1 : (int64_t)limit);
+	st = store_stmt_bind(store, sql, error_r, STORE_INT(after_id),
+			     STORE_INT((int)filter), STORE_LIMIT(limit));
 	return msgs_collect(store, st, msgs_r, count_r, "listing the outbox",
 			    error_r);
 }
@@ -495,10 +486,9 @@ int store_outbox_by_message_id(struct store *store, const char *message_id,
 	*msg_r = NULL;
 	if (message_id == NULL)
 		return 0;
-	st = store_stmt(store, sql, error_r);
+	st = store_stmt_bind(store, sql, error_r, STORE_TEXT(message_id));
 	if (st == NULL)
 		return -1;
-	sqlite3_bind_text(st, 1, message_id, -1, SQLITE_TRANSIENT);
 	if (msgs_collect(store, st, msg_r, &n, "finding a sent message",
 			 error_r) < 0)
 		return -1;

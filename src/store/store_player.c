@@ -222,18 +222,12 @@ static int player_load_details(struct store *s, struct store_player *p,
 		"AND revoked IS NULL ORDER BY created, fingerprint";
 	sqlite3_stmt *st;
 
-	st = store_stmt(s, sql_addr, error_r);
-	if (st == NULL)
-		return -1;
-	sqlite3_bind_int64(st, 1, p->id);
+	st = store_stmt_bind(s, sql_addr, error_r, STORE_INT(p->id));
 	if (store_collect(s, st, sizeof(*p->addresses), address_read,
 			  address_clear, &p->addresses, &p->n_addresses,
 			  "loading addresses", error_r) < 0)
 		return -1;
-	st = store_stmt(s, sql_keys, error_r);
-	if (st == NULL)
-		return -1;
-	sqlite3_bind_int64(st, 1, p->id);
+	st = store_stmt_bind(s, sql_keys, error_r, STORE_INT(p->id));
 	return store_collect(s, st, sizeof(*p->fingerprints), string_read,
 			     store_string_clear, &p->fingerprints,
 			     &p->n_fingerprints, "loading keys", error_r);
@@ -250,10 +244,7 @@ int store_player_load(struct store *store, int64_t player_id,
 
 	store_ok(store);
 	*player_r = NULL;
-	st = store_stmt(store, sql, error_r);
-	if (st == NULL)
-		return -1;
-	sqlite3_bind_int64(st, 1, player_id);
+	st = store_stmt_bind(store, sql, error_r, STORE_INT(player_id));
 	rc = store_step_one(store, st, "loading a player", error_r);
 	if (rc <= 0)
 		return rc;
@@ -281,10 +272,9 @@ static int player_by(struct store *s, const char *sql, const char *key,
 	*player_r = NULL;
 	if (key == NULL)
 		return 0;
-	st = store_stmt(s, sql, error_r);
+	st = store_stmt_bind(s, sql, error_r, STORE_TEXT(key));
 	if (st == NULL)
 		return -1;
-	sqlite3_bind_text(st, 1, key, -1, SQLITE_TRANSIENT);
 	rc = store_step(s, st);
 	id = rc == SQLITE_ROW ? store_col_int64(st, 0) : 0;
 	store_stmt_done(st);
@@ -383,8 +373,6 @@ int store_player_list(struct store *store, struct store_player **players_r,
 	*players_r = NULL;
 	*count_r = 0;
 	st = store_stmt(store, sql, error_r);
-	if (st == NULL)
-		return -1;
 	if (store_collect(store, st, sizeof(**players_r), player_read,
 			  store_player_clear, players_r, count_r,
 			  "listing players", error_r) < 0)
@@ -416,13 +404,9 @@ int store_address_mark_failing(struct store *store, const char *address,
 	store_ok(store);
 	if (address == NULL)
 		return 0;
-	st = store_stmt(store, sql, error_r);
-	if (st == NULL)
-		return -1;
-	sqlite3_bind_text(st, 1, address, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_int(st, 2, failing ? 1 : 0);
-	sqlite3_bind_int64(st, 3, now);
-	store_bind_text(st, 4, reason);
+	st = store_stmt_bind(store, sql, error_r, STORE_TEXT(address),
+			     STORE_INT(failing ? 1 : 0), STORE_INT(now),
+			     STORE_TEXT(reason));
 	if (store_run(store, st, "marking an address", error_r) < 0)
 		return -1;
 	return sqlite3_changes(store->db) > 0 ? 1 : 0;
@@ -438,10 +422,7 @@ int store_player_last_move(struct store *store, int64_t player_id,
 
 	store_ok(store);
 	*at_r = 0;
-	st = store_stmt(store, sql, error_r);
-	if (st == NULL)
-		return -1;
-	sqlite3_bind_int64(st, 1, player_id);
+	st = store_stmt_bind(store, sql, error_r, STORE_INT(player_id));
 	return store_query_int64(store, st, at_r, "finding a player's last "
 				 "move", error_r);
 }

@@ -78,6 +78,35 @@ sqlite3_stmt *store_stmt(struct store *s, const char *sql,
  * shape most queries have. */
 sqlite3_stmt *store_stmt_id(struct store *s, const char *sql, int64_t id,
 			     const char **error_r);
+/* A value to bind (store_stmt_bind): STORE_INT, STORE_REAL, STORE_TEXT
+ * (NULL binds NULL), STORE_ID (0 binds NULL) or STORE_NULL. */
+struct store_value {
+	enum { STORE_V_NULL, STORE_V_INT, STORE_V_REAL, STORE_V_TEXT,
+	       STORE_V_ID } kind;
+	int64_t i;
+	double r;
+	const char *t;
+};
+#define STORE_NULL { .kind = STORE_V_NULL }
+#define STORE_INT(x) { .kind = STORE_V_INT, .i = (x) }
+#define STORE_REAL(x) { .kind = STORE_V_REAL, .r = (x) }
+#define STORE_TEXT(x) { .kind = STORE_V_TEXT, .t = (x) }
+#define STORE_ID(x) { .kind = STORE_V_ID, .i = (x) }
+/* A LIMIT of n rows, 0 for no limit (SQLite's -1). */
+#define STORE_LIMIT(n) STORE_INT((n) == 0 ? -1 : (int64_t)(n))
+/* store_stmt() with values[0..n) bound as ?1..?n. */
+sqlite3_stmt *store_stmt_values(struct store *s, const char *sql,
+				const char **error_r,
+				const struct store_value *values, size_t n);
+/* store_stmt() with its arguments bound in order:
+ * store_stmt_bind(s, sql, error_r, STORE_INT(id), STORE_TEXT(name)).
+ * The run, query, collect and step helpers below take its NULL (a failed
+ * prepare) and return -1, so a caller needs no check of its own. */
+#define store_stmt_bind(s, sql, error_r, ...) \
+	store_stmt_values((s), (sql), (error_r), \
+			  (const struct store_value[]){ __VA_ARGS__ }, \
+			  sizeof((const struct store_value[]){ __VA_ARGS__ }) / \
+				  sizeof(struct store_value))
 /* Reset a statement after use (keeps it cached). */
 void store_stmt_done(sqlite3_stmt *st);
 
@@ -102,11 +131,19 @@ int store_query_id_int64(struct store *s, const char *sql, int64_t id,
 /* Step a query to its end, reading each row with read_row into a new
  * element (zeroed, elem_size bytes) of a growing array.  0 with the array
  * in *(T **)list_r (NULL if no rows) and its length in *count_r; -1 on
- * failure, after clear_row on every element read (may be NULL). */
+ * failure, after clear_row on every element read (may be NULL), with
+ * NULL and 0 there. */
 int store_collect(struct store *s, sqlite3_stmt *st, size_t elem_size,
 		  void (*read_row)(sqlite3_stmt *st, void *elem),
 		  void (*clear_row)(void *elem), void *list_r,
 		  size_t *count_r, const char *what, const char **error_r);
+
+/* Step a query to its end, copying column col of each row into a
+ * NULL-terminated array: 0 with it in *list_r (never NULL) and its length
+ * in *count_r (may be NULL); -1 with NULL there (store_strings_free). */
+int store_collect_strings(struct store *s, sqlite3_stmt *st, int col,
+			  char ***list_r, size_t *count_r, const char *what,
+			  const char **error_r);
 
 /* sqlite3_step / sqlite3_exec through the fault injector. */
 int store_step(struct store *s, sqlite3_stmt *st);

@@ -45,12 +45,7 @@ int store_game_mails(struct store *store, int64_t game_id,
 	sqlite3_stmt *st;
 
 	store_ok(store);
-	*rows_r = NULL;
-	*count_r = 0;
-	st = store_stmt(store, sql, error_r);
-	if (st == NULL)
-		return -1;
-	sqlite3_bind_int64(st, 1, game_id);
+	st = store_stmt_bind(store, sql, error_r, STORE_INT(game_id));
 	return store_collect(store, st, sizeof(**rows_r), game_mail_read,
 			     store_game_mail_clear, rows_r, count_r,
 			     "listing a game's mails", error_r);

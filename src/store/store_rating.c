@@ -58,10 +58,7 @@ int store_rating_get(struct store *store, int64_t player_id,
 	store_ok(store);
 	memset(r_r, 0, sizeof(*r_r));
 	r_r->player_id = player_id;
-	st = store_stmt(store, sql, error_r);
-	if (st == NULL)
-		return -1;
-	sqlite3_bind_int64(st, 1, player_id);
+	st = store_stmt_bind(store, sql, error_r, STORE_INT(player_id));
 	rc = store_step_one(store, st, "loading a rating", error_r);
 	if (rc <= 0)
 		return rc;
@@ -90,16 +87,11 @@ int store_rating_set(struct store *store, const struct store_rating *r,
 	if (r->games < 0)
 		return store_fail(store, error_r, STORE_ERROR_USAGE,
 				  "a rating after %d games", r->games);
-	st = store_stmt(store, sql, error_r);
-	if (st == NULL)
-		return -1;
-	sqlite3_bind_int64(st, 1, r->player_id);
-	sqlite3_bind_double(st, 2, r->r);
-	sqlite3_bind_double(st, 3, r->rd);
-	sqlite3_bind_double(st, 4, r->vol);
-	sqlite3_bind_int(st, 5, r->games);
-	store_bind_id(st, 6, r->last_played);
-	sqlite3_bind_int(st, 7, r->last_lost_on_time ? 1 : 0);
+	st = store_stmt_bind(store, sql, error_r, STORE_INT(r->player_id),
+			     STORE_REAL(r->r), STORE_REAL(r->rd),
+			     STORE_REAL(r->vol), STORE_INT(r->games),
+			     STORE_ID(r->last_played),
+			     STORE_INT(r->last_lost_on_time ? 1 : 0));
 	if (store_run(store, st, "saving a rating", error_r) < 0)
 		return -1;
 	if (sqlite3_changes(store->db) == 0)
@@ -117,11 +109,7 @@ int store_ratings(struct store *store, struct store_rating **ratings_r,
 	sqlite3_stmt *st;
 
 	store_ok(store);
-	*ratings_r = NULL;
-	*count_r = 0;
 	st = store_stmt(store, sql, error_r);
-	if (st == NULL)
-		return -1;
 	return store_collect(store, st, sizeof(**ratings_r), rating_read,
 			     NULL, ratings_r, count_r, "listing the ratings",
 			     error_r);
@@ -177,18 +165,12 @@ int store_rating_change_add(struct store *store,
 	if (store_club_refs_exist(store, c->player_id, 0, c->game_id, 0,
 				  error_r) < 0)
 		return -1;
-	st = store_stmt(store, sql, error_r);
-	if (st == NULL)
-		return -1;
-	sqlite3_bind_int64(st, 1, c->game_id);
-	sqlite3_bind_int64(st, 2, c->player_id);
-	sqlite3_bind_double(st, 3, c->r_before);
-	sqlite3_bind_double(st, 4, c->rd_before);
-	sqlite3_bind_double(st, 5, c->vol_before);
-	sqlite3_bind_double(st, 6, c->r_after);
-	sqlite3_bind_double(st, 7, c->rd_after);
-	sqlite3_bind_double(st, 8, c->vol_after);
-	sqlite3_bind_int64(st, 9, c->at);
+	st = store_stmt_bind(store, sql, error_r, STORE_INT(c->game_id),
+			     STORE_INT(c->player_id), STORE_REAL(c->r_before),
+			     STORE_REAL(c->rd_before),
+			     STORE_REAL(c->vol_before), STORE_REAL(c->r_after),
+			     STORE_REAL(c->rd_after), STORE_REAL(c->vol_after),
+			     STORE_INT(c->at));
 	return store_run_insert(store, st, "recording a rating change",
 				error_r);
 }
@@ -219,12 +201,7 @@ int store_rating_changes(struct store *store, int64_t game_id,
 	sqlite3_stmt *st;
 
 	store_ok(store);
-	*changes_r = NULL;
-	*count_r = 0;
-	st = store_stmt(store, sql, error_r);
-	if (st == NULL)
-		return -1;
-	sqlite3_bind_int64(st, 1, game_id);
+	st = store_stmt_bind(store, sql, error_r, STORE_INT(game_id));
 	return store_collect(store, st, sizeof(**changes_r),
 			     rating_change_read, NULL, changes_r, count_r,
 			     "loading a game's rating changes", error_r);
@@ -240,11 +217,7 @@ int store_rated_games(struct store *store, int64_t **ids_r, size_t *count_r,
 	sqlite3_stmt *st;
 
 	store_ok(store);
-	*ids_r = NULL;
-	*count_r = 0;
 	st = store_stmt(store, sql, error_r);
-	if (st == NULL)
-		return -1;
 	return store_collect(store, st, sizeof(**ids_r), id_read, NULL, ids_r,
 			     count_r, "listing the rated games", error_r);
 }

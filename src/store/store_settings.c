@@ -202,10 +202,7 @@ int store_settings_get(struct store *store, int64_t player_id,
 	store_settings_default(s_r);
 	if (player_id == 0)
 		return 0;
-	st = store_stmt(store, sql, error_r);
-	if (st == NULL)
-		return -1;
-	sqlite3_bind_int64(st, 1, player_id);
+	st = store_stmt_bind(store, sql, error_r, STORE_INT(player_id));
 	rc = store_step_one(store, st, "loading a player's settings", error_r);
 	if (rc <= 0)
 		return rc;
@@ -256,28 +253,19 @@ int store_settings_set(struct store *store, int64_t player_id,
 		return store_fail(store, error_r, STORE_ERROR_USAGE,
 				  "not a time zone name: %.*s",
 				  (int)sizeof(s->timezone), s->timezone);
-	st = store_stmt(store, sql_exists, error_r);
-	if (st == NULL)
-		return -1;
-	sqlite3_bind_int64(st, 1, player_id);
+	st = store_stmt_bind(store, sql_exists, error_r, STORE_INT(player_id));
 	rc = store_query_int64(store, st, NULL, "finding a player", error_r);
 	if (rc < 0)
 		return -1;
 	if (rc == 0)
 		return store_fail(store, error_r, STORE_ERROR_USAGE,
 				  "no player %lld", (long long)player_id);
-	st = store_stmt(store, sql, error_r);
-	if (st == NULL)
-		return -1;
-	sqlite3_bind_int64(st, 1, player_id);
-	sqlite3_bind_int(st, 2, s->confirm ? 1 : 0);
-	sqlite3_bind_text(st, 3, pic, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 4, moves, -1, SQLITE_STATIC);
-	sqlite3_bind_int(st, 5, s->digest ? 1 : 0);
-	sqlite3_bind_int64(st, 6, now);
-	sqlite3_bind_int(st, 7, s->reminders ? 1 : 0);
-	sqlite3_bind_text(st, 8, s->timezone, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_int(st, 9, s->standings ? 1 : 0);
+	st = store_stmt_bind(store, sql, error_r, STORE_INT(player_id),
+			     STORE_INT(s->confirm ? 1 : 0), STORE_TEXT(pic),
+			     STORE_TEXT(moves), STORE_INT(s->digest ? 1 : 0),
+			     STORE_INT(now), STORE_INT(s->reminders ? 1 : 0),
+			     STORE_TEXT(s->timezone),
+			     STORE_INT(s->standings ? 1 : 0));
 	return store_run(store, st, "saving a player's settings", error_r);
 }
 
@@ -299,13 +287,9 @@ int store_digest_add(struct store *store, int64_t player_id, int64_t game_id,
 	if (from_ply < 0)
 		return store_fail(store, error_r, STORE_ERROR_USAGE,
 				  "digest from ply %d", from_ply);
-	st = store_stmt(store, sql, error_r);
-	if (st == NULL)
-		return -1;
-	sqlite3_bind_int64(st, 1, player_id);
-	sqlite3_bind_int64(st, 2, game_id);
-	sqlite3_bind_int(st, 3, from_ply);
-	sqlite3_bind_int64(st, 4, now);
+	st = store_stmt_bind(store, sql, error_r, STORE_INT(player_id),
+			     STORE_INT(game_id), STORE_INT(from_ply),
+			     STORE_INT(now));
 	return store_run(store, st, "noting a change for a digest", error_r);
 }
 
@@ -323,12 +307,7 @@ int store_digest_due(struct store *store, int64_t before, int64_t **ids_r,
 	sqlite3_stmt *st;
 
 	store_ok(store);
-	*ids_r = NULL;
-	*count_r = 0;
-	st = store_stmt(store, sql, error_r);
-	if (st == NULL)
-		return -1;
-	sqlite3_bind_int64(st, 1, before);
+	st = store_stmt_bind(store, sql, error_r, STORE_INT(before));
 	return store_collect(store, st, sizeof(**ids_r), digest_id_read, NULL,
 			     ids_r, count_r, "listing digests due", error_r);
 }
@@ -353,12 +332,7 @@ int store_digest_items(struct store *store, int64_t player_id,
 	sqlite3_stmt *st;
 
 	store_ok(store);
-	*items_r = NULL;
-	*count_r = 0;
-	st = store_stmt(store, sql, error_r);
-	if (st == NULL)
-		return -1;
-	sqlite3_bind_int64(st, 1, player_id);
+	st = store_stmt_bind(store, sql, error_r, STORE_INT(player_id));
 	return store_collect(store, st, sizeof(**items_r), digest_item_read,
 			     NULL, items_r, count_r, "loading a digest",
 			     error_r);
@@ -372,9 +346,6 @@ int store_digest_clear(struct store *store, int64_t player_id,
 	sqlite3_stmt *st;
 
 	store_ok(store);
-	st = store_stmt(store, sql, error_r);
-	if (st == NULL)
-		return -1;
-	sqlite3_bind_int64(st, 1, player_id);
+	st = store_stmt_bind(store, sql, error_r, STORE_INT(player_id));
 	return store_run(store, st, "clearing a digest", error_r);
 }

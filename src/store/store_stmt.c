@@ -46,12 +46,46 @@ sqlite3_stmt *store_stmt_id(struct store *s, const char *sql, int64_t id,
 	return st;
 }
 
+sqlite3_stmt *store_stmt_values(struct store *s, const char *sql,
+				const char **error_r,
+				const struct store_value *values, size_t n)
+{
+	sqlite3_stmt *st = store_stmt(s, sql, error_r);
+	size_t i;
+
+	for (i = 0; st != NULL && i < n; i++) {
+		const struct store_value *v = &values[i];
+		int at = (int)i + 1;
+
+		switch (v->kind) {
+		case STORE_V_INT:
+			sqlite3_bind_int64(st, at, v->i);
+			break;
+		case STORE_V_REAL:
+			sqlite3_bind_double(st, at, v->r);
+			break;
+		case STORE_V_TEXT:
+			store_bind_text(st, at, v->t);
+			break;
+		case STORE_V_ID:
+			store_bind_id(st, at, v->i);
+			break;
+		case STORE_V_NULL:
+			break;
+		}
+	}
+	return st;
+}
+
 /* store_run, and with unique_ok store_run_insert. */
 static int run_to_end(struct store *s, sqlite3_stmt *st, bool unique_ok,
 		      const char *what, const char **error_r)
 {
-	int rc = store_step(s, st);
+	int rc;
 
+	if (st == NULL)
+		return -1;
+	rc = store_step(s, st);
 	store_stmt_done(st);
 	if (rc == SQLITE_DONE)
 		return 0;
@@ -75,8 +109,11 @@ int store_run_insert(struct store *s, sqlite3_stmt *st, const char *what,
 int store_query_int64(struct store *s, sqlite3_stmt *st, int64_t *value_r,
 		      const char *what, const char **error_r)
 {
-	int rc = store_step(s, st);
+	int rc;
 
+	if (st == NULL)
+		return -1;
+	rc = store_step(s, st);
 	if (rc == SQLITE_ROW && value_r != NULL)
 		*value_r = sqlite3_column_int64(st, 0);
 	store_stmt_done(st);
@@ -107,6 +144,10 @@ int store_collect(struct store *s, sqlite3_stmt *st, size_t elem_size,
 	size_t n = 0, cap = 0;
 	int rc;
 
+	memcpy(list_r, &list, sizeof(list));
+	*count_r = 0;
+	if (st == NULL)
+		return -1;
 	while ((rc = store_step(s, st)) == SQLITE_ROW) {
 		list = store_array_grow(list, elem_size, n, &cap);
 		read_row(st, list + n * elem_size);
@@ -122,6 +163,37 @@ int store_collect(struct store *s, sqlite3_stmt *st, size_t elem_size,
 	*count_r = n;
 	if (rc != SQLITE_DONE)
 		return store_fail_sqlite(s, error_r, rc, what);
+	return 0;
+}
+
+int store_collect_strings(struct store *s, sqlite3_stmt *st, int col,
+			  char ***list_r, size_t *count_r, const char *what,
+			  const char **error_r)
+{
+	char **list = NULL;
+	size_t n = 0, cap = 0;
+	int rc;
+
+	*list_r = NULL;
+	if (count_r != NULL)
+		*count_r = 0;
+	if (st == NULL)
+		return -1;
+	list = store_array_grow(list, sizeof(*list), n, &cap);
+	while ((rc = store_step(s, st)) == SQLITE_ROW) {
+		/* Keep room for the terminating NULL. */
+		list = store_array_grow(list, sizeof(*list), n + 1, &cap);
+		list[n++] = store_col_strdup(st, col);
+	}
+	store_stmt_done(st);
+	list[n] = NULL;
+	if (rc != SQLITE_DONE) {
+		store_strings_free(&list);
+		return store_fail_sqlite(s, error_r, rc, what);
+	}
+	*list_r = list;
+	if (count_r != NULL)
+		*count_r = n;
 	return 0;
 }
 
@@ -239,8 +311,11 @@ void store_strings_free(char ***strings)
 int store_step_one(struct store *s, sqlite3_stmt *st, const char *what,
 		   const char **error_r)
 {
-	int rc = store_step(s, st);
+	int rc;
 
+	if (st == NULL)
+		return -1;
+	rc = store_step(s, st);
 	if (rc == SQLITE_ROW)
 		return 1;
 	store_stmt_done(st);
