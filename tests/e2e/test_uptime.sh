@@ -15,8 +15,11 @@
 # mail was not answered exactly as the rules say (one answer; none for
 # an unverified sender's second refusal of the day, or an address that
 # is not a player's), if a reply went out twice, or if the daemon died.
-# UPTIME_HOURS (default 24) shortens the day for a quick look; UPTIME_SEED
-# (default 7) chooses the moves.
+# UPTIME_HOURS (default 24) shortens the day: `make check` runs 8 hours
+# (two Fischer games, both lost on time; a reload and two Postfix
+# outages; every leak check), `make soak` the whole day, whose day game
+# and daily digest need all 24.  UPTIME_SEED (default 7) chooses the
+# moves.
 set -u
 . "$(dirname "$0")/lib-game.sh"
 game_require_stack
@@ -479,8 +482,12 @@ ndig=$(db "select count(*) from outbox where kind = 'digest'")
 timed=$(db "select count(*) from games where end_reason = 'time' and
 	id in ($(IFS=,; echo "${CLOCKGAMES[*]}"))")
 echo "# ${#CLOCKGAMES[@]} clock games, $timed lost on time; $nrem reminders; $ndig digests"
+# dave's day game runs out at the end of the day; in a shorter one every
+# Fischer game still does (the last starts 3 hours before the end)
+want=${#CLOCKGAMES[@]}
+[ "$HOURS" -ge 24 ] || want=$((want - 1))
 tap_check "every clock game whose player stopped was lost on time" \
-	test "$timed" = "${#CLOCKGAMES[@]}"
+	test "$timed" = "$want"
 tap_check "reminders were sent (dave's day game, the Fischer games)" \
 	test "$nrem" -ge 2
 if [ "$HOURS" -ge 24 ]; then
