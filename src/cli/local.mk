@@ -26,7 +26,6 @@ nobase_dist_pkgdata_DATA += templates/record-error.txt templates/admin-games.txt
 
 # The command as users run it: exact outputs, exit statuses, messages.
 dist_check_SCRIPTS += tests/cli/test_cli.sh
-EXTRA_DIST += tests/cli/lib.sh
 TESTS += tests/cli/test_cli.sh
 # The operator's ladder, league and ratings commands on a ladder that the
 # real ashesd runs (--once over a folder of mails).
