@@ -1,7 +1,7 @@
 # tests: shared test helpers and the test summary.
 
 # --- shared (owner: lead) ---
-EXTRA_DIST += tests/summary.sh tests/e2e/lib.sh tests/e2e/test_limits.sh
+EXTRA_DIST += tests/summary.sh tests/lib.sh tests/e2e/lib.sh tests/e2e/test_limits.sh
 TESTS += tests/e2e/test_limits.sh
 # --- end shared ---
 

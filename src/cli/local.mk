@@ -39,7 +39,6 @@ cli_tests = tests/cli/test_cli.sh tests/cli/test_club.sh \
 	tests/cli/test_site.sh tests/cli/test_think.sh
 dist_check_SCRIPTS += $(cli_tests)
 TESTS += $(cli_tests)
-EXTRA_DIST += tests/cli/lib.sh
 # Its pages (src/render/site.c).
 nobase_dist_pkgdata_DATA += templates/site/head.html \
 	templates/site/index.html templates/site/game.html

@@ -8,7 +8,8 @@
 # rated, and the commands must show, move, refuse and recompute exactly.
 set -u
 : "${ASHES_SRCDIR:=$(cd "$(dirname "$0")/../.." && pwd)}"
-. "$ASHES_SRCDIR/tests/cli/lib.sh"
+. "$ASHES_SRCDIR/tests/lib.sh"
+t_tmp
 unset ASHES_DB ASHES_NOW
 db=$tmp/ashes.db
 conf=$tmp/ashesd.conf
@@ -35,7 +36,7 @@ EOF
 # ashesd once: the mail in the folder, then its timer.
 daemon() {
 	"$ashesd" --once -c "$conf" >>"$tmp/daemon.log" 2>&1 </dev/null
-	check "ashesd --once ($1)" 0 "$?"
+	t_is "ashesd --once ($1)" 0 "$?"
 }
 
 # send WHO TEXT: a mail from WHO's registered address, read by ashesd.
@@ -49,15 +50,15 @@ send() {
 
 # Without ladders yet.
 run ratings --db "$db"
-check "ratings on an empty database" "0:No ratings yet." "$rc:$out"
+t_is "ratings on an empty database" "0:No ratings yet." "$rc:$out"
 run ratings --recompute --db "$db"
-check "recompute on an empty database" "0:ratings recomputed from 0 rated game(s)" "$rc:$out"
+t_is "recompute on an empty database" "0:ratings recomputed from 0 rated game(s)" "$rc:$out"
 
 for p in alice bob carol dave; do
 	"$ashes" player add "$p" "$p@example.org" --config "$conf" >/dev/null
 done
 run ladder show main --config "$conf"
-check "before the daemon's timer: nobody has joined" "0:Ladder main (0 members, rated):" "$rc:$(printf '%s\n' "$out" | head -1)"
+t_is "before the daemon's timer: nobody has joined" "0:Ladder main (0 members, rated):" "$rc:$(printf '%s\n' "$out" | head -1)"
 daemon "the members join"
 
 # (The rules below the standings are the service's words, tested there.)
@@ -66,11 +67,11 @@ show_main="Ladder main (3 members, rated):
   2. bob
   3. carol"
 run ladder show main --config "$conf"
-check "ladder show: the members in the configuration's order" "0:$show_main" "$rc:$(printf '%s\n' "$out" | sed -n '1,4p')"
+t_is "ladder show: the members in the configuration's order" "0:$show_main" "$rc:$(printf '%s\n' "$out" | sed -n '1,4p')"
 run --config "$conf" ladder show main
-check "ladder show: --config before the command" "0:$show_main" "$rc:$(printf '%s\n' "$out" | sed -n '1,4p')"
+t_is "ladder show: --config before the command" "0:$show_main" "$rc:$(printf '%s\n' "$out" | sed -n '1,4p')"
 run ladder show main --db "$db"
-check "ladder show without the configuration" '1:ashes ladder show: no ladder "main" in the configuration' "$rc:$err"
+t_is "ladder show without the configuration" '1:ashes ladder show: no ladder "main" in the configuration' "$rc:$err"
 
 # The history's times are the daemon's; the rest is exact.
 history() { # the history, each line's time as TIME
@@ -78,7 +79,7 @@ history() { # the history, each line's time as TIME
 	out=$(printf '%s\n' "$out" | sed 's/^\([0-9]*\)  [0-9-]* [0-9:]* UTC  /\1  TIME  /')
 }
 history
-check "ladder history: the members joined, by the daemon" "0:1  TIME  alice joined  [daemon]: listed in the configuration
+t_is "ladder history: the members joined, by the daemon" "0:1  TIME  alice joined  [daemon]: listed in the configuration
 2  TIME  bob joined  [daemon]: listed in the configuration
 3  TIME  carol joined  [daemon]: listed in the configuration" "$rc:$out"
 
@@ -87,14 +88,14 @@ check "ladder history: the members joined, by the daemon" "0:1  TIME  alice join
 T=$(($(date +%s) + 600))
 T_UTC=$(date -u -d "@$T" '+%Y-%m-%d %H:%M:%S UTC')
 ASHES_NOW=$T run ladder move main carol 1 --note "seeded" --config "$conf"
-check "ladder move" "0:ladder main: carol moved from place 3 to 1" "$rc:$out"
+t_is "ladder move" "0:ladder main: carol moved from place 3 to 1" "$rc:$out"
 show_moved="  1. carol
   2. alice
   3. bob"
 run ladder show main --config "$conf"
-check "ladder show after the move" "$show_moved" "$(printf '%s\n' "$out" | sed -n '2,4p')"
+t_is "ladder show after the move" "$show_moved" "$(printf '%s\n' "$out" | sed -n '2,4p')"
 run ladder history main --config "$conf"
-check "ladder history: the move, at ASHES_NOW, the operator's, with the note" \
+t_is "ladder history: the move, at ASHES_NOW, the operator's, with the note" \
 	"4  $T_UTC  carol put at place 1  [operator]: seeded" "$(printf '%s\n' "$out" | tail -1)"
 
 # Refused, changing nothing.
@@ -104,7 +105,7 @@ refuse() { # refuse NAME EXPECTED-ERR ARGS...
 	local name=$1 expected=$2
 	shift 2
 	ASHES_NOW=$T run "$@"
-	check "refused: $name" "1:$expected" "$rc:$err"
+	t_is "refused: $name" "1:$expected" "$rc:$err"
 }
 usage='usage: ashes ladder show NAME | ladder history NAME | ladder move NAME PLAYER POS [--note TEXT] [--config FILE] [--db PATH]'
 refuse "no such ladder" 'ashes ladder move: no ladder "nope" in the configuration' \
@@ -128,13 +129,13 @@ refuse "no subcommand" "$usage" ladder --config "$conf"
 refuse "unknown subcommand" "$usage" ladder frob main --config "$conf"
 refuse "history without NAME" "$usage" ladder history --config "$conf"
 run ladder show nope --config "$conf"
-check "ladder show: no such ladder" '1:ashes ladder show: no ladder "nope" in the configuration' "$rc:$err"
+t_is "ladder show: no such ladder" '1:ashes ladder show: no ladder "nope" in the configuration' "$rc:$err"
 ASHES_NOW=soon run ladder move main carol 1 --config "$conf"
-check "ladder move: a bad ASHES_NOW" "1:ashes ladder move: ASHES_NOW is not a number of seconds: soon" "$rc:$err"
+t_is "ladder move: a bad ASHES_NOW" "1:ashes ladder move: ASHES_NOW is not a number of seconds: soon" "$rc:$err"
 history
-check "the refusals changed no place and logged nothing" "$history_before" "$out"
+t_is "the refusals changed no place and logged nothing" "$history_before" "$out"
 run ladder show main --config "$conf"
-check "the refusals changed no place" "$show_moved" "$(printf '%s\n' "$out" | sed -n '2,4p')"
+t_is "the refusals changed no place" "$show_moved" "$(printf '%s\n' "$out" | sed -n '2,4p')"
 
 # Two ladder games, played by mail to their end: the daemon rates them.
 # play GAME CHALLENGER DEFENDER: the defender accepts, four plies (the
@@ -145,7 +146,7 @@ play() {
 	send "$defender" "accept $game"
 	white=$("$ashes" games --all --db "$db" | awk -v g="$game" '$1 == g { print $3 }')
 	black=$("$ashes" games --all --db "$db" | awk -v g="$game" '$1 == g { print $4 }')
-	check "game $game: $challenger against $defender" \
+	t_is "game $game: $challenger against $defender" \
 		"$(printf '%s\n' "$challenger" "$defender" | sort | tr '\n' ' ')" \
 		"$(printf '%s\n' "$white" "$black" | sort | tr '\n' ' ')"
 	for ply in 1 2 3 4; do
@@ -160,7 +161,7 @@ play() {
 	done
 	send "$loser" "resign $game"
 	run games --all --db "$db"
-	check "game $game finished after 4 plies" "finished 4" \
+	t_is "game $game finished after 4 plies" "finished 4" \
 		"$(printf '%s\n' "$out" | awk -v g="$game" '$1 == g { print $2, $5 }')"
 	result=$(printf '%s\n' "$out" | awk -v g="$game" '$1 == g { print $6 }')
 }
@@ -169,17 +170,17 @@ play() {
 play 1 bob carol carol
 result1=$result
 run ladder show main --config "$conf"
-check "a challenger's win moves the ladder" "  1. bob
+t_is "a challenger's win moves the ladder" "  1. bob
   2. carol
   3. alice" "$(printf '%s\n' "$out" | sed -n '2,4p')"
 play 2 alice bob bob
 result2=$result
 run ladder show main --config "$conf"
-check "a second challenger's win" "  1. alice
+t_is "a second challenger's win" "  1. alice
   2. bob
   3. carol" "$(printf '%s\n' "$out" | sed -n '2,4p')"
 history
-check "ladder history: the games, by mail and by the daemon" "5  TIME  bob challenged carol (game 1)  [mail, inbound 1]
+t_is "ladder history: the games, by mail and by the daemon" "5  TIME  bob challenged carol (game 1)  [mail, inbound 1]
 6  TIME  carol accepted game 1  [mail, inbound 2]
 7  TIME  game 1: bob beat carol  [daemon]: $result1
 8  TIME  alice challenged bob (game 2)  [mail, inbound 8]
@@ -189,8 +190,8 @@ check "ladder history: the games, by mail and by the daemon" "5  TIME  bob chall
 
 # The ratings the daemon gave, and the same rebuilt from the games.
 run ratings --config "$conf"
-check "ratings: three players rated" "0:3" "$rc:$(printf '%s\n' "$out" | wc -l)"
-check "ratings: bob played both games, provisional" 1 \
+t_is "ratings: three players rated" "0:3" "$rc:$(printf '%s\n' "$out" | wc -l)"
+t_is "ratings: bob played both games, provisional" 1 \
 	"$(printf '%s\n' "$out" | grep -c '^[123]\. bob [0-9]*? RD [0-9]*, 2 game(s)$')"
 ratings_daemon=$out
 raw() { sqlite3 "$db" "SELECT player_id, r, rd, vol FROM ratings ORDER BY player_id"; }
@@ -198,41 +199,41 @@ have_sqlite=no
 command -v sqlite3 >/dev/null 2>&1 && have_sqlite=yes
 [ $have_sqlite = yes ] && raw_daemon=$(raw)
 run ratings --recompute --config "$conf"
-check "ratings --recompute" "0:ratings recomputed from 2 rated game(s)" "$rc:$out"
+t_is "ratings --recompute" "0:ratings recomputed from 2 rated game(s)" "$rc:$out"
 run ratings --config "$conf"
-check "recomputed: the same ratings" "$ratings_daemon" "$out"
+t_is "recomputed: the same ratings" "$ratings_daemon" "$out"
 run ratings --recompute --db "$db"
-check "ratings --recompute again" "0:ratings recomputed from 2 rated game(s)" "$rc:$out"
+t_is "ratings --recompute again" "0:ratings recomputed from 2 rated game(s)" "$rc:$out"
 run ratings --db "$db"
-check "recomputed twice: the same ratings" "$ratings_daemon" "$out"
+t_is "recomputed twice: the same ratings" "$ratings_daemon" "$out"
 if [ $have_sqlite = yes ]; then
-	check "recomputed: the same numbers, to the last digit" "$raw_daemon" "$(raw)"
+	t_is "recomputed: the same numbers, to the last digit" "$raw_daemon" "$(raw)"
 	# Ratings gone wrong are rebuilt from the games, not kept.
 	sqlite3 "$db" "UPDATE ratings SET r = 1000, rd = 60, games = 9"
 	run ratings --db "$db"
-	check "ratings damaged" no "$([ "$out" = "$ratings_daemon" ] && echo yes || echo no)"
+	t_is "ratings damaged" no "$([ "$out" = "$ratings_daemon" ] && echo yes || echo no)"
 	run ratings --recompute --db "$db"
-	check "recompute after the damage" "0:ratings recomputed from 2 rated game(s)" "$rc:$out"
-	check "recompute rebuilt the numbers" "$raw_daemon" "$(raw)"
+	t_is "recompute after the damage" "0:ratings recomputed from 2 rated game(s)" "$rc:$out"
+	t_is "recompute rebuilt the numbers" "$raw_daemon" "$(raw)"
 	run ratings --db "$db"
-	check "recompute rebuilt the ratings shown" "$ratings_daemon" "$out"
+	t_is "recompute rebuilt the ratings shown" "$ratings_daemon" "$out"
 else
 	echo "# SKIP: no sqlite3 to compare the stored numbers"
 fi
 run ratings extra --db "$db"
-check "ratings: a word too many" "1:usage: ashes ratings [--recompute] [--config FILE] [--db PATH]" "$rc:$err"
+t_is "ratings: a word too many" "1:usage: ashes ratings [--recompute] [--config FILE] [--db PATH]" "$rc:$err"
 run ratings --bogus --db "$db"
-check "ratings: an unknown option" "1:ashes ratings: unknown option --bogus" "$rc:$(printf '%s\n' "$err" | head -1)"
+t_is "ratings: an unknown option" "1:ashes ratings: unknown option --bogus" "$rc:$(printf '%s\n' "$err" | head -1)"
 
 # Leagues: none in the ladder's configuration; one whose first season
 # has begun (ashesd's timer begins it, creating its games) and one whose
 # first season is far away, in a configuration of their own.
 run league show spring --config "$conf"
-check "league show: no such league" '1:ashes league show: no league "spring" in the configuration' "$rc:$err"
+t_is "league show: no such league" '1:ashes league show: no league "spring" in the configuration' "$rc:$err"
 run league list --config "$conf"
-check "league: usage" "1:usage: ashes league show NAME [--config FILE] [--db PATH]" "$rc:$err"
+t_is "league: usage" "1:usage: ashes league show NAME [--config FILE] [--db PATH]" "$rc:$err"
 run league show --config "$conf"
-check "league show without NAME" 1 "$rc"
+t_is "league show without NAME" 1 "$rc"
 ldb=$tmp/league.db
 cat >"$tmp/league.conf" <<EOF
 [source]
@@ -260,26 +261,25 @@ done
 run league show later --config "$tmp/league.conf"
 # (The league's own words are the service's, tested there: here what
 # the command shows of which league and season.)
-check "league show: before its first season" "0:No season has begun.
+t_is "league show: before its first season" "0:No season has begun.
 
 League later has no season yet.
 The first begins on 2999-01-01 00:00 UTC." "$rc:$(printf '%s\n' "$out" | sed -n '1,4p')"
 run league show spring --config "$tmp/league.conf"
-check "league show: a season due, not begun yet" "0:No season has begun." "$rc:$(printf '%s\n' "$out" | head -1)"
-check "league show: when it was due" "Its first season was to begin on 2020-01-06 00:00 UTC; it begins as soon as" \
+t_is "league show: a season due, not begun yet" "0:No season has begun." "$rc:$(printf '%s\n' "$out" | head -1)"
+t_is "league show: when it was due" "Its first season was to begin on 2020-01-06 00:00 UTC; it begins as soon as" \
 	"$(printf '%s\n' "$out" | grep '^Its first')"
 "$ashesd" --once -c "$tmp/league.conf" >>"$tmp/daemon.log" 2>&1 </dev/null
-check "ashesd --once (the league's season begins)" 0 "$?"
+t_is "ashesd --once (the league's season begins)" 0 "$?"
 ASHES_NOW=$(date +%s) run league show spring --config "$tmp/league.conf"
-check "league show: the season begun" "0:yes" \
+t_is "league show: the season begun" "0:yes" \
 	"$rc:$(printf '%s\n' "$out" | head -1 | grep -q '^Season [0-9]*: .* UTC to .* UTC, 3 players in 1 group(s) (begun .* UTC)\.$' && echo yes)"
-check "league show: its group's standings" "Group 1:
+t_is "league show: its group's standings" "Group 1:
 1. alice 0
 2. bob 0
 3. carol 0" \
 	"$(printf '%s\n' "$out" | sed -n '/^Group 1:/,/^$/p' | sed '/^$/d' | awk '{ print $1, $2, $3 }' | sed 's/ *$//')"
 run games --db "$ldb"
-check "the season's three games" 3 "$(printf '%s\n' "$out" | grep -c ' active ')"
+t_is "the season's three games" 3 "$(printf '%s\n' "$out" | grep -c ' active ')"
 
-echo "1..$n"
-[ "$failed" -eq 0 ]
+t_end

@@ -12,7 +12,8 @@
 # size, not blank, showing the board picture, and no console errors.
 set -u
 : "${ASHES_SRCDIR:=$(cd "$(dirname "$0")/../.." && pwd)}"
-. "$ASHES_SRCDIR/tests/cli/lib.sh"
+. "$ASHES_SRCDIR/tests/lib.sh"
+t_tmp
 unset ASHES_DB ASHES_NOW
 db=$tmp/ashes.db
 conf=$tmp/ashesd.conf
@@ -51,7 +52,7 @@ EOF
 
 daemon() {
 	"$ashesd" --once -c "$conf" >>"$tmp/daemon.log" 2>&1 </dev/null
-	check "ashesd --once ($1)" 0 "$?"
+	t_is "ashesd --once ($1)" 0 "$?"
 }
 
 # send WHO TEXT: a mail from WHO's registered address, read by ashesd.
@@ -70,10 +71,10 @@ games_col() { # games_col COLUMN
 
 # An empty database makes a site too: an index saying so.
 run site "$tmp/empty" --db "$tmp/empty.db"
-check "site of an empty database" "0:$tmp/empty: 0 game page(s) and the index" "$rc:$out"
-check "the empty site: its marker and index" ".ashes-site index.html" \
+t_is "site of an empty database" "0:$tmp/empty: 0 game page(s) and the index" "$rc:$out"
+t_is "the empty site: its marker and index" ".ashes-site index.html" \
 	"$(cd "$tmp/empty" && ls -A | tr '\n' ' ' | sed 's/ $//')"
-check "the empty site says there is no game" 1 \
+t_is "the empty site says there is no game" 1 \
 	"$(grep -c 'No game has been played yet' "$tmp/empty/index.html")"
 
 for p in alice bob carol; do
@@ -83,7 +84,7 @@ done
 "$ashes" player add 'eve<b>&"x' eve@example.org --config "$conf" >/dev/null
 daemon "the members join, the league's season begins"
 league_games=$(games_col 1 | wc -l)
-check "the league's game" 1 "$league_games"
+t_is "the league's game" 1 "$league_games"
 
 # A ladder game: four plies (a note between them), then a resignation.
 send bob "ladder challenge main alice"
@@ -103,7 +104,7 @@ for ply in 1 2 3 4; do
 	fi
 done
 send "$white" "resign $g1"
-check "the ladder game finished" "finished 4" \
+t_is "the ladder game finished" "finished 4" \
 	"$("$ashes" games --all --db "$db" | awk -v g="$g1" '$1 == g { print $2, $5 }')"
 
 # A game still running, with a player whose name needs escaping.
@@ -115,25 +116,25 @@ m2=$("$ashes" legal --size 4 | head -1)
 if [ "$w2" = carol ]; then send carol "move $g2 1 $m2"; else send eve "move $g2 1 $m2"; fi
 # A note while it runs: for the players, not for the site (issue 22, 14b).
 send carol "message $g2 running-game-secret-note"
-check "the running game" "active 1" \
+t_is "the running game" "active 1" \
 	"$("$ashes" games --all --db "$db" | awk -v g="$g2" '$1 == g { print $2, $5 }')"
 all_games=$(games_col 1 | sort -n | tr '\n' ' ')
-check "three games" 3 "$(printf '%s\n' $all_games | wc -l)"
+t_is "three games" 3 "$(printf '%s\n' $all_games | wc -l)"
 
 # ---- the site ----------------------------------------------------------
 run site "$site" --config "$conf"
-check "ashes site" "0:$site: 3 game page(s) and the index" "$rc:$out"
-check "ashes site: nothing on stderr" "" "$err"
+t_is "ashes site" "0:$site: 3 game page(s) and the index" "$rc:$out"
+t_is "ashes site: nothing on stderr" "" "$err"
 for g in $all_games; do
-	check "game $g: its page" yes "$([ -f "$site/game-$g.html" ] && echo yes)"
+	t_is "game $g: its page" yes "$([ -f "$site/game-$g.html" ] && echo yes)"
 done
 plies() { ls "$site/game-$1" | sort -t- -k2 -n | tr '\n' ' ' | sed 's/ $//'; }
-check "game $g1: a board before the first ply and after each" \
+t_is "game $g1: a board before the first ply and after each" \
 	"ply-0.svg ply-1.svg ply-2.svg ply-3.svg ply-4.svg" "$(plies "$g1")"
-check "game $g2: two boards" "ply-0.svg ply-1.svg" "$(plies "$g2")"
-check "a board is an SVG picture" 1 "$(head -c 200 "$site/game-$g1/ply-4.svg" | grep -c '^<svg xmlns="http://www.w3.org/2000/svg"')"
-check "the last board shows the resignation" 1 "$(grep -c '>Black wins<' "$site/game-$g1/ply-4.svg")"
-check "the board before it does not" 0 "$(grep -c ' wins<' "$site/game-$g1/ply-3.svg")"
+t_is "game $g2: two boards" "ply-0.svg ply-1.svg" "$(plies "$g2")"
+t_is "a board is an SVG picture" 1 "$(head -c 200 "$site/game-$g1/ply-4.svg" | grep -c '^<svg xmlns="http://www.w3.org/2000/svg"')"
+t_is "the last board shows the resignation" 1 "$(grep -c '>Black wins<' "$site/game-$g1/ply-4.svg")"
+t_is "the board before it does not" 0 "$(grep -c ' wins<' "$site/game-$g1/ply-3.svg")"
 
 # What the pages say, as text (python3's html.parser, tags and script
 # left out, entities decoded).
@@ -168,62 +169,62 @@ text() { python3 "$tmp/text.py" "$1"; }
 
 index=$(text "$site/index.html")
 # Newest first, each with its players, status and competition.
-check "index: every game, newest first" \
+t_is "index: every game, newest first" \
 	"$(printf '%s\n' $all_games | sort -rn | sed 's/^/Game /' | tr '\n' ' ')" \
 	"$(printf '%s\n' "$index" | grep -o '^|Game [0-9]*' | sed 's/^|//' | tr '\n' ' ')"
-check "index: the ladder game's row" \
+t_is "index: the ladder game's row" \
 	"|Game $g1|$white|$black|finished|0-1 (resignation)|4" \
 	"$(printf '%s\n' "$index" | grep "^|Game $g1|" | sed 's/|[0-9-]* [0-9:]* UTC.*//')"
-check "index: the ladder game's competition" 1 \
+t_is "index: the ladder game's competition" 1 \
 	"$(printf '%s\n' "$index" | grep "^|Game $g1|" | grep -c '|ladder main$')"
-check "index: the league's game" 1 \
+t_is "index: the league's game" 1 \
 	"$(printf '%s\n' "$index" | grep -c '|league spring, season [0-9]*, group 1$')"
-check "index: names escaped and shown as written" 1 \
+t_is "index: names escaped and shown as written" 1 \
 	"$(printf '%s\n' "$index" | grep "^|Game $g2|" | grep -c '^|Game [0-9]*|\(eve<b>&"x|carol\|carol|eve<b>&"x\)|active|')"
-check "index: no raw markup from a name" 0 "$(grep -c 'eve<b>' "$site/index.html")"
-check "index: the ladder's standings, as ashes ladder show" \
+t_is "index: no raw markup from a name" 0 "$(grep -c 'eve<b>' "$site/index.html")"
+t_is "index: the ladder's standings, as ashes ladder show" \
 	"$("$ashes" ladder show main --config "$conf" | head -4 | sed 's/^ *//')" \
 	"$(printf '%s\n' "$index" | sed -n '/^Ladder main (/,+3p')"
-check "index: the league's standings" 1 "$(printf '%s\n' "$index" | grep -c '^League spring$')"
-check "index: the ratings, as ashes ratings" \
+t_is "index: the league's standings" 1 "$(printf '%s\n' "$index" | grep -c '^League spring$')"
+t_is "index: the ratings, as ashes ratings" \
 	"$("$ashes" ratings --config "$conf")" \
 	"$(printf '%s\n' "$index" | sed -n '/^Ratings$/,$p' | sed 1d | grep -v '^Made ')"
 
 page=$(text "$site/game-$g1.html")
-check "game page: the players" "White|$white
+t_is "game page: the players" "White|$white
 Black|$black" "$(printf '%s\n' "$page" | grep '^White|\|^Black|')"
-check "game page: the result and how" 1 \
+t_is "game page: the result and how" 1 \
 	"$(printf '%s\n' "$page" | grep -c "^Result|0-1: $black (Black) won by resignation\$")"
-check "game page: the variant" 1 "$(printf '%s\n' "$page" | grep -c '^Variant|size=3 tax=removed$')"
-check "game page: the clock and what is left" 1 \
+t_is "game page: the variant" 1 "$(printf '%s\n' "$page" | grep -c '^Variant|size=3 tax=removed$')"
+t_is "game page: the clock and what is left" 1 \
 	"$(printf '%s\n' "$page" | grep -c '^Clock|days:3[^;]*; time left: White [0-9dhms ]*, Black [0-9dhms ]*$')"
-check "game page: the competition" 1 "$(printf '%s\n' "$page" | grep -c '^Competition|ladder main$')"
-check "game page: the move list" \
+t_is "game page: the competition" 1 "$(printf '%s\n' "$page" | grep -c '^Competition|ladder main$')"
+t_is "game page: the move list" \
 	"$(i=0; for m in $moves; do i=$((i + 1)); if [ $((i % 2)) -eq 1 ]; then w=$white; else w=$black; fi; printf '|%d|%s|%s|\n' $i "$m" "$w"; done)" \
 	"$(printf '%s\n' "$page" | grep '^|[0-9]*|' | sed 's/|[0-9-]* [0-9:]* UTC$/|/')"
-check "game page: the note, escaped" 1 \
+t_is "game page: the note, escaped" 1 \
 	"$(printf '%s\n' "$page" | grep -c "after ply 2, .* UTC: <script>alert(1)</script> & \"so\" 'it' goes\$")"
-check "game page: a note isolated from the text around it (bidi)" 1 \
+t_is "game page: a note isolated from the text around it (bidi)" 1 \
 	"$(grep -c '<bdi>&lt;script&gt;alert(1)&lt;/script&gt;' "$site/game-$g1.html")"
-check "game page: no script but its own" 1 "$(grep -c '<script' "$site/game-$g1.html")"
-check "game page: no archive yet, how to make one" 1 \
+t_is "game page: no script but its own" 1 "$(grep -c '<script' "$site/game-$g1.html")"
+t_is "game page: no archive yet, how to make one" 1 \
 	"$(printf '%s\n' "$page" | grep -c "ashes archive export $g1 -o archive/game-$g1.tar.gz.*ashes archive verify")"
-check "game page: no link to a missing archive" 0 "$(grep -c 'href="archive/' "$site/game-$g1.html")"
+t_is "game page: no link to a missing archive" 0 "$(grep -c 'href="archive/' "$site/game-$g1.html")"
 page2=$(text "$site/game-$g2.html")
-check "running game page: its names escaped" 1 \
+t_is "running game page: its names escaped" 1 \
 	"$(grep -c '<h1>Game '"$g2"': [^<]*&lt;b&gt;&amp;&quot;x' "$site/game-$g2.html")"
-check "running game page: no clock" 1 "$(printf '%s\n' "$page2" | grep -c '^Clock|none$')"
-check "running game page: its note not shown" 0 \
+t_is "running game page: no clock" 1 "$(printf '%s\n' "$page2" | grep -c '^Clock|none$')"
+t_is "running game page: its note not shown" 0 \
 	"$(grep -c 'running-game-secret-note' "$site/game-$g2.html" "$site/index.html" | awk -F: '{ n += $2 } END { print n }')"
-check "running game page: says when notes are shown" 1 \
+t_is "running game page: says when notes are shown" 1 \
 	"$(printf '%s\n' "$page2" | grep -c "The players' notes are published here once the game is over.")"
 # [site] notes = never: not even the finished game's.
 sed 's/^\[ladder main\]$/[site]\nnotes = never\n&/' "$conf" >"$tmp/never.conf"
 run site "$tmp/never" --config "$tmp/never.conf"
-check "notes = never: the site is made" 0 "$rc"
-check "notes = never: no note of the finished game" 0 \
+t_is "notes = never: the site is made" 0 "$rc"
+t_is "notes = never: no note of the finished game" 0 \
 	"$(grep -c 'alert(1)' "$tmp/never/game-$g1.html")"
-check "notes = never: the page says so" 1 \
+t_is "notes = never: the page says so" 1 \
 	"$(grep -c "This club does not publish the players' notes." "$tmp/never/game-$g1.html")"
 
 # Every link and picture leads to a file of the site, every #anchor to an
@@ -291,28 +292,28 @@ for name in sorted(os.listdir(root)):
 print("%d pages checked, %d problems" % (len(
     [x for x in os.listdir(root) if x.endswith(".html")]), bad))
 EOF
-check "every link leads to the site, every tag nests" \
+t_is "every link leads to the site, every tag nests" \
 	"4 pages checked, 0 problems" "$(python3 "$tmp/links.py" "$site")"
 # libxml2's HTML parser too, where there is one: it knows no HTML5
 # element (section, main, ...), and nothing else may trouble it.
 if command -v xmllint >/dev/null 2>&1; then
-	check "xmllint --html: no error but the HTML5 elements it does not know" "" \
+	t_is "xmllint --html: no error but the HTML5 elements it does not know" "" \
 		"$(xmllint --html --noout "$site"/*.html 2>&1 | grep ' error : ' |
 			grep -v 'error : Tag \(header\|main\|section\|figure\|figcaption\|footer\|nav\|bdi\) invalid$')"
 	printf '<!DOCTYPE html>\n<p title="a & b">x</p>\n' >"$tmp/amp.html"
-	check "xmllint --html: would see an ampersand unescaped" 1 \
+	t_is "xmllint --html: would see an ampersand unescaped" 1 \
 		"$(xmllint --html --noout "$tmp/amp.html" 2>&1 | grep -c ' error : ')"
 else
 	echo "# SKIP: no xmllint (libxml2-utils): the pages were read by python3 alone"
 fi
-check "game page: a link to each board's anchor" \
+t_is "game page: a link to each board's anchor" \
 	"ply-0 ply-1 ply-2 ply-3 ply-4" \
 	"$(grep -o 'id="ply-[0-9]*"' "$site/game-$g1.html" | sed 's/id="//; s/"//' | tr '\n' ' ' | sed 's/ $//')"
-check "game page: each board's picture" 5 "$(grep -c '<img src="game-'"$g1"'/ply-[0-4].svg"' "$site/game-$g1.html")"
+t_is "game page: each board's picture" 5 "$(grep -c '<img src="game-'"$g1"'/ply-[0-4].svg"' "$site/game-$g1.html")"
 # The checker itself finds a broken link and a tag left open.
 mkdir "$tmp/broken"
 printf '<!DOCTYPE html>\n<p><a href="nowhere.html">x</a> <img src="b.svg" alt="b"><div>\n</p>\n' >"$tmp/broken/index.html"
-check "the checker finds what is broken" "index.html: </p> at line 3 closes <div> of line 2
+t_is "the checker finds what is broken" "index.html: </p> at line 3 closes <div> of line 2
 index.html: <p> of line 2 never closed
 index.html: <div> of line 2 never closed
 index.html: no file for <a> nowhere.html
@@ -326,43 +327,43 @@ mkdir "$site/archive"
 echo archive >"$site/archive/game-$g1.tar.gz"
 cp "$site/game-$g2.html" "$tmp/game2.before"
 run site "$site" --config "$conf"
-check "ashes site again" 0 "$rc"
-check "the board of a ply taken back is gone" "ply-0.svg ply-1.svg ply-2.svg ply-3.svg ply-4.svg" "$(plies "$g1")"
-check "the archive linked" 1 "$(grep -c "<a href=\"archive/game-$g1.tar.gz\">" "$site/game-$g1.html")"
-check "with how to check it" 1 "$(text "$site/game-$g1.html" | grep -c "ashes archive verify game-$g1.tar.gz")"
-check "the archive left alone" archive "$(cat "$site/archive/game-$g1.tar.gz")"
-check "links still whole" "4 pages checked, 0 problems" "$(python3 "$tmp/links.py" "$site")"
-check "a game page the same but its time" "" \
+t_is "ashes site again" 0 "$rc"
+t_is "the board of a ply taken back is gone" "ply-0.svg ply-1.svg ply-2.svg ply-3.svg ply-4.svg" "$(plies "$g1")"
+t_is "the archive linked" 1 "$(grep -c "<a href=\"archive/game-$g1.tar.gz\">" "$site/game-$g1.html")"
+t_is "with how to check it" 1 "$(text "$site/game-$g1.html" | grep -c "ashes archive verify game-$g1.tar.gz")"
+t_is "the archive left alone" archive "$(cat "$site/archive/game-$g1.tar.gz")"
+t_is "links still whole" "4 pages checked, 0 problems" "$(python3 "$tmp/links.py" "$site")"
+t_is "a game page the same but its time" "" \
 	"$(diff <(sed 's/Made [^<]* by/Made by/' "$tmp/game2.before") <(sed 's/Made [^<]* by/Made by/' "$site/game-$g2.html"))"
-check "no file left half-written" 0 "$(find "$site" -name '*.tmp' | wc -l)"
+t_is "no file left half-written" 0 "$(find "$site" -name '*.tmp' | wc -l)"
 
 # ASHES_NOW: the time the pages were made.
 ASHES_NOW=86400 run site "$site" --config "$conf"
-check "made at ASHES_NOW" 1 "$(grep -c 'Made 1970-01-02 00:00 UTC by' "$site/index.html")"
+t_is "made at ASHES_NOW" 1 "$(grep -c 'Made 1970-01-02 00:00 UTC by' "$site/index.html")"
 
 # Refused, leaving things as they were.
 mkdir "$tmp/mine"
 echo mine >"$tmp/mine/notes.txt"
 run site "$tmp/mine" --config "$conf"
-check "a folder that is no site is refused" \
+t_is "a folder that is no site is refused" \
 	"1:ashes site: $tmp/mine is not empty and is no site made by ashes site (it has no .ashes-site): left as it is" \
 	"$rc:$err"
-check "and left alone" "notes.txt" "$(ls -A "$tmp/mine")"
+t_is "and left alone" "notes.txt" "$(ls -A "$tmp/mine")"
 run site "$tmp/mine/notes.txt" --config "$conf"
-check "a file is refused" "1:ashes site: $tmp/mine/notes.txt is not a folder" "$rc:$err"
+t_is "a file is refused" "1:ashes site: $tmp/mine/notes.txt is not a folder" "$rc:$err"
 run site "$tmp/no/such" --config "$conf"
-check "a folder in a missing one" "1:ashes site: $tmp/no/such: No such file or directory" "$rc:$err"
+t_is "a folder in a missing one" "1:ashes site: $tmp/no/such: No such file or directory" "$rc:$err"
 run site --config "$conf"
-check "site without DIR" "1:usage: ashes site DIR [--config FILE] [--db PATH]" "$rc:$err"
+t_is "site without DIR" "1:usage: ashes site DIR [--config FILE] [--db PATH]" "$rc:$err"
 run site a b --config "$conf"
-check "site with two folders" 1 "$rc"
+t_is "site with two folders" 1 "$rc"
 run site "$tmp/x" --all --config "$conf"
-check "site with an option of another command" 1 "$rc"
-check "nothing made for a refused command" no "$([ -e "$tmp/x" ] && echo yes || echo no)"
+t_is "site with an option of another command" 1 "$rc"
+t_is "nothing made for a refused command" no "$([ -e "$tmp/x" ] && echo yes || echo no)"
 mkdir "$tmp/ro" && chmod 500 "$tmp/ro"
 if [ "$(id -u)" != 0 ]; then
 	run site "$tmp/ro" --config "$conf"
-	check "a folder that cannot be written" 1 "$rc"
+	t_is "a folder that cannot be written" 1 "$rc"
 fi
 
 # ---- headless Chromium ---------------------------------------------------
@@ -378,8 +379,7 @@ if [ -z "$chromium" ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; th
 fi
 if [ -z "$chromium" ]; then
 	echo "# SKIP: no chromium, and it could not be installed (apt-get install -y chromium): the pages were not rendered"
-	echo "1..$n"
-	[ "$failed" -eq 0 ]
+	t_end
 	exit
 fi
 
@@ -451,55 +451,54 @@ console_errors() {
 }
 
 shoot "$site/index.html" "$tmp/index.png"
-check "chromium: a screenshot of the index" yes "$([ -s "$tmp/index.png" ] && echo yes)"
+t_is "chromium: a screenshot of the index" yes "$([ -s "$tmp/index.png" ] && echo yes)"
 read -r w h page cells arrow other <<<"$(python3 "$tmp/png.py" "$tmp/index.png" 2>&1)"
-check "chromium: the index at the window's size" "1024x768" "${w}x${h}"
-check "chromium: the index is not blank: text on the page" yes \
+t_is "chromium: the index at the window's size" "1024x768" "${w}x${h}"
+t_is "chromium: the index is not blank: text on the page" yes \
 	"$([ "${page:-0}" -gt 100000 ] && [ "${other:-0}" -gt 5000 ] && echo yes || echo "no: ${page:-?} ${other:-?}")"
-check "chromium: no board on the index" 0 "${cells:-?}"
-check "chromium: no console error on the index" "" "$(console_errors)"
+t_is "chromium: no board on the index" 0 "${cells:-?}"
+t_is "chromium: no console error on the index" "" "$(console_errors)"
 
 shoot "$site/game-$g1.html" "$tmp/game.png"
-check "chromium: a screenshot of a game page" yes "$([ -s "$tmp/game.png" ] && echo yes)"
+t_is "chromium: a screenshot of a game page" yes "$([ -s "$tmp/game.png" ] && echo yes)"
 read -r w h page cells arrow other <<<"$(python3 "$tmp/png.py" "$tmp/game.png" 2>&1)"
-check "chromium: the game page at the window's size" "1024x768" "${w}x${h}"
+t_is "chromium: the game page at the window's size" "1024x768" "${w}x${h}"
 # The board's cells are seen only when its <img> loaded.
-check "chromium: the board's picture is drawn (its cells seen)" yes \
+t_is "chromium: the board's picture is drawn (its cells seen)" yes \
 	"$([ "${cells:-0}" -gt 10000 ] && echo yes || echo "no: ${cells:-?} pixels")"
-check "chromium: the last board, with the last ply's arrow" yes \
+t_is "chromium: the last board, with the last ply's arrow" yes \
 	"$([ "${arrow:-0}" -gt 20 ] && echo yes || echo "no: ${arrow:-?} pixels")"
-check "chromium: no console error on the game page" "" "$(console_errors)"
+t_is "chromium: no console error on the game page" "" "$(console_errors)"
 # The same with a board missing: the check above would see it.
 mv "$site/game-$g1/ply-4.svg" "$tmp/ply-4.svg"
 shoot "$site/game-$g1.html" "$tmp/broken.png"
 read -r w h page cells arrow other <<<"$(python3 "$tmp/png.py" "$tmp/broken.png" 2>&1)"
-check "chromium: a missing board is seen missing" 0 "${cells:-?}"
+t_is "chromium: a missing board is seen missing" 0 "${cells:-?}"
 mv "$tmp/ply-4.svg" "$site/game-$g1/ply-4.svg"
 # One board at a time, the one its anchor names (seen in a window tall
 # enough for the whole page).
 shoot "$site/game-$g1.html" "$tmp/tall.png" 1024,4000
 read -r w h page cells_last arrow other <<<"$(python3 "$tmp/png.py" "$tmp/tall.png" 2>&1)"
-check "chromium: the whole page, one board, the last" "1024x4000 yes" \
+t_is "chromium: the whole page, one board, the last" "1024x4000 yes" \
 	"${w}x${h} $([ "${arrow:-0}" -gt 20 ] && echo yes || echo "no: ${arrow:-?} pixels")"
 shoot "$site/game-$g1.html#ply-0" "$tmp/ply0.png" 1024,4000
 read -r w h page cells arrow other <<<"$(python3 "$tmp/png.py" "$tmp/ply0.png" 2>&1)"
-check "chromium: #ply-0 shows a board" yes \
+t_is "chromium: #ply-0 shows a board" yes \
 	"$([ "${cells:-0}" -gt 10000 ] && echo yes || echo "no: ${cells:-?} pixels")"
-check "chromium: #ply-0 shows the board before the first ply alone" "0 yes" \
+t_is "chromium: #ply-0 shows the board before the first ply alone" "0 yes" \
 	"${arrow:-?} $([ "${cells:-0}" -lt $((${cells_last:-0} * 3 / 2)) ] && echo yes || echo "no: $cells pixels, $cells_last for one board")"
 
 # The console check sees a page's errors.
 printf '<!DOCTYPE html>\n<p>x</p><script>console.error("boom"); nowhere();</script>\n' >"$tmp/broken/console.html"
 shoot "$tmp/broken/console.html" "$tmp/console.png"
-check "chromium: the console check sees errors" 2 "$(console_errors | wc -l)"
+t_is "chromium: the console check sees errors" 2 "$(console_errors | wc -l)"
 
 dom "$site/index.html" >"$tmp/index.dom"
-check "chromium: the index's games as the browser read them" \
+t_is "chromium: the index's games as the browser read them" \
 	"$(printf '%s\n' $all_games | sort -rn | sed 's/.*/game-&.html/' | tr '\n' ' ')" \
 	"$(grep -o '<a href="game-[0-9]*.html">' "$tmp/index.dom" | sed 's/<a href="//; s/">//' | tr '\n' ' ')"
 dom "$site/game-$g1.html" >"$tmp/game.dom"
-check "chromium: the game page's boards as the browser read them" 5 \
+t_is "chromium: the game page's boards as the browser read them" 5 \
 	"$(grep -c '<figure class="board[ a-z]*" id="ply-[0-4]">' "$tmp/game.dom")"
 
-echo "1..$n"
-[ "$failed" -eq 0 ]
+t_end

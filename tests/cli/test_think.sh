@@ -5,53 +5,54 @@
 # playouts, its refusals, and short games against the bot through stdin.
 set -u
 : "${ASHES_SRCDIR:=$(cd "$(dirname "$0")/../.." && pwd)}"
-. "$ASHES_SRCDIR/tests/cli/lib.sh"
+. "$ASHES_SRCDIR/tests/lib.sh"
+t_tmp
 
 # think: one move line, a heading, five candidates; the move is legal and
 # is the first candidate; visits never grow down the list.
 run think --size 5 --playouts 300 --seed 7 e5-a1
-check "think exit" 0 "$rc"
-check "think: lines" 7 "$(printf '%s\n' "$out" | wc -l)"
+t_is "think exit" 0 "$rc"
+t_is "think: lines" 7 "$(printf '%s\n' "$out" | wc -l)"
 move=$(printf '%s\n' "$out" | sed -n 's/^move: \([a-i][0-9]*[-x][a-i][0-9]*\(\/[0-9]*\)\{0,1\}\)$/\1/p')
-check "think: a move line" 1 "$(printf '%s\n' "$move" | grep -c .)"
+t_is "think: a move line" 1 "$(printf '%s\n' "$move" | grep -c .)"
 "$ashes" legal --size 5 e5-a1 >"$tmp/legal"
-check "think: the move is legal" 1 "$(grep -cxF "$move" "$tmp/legal")"
-check "think: heading" "candidates (black to move, level 5):" \
+t_is "think: the move is legal" 1 "$(grep -cxF "$move" "$tmp/legal")"
+t_is "think: heading" "candidates (black to move, level 5):" \
 	"$(printf '%s\n' "$out" | sed -n 2p)"
 cands=$(printf '%s\n' "$out" | sed -n '3,$p')
-check "think: candidate lines" 5 "$(printf '%s\n' "$cands" |
+t_is "think: candidate lines" 5 "$(printf '%s\n' "$cands" |
 	grep -cE '^  [a-i][0-9]+[-x][a-i][0-9]+(/[0-9]+)? +visits +[0-9]+  value [01]\.[0-9]{3}$')"
-check "think: the move is the first candidate" "$move" \
+t_is "think: the move is the first candidate" "$move" \
 	"$(printf '%s\n' "$cands" | head -1 | awk '{print $1}')"
 v=$(printf '%s\n' "$cands" | awk '{print $3}')
-check "think: visits best first" "$v" "$(printf '%s\n' "$v" | sort -rn)"
-check "think: visits add up to at most the playouts" yes \
+t_is "think: visits best first" "$v" "$(printf '%s\n' "$v" | sort -rn)"
+t_is "think: visits add up to at most the playouts" yes \
 	"$(printf '%s\n' "$v" | awk '{s += $1} END {print (s > 0 && s <= 300) ? "yes" : s}')"
 first=$out
 run think --size 5 --playouts 300 --seed 7 e5-a1
-check "think: same seed, same output" "$first" "$out"
+t_is "think: same seed, same output" "$first" "$out"
 
 # A finished game (Black won at ply 11) has no move to think about.
 run think --size 3 --playouts 200 d4-d5 b3-b4 c3-b2 c3-d3 c3-e5 d3-a3 \
 	b2-b3 b4-e4 e5-b2 a3-a1 d5-e5
-check "think: no move in a finished game" 1:yes \
+t_is "think: no move in a finished game" 1:yes \
 	"$rc:$(case $err in *'game is over'*) echo yes ;; *) echo "$err" ;; esac)"
 
 # Level 1 and the options' refusals.
 run think --size 4 --level 1 --seed 3
-check "think level 1 exit" 0 "$rc"
-check "think level 1: visits 0" yes \
+t_is "think level 1 exit" 0 "$rc"
+t_is "think level 1: visits 0" yes \
 	"$(printf '%s\n' "$out" | sed -n 3p | grep -q 'visits       0' && echo yes)"
 run think --level 9
-check "think: bad level" "1:ashes think: level 9: not a level (1 to 5)" \
+t_is "think: bad level" "1:ashes think: level 9: not a level (1 to 5)" \
 	"$rc:$(printf '%s\n' "$err" | head -1)"
 run think --time soon
-check "think: bad time" "1:ashes think: --time soon: not a duration (2s, 1500ms)" \
+t_is "think: bad time" "1:ashes think: --time soon: not a duration (2s, 1500ms)" \
 	"$rc:$(printf '%s\n' "$err" | head -1)"
 run think --time 50ms --size 3
-check "think --time 50ms" 0 "$rc"
+t_is "think --time 50ms" 0 "$rc"
 run think --size 3 zz
-check "think: a bad move is refused as elsewhere" 2 "$rc"
+t_is "think: a bad move is refused as elsewhere" 2 "$rc"
 
 # play --vs-bot: the player moves, the bot answers in words, then the
 # player resigns.
@@ -59,30 +60,29 @@ printf 'c3-a1\nresign\n' |
 	"$ashes" play --vs-bot 2 --playouts 20 --size 3 --seed 5 \
 		>"$tmp/play" 2>&1
 rc=$?
-check "vs-bot exit" 0 "$rc"
-check "vs-bot: intro" 1 "$(grep -c '^Ashes against the bot, level 2; you play white\.' "$tmp/play")"
-check "vs-bot: player's move in words" 1 "$(grep -c '^White grew a 2-stack on a1 from c3\.$' "$tmp/play")"
-check "vs-bot: the bot answered" 1 "$(grep -cE '^Black (grew|moved|split) ' "$tmp/play")"
-check "vs-bot: resignation" 1 "$(grep -c '^Game over at ply 2: Black wins by resignation\.$' "$tmp/play")"
+t_is "vs-bot exit" 0 "$rc"
+t_is "vs-bot: intro" 1 "$(grep -c '^Ashes against the bot, level 2; you play white\.' "$tmp/play")"
+t_is "vs-bot: player's move in words" 1 "$(grep -c '^White grew a 2-stack on a1 from c3\.$' "$tmp/play")"
+t_is "vs-bot: the bot answered" 1 "$(grep -cE '^Black (grew|moved|split) ' "$tmp/play")"
+t_is "vs-bot: resignation" 1 "$(grep -c '^Game over at ply 2: Black wins by resignation\.$' "$tmp/play")"
 # As Black, the bot moves first (and that move cannot be taken back);
 # undo takes back the player's move and the bot's answer.
 printf 'board\nundo\nc3-c1\nundo\nresign\n' |
 	"$ashes" play --vs-bot 1 --as black --size 3 --seed 5 >"$tmp/play" 2>&1
 rc=$?
-check "vs-bot --as black exit" 0 "$rc"
-check "vs-bot --as black: the bot opened, then answered" 2 "$(grep -cE '^White (grew|moved|split) ' "$tmp/play")"
-check "vs-bot: undo at the bot's first move" 1 "$(grep -c '^error: nothing to undo$' "$tmp/play")"
-check "vs-bot: undo back to the player's turn" 3 "$(grep -c '^Black to move, ply 2\.$' "$tmp/play")"
-check "vs-bot --as black: resignation" 1 "$(grep -c '^Game over at ply 1: White wins by resignation\.$' "$tmp/play")"
+t_is "vs-bot --as black exit" 0 "$rc"
+t_is "vs-bot --as black: the bot opened, then answered" 2 "$(grep -cE '^White (grew|moved|split) ' "$tmp/play")"
+t_is "vs-bot: undo at the bot's first move" 1 "$(grep -c '^error: nothing to undo$' "$tmp/play")"
+t_is "vs-bot: undo back to the player's turn" 3 "$(grep -c '^Black to move, ply 2\.$' "$tmp/play")"
+t_is "vs-bot --as black: resignation" 1 "$(grep -c '^Game over at ply 1: White wins by resignation\.$' "$tmp/play")"
 run play --vs-bot 0
-check "vs-bot: bad level" "1:ashes play: level 0: not a level (1 to 5)" \
+t_is "vs-bot: bad level" "1:ashes play: level 0: not a level (1 to 5)" \
 	"$rc:$(printf '%s\n' "$err" | head -1)"
 run play --vs-bot 3 --as green
-check "vs-bot: bad colour" "1:ashes play: --as green: white or black" "$rc:$err"
+t_is "vs-bot: bad colour" "1:ashes play: --as green: white or black" "$rc:$err"
 
 # help lists think.
 run help
-check "help lists think" 1 "$(printf '%s\n' "$out" | sed '/^Playing by mail/q' | grep -c '^  think ')"
+t_is "help lists think" 1 "$(printf '%s\n' "$out" | sed '/^Playing by mail/q' | grep -c '^  think ')"
 
-echo "$n checks, $failed failed"
-[ "$failed" -eq 0 ]
+t_end

@@ -4,7 +4,8 @@
  * core_legal_move_pick_with() and core_legal_moves_from() windows), the
  * quiet moves alone (core_quiet_move_pick_with()) and
  * playing a move (with and without the pick state), over seeded random
- * positions of sizes 3..9.
+ * positions of sizes 3..9.  `make check` plays about half the games and
+ * a third of the positions; ASHES_TEST_LONG=1 (`make bench`) all.
  */
 #include "core-test.h"
 #include "core/core-int.h"
@@ -18,6 +19,9 @@
 } while (0)
 
 #define LIST_MAX 65536
+
+/* ASHES_TEST_LONG set: the long run (see the top). */
+static bool long_run;
 
 /* ---- The reference: walk every ray, one move at a time ---- */
 
@@ -341,7 +345,19 @@ START_TEST(t_random_games)
 	int size = 3 + _i / 2;
 
 	core_pick_portable(_i % 2 == 1);
-	for (int game = 0; game < (size <= 5 ? 12 : size <= 7 ? 4 : 2); game++) {
+	int first = 0, games = size <= 5 ? 12 : size <= 7 ? 4 : 2;
+	int plies = 300;
+
+	/* The short run: fewer games, and at N = 8 and 9 (most of the
+	 * time) one a run, of 100 plies at most, with the kept state in
+	 * the portable runs only; both kinds still at every size. */
+	if (!long_run && size <= 7) {
+		games = size <= 5 ? 4 : 2;
+	} else if (!long_run) {
+		first = _i % 2, games = first + 1;
+		plies = 100;
+	}
+	for (int game = first; game < games; game++) {
 		struct core_variant v;
 		struct core_position p;
 		enum core_error err;
@@ -357,7 +373,7 @@ START_TEST(t_random_games)
 		struct core_pick_state ps;
 		bool kept = game % 2 == 1;
 		core_pick_state_init(&ps, &p);
-		while (p.result == CORE_ONGOING && p.ply < 300) {
+		while (p.result == CORE_ONGOING && p.ply < plies) {
 			struct core_pick_state copy = ps;
 			check_position(&p, &copy, &rng);
 			uint64_t r = rng_next(&rng);
@@ -392,7 +408,7 @@ START_TEST(t_random_positions)
 	bool first = true;
 
 	core_pick_portable(_i % 2 == 1);
-	for (int round = 0; round < 80; round++) {
+	for (int round = 0; round < (long_run ? 80 : 28); round++) {
 		struct core_variant v;
 		struct core_position p;
 		enum core_error err;
@@ -449,6 +465,7 @@ int main(void)
 	TCase *games = tcase_create("games");
 	TCase *positions = tcase_create("positions");
 
+	long_run = getenv("ASHES_TEST_LONG") != NULL;
 	tcase_set_timeout(games, 120);
 	tcase_set_timeout(positions, 120);
 	tcase_add_loop_test(games, t_random_games, 0, 14);

@@ -1,5 +1,7 @@
 /* test_perft.c -- move-generator counts: the spec's worked checks as
- * golden data, and depth-3 counts for N = 4 and 5 derived a second time by
+ * golden data, and counts for N = 4 (depth 3) and 5 (depth 2; depth 3,
+ * 52 million leaves, under ASHES_TEST_LONG=1: `make bench`) derived a
+ * second time by
  * a slow reference implementation of the rules written here from
  * RULES-SPEC.md alone (axial arithmetic, brute force over every FROM, TO
  * and K), which also checks each position's legal moves, one by one,
@@ -386,11 +388,11 @@ END_TEST
 
 /* Our own golden counts, derived by both engines (see below). */
 #define PERFT_N4_D3 UINT64_C(3793212)
+#define PERFT_N5_D2 UINT64_C(140700)
 #define PERFT_N5_D3 UINT64_C(51999858)
 
-/* perft to depth 3 at size N: the reference and the move generator both
- * count `nodes`. */
-static void perft_depth3(int size, uint64_t nodes)
+/* Both engines count WANT leaves at DEPTH on the default board of SIZE. */
+static void perft_both(int size, int depth, uint64_t want)
 {
 	struct core_variant v;
 	struct ref b;
@@ -398,19 +400,25 @@ static void perft_depth3(int size, uint64_t nodes)
 	core_variant_default(&v);
 	v.size = size;
 	ref_init(&b, &v);
-	ck_assert_uint_eq(ref_perft(&b, 3), nodes);
-	ck_assert_uint_eq(perft_of(size, 3), nodes);
+	ck_assert_uint_eq(ref_perft(&b, depth), want);
+	ck_assert_uint_eq(perft_of(size, depth), want);
 }
 
 START_TEST(t_perft_n4_depth3)
 {
-	perft_depth3(4, PERFT_N4_D3);
+	perft_both(4, 3, PERFT_N4_D3);
+}
+END_TEST
+
+START_TEST(t_perft_n5_depth2)
+{
+	perft_both(5, 2, PERFT_N5_D2);
 }
 END_TEST
 
 START_TEST(t_perft_n5_depth3)
 {
-	perft_depth3(5, PERFT_N5_D3);
+	perft_both(5, 3, PERFT_N5_D3);
 }
 END_TEST
 
@@ -521,7 +529,10 @@ int main(void)
 	tcase_add_test(golden, t_spec_worked_checks);
 	tcase_add_test(golden, t_reference_spec_checks);
 	tcase_add_test(n4, t_perft_n4_depth3);
-	tcase_add_test(n5, t_perft_n5_depth3);
+	tcase_add_test(n5, t_perft_n5_depth2);
+	/* the long count: make bench */
+	if (getenv("ASHES_TEST_LONG"))
+		tcase_add_test(n5, t_perft_n5_depth3);
 	tcase_add_test(cross, t_cross_check_variants);
 	tcase_add_loop_test(games, t_cross_check_random_games, 0, 4);
 	suite_add_tcase(s, golden);

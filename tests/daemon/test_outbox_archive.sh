@@ -7,69 +7,20 @@
 # the attachment as received; without a daemon signing key the mail goes
 # out saying so, and the row is sent, not retried for ever.
 set -u
-: "${ASHES_BUILDDIR:=$(pwd)}"
 : "${ASHES_SRCDIR:=$(cd "$(dirname "$0")/../.." && pwd)}"
-ashes=$ASHES_BUILDDIR/ashes
-ashesd=$ASHES_BUILDDIR/ashesd
-export ASHES_TEMPLATES=$ASHES_SRCDIR/templates
-export LC_ALL=C
+. "$ASHES_SRCDIR/tests/lib.sh"
 unset ASHES_DB ASHES_NOW
-for t in gpg gpgv tar sha256sum python3; do
-	command -v "$t" >/dev/null 2>&1 || { echo "SKIP: no $t"; exit 77; }
-done
-tmp=$(mktemp -d)
-sink_pid=
-cleanup() {
-	[ -n "$sink_pid" ] && kill "$sink_pid" 2>/dev/null
-	for h in "$tmp"/gnupg-* "$tmp"/daemon-gnupg; do
-		[ -d "$h" ] && GNUPGHOME=$h gpgconf --kill all >/dev/null 2>&1
-	done
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
+t_need gpg gpgv tar sha256sum python3
+t_tmp
 conf=$tmp/ashesd.conf
-failed=0 n=0
 
-check() { # check NAME EXPECTED ACTUAL
-	n=$((n + 1))
-	if [ "$2" = "$3" ]; then
-		echo "ok $n - $1"
-	else
-		echo "not ok $n - $1"
-		echo "  expected: $(printf '%s' "$2" | head -c 800)"
-		echo "  actual:   $(printf '%s' "$3" | head -c 800)"
-		failed=$((failed + 1))
-	fi
-}
 
 # ---- the SMTP sink ----------------------------------------------------
-mkdir "$tmp/sent"
-python3 "$ASHES_SRCDIR/tests/daemon/smtp_server.py" "$tmp/sent" \
-	"$tmp/port" "$tmp/smtp.log" 0 </dev/null >/dev/null 2>&1 &
-sink_pid=$!
-for _ in $(seq 100); do
-	[ -s "$tmp/port" ] && break
-	python3 -c 'import time; time.sleep(0.05)'
-done
-[ -s "$tmp/port" ] || { echo "Bail out! no SMTP sink"; exit 1; }
+t_smtp_sink 0
 
 # ---- players, their keys, the daemon's configuration -----------------
-make_key() { # WHO HOME
-	mkdir -p "$2" && chmod 700 "$2"
-	GNUPGHOME=$2 gpg --batch --pinentry-mode loopback --passphrase '' \
-		--quick-gen-key "$1 <$1@example.org>" ed25519 sign 1y \
-		>/dev/null 2>&1 || { echo "Bail out! gpg made no key"; exit 1; }
-}
-fpr() {
-	GNUPGHOME=$tmp/gnupg-$1 gpg --batch --with-colons --list-secret-keys |
-		awk -F: '/^fpr/ { print $10; exit }'
-}
-for w in alice bob; do make_key "$w" "$tmp/gnupg-$w"; done
-mkdir -m 700 "$tmp/daemon-gnupg"
-for w in alice bob; do
-	GNUPGHOME=$tmp/gnupg-$w gpg --batch --armor --export "$(fpr $w)" |
-		GNUPGHOME=$tmp/daemon-gnupg gpg --batch --import >/dev/null 2>&1
-done
+t_players alice bob
+t_import "$tmp/daemon-gnupg" alice bob
 mkdir "$tmp/mail"
 cat >"$conf" <<CONF
 [source]
@@ -163,11 +114,11 @@ h=()
 m=$(legal 3); send alice "move 1 1 $m"; h+=("$m")
 m=$(legal 2 "${h[@]}"); send bob "move 1 2 $m"; h+=("$m")
 send alice "archive 1"
-check "no daemon key: the archive mail goes out without a file" none \
+t_is "no daemon key: the archive mail goes out without a file" none \
 	"$(archive_mail alice "$tmp/a1")"
-check "and says why" 1 \
+t_is "and says why" 1 \
 	"$(grep -c 'no key to sign it with yet' "$tmp/a1.txt")"
-check "the row is sent, not waiting or failed" "0 0" \
+t_is "the row is sent, not waiting or failed" "0 0" \
 	"$("$ashes" outbox list --status pending --config "$conf" | grep -c archive) $("$ashes" outbox list --status failed --config "$conf" | grep -c archive)"
 
 # ---- with a key: the archive, attached, verifies ----------------------
@@ -176,22 +127,21 @@ GNUPGHOME=$tmp/daemon-gnupg gpg --batch --passphrase '' --quick-gen-key \
 daemon_fpr=$(GNUPGHOME=$tmp/daemon-gnupg gpg --batch --with-colons \
 	--list-secret-keys | awk -F: '/^fpr/ { print $10; exit }')
 send bob "archive 1"
-check "the archive mail carries game-1.tar.gz" \
+t_is "the archive mail carries game-1.tar.gz" \
 	"application/gzip game-1.tar.gz" "$(archive_mail bob "$tmp/g1.tar.gz")"
-check "and says nothing is missing" 0 \
+t_is "and says nothing is missing" 0 \
 	"$(grep -c 'not attached' "$tmp/g1.tar.gz.txt")"
 "$ashes" archive verify "$tmp/g1.tar.gz" --daemon-key "$daemon_fpr" \
 	>"$tmp/verify.out" 2>&1
 rc=$?
-check "the attachment verifies with the daemon's key" 0 "$rc"
+t_is "the attachment verifies with the daemon's key" 0 "$rc"
 [ "$rc" = 0 ] || sed 's/^/# /' "$tmp/verify.out"
-check "verify: a line per ply" 2 "$(grep -c '^ply [12] ' "$tmp/verify.out")"
+t_is "verify: a line per ply" 2 "$(grep -c '^ply [12] ' "$tmp/verify.out")"
 tar -xzf "$tmp/g1.tar.gz" -C "$tmp"
-check "the archive holds the plies' mails and MANIFEST.asc" \
+t_is "the archive holds the plies' mails and MANIFEST.asc" \
 	"0001.eml 0002.eml MANIFEST.asc" \
 	"$(cd "$tmp/game-1" && ls 0001.eml 0002.eml MANIFEST.asc | tr '\n' ' ' | sed 's/ $//')"
-check "no archive left behind in TMPDIR" 0 \
+t_is "no archive left behind in TMPDIR" 0 \
 	"$(ls -d "${TMPDIR:-/tmp}"/ashesd-archive-* 2>/dev/null | wc -l)"
 
-echo "1..$n"
-[ "$failed" = 0 ]
+t_end

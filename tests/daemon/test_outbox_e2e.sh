@@ -18,30 +18,12 @@ done
 . "${ASHES_SRCDIR:-$(dirname "$0")/../..}/tests/e2e/lib.sh"
 CHECK=$E2E_TOP/tests/daemon/outbox_check.py
 
-N=0 FAILED=0
-check() {
-	local what=$1
-	shift
-	N=$((N + 1))
-	if "$@"; then
-		echo "ok $N - $what"
-	else
-		FAILED=$((FAILED + 1))
-		echo "not ok $N - $what"
-	fi
-}
-
 e2e_start "[game]
 size = 3"
 # The daemon's own key, then sign_replies on, and start it again.
 e2e_stop_daemon
 home=$E2E_DIR/daemon-gnupg
-mkdir -p "$home" && chmod 700 "$home"
-GNUPGHOME=$home gpg --batch --pinentry-mode loopback --passphrase '' \
-	--quick-gen-key "Ashes club <ashes@$MAIL_DOMAIN>" ed25519 sign 1y \
-	>/dev/null 2>&1 || e2e_fail "no daemon key"
-dfpr=$(GNUPGHOME=$home gpg --batch --with-colons --list-secret-keys |
-	awk -F: '/^fpr/ { print $10; exit }')
+e2e_daemon_key
 sed -i "s|^home = $home\$|&\nsign_replies = yes\nsigning_key = $dfpr|" \
 	"$E2E_DIR/ashesd.conf"
 grep -q "^sign_replies = yes" "$E2E_DIR/ashesd.conf" || e2e_fail "config not edited"
@@ -60,25 +42,25 @@ player_send bob pgpmime "Re: [ashes #$game]" "accept $game"
 f=$(wait_mail alice "it is your move in game $game" 30) || e2e_fail "no your-move mail"
 
 # --- the your-move mail: signed by the daemon, board picture, headers
-check "your-move mail: signed by the daemon's key, html with the board (the real picture), text first" \
+t_ok_if "your-move mail: signed by the daemon's key, html with the board (the real picture), text first" \
 	python3 "$CHECK" "$f" --signed "$dfpr" "$home" --html \
 	--header "Reply-To=ashes@$MAIL_DOMAIN" --header "X-Loop=ashes@$MAIL_DOMAIN" \
 	--header Auto-Submitted=auto-generated
-check "your-move mail: From is the daemon" \
+t_ok_if "your-move mail: From is the daemon" \
 	test "$(mail_header "$f" From)" = "Ashes club <ashes@$MAIL_DOMAIN>"
-check "your-move mail: a Date" test -n "$(mail_header "$f" Date)"
-check "your-move mail: no List-Unsubscribe for a player" \
+t_ok_if "your-move mail: a Date" test -n "$(mail_header "$f" Date)"
+t_ok_if "your-move mail: no List-Unsubscribe for a player" \
 	test -z "$(mail_header "$f" List-Unsubscribe)"
 
 # --- a move: the observer's mail, and the way out it offers
 pick=$(e2e_ashes legal --size 3 | tail -n 1)
 player_send alice pgpmime "Re: [ashes #$game]" "move $game 1 $pick"
 o=$(wait_mail mallory "game $game .*which you observe" 30)
-check "mallory got an observer mail" test -n "$o"
+t_ok_if "mallory got an observer mail" test -n "$o"
 unsub=$(mail_header "$o" List-Unsubscribe)
-check "observer mail: List-Unsubscribe <mailto:ashes@$MAIL_DOMAIN?subject=unobserve%20$game&body=unobserve%20$game>" \
+t_ok_if "observer mail: List-Unsubscribe <mailto:ashes@$MAIL_DOMAIN?subject=unobserve%20$game&body=unobserve%20$game>" \
 	test "$unsub" = "<mailto:ashes@$MAIL_DOMAIN?subject=unobserve%20$game&body=unobserve%20$game>"
-check "observer mail: signed, with the board" \
+t_ok_if "observer mail: signed, with the board" \
 	python3 "$CHECK" "$o" --signed "$dfpr" "$home" --html --header Auto-Submitted=auto-generated
 
 # What a mail client sends for that link: the Subject, no text (signed,
@@ -86,8 +68,8 @@ check "observer mail: signed, with the board" \
 n=$(mail_count mallory)
 player_send mallory pgpmime "unobserve $game" "unobserve $game"
 r=$(wait_mail mallory "You no longer observe game $game" 30 "$n")
-check "the List-Unsubscribe mail (subject and body) ended mallory's observing" test -n "$r"
-check "the answer to it is auto-replied" \
+t_ok_if "the List-Unsubscribe mail (subject and body) ended mallory's observing" test -n "$r"
+t_ok_if "the answer to it is auto-replied" \
 	test "$(mail_header "$r" Auto-Submitted)" = auto-replied
 
 # bob moves; alice is told; mallory is not any more
@@ -98,7 +80,7 @@ player_send bob pgpmime "Re: [ashes #$game]" "move $game 2 $pick2"
 wait_mail alice "it is your move in game $game" 30 "$na" >/dev/null ||
 	e2e_fail "alice got no second your-move mail"
 sleep 1
-check "no observer mail to mallory after unobserve" test "$(mail_count mallory)" = "$n"
+t_ok_if "no observer mail to mallory after unobserve" test "$(mail_count mallory)" = "$n"
 
 # --- nothing pending or failed in the outbox (the last may be on its way)
 unsent() {
@@ -109,12 +91,7 @@ for i in $(seq 1 50); do
 	[ -z "$(unsent)" ] && break
 	sleep 0.1
 done
-check "outbox: every row sent" \
+t_ok_if "outbox: every row sent" \
 	test -z "$(unsent)"
 
-echo "$((N - FAILED)) passed, $FAILED failed"
-if [ "$FAILED" -ne 0 ]; then
-	tail -n 30 "$E2E_DIR/ashesd.log"
-	exit 1
-fi
-exit 0
+e2e_end

@@ -12,56 +12,19 @@
 #    has been accepted exactly once (and a reload on the way restarts the
 #    outbox thread).
 set -u
-: "${ASHES_BUILDDIR:=$(pwd)}"
 : "${ASHES_SRCDIR:=$(cd "$(dirname "$0")/../.." && pwd)}"
-ashes=$ASHES_BUILDDIR/ashes
-ashesd=$ASHES_BUILDDIR/ashesd
-export ASHES_TEMPLATES=$ASHES_SRCDIR/templates
-export LC_ALL=C
+. "$ASHES_SRCDIR/tests/lib.sh"
 unset ASHES_DB ASHES_NOW
-for t in gpg python3; do
-	command -v "$t" >/dev/null 2>&1 || { echo "SKIP: no $t"; exit 77; }
-done
-tmp=$(mktemp -d)
-sink_pid= daemon_pid=
-cleanup() {
-	[ -n "$daemon_pid" ] && kill -9 "$daemon_pid" 2>/dev/null
-	[ -n "$sink_pid" ] && kill "$sink_pid" 2>/dev/null
-	for h in "$tmp"/gnupg-* "$tmp"/daemon-gnupg; do
-		[ -d "$h" ] && GNUPGHOME=$h gpgconf --kill all >/dev/null 2>&1
-	done
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
+t_need gpg python3
+t_tmp
+daemon_pid=
+t_at_exit '[ -n "$daemon_pid" ] && kill -9 "$daemon_pid" 2>/dev/null'
 conf=$tmp/ashesd.conf
 slog=$tmp/smtp.log
-failed=0 n=0
 
-check() { # check NAME EXPECTED ACTUAL
-	n=$((n + 1))
-	if [ "$2" = "$3" ]; then
-		echo "ok $n - $1"
-	else
-		echo "not ok $n - $1"
-		echo "  expected: $(printf '%s' "$2" | head -c 800)"
-		echo "  actual:   $(printf '%s' "$3" | head -c 800)"
-		failed=$((failed + 1))
-	fi
-}
 now() { date +%s.%N; }
 # less A B: "yes" if A < B (decimals)
 less() { python3 -c "import sys; print('yes' if $1 < $2 else 'no: $1 >= $2')"; }
-pause() { python3 -c 'import time; time.sleep(0.05)'; }
-# wait_for SECONDS COMMAND...: poll until COMMAND succeeds; 1 on timeout
-wait_for() {
-	local end
-	end=$(python3 -c "import time; print(time.time() + $1)")
-	shift
-	while ! "$@"; do
-		[ "$(less "$(now)" "$end")" = yes ] || return 1
-		pause
-	done
-}
 committed() { # mails in the inbound record (two lines each)
 	"$ashes" inbound list --db "$tmp/ashes.db" 2>/dev/null |
 		grep -o 'message-id [^ ]*' | sort -u | wc -l
@@ -73,29 +36,11 @@ rows() { "$ashes" outbox list --status "$1" --db "$tmp/ashes.db" | grep -c '@exa
 no_pending() { [ "$(rows pending)" = 0 ]; }
 
 # ---- the slow SMTP server ---------------------------------------------
-mkdir "$tmp/sent"
-python3 "$ASHES_SRCDIR/tests/daemon/smtp_server.py" "$tmp/sent" "$tmp/port" \
-	"$slog" 1 </dev/null >/dev/null 2>&1 &
-sink_pid=$!
-wait_for 10 test -s "$tmp/port" || { echo "Bail out! no SMTP server"; exit 1; }
+t_smtp_sink 1
 
 # ---- players, their keys, the daemon's configuration -----------------
-make_key() { # WHO HOME
-	mkdir -p "$2" && chmod 700 "$2"
-	GNUPGHOME=$2 gpg --batch --pinentry-mode loopback --passphrase '' \
-		--quick-gen-key "$1 <$1@example.org>" ed25519 sign 1y \
-		>/dev/null 2>&1 || { echo "Bail out! gpg made no key"; exit 1; }
-}
-fpr() {
-	GNUPGHOME=$tmp/gnupg-$1 gpg --batch --with-colons --list-secret-keys 2>/dev/null |
-		awk -F: '/^fpr/ { print $10; exit }'
-}
-for w in alice bob; do make_key "$w" "$tmp/gnupg-$w"; done
-mkdir -m 700 "$tmp/daemon-gnupg"
-for w in alice bob; do
-	GNUPGHOME=$tmp/gnupg-$w gpg --batch --armor --export "$(fpr $w)" |
-		GNUPGHOME=$tmp/daemon-gnupg gpg --batch --import >/dev/null 2>&1
-done
+t_players alice bob
+t_import "$tmp/daemon-gnupg" alice bob
 mkdir "$tmp/mail"
 cat >"$conf" <<CONF
 [source]
@@ -156,17 +101,17 @@ stage wave3 alice bob alice bob
 
 # ---- reading does not wait for sending --------------------------------
 start
-wait_for 10 grep -q 'reading dir:' "$tmp/daemon.log" ||
+t_wait 10 grep -q 'reading dir:' "$tmp/daemon.log" ||
 	{ echo "Bail out! ashesd did not start"; exit 1; }
 t0=$(now)
 drop wave1
-wait_for 20 has_committed 6 || { echo "Bail out! wave 1 not read"; exit 1; }
+t_wait 20 has_committed 6 || { echo "Bail out! wave 1 not read"; exit 1; }
 t1=$(now)
 echo "# the first burst (nothing being sent) was committed" \
 	"$(python3 -c "print('%.2f' % ($t1 - $t0))")s after it arrived"
 t0=$(now)
 drop wave2
-wait_for 20 has_committed 10 || { echo "Bail out! wave 2 not read"; exit 1; }
+t_wait 20 has_committed 10 || { echo "Bail out! wave 2 not read"; exit 1; }
 t1=$(now)
 accepted_then=$(count accepted)
 lat=$(python3 -c "print('%.2f' % ($t1 - $t0))")
@@ -174,28 +119,28 @@ echo "# the second burst was committed ${lat}s after it arrived, while the" \
 	"outbox had sent $accepted_then of 6 replies"
 # Old code: the loop sent the first burst's 6 replies (6 s) before it
 # read again.  Now: within a poll (1 s) and 4 verifications.
-check "a burst is committed while the outbox sends (< 3.5 s, 1 s per mail)" \
+t_is "a burst is committed while the outbox sends (< 3.5 s, 1 s per mail)" \
 	yes "$(less "$lat" 3.5)"
-wait_for 30 has_count accepted 10 || echo "# the replies did not all go out"
-check "all 10 replies accepted" 10 "$(count accepted)"
+t_wait 30 has_count accepted 10 || echo "# the replies did not all go out"
+t_is "all 10 replies accepted" 10 "$(count accepted)"
 # At the server's pace: no gap between two accepted mails much longer
 # than the server's own second (the thread does not wait for a poll).
 gaps=$(awk '$1 == "accepted" { if (p) printf "%.2f\n", $4 - p; p = $4 }' "$slog" |
 	sort -n | tail -1)
 echo "# longest gap between two accepted mails: ${gaps}s"
-check "the outbox drains at the server's pace (gaps < 1.6 s)" yes \
+t_is "the outbox drains at the server's pace (gaps < 1.6 s)" yes \
 	"$(less "${gaps:-99}" 1.6)"
-check "over one SMTP connection, across batches" 1 "$(count connect)"
-wait_for 10 has_count quit 1
+t_is "over one SMTP connection, across batches" 1 "$(count connect)"
+t_wait 10 has_count quit 1
 idle=$(awk '$1 == "accepted" { a = $4 } $1 == "quit" { q = $3 }
 	END { if (q) printf "%.2f", q - a; else print "none" }' "$slog")
 echo "# QUIT ${idle}s after the last mail ([smtp] idle_close = 2s)"
-check "the connection is closed after idle_close (2 s)" "yes yes" \
+t_is "the connection is closed after idle_close (2 s)" "yes yes" \
 	"$(less 1.9 "${idle/none/0}") $(less "${idle/none/99}" 4)"
 
 # ---- SIGTERM while the server holds a mail ----------------------------
 drop wave3
-wait_for 20 has_count data 11 || { echo "Bail out! wave 3 not sent"; exit 1; }
+t_wait 20 has_count data 11 || { echo "Bail out! wave 3 not sent"; exit 1; }
 t0=$(now)
 kill -TERM "$daemon_pid"
 wait "$daemon_pid"
@@ -204,33 +149,32 @@ daemon_pid=
 t1=$(now)
 stop=$(python3 -c "print('%.2f' % ($t1 - $t0))")
 echo "# SIGTERM to exit: ${stop}s"
-check "SIGTERM: a clean exit" 0 "$rc"
-check "SIGTERM: the mail in hand finished (< 3 s)" yes "$(less "$stop" 3)"
-check "SIGTERM: it was accepted and marked sent, the rest wait" "11 3" \
+t_is "SIGTERM: a clean exit" 0 "$rc"
+t_is "SIGTERM: the mail in hand finished (< 3 s)" yes "$(less "$stop" 3)"
+t_is "SIGTERM: it was accepted and marked sent, the rest wait" "11 3" \
 	"$(count accepted) $(rows pending)"
 
 # ---- kill -9 while the server holds a mail -----------------------------
 start
-wait_for 20 has_count data 12 || { echo "Bail out! no send after restart"; exit 1; }
+t_wait 20 has_count data 12 || { echo "Bail out! no send after restart"; exit 1; }
 kill -9 "$daemon_pid"
 wait "$daemon_pid" 2>/dev/null
 daemon_pid=
-wait_for 5 has_count dropped 1
-check "kill -9 landed while the server held a mail" 1 "$(count dropped)"
+t_wait 5 has_count dropped 1
+t_is "kill -9 landed while the server held a mail" 1 "$(count dropped)"
 start
-wait_for 10 has_count data 13 || echo "# no send after the second restart"
+t_wait 10 has_count data 13 || echo "# no send after the second restart"
 kill -HUP "$daemon_pid"
-wait_for 10 grep -q 'configuration reloaded' "$tmp/daemon.log" ||
+t_wait 10 grep -q 'configuration reloaded' "$tmp/daemon.log" ||
 	echo "# no reload"
-wait_for 30 no_pending || echo "# the outbox did not drain after the restart"
+t_wait 30 no_pending || echo "# the outbox did not drain after the restart"
 kill -TERM "$daemon_pid"
 wait "$daemon_pid"
 daemon_pid=
-check "after the restart: every row sent" "14 0 0" \
+t_is "after the restart: every row sent" "14 0 0" \
 	"$(rows sent) $(rows pending) $(rows failed)"
-check "every reply accepted exactly once" "14 14" \
+t_is "every reply accepted exactly once" "14 14" \
 	"$(awk '$1 == "accepted" { print $5 }' "$slog" | sort | uniq | wc -l) $(count accepted)"
-[ "$failed" = 0 ] || { sed 's/^/# /' "$slog"; tail -n 30 "$tmp/daemon.log" | sed 's/^/# /'; }
+[ "$T_FAILED" = 0 ] || { sed 's/^/# /' "$slog"; tail -n 30 "$tmp/daemon.log" | sed 's/^/# /'; }
 
-echo "1..$n"
-[ "$failed" = 0 ]
+t_end

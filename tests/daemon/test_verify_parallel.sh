@@ -15,56 +15,18 @@
 # none skipped.  Prints the wall time of verifying a batch with 1 and
 # with 2 workers (the machine's load decides how much 2 gain).
 set -u
-: "${ASHES_BUILDDIR:=$(pwd)}"
 : "${ASHES_SRCDIR:=$(cd "$(dirname "$0")/../.." && pwd)}"
-ashes=$ASHES_BUILDDIR/ashes
-ashesd=$ASHES_BUILDDIR/ashesd
-export ASHES_TEMPLATES=$ASHES_SRCDIR/templates
-export LC_ALL=C
+. "$ASHES_SRCDIR/tests/lib.sh"
 unset ASHES_DB ASHES_NOW ASHESD_VERIFY_WORKERS ASHES_TEST_CRASH_ON \
 	ASHES_TEST_FAIL_ON ASHES_TEST_KILL_AT
-for t in gpg; do
-	command -v "$t" >/dev/null 2>&1 || { echo "SKIP: no $t"; exit 77; }
-done
-tmp=$(mktemp -d)
-cleanup() {
-	for h in "$tmp"/gnupg-* "$tmp"/run-*/daemon-gnupg; do
-		[ -d "$h" ] && GNUPGHOME=$h gpgconf --kill all >/dev/null 2>&1
-	done
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-failed=0 n=0
-
-check() { # check NAME EXPECTED ACTUAL
-	n=$((n + 1))
-	if [ "$2" = "$3" ]; then
-		echo "ok $n - $1"
-	else
-		echo "not ok $n - $1"
-		echo "  expected: $(printf '%s' "$2" | head -c 1200)"
-		echo "  actual:   $(printf '%s' "$3" | head -c 1200)"
-		failed=$((failed + 1))
-	fi
-}
+t_need gpg
+t_tmp
+# (each run's daemon keyring: its agent stopped too)
+t_at_exit 'for h in "$tmp"/run-*/daemon-gnupg; do [ -d "$h" ] && GNUPGHOME=$h gpgconf --kill all >/dev/null 2>&1; done'
 
 # ---- players' keys; the daemon's keyring and database at the start ----
-make_key() { # WHO
-	mkdir -p "$tmp/gnupg-$1" && chmod 700 "$tmp/gnupg-$1"
-	GNUPGHOME=$tmp/gnupg-$1 gpg --batch --pinentry-mode loopback \
-		--passphrase '' --quick-gen-key "$1 <$1@example.org>" ed25519 \
-		sign 1y >/dev/null 2>&1 || { echo "Bail out! gpg made no key"; exit 1; }
-}
-fpr() { # WHO
-	GNUPGHOME=$tmp/gnupg-$1 gpg --batch --with-colons --list-secret-keys \
-		2>/dev/null | awk -F: '/^fpr/ { print $10; exit }'
-}
-pubkey() { # WHO
-	GNUPGHOME=$tmp/gnupg-$1 gpg --batch --armor --export "$(fpr "$1")" \
-		2>/dev/null
-}
 # carol registers by mail; dave2 is the key dave moves to.
-for w in alice bob carol dave dave2 erin; do make_key "$w"; done
+t_players alice bob carol dave dave2 erin
 start=$tmp/start
 mkdir -p "$start/mail" && mkdir -m 700 "$start/daemon-gnupg"
 conf_for() { # DIR
@@ -200,38 +162,38 @@ run serial 1
 run parallel 2
 
 for r in serial parallel; do
-	check "$r: every mail recorded, in mailbox order" \
+	t_is "$r: every mail recorded, in mailbox order" \
 		"$(seq -f 't%03g' 1 "$total" | tr '\n' ' ')" \
 		"$(awk '{ print $1 }' "$tmp/$r.outcomes" | tr '\n' ' ')"
-	check "$r: the mails in one batch" "verified $total mails" \
+	t_is "$r: the mails in one batch" "verified $total mails" \
 		"$(figure "$r" | head -1 | sed 's/ in .*//')"
-	check "$r: register, then a mail signed by the new key" \
+	t_is "$r: register, then a mail signed by the new key" \
 		"ok: 1 command|carol" \
 		"$(outcome "$r" 3 | sed 's/ *$//')|$("$ashes" inbound list \
 		--config "$tmp/run-$r/ashesd.conf" | awk '$1 == 4 { print $4 }')"
-	check "$r: the mail signed by the new key is read as carol's" \
+	t_is "$r: the mail signed by the new key is read as carol's" \
 		"refused: line 1: not_confirmed (settings)" "$(outcome "$r" 4)"
-	check "$r: key replace" "ok: 1 command" "$(outcome "$r" 7)"
+	t_is "$r: key replace" "ok: 1 command" "$(outcome "$r" 7)"
 	# verified (the claimed key is in the keyring: not unknown_key), but
 	# it speaks for nobody until it signs the claim's code
-	check "$r: then a mail signed by the offered key is verified, nobody's" \
+	t_is "$r: then a mail signed by the offered key is verified, nobody's" \
 		"refused: line 1: not_registered (games)" "$(outcome "$r" 8)"
-	check "$r: a revocation certificate" "key revoked (1)" \
+	t_is "$r: a revocation certificate" "key revoked (1)" \
 		"$(outcome "$r" 11 | cut -c1-15)"
-	check "$r: then a mail signed by the revoked key is refused" \
+	t_is "$r: then a mail signed by the revoked key is refused" \
 		"refused: key_revoked" "$(outcome "$r" 12)"
 	moves=$(for i in 5 6 9 10 $(seq 13 22); do outcome "$r" "$i"; done | sort -u)
-	check "$r: every move applied" "ok: 1 command" "$moves"
-	check "$r: the moves stored in order" "${hist[*]}" \
+	t_is "$r: every move applied" "ok: 1 command" "$moves"
+	t_is "$r: the moves stored in order" "${hist[*]}" \
 		"$("$ashes" game show 1 --config "$tmp/run-$r/ashesd.conf" |
 		sed -n 's/^ *[0-9][0-9]*\. \([^ ]*\)  by .*/\1/p' | tr '\n' ' ' |
 		sed 's/ $//')"
 done
-check "1 worker: read one at a time" "1 at once" \
+t_is "1 worker: read one at a time" "1 at once" \
 	"$(figure serial | head -1 | sed 's/.*, //')"
-check "2 workers: read two at a time" "2 at once" \
+t_is "2 workers: read two at a time" "2 at once" \
 	"$(figure parallel | head -1 | sed 's/.*, //')"
-check "2 workers: the same outcomes as 1" "$(cat "$tmp/serial.outcomes")" \
+t_is "2 workers: the same outcomes as 1" "$(cat "$tmp/serial.outcomes")" \
 	"$(cat "$tmp/parallel.outcomes")"
 
 # ---- a mail that crashes the reader, read two at a time ----------------
@@ -264,26 +226,26 @@ for i in 1 2 3 4; do
 	[ "$rc" != 0 ] && grep -q 'test hook: crashing on this mail' "$d/log.$i" &&
 		crashes=$((crashes + 1))
 done
-check "crash: the daemon died on it three times, then ran" "3 0" \
+t_is "crash: the daemon died on it three times, then ran" "3 0" \
 	"$crashes $rc"
 # (The next start counts an attempt for each mail the in-flight file
 # names.)
-check "crash: the first crash had two mails in hand" 2 \
+t_is "crash: the first crash had two mails in hand" 2 \
 	"$(grep -c 'was in hand when the daemon stopped (attempt 1 of' "$d/log.2")"
-check "crash: the next ones had mail 4 alone" "1 1" \
+t_is "crash: the next ones had mail 4 alone" "1 1" \
 	"$(grep -c 'was in hand when the daemon stopped' "$d/log.3") $(grep -c 'was in hand when the daemon stopped' "$d/log.4")"
 outcomes "$d" >"$tmp/crash.outcomes"
 # Set aside unread: recorded raw, without its Message-ID.
-check "crash: set aside after 3 attempts" \
+t_is "crash: set aside after 3 attempts" \
 	"- ignored: quarantined after 3 attempts: the daemon died while handling it" \
 	"$(sed -n 4p "$tmp/crash.outcomes")"
-check "crash: in the quarantine folder, alone" "004.eml" \
+t_is "crash: in the quarantine folder, alone" "004.eml" \
 	"$(ls "$d/mail/quarantine" 2>/dev/null | tr '\n' ' ' | sed 's/ $//')"
-check "crash: every other mail handled, in mailbox order" \
+t_is "crash: every other mail handled, in mailbox order" \
 	"$(seq -f 't%03g' 1 "$crash_total" | sed 's/^t004$/-/' | tr '\n' ' ')" \
 	"$(awk '{ print $1 }' "$tmp/crash.outcomes" | tr '\n' ' ')"
 moves=$(for i in 3 $(seq 5 "$crash_total"); do outcome crash "$i"; done | sort -u)
-check "crash: every move applied" "ok: 1 command" "$moves"
+t_is "crash: every move applied" "ok: 1 command" "$moves"
 
 # ---- a mail that cannot be read now (gpg away), read two at a time -----
 # The test hook makes reading mail 4 fail as gpg failing would: the mails
@@ -306,36 +268,35 @@ cp -a "$box" "$d"
 conf_for "$d" >"$d/ashesd.conf"
 ASHESD_VERIFY_WORKERS=2 ASHES_TEST_FAIL_ON=$marker "$ashesd" --once \
 	-c "$d/ashesd.conf" >"$d/log.1" 2>&1 </dev/null
-check "fail: the daemon runs on" 0 "$?"
+t_is "fail: the daemon runs on" 0 "$?"
 outcomes "$d" >"$tmp/fail.outcomes"
-check "fail: the mails before it handled, no other" "t001 t002 t003" \
+t_is "fail: the mails before it handled, no other" "t001 t002 t003" \
 	"$(awk '{ print $1 }' "$tmp/fail.outcomes" | tr '\n' ' ' | sed 's/ $//')"
-check "fail: the attempt counted" 1 \
+t_is "fail: the attempt counted" 1 \
 	"$(grep -c 'attempt 1 of 3 failed: test hook: failing on this mail' "$d/log.1")"
-check "fail: it and those behind it still in the mailbox" \
+t_is "fail: it and those behind it still in the mailbox" \
 	"$(seq -f '%03g.eml' 4 "$fail_total" | tr '\n' ' ')" \
 	"$(cd "$d/mail" && ls ./*.eml | sed 's|^\./||' | tr '\n' ' ')"
 ASHESD_VERIFY_WORKERS=2 "$ashesd" --once -c "$d/ashesd.conf" >"$d/log.2" 2>&1 \
 	</dev/null
 outcomes "$d" >"$tmp/fail.outcomes"
-check "fail: then every mail handled, in mailbox order" \
+t_is "fail: then every mail handled, in mailbox order" \
 	"$(seq -f 't%03g' 1 "$fail_total" | tr '\n' ' ')" \
 	"$(awk '{ print $1 }' "$tmp/fail.outcomes" | tr '\n' ' ')"
 moves=$(for i in $(seq 3 "$fail_total"); do outcome fail "$i"; done | sort -u)
-check "fail: every move applied, every mail read" "ok: 1 command" "$moves"
+t_is "fail: every move applied, every mail read" "ok: 1 command" "$moves"
 
 # ---- the figure: a batch of 30 signed mails without keys ---------------
 box=$tmp/start-plain seq=0
 for _ in $(seq 15); do games alice; games bob; done
 run plain-1 1 "$box"
 run plain-2 2 "$box"
-check "plain batch: every mail read" "ok: 1 command" \
+t_is "plain batch: every mail read" "ok: 1 command" \
 	"$(awk '{ $1 = ""; sub(/^ /, ""); print }' "$tmp/plain-2.outcomes" | sort -u)"
-check "plain batch: the same outcomes with 1 and 2 workers" \
+t_is "plain batch: the same outcomes with 1 and 2 workers" \
 	"$(cat "$tmp/plain-1.outcomes")" "$(cat "$tmp/plain-2.outcomes")"
 echo "# the batch above, 1 worker:  $(figure serial | head -1)"
 echo "# the batch above, 2 workers: $(figure parallel | head -1)"
 echo "# 30 plain mails, 1 worker:   $(figure plain-1 | head -1)"
 echo "# 30 plain mails, 2 workers:  $(figure plain-2 | head -1)"
-echo "1..$n"
-[ "$failed" = 0 ]
+t_end

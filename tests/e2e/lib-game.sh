@@ -9,7 +9,7 @@
 #                                            whose raw bytes hold STRING
 #   db_moves GAME / db_plies GAME            the move list the daemon stored
 #   outbox_unsent                            outbox rows not sent yet
-#   tap_ok / tap_not / tap_check / tap_end   TAP-ish output
+#   (TAP output: tests/lib.sh's t_*, e2e_end in lib.sh)
 #
 # Why not lib.sh's e2e_play_game: it decodes every mail with two python3
 # runs, and python3 takes a second or more to start on the loaded test
@@ -20,27 +20,6 @@
 
 # shellcheck source=lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
-
-# One python3 run instead of two (lib.sh's version calls mail_header and
-# mail_text); -S: the email package is in the standard library, so skip
-# site-packages, which costs most of the start-up.
-e2e_digest() {
-	local f=$1 c=$E2E_DIR/digest/${1##*/}
-	c=${c%%:*}
-	if [ ! -f "$c" ]; then
-		mkdir -p "$E2E_DIR/digest"
-		python3 -S - "$f" >"$c.tmp" <<'EOF'
-import email, sys
-from email import policy
-m = email.message_from_binary_file(open(sys.argv[1], "rb"), policy=policy.default)
-sys.stdout.write("Subject: %s\n" % (m.get("Subject") or ""))
-part = m.get_body(preferencelist=("plain",))
-sys.stdout.write(part.get_content() if part is not None else "")
-EOF
-		mv "$c.tmp" "$c"
-	fi
-	cat "$c"
-}
 
 # raw_wait WHO STRING [SECONDS] [SKIP]
 raw_wait() {
@@ -134,36 +113,6 @@ mails_with_id() {
 	e2e_mails "$1" | xargs -r grep -l -i -F -x -- "Message-ID: $2" 2>/dev/null | wc -l
 }
 
-TAP_N=0 TAP_FAILED=0
-tap_ok() { TAP_N=$((TAP_N + 1)); echo "ok $TAP_N - $*"; }
-tap_not() {
-	TAP_N=$((TAP_N + 1)) TAP_FAILED=$((TAP_FAILED + 1))
-	echo "not ok $TAP_N - $*"
-}
-# tap_check WHAT COMMAND...: ok when COMMAND succeeds.
-tap_check() {
-	local what=$1
-	shift
-	if "$@"; then tap_ok "$what"; else tap_not "$what"; fi
-}
-tap_end() {
-	# a sanitizer build reports at exit: stop the daemon, then read its logs
-	if [ -n "$E2E_DIR" ] && [ -f "$E2E_DIR/ashesd.log" ]; then
-		e2e_stop_daemon
-		if grep -l -E 'Sanitizer|runtime error:' "$E2E_DIR"/ashesd.log* >/dev/null 2>&1; then
-			grep -h -E -A5 'Sanitizer|runtime error:' "$E2E_DIR"/ashesd.log* | sed 's/^/#   /' | head -n 40
-			tap_not "no sanitizer report in ashesd's logs"
-		else
-			tap_ok "no sanitizer report in ashesd's logs"
-		fi
-	fi
-	echo "$((TAP_N - TAP_FAILED)) passed, $TAP_FAILED failed"
-	if [ "$TAP_FAILED" -ne 0 ] && [ -n "$E2E_DIR" ] && [ -f "$E2E_DIR/ashesd.log" ]; then
-		echo "---- last lines of ashesd.log ----"
-		tail -n 30 "$E2E_DIR/ashesd.log"
-	fi
-	[ "$TAP_FAILED" -eq 0 ]
-}
 
 # Skip (exit 77, automake's SKIP) where the whole loop cannot run.
 game_require_stack() {

@@ -38,77 +38,9 @@ done
 # shellcheck source=tests/e2e/lib.sh
 . "${ASHES_SRCDIR:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}/tests/e2e/lib.sh"
 
-T_N=0
-T_FAILED=0
-T_TODO=0
 T_START=$(date +%s)
-
-t_ok() { T_N=$((T_N + 1)); echo "ok $T_N - $1"; }
-
-t_fail() {
-	T_N=$((T_N + 1))
-	T_FAILED=$((T_FAILED + 1))
-	echo "not ok $T_N - $1"
-	[ -n "${2:-}" ] && printf '%s\n' "$2" | head -n 30 | sed 's/^/#   /'
-	return 0
-}
-
-# A check that shows a known product bug: reported, not counted as failed.
-t_todo() {
-	T_N=$((T_N + 1))
-	T_TODO=$((T_TODO + 1))
-	echo "not ok $T_N - $1 # TODO $2"
-}
-
-t_is() {
-	if [ "$2" = "$3" ]; then
-		t_ok "$1"
-	else
-		t_fail "$1" "expected: $2
-actual:   $3"
-	fi
-}
-
-t_has() {
-	if printf '%s\n' "$3" | grep -qE -- "$2"; then
-		t_ok "$1"
-	else
-		t_fail "$1" "no match for /$2/ in:
-$3"
-	fi
-}
-
-t_hasnt() {
-	if printf '%s\n' "$3" | grep -qE -- "$2"; then
-		t_fail "$1" "unexpected match for /$2/ in:
-$3"
-	else
-		t_ok "$1"
-	fi
-}
-
-t_done() {
-	local passed
-	# under --enable-sanitizers: a report in the daemon's log fails (the
-	# daemon is stopped first, so that leaks are reported too)
-	e2e_stop_daemon
-	if grep -qE 'AddressSanitizer|LeakSanitizer|runtime error:' \
-		"$E2E_DIR/ashesd.log" 2>/dev/null; then
-		t_fail "no sanitizer report in ashesd.log" \
-			"$(grep -m 5 -E 'AddressSanitizer|LeakSanitizer|runtime error:' "$E2E_DIR/ashesd.log")"
-	else
-		t_ok "no sanitizer report in ashesd.log"
-	fi
-	passed=$((T_N - T_FAILED - T_TODO))
-	echo "# $(( $(date +%s) - T_START )) s"
-	if [ "$T_TODO" -gt 0 ]; then
-		echo "$passed passed, $T_FAILED failed, $T_TODO known failures (TODO)"
-	else
-		echo "$passed passed, $T_FAILED failed"
-	fi
-	[ "$T_FAILED" -eq 0 ]
-	exit $?
-}
+# t_done: lib.sh's e2e_end (the sanitizer check, the totals, the exit)
+t_done() { e2e_end; }
 
 # in_entity_text BODY [CHARSET] [CTE]: a text/plain entity with CRLF line
 # ends.  BODY is given in UTF-8 and converted to CHARSET (iconv); CTE is
@@ -310,43 +242,14 @@ in_legal() { e2e_ashes legal --size 5 "$@"; }
 # in_make_key WHO EXPIRE: like lib.sh's keys, with the expiry given
 # (gpg's syntax: 1y, seconds=N ...).  Extra gpg options in IN_GPG_OPTS.
 in_make_key() {
-	local who=$1 home=$E2E_DIR/gnupg-$1
-	mkdir -p "$home"
-	chmod 700 "$home"
 	# shellcheck disable=SC2086
-	GNUPGHOME=$home gpg --batch --pinentry-mode loopback --passphrase '' \
-		${IN_GPG_OPTS:-} --quick-gen-key "$who <$who@$MAIL_DOMAIN>" \
-		ed25519 sign "$2" >/dev/null 2>&1 ||
-		e2e_fail "gpg could not make a key for $who"
-	GNUPGHOME=$home gpg --batch --with-colons --list-secret-keys 2>/dev/null |
-		awk -F: '/^fpr/ { print $10; exit }' >"$E2E_DIR/fpr.$who"
+	e2e_make_key "$1" "$2" ${IN_GPG_OPTS:-}
 }
 
 in_doveadm() {
 	doveadm -c "$E2E_DIR/stack/dovecot/dovecot.conf" "$@"
 }
 
-# lib.sh's e2e_digest starts python twice per mail (Subject, then text),
-# about a second each on this loaded machine; the same digest from one
-# python run halves the wait for every reply.  Same cache, same output.
-e2e_digest() {
-	local f=$1 c=$E2E_DIR/digest/${1##*/}
-	c=${c%%:*}
-	if [ ! -f "$c" ]; then
-		mkdir -p "$E2E_DIR/digest"
-		python3 - "$f" >"$c.tmp" <<'PY'
-import email, sys
-from email import policy
-m = email.message_from_binary_file(open(sys.argv[1], "rb"), policy=policy.default)
-v = m.get("Subject")
-print("Subject: %s" % (v if v is not None else ""))
-part = m.get_body(preferencelist=("plain",))
-sys.stdout.write(part.get_content() if part is not None else "")
-PY
-		mv "$c.tmp" "$c"
-	fi
-	cat "$c"
-}
 
 # The parts of the store a refused mail must leave alone: games (with
 # their plies) and players (with addresses and keys).

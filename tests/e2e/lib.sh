@@ -28,6 +28,10 @@
 
 E2E_TOP=${ASHES_SRCDIR:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
 E2E_BUILD=${ASHES_BUILDDIR:-$E2E_TOP/_build}
+# TAP output, keys, the mail digest
+: "${ASHES_BUILDDIR:=$E2E_BUILD}"
+# shellcheck source=tests/lib.sh
+. "$E2E_TOP/tests/lib.sh"
 MAILSTACK=$E2E_TOP/tests/stack/mailstack
 E2E_DIR=
 E2E_PIDS=()
@@ -43,16 +47,22 @@ e2e_fail() {
 	exit 1
 }
 
-# A throw-away ed25519 key without passphrase in its own GNUPGHOME.
+# e2e_make_key WHO [EXPIRE [GPG-ARG...]]: a throw-away key of WHO (t_key)
+# in $E2E_DIR/gnupg-WHO, its fingerprint in $E2E_DIR/fpr.WHO.
 e2e_make_key() {
 	local who=$1 home=$E2E_DIR/gnupg-$1
-	mkdir -p "$home"
-	chmod 700 "$home"
-	GNUPGHOME=$home gpg --batch --pinentry-mode loopback --passphrase '' \
-		--quick-gen-key "$who <$who@$MAIL_DOMAIN>" ed25519 sign 1y \
-		>/dev/null 2>&1 || e2e_fail "gpg could not make a key for $who"
-	GNUPGHOME=$home gpg --batch --with-colons --list-secret-keys 2>/dev/null |
-		awk -F: '/^fpr/ { print $10; exit }' >"$E2E_DIR/fpr.$who"
+	shift
+	t_key "$home" "$who" "$who@$MAIL_DOMAIN" "$@" ||
+		e2e_fail "gpg could not make a key for $who"
+	t_fpr "$home" >"$E2E_DIR/fpr.$who"
+}
+
+# e2e_daemon_key: the daemon's own signing key (never expires) in its
+# keyring; its fingerprint in dfpr.
+e2e_daemon_key() {
+	t_key "$E2E_DIR/daemon-gnupg" ashesd "ashes@$MAIL_DOMAIN" never ||
+		e2e_fail "no daemon key"
+	dfpr=$(t_fpr "$E2E_DIR/daemon-gnupg")
 }
 
 e2e_fpr() { cat "$E2E_DIR/fpr.$1"; }
@@ -180,6 +190,30 @@ e2e_start() {
 	e2e_start_daemon
 }
 
+# e2e_end: the daemon stopped (a sanitizer build reports at exit), its
+# logs read for a report, then t_end's lines (and the log's end if a
+# check failed); exits with t_end's status.
+e2e_end() {
+	if [ -n "$E2E_DIR" ] && [ -f "$E2E_DIR/ashesd.log" ]; then
+		e2e_stop_daemon
+		if grep -q -E 'Sanitizer|runtime error:' "$E2E_DIR"/ashesd.log* 2>/dev/null; then
+			t_fail "no sanitizer report in ashesd's logs" \
+				"$(grep -h -E -A5 'Sanitizer|runtime error:' "$E2E_DIR"/ashesd.log* | head -n 30)"
+		else
+			t_ok "no sanitizer report in ashesd's logs"
+		fi
+	fi
+	[ -n "${T_START:-}" ] && echo "# $(($(date +%s) - T_START)) s"
+	if ! t_end; then
+		if [ -n "$E2E_DIR" ] && [ -f "$E2E_DIR/ashesd.log" ]; then
+			echo "---- last lines of ashesd.log ----"
+			tail -n 30 "$E2E_DIR/ashesd.log"
+		fi
+		exit 1
+	fi
+	exit 0
+}
+
 e2e_stop() {
 	local p
 	e2e_stop_daemon
@@ -272,25 +306,8 @@ e2e_mails() {
 	done | sort -t. -k1,1n -k2.2n | cut -f2
 }
 
-# Subject and decoded text of a mail, decoded once (one python run) and
-# kept.
-e2e_digest() {
-	local f=$1 c=$E2E_DIR/digest/${1##*/}
-	c=${c%%:*}
-	if [ ! -f "$c" ]; then
-		mkdir -p "$E2E_DIR/digest"
-		python3 - "$f" >"$c.tmp" <<'EOF'
-import email, sys
-from email import policy
-m = email.message_from_binary_file(open(sys.argv[1], "rb"), policy=policy.default)
-print("Subject: %s" % (m.get("Subject") or ""))
-part = m.get_body(preferencelist=("plain",))
-sys.stdout.write(part.get_content() if part is not None else "")
-EOF
-		mv "$c.tmp" "$c"
-	fi
-	cat "$c"
-}
+# Subject and decoded text of a mail, decoded once and kept.
+e2e_digest() { T_DIGESTS=$E2E_DIR/digest t_digest "$1"; }
 
 mail_text() {
 	python3 - "$1" <<'EOF'

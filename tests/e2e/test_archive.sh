@@ -26,11 +26,7 @@ size = 4"
 e2e_register alice pgpmime >/dev/null
 e2e_register bob inline >/dev/null
 # The daemon signs its archives' MANIFEST: its key, made as ashes(1) says.
-GNUPGHOME=$E2E_DIR/daemon-gnupg gpg --batch --passphrase '' --quick-gen-key \
-	"ashesd <ashes@$MAIL_DOMAIN>" ed25519 sign never >/dev/null 2>&1 ||
-	e2e_fail "no daemon key"
-dfpr=$(GNUPGHOME=$E2E_DIR/daemon-gnupg gpg --batch --with-colons \
-	--list-secret-keys | awk -F: '$1 == "fpr" { print $10; exit }')
+e2e_daemon_key
 conf=$E2E_DIR/ashesd.conf
 
 game_new alice bob 4 pgpmime
@@ -67,7 +63,7 @@ echo "# game $game: $plies plies (${G_HISTORY[*]}), $loser resigned"
 # ---- export, verify ---------------------------------------------------
 arch=$E2E_DIR/archive-$game
 e2e_ashes archive export "$game" -o "$arch" --config "$conf" >"$E2E_DIR/export.out" 2>&1
-tap_check "export: exit 0" test $? = 0
+t_ok_if "export: exit 0" test $? = 0
 sed 's/^/# /' "$E2E_DIR/export.out"
 echo "# the archive, file by file:"
 (cd "$arch" && ls -l | sed 1d | awk '{ printf "#   %8s  %s\n", $5, $9 }')
@@ -77,16 +73,16 @@ e2e_ashes archive verify "$arch" --daemon-key "$dfpr" >"$E2E_DIR/verify.out" 2>&
 rc=$?
 echo "# ashes archive verify:"
 sed 's/^/#   /' "$E2E_DIR/verify.out"
-tap_check "verify: exit 0" test "$rc" = 0
-tap_check "verify: one line per ply ($plies)" \
+t_ok_if "verify: exit 0" test "$rc" = 0
+t_ok_if "verify: one line per ply ($plies)" \
 	test "$(grep -c '^ply [0-9]* ' "$E2E_DIR/verify.out")" = "$plies"
-tap_check "verify: ply $ply (the bare reply quoting its line) bound by the signed text" \
+t_ok_if "verify: ply $ply (the bare reply quoting its line) bound by the signed text" \
 	grep -q "^ply $ply $pick: .*, bound by the signed text\$" "$E2E_DIR/verify.out"
-tap_check "verify: ply 1 (a full command) bound by the signed text" \
+t_ok_if "verify: ply 1 (a full command) bound by the signed text" \
 	grep -q "^ply 1 .*: 0001 PGP/MIME, .*, bound by the signed text\$" "$E2E_DIR/verify.out"
-tap_check "verify: ply 2 (bob, inline) bound by the signed text" \
+t_ok_if "verify: ply 2 (bob, inline) bound by the signed text" \
 	grep -q "^ply 2 .*: 0002 inline, .*, bound by the signed text\$" "$E2E_DIR/verify.out"
-tap_check "verify: the resignation is the loser's own signed mail" \
+t_ok_if "verify: the resignation is the loser's own signed mail" \
 	grep -q "^resignation: mail-[0-9]*, signed by .*, bound by the signed text\$" "$E2E_DIR/verify.out"
 
 # ---- the hand-check line of README.txt ---------------------------------
@@ -97,10 +93,10 @@ mkdir -m 700 "$hand"
 	sh -c "$line") >"$E2E_DIR/hand.out" 2>&1
 rc=$?
 GNUPGHOME=$hand gpgconf --kill all >/dev/null 2>&1
-tap_check "the hand-check line, fresh GNUPGHOME, no ashes in PATH: exit 0" test "$rc" = 0
-tap_check "it says ALL SIGNATURES GOOD" test "$(tail -n 1 "$E2E_DIR/hand.out")" = "ALL SIGNATURES GOOD"
+t_ok_if "the hand-check line, fresh GNUPGHOME, no ashes in PATH: exit 0" test "$rc" = 0
+t_ok_if "it says ALL SIGNATURES GOOD" test "$(tail -n 1 "$E2E_DIR/hand.out")" = "ALL SIGNATURES GOOD"
 mails=$(ls "$arch"/*.eml | wc -l)
-tap_check "it checked every mail's signature and MANIFEST's ($((mails + 1)))" \
+t_ok_if "it checked every mail's signature and MANIFEST's ($((mails + 1)))" \
 	test "$(grep -c 'Good signature' "$E2E_DIR/hand.out")" = "$((mails + 1))"
 
 # ---- tampering ----------------------------------------------------------
@@ -125,7 +121,7 @@ tamper() { # WHAT REASON COMMANDS...
 	e2e_ashes archive verify "$t" --daemon-key "$dfpr" >"$E2E_DIR/t.out" 2>"$E2E_DIR/t.err"
 	rc=$?
 	echo "#   $what: $(tail -n 1 "$E2E_DIR/t.out")"
-	tap_check "$what: found, exit 2, \"$reason\"" \
+	t_ok_if "$what: found, exit 2, \"$reason\"" \
 		test "$rc:$(cat "$E2E_DIR/t.err")" = "2:ashes archive verify: $t: $reason"
 }
 tamper "one byte of 0003.signed changed" "tampered mail" \
@@ -141,8 +137,8 @@ tamper "the Result tag changed" "result mismatch" \
 
 # ---- the same as a .tar.gz ------------------------------------------------
 e2e_ashes archive export "$game" -o "$E2E_DIR/game.tar.gz" --config "$conf" >/dev/null 2>&1
-tap_check "export as a .tar.gz: exit 0" test $? = 0
+t_ok_if "export as a .tar.gz: exit 0" test $? = 0
 e2e_ashes archive verify "$E2E_DIR/game.tar.gz" --daemon-key "$dfpr" >"$E2E_DIR/verify-tgz.out" 2>&1
-tap_check "the .tar.gz verifies" test $? = 0
-tap_check "with the same lines" diff -q "$E2E_DIR/verify.out" "$E2E_DIR/verify-tgz.out"
-tap_end
+t_ok_if "the .tar.gz verifies" test $? = 0
+t_ok_if "with the same lines" diff -q "$E2E_DIR/verify.out" "$E2E_DIR/verify-tgz.out"
+e2e_end

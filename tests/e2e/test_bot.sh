@@ -29,11 +29,7 @@ e2e_register bob pgpmime >/dev/null
 conf=$E2E_DIR/ashesd.conf
 
 # --- 1. the daemon's key, then the bot enabled by a reload
-GNUPGHOME=$E2E_DIR/daemon-gnupg gpg --batch --passphrase '' --quick-gen-key \
-	"ashesd <ashes@$MAIL_DOMAIN>" ed25519 sign never >/dev/null 2>&1 ||
-	e2e_fail "no daemon key"
-dfpr=$(GNUPGHOME=$E2E_DIR/daemon-gnupg gpg --batch --with-colons \
-	--list-secret-keys | awk -F: '$1 == "fpr" { print $10; exit }')
+e2e_daemon_key
 e2e_reload "[game]
 size = 3
 
@@ -47,7 +43,7 @@ for _ in $(seq 1 100); do
 	grep -q "bot: Ashes bot plays as key" "$E2E_DIR/ashesd.log" && break
 	sleep 0.1
 done
-tap_check "the bot plays with the daemon's key ($dfpr)" \
+t_ok_if "the bot plays with the daemon's key ($dfpr)" \
 	grep -q "bot: Ashes bot plays as key $dfpr" "$E2E_DIR/ashesd.log"
 
 # --- 2. a game against the bot
@@ -59,7 +55,7 @@ f=$(wait_mail alice "Game [0-9]+ begins" 30 "$n") ||
 	e2e_fail "no answer to the challenge"
 game=$(e2e_digest "$f" | sed -n 's/^Game \([0-9][0-9]*\) begins.*/\1/p' | head -1)
 [ -n "$game" ] || e2e_fail "no game number in the challenge reply"
-tap_check "challenge bot: game $game begins against Ashes bot, level 2" \
+t_ok_if "challenge bot: game $game begins against Ashes bot, level 2" \
 	digest_has "$f" "against Ashes bot, level 2"
 
 n=$(mail_count alice)
@@ -73,7 +69,7 @@ ok=0
 for h in $hints; do
 	printf '%s\n' "${legal[@]}" | grep -qxF -- "$h" && ok=$((ok + 1))
 done
-tap_check "hint: three moves, each legal at ply 1 ($(echo $hints))" test "$ok" = 3
+t_ok_if "hint: three moves, each legal at ply 1 ($(echo $hints))" test "$ok" = 3
 
 RANDOM=${GAME_SEED:-5}
 hist=()
@@ -103,20 +99,20 @@ while :; do
 done
 plies=${#hist[@]}
 echo "# game $game: $plies plies, result $result: ${hist[*]}"
-tap_check "a whole game against the bot ($result after $plies plies)" \
+t_ok_if "a whole game against the bot ($result after $plies plies)" \
 	test "$result" != ongoing
 f=$(raw_wait alice "game $game is over" 60) || true
-tap_check "alice got the result mail" test -n "$f"
+t_ok_if "alice got the result mail" test -n "$f"
 bot_plies=$(e2e_ashes game show "$game" --db "$E2E_DIR/ashes.db" |
 	grep -c '^ *[0-9][0-9]*\. [^ ]*  by Ashes bot')
-tap_check "the bot's plies are stored as its own ($bot_plies of $plies)" \
+t_ok_if "the bot's plies are stored as its own ($bot_plies of $plies)" \
 	test "$bot_plies" = "$((plies / 2))"
-tap_check "the log names every bot move" \
+t_ok_if "the log names every bot move" \
 	test "$(grep "bot: game $game ply [0-9]*: " "$E2E_DIR/ashesd.log" |
 		grep -vc 'hint answered')" = "$bot_plies"
 no_bot_mail() { ! e2e_ashes outbox list --db "$E2E_DIR/ashes.db" | grep -q 'bot@'; }
-tap_check "no mail was ever queued to the bot" no_bot_mail
-tap_check "no bot move refused" \
+t_ok_if "no mail was ever queued to the bot" no_bot_mail
+t_ok_if "no bot move refused" \
 	bash -c "! grep -q 'bot: game .*: .*refused' '$E2E_DIR/ashesd.log'"
 
 # --- 3. no hint in a game between people
@@ -124,24 +120,24 @@ game_new alice bob 3 pgpmime
 n=$(mail_count alice)
 player_send alice pgpmime "Re: [ashes #$G_GAME]" "hint $G_GAME"
 f=$(wait_mail alice "hints are only given in games against the bot" 30 "$n")
-tap_check "hint $G_GAME (alice vs bob): refused" test -n "$f"
+t_ok_if "hint $G_GAME (alice vs bob): refused" test -n "$f"
 
 # --- 4. the bot game's archive
 arch=$E2E_DIR/archive-$game
 e2e_ashes archive export "$game" -o "$arch" --config "$conf" >"$E2E_DIR/export.out" 2>&1
-tap_check "export: exit 0" test $? = 0
+t_ok_if "export: exit 0" test $? = 0
 sed 's/^/# /' "$E2E_DIR/export.out"
 e2e_ashes archive verify "$arch" --daemon-key "$dfpr" >"$E2E_DIR/verify.out" 2>&1
 rc=$?
 echo "# ashes archive verify:"
 sed 's/^/#   /' "$E2E_DIR/verify.out"
-tap_check "verify: exit 0" test "$rc" = 0
-tap_check "verify: one line per ply ($plies)" \
+t_ok_if "verify: exit 0" test "$rc" = 0
+t_ok_if "verify: one line per ply ($plies)" \
 	test "$(grep -c '^ply [0-9]* ' "$E2E_DIR/verify.out")" = "$plies"
 short=$(grep '^ply 2 ' "$E2E_DIR/verify.out" | sed -n 's/.*, signed by \([^ ]*\) (Black Ashes bot).*/\1/p')
 in_fpr() { [ -n "$short" ] && [ "${dfpr#*"$short"}" != "$dfpr" ]; }
-tap_check "verify: the bot's plies are signed by the daemon's key ($short)" in_fpr
-tap_check "verify: every bot ply signed by that key (Black Ashes bot)" \
+t_ok_if "verify: the bot's plies are signed by the daemon's key ($short)" in_fpr
+t_ok_if "verify: every bot ply signed by that key (Black Ashes bot)" \
 	test "$(grep -c "signed by $short (Black Ashes bot)" "$E2E_DIR/verify.out")" = "$bot_plies"
 
 # --- 5. a correspondence opponent: [bot] delay
@@ -167,7 +163,7 @@ player_send alice pgpmime "Re: [ashes #$slow]" "move $slow 1 $pick"
 wait_mail alice "Taken: move $slow 1 $pick" 30 "$n" >/dev/null ||
 	e2e_fail "alice's first move in game $slow was not taken"
 sleep 5
-tap_check "delay 2h: no answer from the bot after 5 seconds" \
+t_ok_if "delay 2h: no answer from the bot after 5 seconds" \
 	test "$(db_plies "$slow" | wc -l)" = 1
 e2e_clock_set 7300
 # any mail the loop handles wakes the bot thread (else it looks within
@@ -177,9 +173,9 @@ for _ in $(seq 1 600); do
 	[ "$(db_plies "$slow" | wc -l)" -ge 2 ] && break
 	sleep 0.1
 done
-tap_check "two hours on (the daemon's clock): the bot answered" \
+t_ok_if "two hours on (the daemon's clock): the bot answered" \
 	test "$(db_plies "$slow" | wc -l)" = 2
-tap_check "and alice got her 'your move' mail for ply 3" \
+t_ok_if "and alice got her 'your move' mail for ply 3" \
 	raw_wait alice "move $slow 3 MOVE" 30
 
 # --- 6. ashesd --once plays the bot's moves due before it exits
@@ -207,9 +203,9 @@ env ASHESD_TEST_CLOCK_OFFSET_FILE="$E2E_DIR/clock-offset" \
 	ASHES_TEMPLATES="$E2E_TOP/templates" timeout 120 \
 	"$E2E_BUILD/ashesd" -c "$conf" --foreground --once \
 	</dev/null >>"$E2E_DIR/ashesd.log" 2>&1
-tap_check "ashesd --once: exit 0" test $? = 0
-tap_check "ashesd --once: alice's ply 3 and the bot's ply 4 stored" \
+t_ok_if "ashesd --once: exit 0" test $? = 0
+t_ok_if "ashesd --once: alice's ply 3 and the bot's ply 4 stored" \
 	test "$(db_plies "$slow" | wc -l)" = 4
-tap_check "ashesd --once: alice got her 'your move' mail for ply 5" \
+t_ok_if "ashesd --once: alice got her 'your move' mail for ply 5" \
 	raw_wait alice "move $slow 5 MOVE" 30 "$n"
-tap_end
+e2e_end

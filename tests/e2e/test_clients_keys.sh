@@ -31,11 +31,7 @@ GNUPGHOME=$E2E_DIR/gnupg-other gpg --batch --passphrase '' --quick-add-key \
 	"$(e2e_fpr other)" cv25519 encr never >/dev/null 2>&1 || e2e_fail "other encr"
 
 # The club's key, with an encryption subkey (as README says to make it).
-GNUPGHOME=$E2E_DIR/daemon-gnupg gpg --batch --passphrase '' --quick-gen-key \
-	"ashesd <ashes@$D>" ed25519 sign never >/dev/null 2>&1 ||
-	e2e_fail "no daemon key"
-dfpr=$(GNUPGHOME=$E2E_DIR/daemon-gnupg gpg --batch --with-colons \
-	--list-secret-keys | awk -F: '$1 == "fpr" { print $10; exit }')
+e2e_daemon_key
 GNUPGHOME=$E2E_DIR/daemon-gnupg gpg --batch --passphrase '' --quick-add-key \
 	"$dfpr" cv25519 encr never >/dev/null 2>&1 || e2e_fail "no club encr key"
 GNUPGHOME=$E2E_DIR/daemon-gnupg gpg --batch --armor --export "$dfpr" >club.asc

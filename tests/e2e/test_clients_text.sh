@@ -366,11 +366,7 @@ echo "# quote cases: $(( ($(date +%s%N) - TQ) / 1000000 )) ms"
 # ---- the archive proves the moves read from HTML ---------------------------------
 # (the U+00A0 one from the text/html alternative: the export takes the
 # block the inbound reading took)
-GNUPGHOME=$E2E_DIR/daemon-gnupg gpg --batch --passphrase '' --quick-gen-key \
-	"ashesd <ashes@$D>" ed25519 sign never >/dev/null 2>&1 ||
-	e2e_fail "no daemon key"
-dfpr=$(GNUPGHOME=$E2E_DIR/daemon-gnupg gpg --batch --with-colons \
-	--list-secret-keys | awk -F: '$1 == "fpr" { print $10; exit }')
+e2e_daemon_key
 na=$(mail_count alice)
 player_send alice pgpmime "Re: [ashes #$game]" "resign $game"
 in_reply alice "game $game is over" "$na" 30

@@ -87,17 +87,17 @@ f=$(raw_wait bob "move $game 4 MOVE" 30) ||
 e2e_digest "$f" | grep -E '^Clock|must move' | sed 's/^/#   /'
 # (the second or so since alice's move was received is counted: a day
 # less a second shows as 23 hours 59 minutes)
-tap_check "bob's 'your move' mail shows both clocks, a day each" \
+t_ok_if "bob's 'your move' mail shows both clocks, a day each" \
 	digest_has "$f" '^Clock \(days:1\): alice 1 day 0 hours, bob (1 day 0 hours|23 hours 59 minutes)\.$'
-tap_check "and bob's deadline" digest_has "$f" '^bob must move before [^ ]'
+t_ok_if "and bob's deadline" digest_has "$f" '^bob must move before [^ ]'
 deadline=$(db "select deadline_at from games where id = $game")
 turn_at=$(db "select clock_turn_started from games where id = $game")
 echo "# deadline $deadline, bob's turn began at $turn_at (daemon time)"
-tap_check "the deadline is a day after bob's turn began" \
+t_ok_if "the deadline is a day after bob's turn began" \
 	test "$((deadline - turn_at))" = 86400
 # a reminder at 12 hours left is due then
 remind_at=$(db "select remind_at from games where id = $game")
-tap_check "a reminder is due at 12 hours left" \
+t_ok_if "a reminder is due at 12 hours left" \
 	test "$remind_at" = "$((deadline - 12 * 3600))"
 
 # --- 2. 12 hours and a minute on: one reminder
@@ -105,27 +105,27 @@ nb=$(mail_count bob)
 set_offset $((remind_at + 60 - $(date +%s)))
 wake
 f=$(raw_wait bob "your clock is running low" 30 "$nb")
-tap_check "12 hours on, bob got a reminder" test -n "$f"
+t_ok_if "12 hours on, bob got a reminder" test -n "$f"
 if [ -n "$f" ]; then
 	e2e_digest "$f" | sed -n '1,5p' | sed 's/^/#   /'
-	tap_check "it is about game $game, against alice" \
+	t_ok_if "it is about game $game, against alice" \
 		digest_has "$f" "game $game against alice: [0-9].* left, move before "
-	tap_check "and has the move line" digest_has "$f" "move $game 4 MOVE"
+	t_ok_if "and has the move line" digest_has "$f" "move $game 4 MOVE"
 fi
 # two minutes on, another wake-up: the timer runs again (its heartbeat
 # says so), and sends nothing more
 set_offset $((offset + 120))
 since=$(daemon_now)
 wake
-tap_check "the timer ran again after a second wake-up mail" wait_tick "$since"
+t_ok_if "the timer ran again after a second wake-up mail" wait_tick "$since"
 for _ in $(seq 1 100); do
 	[ -z "$(outbox_unsent)" ] && break
 	sleep 0.1
 done
-tap_check "bob got one reminder, no more" \
+t_ok_if "bob got one reminder, no more" \
 	test "$(e2e_mails bob | tail -n +$((nb + 1)) |
 		xargs -r grep -l -F 'your clock is running low' | wc -l)" = 1
-tap_check "one reminder row in the outbox" \
+t_ok_if "one reminder row in the outbox" \
 	test "$(db "select count(*) from outbox where kind = 'reminder'")" = 1
 
 # --- 3. the flag falls while the daemon waits for mail
@@ -142,18 +142,18 @@ set_offset $((deadline - margin - $(date +%s)))
 wake
 inbound=$(db "select count(*) from inbound")
 woke=$(db "select max(created) from outbox where inbound_id is not null")
-tap_check "the wake-up mail was answered before the deadline ($woke < $deadline)" \
+t_ok_if "the wake-up mail was answered before the deadline ($woke < $deadline)" \
 	test "$woke" -lt "$deadline"
-tap_check "and the game was still on then" \
+t_ok_if "and the game was still on then" \
 	test "$(db "select status from games where id = $game")" = active
 fa=$(raw_wait alice "game $game is over" $((margin + 30)) "$na")
 fb=$(raw_wait bob "game $game is over" 30 "$nb")
-tap_check "alice got the result mail, with no mail sent meanwhile" \
+t_ok_if "alice got the result mail, with no mail sent meanwhile" \
 	test -n "$fa" -a "$(db "select count(*) from inbound")" = "$inbound"
-tap_check "bob got the result mail" test -n "$fb"
+t_ok_if "bob got the result mail" test -n "$fb"
 for f in "$fa" "$fb"; do
 	[ -n "$f" ] || continue
-	tap_check "$(e2e_digest "$f" | sed -n 's/^\([a-z]*\), game .*/\1/p' |
+	t_ok_if "$(e2e_digest "$f" | sed -n 's/^\([a-z]*\), game .*/\1/p' |
 		head -n 1)'s result mail: bob's time ran out, alice won" \
 		result_says_time "$f"
 done
@@ -161,14 +161,14 @@ done
 row=$(db "select status, result, end_reason, updated from games where id = $game")
 echo "# games row: $row"
 IFS='|' read -r st res why upd <<<"$row"
-tap_check "the game is finished, 1-0, by time" \
+t_ok_if "the game is finished, 1-0, by time" \
 	test "$st|$res|$why" = "finished|1-0|time"
-tap_check "it ended at its deadline, not before ($upd >= $deadline)" \
+t_ok_if "it ended at its deadline, not before ($upd >= $deadline)" \
 	test "$upd" -ge "$deadline"
 # (else Dovecot's IDLE keep-alive, once a minute, would wake it later)
-tap_check "and within seconds of it: the deadline woke the daemon" \
+t_ok_if "and within seconds of it: the deadline woke the daemon" \
 	test "$upd" -le $((deadline + 3))
-tap_check "the result mails answer no mail: the timer sent them" \
+t_ok_if "the result mails answer no mail: the timer sent them" \
 	test "$(db "select count(*) from outbox where game_id = $game and
 		created >= $deadline and inbound_id is null")" -ge 2
 
@@ -179,7 +179,7 @@ nb=$(mail_count bob)
 player_send bob pgpmime "Re: [ashes #$game]" "move $game 4 $pick"
 f=$(raw_wait bob "$E2E_LAST_MSGID" 30 "$nb")
 [ -n "$f" ] && e2e_digest "$f" | grep -E "game $game" | head -n 3 | sed 's/^/#   /'
-tap_check "bob's late move is refused: game $game is over" \
+t_ok_if "bob's late move is refused: game $game is over" \
 	digest_has "$f" "game $game is finished, so this does not apply"
-tap_check "and not stored" test "$(db_plies "$game" | wc -l)" = 3
-tap_end
+t_ok_if "and not stored" test "$(db_plies "$game" | wc -l)" = 3
+e2e_end

@@ -30,9 +30,9 @@ path = $D/ashes.db
 EOF2
 "$ASHESD" -c "$D/good.conf" --check-config >"$D/out" 2>&1
 rc=$?
-tap_check "--check-config on a good config: exit 0" test "$rc" = 0
-tap_check "--check-config prints ok first" test "$(head -n 1 "$D/out")" = ok
-tap_check "--check-config masks the password" \
+t_ok_if "--check-config on a good config: exit 0" test "$rc" = 0
+t_ok_if "--check-config prints ok first" test "$(head -n 1 "$D/out")" = ok
+t_ok_if "--check-config masks the password" \
 	bash -c "grep -q '^password = \*\*\*' '$D/out' && ! grep -q secret '$D/out'"
 
 # bad CASE-NAME LINE-NUMBER EXPECTED-REGEX SED-SCRIPT
@@ -42,13 +42,13 @@ bad() {
 	"$ASHESD" -c "$f" --check-config >"$D/out" 2>&1
 	rc=$?
 	sed 's/^/#   /' "$D/out"
-	tap_check "$name: --check-config exits 1" test "$rc" = 1
-	tap_check "$name: the message names $name.conf:$line" \
+	t_ok_if "$name: --check-config exits 1" test "$rc" = 1
+	t_ok_if "$name: the message names $name.conf:$line" \
 		grep -qE -- "^$f:$line: .*$re" "$D/out"
-	tap_check "$name: no ok printed" bash -c "! grep -qx ok '$D/out'"
+	t_ok_if "$name: no ok printed" bash -c "! grep -qx ok '$D/out'"
 	timeout 20 "$ASHESD" -c "$f" --foreground </dev/null >"$D/out" 2>&1
 	rc=$?
-	tap_check "$name: a real start exits 1 with the same message" \
+	t_ok_if "$name: a real start exits 1 with the same message" \
 		bash -c "[ $rc = 1 ] && grep -qE -- '^$f:$line: .*$re' '$D/out'"
 }
 bad unknown-key 10 'unknown key "colour"' '9a colour = blue'
@@ -61,18 +61,18 @@ sed -e '9a colour = blue' -e 's/^poll_interval = 30s/poll_interval = soon/' \
 	"$D/good.conf" >"$D/two.conf"
 "$ASHESD" -c "$D/two.conf" --check-config >"$D/out" 2>&1
 rc=$?
-tap_check "two errors: exit 1, both lines named" \
+t_ok_if "two errors: exit 1, both lines named" \
 	bash -c "[ $rc = 1 ] && grep -q '^$D/two.conf:6:' '$D/out' && grep -q '^$D/two.conf:10:' '$D/out'"
 "$ASHESD" -c "$D/missing.conf" --check-config >"$D/out" 2>&1
 rc=$?
-tap_check "a missing config file: exit 1, named" \
+t_ok_if "a missing config file: exit 1, named" \
 	bash -c "[ $rc = 1 ] && grep -q 'missing.conf' '$D/out'"
 rm -rf "$D"
 
 # --- 6. template override
 if [ "$(id -u)" != 0 ]; then
 	echo "# template override skipped: needs root (private Postfix)"
-	tap_end
+	e2e_end
 	exit
 fi
 game_require_stack
@@ -96,14 +96,14 @@ e2e_register bob pgpmime >/dev/null
 game_new alice bob 3 pgpmime
 f=$(raw_wait alice "move $G_GAME 1 MOVE" 10)
 e2e_digest "$f" | sed -n '2,4p' | sed 's/^/#   /'
-tap_check "the 'your move' mail uses the override" \
+t_ok_if "the 'your move' mail uses the override" \
 	digest_has "$f" "^OPERATOR TEMPLATE: alice, you are to move in game $G_GAME\."
-tap_check "its partials fall back to the defaults (the legal-move list)" \
+t_ok_if "its partials fall back to the defaults (the legal-move list)" \
 	digest_has "$f" "^Legal moves \([0-9]+\):"
 f=$(wait_mail bob "> accept $G_GAME" 10)
-tap_check "the reply (no override) comes from the default reply.txt" \
+t_ok_if "the reply (no override) comes from the default reply.txt" \
 	digest_has "$f" "^Hello bob,"
-tap_check "the reply holds no override text" \
+t_ok_if "the reply holds no override text" \
 	bash -c "! grep -q 'OPERATOR TEMPLATE' '$E2E_DIR/digest/$(basename "${f%%:*}")'"
 # a broken override is refused at start: the daemon keeps its word
 printf '{{#open}} never closed\n' >"$E2E_DIR/tpl/mail/reply.txt"
@@ -117,6 +117,6 @@ if kill -0 "$pid" 2>/dev/null; then kill "$pid"; fi
 wait "$pid"
 rc=$?
 sed 's/^/#   /' "$E2E_DIR/broken.log"
-tap_check "a broken override template: ashesd refuses to start, naming it" \
+t_ok_if "a broken override template: ashesd refuses to start, naming it" \
 	bash -c "[ $rc = 1 ] && grep -q 'tpl/mail/reply.txt:1:' '$E2E_DIR/broken.log'"
-tap_end
+e2e_end

@@ -22,24 +22,24 @@ game_new alice bob 3 pgpmime
 game=$G_GAME
 game_play "$game" alice bob 3 pgpmime pgpmime "${GAME_SEED:-4}"
 echo "# game $game: $G_PLIES plies, result $G_RESULT: ${G_HISTORY[*]}"
-tap_check "game $game played to its end ($G_RESULT after $G_PLIES plies)" \
+t_ok_if "game $game played to its end ($G_RESULT after $G_PLIES plies)" \
 	test "$G_RESULT" != ongoing
 f=$(raw_wait alice "game $game is over" 30)
-tap_check "white (alice) got the result mail" digest_has "$f" "over at ply $G_PLIES:"
+t_ok_if "white (alice) got the result mail" digest_has "$f" "over at ply $G_PLIES:"
 f=$(raw_wait bob "game $game is over" 30)
-tap_check "black (bob) got the result mail" digest_has "$f" "over at ply $G_PLIES:"
+t_ok_if "black (bob) got the result mail" digest_has "$f" "over at ply $G_PLIES:"
 stored=$(db_moves "$game" | tr '\n' ' ')
-tap_check "the stored move list equals the moves sent" \
+t_ok_if "the stored move list equals the moves sent" \
 	test "$stored" = "${G_HISTORY[*]} "
-tap_check "every ply stored once (plies 1..$G_PLIES)" \
+t_ok_if "every ply stored once (plies 1..$G_PLIES)" \
 	test "$(db_plies "$game" | tr '\n' ' ')" = "$(seq -s ' ' 1 "$G_PLIES") "
 # the last replies may still be on their way to Postfix
 for i in $(seq 1 100); do
 	[ -z "$(outbox_unsent)" ] && break
 	sleep 0.1
 done
-tap_check "outbox: no pending or failed rows" test -z "$(outbox_unsent)"
-tap_check "no mail handled twice (no duplicate in the log)" \
+t_ok_if "outbox: no pending or failed rows" test -z "$(outbox_unsent)"
+t_ok_if "no mail handled twice (no duplicate in the log)" \
 	bash -c "! grep -q 'seen before' '$E2E_DIR/ashesd.log'"
 
 # --- 3. a reply-in-thread move: just the move, in the thread
@@ -59,9 +59,9 @@ for who in alice bob; do
 	player_send "$who" pgpmime "Re: $subj" "$pick" "In-Reply-To: $id" \
 		"References: ${refs:+$refs }$id"
 	r=$(wait_mail "$who" "> $pick" 30 "$n")
-	tap_check "$who's bare '$pick', game named by the headers only: refused" \
+	t_ok_if "$who's bare '$pick', game named by the headers only: refused" \
 		digest_has "$r" "only the mail's headers \\(which nobody"
-	tap_check "and not stored" test "$(db_plies "$game" | wc -l)" = $((ply - 1))
+	t_ok_if "and not stored" test "$(db_plies "$game" | wc -l)" = $((ply - 1))
 	# then as a mail client answers: the your-move mail quoted below
 	quoted=$(e2e_digest "$f" | sed 1d | sed 's/^/> /')
 	n=$(mail_count "$who")
@@ -70,13 +70,13 @@ for who in alice bob; do
 On $(mail_header "$f" Date), Ashes club wrote:
 $quoted" "In-Reply-To: $id" "References: ${refs:+$refs }$id"
 	r=$(wait_mail "$who" "Taken: move $game $ply $pick" 30 "$n")
-	tap_check "$who's bare '$pick' in the thread of game $game was taken" test -n "$r"
+	t_ok_if "$who's bare '$pick' in the thread of game $game was taken" test -n "$r"
 	if [ -n "$r" ]; then
 		e2e_digest "$r" | sed 's/^/#   /' | sed -n '1,8p'
-		tap_check "the reply to $who is in the thread" \
+		t_ok_if "the reply to $who is in the thread" \
 			bash -c "[ '$(mail_header "$r" In-Reply-To)' = '$E2E_LAST_MSGID' ]"
 	fi
-	tap_check "the daemon stored $pick as ply $ply" \
+	t_ok_if "the daemon stored $pick as ply $ply" \
 		test "$(db_moves "$game" | sed -n "${ply}p")" = "$pick"
 done
-tap_end
+e2e_end

@@ -49,9 +49,7 @@ size = 3"
 cd "$E2E_DIR" || exit 1
 
 # ---- the daemon's key, and its SMTP through the slow proxy --------------
-GNUPGHOME=$E2E_DIR/daemon-gnupg gpg --batch --passphrase '' --quick-gen-key \
-	"ashesd <ashes@$MAIL_DOMAIN>" ed25519 sign never >/dev/null 2>&1 ||
-	e2e_fail "no daemon key"
+e2e_daemon_key
 # The proxy relays each connection to Postfix; from the client to Postfix
 # at most $(cat smtp-rate) bytes a second once that file says so (0 or
 # none: at full speed).  It logs each connection's bytes so far.

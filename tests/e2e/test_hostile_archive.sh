@@ -30,11 +30,7 @@ size = 3"
 conf=$E2E_DIR/ashesd.conf
 h_players alice bob mallory
 # The daemon signs its archives' MANIFEST: its key, made as ashes(1) says.
-GNUPGHOME=$E2E_DIR/daemon-gnupg gpg --batch --passphrase '' --quick-gen-key \
-	"ashesd <ashes@$D>" ed25519 sign never >/dev/null 2>&1 ||
-	e2e_fail "no daemon key"
-dfpr=$(GNUPGHOME=$E2E_DIR/daemon-gnupg gpg --batch --with-colons \
-	--list-secret-keys | awk -F: '$1 == "fpr" { print $10; exit }')
+e2e_daemon_key
 
 # attachment MAIL OUT: the mail's application/gzip attachment into OUT.
 attachment() {

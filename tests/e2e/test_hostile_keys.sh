@@ -35,11 +35,7 @@ for who in carol dave erin stranger; do h_add_user "$who"; done
 for who in carol2 thief zed lookalike; do in_make_key "$who" 1y; done
 
 # The daemon's own key (it signs every reply, and is the bot's).
-GNUPGHOME=$E2E_DIR/daemon-gnupg gpg --batch --passphrase '' --quick-gen-key \
-	"ashesd <ashes@$D>" ed25519 sign never >/dev/null 2>&1 ||
-	e2e_fail "no daemon key"
-dfpr=$(GNUPGHOME=$E2E_DIR/daemon-gnupg gpg --batch --with-colons \
-	--list-secret-keys | awk -F: '$1 == "fpr" { print $10; exit }')
+e2e_daemon_key
 conf="[game]
 size = 3
 

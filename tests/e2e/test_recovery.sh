@@ -71,7 +71,7 @@ for i in $(seq 1 100); do
 	[ "$(ashes_inbox_count)" -ge $((inbox0 + 3)) ] && break
 	sleep 0.1
 done
-tap_check "three mails delivered to the daemon's mailbox" \
+t_ok_if "three mails delivered to the daemon's mailbox" \
 	test "$(ashes_inbox_count)" -ge $((inbox0 + 3))
 rows0=$(outbox_rows)
 smtp_down
@@ -82,30 +82,30 @@ for i in $(seq 1 300); do
 done
 pending=$(outbox_unsent | wc -l)
 outbox_unsent | sed 's/^/#   /'
-tap_check "with Postfix down the 4 replies wait in the outbox" test "$pending" -ge 4
-tap_check "and are retried (attempts >= 2)" test -n "$(outbox_unsent | awk '$3 >= 2')"
-tap_check "the daemon logged the SMTP outage" \
+t_ok_if "with Postfix down the 4 replies wait in the outbox" test "$pending" -ge 4
+t_ok_if "and are retried (attempts >= 2)" test -n "$(outbox_unsent | awk '$3 >= 2')"
+t_ok_if "the daemon logged the SMTP outage" \
 	grep -q 'SMTP server .* unreachable' "$E2E_DIR/ashesd.log"
-tap_check "no reply reached the players while Postfix was down" \
+t_ok_if "no reply reached the players while Postfix was down" \
 	test "$(mail_count alice)" = "$na" -a "$(mail_count bob)" = "$nb"
 sleep 2
 smtp_up
-tap_check "after Postfix is back the outbox empties" wait_outbox_empty 40
+t_ok_if "after Postfix is back the outbox empties" wait_outbox_empty 40
 sleep 1.5 # a second copy, if any, would be delivered by now
-tap_check "$WHO's move was taken (one reply)" \
+t_ok_if "$WHO's move was taken (one reply)" \
 	test "$(count_raw "$WHO" "Taken: move $game $PLY $PICK")" = 1
-tap_check "$OTHER got one 'your move' mail for ply $((PLY + 1))" \
+t_ok_if "$OTHER got one 'your move' mail for ply $((PLY + 1))" \
 	test "$(count_raw "$OTHER" "    move $game $((PLY + 1)) MOVE")" = 1
 f=$(wait_mail bob "> board $game" 10 "$nb")
-tap_check "bob got the board reply" test -n "$f"
+t_ok_if "bob got the board reply" test -n "$f"
 f=$(wait_mail alice "> games" 10 "$na")
-tap_check "alice got the games reply" test -n "$f"
+t_ok_if "alice got the games reply" test -n "$f"
 rows=$(outbox_rows)
 got=$(($(daemon_ids alice) + $(daemon_ids bob)))
-tap_check "every outbox row arrived ($got distinct mails for $rows rows)" test "$got" = "$rows"
-tap_check "no mail arrived twice (Message-IDs unique)" \
+t_ok_if "every outbox row arrived ($got distinct mails for $rows rows)" test "$got" = "$rows"
+t_ok_if "no mail arrived twice (Message-IDs unique)" \
 	test -z "$(dup_ids alice)$(dup_ids bob)"
-tap_check "the move was stored once" test "$(db_plies "$game" | wc -l)" = "$PLY"
+t_ok_if "the move was stored once" test "$(db_plies "$game" | wc -l)" = "$PLY"
 
 # --- 5. SIGKILL after the commit / after the archive
 for hook in after-commit after-archive; do
@@ -119,23 +119,23 @@ for hook in after-commit after-archive; do
 		kill -0 "$E2E_DAEMON_PID" 2>/dev/null || break
 		sleep 0.1
 	done
-	tap_check "$hook: ashesd killed itself there" \
+	t_ok_if "$hook: ashesd killed itself there" \
 		bash -c "! kill -0 $E2E_DAEMON_PID 2>/dev/null && grep -q 'killing myself $hook' '$E2E_DIR/ashesd.log'"
 	wait "$E2E_DAEMON_PID" 2>/dev/null
 	game_restart_daemon
 	raw_wait "$OTHER" "move $game $((PLY + 1)) MOVE" 30 >/dev/null
 	wait_outbox_empty 30
 	sleep 1.5 # a second copy, if any, would be delivered by now
-	tap_check "$hook: the move applied once (ply $PLY stored, $PICK)" \
+	t_ok_if "$hook: the move applied once (ply $PLY stored, $PICK)" \
 		test "$(db_plies "$game" | wc -l)" = "$PLY" -a \
 		"$(db_moves "$game" | tail -n 1)" = "$PICK"
-	tap_check "$hook: one reply to $WHO" \
+	t_ok_if "$hook: one reply to $WHO" \
 		test "$(count_raw "$WHO" "Taken: move $game $PLY $PICK")" = 1
-	tap_check "$hook: one 'your move' mail to $OTHER" \
+	t_ok_if "$hook: one 'your move' mail to $OTHER" \
 		test "$(count_raw "$OTHER" "    move $game $((PLY + 1)) MOVE")" = 1
-	tap_check "$hook: outbox empty" test -z "$(outbox_unsent)"
-	tap_check "$hook: the mail counted once against its sender ($rate0 -> $(rate_total))" \
+	t_ok_if "$hook: outbox empty" test -z "$(outbox_unsent)"
+	t_ok_if "$hook: the mail counted once against its sender ($rate0 -> $(rate_total))" \
 		test "$(rate_total)" = $((rate0 + 1))
-	tap_check "$hook: no mail arrived twice" test -z "$(dup_ids alice)$(dup_ids bob)"
+	t_ok_if "$hook: no mail arrived twice" test -z "$(dup_ids alice)$(dup_ids bob)"
 done
-tap_end
+e2e_end

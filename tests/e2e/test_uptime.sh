@@ -15,8 +15,11 @@
 # mail was not answered exactly as the rules say (one answer; none for
 # an unverified sender's second refusal of the day, or an address that
 # is not a player's), if a reply went out twice, or if the daemon died.
-# UPTIME_HOURS (default 24) shortens the day for a quick look; UPTIME_SEED
-# (default 7) chooses the moves.
+# UPTIME_HOURS (default 24) shortens the day: `make check` runs 8 hours
+# (two Fischer games, both lost on time; a reload and two Postfix
+# outages; every leak check), `make soak` the whole day, whose day game
+# and daily digest need all 24.  UPTIME_SEED (default 7) chooses the
+# moves.
 set -u
 . "$(dirname "$0")/lib-game.sh"
 game_require_stack
@@ -423,14 +426,14 @@ echo "# after $((offset / 3600)) simulated hours ($(nsent) mails, $steps steps,"
 	"$END_GPG gpg processes, $END_ZOMBIES zombies"
 
 # ---- the checks -----------------------------------------------------------
-tap_check "ashesd is still running, the same process" kill -0 "$DPID"
-tap_check "descriptors did not grow ($BASE_FD -> $END_FD)" \
+t_ok_if "ashesd is still running, the same process" kill -0 "$DPID"
+t_ok_if "descriptors did not grow ($BASE_FD -> $END_FD)" \
 	test "$END_FD" -le "$BASE_FD"
 if [ "$END_FD" -gt "$BASE_FD" ]; then
 	echo "# descriptors at the end:"
 	fd_list | sed 's/^/#   /'
 fi
-tap_check "threads did not grow ($BASE_THR -> $END_THR)" \
+t_ok_if "threads did not grow ($BASE_THR -> $END_THR)" \
 	test "$END_THR" -le "$BASE_THR"
 # RSS: after the warm-up every code path has run once; what may still
 # grow is SQLite's page cache (2 MB at most) and malloc's arenas: a fifth
@@ -440,12 +443,12 @@ tap_check "threads did not grow ($BASE_THR -> $END_THR)" \
 if grep -q __asan_init "$E2E_BUILD/ashesd" 2>/dev/null; then
 	echo "# sanitizer build: RSS $BASE_RSS -> $END_RSS kB, not judged"
 else
-	tap_check "RSS grew less than 20% ($BASE_RSS -> $END_RSS kB)" \
+	t_ok_if "RSS grew less than 20% ($BASE_RSS -> $END_RSS kB)" \
 		test $((END_RSS * 100)) -le $((BASE_RSS * 120))
 fi
-tap_check "gpg processes of the daemon's GNUPGHOME did not pile up ($BASE_GPG -> $END_GPG)" \
+t_ok_if "gpg processes of the daemon's GNUPGHOME did not pile up ($BASE_GPG -> $END_GPG)" \
 	test "$END_GPG" -le "$BASE_GPG"
-tap_check "no zombie children" test "$END_ZOMBIES" = 0
+t_ok_if "no zombie children" test "$END_ZOMBIES" = 0
 
 # every mail recorded once, and answered as the rules say
 db "select message_id from inbound where message_id is not null" |
@@ -463,15 +466,15 @@ bad_lines=$(awk -F'\t' '
 		else if (got != $3) print "answered " got " times: " $0
 	}' "$E2E_DIR/recorded" "$E2E_DIR/answered" "$SENT")
 total=$(nsent)
-tap_check "all $total mails recorded, each answered as the rules say" \
+t_ok_if "all $total mails recorded, each answered as the rules say" \
 	test -z "$bad_lines"
 [ -n "$bad_lines" ] && printf '%s\n' "$bad_lines" | head -n 20 | sed 's/^/#   /'
 echo "# kinds: $(cut -f4 "$SENT" | sed 's/:.*//' | sort | uniq -c | tr -s ' \n' ' ')"
 echo "# unanswered by rule: $(awk -F'\t' '$3 == 0' "$SENT" | wc -l)"
 dups=$(for who in alice bob carol dave; do dup_ids "$who"; done)
-tap_check "no mail of the daemon delivered twice" test -z "$dups"
-tap_check "mallory (no player) got no mail" test "$(mail_count mallory)" = 0
-tap_check "nothing left unsent in the outbox" test -z "$(outbox_unsent)"
+t_ok_if "no mail of the daemon delivered twice" test -z "$dups"
+t_ok_if "mallory (no player) got no mail" test "$(mail_count mallory)" = 0
+t_ok_if "nothing left unsent in the outbox" test -z "$(outbox_unsent)"
 
 # the clocks ran: reminders, flags, the digest
 nrem=$(db "select count(*) from outbox where kind = 'reminder'")
@@ -479,13 +482,17 @@ ndig=$(db "select count(*) from outbox where kind = 'digest'")
 timed=$(db "select count(*) from games where end_reason = 'time' and
 	id in ($(IFS=,; echo "${CLOCKGAMES[*]}"))")
 echo "# ${#CLOCKGAMES[@]} clock games, $timed lost on time; $nrem reminders; $ndig digests"
-tap_check "every clock game whose player stopped was lost on time" \
-	test "$timed" = "${#CLOCKGAMES[@]}"
-tap_check "reminders were sent (dave's day game, the Fischer games)" \
+# dave's day game runs out at the end of the day; in a shorter one every
+# Fischer game still does (the last starts 3 hours before the end)
+want=${#CLOCKGAMES[@]}
+[ "$HOURS" -ge 24 ] || want=$((want - 1))
+t_ok_if "every clock game whose player stopped was lost on time" \
+	test "$timed" = "$want"
+t_ok_if "reminders were sent (dave's day game, the Fischer games)" \
 	test "$nrem" -ge 2
 if [ "$HOURS" -ge 24 ]; then
-	tap_check "carol got her daily digest" test "$ndig" -ge 1
+	t_ok_if "carol got her daily digest" test "$ndig" -ge 1
 fi
 ncut=$(grep -c 'reachable again' "$E2E_DIR/ashesd.log")
 echo "# the daemon logged 'reachable again' $ncut times"
-tap_end
+e2e_end
