@@ -225,7 +225,7 @@ outbox_compose_extra(const struct config *cfg, struct pgp_ctx *pgp,
 	/* An observer can leave with one mail, as list mail allows (RFC
 	 * 2369): the mailto's body is the command, and only a mail's signed
 	 * text is read for commands. */
-	if (store_outbox_kind_of(msg->kind) == STORE_OUTBOX_KIND_OBSERVER &&
+	if (msg->kind == STORE_OUTBOX_KIND_OBSERVER &&
 	    msg->game_id != 0) {
 		snprintf(command, sizeof(command), "unobserve %" PRId64,
 			 msg->game_id);
@@ -402,8 +402,7 @@ int outbox_flush_lane(const struct config *cfg, struct store *store,
 
 		if (stop != NULL && stop(stop_ctx))
 			break;
-		if (store_outbox_kind_of(msg->kind) ==
-		    STORE_OUTBOX_KIND_ARCHIVE) {
+		if (msg->kind == STORE_OUTBOX_KIND_ARCHIVE) {
 			int made = outbox_archive(cfg, store, pgp, templates,
 						  msg, now,
 						  &file, name, sizeof(name),

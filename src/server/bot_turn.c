@@ -329,7 +329,8 @@ static int bot_hint_mail(struct handle *h, const struct store_bot_hint *sh,
 		ret = game_subject(h, g, sh->player_id, "hint", &subject);
 	if (ret == 0)
 		ret = server_queue_mail(h, server_player_address(p),
-					sh->player_id, g, false, "hint",
+					sh->player_id, g, false,
+					STORE_OUTBOX_KIND_HINT,
 					buf_str(&subject), NULL, NULL,
 					buf_str(&body), false);
 	template_ctx_free(&ctx);

@@ -215,7 +215,8 @@ static int club_standings_one(struct handle *h, int64_t pid, bool *sent_r)
 						 mail, &subject);
 		if (ret == 0)
 			ret = server_queue_mail(h, server_player_address(p), pid,
-						NULL, false, "standings",
+						NULL, false,
+						STORE_OUTBOX_KIND_STANDINGS,
 						buf_str(&subject), NULL, NULL,
 						buf_str(&body), false);
 		*sent_r = ret == 0 && server_player_address(p) != NULL;

@@ -78,7 +78,8 @@ static int digest_one(struct handle *h, int64_t pid, const char *date,
 		 * for the notices they would have had. */
 		if (ret == 0)
 			ret = server_queue_mail(h, server_player_address(p),
-						pid, NULL, false, "digest",
+						pid, NULL, false,
+						STORE_OUTBOX_KIND_DIGEST,
 						buf_str(&subject), NULL, NULL,
 						buf_str(&body), false);
 		*sent_r = ret == 0 && server_player_address(p) != NULL;

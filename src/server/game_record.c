@@ -458,8 +458,8 @@ static int grec_clock_started(struct store *st, const struct store_game *row,
 		return -1;
 	for (size_t i = 0; i < n && r >= 0; i++) {
 		if (rows[i].ref != STORE_REF_OUTBOX || rows[i].ply != 0 ||
-		    rows[i].kind == NULL ||
-		    strcmp(rows[i].kind, "your-move") != 0 ||
+		    store_outbox_kind_of(rows[i].kind) !=
+		    STORE_OUTBOX_KIND_YOUR_MOVE ||
 		    (r = store_inbound_load(st, rows[i].inbound_id, &in,
 					    error_r)) != 1)
 			continue;

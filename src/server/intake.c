@@ -344,5 +344,5 @@ int intake_decide(struct handle *h, struct server_outcome *out)
 	template_ctx_set_bool(h->reply, "mail_refused", true);
 	template_ctx_set_bool(h->reply, h->mail_refusal, true);
 	intake_refusal_vars(h);
-	return server_queue_reply(h, "reply") < 0 ? -1 : 1;
+	return server_queue_reply(h) < 0 ? -1 : 1;
 }

@@ -53,7 +53,7 @@ static int timer_outage(struct handle *h, int64_t last, int64_t now,
 		}
 		if (g.has_clock && clock_add_time(&g.clock, g.clock.to_move,
 						  gap, NULL) == 0) {
-			ret = flag_event(h, &g, "outage",
+			ret = flag_event(h, &g, STORE_CLOCK_OUTAGE,
 					 game_player_of(&g, g.clock.to_move),
 					 gap, NULL);
 			if (ret == 0)
@@ -243,7 +243,8 @@ static int timer_remind(struct handle *h, int64_t pid,
 					 &subject);
 	if (ret == 0)
 		ret = server_queue_mail(h, server_player_address(p), pid, NULL,
-					false, "reminder", buf_str(&subject),
+					false, STORE_OUTBOX_KIND_REMINDER,
+					buf_str(&subject),
 					NULL, NULL, buf_str(&body), false);
 	if (ret == 0) {
 		pc.player_id = pid;
