@@ -145,13 +145,7 @@ int bot_challenge(struct handle *h, const struct command *c, struct game *g,
 	row.white_id = h->me->id;
 	row.black_id = bot;
 	row.status = STORE_GAME_CHALLENGE;
-	if (strcmp(ctext, "none") != 0) {
-		struct clock_control cc;
-		bool vac;
-		(void)game_clock_text_parse(ctext, &cc, &vac, NULL);
-		row.clock_settings = ctext;
-		row.clock_white = row.clock_black = clock_control_initial(&cc);
-	}
+	game_clock_challenge_row(&row, ctext);
 	if (store_game_create(h->srv->store, &row, h->now, &id, &error) < 0 ||
 	    store_bot_game_add(h->srv->store, id, level, bc->rated, h->now,
 			       &error) < 0)

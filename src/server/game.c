@@ -565,6 +565,22 @@ static int game_challenge_clock(struct handle *h, const struct command *c,
 	return 0;
 }
 
+int game_player_named(struct handle *h, const char *name,
+		      struct store_player **p_r)
+{
+	const char *error;
+	int ret = store_player_by_name(h->srv->store, name, p_r, &error);
+
+	if (ret < 0)
+		return server_store_fail(h, error);
+	if (ret == 0) {
+		server_refuse(h, "no_such_player");
+		template_ctx_set(h->refusal, "name", name);
+		return REFUSED;
+	}
+	return 0;
+}
+
 /* A challenge's options (play.c's `challenge`, bot.c's `challenge bot`):
  * the time control, then the variant, over the service's defaults. */
 int game_challenge_settings(struct handle *h, const struct command *c,

@@ -80,10 +80,8 @@ int notice_send(struct handle *h, struct game *g, int64_t pid,
 		ret = game_subject(h, g, pid, about != NULL ? about :
 				   server_notices[n].subject, &subject);
 	if (ret == 0)
-		ret = server_queue_mail(h, server_player_address(p), pid, g,
-					server_notices[n].picture, kind,
-				 buf_str(&subject), NULL, NULL, buf_str(&body),
-				 false);
+		ret = server_queue_notice(h, p, g, server_notices[n].picture,
+					  kind, &subject, &body);
 	buf_free(&body);
 	buf_free(&subject);
 	store_player_free(&p);

@@ -39,15 +39,8 @@ int play_challenge(struct handle *h, const struct command *c, struct game *g,
 	if ((ret = game_challenge_settings(h, c, vtext, ctext)) != 0)
 		return ret;
 	if (strcmp(c->name, "any") != 0) {
-		ret = store_player_by_name(h->srv->store, c->name, &target,
-					   &error);
-		if (ret < 0)
-			return server_store_fail(h, error);
-		if (ret == 0) {
-			server_refuse(h, "no_such_player");
-			template_ctx_set(h->refusal, "name", c->name);
-			return REFUSED;
-		}
+		if ((ret = game_player_named(h, c->name, &target)) != 0)
+			return ret;
 		if (target->id == h->me->id) {
 			store_player_free(&target);
 			return server_refuse(h, "challenge_self");
@@ -70,14 +63,7 @@ int play_challenge(struct handle *h, const struct command *c, struct game *g,
 	row.white_id = h->me->id;
 	row.black_id = target != NULL ? target->id : 0;
 	row.status = target != NULL ? STORE_GAME_CHALLENGE : STORE_GAME_OPEN;
-	if (strcmp(ctext, "none") != 0) {
-		struct clock_control cc;
-		bool vac;
-		/* Both clocks hold the initial time until the game begins. */
-		(void)game_clock_text_parse(ctext, &cc, &vac, NULL);
-		row.clock_settings = ctext;
-		row.clock_white = row.clock_black = clock_control_initial(&cc);
-	}
+	game_clock_challenge_row(&row, ctext);
 	store_player_free(&target);
 	if (store_game_create(h->srv->store, &row, h->now, &id, &error) < 0)
 		return server_store_fail(h, error);

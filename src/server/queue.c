@@ -274,3 +274,13 @@ out:
 	buf_free(&html);
 	return ret;
 }
+
+int server_queue_notice(struct handle *h, const struct store_player *p,
+			struct game *g, bool picture,
+			enum store_outbox_kind kind, const struct buf *subject,
+			const struct buf *body)
+{
+	return server_queue_mail(h, server_player_address(p), p->id, g,
+				 picture, kind, buf_str(subject), NULL, NULL,
+				 buf_str(body), false);
+}

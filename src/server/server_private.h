@@ -368,6 +368,12 @@ int server_queue_mail(struct handle *h, const char *to,
 		      enum store_outbox_kind kind, const char *subject,
 		      const char *answer_id, const char *answer_refs,
 		      const char *body, bool auto_reply);
+/* A notice to player p (server_queue_mail() to their address, no mail
+ * it answers, auto-generated).  0 or -1. */
+int server_queue_notice(struct handle *h, const struct store_player *p,
+			struct game *g, bool picture,
+			enum store_outbox_kind kind, const struct buf *subject,
+			const struct buf *body);
 
 /* ---- game.c --------------------------------------------------------- */
 
@@ -426,6 +432,10 @@ int game_refuse_rule(struct handle *h, const struct core_position *pos,
  * (GAME_CLOCK_TEXT_MAX).  0, REFUSED (a bad option), or -1. */
 int game_challenge_settings(struct handle *h, const struct command *c,
 			    char *vtext, char *ctext);
+/* The player called `name` into *p_r (free with store_player_free): 0,
+ * REFUSED (no_such_player, the name in the refusal) or -1. */
+int game_player_named(struct handle *h, const char *name,
+		      struct store_player **p_r);
 
 /* ---- game_clock.c: a game's clocks ------------------------------------ */
 
@@ -438,6 +448,10 @@ int game_clock_text_parse(const char *text, struct clock_control *c_r,
 			  bool *vacation_ok_r, struct clock_fault *fault_r);
 void game_clock_text_format(const struct clock_control *c, bool vacation_ok,
 			    char *buf, size_t size);
+/* A challenge's row given the time control's text ctext (from
+ * game_challenge_settings; "none": no clock): its settings (ctext
+ * itself, not copied) and both clocks' initial time. */
+void game_clock_challenge_row(struct store_game *row, char *ctext);
 /* g->clock from g->row, the players' zones and vacations (game_load
  * does it).  0 or -1. */
 int game_clock_load(struct handle *h, struct game *g);

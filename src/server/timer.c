@@ -242,10 +242,9 @@ static int timer_remind(struct handle *h, int64_t pid,
 		ret = server_render_line(h, "mail/subject-reminder.txt", mail,
 					 &subject);
 	if (ret == 0)
-		ret = server_queue_mail(h, server_player_address(p), pid, NULL,
-					false, STORE_OUTBOX_KIND_REMINDER,
-					buf_str(&subject),
-					NULL, NULL, buf_str(&body), false);
+		ret = server_queue_notice(h, p, NULL, false,
+					  STORE_OUTBOX_KIND_REMINDER, &subject,
+					  &body);
 	if (ret == 0) {
 		pc.player_id = pid;
 		pc.last_reminder_at = now;
