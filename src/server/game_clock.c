@@ -71,19 +71,6 @@ void game_clock_text_format(const struct clock_control *c, bool vacation_ok,
 		 " vacation=no" : "");
 }
 
-void game_clock_challenge_row(struct store_game *row, char *ctext)
-{
-	struct clock_control cc;
-	bool vac;
-
-	if (strcmp(ctext, "none") == 0)
-		return;
-	/* Both clocks hold the initial time until the game begins. */
-	(void)game_clock_text_parse(ctext, &cc, &vac, NULL);
-	row->clock_settings = ctext;
-	row->clock_white = row->clock_black = clock_control_initial(&cc);
-}
-
 /* ---- the state from the row, and back -------------------------------- */
 
 /* side's zone and vacations into g->clock. */

@@ -416,7 +416,6 @@ static int apply_challenged(struct ladder_standing *s,
 {
 	struct ladder_member *c = member_of(s, e->player);
 	struct ladder_member *d = member_of(s, e->other);
-	struct ladder_challenge *ch;
 
 	if (c == NULL)
 		return fault(fault_r, LADDER_ERR_NOT_MEMBER, e->player);
@@ -432,15 +431,12 @@ static int apply_challenged(struct ladder_standing *s,
 	c->out++;
 	d->in++;
 	grow((void **)&s->open, &s->open_cap, s->nopen, sizeof(*s->open));
-	ch = &s->open[s->nopen++];
-	memset(ch, 0, sizeof(*ch));
-	ch->game = e->game;
-	ch->challenger = e->player;
-	ch->defender = e->other;
-	ch->at = e->at;
-	ch->accept_by = e->accept_by;
-	ch->win = e->win;
-	ch->time_loss_drop = e->time_loss_drop;
+	s->open[s->nopen++] = (struct ladder_challenge){
+		.game = e->game, .at = e->at,
+		.challenger = e->player, .defender = e->other,
+		.accept_by = e->accept_by, .win = e->win,
+		.time_loss_drop = e->time_loss_drop,
+	};
 	return 0;
 }
 

@@ -432,6 +432,13 @@ int game_refuse_rule(struct handle *h, const struct core_position *pos,
  * (GAME_CLOCK_TEXT_MAX).  0, REFUSED (a bad option), or -1. */
 int game_challenge_settings(struct handle *h, const struct command *c,
 			    char *vtext, char *ctext);
+/* A new game the sender challenges black_id to (0: anyone, with status
+ * STORE_GAME_OPEN), the sender white, with the options of
+ * game_challenge_settings(); loaded into g, the mail's first game if it
+ * has none.  0 or -1. */
+int game_challenge_create(struct handle *h, char *vtext, char *ctext,
+			  int64_t black_id, enum store_game_status status,
+			  struct game *g);
 /* The player called `name` into *p_r (free with store_player_free): 0,
  * REFUSED (no_such_player, the name in the refusal) or -1. */
 int game_player_named(struct handle *h, const char *name,
@@ -448,10 +455,6 @@ int game_clock_text_parse(const char *text, struct clock_control *c_r,
 			  bool *vacation_ok_r, struct clock_fault *fault_r);
 void game_clock_text_format(const struct clock_control *c, bool vacation_ok,
 			    char *buf, size_t size);
-/* A challenge's row given the time control's text ctext (from
- * game_challenge_settings; "none": no clock): its settings (ctext
- * itself, not copied) and both clocks' initial time. */
-void game_clock_challenge_row(struct store_game *row, char *ctext);
 /* g->clock from g->row, the players' zones and vacations (game_load
  * does it).  0 or -1. */
 int game_clock_load(struct handle *h, struct game *g);
