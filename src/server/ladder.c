@@ -238,16 +238,13 @@ void ladder_challenge_event(const struct ladder_rules *rules,
 			    int64_t game, int64_t now,
 			    struct ladder_event *event_r)
 {
-	memset(event_r, 0, sizeof(*event_r));
-	event_r->kind = LADDER_EVENT_CHALLENGED;
-	event_r->at = now;
-	event_r->player = challenger;
-	event_r->other = defender;
-	event_r->game = game;
-	event_r->accept_by = rules->accept_within > 0 ?
-		now + rules->accept_within : LADDER_NEVER;
-	event_r->win = rules->win;
-	event_r->time_loss_drop = rules->time_loss_drop;
+	*event_r = (struct ladder_event){
+		.kind = LADDER_EVENT_CHALLENGED, .at = now, .game = game,
+		.player = challenger, .other = defender,
+		.accept_by = rules->accept_within > 0 ?
+			     now + rules->accept_within : LADDER_NEVER,
+		.win = rules->win, .time_loss_drop = rules->time_loss_drop,
+	};
 }
 
 /* --- The standing --- */
