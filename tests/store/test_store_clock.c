@@ -280,8 +280,7 @@ START_TEST(test_clock_events)
 
 	/* recorded in this order, whatever their times */
 	ck_assert_int_eq(store_clock_event_add(st, g, STORE_CLOCK_ADJUST, a,
-					       3600,
-					       "lost a day to a mail outage",
+					       3600, "lost a day to a mail outage",
 					       mail, 500, &err), 0);
 	ck_assert_int_eq(store_clock_event_add(st, h, STORE_CLOCK_FLAG, b, 0,
 					       NULL, 0, 450, &err), 0);
