@@ -33,17 +33,21 @@ static int gather_fail(const char **error_r, const char *fmt, ...)
 	return -1;
 }
 
+/* Free what one mail owns. */
+static void archive_mail_clear(struct archive_mail *m)
+{
+	store_inbound_free(&m->in);
+	buf_free(&m->signed_part);
+	buf_free(&m->sig);
+	buf_free(&m->form);
+	free(m->text);
+	free(m->thread_headers);
+}
+
 void archive_game_free(struct archive_game *g)
 {
-	for (size_t i = 0; i < g->nmails; i++) {
-		struct archive_mail *m = &g->mails[i];
-		store_inbound_free(&m->in);
-		buf_free(&m->signed_part);
-		buf_free(&m->sig);
-		buf_free(&m->form);
-		free(m->text);
-		free(m->thread_headers);
-	}
+	for (size_t i = 0; i < g->nmails; i++)
+		archive_mail_clear(&g->mails[i]);
 	free(g->mails);
 	store_rows_free(&g->moves, g->nmoves, sizeof(*g->moves),
 			store_move_clear);
@@ -293,16 +297,10 @@ static void gather_keep_changes(struct archive_game *g)
 			(m->sent != 0 &&
 			 (m->in->player_id == g->row->white_id ||
 			  m->in->player_id == g->row->black_id));
-		if (keep) {
+		if (keep)
 			g->mails[k++] = *m;
-		} else {
-			store_inbound_free(&m->in);
-			buf_free(&m->signed_part);
-			buf_free(&m->sig);
-			buf_free(&m->form);
-			free(m->text);
-			free(m->thread_headers);
-		}
+		else
+			archive_mail_clear(m);
 	}
 	g->nmails = k;
 }

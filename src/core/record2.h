@@ -276,6 +276,11 @@ int record2_outcome(const struct record2 *rec, enum record2_result *result_r,
 
 const char *record2_result_name(enum record2_result r);     /* "1-0" */
 const char *record2_termination_name(enum record2_termination t);
+/* The tag values of a position's end: RECORD2_TERM_ONGOING for
+ * CORE_END_NONE, RECORD2_RESULT_NONE for CORE_ONGOING (the caller tells a
+ * cancelled game from a running one). */
+enum record2_termination record2_termination_of(enum core_end_reason r);
+enum record2_result record2_result_of(enum core_result r);
 
 /* "YYYY-MM-DDTHH:MM:SSZ" of t (0 .. RECORD2_TIME_MAX) into buf
  * (RECORD2_TIME_LEN + 1 bytes); returns buf. */

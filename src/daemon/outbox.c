@@ -165,19 +165,12 @@ static const char *outbox_autocrypt(const struct config *cfg,
 	return outbox_ac.header;
 }
 
-/* What sending adds to a row: the file of an archive mail, or the words
- * that say why it has none.  Zeroed: nothing. */
-struct outbox_extra {
-	const struct buf *file;
-	const char *file_name;
-	const struct buf *note;
-};
-
-/* outbox_compose() with extra. */
+/* outbox_compose() with what sending adds to a row (NULL: nothing): the
+ * file of an archive mail, or the words that say why it has none. */
 static enum outbox_compose_error
 outbox_compose_extra(const struct config *cfg, struct pgp_ctx *pgp,
 		     const struct store_outbox_msg *msg,
-		     const struct outbox_extra *extra, int64_t now,
+		     const struct outbox_archive_file *extra, int64_t now,
 		     struct buf *out, const char **error_r)
 {
 	static char errbuf[512];
@@ -211,21 +204,21 @@ outbox_compose_extra(const struct config *cfg, struct pgp_ctx *pgp,
 	m.autocrypt = outbox_autocrypt(cfg, pgp);
 	m.date = now;
 	m.text = msg->body;
-	if (extra->note != NULL && extra->note->len > 0) {
+	if (extra != NULL && extra->note.len > 0) {
 		buf_puts(&text, msg->body);
-		buf_append(&text, extra->note->data, extra->note->len);
+		buf_append(&text, extra->note.data, extra->note.len);
 		m.text = buf_str(&text);
 	}
-	if (extra->file != NULL) {
-		m.attachment = extra->file->data;
-		m.attachment_len = extra->file->len;
+	if (extra != NULL && extra->tgz.len > 0) {
+		m.attachment = extra->tgz.data;
+		m.attachment_len = extra->tgz.len;
 		m.attachment_type = OUTBOX_ARCHIVE_TYPE;
-		m.attachment_name = extra->file_name;
+		m.attachment_name = extra->name;
 	}
 	/* An observer can leave with one mail, as list mail allows (RFC
 	 * 2369): the mailto's body is the command, and only a mail's signed
 	 * text is read for commands. */
-	if (store_outbox_kind_of(msg->kind) == STORE_OUTBOX_KIND_OBSERVER &&
+	if (msg->kind == STORE_OUTBOX_KIND_OBSERVER &&
 	    msg->game_id != 0) {
 		snprintf(command, sizeof(command), "unobserve %" PRId64,
 			 msg->game_id);
@@ -263,9 +256,7 @@ outbox_compose(const struct config *cfg, struct pgp_ctx *pgp,
 	       const struct store_outbox_msg *msg, int64_t now, struct buf *out,
 	       const char **error_r)
 {
-	static const struct outbox_extra none;
-
-	return outbox_compose_extra(cfg, pgp, msg, &none, now, out, error_r);
+	return outbox_compose_extra(cfg, pgp, msg, NULL, now, out, error_r);
 }
 
 /* Whether a temporarily failed message has had its chances. */
@@ -329,30 +320,24 @@ static int outbox_defer(const struct config *cfg, struct store *store,
 }
 
 /* An archive mail's file, made now (outbox_archive.h): 1 made, or its
- * absence explained (extra filled either way); 0 not now (deferred as a
- * temporary failure, stats counted); -1 the store failed. */
+ * absence explained in file's note; 0 not now (deferred as a temporary
+ * failure, stats counted); -1 the store failed. */
 static int outbox_archive(const struct config *cfg, struct store *store,
 			  struct pgp_ctx *pgp, struct template_set *templates,
 			  const struct store_outbox_msg *msg, int64_t now,
-			  struct buf *file, char *name, size_t name_len,
-			  struct buf *note, struct outbox_extra *extra,
+			  struct outbox_archive_file *file,
 			  struct outbox_stats *stats, const char **error_r)
 {
 	const char *why = NULL;
 
 	switch (outbox_archive_make(cfg, store, pgp, templates, msg->game_id,
-				    msg->recipient, now, file, name, name_len,
-				    note, &why)) {
+				    msg->recipient, now, file, &why)) {
 	case OUTBOX_ARCHIVE_MADE:
-		extra->file = file;
-		extra->file_name = name;
-		extra->note = note;
 		return 1;
 	case OUTBOX_ARCHIVE_NONE:
 		/* Retrying will not mend it: the mail says why instead. */
 		log_warning("outbox %" PRId64 ": %s; the mail says so", msg->id,
 			    why);
-		extra->note = note;
 		return 1;
 	case OUTBOX_ARCHIVE_LATER:
 		break;
@@ -391,9 +376,9 @@ int outbox_flush_lane(const struct config *cfg, struct store *store,
 	 * session for the batch. */
 	for (i = 0; i < n; i++) {
 		struct store_outbox_msg *msg = &msgs[i];
-		struct buf bytes = BUF_INIT, file = BUF_INIT, note = BUF_INIT;
-		struct outbox_extra extra = { NULL, NULL, NULL };
-		char name[64];
+		struct buf bytes = BUF_INIT;
+		struct outbox_archive_file file = { BUF_INIT, "", BUF_INIT };
+		const struct outbox_archive_file *extra = NULL;
 		const char *rcpts[1] = { msg->recipient };
 		const char *reply = NULL, *err = NULL;
 		enum outbox_compose_error ce;
@@ -402,25 +387,21 @@ int outbox_flush_lane(const struct config *cfg, struct store *store,
 
 		if (stop != NULL && stop(stop_ctx))
 			break;
-		if (store_outbox_kind_of(msg->kind) ==
-		    STORE_OUTBOX_KIND_ARCHIVE) {
+		if (msg->kind == STORE_OUTBOX_KIND_ARCHIVE) {
 			int made = outbox_archive(cfg, store, pgp, templates,
-						  msg, now,
-						  &file, name, sizeof(name),
-						  &note, &extra, stats,
+						  msg, now, &file, stats,
 						  error_r);
 			if (made <= 0) {
-				buf_free(&file);
-				buf_free(&note);
+				outbox_archive_file_free(&file);
 				if (made < 0)
 					goto out;
 				continue;
 			}
+			extra = &file;
 		}
-		ce = outbox_compose_extra(cfg, pgp, msg, &extra, now, &bytes,
+		ce = outbox_compose_extra(cfg, pgp, msg, extra, now, &bytes,
 					  &err);
-		buf_free(&file);
-		buf_free(&note);
+		outbox_archive_file_free(&file);
 		if (ce == OUTBOX_COMPOSE_BAD_ROW) {
 			/* Our own row cannot become a mail: retrying will not
 			 * help, an operator must look. */

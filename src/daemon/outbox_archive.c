@@ -105,14 +105,18 @@ static void outbox_archive_verify_note(struct template_set *ts,
 	template_ctx_free(&ctx);
 }
 
-enum outbox_archive_result
-outbox_archive_make(const struct config *cfg, struct store *store,
-		    struct pgp_ctx *pgp, struct template_set *ts,
-		    int64_t game_id,
-		    const char *recipient, int64_t now, struct buf *tgz,
-		    char *name_r, size_t name_len, struct buf *note,
-		    const char **error_r)
+void outbox_archive_file_free(struct outbox_archive_file *file)
 {
+	buf_free(&file->tgz);
+	buf_free(&file->note);
+}
+
+enum outbox_archive_result outbox_archive_make(
+	const struct config *cfg, struct store *store, struct pgp_ctx *pgp,
+	struct template_set *ts, int64_t game_id, const char *recipient,
+	int64_t now, struct outbox_archive_file *file, const char **error_r)
+{
+	struct buf *note = &file->note;
 	static char errbuf[512];
 	struct archive_source src;
 	struct archive_summary sum;
@@ -121,7 +125,8 @@ outbox_archive_make(const struct config *cfg, struct store *store,
 	char dir[4096], path[4200], site[256] = "";
 	enum outbox_archive_result ret = OUTBOX_ARCHIVE_LATER;
 
-	snprintf(name_r, name_len, "game-%" PRId64 ".tar.gz", game_id);
+	snprintf(file->name, sizeof(file->name), "game-%" PRId64 ".tar.gz",
+		 game_id);
 	if (pgp == NULL) {
 		*error_r = "the daemon has no keyring ([gpg] home) to sign "
 			   "archives with";
@@ -165,7 +170,7 @@ outbox_archive_make(const struct config *cfg, struct store *store,
 		*error_r = errbuf;
 		goto out;
 	}
-	snprintf(path, sizeof(path), "%s/%s", dir, name_r);
+	snprintf(path, sizeof(path), "%s/%s", dir, file->name);
 	if (archive_export(&src, game_id, path, &sum, &e) < 0) {
 		snprintf(errbuf, sizeof(errbuf), "the archive of game %"
 			 PRId64 ": %s", game_id, e);
@@ -183,7 +188,7 @@ outbox_archive_make(const struct config *cfg, struct store *store,
 					    note);
 			ret = OUTBOX_ARCHIVE_NONE;
 		}
-	} else if (outbox_archive_read(path, tgz) < 0) {
+	} else if (outbox_archive_read(path, &file->tgz) < 0) {
 		snprintf(errbuf, sizeof(errbuf), "%.300s: %s", path,
 			 strerror(errno));
 		*error_r = errbuf;

@@ -10,8 +10,8 @@
 #include <stdint.h>
 
 #include "config/club_config.h"
+#include "util/buf.h"
 
-struct buf;
 struct pgp_ctx;
 struct store;
 struct template_set;
@@ -19,14 +19,24 @@ struct template_set;
 /* The attachment's type. */
 #define OUTBOX_ARCHIVE_TYPE "application/gzip"
 
+/* What an archive mail carries: the .tar.gz, its file name
+ * "game-N.tar.gz", and the words the mail adds to its text.  Free with
+ * outbox_archive_file_free. */
+struct outbox_archive_file {
+	struct buf tgz;
+	char name[32];
+	struct buf note;
+};
+void outbox_archive_file_free(struct outbox_archive_file *file);
+
 enum outbox_archive_result {
-	/* *tgz holds it, name_r its file name, *note the command that
-	 * checks it against the club's key (mail/archive-verify.txt) */
+	/* tgz holds it, note the command that checks it against the club's
+	 * key (mail/archive-verify.txt) */
 	OUTBOX_ARCHIVE_MADE = 0,
 	/* It cannot be made, and trying again will not help (no keyring,
-	 * no key to sign with, no such game): *note holds the words for
-	 * the reader (templates/mail/archive-unavailable.txt), and the
-	 * mail goes without it. */
+	 * no key to sign with, no such game): tgz stays empty, note holds
+	 * the words for the reader (templates/mail/archive-unavailable.txt),
+	 * and the mail goes without it. */
 	OUTBOX_ARCHIVE_NONE,
 	/* Not now (a busy store, a full disk, gpg away): try later. */
 	OUTBOX_ARCHIVE_LATER,
@@ -34,17 +44,15 @@ enum outbox_archive_result {
 
 /* The archive of game_id for the mail to recipient, made with the
  * daemon's store, keyring (pgp, NULL when [gpg] home is unset),
- * templates (the process's set, borrowed) and settings, into *tgz, its
- * name "game-N.tar.gz" into name_r (at least 32 bytes): the players' own copy when recipient is the address of one of
- * the game's players, else the public copy (no addresses, no transport
- * headers; src/archive/archive.h).  *error_r (valid until the next
- * call) says why for NONE and LATER, for the log. */
-enum outbox_archive_result
-outbox_archive_make(const struct config *cfg, struct store *store,
-		    struct pgp_ctx *pgp, struct template_set *templates,
-		    int64_t game_id,
-		    const char *recipient, int64_t now, struct buf *tgz,
-		    char *name_r, size_t name_len, struct buf *note,
-		    const char **error_r);
+ * templates (the process's set, borrowed) and settings, into *file
+ * (zeroed by the caller): the players' own copy when recipient is the
+ * address of one of the game's players, else the public copy (no
+ * addresses, no transport headers; src/archive/archive.h).  *error_r
+ * (valid until the next call) says why for NONE and LATER, for the
+ * log. */
+enum outbox_archive_result outbox_archive_make(
+	const struct config *cfg, struct store *store, struct pgp_ctx *pgp,
+	struct template_set *templates, int64_t game_id, const char *recipient,
+	int64_t now, struct outbox_archive_file *file, const char **error_r);
 
 #endif

@@ -154,7 +154,8 @@ static int admin_adjust(struct handle *h, struct game *g, const char *side,
 	if (seconds > 0 && c == g->clock.to_move &&
 	    !clock_flag_fallen(&g->clock, h->now))
 		g->row->flag_fell_at = 0;
-	ret = flag_event(h, g, "adjust", game_player_of(g, c), seconds, note);
+	ret = flag_event(h, g, STORE_CLOCK_ADJUST, game_player_of(g, c),
+			 seconds, note);
 	if (ret == 0)
 		ret = game_save(h, g);
 	if (ret < 0) {

@@ -46,7 +46,8 @@ int archive_cmd_run(struct handle *h, const struct command *c,
 	/* An answer to the sender's mail, in the game's thread; no
 	 * picture: the attachment is the point. */
 	if (ret == 0)
-		ret = server_queue_mail(h, to, h->me->id, g, false, "archive",
+		ret = server_queue_mail(h, to, h->me->id, g, false,
+					STORE_OUTBOX_KIND_ARCHIVE,
 					buf_str(&subject), NULL, NULL,
 					buf_str(&body), true);
 	/* What the attachment will weigh: the game's mails. */

@@ -108,9 +108,8 @@ int bot_challenge(struct handle *h, const struct command *c, struct game *g,
 {
 	const struct server_bot_config *bc = &h->srv->cfg.bot;
 	char vtext[CORE_VARIANT_TEXT_MAX], ctext[GAME_CLOCK_TEXT_MAX];
-	struct store_game row;
 	const char *error;
-	int64_t bot, id;
+	int64_t bot;
 	size_t busy;
 	int level, ret;
 
@@ -139,28 +138,12 @@ int bot_challenge(struct handle *h, const struct command *c, struct game *g,
 				     (long)bc->max_games);
 		return REFUSED;
 	}
-	memset(&row, 0, sizeof(row));
-	row.variant = vtext;
-	row.challenger_id = h->me->id;
-	row.white_id = h->me->id;
-	row.black_id = bot;
-	row.status = STORE_GAME_CHALLENGE;
-	if (strcmp(ctext, "none") != 0) {
-		struct clock_control cc;
-		bool vac;
-		(void)game_clock_text_parse(ctext, &cc, &vac, NULL);
-		row.clock_settings = ctext;
-		row.clock_white = row.clock_black = clock_control_initial(&cc);
-	}
-	if (store_game_create(h->srv->store, &row, h->now, &id, &error) < 0 ||
-	    store_bot_game_add(h->srv->store, id, level, bc->rated, h->now,
-			       &error) < 0)
+	if (game_challenge_create(h, vtext, ctext, bot, STORE_GAME_CHALLENGE,
+				  g) < 0)
+		return -1;
+	if (store_bot_game_add(h->srv->store, g->row->id, level, bc->rated,
+			       h->now, &error) < 0)
 		return server_store_fail(h, error);
-	ret = game_load(h, id, g, true);
-	if (ret != 1)
-		return ret < 0 ? -1 : server_store_fail(h, "new game vanished");
-	if (h->first_game == 0)
-		h->first_game = id;
 	/* The bot takes every challenge: the game is under way at once. */
 	g->row->status = STORE_GAME_ACTIVE;
 	h->moved = true;

@@ -328,10 +328,9 @@ static int bot_hint_mail(struct handle *h, const struct store_bot_hint *sh,
 	if (ret == 0)
 		ret = game_subject(h, g, sh->player_id, "hint", &subject);
 	if (ret == 0)
-		ret = server_queue_mail(h, server_player_address(p),
-					sh->player_id, g, false, "hint",
-					buf_str(&subject), NULL, NULL,
-					buf_str(&body), false);
+		ret = server_queue_notice(h, p, g, false,
+					  STORE_OUTBOX_KIND_HINT, &subject,
+					  &body);
 	template_ctx_free(&ctx);
 	buf_free(&body);
 	buf_free(&subject);

@@ -50,20 +50,14 @@ bool club_listed(const struct server_club *club, const char *name)
 static int club_event_read(const struct store_ladder_event *row,
 			   struct ladder_event *ev)
 {
-	int kind;
-
-	memset(ev, 0, sizeof(*ev));
-	if (ladder_event_kind_parse(row->kind,
-				    (enum ladder_event_kind *)&kind) < 0)
+	*ev = (struct ladder_event){
+		.at = row->at, .game = row->game_id,
+		.player = row->player_id, .other = row->other_id,
+		.position = row->position, .accept_by = row->accept_by,
+		.time_loss_drop = row->time_loss_drop,
+	};
+	if (ladder_event_kind_parse(row->kind, &ev->kind) < 0)
 		return -1;
-	ev->kind = (enum ladder_event_kind)kind;
-	ev->at = row->at;
-	ev->player = row->player_id;
-	ev->other = row->other_id;
-	ev->game = row->game_id;
-	ev->position = row->position;
-	ev->accept_by = row->accept_by;
-	ev->time_loss_drop = row->time_loss_drop;
 	if (row->outcome != NULL &&
 	    ladder_result_parse(row->outcome, &ev->result) < 0)
 		return -1;
@@ -126,17 +120,14 @@ int club_ladder_record(struct handle *h, const char *ladder,
 			 ladder_error_name(fault.error));
 		return server_store_fail(h, h->srv->errbuf);
 	}
-	memset(&row, 0, sizeof(row));
-	row.ladder = (char *)ladder;
-	row.kind = (char *)ladder_event_kind_name(ev->kind);
-	row.at = ev->at;
-	row.player_id = ev->player;
-	row.other_id = ev->other;
-	row.game_id = ev->game;
-	row.position = ev->position;
-	row.actor = (char *)actor;
-	row.note = (char *)note;
-	row.inbound_id = h->inbound_id;
+	row = (struct store_ladder_event){
+		.ladder = (char *)ladder,
+		.kind = (char *)ladder_event_kind_name(ev->kind),
+		.at = ev->at, .game_id = ev->game,
+		.player_id = ev->player, .other_id = ev->other,
+		.position = ev->position, .inbound_id = h->inbound_id,
+		.actor = (char *)actor, .note = (char *)note,
+	};
 	if (ev->kind == LADDER_EVENT_RESULT)
 		row.outcome = (char *)ladder_result_name(ev->result);
 	if (ev->kind == LADDER_EVENT_CHALLENGED) {

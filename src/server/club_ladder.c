@@ -163,18 +163,11 @@ static int ladder_challenge(struct handle *h, const struct server_ladder *l,
 	struct ladder_fault f;
 	struct ladder_event ev;
 	struct template_ctx *ctx;
-	const char *error;
 	int64_t id;
 	int ret;
 
-	ret = store_player_by_name(h->srv->store, c->name, &target, &error);
-	if (ret < 0)
-		return server_store_fail(h, error);
-	if (ret == 0) {
-		server_refuse(h, "no_such_player");
-		template_ctx_set(h->refusal, "name", c->name);
-		return REFUSED;
-	}
+	if ((ret = game_player_named(h, c->name, &target)) != 0)
+		return ret;
 	ret = club_ladder_standing(h, l->club.name, &st);
 	if (ret == 0 && ladder_check_challenge(&l->rules, st, h->me->id,
 					       target->id, h->now, &f) < 0) {

@@ -51,7 +51,13 @@ static int club_rating_store(struct handle *h, int64_t game_id,
 			     const struct rating *after, int64_t at,
 			     bool lost_on_time)
 {
-	struct store_rating_change c;
+	const struct store_rating_change c = {
+		.game_id = game_id, .player_id = row->player_id, .at = at,
+		.r_before = before->r, .rd_before = before->rd,
+		.vol_before = before->vol,
+		.r_after = after->r, .rd_after = after->rd,
+		.vol_after = after->vol,
+	};
 	const char *error;
 
 	row->r = after->r;
@@ -60,16 +66,6 @@ static int club_rating_store(struct handle *h, int64_t game_id,
 	row->games++;
 	row->last_played = at;
 	row->last_lost_on_time = lost_on_time;
-	memset(&c, 0, sizeof(c));
-	c.game_id = game_id;
-	c.player_id = row->player_id;
-	c.r_before = before->r;
-	c.rd_before = before->rd;
-	c.vol_before = before->vol;
-	c.r_after = after->r;
-	c.rd_after = after->rd;
-	c.vol_after = after->vol;
-	c.at = at;
 	if (store_rating_set(h->srv->store, row, &error) < 0 ||
 	    store_rating_change_add(h->srv->store, &c, &error) < 0)
 		return server_store_fail(h, error);

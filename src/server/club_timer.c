@@ -214,10 +214,9 @@ static int club_standings_one(struct handle *h, int64_t pid, bool *sent_r)
 			ret = server_render_line(h, "mail/subject-standings.txt",
 						 mail, &subject);
 		if (ret == 0)
-			ret = server_queue_mail(h, server_player_address(p), pid,
-						NULL, false, "standings",
-						buf_str(&subject), NULL, NULL,
-						buf_str(&body), false);
+			ret = server_queue_notice(h, p, NULL, false,
+						  STORE_OUTBOX_KIND_STANDINGS,
+						  &subject, &body);
 		*sent_r = ret == 0 && server_player_address(p) != NULL;
 	}
 	template_ctx_free(&mail);

@@ -217,7 +217,7 @@ int commands_run(struct handle *h, struct server_outcome *out)
 	if (out->status == SERVER_OK)
 		snprintf(out->outcome, sizeof(out->outcome), "ok: %zu command%s",
 			 out->commands_run, out->commands_run == 1 ? "" : "s");
-	return server_queue_reply(h, "reply");
+	return server_queue_reply(h);
 }
 
 /* The templates the service renders besides the table's and the

@@ -77,10 +77,9 @@ static int digest_one(struct handle *h, int64_t pid, const char *date,
 		/* Nothing queued for a player with no working address: as
 		 * for the notices they would have had. */
 		if (ret == 0)
-			ret = server_queue_mail(h, server_player_address(p),
-						pid, NULL, false, "digest",
-						buf_str(&subject), NULL, NULL,
-						buf_str(&body), false);
+			ret = server_queue_notice(h, p, NULL, false,
+						  STORE_OUTBOX_KIND_DIGEST,
+						  &subject, &body);
 		*sent_r = ret == 0 && server_player_address(p) != NULL;
 	}
 	if (ret == 0 && store_digest_clear(h->srv->store, pid, &error) < 0)

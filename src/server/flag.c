@@ -12,8 +12,9 @@
 #include <stdio.h>
 #include <string.h>
 
-int flag_event(struct handle *h, const struct game *g, const char *kind,
-	       int64_t player_id, int64_t seconds, const char *note)
+int flag_event(struct handle *h, const struct game *g,
+	       enum store_clock_kind kind, int64_t player_id, int64_t seconds,
+	       const char *note)
 {
 	const char *error;
 
@@ -65,8 +66,8 @@ static int flag_days_elsewhere(struct handle *h, const struct game *g,
 		if (other.has_clock && other.vacation_ok &&
 		    clock_add_time(&other.clock, (enum core_color)side,
 				   days * CLOCK_DAY, NULL) == 0) {
-			ret = flag_event(h, &other, "vacation_day", pid,
-					 days * CLOCK_DAY, NULL);
+			ret = flag_event(h, &other, STORE_CLOCK_VACATION_DAY,
+					 pid, days * CLOCK_DAY, NULL);
 			if (ret == 0)
 				ret = game_save(h, &other);
 		}
@@ -84,7 +85,8 @@ static int flag_vacation(struct handle *h, struct game *g, int64_t pid,
 	int ret;
 
 	if (game_clock_bank_put(h, pid, bank) < 0 ||
-	    flag_event(h, g, "vacation_day", pid, days * CLOCK_DAY, NULL) < 0 ||
+	    flag_event(h, g, STORE_CLOCK_VACATION_DAY, pid, days * CLOCK_DAY,
+		       NULL) < 0 ||
 	    game_save(h, g) < 0 || flag_days_elsewhere(h, g, pid, days) < 0)
 		return -1;
 	ctx = template_ctx_new();
@@ -114,7 +116,7 @@ static int flag_fall(struct handle *h, struct game *g, int64_t deadline,
 		*what_r = FLAG_CANCELLED;
 		g->row->status = STORE_GAME_CANCELLED;
 		g->row->draw_offer_by = 0;
-		if (flag_event(h, g, "cancel", pid, 0, NULL) < 0 ||
+		if (flag_event(h, g, STORE_CLOCK_CANCEL, pid, 0, NULL) < 0 ||
 		    game_save(h, g) < 0)
 			return -1;
 		ctx = template_ctx_new();
@@ -126,7 +128,7 @@ static int flag_fall(struct handle *h, struct game *g, int64_t deadline,
 		template_ctx_free(&ctx);
 		return ret;
 	}
-	if (flag_event(h, g, "flag", pid, 0, NULL) < 0)
+	if (flag_event(h, g, STORE_CLOCK_FLAG, pid, 0, NULL) < 0)
 		return -1;
 	if (h->srv->cfg.clock.manual_claim) {
 		*what_r = FLAG_CLAIMABLE;
@@ -215,7 +217,7 @@ int flag_claim(struct handle *h, const struct command *c, struct game *g,
 		return game_refuse(h, "claim_own_flag", g->row->id);
 	if (record_end(&g->rec, CORE_END_TIME, side, &err) < 0)
 		return server_store_fail(h, core_error_name(err));
-	if (flag_event(h, g, "claim", h->me->id, 0, NULL) < 0 ||
+	if (flag_event(h, g, STORE_CLOCK_CLAIM, h->me->id, 0, NULL) < 0 ||
 	    game_finish_row(h, g) < 0 || game_save(h, g) < 0)
 		return -1;
 	game_ctx(h, g, out);

@@ -565,6 +565,53 @@ static int game_challenge_clock(struct handle *h, const struct command *c,
 	return 0;
 }
 
+int game_challenge_create(struct handle *h, char *vtext, char *ctext,
+			  int64_t black_id, enum store_game_status status,
+			  struct game *g)
+{
+	struct store_game row = {
+		.variant = vtext, .status = status,
+		.challenger_id = h->me->id, .white_id = h->me->id,
+		.black_id = black_id,
+	};
+	const char *error;
+	int64_t id;
+	int ret;
+
+	if (strcmp(ctext, "none") != 0) {
+		struct clock_control cc;
+		bool vac;
+		/* Both clocks hold the initial time until the game begins. */
+		(void)game_clock_text_parse(ctext, &cc, &vac, NULL);
+		row.clock_settings = ctext;
+		row.clock_white = row.clock_black = clock_control_initial(&cc);
+	}
+	if (store_game_create(h->srv->store, &row, h->now, &id, &error) < 0)
+		return server_store_fail(h, error);
+	ret = game_load(h, id, g, true);
+	if (ret != 1)
+		return ret < 0 ? -1 : server_store_fail(h, "new game vanished");
+	if (h->first_game == 0)
+		h->first_game = id;
+	return 0;
+}
+
+int game_player_named(struct handle *h, const char *name,
+		      struct store_player **p_r)
+{
+	const char *error;
+	int ret = store_player_by_name(h->srv->store, name, p_r, &error);
+
+	if (ret < 0)
+		return server_store_fail(h, error);
+	if (ret == 0) {
+		server_refuse(h, "no_such_player");
+		template_ctx_set(h->refusal, "name", name);
+		return REFUSED;
+	}
+	return 0;
+}
+
 /* A challenge's options (play.c's `challenge`, bot.c's `challenge bot`):
  * the time control, then the variant, over the service's defaults. */
 int game_challenge_settings(struct handle *h, const struct command *c,

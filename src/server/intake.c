@@ -102,11 +102,10 @@ static int intake_revocations(struct handle *h, size_t *revoked_r)
 			r = server_render_line(h, "mail/subject-key-revoked.txt",
 					       ctx, &subject);
 		if (r == 0)
-			r = server_queue_mail(h, server_player_address(p),
-					      p->id, NULL, false,
-					      server_notices[NOTICE_KEY_REVOKED].kind,
-					      buf_str(&subject), NULL, NULL,
-					      buf_str(&body), false);
+			r = server_queue_notice(
+				h, p, NULL, false,
+				server_notices[NOTICE_KEY_REVOKED].kind,
+				&subject, &body);
 		template_ctx_free(&ctx);
 		buf_free(&body);
 		buf_free(&subject);
@@ -344,5 +343,5 @@ int intake_decide(struct handle *h, struct server_outcome *out)
 	template_ctx_set_bool(h->reply, "mail_refused", true);
 	template_ctx_set_bool(h->reply, h->mail_refusal, true);
 	intake_refusal_vars(h);
-	return server_queue_reply(h, "reply") < 0 ? -1 : 1;
+	return server_queue_reply(h) < 0 ? -1 : 1;
 }

@@ -238,16 +238,13 @@ void ladder_challenge_event(const struct ladder_rules *rules,
 			    int64_t game, int64_t now,
 			    struct ladder_event *event_r)
 {
-	memset(event_r, 0, sizeof(*event_r));
-	event_r->kind = LADDER_EVENT_CHALLENGED;
-	event_r->at = now;
-	event_r->player = challenger;
-	event_r->other = defender;
-	event_r->game = game;
-	event_r->accept_by = rules->accept_within > 0 ?
-		now + rules->accept_within : LADDER_NEVER;
-	event_r->win = rules->win;
-	event_r->time_loss_drop = rules->time_loss_drop;
+	*event_r = (struct ladder_event){
+		.kind = LADDER_EVENT_CHALLENGED, .at = now, .game = game,
+		.player = challenger, .other = defender,
+		.accept_by = rules->accept_within > 0 ?
+			     now + rules->accept_within : LADDER_NEVER,
+		.win = rules->win, .time_loss_drop = rules->time_loss_drop,
+	};
 }
 
 /* --- The standing --- */
@@ -416,7 +413,6 @@ static int apply_challenged(struct ladder_standing *s,
 {
 	struct ladder_member *c = member_of(s, e->player);
 	struct ladder_member *d = member_of(s, e->other);
-	struct ladder_challenge *ch;
 
 	if (c == NULL)
 		return fault(fault_r, LADDER_ERR_NOT_MEMBER, e->player);
@@ -432,15 +428,12 @@ static int apply_challenged(struct ladder_standing *s,
 	c->out++;
 	d->in++;
 	grow((void **)&s->open, &s->open_cap, s->nopen, sizeof(*s->open));
-	ch = &s->open[s->nopen++];
-	memset(ch, 0, sizeof(*ch));
-	ch->game = e->game;
-	ch->challenger = e->player;
-	ch->defender = e->other;
-	ch->at = e->at;
-	ch->accept_by = e->accept_by;
-	ch->win = e->win;
-	ch->time_loss_drop = e->time_loss_drop;
+	s->open[s->nopen++] = (struct ladder_challenge){
+		.game = e->game, .at = e->at,
+		.challenger = e->player, .defender = e->other,
+		.accept_by = e->accept_by, .win = e->win,
+		.time_loss_drop = e->time_loss_drop,
+	};
 	return 0;
 }
 

@@ -10,26 +10,32 @@
 #include <string.h>
 
 const struct server_notice_def server_notices[NOTICE_COUNT] = {
-	[NOTICE_YOUR_MOVE] = { "your-move", "mail/your-move.txt",
-			       "your_move", true },
-	[NOTICE_RESULT] = { "result", "mail/result.txt", "result", true },
-	[NOTICE_OBSERVER] = { "observer", "mail/observer.txt", "observer",
-			      true },
-	[NOTICE_CHALLENGE] = { "challenge", "mail/challenge.txt",
-			       "challenge" },
-	[NOTICE_CHALLENGE_CLOSED] = { "challenge",
+	[NOTICE_YOUR_MOVE] = { STORE_OUTBOX_KIND_YOUR_MOVE,
+			       "mail/your-move.txt", "your_move", true },
+	[NOTICE_RESULT] = { STORE_OUTBOX_KIND_RESULT, "mail/result.txt",
+			    "result", true },
+	[NOTICE_OBSERVER] = { STORE_OUTBOX_KIND_OBSERVER, "mail/observer.txt",
+			      "observer", true },
+	[NOTICE_CHALLENGE] = { STORE_OUTBOX_KIND_CHALLENGE,
+			       "mail/challenge.txt", "challenge" },
+	[NOTICE_CHALLENGE_CLOSED] = { STORE_OUTBOX_KIND_CHALLENGE,
 				      "mail/challenge-closed.txt",
 				      "challenge_closed" },
-	[NOTICE_DRAW] = { "draw", "mail/draw.txt", "draw" },
-	[NOTICE_KEY_REVOKED] = { "notice", "mail/key-revoked.txt", NULL },
-	[NOTICE_MESSAGE] = { "message", "mail/message.txt", "message" },
-	[NOTICE_UNDO] = { "undo", "mail/undo.txt", "undo" },
+	[NOTICE_DRAW] = { STORE_OUTBOX_KIND_DRAW, "mail/draw.txt", "draw" },
+	[NOTICE_KEY_REVOKED] = { STORE_OUTBOX_KIND_NOTICE,
+				 "mail/key-revoked.txt", NULL },
+	[NOTICE_MESSAGE] = { STORE_OUTBOX_KIND_MESSAGE, "mail/message.txt",
+			     "message" },
+	[NOTICE_UNDO] = { STORE_OUTBOX_KIND_UNDO, "mail/undo.txt", "undo" },
 	/* A move taken back: the position changed. */
-	[NOTICE_UNDONE] = { "undone", "mail/undo.txt", "undone", true },
+	[NOTICE_UNDONE] = { STORE_OUTBOX_KIND_UNDONE, "mail/undo.txt",
+			    "undone", true },
 	/* What happened to a clock: a flag, a vacation, time given. */
-	[NOTICE_CLOCK] = { "clock", "mail/clock-notice.txt", "clock" },
+	[NOTICE_CLOCK] = { STORE_OUTBOX_KIND_CLOCK, "mail/clock-notice.txt",
+			   "clock" },
 	/* What a ladder did with a game: a walkover. */
-	[NOTICE_LADDER] = { "ladder", "mail/ladder-notice.txt", "ladder" },
+	[NOTICE_LADDER] = { STORE_OUTBOX_KIND_LADDER,
+			    "mail/ladder-notice.txt", "ladder" },
 };
 
 /* Is it player pid's turn in g?  (A draw offer reads differently to the
@@ -44,7 +50,7 @@ int notice_send(struct handle *h, struct game *g, int64_t pid,
 		enum server_notice n, struct template_ctx *ctx)
 {
 	const char *tpl = server_notices[n].template;
-	const char *kind = server_notices[n].kind;
+	enum store_outbox_kind kind = server_notices[n].kind;
 	/* One template may tell several events (an offer, a decline). */
 	const char *about = template_ctx_get(ctx, "subject_kind");
 	struct store_player *p = NULL;
@@ -74,10 +80,8 @@ int notice_send(struct handle *h, struct game *g, int64_t pid,
 		ret = game_subject(h, g, pid, about != NULL ? about :
 				   server_notices[n].subject, &subject);
 	if (ret == 0)
-		ret = server_queue_mail(h, server_player_address(p), pid, g,
-					server_notices[n].picture, kind,
-				 buf_str(&subject), NULL, NULL, buf_str(&body),
-				 false);
+		ret = server_queue_notice(h, p, g, server_notices[n].picture,
+					  kind, &subject, &body);
 	buf_free(&body);
 	buf_free(&subject);
 	store_player_free(&p);

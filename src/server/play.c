@@ -28,26 +28,14 @@ int play_challenge(struct handle *h, const struct command *c, struct game *g,
 {
 	struct store_player *target = NULL;
 	struct template_ctx *ctx;
-	struct store_game row;
-	char vtext[CORE_VARIANT_TEXT_MAX];
-	const char *error;
-	int64_t id;
+	char vtext[CORE_VARIANT_TEXT_MAX], ctext[GAME_CLOCK_TEXT_MAX];
 	int ret;
-
-	char ctext[GAME_CLOCK_TEXT_MAX];
 
 	if ((ret = game_challenge_settings(h, c, vtext, ctext)) != 0)
 		return ret;
 	if (strcmp(c->name, "any") != 0) {
-		ret = store_player_by_name(h->srv->store, c->name, &target,
-					   &error);
-		if (ret < 0)
-			return server_store_fail(h, error);
-		if (ret == 0) {
-			server_refuse(h, "no_such_player");
-			template_ctx_set(h->refusal, "name", c->name);
-			return REFUSED;
-		}
+		if ((ret = game_player_named(h, c->name, &target)) != 0)
+			return ret;
 		if (target->id == h->me->id) {
 			store_player_free(&target);
 			return server_refuse(h, "challenge_self");
@@ -64,28 +52,13 @@ int play_challenge(struct handle *h, const struct command *c, struct game *g,
 		return ret;
 	}
 
-	memset(&row, 0, sizeof(row));
-	row.variant = vtext;
-	row.challenger_id = h->me->id;
-	row.white_id = h->me->id;
-	row.black_id = target != NULL ? target->id : 0;
-	row.status = target != NULL ? STORE_GAME_CHALLENGE : STORE_GAME_OPEN;
-	if (strcmp(ctext, "none") != 0) {
-		struct clock_control cc;
-		bool vac;
-		/* Both clocks hold the initial time until the game begins. */
-		(void)game_clock_text_parse(ctext, &cc, &vac, NULL);
-		row.clock_settings = ctext;
-		row.clock_white = row.clock_black = clock_control_initial(&cc);
-	}
+	ret = game_challenge_create(h, vtext, ctext,
+				    target != NULL ? target->id : 0,
+				    target != NULL ? STORE_GAME_CHALLENGE :
+						     STORE_GAME_OPEN, g);
 	store_player_free(&target);
-	if (store_game_create(h->srv->store, &row, h->now, &id, &error) < 0)
-		return server_store_fail(h, error);
-	ret = game_load(h, id, g, true);
-	if (ret != 1)
-		return ret < 0 ? -1 : server_store_fail(h, "new game vanished");
-	if (h->first_game == 0)
-		h->first_game = id;
+	if (ret < 0)
+		return -1;
 	game_ctx(h, g, out);
 	template_ctx_set_bool(out, "open", g->row->status == STORE_GAME_OPEN);
 	if (g->row->status != STORE_GAME_CHALLENGE)

@@ -196,7 +196,7 @@ static void queue_references(const struct game *g, const char *answer_id,
 
 int server_queue_mail(struct handle *h, const char *to,
 		      int64_t recipient_id, struct game *g, bool picture,
-		      const char *kind, const char *subject,
+		      enum store_outbox_kind kind, const char *subject,
 		      const char *answer_id, const char *answer_refs,
 		      const char *body, bool auto_reply)
 {
@@ -222,7 +222,7 @@ int server_queue_mail(struct handle *h, const char *to,
 	/* Stored without the angle brackets, like inbound Message-IDs. */
 	id[strlen(id) - 1] = '\0';
 	m.message_id = id + 1;
-	m.kind = (char *)kind;
+	m.kind = kind;
 	m.recipient = (char *)to;
 	m.subject = (char *)subject;
 	m.auto_reply = auto_reply;
@@ -252,7 +252,7 @@ int server_queue_mail(struct handle *h, const char *to,
 	h->queued++;
 	/* What the sender's mail made us send counts against the sender
 	 * (limits.c); an observer's mails are the observer's choice. */
-	if (strcmp(kind, server_notices[NOTICE_OBSERVER].kind) != 0 &&
+	if (kind != STORE_OUTBOX_KIND_OBSERVER &&
 	    limits_charge(h, 1, (int64_t)(strlen(body) +
 			  (m.html != NULL ? strlen(m.html) : 0) +
 			  m.image_len)) < 0) {
@@ -273,4 +273,14 @@ out:
 	buf_free(&svg);
 	buf_free(&html);
 	return ret;
+}
+
+int server_queue_notice(struct handle *h, const struct store_player *p,
+			struct game *g, bool picture,
+			enum store_outbox_kind kind, const struct buf *subject,
+			const struct buf *body)
+{
+	return server_queue_mail(h, server_player_address(p), p->id, g,
+				 picture, kind, buf_str(subject), NULL, NULL,
+				 buf_str(body), false);
 }

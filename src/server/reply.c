@@ -29,7 +29,7 @@ static int reply_unwanted(struct handle *h)
 	return s.confirm ? 0 : 1;
 }
 
-int server_queue_reply(struct handle *h, const char *kind)
+int server_queue_reply(struct handle *h)
 {
 	const struct server_inbound *msg = h->msg;
 	struct buf body = BUF_INIT, subject = BUF_INIT;
@@ -88,7 +88,8 @@ int server_queue_reply(struct handle *h, const char *kind)
 		if (msg->references != NULL)
 			buf_puts(&refs, msg->references);
 		ret = server_queue_mail(h, to, h->me != NULL ? h->me->id : 0,
-					have_game ? &g : NULL, h->moved, kind,
+					have_game ? &g : NULL, h->moved,
+					STORE_OUTBOX_KIND_REPLY,
 					buf_str(&subject), h->message_id,
 					buf_str(&refs), buf_str(&body), true);
 		buf_free(&refs);

@@ -243,7 +243,7 @@ static int handle_in_transaction(struct handle *h, struct server_outcome *out)
 				 "replay: signed text used before");
 			template_ctx_set_bool(h->reply, "replay", true);
 			if (replay_game(h) < 0 ||
-			    server_queue_reply(h, "reply") < 0)
+			    server_queue_reply(h) < 0)
 				return -1;
 			goto record;
 		}

@@ -252,9 +252,9 @@ int game_record_lines(struct handle *h, const struct game *g);
 
 /* ---- reply.c -------------------------------------------------------- */
 
-/* The reply to the sender of the mail in hand (h->reply's variables),
- * of kind `kind`.  0 or -1. */
-int server_queue_reply(struct handle *h, const char *kind);
+/* The reply to the sender of the mail in hand (h->reply's variables).
+ * 0 or -1. */
+int server_queue_reply(struct handle *h);
 
 /* ---- identity.c ----------------------------------------------------- */
 
@@ -329,7 +329,7 @@ enum server_notice {
 	NOTICE_COUNT
 };
 extern const struct server_notice_def {
-	const char *kind;
+	enum store_outbox_kind kind;
 	const char *template;
 	/* What the mail is, for its subject (game_subject()'s kind); NULL:
 	 * the game as it stands for the reader. */
@@ -365,9 +365,15 @@ int notice_game(struct handle *h, struct game *g, size_t from,
  * -1. */
 int server_queue_mail(struct handle *h, const char *to,
 		      int64_t recipient_id, struct game *g, bool picture,
-		      const char *kind, const char *subject,
+		      enum store_outbox_kind kind, const char *subject,
 		      const char *answer_id, const char *answer_refs,
 		      const char *body, bool auto_reply);
+/* A notice to player p (server_queue_mail() to their address, no mail
+ * it answers, auto-generated).  0 or -1. */
+int server_queue_notice(struct handle *h, const struct store_player *p,
+			struct game *g, bool picture,
+			enum store_outbox_kind kind, const struct buf *subject,
+			const struct buf *body);
 
 /* ---- game.c --------------------------------------------------------- */
 
@@ -426,6 +432,17 @@ int game_refuse_rule(struct handle *h, const struct core_position *pos,
  * (GAME_CLOCK_TEXT_MAX).  0, REFUSED (a bad option), or -1. */
 int game_challenge_settings(struct handle *h, const struct command *c,
 			    char *vtext, char *ctext);
+/* A new game the sender challenges black_id to (0: anyone, with status
+ * STORE_GAME_OPEN), the sender white, with the options of
+ * game_challenge_settings(); loaded into g, the mail's first game if it
+ * has none.  0 or -1. */
+int game_challenge_create(struct handle *h, char *vtext, char *ctext,
+			  int64_t black_id, enum store_game_status status,
+			  struct game *g);
+/* The player called `name` into *p_r (free with store_player_free): 0,
+ * REFUSED (no_such_player, the name in the refusal) or -1. */
+int game_player_named(struct handle *h, const char *name,
+		      struct store_player **p_r);
 
 /* ---- game_clock.c: a game's clocks ------------------------------------ */
 
@@ -493,8 +510,9 @@ int flag_check(struct handle *h, struct game *g, int64_t at,
 	       enum flag_outcome *what_r);
 /* Record an entry of g's clock history (store_clock_event_add).  0 or
  * -1. */
-int flag_event(struct handle *h, const struct game *g, const char *kind,
-	       int64_t player_id, int64_t seconds, const char *note);
+int flag_event(struct handle *h, const struct game *g,
+	       enum store_clock_kind kind, int64_t player_id, int64_t seconds,
+	       const char *note);
 server_command_fn flag_claim;
 
 /* ---- club.c, club_ladder.c, club_league.c, club_result.c,

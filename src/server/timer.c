@@ -53,7 +53,7 @@ static int timer_outage(struct handle *h, int64_t last, int64_t now,
 		}
 		if (g.has_clock && clock_add_time(&g.clock, g.clock.to_move,
 						  gap, NULL) == 0) {
-			ret = flag_event(h, &g, "outage",
+			ret = flag_event(h, &g, STORE_CLOCK_OUTAGE,
 					 game_player_of(&g, g.clock.to_move),
 					 gap, NULL);
 			if (ret == 0)
@@ -242,9 +242,9 @@ static int timer_remind(struct handle *h, int64_t pid,
 		ret = server_render_line(h, "mail/subject-reminder.txt", mail,
 					 &subject);
 	if (ret == 0)
-		ret = server_queue_mail(h, server_player_address(p), pid, NULL,
-					false, "reminder", buf_str(&subject),
-					NULL, NULL, buf_str(&body), false);
+		ret = server_queue_notice(h, p, NULL, false,
+					  STORE_OUTBOX_KIND_REMINDER, &subject,
+					  &body);
 	if (ret == 0) {
 		pc.player_id = pid;
 		pc.last_reminder_at = now;

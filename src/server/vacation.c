@@ -92,8 +92,8 @@ static int vacation_span(struct handle *h, const struct command *c,
 /* The games of the player that a vacation stops (or no longer stops):
  * saved with their new deadlines, the opponent told, listed in out as
  * "paused" or, for a game that takes no vacation, "not_paused". */
-static int vacation_games(struct handle *h, const char *what, int64_t from,
-			  int64_t to, struct template_ctx *out)
+static int vacation_games(struct handle *h, enum store_clock_kind what,
+			  int64_t from, int64_t to, struct template_ctx *out)
 {
 	struct store_game *rows = NULL;
 	size_t n = 0;
@@ -138,7 +138,9 @@ static int vacation_games(struct handle *h, const char *what, int64_t from,
 		if (ret == 0) {
 			ctx = template_ctx_new();
 			game_ctx(h, &g, ctx);
-			template_ctx_set_bool(ctx, what, true);
+			/* The notice's flag is the event's name. */
+			template_ctx_set_bool(ctx, store_clock_kind_name(what),
+					      true);
 			template_ctx_set(ctx, "away_name", h->me->name);
 			server_set_utc(ctx, "away_from", from, false);
 			server_set_utc(ctx, "away_to", to, false);
@@ -183,7 +185,7 @@ static int vacation_cancel(struct handle *h, struct clock_bank *bank,
 		return 0;
 	if (game_clock_bank_put(h, h->me->id, bank) < 0)
 		return -1;
-	return vacation_games(h, "vacation_over", v[0].from, h->now, out);
+	return vacation_games(h, STORE_CLOCK_VACATION_OVER, v[0].from, h->now, out);
 }
 
 int vacation_run(struct handle *h, const struct command *c, struct game *g,
@@ -250,7 +252,7 @@ int vacation_run(struct handle *h, const struct command *c, struct game *g,
 	template_ctx_set_int(out, "days", days);
 	vacation_set_time(out, "from", from, zone);
 	vacation_set_time(out, "to", to, zone);
-	ret = vacation_games(h, "vacation", from, to, out);
+	ret = vacation_games(h, STORE_CLOCK_VACATION, from, to, out);
 	if (ret != 0)
 		goto out;
 	free(v);

@@ -628,6 +628,30 @@ int store_signature_record(struct store *store, const char *fingerprint,
 
 /* ---- outbox --------------------------------------------------------- */
 
+/* What an outbox row is.  Stored as a word, through one table
+ * (store_outbox.c) so that no layer compares or writes the words. */
+enum store_outbox_kind {
+	STORE_OUTBOX_KIND_NONE = 0,	/* no kind (an old row without one) */
+	STORE_OUTBOX_KIND_OTHER,	/* a word the table does not hold */
+	STORE_OUTBOX_KIND_REPLY,	/* "reply": the answer to a mail */
+	STORE_OUTBOX_KIND_YOUR_MOVE,	/* "your-move" */
+	STORE_OUTBOX_KIND_RESULT,	/* "result": a game ended */
+	STORE_OUTBOX_KIND_UNDONE,	/* "undone": a move taken back */
+	STORE_OUTBOX_KIND_OBSERVER,	/* "observer": to a game's observer */
+	STORE_OUTBOX_KIND_NOTICE,	/* "notice": e.g. a key revoked */
+	STORE_OUTBOX_KIND_ARCHIVE,	/* "archive": carries a game's archive */
+	STORE_OUTBOX_KIND_CHALLENGE,	/* "challenge" (or one closed) */
+	STORE_OUTBOX_KIND_DRAW,		/* "draw": a draw offered */
+	STORE_OUTBOX_KIND_MESSAGE,	/* "message": a player's message */
+	STORE_OUTBOX_KIND_UNDO,		/* "undo": an undo asked for */
+	STORE_OUTBOX_KIND_CLOCK,	/* "clock": a flag, a vacation, time */
+	STORE_OUTBOX_KIND_LADDER,	/* "ladder": e.g. a walkover */
+	STORE_OUTBOX_KIND_STANDINGS,	/* "standings": a club's table */
+	STORE_OUTBOX_KIND_REMINDER,	/* "reminder": a move is due */
+	STORE_OUTBOX_KIND_HINT,		/* "hint": the bot's hint */
+	STORE_OUTBOX_KIND_DIGEST,	/* "digest": an observer's digest */
+};
+
 /* A mail to send, as a typed envelope (in the way of OpenSMTPD's
  * envelope.c): store_outbox.c alone writes and reads the row, the mail
  * layer (compose.h) alone turns it into header text.  Rows are written in
@@ -638,7 +662,7 @@ int store_signature_record(struct store *store, const char *fingerprint,
 struct store_outbox_msg {
 	int64_t id;
 	int version;        /* envelope version the row was written in */
-	char *kind;         /* reply|your-move|observer|challenge|result|draw|... */
+	enum store_outbox_kind kind; /* what the mail is; stored as its word */
 	char *recipient;    /* the one envelope recipient, also the To */
 	char *message_id;   /* our Message-ID, without <> */
 	char *subject;      /* UTF-8 */
@@ -674,22 +698,10 @@ struct store_outbox_msg {
 #define STORE_OUTBOX_PNG "image/png"
 #define STORE_OUTBOX_SVG "image/svg+xml"
 
-/* What the kind column's words name, read through one table
- * (store_outbox.c) so that no layer compares them as strings; rows are
- * still written and kept with the word. */
-enum store_outbox_kind {
-	STORE_OUTBOX_KIND_NONE = 0,	/* no kind (an old row without one) */
-	STORE_OUTBOX_KIND_OTHER,	/* a word the table does not hold */
-	STORE_OUTBOX_KIND_REPLY,	/* "reply": the answer to a mail */
-	STORE_OUTBOX_KIND_YOUR_MOVE,	/* "your-move" */
-	STORE_OUTBOX_KIND_RESULT,	/* "result": a game ended */
-	STORE_OUTBOX_KIND_UNDONE,	/* "undone": a move taken back */
-	STORE_OUTBOX_KIND_OBSERVER,	/* "observer": to a game's observer */
-	STORE_OUTBOX_KIND_NOTICE,	/* "notice": e.g. a key revoked */
-	STORE_OUTBOX_KIND_ARCHIVE,	/* "archive": carries a game's archive */
-};
 /* The kind a row's word names (NULL: STORE_OUTBOX_KIND_NONE). */
 enum store_outbox_kind store_outbox_kind_of(const char *word);
+/* The word a kind is stored as; NULL for NONE, OTHER or no such kind. */
+const char *store_outbox_kind_name(enum store_outbox_kind kind);
 
 /* Free outbox rows: store_rows_free() with store_outbox_msg_clear. */
 void store_outbox_msg_clear(void *msg);
@@ -698,7 +710,8 @@ void store_outbox_msgs_free(struct store_outbox_msg **msgs, size_t count);
 /* Queue a message in the current envelope version (msg->id, version,
  * attempts, sent_at, failed, last_error are ignored; next_attempt_at =
  * now if msg->next_attempt_at is 0).  -1 with STORE_ERROR_USAGE unless
- * recipient, kind, message_id, subject and body are set, the ids come
+ * recipient, message_id, subject and body are set, kind is one the table
+ * names (not NONE or OTHER), the ids come
  * without <>, and an image comes with html.  *id_r may be NULL. */
 int store_outbox_enqueue(struct store *store,
 			 const struct store_outbox_msg *msg, int64_t now,

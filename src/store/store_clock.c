@@ -10,7 +10,6 @@
 /* The key of the timer's heartbeat in server_state (store_state_get). */
 #define HEARTBEAT_KEY "clock_heartbeat"
 
-#define CLOCK_EVENT_KIND_MAX 16
 #define CLOCK_EVENT_NOTE_MAX 200
 
 /* ---- vacations ------------------------------------------------------ */
@@ -214,7 +213,7 @@ static enum store_clock_kind clock_kind_read(const char *name)
 }
 
 int store_clock_event_add(struct store *store, int64_t game_id,
-			  const char *kind, int64_t player_id,
+			  enum store_clock_kind kind, int64_t player_id,
 			  int64_t seconds, const char *note,
 			  int64_t inbound_id, int64_t now,
 			  const char **error_r)
@@ -227,18 +226,17 @@ int store_clock_event_add(struct store *store, int64_t game_id,
 	sqlite3_stmt *st;
 
 	store_ok(store);
-	if (clock_kind_read(kind) == STORE_CLOCK_OTHER)
+	if ((unsigned)kind >= STORE_CLOCK_OTHER)
 		return store_fail(store, error_r, STORE_ERROR_USAGE,
-				  "bad clock event kind \"%.*s\"",
-				  CLOCK_EVENT_KIND_MAX + 1,
-				  kind != NULL ? kind : "");
+				  "bad clock event kind %d", (int)kind);
 	if (note != NULL && strlen(note) > CLOCK_EVENT_NOTE_MAX)
 		return store_fail(store, error_r, STORE_ERROR_USAGE,
 				  "a clock event's note of %zu bytes (at "
 				  "most %d)", strlen(note),
 				  CLOCK_EVENT_NOTE_MAX);
 	st = store_stmt_bind(store, sql, error_r, STORE_INT(game_id),
-			     STORE_INT(now), STORE_TEXT(kind),
+			     STORE_INT(now),
+			     STORE_TEXT(clock_kind_names[kind]),
 			     STORE_ID(player_id), STORE_INT(seconds),
 			     STORE_TEXT(note), STORE_ID(inbound_id));
 	if (store_run(store, st, "recording a clock event", error_r) < 0)

@@ -95,11 +95,10 @@ struct store_clock_event {
 	int64_t inbound_id; /* the mail behind it, or 0 */
 };
 void store_clock_event_clear(void *event);
-/* Record one.  kind: the name of an enum store_clock_kind but OTHER
- * (store_clock_kind_name()); note at most 200 bytes.  -1 with
- * STORE_ERROR_USAGE otherwise or for no such game. */
+/* Record one.  kind: any but STORE_CLOCK_OTHER; note at most 200
+ * bytes.  -1 with STORE_ERROR_USAGE otherwise or for no such game. */
 int store_clock_event_add(struct store *store, int64_t game_id,
-			  const char *kind, int64_t player_id,
+			  enum store_clock_kind kind, int64_t player_id,
 			  int64_t seconds, const char *note,
 			  int64_t inbound_id, int64_t now,
 			  const char **error_r);

@@ -17,7 +17,8 @@
 /* The envelope version store_outbox_enqueue writes (sql/003). */
 #define OUTBOX_ENVELOPE_VERSION 2
 
-/* The kind column's words; a row is written with the word it is given. */
+/* The kind column's words, by enum store_outbox_kind: the one place they
+ * are written or read. */
 static const char *const outbox_kind_words[] = {
 	[STORE_OUTBOX_KIND_REPLY] = "reply",
 	[STORE_OUTBOX_KIND_YOUR_MOVE] = "your-move",
@@ -26,7 +27,24 @@ static const char *const outbox_kind_words[] = {
 	[STORE_OUTBOX_KIND_OBSERVER] = "observer",
 	[STORE_OUTBOX_KIND_NOTICE] = "notice",
 	[STORE_OUTBOX_KIND_ARCHIVE] = "archive",
+	[STORE_OUTBOX_KIND_CHALLENGE] = "challenge",
+	[STORE_OUTBOX_KIND_DRAW] = "draw",
+	[STORE_OUTBOX_KIND_MESSAGE] = "message",
+	[STORE_OUTBOX_KIND_UNDO] = "undo",
+	[STORE_OUTBOX_KIND_CLOCK] = "clock",
+	[STORE_OUTBOX_KIND_LADDER] = "ladder",
+	[STORE_OUTBOX_KIND_STANDINGS] = "standings",
+	[STORE_OUTBOX_KIND_REMINDER] = "reminder",
+	[STORE_OUTBOX_KIND_HINT] = "hint",
+	[STORE_OUTBOX_KIND_DIGEST] = "digest",
 };
+
+const char *store_outbox_kind_name(enum store_outbox_kind kind)
+{
+	return (size_t)kind < sizeof(outbox_kind_words) /
+			      sizeof(*outbox_kind_words) ?
+	       outbox_kind_words[kind] : NULL;
+}
 
 enum store_outbox_kind store_outbox_kind_of(const char *word)
 {
@@ -46,7 +64,6 @@ void store_outbox_msg_clear(void *elem)
 {
 	struct store_outbox_msg *m = elem;
 
-	free(m->kind);
 	free(m->recipient);
 	free(m->message_id);
 	free(m->subject);
@@ -149,8 +166,7 @@ static void envelope_load_v1(struct store_outbox_msg *m, const char *block)
 		line = end ? end + 1 : NULL;
 	}
 
-	m->kind = v[KIND];
-	v[KIND] = NULL;
+	m->kind = store_outbox_kind_of(v[KIND]);
 	m->subject = v[SUBJECT];
 	v[SUBJECT] = NULL;
 	if (m->message_id == NULL && v[MESSAGE_ID] != NULL)
@@ -165,7 +181,7 @@ static void envelope_load_v1(struct store_outbox_msg *m, const char *block)
 	if (v[AUTO_SUBMITTED] != NULL)
 		m->auto_reply = strcmp(v[AUTO_SUBMITTED], "auto-replied") == 0;
 	else
-		switch (store_outbox_kind_of(m->kind)) {
+		switch (m->kind) {
 		case STORE_OUTBOX_KIND_NONE:
 		case STORE_OUTBOX_KIND_REPLY:
 			m->auto_reply = true;
@@ -214,7 +230,8 @@ static void msg_read(sqlite3_stmt *st, void *elem)
 		return;
 	}
 	/* version 2 (the schema's CHECK allows no other) */
-	m->kind = store_col_strdup(st, 2);
+	m->kind = store_outbox_kind_of(
+		(const char *)sqlite3_column_text(st, 2));
 	m->subject = store_col_strdup(st, 5);
 	m->in_reply_to = store_col_strdup(st, 6);
 	m->references = store_col_strdup(st, 7);
@@ -264,7 +281,8 @@ int store_outbox_enqueue(struct store *store,
 	sqlite3_stmt *st;
 
 	store_ok(store);
-	if (msg->recipient == NULL || msg->kind == NULL ||
+	if (msg->recipient == NULL ||
+	    store_outbox_kind_name(msg->kind) == NULL ||
 	    msg->message_id == NULL || msg->subject == NULL ||
 	    msg->body == NULL)
 		return store_fail(store, error_r, STORE_ERROR_USAGE,
@@ -293,7 +311,7 @@ int store_outbox_enqueue(struct store *store,
 	if (st == NULL)
 		return -1;
 	sqlite3_bind_int(st, 1, OUTBOX_ENVELOPE_VERSION);
-	store_bind_text(st, 2, msg->kind);
+	store_bind_text(st, 2, store_outbox_kind_name(msg->kind));
 	store_bind_text(st, 3, msg->recipient);
 	store_bind_text(st, 4, msg->message_id);
 	store_bind_text(st, 5, msg->subject);

@@ -45,7 +45,7 @@ static void new_reply(int64_t game, int64_t inbound, bool sent)
 
 	snprintf(mid, sizeof(mid), "ashes.%lld.%lld@club.example",
 		 (long long)game, (long long)inbound);
-	m.kind = "reply";
+	m.kind = STORE_OUTBOX_KIND_REPLY;
 	m.recipient = "alice@example.org";
 	m.message_id = mid;
 	m.subject = "Re: game";

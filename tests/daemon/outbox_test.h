@@ -142,7 +142,7 @@ static void ot_row_named(struct ot_row *r, const char *to, const char *kind,
 		buf_puts(&r->subject, "Re: register alice");
 	buf_printf(&r->message_id, "ashes.%" PRId64 ".%d.7.%d@" OT_DOMAIN,
 		   id_game, ply, seq);
-	r->m.kind = (char *)kind;
+	r->m.kind = store_outbox_kind_of(kind);
 	r->m.recipient = (char *)to;
 	r->m.message_id = (char *)buf_str(&r->message_id);
 	r->m.subject = (char *)buf_str(&r->subject);

@@ -146,7 +146,7 @@ static void sent_mail_read(const struct store_outbox_msg *m,
 	memset(s, 0, sizeof(*s));
 	s->id = m->id;
 	s->game_id = m->game_id;
-	s->kind = copy_or_null(m->kind);
+	s->kind = copy_or_null(store_outbox_kind_name(m->kind));
 	s->to = copy_or_null(m->recipient);
 	s->subject = copy_or_null(m->subject);
 	s->in_reply_to = copy_or_null(m->in_reply_to);

@@ -212,7 +212,8 @@ static inline struct outbox new_mail(void)
 	/* ASHES_TEST_DUMP=1 prints every queued mail, to read them. */
 	for (size_t i = 0; getenv("ASHES_TEST_DUMP") != NULL && i < o.n; i++)
 		printf("==== to %s (%s, game %" PRId64 " ply %d)\n"
-		       "Subject: %s\n\n%s\n", o.m[i].recipient, o.m[i].kind,
+		       "Subject: %s\n\n%s\n", o.m[i].recipient,
+		       store_outbox_kind_name(o.m[i].kind),
 		       o.m[i].game_id, o.m[i].ply, o.m[i].subject, o.m[i].body);
 	return o;
 }
@@ -245,7 +246,7 @@ static inline const struct store_outbox_msg *mail_to(const struct outbox *o,
 {
 	for (size_t i = 0; i < o->n; i++)
 		if (strcmp(o->m[i].recipient, to) == 0 &&
-		    o->m[i].kind != NULL && strcmp(o->m[i].kind, kind) == 0)
+		    o->m[i].kind == store_outbox_kind_of(kind))
 			return &o->m[i];
 	return NULL;
 }

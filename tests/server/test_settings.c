@@ -83,7 +83,7 @@ START_TEST(test_digest_faults)
 	o = new_mail();
 	ck_assert_uint_eq(o.n, 1);
 	ck_assert_str_eq(o.m[0].recipient, CAROL);
-	ck_assert_str_eq(o.m[0].kind, "digest");
+	ck_assert_int_eq(o.m[0].kind, STORE_OUTBOX_KIND_DIGEST);
 	ck_assert(!o.m[0].auto_reply);
 	ck_assert_int_eq(o.m[0].game_id, 0);
 	ck_assert_ptr_null(o.m[0].image);

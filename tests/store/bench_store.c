@@ -158,7 +158,7 @@ static void one_message(struct store *s, const int64_t *games, long seq,
 		die("update");
 	if (store_observer_list(s, game, &obs, &nobs, &err) < 0)
 		die("observers");
-	m.kind = "your-move";
+	m.kind = STORE_OUTBOX_KIND_YOUR_MOVE;
 	m.subject = "[ashes #1] move";
 	m.body = (char *)body;
 	m.game_id = game;

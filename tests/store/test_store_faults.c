@@ -150,7 +150,7 @@ START_TEST(test_locked_too_long_fails_cleanly)
 					  2, NULL, &err), -1);
 	ck_assert_int_eq(store_error_kind(s), STORE_ERROR_BUSY);
 	m.recipient = "a@example.org";
-	m.kind = "reply";
+	m.kind = STORE_OUTBOX_KIND_REPLY;
 	m.message_id = "x@ashes";
 	m.subject = "x";
 	m.body = "y\n";
@@ -299,7 +299,7 @@ static int handle_one_message(struct store *s, const struct world *w)
 		goto out;
 	m.recipient = "a@example.org";
 	m.message_id = "reply-1@ashes";
-	m.kind = "your-move";
+	m.kind = STORE_OUTBOX_KIND_YOUR_MOVE;
 	m.subject = "[ashes #1] your move";
 	m.body = "board\n";
 	m.game_id = w->game;
@@ -494,7 +494,7 @@ START_TEST(test_fault_that_rolls_back_everything)
 	int64_t id = 0;
 
 	m.recipient = "a@example.org";
-	m.kind = "reply";
+	m.kind = STORE_OUTBOX_KIND_REPLY;
 	m.message_id = "x@ashes";
 	m.subject = "x";
 	m.body = "y\n";

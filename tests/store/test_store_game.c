@@ -284,7 +284,7 @@ START_TEST(test_game_by_message_id)
 	store_game_free(&g);
 	m.recipient = "bob@example.org";
 	m.message_id = "move-3@ashes";
-	m.kind = "your-move";
+	m.kind = STORE_OUTBOX_KIND_YOUR_MOVE;
 	m.subject = "[ashes #1] your move";
 	m.body = "board\n";
 	m.game_id = id;
