@@ -6,11 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void bot_id_read(sqlite3_stmt *st, void *elem)
-{
-	*(int64_t *)elem = store_col_int64(st, 0);
-}
-
 int store_bot_player(struct store *store, int64_t *player_id_r,
 		     const char **error_r)
 {
@@ -91,16 +86,10 @@ int store_bot_game_get(struct store *store, int64_t game_id,
 int store_bot_games_active(struct store *store, int64_t **ids_r,
 			   size_t *count_r, const char **error_r)
 {
-	static const char sql[] =
-		"SELECT b.game_id FROM bot_games b JOIN games g "
-		"ON g.id = b.game_id WHERE g.status = 'active' "
-		"ORDER BY b.game_id";
-	sqlite3_stmt *st;
-
-	store_ok(store);
-	st = store_stmt(store, sql, error_r);
-	return store_collect(store, st, sizeof(**ids_r), bot_id_read, NULL,
-			     ids_r, count_r, "listing bot games", error_r);
+	return store_ids(store, ids_r, count_r, "listing bot games", error_r,
+			 "SELECT b.game_id FROM bot_games b JOIN games g "
+			 "ON g.id = b.game_id WHERE g.status = 'active' "
+			 "ORDER BY b.game_id");
 }
 
 int store_bot_games_busy(struct store *store, size_t *count_r,
@@ -125,18 +114,12 @@ int store_bot_games_busy(struct store *store, size_t *count_r,
 int store_bot_games_unapplied(struct store *store, int64_t **ids_r,
 			      size_t *count_r, const char **error_r)
 {
-	static const char sql[] =
-		"SELECT b.game_id FROM bot_games b JOIN games g "
-		"ON g.id = b.game_id WHERE b.rated = 1 "
-		"AND b.applied_at IS NULL AND g.status = 'finished' "
-		"ORDER BY g.updated, g.id";
-	sqlite3_stmt *st;
-
-	store_ok(store);
-	st = store_stmt(store, sql, error_r);
-	return store_collect(store, st, sizeof(**ids_r), bot_id_read, NULL,
-			     ids_r, count_r, "listing bot games to rate",
-			     error_r);
+	return store_ids(store, ids_r, count_r,
+			 "listing bot games to rate", error_r,
+			 "SELECT b.game_id FROM bot_games b JOIN games g "
+			 "ON g.id = b.game_id WHERE b.rated = 1 "
+			 "AND b.applied_at IS NULL AND g.status = 'finished' "
+			 "ORDER BY g.updated, g.id");
 }
 
 int store_bot_game_applied(struct store *store, int64_t game_id, int64_t at,
@@ -240,7 +223,5 @@ int store_bot_hint_done(struct store *store, int64_t id, int64_t at,
 
 	store_ok(store);
 	st = store_stmt_bind(store, sql, error_r, STORE_INT(id), STORE_INT(at));
-	if (store_run(store, st, "answering a hint", error_r) < 0)
-		return -1;
-	return sqlite3_changes(store->db) > 0 ? 1 : 0;
+	return store_run_changed(store, st, "answering a hint", error_r);
 }

@@ -88,11 +88,6 @@ int store_club_refs_exist(struct store *store, int64_t p1, int64_t p2,
 	return 0;
 }
 
-static void id_read(sqlite3_stmt *st, void *elem)
-{
-	*(int64_t *)elem = store_col_int64(st, 0);
-}
-
 /* ---- ladders: the event log -------------------------------------------- */
 
 /* What each kind of event needs besides player_id (struct
@@ -423,17 +418,13 @@ int store_game_club_pending(struct store *store, size_t limit,
 {
 	/* "applied_at IS NULL" lets the partial index game_club_pending
 	 * answer: few results wait at any time. */
-	static const char sql[] =
-		"SELECT c.game_id FROM game_club c JOIN games g "
-		"ON g.id = c.game_id WHERE c.applied_at IS NULL "
-		"AND g.status IN ('finished', 'cancelled') "
-		"ORDER BY g.updated, g.id LIMIT ?1";
-	sqlite3_stmt *st;
-
-	store_ok(store);
-	st = store_stmt_bind(store, sql, error_r, STORE_LIMIT(limit));
-	return store_collect(store, st, sizeof(**ids_r), id_read, NULL, ids_r,
-			     count_r, "listing results to apply", error_r);
+	return store_ids(store, ids_r, count_r,
+			 "listing results to apply", error_r,
+			 "SELECT c.game_id FROM game_club c JOIN games g "
+			 "ON g.id = c.game_id WHERE c.applied_at IS NULL "
+			 "AND g.status IN ('finished', 'cancelled') "
+			 "ORDER BY g.updated, g.id LIMIT ?1",
+			 STORE_LIMIT(limit));
 }
 
 /* ---- leagues ------------------------------------------------------------ */

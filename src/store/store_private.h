@@ -138,6 +138,29 @@ int store_collect(struct store *s, sqlite3_stmt *st, size_t elem_size,
 		  void (*clear_row)(void *elem), void *list_r,
 		  size_t *count_r, const char *what, const char **error_r);
 
+/* store_collect() of a query whose first column is an id: an int64_t
+ * array. */
+int store_collect_ids(struct store *s, sqlite3_stmt *st, int64_t **ids_r,
+		      size_t *count_r, const char *what, const char **error_r);
+
+/* The whole of a call that lists ids: store_collect_ids() of sql with the
+ * values given (none or more STORE_INT(), STORE_TEXT()...) bound. */
+#define store_ids(s, ids_r, count_r, what, error_r, sql, ...) \
+	(store_ok(s), \
+	 store_collect_ids(s, store_stmt_bind(s, sql, error_r, __VA_ARGS__), \
+			   ids_r, count_r, what, error_r))
+
+/* Step a query for at most one row and read it with read_row into row:
+ * 1 read, 0 without a row, -1 on failure; the statement is done. */
+int store_query_row(struct store *s, sqlite3_stmt *st,
+		    void (*read_row)(sqlite3_stmt *st, void *row), void *row,
+		    const char *what, const char **error_r);
+
+/* store_run(), then whether it changed a row: 1 it did, 0 it did not, -1
+ * on failure. */
+int store_run_changed(struct store *s, sqlite3_stmt *st, const char *what,
+		      const char **error_r);
+
 /* Step a query to its end, copying column col of each row into a
  * NULL-terminated array: 0 with it in *list_r (never NULL) and its length
  * in *count_r (may be NULL); -1 with NULL there (store_strings_free). */

@@ -8,11 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void id_read(sqlite3_stmt *st, void *elem)
-{
-	*(int64_t *)elem = store_col_int64(st, 0);
-}
-
 /* A Glicko-2 triple the CHECKs of sql/009 let in: finite, rd and vol
  * positive.  0, or -1 with STORE_ERROR_USAGE before any SQL (SQLite
  * would store a NaN as NULL). */
@@ -211,13 +206,9 @@ int store_rated_games(struct store *store, int64_t **ids_r, size_t *count_r,
 		      const char **error_r)
 {
 	/* The conditions of the partial index game_club_rated. */
-	static const char sql[] =
-		"SELECT game_id FROM game_club WHERE rated = 1 "
-		"AND applied_at IS NOT NULL ORDER BY applied_at, game_id";
-	sqlite3_stmt *st;
-
-	store_ok(store);
-	st = store_stmt(store, sql, error_r);
-	return store_collect(store, st, sizeof(**ids_r), id_read, NULL, ids_r,
-			     count_r, "listing the rated games", error_r);
+	return store_ids(store, ids_r, count_r,
+			 "listing the rated games", error_r,
+			 "SELECT game_id FROM game_club WHERE rated = 1 "
+			 "AND applied_at IS NOT NULL "
+			 "ORDER BY applied_at, game_id");
 }

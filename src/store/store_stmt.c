@@ -166,6 +166,39 @@ int store_collect(struct store *s, sqlite3_stmt *st, size_t elem_size,
 	return 0;
 }
 
+static void id_read(sqlite3_stmt *st, void *elem)
+{
+	*(int64_t *)elem = store_col_int64(st, 0);
+}
+
+int store_collect_ids(struct store *s, sqlite3_stmt *st, int64_t **ids_r,
+		      size_t *count_r, const char *what, const char **error_r)
+{
+	return store_collect(s, st, sizeof(**ids_r), id_read, NULL, ids_r,
+			     count_r, what, error_r);
+}
+
+int store_query_row(struct store *s, sqlite3_stmt *st,
+		    void (*read_row)(sqlite3_stmt *st, void *row), void *row,
+		    const char *what, const char **error_r)
+{
+	int rc = store_step_one(s, st, what, error_r);
+
+	if (rc == 1) {
+		read_row(st, row);
+		store_stmt_done(st);
+	}
+	return rc;
+}
+
+int store_run_changed(struct store *s, sqlite3_stmt *st, const char *what,
+		      const char **error_r)
+{
+	if (run_to_end(s, st, false, what, error_r) < 0)
+		return -1;
+	return sqlite3_changes(s->db) > 0 ? 1 : 0;
+}
+
 int store_collect_strings(struct store *s, sqlite3_stmt *st, int col,
 			  char ***list_r, size_t *count_r, const char *what,
 			  const char **error_r)
