@@ -156,26 +156,27 @@ int store_game_create(struct store *store, const struct store_game *game,
 	return 0;
 }
 
+/* A new game read into *(struct store_game **)row. */
+static void game_new_read(sqlite3_stmt *st, void *row)
+{
+	struct store_game *g = xzalloc(sizeof(*g));
+
+	store_game_read(st, g);
+	*(struct store_game **)row = g;
+}
+
 int store_game_load(struct store *store, int64_t game_id,
 		    struct store_game **game_r, const char **error_r)
 {
 	static const char sql[] =
 		"SELECT " STORE_GAME_COLUMNS " FROM games WHERE id = ?1";
-	struct store_game *g;
 	sqlite3_stmt *st;
-	int rc;
 
 	store_ok(store);
 	*game_r = NULL;
 	st = store_stmt_bind(store, sql, error_r, STORE_INT(game_id));
-	rc = store_step_one(store, st, "loading a game", error_r);
-	if (rc <= 0)
-		return rc;
-	g = xzalloc(sizeof(*g));
-	store_game_read(st, g);
-	store_stmt_done(st);
-	*game_r = g;
-	return 1;
+	return store_query_row(store, st, game_new_read, game_r,
+			       "loading a game", error_r);
 }
 
 int store_game_update(struct store *store, const struct store_game *game,

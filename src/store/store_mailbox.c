@@ -3,6 +3,15 @@
  * see store.h. */
 #include "store/store_private.h"
 
+/* UIDVALIDITY and the last UID into uint32_t[2]. */
+static void state_read(sqlite3_stmt *st, void *row)
+{
+	uint32_t *state = row;
+
+	state[0] = (uint32_t)store_col_int64(st, 0);
+	state[1] = (uint32_t)store_col_int64(st, 1);
+}
+
 int store_mailbox_state_get(struct store *store, const char *source,
 			    uint32_t *uidvalidity_r, uint32_t *last_uid_r,
 			    const char **error_r)
@@ -11,19 +20,18 @@ int store_mailbox_state_get(struct store *store, const char *source,
 		"SELECT uidvalidity, last_uid FROM mailbox_state "
 		"WHERE source = ?1";
 	sqlite3_stmt *st;
+	uint32_t state[2];
 	int rc;
 
 	store_ok(store);
 	st = store_stmt_bind(store, sql, error_r, STORE_TEXT(source));
-	rc = store_step_one(store, st, "reading the mailbox state", error_r);
-	if (rc <= 0)
-		return rc;
-	if (uidvalidity_r != NULL)
-		*uidvalidity_r = (uint32_t)store_col_int64(st, 0);
-	if (last_uid_r != NULL)
-		*last_uid_r = (uint32_t)store_col_int64(st, 1);
-	store_stmt_done(st);
-	return 1;
+	rc = store_query_row(store, st, state_read, state,
+			     "reading the mailbox state", error_r);
+	if (rc == 1 && uidvalidity_r != NULL)
+		*uidvalidity_r = state[0];
+	if (rc == 1 && last_uid_r != NULL)
+		*last_uid_r = state[1];
+	return rc;
 }
 
 int store_mailbox_state_set(struct store *store, const char *source,
