@@ -320,12 +320,7 @@ int store_games_reminder_due(struct store *store, int64_t before,
 		"SELECT " STORE_GAME_COLUMNS " FROM games WHERE remind_at "
 		"IS NOT NULL AND remind_at <= ?1 AND status = 'active' "
 		"ORDER BY remind_at, id LIMIT ?2";
-	sqlite3_stmt *st;
 
-	store_ok(store);
-	st = store_stmt_bind(store, sql, error_r, STORE_INT(before),
-			     STORE_LIMIT(limit));
-	return store_collect(store, st, sizeof(**games_r), store_game_read,
-			     store_game_clear, games_r, count_r,
-			     "listing reminders due", error_r);
+	return store_games_query(store, sql, before, limit, games_r, count_r,
+				 "listing reminders due", error_r);
 }

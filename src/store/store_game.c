@@ -220,6 +220,18 @@ static int games_collect(struct store *s, sqlite3_stmt *st,
 			     store_game_clear, games_r, count_r, what, error_r);
 }
 
+int store_games_query(struct store *store, const char *sql, int64_t key,
+		      size_t limit, struct store_game **games_r,
+		      size_t *count_r, const char *what, const char **error_r)
+{
+	sqlite3_stmt *st;
+
+	store_ok(store);
+	st = store_stmt_bind(store, sql, error_r, STORE_INT(key),
+			     STORE_LIMIT(limit));
+	return games_collect(store, st, games_r, count_r, what, error_r);
+}
+
 /* 1 and *status_r if mask selects exactly one status. */
 static bool single_status(unsigned mask, enum store_game_status *status_r)
 {
@@ -272,13 +284,10 @@ int store_games_finished_for_player(struct store *store, int64_t player_id,
 		"WHERE status = 'finished' AND "
 		"(white_id = ?1 OR black_id = ?1) "
 		"ORDER BY updated DESC, id DESC LIMIT ?2";
-	sqlite3_stmt *st;
 
-	store_ok(store);
-	st = store_stmt_bind(store, sql, error_r, STORE_INT(player_id),
-			     STORE_LIMIT(limit));
-	return games_collect(store, st, games_r, count_r,
-			     "listing a player's finished games", error_r);
+	return store_games_query(store, sql, player_id, limit, games_r,
+				 count_r, "listing a player's finished games",
+				 error_r);
 }
 
 int store_games_list(struct store *store, unsigned statuses,
@@ -325,13 +334,9 @@ int store_games_due(struct store *store, int64_t now, size_t limit,
 		"SELECT " STORE_GAME_COLUMNS " FROM games WHERE deadline_at "
 		"IS NOT NULL AND deadline_at <= ?1 AND status = 'active' "
 		"ORDER BY deadline_at, id LIMIT ?2";
-	sqlite3_stmt *st;
 
-	store_ok(store);
-	st = store_stmt_bind(store, sql, error_r, STORE_INT(now),
-			     STORE_LIMIT(limit));
-	return games_collect(store, st, games_r, count_r,
-			     "listing games due", error_r);
+	return store_games_query(store, sql, now, limit, games_r, count_r,
+				 "listing games due", error_r);
 }
 
 int store_game_by_message_id(struct store *store, const char *message_id,

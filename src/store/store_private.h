@@ -143,6 +143,12 @@ int store_collect(struct store *s, sqlite3_stmt *st, size_t elem_size,
 int store_collect_ids(struct store *s, sqlite3_stmt *st, int64_t **ids_r,
 		      size_t *count_r, const char *what, const char **error_r);
 
+/* The games that sql (SELECT STORE_GAME_COLUMNS ...) finds with key as ?1
+ * and limit (0: no limit) as ?2, as store_collect() lists them. */
+int store_games_query(struct store *store, const char *sql, int64_t key,
+		      size_t limit, struct store_game **games_r,
+		      size_t *count_r, const char *what, const char **error_r);
+
 /* The whole of a call that lists ids: store_collect_ids() of sql with the
  * values given (none or more STORE_INT(), STORE_TEXT()...) bound. */
 #define store_ids(s, ids_r, count_r, what, error_r, sql, ...) \
