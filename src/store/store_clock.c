@@ -115,6 +115,17 @@ int store_vacation_cut(struct store *store, int64_t id, int64_t to, int days,
 
 /* ---- a player's bank and last reminder -------------------------------- */
 
+static void player_clock_read(sqlite3_stmt *st, void *row)
+{
+	struct store_player_clock *pc = row;
+
+	/* The CHECK of sql/008 keeps the two NULL together. */
+	pc->has_bank = sqlite3_column_type(st, 0) != SQLITE_NULL;
+	pc->vacation_days = sqlite3_column_int(st, 0);
+	pc->accrued_at = store_col_int64(st, 1);
+	pc->last_reminder_at = store_col_int64(st, 2);
+}
+
 int store_player_clock_get(struct store *store, int64_t player_id,
 			   struct store_player_clock *pc_r,
 			   const char **error_r)
@@ -123,22 +134,13 @@ int store_player_clock_get(struct store *store, int64_t player_id,
 		"SELECT vacation_days, accrued_at, last_reminder_at "
 		"FROM player_clock WHERE player_id = ?1";
 	sqlite3_stmt *st;
-	int rc;
 
 	store_ok(store);
 	memset(pc_r, 0, sizeof(*pc_r));
 	pc_r->player_id = player_id;
 	st = store_stmt_bind(store, sql, error_r, STORE_INT(player_id));
-	rc = store_step_one(store, st, "loading a player's clock", error_r);
-	if (rc <= 0)
-		return rc;
-	/* The CHECK of sql/008 keeps the two NULL together. */
-	pc_r->has_bank = sqlite3_column_type(st, 0) != SQLITE_NULL;
-	pc_r->vacation_days = sqlite3_column_int(st, 0);
-	pc_r->accrued_at = store_col_int64(st, 1);
-	pc_r->last_reminder_at = store_col_int64(st, 2);
-	store_stmt_done(st);
-	return 1;
+	return store_query_row(store, st, player_clock_read, pc_r,
+			       "loading a player's clock", error_r);
 }
 
 int store_player_clock_set(struct store *store,

@@ -48,18 +48,13 @@ int store_rating_get(struct store *store, int64_t player_id,
 	static const char sql[] =
 		"SELECT " RATING_COLUMNS " FROM ratings WHERE player_id = ?1";
 	sqlite3_stmt *st;
-	int rc;
 
 	store_ok(store);
 	memset(r_r, 0, sizeof(*r_r));
 	r_r->player_id = player_id;
 	st = store_stmt_bind(store, sql, error_r, STORE_INT(player_id));
-	rc = store_step_one(store, st, "loading a rating", error_r);
-	if (rc <= 0)
-		return rc;
-	rating_read(st, r_r);
-	store_stmt_done(st);
-	return 1;
+	return store_query_row(store, st, rating_read, r_r,
+			       "loading a rating", error_r);
 }
 
 int store_rating_set(struct store *store, const struct store_rating *r,
