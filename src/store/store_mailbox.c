@@ -136,14 +136,9 @@ static sqlite3_stmt *attempt_stmt(struct store *store, const char *sql,
 				  const char *source, uint32_t uidvalidity,
 				  uint32_t uid, const char **error_r)
 {
-	sqlite3_stmt *st = store_stmt(store, sql, error_r);
-
-	if (st == NULL)
-		return NULL;
-	sqlite3_bind_text(st, 1, source ? source : "", -1, SQLITE_TRANSIENT);
-	sqlite3_bind_int64(st, 2, uidvalidity);
-	sqlite3_bind_int64(st, 3, uid);
-	return st;
+	return store_stmt_bind(store, sql, error_r,
+			       STORE_TEXT(source ? source : ""),
+			       STORE_INT(uidvalidity), STORE_INT(uid));
 }
 
 int store_attempt_hit(struct store *store, const char *source,
@@ -189,20 +184,14 @@ int store_attempt_get(struct store *store, const char *source,
 	if (last_error_r != NULL)
 		*last_error_r = NULL;
 	st = attempt_stmt(store, sql, source, uidvalidity, uid, error_r);
-	if (st == NULL)
-		return -1;
-	rc = store_step(store, st);
-	if (rc == SQLITE_ROW) {
-		*attempts_r = (long)store_col_int64(st, 0);
-		if (last_error_r != NULL)
-			*last_error_r = store_col_strdup(st, 1);
-	}
+	rc = store_step_one(store, st, "loading attempts", error_r);
+	if (rc != 1)
+		return rc;
+	*attempts_r = (long)store_col_int64(st, 0);
+	if (last_error_r != NULL)
+		*last_error_r = store_col_strdup(st, 1);
 	store_stmt_done(st);
-	if (rc == SQLITE_ROW)
-		return 1;
-	if (rc == SQLITE_DONE)
-		return 0;
-	return store_fail_sqlite(store, error_r, rc, "loading attempts");
+	return 1;
 }
 
 int store_attempt_clear(struct store *store, const char *source,
