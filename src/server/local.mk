@@ -73,6 +73,8 @@ EXTRA_DIST += tests/server/server_test.h tests/server/command_test.h \
 	tests/server/first-mails
 server_unit_ldadd = libashes_server.a libashes_core.a libashes_util.a \
 	$(CHECK_LIBS)
+# The clock and the ladders need no rules of the game.
+server_util_ldadd = libashes_server.a libashes_util.a $(CHECK_LIBS)
 tests_server_test_command_LDADD = $(server_unit_ldadd)
 tests_server_test_command_clock_LDADD = $(server_unit_ldadd)
 tests_server_test_command_mail_LDADD = $(server_unit_ldadd)
@@ -80,14 +82,12 @@ tests_server_test_first_mails_LDADD = $(server_unit_ldadd)
 tests_server_test_clock_SOURCES = tests/server/test_clock.c \
 	tests/server/clock_test.h tests/server/clock_weekends.c \
 	tests/server/clock_vacation.c
-tests_server_test_clock_LDADD = libashes_server.a libashes_util.a \
-	$(CHECK_LIBS)
+tests_server_test_clock_LDADD = $(server_util_ldadd)
 tests_server_test_rating_LDADD = libashes_server.a $(CHECK_LIBS)
 tests_server_test_ladder_SOURCES = tests/server/test_ladder.c \
 	tests/server/ladder_test.h tests/server/ladder_results.c
-tests_server_test_ladder_LDADD = libashes_server.a libashes_util.a \
-	$(CHECK_LIBS)
-tests_server_test_league_LDADD = $(tests_server_test_ladder_LDADD)
+tests_server_test_ladder_LDADD = $(server_util_ldadd)
+tests_server_test_league_LDADD = $(server_util_ldadd)
 
 # Templates of the service's mails and of the command grammar (also
 # included by `ashes help`).
