@@ -69,14 +69,11 @@ int store_vacations_for_player(struct store *store, int64_t player_id,
 		"SELECT id, player_id, from_at, to_at, days, inbound_id, "
 		"created FROM vacations WHERE player_id = ?1 AND to_at > ?2 "
 		"ORDER BY from_at, id";
-	sqlite3_stmt *st;
 
-	store_ok(store);
-	st = store_stmt_bind(store, sql, error_r, STORE_INT(player_id),
-			     STORE_INT(after));
-	return store_collect(store, st, sizeof(**vacs_r), vacation_read, NULL,
-			     vacs_r, count_r, "listing a player's vacations",
-			     error_r);
+	return store_rows(store, sql, vacs_r, count_r,
+			  vacation_read, NULL,
+			  "listing a player's vacations", error_r,
+			  STORE_INT(player_id), STORE_INT(after));
 }
 
 int store_vacation_cut(struct store *store, int64_t id, int64_t to, int days,
@@ -272,13 +269,11 @@ int store_clock_events(struct store *store, int64_t game_id,
 	static const char sql[] =
 		"SELECT id, game_id, at, kind, player_id, seconds, note, "
 		"inbound_id FROM clock_events WHERE game_id = ?1 ORDER BY id";
-	sqlite3_stmt *st;
 
-	store_ok(store);
-	st = store_stmt_bind(store, sql, error_r, STORE_INT(game_id));
-	return store_collect(store, st, sizeof(**events_r), clock_event_read,
-			     store_clock_event_clear, events_r, count_r,
-			     "loading a game's clock history", error_r);
+	return store_rows(store, sql, events_r, count_r,
+			  clock_event_read, store_clock_event_clear,
+			  "loading a game's clock history", error_r,
+			  STORE_INT(game_id));
 }
 
 /* ---- the timer -------------------------------------------------------- */

@@ -149,6 +149,15 @@ int store_games_query(struct store *store, const char *sql, int64_t key,
 		      size_t limit, struct store_game **games_r,
 		      size_t *count_r, const char *what, const char **error_r);
 
+/* The whole of a call that lists rows: store_collect() of sql with the
+ * values given bound, each row read with read_row into *list_r. */
+#define store_rows(s, sql, list_r, count_r, read_row, clear_row, what, \
+		   error_r, ...) \
+	(store_ok(s), \
+	 store_collect(s, store_stmt_bind(s, sql, error_r, __VA_ARGS__), \
+		       sizeof(**(list_r)), read_row, clear_row, list_r, \
+		       count_r, what, error_r))
+
 /* The whole of a call that lists ids: store_collect_ids() of sql with the
  * values given (none or more STORE_INT(), STORE_TEXT()...) bound. */
 #define store_ids(s, ids_r, count_r, what, error_r, sql, ...) \

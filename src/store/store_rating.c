@@ -96,13 +96,10 @@ int store_ratings(struct store *store, struct store_rating **ratings_r,
 	static const char sql[] =
 		"SELECT " RATING_COLUMNS " FROM ratings "
 		"ORDER BY r DESC, player_id";
-	sqlite3_stmt *st;
 
-	store_ok(store);
-	st = store_stmt(store, sql, error_r);
-	return store_collect(store, st, sizeof(**ratings_r), rating_read,
-			     NULL, ratings_r, count_r, "listing the ratings",
-			     error_r);
+	return store_rows(store, sql, ratings_r, count_r,
+			  rating_read, NULL,
+			  "listing the ratings", error_r);
 }
 
 int store_ratings_clear(struct store *store, const char **error_r)
@@ -188,13 +185,11 @@ int store_rating_changes(struct store *store, int64_t game_id,
 		"SELECT game_id, player_id, r_before, rd_before, vol_before, "
 		"r_after, rd_after, vol_after, at FROM rating_changes "
 		"WHERE game_id = ?1 ORDER BY player_id";
-	sqlite3_stmt *st;
 
-	store_ok(store);
-	st = store_stmt_bind(store, sql, error_r, STORE_INT(game_id));
-	return store_collect(store, st, sizeof(**changes_r),
-			     rating_change_read, NULL, changes_r, count_r,
-			     "loading a game's rating changes", error_r);
+	return store_rows(store, sql, changes_r, count_r,
+			  rating_change_read, NULL,
+			  "loading a game's rating changes", error_r,
+			  STORE_INT(game_id));
 }
 
 int store_rated_games(struct store *store, int64_t **ids_r, size_t *count_r,

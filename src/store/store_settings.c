@@ -319,13 +319,10 @@ int store_digest_items(struct store *store, int64_t player_id,
 	static const char sql[] =
 		"SELECT player_id, game_id, from_ply, created FROM digest_items "
 		"WHERE player_id = ?1 ORDER BY game_id";
-	sqlite3_stmt *st;
 
-	store_ok(store);
-	st = store_stmt_bind(store, sql, error_r, STORE_INT(player_id));
-	return store_collect(store, st, sizeof(**items_r), digest_item_read,
-			     NULL, items_r, count_r, "loading a digest",
-			     error_r);
+	return store_rows(store, sql, items_r, count_r,
+			  digest_item_read, NULL,
+			  "loading a digest", error_r, STORE_INT(player_id));
 }
 
 int store_digest_clear(struct store *store, int64_t player_id,
