@@ -229,9 +229,7 @@ int store_bot_hint_done(struct store *store, int64_t id, int64_t at,
 	static const char sql[] =
 		"UPDATE bot_hints SET answered = ?2 WHERE id = ?1 "
 		"AND answered IS NULL";
-	sqlite3_stmt *st;
 
-	store_ok(store);
-	st = store_stmt_bind(store, sql, error_r, STORE_INT(id), STORE_INT(at));
-	return store_run_changed(store, st, "answering a hint", error_r);
+	return store_run_sql(store, store_run_changed, sql, "answering a hint",
+			     error_r, STORE_INT(id), STORE_INT(at));
 }

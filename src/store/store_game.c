@@ -478,12 +478,10 @@ int store_observer_add(struct store *store, int64_t game_id,
 	static const char sql[] =
 		"INSERT INTO observers (game_id, player_id, created) "
 		"VALUES (?1, ?2, ?3)";
-	sqlite3_stmt *st;
 
-	store_ok(store);
-	st = store_stmt_bind(store, sql, error_r, STORE_INT(game_id),
-			     STORE_INT(player_id), STORE_INT(now));
-	return store_run_insert(store, st, "adding an observer", error_r);
+	return store_run_sql(store, store_run_insert, sql, "adding an observer",
+			     error_r, STORE_INT(game_id), STORE_INT(player_id),
+			     STORE_INT(now));
 }
 
 int store_observer_remove(struct store *store, int64_t game_id,
@@ -491,12 +489,10 @@ int store_observer_remove(struct store *store, int64_t game_id,
 {
 	static const char sql[] =
 		"DELETE FROM observers WHERE game_id = ?1 AND player_id = ?2";
-	sqlite3_stmt *st;
 
-	store_ok(store);
-	st = store_stmt_bind(store, sql, error_r, STORE_INT(game_id),
-			     STORE_INT(player_id));
-	return store_run_changed(store, st, "removing an observer", error_r);
+	return store_run_sql(store, store_run_changed, sql,
+			     "removing an observer",
+			     error_r, STORE_INT(game_id), STORE_INT(player_id));
 }
 
 int store_observer_list(struct store *store, int64_t game_id,

@@ -118,11 +118,9 @@ int store_claim_delete(struct store *store, int64_t player_id,
 {
 	static const char sql[] =
 		"DELETE FROM address_claims WHERE player_id = ?1";
-	sqlite3_stmt *st;
 
-	store_ok(store);
-	st = store_stmt_bind(store, sql, error_r, STORE_INT(player_id));
-	return store_run(store, st, "dropping a claim", error_r);
+	return store_run_sql(store, store_run, sql, "dropping a claim",
+			     error_r, STORE_INT(player_id));
 }
 
 int store_key_revoke(struct store *store, const char *fingerprint,

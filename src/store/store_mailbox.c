@@ -122,11 +122,9 @@ int store_rate_prune(struct store *store, int64_t before,
 {
 	static const char sql[] =
 		"DELETE FROM rate_limits WHERE window_start < ?1";
-	sqlite3_stmt *st;
 
-	store_ok(store);
-	st = store_stmt_bind(store, sql, error_r, STORE_INT(before));
-	return store_run(store, st, "pruning rate counters", error_r);
+	return store_run_sql(store, store_run, sql, "pruning rate counters",
+			     error_r, STORE_INT(before));
 }
 
 /* ---- attempts at one message (the poison-mail guard) ---------------- */

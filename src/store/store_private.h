@@ -149,6 +149,12 @@ int store_games_query(struct store *store, const char *sql, int64_t key,
 		      size_t limit, struct store_game **games_r,
 		      size_t *count_r, const char *what, const char **error_r);
 
+/* The whole of a call that runs one statement: run (store_run,
+ * store_run_insert or store_run_changed) of sql with the values bound. */
+#define store_run_sql(s, run, sql, what, error_r, ...) \
+	(store_ok(s), \
+	 run(s, store_stmt_bind(s, sql, error_r, __VA_ARGS__), what, error_r))
+
 /* The whole of a call that lists rows: store_collect() of sql with the
  * values given bound, each row read with read_row into *list_r. */
 #define store_rows(s, sql, list_r, count_r, read_row, clear_row, what, \

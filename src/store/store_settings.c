@@ -330,9 +330,7 @@ int store_digest_clear(struct store *store, int64_t player_id,
 {
 	static const char sql[] =
 		"DELETE FROM digest_items WHERE player_id = ?1";
-	sqlite3_stmt *st;
 
-	store_ok(store);
-	st = store_stmt_bind(store, sql, error_r, STORE_INT(player_id));
-	return store_run(store, st, "clearing a digest", error_r);
+	return store_run_sql(store, store_run, sql, "clearing a digest",
+			     error_r, STORE_INT(player_id));
 }
