@@ -61,12 +61,8 @@ int store_bot_game_add(struct store *store, int64_t game_id, int level,
 	st = store_stmt_bind(store, sql, error_r, STORE_INT(game_id),
 			     STORE_INT(level), STORE_INT(rated ? 1 : 0),
 			     STORE_INT(now));
-	if (store_run(store, st, "recording a bot game", error_r) < 0)
-		return -1;
-	if (sqlite3_changes(store->db) == 0)
-		return store_fail(store, error_r, STORE_ERROR_USAGE,
-				  "no game %lld", (long long)game_id);
-	return 0;
+	return store_run_found(store, st, "recording a bot game",
+			       "game", game_id, error_r);
 }
 
 static void bot_game_read(sqlite3_stmt *st, void *row)

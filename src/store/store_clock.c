@@ -166,12 +166,8 @@ int store_player_clock_set(struct store *store,
 		sqlite3_bind_int64(st, 3, pc->accrued_at);
 	}
 	store_bind_id(st, 4, pc->last_reminder_at);
-	if (store_run(store, st, "saving a player's clock", error_r) < 0)
-		return -1;
-	if (sqlite3_changes(store->db) == 0)
-		return store_fail(store, error_r, STORE_ERROR_USAGE,
-				  "no player %lld", (long long)pc->player_id);
-	return 0;
+	return store_run_found(store, st, "saving a player's clock",
+			       "player", pc->player_id, error_r);
 }
 
 /* ---- a game's clock history ------------------------------------------- */
@@ -240,12 +236,8 @@ int store_clock_event_add(struct store *store, int64_t game_id,
 			     STORE_INT(now), STORE_TEXT(kind),
 			     STORE_ID(player_id), STORE_INT(seconds),
 			     STORE_TEXT(note), STORE_ID(inbound_id));
-	if (store_run(store, st, "recording a clock event", error_r) < 0)
-		return -1;
-	if (sqlite3_changes(store->db) == 0)
-		return store_fail(store, error_r, STORE_ERROR_USAGE,
-				  "no game %lld", (long long)game_id);
-	return 0;
+	return store_run_found(store, st, "recording a clock event",
+			       "game", game_id, error_r);
 }
 
 static void clock_event_read(sqlite3_stmt *st, void *elem)

@@ -589,11 +589,7 @@ int store_undo_offer_set(struct store *store, int64_t game_id,
 	if (player_id != 0)
 		sqlite3_bind_int(st, 3, ply);
 	sqlite3_bind_int64(st, 4, now);
-	if (store_run(store, st, "recording a request to take back",
-		      error_r) < 0)
-		return -1;
-	if (sqlite3_changes(store->db) == 0)
-		return store_fail(store, error_r, STORE_ERROR_USAGE,
-				  "no game %lld", (long long)game_id);
-	return 0;
+	return store_run_found(store, st,
+			       "recording a request to take back", "game",
+			       game_id, error_r);
 }

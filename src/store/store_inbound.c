@@ -126,13 +126,8 @@ int store_inbound_set_outcome(struct store *store, int64_t inbound_id,
 	store_ok(store);
 	st = store_stmt_bind(store, sql, error_r, STORE_INT(inbound_id),
 			     STORE_TEXT(outcome));
-	if (store_run(store, st, "setting an outcome", error_r) < 0)
-		return -1;
-	if (sqlite3_changes(store->db) == 0)
-		return store_fail(store, error_r, STORE_ERROR_USAGE,
-				  "no inbound message %lld",
-				  (long long)inbound_id);
-	return 0;
+	return store_run_found(store, st, "setting an outcome",
+			       "inbound message", inbound_id, error_r);
 }
 
 /* A new inbound message read into *(struct store_inbound **)row. */

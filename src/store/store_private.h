@@ -118,6 +118,10 @@ int store_run(struct store *s, sqlite3_stmt *st, const char *what,
  * refused the row. */
 int store_run_insert(struct store *s, sqlite3_stmt *st, const char *what,
 		     const char **error_r);
+/* store_run() of a statement that must change a row: when it changed
+ * none, -1 with the usage error "no <what_row> <id>". */
+int store_run_found(struct store *s, sqlite3_stmt *st, const char *what,
+		    const char *what_row, int64_t id, const char **error_r);
 /* Step a query for its first row's first column and reset it: 1 and
  * *value_r (may be NULL), 0 without a row, -1 on failure. */
 int store_query_int64(struct store *s, sqlite3_stmt *st, int64_t *value_r,

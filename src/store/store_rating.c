@@ -82,12 +82,8 @@ int store_rating_set(struct store *store, const struct store_rating *r,
 			     STORE_REAL(r->vol), STORE_INT(r->games),
 			     STORE_ID(r->last_played),
 			     STORE_INT(r->last_lost_on_time ? 1 : 0));
-	if (store_run(store, st, "saving a rating", error_r) < 0)
-		return -1;
-	if (sqlite3_changes(store->db) == 0)
-		return store_fail(store, error_r, STORE_ERROR_USAGE,
-				  "no player %lld", (long long)r->player_id);
-	return 0;
+	return store_run_found(store, st, "saving a rating",
+			       "player", r->player_id, error_r);
 }
 
 int store_ratings(struct store *store, struct store_rating **ratings_r,

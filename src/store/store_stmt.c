@@ -106,6 +106,17 @@ int store_run_insert(struct store *s, sqlite3_stmt *st, const char *what,
 	return run_to_end(s, st, true, what, error_r);
 }
 
+int store_run_found(struct store *s, sqlite3_stmt *st, const char *what,
+		    const char *what_row, int64_t id, const char **error_r)
+{
+	int r = store_run_changed(s, st, what, error_r);
+
+	if (r == 0)
+		return store_fail(s, error_r, STORE_ERROR_USAGE, "no %s %lld",
+				  what_row, (long long)id);
+	return r < 0 ? -1 : 0;
+}
+
 int store_query_int64(struct store *s, sqlite3_stmt *st, int64_t *value_r,
 		      const char *what, const char **error_r)
 {
