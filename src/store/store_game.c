@@ -263,13 +263,11 @@ int store_games_for_player(struct store *store, int64_t player_id,
 		" ORDER BY id DESC";
 	sqlite3_stmt *st;
 
+	/* On failure games_collect() still clears *games_r and *count_r. */
 	store_ok(store);
-	*games_r = NULL;
-	*count_r = 0;
 	st = store_stmt_bind(store, sql, error_r, STORE_INT(player_id));
-	if (st == NULL)
-		return -1;
-	sqlite3_bind_int64(st, 9, statuses);
+	if (st != NULL)
+		sqlite3_bind_int64(st, 9, statuses);
 	return games_collect(store, st, games_r, count_r,
 			     "listing a player's games", error_r);
 }
@@ -307,21 +305,16 @@ int store_games_list(struct store *store, unsigned statuses,
 	sqlite3_stmt *st;
 
 	store_ok(store);
-	*games_r = NULL;
-	*count_r = 0;
-	if (single_status(statuses, &one)) {
+	if (single_status(statuses, &one))
 		st = store_stmt_bind(store, sql_one, error_r,
 				     STORE_TEXT(store_game_status_name(one)));
-		if (st == NULL)
-			return -1;
-	} else {
-		st = store_stmt(store, sql_mask, error_r);
-		if (st == NULL)
-			return -1;
+	else if ((st = store_stmt(store, sql_mask, error_r)) != NULL)
 		sqlite3_bind_int64(st, 9, statuses);
+	if (st != NULL) {
+		sqlite3_bind_int64(st, 2, after_id);
+		sqlite3_bind_int64(st, 3, limit == 0 ? -1 : (int64_t)limit);
 	}
-	sqlite3_bind_int64(st, 2, after_id);
-	sqlite3_bind_int64(st, 3, limit == 0 ? -1 : (int64_t)limit);
+	/* On failure games_collect() still clears *games_r and *count_r. */
 	return games_collect(store, st, games_r, count_r, "listing games",
 			     error_r);
 }
