@@ -32,8 +32,8 @@ TESTS += tests/archive/test_archive tests/archive/test_store_prune
 tests_archive_test_archive_LDADD = $(ARCHIVE_LDADD) $(CHECK_LIBS)
 EXTRA_DIST += tests/store/store_fixture.h tests/store/store_test.h
 tests_archive_test_store_prune_CPPFLAGS = $(AM_CPPFLAGS) $(SQLITE_CFLAGS)
-tests_archive_test_store_prune_LDADD = libashes_store.a libashes_util.a \
-	$(SQLITE_LIBS) $(CHECK_LIBS)
+# The store's own tests' link (src/store/local.mk).
+tests_archive_test_store_prune_LDADD = $(STORE_TEST_LDADD)
 dist_check_SCRIPTS += tests/archive/test_archive_cli.sh
 TESTS += tests/archive/test_archive_cli.sh
 # The .tar.gz bomb of test_archive_cli.sh and tests/e2e/test_hostile_archive.sh.

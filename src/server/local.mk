@@ -73,6 +73,8 @@ EXTRA_DIST += tests/server/server_test.h tests/server/command_test.h \
 	tests/server/first-mails
 server_unit_ldadd = libashes_server.a libashes_core.a libashes_util.a \
 	$(CHECK_LIBS)
+# The clock and the ladders need no rules of the game.
+server_util_ldadd = libashes_server.a libashes_util.a $(CHECK_LIBS)
 tests_server_test_command_LDADD = $(server_unit_ldadd)
 tests_server_test_command_clock_LDADD = $(server_unit_ldadd)
 tests_server_test_command_mail_LDADD = $(server_unit_ldadd)
@@ -80,79 +82,49 @@ tests_server_test_first_mails_LDADD = $(server_unit_ldadd)
 tests_server_test_clock_SOURCES = tests/server/test_clock.c \
 	tests/server/clock_test.h tests/server/clock_weekends.c \
 	tests/server/clock_vacation.c
-tests_server_test_clock_LDADD = libashes_server.a libashes_util.a \
-	$(CHECK_LIBS)
+tests_server_test_clock_LDADD = $(server_util_ldadd)
 tests_server_test_rating_LDADD = libashes_server.a $(CHECK_LIBS)
 tests_server_test_ladder_SOURCES = tests/server/test_ladder.c \
 	tests/server/ladder_test.h tests/server/ladder_results.c
-tests_server_test_ladder_LDADD = libashes_server.a libashes_util.a \
-	$(CHECK_LIBS)
-tests_server_test_league_LDADD = $(tests_server_test_ladder_LDADD)
+tests_server_test_ladder_LDADD = $(server_util_ldadd)
+tests_server_test_league_LDADD = $(server_util_ldadd)
 
 # Templates of the service's mails and of the command grammar (also
 # included by `ashes help`).
 nobase_dist_pkgdata_DATA += templates/help-commands.txt \
-	templates/help-topics.txt templates/rules.md \
-	templates/mail/challenge-closed.txt \
-	templates/mail/challenge.txt \
-	templates/mail/clock-notice.txt \
-	templates/mail/cmd-ladder.txt \
-	templates/mail/cmd-league.txt \
-	templates/mail/cmd-ratings.txt \
-	templates/mail/cmd-archive.txt templates/mail/archive.txt \
-	templates/mail/cmd-challenge-bot.txt templates/mail/cmd-hint.txt \
-	templates/mail/bot-move.txt templates/mail/subject-bot-move.txt \
-	templates/mail/hint.txt \
-	templates/mail/archive-unavailable.txt \
-	templates/mail/archive-verify.txt \
-	templates/mail/ladder-notice.txt \
-	templates/mail/ladder.txt \
-	templates/mail/league.txt \
-	templates/mail/standings.txt \
-	templates/mail/subject-standings.txt \
-	templates/mail/clocks.txt \
-	templates/mail/cmd-claim.txt \
-	templates/mail/cmd-vacation.txt \
-	templates/mail/reminder.txt \
-	templates/mail/subject-reminder.txt \
-	templates/mail/cmd-accept.txt \
-	templates/mail/cmd-board.txt \
-	templates/mail/cmd-challenge.txt \
-	templates/mail/cmd-confirm.txt \
-	templates/mail/cmd-decline.txt \
-	templates/mail/cmd-draw.txt \
-	templates/mail/cmd-games.txt \
-	templates/mail/cmd-history.txt \
-	templates/mail/cmd-key.txt \
-	templates/mail/cmd-move.txt \
-	templates/mail/cmd-moves.txt \
-	templates/mail/cmd-observe.txt \
-	templates/mail/cmd-preview.txt \
-	templates/mail/cmd-register.txt \
-	templates/mail/cmd-resign.txt \
-	templates/mail/cmd-message.txt \
-	templates/mail/cmd-undo.txt \
-	templates/mail/cmd-set.txt \
-	templates/mail/cmd-settings.txt \
-	templates/mail/digest.txt \
-	templates/mail/subject-digest.txt \
-	templates/mail/message.txt \
-	templates/mail/undo.txt \
-	templates/mail/draw.txt \
-	templates/mail/game-state.txt \
-	templates/mail/help.txt \
-	templates/mail/key-revoked.txt \
-	templates/mail/mail-refused.txt \
-	templates/mail/last-moves.txt \
-	templates/mail/legal-moves.txt \
-	templates/mail/observer.txt \
-	templates/mail/refusal.txt \
-	templates/mail/reply.txt \
-	templates/mail/result.txt \
-	templates/mail/subject-game.txt \
-	templates/mail/subject-reply.txt \
+	templates/help-topics.txt templates/mail/archive-unavailable.txt \
+	templates/mail/archive-verify.txt templates/mail/archive.txt \
+	templates/mail/bot-move.txt templates/mail/challenge-closed.txt \
+	templates/mail/challenge.txt templates/mail/clock-notice.txt \
+	templates/mail/clocks.txt templates/mail/cmd-accept.txt \
+	templates/mail/cmd-archive.txt templates/mail/cmd-board.txt \
+	templates/mail/cmd-challenge-bot.txt templates/mail/cmd-challenge.txt \
+	templates/mail/cmd-claim.txt templates/mail/cmd-confirm.txt \
+	templates/mail/cmd-decline.txt templates/mail/cmd-draw.txt \
+	templates/mail/cmd-games.txt templates/mail/cmd-hint.txt \
+	templates/mail/cmd-history.txt templates/mail/cmd-key.txt \
+	templates/mail/cmd-ladder.txt templates/mail/cmd-league.txt \
+	templates/mail/cmd-message.txt templates/mail/cmd-move.txt \
+	templates/mail/cmd-moves.txt templates/mail/cmd-observe.txt \
+	templates/mail/cmd-preview.txt templates/mail/cmd-ratings.txt \
+	templates/mail/cmd-register.txt templates/mail/cmd-resign.txt \
+	templates/mail/cmd-set.txt templates/mail/cmd-settings.txt \
+	templates/mail/cmd-undo.txt templates/mail/cmd-vacation.txt \
+	templates/mail/digest.txt templates/mail/draw.txt \
+	templates/mail/game-state.txt templates/mail/help.txt \
+	templates/mail/hint.txt templates/mail/key-revoked.txt \
+	templates/mail/ladder-notice.txt templates/mail/ladder.txt \
+	templates/mail/last-moves.txt templates/mail/league.txt \
+	templates/mail/legal-moves.txt templates/mail/mail-refused.txt \
+	templates/mail/message.txt templates/mail/observer.txt \
+	templates/mail/refusal.txt templates/mail/reminder.txt \
+	templates/mail/reply.txt templates/mail/result.txt \
+	templates/mail/standings.txt templates/mail/subject-bot-move.txt \
+	templates/mail/subject-digest.txt templates/mail/subject-game.txt \
 	templates/mail/subject-key-revoked.txt \
-	templates/mail/your-move.txt
+	templates/mail/subject-reminder.txt templates/mail/subject-reply.txt \
+	templates/mail/subject-standings.txt templates/mail/undo.txt \
+	templates/mail/your-move.txt templates/rules.md
 
 # The service over a real store:
 #   test_server    the service's commands, game by game;

@@ -68,14 +68,11 @@ int store_vacations_for_player(struct store *store, int64_t player_id,
 		"SELECT id, player_id, from_at, to_at, days, inbound_id, "
 		"created FROM vacations WHERE player_id = ?1 AND to_at > ?2 "
 		"ORDER BY from_at, id";
-	sqlite3_stmt *st;
 
-	store_ok(store);
-	st = store_stmt_bind(store, sql, error_r, STORE_INT(player_id),
-			     STORE_INT(after));
-	return store_collect(store, st, sizeof(**vacs_r), vacation_read, NULL,
-			     vacs_r, count_r, "listing a player's vacations",
-			     error_r);
+	return store_rows(store, sql, vacs_r, count_r,
+			  vacation_read, NULL,
+			  "listing a player's vacations", error_r,
+			  STORE_INT(player_id), STORE_INT(after));
 }
 
 int store_vacation_cut(struct store *store, int64_t id, int64_t to, int days,
@@ -114,6 +111,17 @@ int store_vacation_cut(struct store *store, int64_t id, int64_t to, int days,
 
 /* ---- a player's bank and last reminder -------------------------------- */
 
+static void player_clock_read(sqlite3_stmt *st, void *row)
+{
+	struct store_player_clock *pc = row;
+
+	/* The CHECK of sql/008 keeps the two NULL together. */
+	pc->has_bank = sqlite3_column_type(st, 0) != SQLITE_NULL;
+	pc->vacation_days = sqlite3_column_int(st, 0);
+	pc->accrued_at = store_col_int64(st, 1);
+	pc->last_reminder_at = store_col_int64(st, 2);
+}
+
 int store_player_clock_get(struct store *store, int64_t player_id,
 			   struct store_player_clock *pc_r,
 			   const char **error_r)
@@ -122,22 +130,13 @@ int store_player_clock_get(struct store *store, int64_t player_id,
 		"SELECT vacation_days, accrued_at, last_reminder_at "
 		"FROM player_clock WHERE player_id = ?1";
 	sqlite3_stmt *st;
-	int rc;
 
 	store_ok(store);
 	memset(pc_r, 0, sizeof(*pc_r));
 	pc_r->player_id = player_id;
 	st = store_stmt_bind(store, sql, error_r, STORE_INT(player_id));
-	rc = store_step_one(store, st, "loading a player's clock", error_r);
-	if (rc <= 0)
-		return rc;
-	/* The CHECK of sql/008 keeps the two NULL together. */
-	pc_r->has_bank = sqlite3_column_type(st, 0) != SQLITE_NULL;
-	pc_r->vacation_days = sqlite3_column_int(st, 0);
-	pc_r->accrued_at = store_col_int64(st, 1);
-	pc_r->last_reminder_at = store_col_int64(st, 2);
-	store_stmt_done(st);
-	return 1;
+	return store_query_row(store, st, player_clock_read, pc_r,
+			       "loading a player's clock", error_r);
 }
 
 int store_player_clock_set(struct store *store,
@@ -166,12 +165,8 @@ int store_player_clock_set(struct store *store,
 		sqlite3_bind_int64(st, 3, pc->accrued_at);
 	}
 	store_bind_id(st, 4, pc->last_reminder_at);
-	if (store_run(store, st, "saving a player's clock", error_r) < 0)
-		return -1;
-	if (sqlite3_changes(store->db) == 0)
-		return store_fail(store, error_r, STORE_ERROR_USAGE,
-				  "no player %lld", (long long)pc->player_id);
-	return 0;
+	return store_run_found(store, st, "saving a player's clock",
+			       "player", pc->player_id, error_r);
 }
 
 /* ---- a game's clock history ------------------------------------------- */
@@ -239,12 +234,8 @@ int store_clock_event_add(struct store *store, int64_t game_id,
 			     STORE_TEXT(clock_kind_names[kind]),
 			     STORE_ID(player_id), STORE_INT(seconds),
 			     STORE_TEXT(note), STORE_ID(inbound_id));
-	if (store_run(store, st, "recording a clock event", error_r) < 0)
-		return -1;
-	if (sqlite3_changes(store->db) == 0)
-		return store_fail(store, error_r, STORE_ERROR_USAGE,
-				  "no game %lld", (long long)game_id);
-	return 0;
+	return store_run_found(store, st, "recording a clock event",
+			       "game", game_id, error_r);
 }
 
 static void clock_event_read(sqlite3_stmt *st, void *elem)
@@ -268,13 +259,11 @@ int store_clock_events(struct store *store, int64_t game_id,
 	static const char sql[] =
 		"SELECT id, game_id, at, kind, player_id, seconds, note, "
 		"inbound_id FROM clock_events WHERE game_id = ?1 ORDER BY id";
-	sqlite3_stmt *st;
 
-	store_ok(store);
-	st = store_stmt_bind(store, sql, error_r, STORE_INT(game_id));
-	return store_collect(store, st, sizeof(**events_r), clock_event_read,
-			     store_clock_event_clear, events_r, count_r,
-			     "loading a game's clock history", error_r);
+	return store_rows(store, sql, events_r, count_r,
+			  clock_event_read, store_clock_event_clear,
+			  "loading a game's clock history", error_r,
+			  STORE_INT(game_id));
 }
 
 /* ---- the timer -------------------------------------------------------- */
@@ -318,12 +307,7 @@ int store_games_reminder_due(struct store *store, int64_t before,
 		"SELECT " STORE_GAME_COLUMNS " FROM games WHERE remind_at "
 		"IS NOT NULL AND remind_at <= ?1 AND status = 'active' "
 		"ORDER BY remind_at, id LIMIT ?2";
-	sqlite3_stmt *st;
 
-	store_ok(store);
-	st = store_stmt_bind(store, sql, error_r, STORE_INT(before),
-			     STORE_LIMIT(limit));
-	return store_collect(store, st, sizeof(**games_r), store_game_read,
-			     store_game_clear, games_r, count_r,
-			     "listing reminders due", error_r);
+	return store_games_query(store, sql, before, limit, games_r, count_r,
+				 "listing reminders due", error_r);
 }

@@ -88,11 +88,6 @@ int store_club_refs_exist(struct store *store, int64_t p1, int64_t p2,
 	return 0;
 }
 
-static void id_read(sqlite3_stmt *st, void *elem)
-{
-	*(int64_t *)elem = store_col_int64(st, 0);
-}
-
 /* ---- ladders: the event log -------------------------------------------- */
 
 /* What each kind of event needs besides player_id (struct
@@ -269,13 +264,11 @@ int store_ladder_events(struct store *store, const char *ladder,
 		"outcome, position, actor, note, inbound_id, accept_by, win, "
 		"time_loss_drop FROM ladder_events "
 		"WHERE ladder = ?1 ORDER BY id";
-	sqlite3_stmt *st;
 
-	store_ok(store);
-	st = store_stmt_bind(store, sql, error_r, STORE_TEXT(ladder));
-	return store_collect(store, st, sizeof(**events_r), ladder_event_read,
-			     store_ladder_event_clear, events_r, count_r,
-			     "loading a ladder's events", error_r);
+	return store_rows(store, sql, events_r, count_r,
+			  ladder_event_read, store_ladder_event_clear,
+			  "loading a ladder's events", error_r,
+			  STORE_TEXT(ladder));
 }
 
 int store_ladder_names(struct store *store, char ***names_r,
@@ -423,17 +416,13 @@ int store_game_club_pending(struct store *store, size_t limit,
 {
 	/* "applied_at IS NULL" lets the partial index game_club_pending
 	 * answer: few results wait at any time. */
-	static const char sql[] =
-		"SELECT c.game_id FROM game_club c JOIN games g "
-		"ON g.id = c.game_id WHERE c.applied_at IS NULL "
-		"AND g.status IN ('finished', 'cancelled') "
-		"ORDER BY g.updated, g.id LIMIT ?1";
-	sqlite3_stmt *st;
-
-	store_ok(store);
-	st = store_stmt_bind(store, sql, error_r, STORE_LIMIT(limit));
-	return store_collect(store, st, sizeof(**ids_r), id_read, NULL, ids_r,
-			     count_r, "listing results to apply", error_r);
+	return store_ids(store, ids_r, count_r,
+			 "listing results to apply", error_r,
+			 "SELECT c.game_id FROM game_club c JOIN games g "
+			 "ON g.id = c.game_id WHERE c.applied_at IS NULL "
+			 "AND g.status IN ('finished', 'cancelled') "
+			 "ORDER BY g.updated, g.id LIMIT ?1",
+			 STORE_LIMIT(limit));
 }
 
 /* ---- leagues ------------------------------------------------------------ */
@@ -518,14 +507,11 @@ int store_league_seasons(struct store *store, const char *league,
 	static const char sql[] =
 		"SELECT id, league, number, starts, ends, created "
 		"FROM league_seasons WHERE league = ?1 ORDER BY number";
-	sqlite3_stmt *st;
 
-	store_ok(store);
-	st = store_stmt_bind(store, sql, error_r, STORE_TEXT(league));
-	return store_collect(store, st, sizeof(**seasons_r),
-			     league_season_read, store_league_season_clear,
-			     seasons_r, count_r, "listing a league's seasons",
-			     error_r);
+	return store_rows(store, sql, seasons_r, count_r,
+			  league_season_read, store_league_season_clear,
+			  "listing a league's seasons", error_r,
+			  STORE_TEXT(league));
 }
 
 int store_league_member_add(struct store *store,
@@ -577,13 +563,11 @@ int store_league_members(struct store *store, int64_t season_id,
 		"SELECT season_id, group_no, division, seed, player_id "
 		"FROM league_members WHERE season_id = ?1 "
 		"ORDER BY group_no, seed, player_id";
-	sqlite3_stmt *st;
 
-	store_ok(store);
-	st = store_stmt_bind(store, sql, error_r, STORE_INT(season_id));
-	return store_collect(store, st, sizeof(**members_r),
-			     league_member_read, NULL, members_r, count_r,
-			     "listing a season's members", error_r);
+	return store_rows(store, sql, members_r, count_r,
+			  league_member_read, NULL,
+			  "listing a season's members", error_r,
+			  STORE_INT(season_id));
 }
 
 int store_league_games(struct store *store, int64_t season_id,
@@ -593,13 +577,11 @@ int store_league_games(struct store *store, int64_t season_id,
 	static const char sql[] =
 		"SELECT " GAME_CLUB_COLUMNS " FROM game_club "
 		"WHERE season_id = ?1 ORDER BY game_id";
-	sqlite3_stmt *st;
 
-	store_ok(store);
-	st = store_stmt_bind(store, sql, error_r, STORE_INT(season_id));
-	return store_collect(store, st, sizeof(**games_r), game_club_read,
-			     game_club_clear_row, games_r, count_r,
-			     "listing a season's games", error_r);
+	return store_rows(store, sql, games_r, count_r,
+			  game_club_read, game_club_clear_row,
+			  "listing a season's games", error_r,
+			  STORE_INT(season_id));
 }
 
 /* ---- the service's own small state ------------------------------------ */

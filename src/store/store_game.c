@@ -156,26 +156,27 @@ int store_game_create(struct store *store, const struct store_game *game,
 	return 0;
 }
 
+/* A new game read into *(struct store_game **)row. */
+static void game_new_read(sqlite3_stmt *st, void *row)
+{
+	struct store_game *g = xzalloc(sizeof(*g));
+
+	store_game_read(st, g);
+	*(struct store_game **)row = g;
+}
+
 int store_game_load(struct store *store, int64_t game_id,
 		    struct store_game **game_r, const char **error_r)
 {
 	static const char sql[] =
 		"SELECT " STORE_GAME_COLUMNS " FROM games WHERE id = ?1";
-	struct store_game *g;
 	sqlite3_stmt *st;
-	int rc;
 
 	store_ok(store);
 	*game_r = NULL;
 	st = store_stmt_bind(store, sql, error_r, STORE_INT(game_id));
-	rc = store_step_one(store, st, "loading a game", error_r);
-	if (rc <= 0)
-		return rc;
-	g = xzalloc(sizeof(*g));
-	store_game_read(st, g);
-	store_stmt_done(st);
-	*game_r = g;
-	return 1;
+	return store_query_row(store, st, game_new_read, game_r,
+			       "loading a game", error_r);
 }
 
 int store_game_update(struct store *store, const struct store_game *game,
@@ -219,6 +220,18 @@ static int games_collect(struct store *s, sqlite3_stmt *st,
 			     store_game_clear, games_r, count_r, what, error_r);
 }
 
+int store_games_query(struct store *store, const char *sql, int64_t key,
+		      size_t limit, struct store_game **games_r,
+		      size_t *count_r, const char *what, const char **error_r)
+{
+	sqlite3_stmt *st;
+
+	store_ok(store);
+	st = store_stmt_bind(store, sql, error_r, STORE_INT(key),
+			     STORE_LIMIT(limit));
+	return games_collect(store, st, games_r, count_r, what, error_r);
+}
+
 /* 1 and *status_r if mask selects exactly one status. */
 static bool single_status(unsigned mask, enum store_game_status *status_r)
 {
@@ -250,13 +263,11 @@ int store_games_for_player(struct store *store, int64_t player_id,
 		" ORDER BY id DESC";
 	sqlite3_stmt *st;
 
+	/* On failure games_collect() still clears *games_r and *count_r. */
 	store_ok(store);
-	*games_r = NULL;
-	*count_r = 0;
 	st = store_stmt_bind(store, sql, error_r, STORE_INT(player_id));
-	if (st == NULL)
-		return -1;
-	sqlite3_bind_int64(st, 9, statuses);
+	if (st != NULL)
+		sqlite3_bind_int64(st, 9, statuses);
 	return games_collect(store, st, games_r, count_r,
 			     "listing a player's games", error_r);
 }
@@ -271,13 +282,10 @@ int store_games_finished_for_player(struct store *store, int64_t player_id,
 		"WHERE status = 'finished' AND "
 		"(white_id = ?1 OR black_id = ?1) "
 		"ORDER BY updated DESC, id DESC LIMIT ?2";
-	sqlite3_stmt *st;
 
-	store_ok(store);
-	st = store_stmt_bind(store, sql, error_r, STORE_INT(player_id),
-			     STORE_LIMIT(limit));
-	return games_collect(store, st, games_r, count_r,
-			     "listing a player's finished games", error_r);
+	return store_games_query(store, sql, player_id, limit, games_r,
+				 count_r, "listing a player's finished games",
+				 error_r);
 }
 
 int store_games_list(struct store *store, unsigned statuses,
@@ -297,21 +305,16 @@ int store_games_list(struct store *store, unsigned statuses,
 	sqlite3_stmt *st;
 
 	store_ok(store);
-	*games_r = NULL;
-	*count_r = 0;
-	if (single_status(statuses, &one)) {
+	if (single_status(statuses, &one))
 		st = store_stmt_bind(store, sql_one, error_r,
 				     STORE_TEXT(store_game_status_name(one)));
-		if (st == NULL)
-			return -1;
-	} else {
-		st = store_stmt(store, sql_mask, error_r);
-		if (st == NULL)
-			return -1;
+	else if ((st = store_stmt(store, sql_mask, error_r)) != NULL)
 		sqlite3_bind_int64(st, 9, statuses);
+	if (st != NULL) {
+		sqlite3_bind_int64(st, 2, after_id);
+		sqlite3_bind_int64(st, 3, limit == 0 ? -1 : (int64_t)limit);
 	}
-	sqlite3_bind_int64(st, 2, after_id);
-	sqlite3_bind_int64(st, 3, limit == 0 ? -1 : (int64_t)limit);
+	/* On failure games_collect() still clears *games_r and *count_r. */
 	return games_collect(store, st, games_r, count_r, "listing games",
 			     error_r);
 }
@@ -324,13 +327,9 @@ int store_games_due(struct store *store, int64_t now, size_t limit,
 		"SELECT " STORE_GAME_COLUMNS " FROM games WHERE deadline_at "
 		"IS NOT NULL AND deadline_at <= ?1 AND status = 'active' "
 		"ORDER BY deadline_at, id LIMIT ?2";
-	sqlite3_stmt *st;
 
-	store_ok(store);
-	st = store_stmt_bind(store, sql, error_r, STORE_INT(now),
-			     STORE_LIMIT(limit));
-	return games_collect(store, st, games_r, count_r,
-			     "listing games due", error_r);
+	return store_games_query(store, sql, now, limit, games_r, count_r,
+				 "listing games due", error_r);
 }
 
 int store_game_by_message_id(struct store *store, const char *message_id,
@@ -357,19 +356,29 @@ static int game_moved_on(struct store *store, int64_t game_id,
 			 const char *what, const char **error_r)
 {
 	static const char sql[] = "SELECT 1 FROM games WHERE id = ?1";
-	sqlite3_stmt *st = store_stmt(store, sql, error_r);
-	int rc;
+	int rc = store_query_id_int64(store, sql, game_id, NULL, what,
+				      error_r);
 
-	if (st == NULL)
-		return -1;
-	sqlite3_bind_int64(st, 1, game_id);
-	rc = store_query_int64(store, st, NULL, what, error_r);
 	if (rc == 1)
 		return 1;
 	if (rc == 0)
 		store_fail(store, error_r, STORE_ERROR_USAGE, "no game %lld",
 			   (long long)game_id);
 	return -1;
+}
+
+/* The first statement of a change to a game's moves, in its transaction:
+ * the update of games.ply guarded by the ply expected.  0 done, 1 the game
+ * moved on (game_moved_on), -1 on failure. */
+static int game_ply_step(struct store *store, sqlite3_stmt *st,
+			 int64_t game_id, const char *what,
+			 const char **error_r)
+{
+	int r = store_run_changed(store, st, what, error_r);
+
+	if (r == 0)
+		return game_moved_on(store, game_id, what, error_r);
+	return r < 0 ? -1 : 0;
 }
 
 /* ---- moves ---------------------------------------------------------- */
@@ -387,7 +396,7 @@ int store_move_append(struct store *store, int64_t game_id, int ply,
 		"INSERT INTO moves (game_id, ply, move, player_id, played_at, "
 		"inbound_id) VALUES (?1, ?2, ?3, ?4, ?5, ?6)";
 	sqlite3_stmt *st;
-	int ret = -1;
+	int ret;
 
 	store_ok(store);
 	if (text == NULL || *text == '\0')
@@ -395,29 +404,16 @@ int store_move_append(struct store *store, int64_t game_id, int ply,
 				  "empty move text");
 	if (store_atomic_begin(store, error_r) < 0)
 		return -1;
-	st = store_stmt(store, sql_bump, error_r);
-	if (st == NULL)
-		goto out;
-	sqlite3_bind_int64(st, 1, game_id);
-	sqlite3_bind_int(st, 2, ply);
-	sqlite3_bind_int64(st, 3, now);
-	if (store_run(store, st, "appending a move", error_r) < 0)
-		goto out;
-	if (sqlite3_changes(store->db) == 0) {
-		ret = game_moved_on(store, game_id, "appending a move", error_r);
-		goto out;
+	st = store_stmt_bind(store, sql_bump, error_r, STORE_INT(game_id),
+			     STORE_INT(ply), STORE_INT(now));
+	ret = game_ply_step(store, st, game_id, "appending a move", error_r);
+	if (ret == 0) {
+		st = store_stmt_bind(store, sql_insert, error_r,
+				     STORE_INT(game_id), STORE_INT(ply),
+				     STORE_TEXT(text), STORE_ID(player_id),
+				     STORE_INT(now), STORE_ID(inbound_id));
+		ret = store_run_insert(store, st, "appending a move", error_r);
 	}
-	st = store_stmt(store, sql_insert, error_r);
-	if (st == NULL)
-		goto out;
-	sqlite3_bind_int64(st, 1, game_id);
-	sqlite3_bind_int(st, 2, ply);
-	sqlite3_bind_text(st, 3, text, -1, SQLITE_TRANSIENT);
-	store_bind_id(st, 4, player_id);
-	sqlite3_bind_int64(st, 5, now);
-	store_bind_id(st, 6, inbound_id);
-	ret = store_run_insert(store, st, "appending a move", error_r);
-out:
 	if (store_atomic_end(store, ret == 0, error_r) < 0 && ret == 0)
 		ret = -1;
 	return ret;
@@ -475,12 +471,10 @@ int store_observer_add(struct store *store, int64_t game_id,
 	static const char sql[] =
 		"INSERT INTO observers (game_id, player_id, created) "
 		"VALUES (?1, ?2, ?3)";
-	sqlite3_stmt *st;
 
-	store_ok(store);
-	st = store_stmt_bind(store, sql, error_r, STORE_INT(game_id),
-			     STORE_INT(player_id), STORE_INT(now));
-	return store_run_insert(store, st, "adding an observer", error_r);
+	return store_run_sql(store, store_run_insert, sql, "adding an observer",
+			     error_r, STORE_INT(game_id), STORE_INT(player_id),
+			     STORE_INT(now));
 }
 
 int store_observer_remove(struct store *store, int64_t game_id,
@@ -488,34 +482,19 @@ int store_observer_remove(struct store *store, int64_t game_id,
 {
 	static const char sql[] =
 		"DELETE FROM observers WHERE game_id = ?1 AND player_id = ?2";
-	sqlite3_stmt *st;
 
-	store_ok(store);
-	st = store_stmt_bind(store, sql, error_r, STORE_INT(game_id),
-			     STORE_INT(player_id));
-	if (store_run(store, st, "removing an observer", error_r) < 0)
-		return -1;
-	return sqlite3_changes(store->db) > 0 ? 1 : 0;
-}
-
-static void id_read(sqlite3_stmt *st, void *elem)
-{
-	*(int64_t *)elem = store_col_int64(st, 0);
+	return store_run_sql(store, store_run_changed, sql,
+			     "removing an observer",
+			     error_r, STORE_INT(game_id), STORE_INT(player_id));
 }
 
 int store_observer_list(struct store *store, int64_t game_id,
 			int64_t **ids_r, size_t *count_r,
 			const char **error_r)
 {
-	static const char sql[] =
-		"SELECT player_id FROM observers WHERE game_id = ?1 "
-		"ORDER BY player_id";
-	sqlite3_stmt *st;
-
-	store_ok(store);
-	st = store_stmt_bind(store, sql, error_r, STORE_INT(game_id));
-	return store_collect(store, st, sizeof(**ids_r), id_read, NULL, ids_r,
-			     count_r, "listing observers", error_r);
+	return store_ids(store, ids_r, count_r, "listing observers", error_r,
+			 "SELECT player_id FROM observers WHERE game_id = ?1 "
+			 "ORDER BY player_id", STORE_INT(game_id));
 }
 
 /* ---- taking moves back (by agreement of both players) --------------- */
@@ -532,7 +511,7 @@ int store_move_take_back(struct store *store, int64_t game_id, int ply,
 	static const char sql_delete[] =
 		"DELETE FROM moves WHERE game_id = ?1 AND ply > ?2";
 	sqlite3_stmt *st;
-	int ret = -1;
+	int ret;
 
 	store_ok(store);
 	if (keep < 0 || keep >= ply)
@@ -541,36 +520,19 @@ int store_move_take_back(struct store *store, int64_t game_id, int ply,
 				  keep, ply);
 	if (store_atomic_begin(store, error_r) < 0)
 		return -1;
-	st = store_stmt(store, sql_lower, error_r);
-	if (st == NULL)
-		goto out;
-	sqlite3_bind_int64(st, 1, game_id);
-	sqlite3_bind_int(st, 2, ply);
-	sqlite3_bind_int(st, 3, keep);
-	sqlite3_bind_int64(st, 4, now);
-	if (store_run(store, st, "taking moves back", error_r) < 0)
-		goto out;
-	if (sqlite3_changes(store->db) == 0) {
-		ret = game_moved_on(store, game_id, "taking moves back",
-				    error_r);
-		goto out;
+	st = store_stmt_bind(store, sql_lower, error_r, STORE_INT(game_id),
+			     STORE_INT(ply), STORE_INT(keep), STORE_INT(now));
+	ret = game_ply_step(store, st, game_id, "taking moves back", error_r);
+	if (ret == 0) {
+		st = store_stmt_bind(store, sql_delete, error_r,
+				     STORE_INT(game_id), STORE_INT(keep));
+		ret = store_run(store, st, "taking moves back", error_r);
 	}
-	st = store_stmt(store, sql_delete, error_r);
-	if (st == NULL)
-		goto out;
-	sqlite3_bind_int64(st, 1, game_id);
-	sqlite3_bind_int(st, 2, keep);
-	if (store_run(store, st, "taking moves back", error_r) < 0)
-		goto out;
 	/* ply counts the rows in moves: exactly ply - keep of them go. */
-	if (sqlite3_changes(store->db) != ply - keep) {
-		store_fail(store, error_r, STORE_ERROR_USAGE,
-			   "game %lld does not hold plies %d to %d",
-			   (long long)game_id, keep + 1, ply);
-		goto out;
-	}
-	ret = 0;
-out:
+	if (ret == 0 && sqlite3_changes(store->db) != ply - keep)
+		ret = store_fail(store, error_r, STORE_ERROR_USAGE,
+				 "game %lld does not hold plies %d to %d",
+				 (long long)game_id, keep + 1, ply);
 	if (store_atomic_end(store, ret == 0, error_r) < 0 && ret == 0)
 		ret = -1;
 	return ret;
@@ -620,11 +582,7 @@ int store_undo_offer_set(struct store *store, int64_t game_id,
 	if (player_id != 0)
 		sqlite3_bind_int(st, 3, ply);
 	sqlite3_bind_int64(st, 4, now);
-	if (store_run(store, st, "recording a request to take back",
-		      error_r) < 0)
-		return -1;
-	if (sqlite3_changes(store->db) == 0)
-		return store_fail(store, error_r, STORE_ERROR_USAGE,
-				  "no game %lld", (long long)game_id);
-	return 0;
+	return store_run_found(store, st,
+			       "recording a request to take back", "game",
+			       game_id, error_r);
 }

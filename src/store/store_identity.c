@@ -60,6 +60,15 @@ int store_claim_set(struct store *store, int64_t player_id,
 	return store_run(store, st, "recording an address claim", error_r);
 }
 
+static void claim_read(sqlite3_stmt *st, void *row)
+{
+	struct store_claim *c = row;
+
+	c->address = store_col_strdup(st, 0);
+	c->code = store_col_strdup(st, 1);
+	c->created = store_col_int64(st, 2);
+}
+
 int store_claim_get(struct store *store, int64_t player_id,
 		    struct store_claim *claim_r, const char **error_r)
 {
@@ -72,15 +81,11 @@ int store_claim_get(struct store *store, int64_t player_id,
 	store_ok(store);
 	memset(claim_r, 0, sizeof(*claim_r));
 	st = store_stmt_bind(store, sql, error_r, STORE_INT(player_id));
-	rc = store_step_one(store, st, "loading a claim", error_r);
-	if (rc <= 0)
-		return rc;
-	claim_r->player_id = player_id;
-	claim_r->address = store_col_strdup(st, 0);
-	claim_r->code = store_col_strdup(st, 1);
-	claim_r->created = store_col_int64(st, 2);
-	store_stmt_done(st);
-	return 1;
+	rc = store_query_row(store, st, claim_read, claim_r,
+			     "loading a claim", error_r);
+	if (rc == 1)
+		claim_r->player_id = player_id;
+	return rc;
 }
 
 int store_claim_find(struct store *store, const char *address,
@@ -113,11 +118,9 @@ int store_claim_delete(struct store *store, int64_t player_id,
 {
 	static const char sql[] =
 		"DELETE FROM address_claims WHERE player_id = ?1";
-	sqlite3_stmt *st;
 
-	store_ok(store);
-	st = store_stmt_bind(store, sql, error_r, STORE_INT(player_id));
-	return store_run(store, st, "dropping a claim", error_r);
+	return store_run_sql(store, store_run, sql, "dropping a claim",
+			     error_r, STORE_INT(player_id));
 }
 
 int store_key_revoke(struct store *store, const char *fingerprint,
@@ -201,6 +204,17 @@ int store_key_claim_set(struct store *store, int64_t player_id,
 	return store_run(store, st, "recording a key claim", error_r);
 }
 
+static void key_claim_read(sqlite3_stmt *st, void *row)
+{
+	struct store_key_claim *c = row;
+
+	c->player_id = store_col_int64(st, 0);
+	c->fingerprint = store_col_strdup(st, 1);
+	c->old_fingerprint = store_col_strdup(st, 2);
+	c->code = store_col_strdup(st, 3);
+	c->created = store_col_int64(st, 4);
+}
+
 int store_key_claim_find(struct store *store, const char *fingerprint,
 			 const char *code, struct store_key_claim *claim_r,
 			 const char **error_r)
@@ -211,7 +225,6 @@ int store_key_claim_find(struct store *store, const char *fingerprint,
 		"ORDER BY created DESC LIMIT 1";
 	char fpr[72];
 	sqlite3_stmt *st;
-	int rc;
 
 	store_ok(store);
 	memset(claim_r, 0, sizeof(*claim_r));
@@ -220,16 +233,8 @@ int store_key_claim_find(struct store *store, const char *fingerprint,
 		return 0;
 	st = store_stmt_bind(store, sql, error_r, STORE_TEXT(fpr),
 			     STORE_TEXT(code));
-	rc = store_step_one(store, st, "finding a key claim", error_r);
-	if (rc <= 0)
-		return rc;
-	claim_r->player_id = store_col_int64(st, 0);
-	claim_r->fingerprint = store_col_strdup(st, 1);
-	claim_r->old_fingerprint = store_col_strdup(st, 2);
-	claim_r->code = store_col_strdup(st, 3);
-	claim_r->created = store_col_int64(st, 4);
-	store_stmt_done(st);
-	return 1;
+	return store_query_row(store, st, key_claim_read, claim_r,
+			       "finding a key claim", error_r);
 }
 
 int store_key_claimed(struct store *store, const char *fingerprint,

@@ -126,34 +126,16 @@ int store_inbound_set_outcome(struct store *store, int64_t inbound_id,
 	store_ok(store);
 	st = store_stmt_bind(store, sql, error_r, STORE_INT(inbound_id),
 			     STORE_TEXT(outcome));
-	if (store_run(store, st, "setting an outcome", error_r) < 0)
-		return -1;
-	if (sqlite3_changes(store->db) == 0)
-		return store_fail(store, error_r, STORE_ERROR_USAGE,
-				  "no inbound message %lld",
-				  (long long)inbound_id);
-	return 0;
+	return store_run_found(store, st, "setting an outcome",
+			       "inbound message", inbound_id, error_r);
 }
 
-int store_inbound_load(struct store *store, int64_t inbound_id,
-		       struct store_inbound **in_r, const char **error_r)
+/* A new inbound message read into *(struct store_inbound **)row. */
+static void inbound_new_read(sqlite3_stmt *st, void *row)
 {
-	static const char sql[] =
-		"SELECT id, message_id, sha256, raw, received, source, "
-		"sender_address, sender_fingerprint, player_id, outcome, "
-		"raw_truncated, duplicate_of FROM inbound WHERE id = ?1";
-	struct store_inbound *in;
-	sqlite3_stmt *st;
+	struct store_inbound *in = xzalloc(sizeof(*in));
 	const void *raw;
-	int rc;
 
-	store_ok(store);
-	*in_r = NULL;
-	st = store_stmt_bind(store, sql, error_r, STORE_INT(inbound_id));
-	rc = store_step_one(store, st, "loading an inbound message", error_r);
-	if (rc <= 0)
-		return rc;
-	in = xzalloc(sizeof(*in));
 	in->id = store_col_int64(st, 0);
 	in->message_id = store_col_strdup(st, 1);
 	in->sha256 = store_col_strdup(st, 2);
@@ -171,9 +153,23 @@ int store_inbound_load(struct store *store, int64_t inbound_id,
 	in->outcome = store_col_strdup(st, 9);
 	in->raw_truncated = store_col_int64(st, 10) != 0;
 	in->duplicate_of = store_col_int64(st, 11);
-	store_stmt_done(st);
-	*in_r = in;
-	return 1;
+	*(struct store_inbound **)row = in;
+}
+
+int store_inbound_load(struct store *store, int64_t inbound_id,
+		       struct store_inbound **in_r, const char **error_r)
+{
+	static const char sql[] =
+		"SELECT id, message_id, sha256, raw, received, source, "
+		"sender_address, sender_fingerprint, player_id, outcome, "
+		"raw_truncated, duplicate_of FROM inbound WHERE id = ?1";
+	sqlite3_stmt *st;
+
+	store_ok(store);
+	*in_r = NULL;
+	st = store_stmt_bind(store, sql, error_r, STORE_INT(inbound_id));
+	return store_query_row(store, st, inbound_new_read, in_r,
+			       "loading an inbound message", error_r);
 }
 
 /* ---- signatures ----------------------------------------------------- */

@@ -49,23 +49,13 @@ int store_league_signup_get(struct store *store, const char *league,
 	return r;
 }
 
-static void signup_read(sqlite3_stmt *st, void *elem)
-{
-	*(int64_t *)elem = store_col_int64(st, 0);
-}
-
 int store_league_signups(struct store *store, const char *league,
 			 int64_t **ids_r, size_t *count_r,
 			 const char **error_r)
 {
-	static const char sql[] =
-		"SELECT player_id FROM league_signups WHERE league = ?1 AND "
-		"joined = 1 ORDER BY at, player_id";
-	sqlite3_stmt *st;
-
-	store_ok(store);
-	st = store_stmt_bind(store, sql, error_r, STORE_TEXT(league));
-	return store_collect(store, st, sizeof(**ids_r), signup_read, NULL,
-			     ids_r, count_r, "listing a league's sign-ups",
-			     error_r);
+	return store_ids(store, ids_r, count_r,
+			 "listing a league's sign-ups", error_r,
+			 "SELECT player_id FROM league_signups "
+			 "WHERE league = ?1 AND joined = 1 "
+			 "ORDER BY at, player_id", STORE_TEXT(league));
 }

@@ -3,6 +3,15 @@
  * see store.h. */
 #include "store/store_private.h"
 
+/* UIDVALIDITY and the last UID into uint32_t[2]. */
+static void state_read(sqlite3_stmt *st, void *row)
+{
+	uint32_t *state = row;
+
+	state[0] = (uint32_t)store_col_int64(st, 0);
+	state[1] = (uint32_t)store_col_int64(st, 1);
+}
+
 int store_mailbox_state_get(struct store *store, const char *source,
 			    uint32_t *uidvalidity_r, uint32_t *last_uid_r,
 			    const char **error_r)
@@ -11,19 +20,18 @@ int store_mailbox_state_get(struct store *store, const char *source,
 		"SELECT uidvalidity, last_uid FROM mailbox_state "
 		"WHERE source = ?1";
 	sqlite3_stmt *st;
+	uint32_t state[2];
 	int rc;
 
 	store_ok(store);
 	st = store_stmt_bind(store, sql, error_r, STORE_TEXT(source));
-	rc = store_step_one(store, st, "reading the mailbox state", error_r);
-	if (rc <= 0)
-		return rc;
-	if (uidvalidity_r != NULL)
-		*uidvalidity_r = (uint32_t)store_col_int64(st, 0);
-	if (last_uid_r != NULL)
-		*last_uid_r = (uint32_t)store_col_int64(st, 1);
-	store_stmt_done(st);
-	return 1;
+	rc = store_query_row(store, st, state_read, state,
+			     "reading the mailbox state", error_r);
+	if (rc == 1 && uidvalidity_r != NULL)
+		*uidvalidity_r = state[0];
+	if (rc == 1 && last_uid_r != NULL)
+		*last_uid_r = state[1];
+	return rc;
 }
 
 int store_mailbox_state_set(struct store *store, const char *source,
@@ -114,11 +122,9 @@ int store_rate_prune(struct store *store, int64_t before,
 {
 	static const char sql[] =
 		"DELETE FROM rate_limits WHERE window_start < ?1";
-	sqlite3_stmt *st;
 
-	store_ok(store);
-	st = store_stmt_bind(store, sql, error_r, STORE_INT(before));
-	return store_run(store, st, "pruning rate counters", error_r);
+	return store_run_sql(store, store_run, sql, "pruning rate counters",
+			     error_r, STORE_INT(before));
 }
 
 /* ---- attempts at one message (the poison-mail guard) ---------------- */
@@ -128,14 +134,9 @@ static sqlite3_stmt *attempt_stmt(struct store *store, const char *sql,
 				  const char *source, uint32_t uidvalidity,
 				  uint32_t uid, const char **error_r)
 {
-	sqlite3_stmt *st = store_stmt(store, sql, error_r);
-
-	if (st == NULL)
-		return NULL;
-	sqlite3_bind_text(st, 1, source ? source : "", -1, SQLITE_TRANSIENT);
-	sqlite3_bind_int64(st, 2, uidvalidity);
-	sqlite3_bind_int64(st, 3, uid);
-	return st;
+	return store_stmt_bind(store, sql, error_r,
+			       STORE_TEXT(source ? source : ""),
+			       STORE_INT(uidvalidity), STORE_INT(uid));
 }
 
 int store_attempt_hit(struct store *store, const char *source,
@@ -181,20 +182,14 @@ int store_attempt_get(struct store *store, const char *source,
 	if (last_error_r != NULL)
 		*last_error_r = NULL;
 	st = attempt_stmt(store, sql, source, uidvalidity, uid, error_r);
-	if (st == NULL)
-		return -1;
-	rc = store_step(store, st);
-	if (rc == SQLITE_ROW) {
-		*attempts_r = (long)store_col_int64(st, 0);
-		if (last_error_r != NULL)
-			*last_error_r = store_col_strdup(st, 1);
-	}
+	rc = store_step_one(store, st, "loading attempts", error_r);
+	if (rc != 1)
+		return rc;
+	*attempts_r = (long)store_col_int64(st, 0);
+	if (last_error_r != NULL)
+		*last_error_r = store_col_strdup(st, 1);
 	store_stmt_done(st);
-	if (rc == SQLITE_ROW)
-		return 1;
-	if (rc == SQLITE_DONE)
-		return 0;
-	return store_fail_sqlite(store, error_r, rc, "loading attempts");
+	return 1;
 }
 
 int store_attempt_clear(struct store *store, const char *source,

@@ -63,11 +63,9 @@ int store_game_messages(struct store *store, int64_t game_id,
 	static const char sql[] =
 		"SELECT id, game_id, ply, player_id, text, inbound_id, created "
 		"FROM game_messages WHERE game_id = ?1 ORDER BY id";
-	sqlite3_stmt *st;
 
-	store_ok(store);
-	st = store_stmt_bind(store, sql, error_r, STORE_INT(game_id));
-	return store_collect(store, st, sizeof(**msgs_r), message_read,
-			     store_game_message_clear, msgs_r, count_r,
-			     "loading a game's notes", error_r);
+	return store_rows(store, sql, msgs_r, count_r,
+			  message_read, store_game_message_clear,
+			  "loading a game's notes", error_r,
+			  STORE_INT(game_id));
 }

@@ -307,29 +307,25 @@ int store_outbox_enqueue(struct store *store,
 				  "an outbox picture is %s or %s, not %s",
 				  STORE_OUTBOX_PNG, STORE_OUTBOX_SVG,
 				  image_type);
-	st = store_stmt(store, sql, error_r);
-	if (st == NULL)
-		return -1;
-	sqlite3_bind_int(st, 1, OUTBOX_ENVELOPE_VERSION);
-	store_bind_text(st, 2, store_outbox_kind_name(msg->kind));
-	store_bind_text(st, 3, msg->recipient);
-	store_bind_text(st, 4, msg->message_id);
-	store_bind_text(st, 5, msg->subject);
-	store_bind_text(st, 6, msg->in_reply_to);
-	store_bind_text(st, 7, msg->references);
-	sqlite3_bind_int(st, 8, msg->auto_reply ? 1 : 0);
-	store_bind_id(st, 9, msg->game_id);
-	sqlite3_bind_int(st, 10, msg->ply);
-	store_bind_id(st, 11, msg->inbound_id);
-	store_bind_text(st, 12, msg->body);
-	store_bind_text(st, 13, msg->html);
-	if (msg->image != NULL)
+	/* ?14, the picture, is a blob: bound by hand below. */
+	st = store_stmt_bind(store, sql, error_r,
+			     STORE_INT(OUTBOX_ENVELOPE_VERSION),
+			     STORE_TEXT(store_outbox_kind_name(msg->kind)),
+			     STORE_TEXT(msg->recipient),
+			     STORE_TEXT(msg->message_id),
+			     STORE_TEXT(msg->subject),
+			     STORE_TEXT(msg->in_reply_to),
+			     STORE_TEXT(msg->references),
+			     STORE_INT(msg->auto_reply ? 1 : 0),
+			     STORE_ID(msg->game_id), STORE_INT(msg->ply),
+			     STORE_ID(msg->inbound_id), STORE_TEXT(msg->body),
+			     STORE_TEXT(msg->html), STORE_NULL, STORE_INT(now),
+			     STORE_INT(msg->next_attempt_at != 0 ?
+				       msg->next_attempt_at : now),
+			     STORE_TEXT(image_type));
+	if (st != NULL && msg->image != NULL)
 		sqlite3_bind_blob64(st, 14, msg->image, msg->image_len,
 				    SQLITE_TRANSIENT);
-	sqlite3_bind_int64(st, 15, now);
-	sqlite3_bind_int64(st, 16, msg->next_attempt_at != 0 ?
-			   msg->next_attempt_at : now);
-	store_bind_text(st, 17, image_type);
 	if (store_run(store, st, "queueing a message", error_r) < 0)
 		return -1;
 	if (id_r != NULL)

@@ -407,9 +407,7 @@ int store_address_mark_failing(struct store *store, const char *address,
 	st = store_stmt_bind(store, sql, error_r, STORE_TEXT(address),
 			     STORE_INT(failing ? 1 : 0), STORE_INT(now),
 			     STORE_TEXT(reason));
-	if (store_run(store, st, "marking an address", error_r) < 0)
-		return -1;
-	return sqlite3_changes(store->db) > 0 ? 1 : 0;
+	return store_run_changed(store, st, "marking an address", error_r);
 }
 
 int store_player_last_move(struct store *store, int64_t player_id,

@@ -118,6 +118,10 @@ int store_run(struct store *s, sqlite3_stmt *st, const char *what,
  * refused the row. */
 int store_run_insert(struct store *s, sqlite3_stmt *st, const char *what,
 		     const char **error_r);
+/* store_run() of a statement that must change a row: when it changed
+ * none, -1 with the usage error "no <what_row> <id>". */
+int store_run_found(struct store *s, sqlite3_stmt *st, const char *what,
+		    const char *what_row, int64_t id, const char **error_r);
 /* Step a query for its first row's first column and reset it: 1 and
  * *value_r (may be NULL), 0 without a row, -1 on failure. */
 int store_query_int64(struct store *s, sqlite3_stmt *st, int64_t *value_r,
@@ -137,6 +141,50 @@ int store_collect(struct store *s, sqlite3_stmt *st, size_t elem_size,
 		  void (*read_row)(sqlite3_stmt *st, void *elem),
 		  void (*clear_row)(void *elem), void *list_r,
 		  size_t *count_r, const char *what, const char **error_r);
+
+/* store_collect() of a query whose first column is an id: an int64_t
+ * array. */
+int store_collect_ids(struct store *s, sqlite3_stmt *st, int64_t **ids_r,
+		      size_t *count_r, const char *what, const char **error_r);
+
+/* The games that sql (SELECT STORE_GAME_COLUMNS ...) finds with key as ?1
+ * and limit (0: no limit) as ?2, as store_collect() lists them. */
+int store_games_query(struct store *store, const char *sql, int64_t key,
+		      size_t limit, struct store_game **games_r,
+		      size_t *count_r, const char *what, const char **error_r);
+
+/* The whole of a call that runs one statement: run (store_run,
+ * store_run_insert or store_run_changed) of sql with the values bound. */
+#define store_run_sql(s, run, sql, what, error_r, ...) \
+	(store_ok(s), \
+	 run(s, store_stmt_bind(s, sql, error_r, __VA_ARGS__), what, error_r))
+
+/* The whole of a call that lists rows: store_collect() of sql with the
+ * values given bound, each row read with read_row into *list_r. */
+#define store_rows(s, sql, list_r, count_r, read_row, clear_row, what, \
+		   error_r, ...) \
+	(store_ok(s), \
+	 store_collect(s, store_stmt_bind(s, sql, error_r, __VA_ARGS__), \
+		       sizeof(**(list_r)), read_row, clear_row, list_r, \
+		       count_r, what, error_r))
+
+/* The whole of a call that lists ids: store_collect_ids() of sql with the
+ * values given (none or more STORE_INT(), STORE_TEXT()...) bound. */
+#define store_ids(s, ids_r, count_r, what, error_r, sql, ...) \
+	(store_ok(s), \
+	 store_collect_ids(s, store_stmt_bind(s, sql, error_r, __VA_ARGS__), \
+			   ids_r, count_r, what, error_r))
+
+/* Step a query for at most one row and read it with read_row into row:
+ * 1 read, 0 without a row, -1 on failure; the statement is done. */
+int store_query_row(struct store *s, sqlite3_stmt *st,
+		    void (*read_row)(sqlite3_stmt *st, void *row), void *row,
+		    const char *what, const char **error_r);
+
+/* store_run(), then whether it changed a row: 1 it did, 0 it did not, -1
+ * on failure. */
+int store_run_changed(struct store *s, sqlite3_stmt *st, const char *what,
+		      const char **error_r);
 
 /* Step a query to its end, copying column col of each row into a
  * NULL-terminated array: 0 with it in *list_r (never NULL) and its length

@@ -42,13 +42,11 @@ int store_game_mails(struct store *store, int64_t game_id,
 		"UNION ALL SELECT inbound_id, 4, coalesce(ply, 0), kind, created "
 		"FROM outbox WHERE game_id = ?1 AND inbound_id IS NOT NULL "
 		"ORDER BY 1, 2, 5";
-	sqlite3_stmt *st;
 
-	store_ok(store);
-	st = store_stmt_bind(store, sql, error_r, STORE_INT(game_id));
-	return store_collect(store, st, sizeof(**rows_r), game_mail_read,
-			     store_game_mail_clear, rows_r, count_r,
-			     "listing a game's mails", error_r);
+	return store_rows(store, sql, rows_r, count_r,
+			  game_mail_read, store_game_mail_clear,
+			  "listing a game's mails", error_r,
+			  STORE_INT(game_id));
 }
 
 /* Why game_id may not be deleted: NULL if it may; a reason if not; -1

@@ -8,11 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void id_read(sqlite3_stmt *st, void *elem)
-{
-	*(int64_t *)elem = store_col_int64(st, 0);
-}
-
 /* A Glicko-2 triple the CHECKs of sql/009 let in: finite, rd and vol
  * positive.  0, or -1 with STORE_ERROR_USAGE before any SQL (SQLite
  * would store a NaN as NULL). */
@@ -53,18 +48,13 @@ int store_rating_get(struct store *store, int64_t player_id,
 	static const char sql[] =
 		"SELECT " RATING_COLUMNS " FROM ratings WHERE player_id = ?1";
 	sqlite3_stmt *st;
-	int rc;
 
 	store_ok(store);
 	memset(r_r, 0, sizeof(*r_r));
 	r_r->player_id = player_id;
 	st = store_stmt_bind(store, sql, error_r, STORE_INT(player_id));
-	rc = store_step_one(store, st, "loading a rating", error_r);
-	if (rc <= 0)
-		return rc;
-	rating_read(st, r_r);
-	store_stmt_done(st);
-	return 1;
+	return store_query_row(store, st, rating_read, r_r,
+			       "loading a rating", error_r);
 }
 
 int store_rating_set(struct store *store, const struct store_rating *r,
@@ -92,12 +82,8 @@ int store_rating_set(struct store *store, const struct store_rating *r,
 			     STORE_REAL(r->vol), STORE_INT(r->games),
 			     STORE_ID(r->last_played),
 			     STORE_INT(r->last_lost_on_time ? 1 : 0));
-	if (store_run(store, st, "saving a rating", error_r) < 0)
-		return -1;
-	if (sqlite3_changes(store->db) == 0)
-		return store_fail(store, error_r, STORE_ERROR_USAGE,
-				  "no player %lld", (long long)r->player_id);
-	return 0;
+	return store_run_found(store, st, "saving a rating",
+			       "player", r->player_id, error_r);
 }
 
 int store_ratings(struct store *store, struct store_rating **ratings_r,
@@ -106,13 +92,10 @@ int store_ratings(struct store *store, struct store_rating **ratings_r,
 	static const char sql[] =
 		"SELECT " RATING_COLUMNS " FROM ratings "
 		"ORDER BY r DESC, player_id";
-	sqlite3_stmt *st;
 
-	store_ok(store);
-	st = store_stmt(store, sql, error_r);
-	return store_collect(store, st, sizeof(**ratings_r), rating_read,
-			     NULL, ratings_r, count_r, "listing the ratings",
-			     error_r);
+	return store_rows(store, sql, ratings_r, count_r,
+			  rating_read, NULL,
+			  "listing the ratings", error_r);
 }
 
 int store_ratings_clear(struct store *store, const char **error_r)
@@ -198,26 +181,20 @@ int store_rating_changes(struct store *store, int64_t game_id,
 		"SELECT game_id, player_id, r_before, rd_before, vol_before, "
 		"r_after, rd_after, vol_after, at FROM rating_changes "
 		"WHERE game_id = ?1 ORDER BY player_id";
-	sqlite3_stmt *st;
 
-	store_ok(store);
-	st = store_stmt_bind(store, sql, error_r, STORE_INT(game_id));
-	return store_collect(store, st, sizeof(**changes_r),
-			     rating_change_read, NULL, changes_r, count_r,
-			     "loading a game's rating changes", error_r);
+	return store_rows(store, sql, changes_r, count_r,
+			  rating_change_read, NULL,
+			  "loading a game's rating changes", error_r,
+			  STORE_INT(game_id));
 }
 
 int store_rated_games(struct store *store, int64_t **ids_r, size_t *count_r,
 		      const char **error_r)
 {
 	/* The conditions of the partial index game_club_rated. */
-	static const char sql[] =
-		"SELECT game_id FROM game_club WHERE rated = 1 "
-		"AND applied_at IS NOT NULL ORDER BY applied_at, game_id";
-	sqlite3_stmt *st;
-
-	store_ok(store);
-	st = store_stmt(store, sql, error_r);
-	return store_collect(store, st, sizeof(**ids_r), id_read, NULL, ids_r,
-			     count_r, "listing the rated games", error_r);
+	return store_ids(store, ids_r, count_r,
+			 "listing the rated games", error_r,
+			 "SELECT game_id FROM game_club WHERE rated = 1 "
+			 "AND applied_at IS NOT NULL "
+			 "ORDER BY applied_at, game_id");
 }

@@ -15,20 +15,13 @@ int store_ply_record_put(struct store *store, int64_t game_id,
 		"INSERT OR REPLACE INTO ply_records (game_id, ply, fields, "
 		"signer, at, clock, sha256) "
 		"VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)";
-	sqlite3_stmt *st;
 
-	store_ok(store);
-	st = store_stmt(store, sql, error_r);
-	if (st == NULL)
-		return -1;
-	sqlite3_bind_int64(st, 1, game_id);
-	sqlite3_bind_int(st, 2, r->ply);
-	sqlite3_bind_int64(st, 3, r->fields);
-	sqlite3_bind_text(st, 4, r->signer, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_int64(st, 5, r->at);
-	sqlite3_bind_int64(st, 6, r->clock);
-	sqlite3_bind_text(st, 7, r->sha256, -1, SQLITE_TRANSIENT);
-	return store_run(store, st, "recording a ply's record line", error_r);
+	return store_run_sql(store, store_run, sql,
+			     "recording a ply's record line",
+			     error_r, STORE_INT(game_id), STORE_INT(r->ply),
+			     STORE_INT(r->fields), STORE_TEXT(r->signer),
+			     STORE_INT(r->at), STORE_INT(r->clock),
+			     STORE_TEXT(r->sha256));
 }
 
 static void ply_record_read(sqlite3_stmt *st, void *elem)

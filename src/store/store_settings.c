@@ -293,23 +293,13 @@ int store_digest_add(struct store *store, int64_t player_id, int64_t game_id,
 	return store_run(store, st, "noting a change for a digest", error_r);
 }
 
-static void digest_id_read(sqlite3_stmt *st, void *elem)
-{
-	*(int64_t *)elem = store_col_int64(st, 0);
-}
-
 int store_digest_due(struct store *store, int64_t before, int64_t **ids_r,
 		     size_t *count_r, const char **error_r)
 {
-	static const char sql[] =
-		"SELECT DISTINCT player_id FROM digest_items "
-		"WHERE created < ?1 ORDER BY player_id";
-	sqlite3_stmt *st;
-
-	store_ok(store);
-	st = store_stmt_bind(store, sql, error_r, STORE_INT(before));
-	return store_collect(store, st, sizeof(**ids_r), digest_id_read, NULL,
-			     ids_r, count_r, "listing digests due", error_r);
+	return store_ids(store, ids_r, count_r, "listing digests due", error_r,
+			 "SELECT DISTINCT player_id FROM digest_items "
+			 "WHERE created < ?1 ORDER BY player_id",
+			 STORE_INT(before));
 }
 
 static void digest_item_read(sqlite3_stmt *st, void *elem)
@@ -329,13 +319,10 @@ int store_digest_items(struct store *store, int64_t player_id,
 	static const char sql[] =
 		"SELECT player_id, game_id, from_ply, created FROM digest_items "
 		"WHERE player_id = ?1 ORDER BY game_id";
-	sqlite3_stmt *st;
 
-	store_ok(store);
-	st = store_stmt_bind(store, sql, error_r, STORE_INT(player_id));
-	return store_collect(store, st, sizeof(**items_r), digest_item_read,
-			     NULL, items_r, count_r, "loading a digest",
-			     error_r);
+	return store_rows(store, sql, items_r, count_r,
+			  digest_item_read, NULL,
+			  "loading a digest", error_r, STORE_INT(player_id));
 }
 
 int store_digest_clear(struct store *store, int64_t player_id,
@@ -343,9 +330,7 @@ int store_digest_clear(struct store *store, int64_t player_id,
 {
 	static const char sql[] =
 		"DELETE FROM digest_items WHERE player_id = ?1";
-	sqlite3_stmt *st;
 
-	store_ok(store);
-	st = store_stmt_bind(store, sql, error_r, STORE_INT(player_id));
-	return store_run(store, st, "clearing a digest", error_r);
+	return store_run_sql(store, store_run, sql, "clearing a digest",
+			     error_r, STORE_INT(player_id));
 }

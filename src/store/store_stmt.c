@@ -106,6 +106,17 @@ int store_run_insert(struct store *s, sqlite3_stmt *st, const char *what,
 	return run_to_end(s, st, true, what, error_r);
 }
 
+int store_run_found(struct store *s, sqlite3_stmt *st, const char *what,
+		    const char *what_row, int64_t id, const char **error_r)
+{
+	int r = store_run_changed(s, st, what, error_r);
+
+	if (r == 0)
+		return store_fail(s, error_r, STORE_ERROR_USAGE, "no %s %lld",
+				  what_row, (long long)id);
+	return r < 0 ? -1 : 0;
+}
+
 int store_query_int64(struct store *s, sqlite3_stmt *st, int64_t *value_r,
 		      const char *what, const char **error_r)
 {
@@ -164,6 +175,39 @@ int store_collect(struct store *s, sqlite3_stmt *st, size_t elem_size,
 	if (rc != SQLITE_DONE)
 		return store_fail_sqlite(s, error_r, rc, what);
 	return 0;
+}
+
+static void id_read(sqlite3_stmt *st, void *elem)
+{
+	*(int64_t *)elem = store_col_int64(st, 0);
+}
+
+int store_collect_ids(struct store *s, sqlite3_stmt *st, int64_t **ids_r,
+		      size_t *count_r, const char *what, const char **error_r)
+{
+	return store_collect(s, st, sizeof(**ids_r), id_read, NULL, ids_r,
+			     count_r, what, error_r);
+}
+
+int store_query_row(struct store *s, sqlite3_stmt *st,
+		    void (*read_row)(sqlite3_stmt *st, void *row), void *row,
+		    const char *what, const char **error_r)
+{
+	int rc = store_step_one(s, st, what, error_r);
+
+	if (rc == 1) {
+		read_row(st, row);
+		store_stmt_done(st);
+	}
+	return rc;
+}
+
+int store_run_changed(struct store *s, sqlite3_stmt *st, const char *what,
+		      const char **error_r)
+{
+	if (run_to_end(s, st, false, what, error_r) < 0)
+		return -1;
+	return sqlite3_changes(s->db) > 0 ? 1 : 0;
 }
 
 int store_collect_strings(struct store *s, sqlite3_stmt *st, int col,
