@@ -5,15 +5,17 @@
 # the rules core, at the level of the daemon and the command.
 noinst_LIBRARIES += libashes_archive.a
 libashes_archive_a_CPPFLAGS = $(AM_CPPFLAGS)
+# Export: the facts gathered from the store, the record, the files.
 libashes_archive_a_SOURCES = src/archive/archive.h \
-	src/archive/archive_private.h \
-	src/archive/archive_gather.c src/archive/archive_record.c \
-	src/archive/archive_clock.c src/archive/archive_bind.c \
+	src/archive/archive_private.h src/archive/archive_gather.c \
+	src/archive/archive_record.c src/archive/archive_bind.c \
 	src/archive/archive_manifest.c src/archive/archive_fs.c \
-	src/archive/archive_untar.c \
-	src/archive/archive_export.c src/archive/archive_all.c \
-	src/archive/archive_verify.c src/archive/archive_verify_mail.c \
-	src/archive/archive_verify_child.c
+	src/archive/archive_export.c src/archive/archive_all.c
+# Verify, trusting nothing the export wrote: the rules and the clocks
+# run again from the signed mails, in a child of its own.
+libashes_archive_a_SOURCES += src/archive/archive_verify.c \
+	src/archive/archive_verify_mail.c src/archive/archive_clock.c \
+	src/archive/archive_verify_child.c src/archive/archive_untar.c
 # README.txt of every archive.
 nobase_dist_pkgdata_DATA += templates/archive/README.txt
 # What links the archive, higher layers first.

@@ -5,12 +5,13 @@
 # controls and calendar) and core (the variant table): libashes_server.a
 # lends it command.o and clock.o (and what they need).
 noinst_LIBRARIES += libashes_config.a
-libashes_config_a_SOURCES = \
-	src/config/club_config.h src/config/config_private.h \
-	src/config/config_read.c src/config/config_keys.c \
-	src/config/config_values.c src/config/config_check.c \
-	src/config/config_clubs.c src/config/config_bot.c \
-	src/config/log.c src/config/log.h \
+# The file read, its keys, values and checks, the clubs and the bot.
+libashes_config_a_SOURCES = src/config/club_config.h \
+	src/config/config_private.h src/config/config_read.c \
+	src/config/config_keys.c src/config/config_values.c \
+	src/config/config_check.c src/config/config_clubs.c src/config/config_bot.c
+# The logger, and the config mapped onto the layers' settings.
+libashes_config_a_SOURCES += src/config/log.c src/config/log.h \
 	src/config/settings.c src/config/settings.h
 
 # tests/config: the config file's syntax, values, checks and dump

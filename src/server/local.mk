@@ -1,44 +1,50 @@
 # src/server: the game service and the mail command language.  Knows the
 # rules (core), text (render) and the store; nothing of IMAP or SMTP.
 noinst_LIBRARIES += libashes_server.a
-libashes_server_a_SOURCES = \
-	src/server/command.c src/server/command.h \
-	src/server/command_text.c src/server/command_near.c \
-	src/server/command_thread.c src/server/help.c \
-	src/server/server.c src/server/server.h \
-	src/server/server_private.h src/server/intake.c \
-	src/server/commands.c src/server/reply.c src/server/play.c \
-	src/server/view.c src/server/identity.c src/server/notice.c \
-	src/server/queue.c src/server/game.c src/server/handle.c \
-	src/server/admin.c src/server/mailbox.c \
-	src/server/message.c src/server/undo.c \
-	src/server/settings.c src/server/recipient.c src/server/digest.c \
-	src/server/clock.c src/server/clock.h \
-	src/server/clock_private.h src/server/clock_zone.c \
-	src/server/timer.c src/server/game_clock.c src/server/flag.c \
-	src/server/vacation.c src/server/admin_clock.c \
-	src/server/command_private.h src/server/command_args.c \
-	src/server/command_words.c src/server/command_table.h \
-	src/server/command_keywords.c \
-	src/server/rating.c src/server/rating.h \
-	src/server/ladder.c src/server/ladder.h \
-	src/server/league.c src/server/league.h \
-	src/server/club.c src/server/club_ladder.c src/server/club_result.c \
-	src/server/club_timer.c src/server/club_league.c src/server/admin_club.c \
-	src/server/club_league_view.c src/server/archive_cmd.c \
-	src/server/game_record.c
+# The pipeline and the mail in hand: server.h's API, one mail in one
+# transaction, its intake, the one reply, the bookkeeping of the mailbox.
+libashes_server_a_SOURCES = src/server/server.h src/server/server.c \
+	src/server/server_private.h src/server/intake.c src/server/reply.c \
+	src/server/handle.c src/server/mailbox.c src/server/admin.c
+# A mail as the mail layer read it, as the service takes it: linked only
+# by what reads real mail (it needs libashes_mail.a).
+libashes_server_a_SOURCES += src/server/intake_mail.c
+# The command language: one table (command_table.h), its reader, the
+# gates and the dispatch (commands.c); client footers and bare names
+# below the last command (command_signoff.c).
+libashes_server_a_SOURCES += src/server/command_table.h src/server/commands.c \
+	src/server/command.h src/server/command_private.h src/server/command.c \
+	src/server/command_args.c src/server/command_keywords.c \
+	src/server/command_near.c src/server/command_signoff.c
+libashes_server_a_SOURCES += src/server/command_text.c \
+	src/server/command_thread.c src/server/command_words.c
+# The handlers, and the one writer of a ply's record line.
+libashes_server_a_SOURCES += src/server/play.c src/server/view.c \
+	src/server/identity.c src/server/message.c src/server/undo.c \
+	src/server/settings.c src/server/help.c src/server/archive_cmd.c \
+	src/server/game.c src/server/game_record.c
+# The mails out, and what one player's mails may make the club send.
+libashes_server_a_SOURCES += src/server/notice.c src/server/queue.c \
+	src/server/recipient.c src/server/digest.c src/server/limits.c
+# The clocks: the arithmetic (clock.h, pure), a game's clocks, a flag
+# that falls, the vacation bank, the timer the daemon's loop runs.
+libashes_server_a_SOURCES += src/server/clock.h src/server/clock.c \
+	src/server/clock_private.h src/server/clock_zone.c src/server/timer.c \
+	src/server/game_clock.c src/server/flag.c src/server/vacation.c \
+	src/server/admin_clock.c
+# The competitions: their rules (ladder.h, league.h, rating.h) and the
+# club's work on them.
+libashes_server_a_SOURCES += src/server/rating.h src/server/rating.c \
+	src/server/ladder.h src/server/ladder.c src/server/league.h \
+	src/server/league.c src/server/club.c src/server/club_ladder.c
+libashes_server_a_SOURCES += src/server/club_result.c \
+	src/server/club_timer.c src/server/club_league.c \
+	src/server/club_league_view.c src/server/admin_club.c
 # The practice opponent (bot.c, bot_turn.c) thinks with src/ai: its
 # objects go into this library, so that whatever links the service links
 # the search with it (the layers: core <- ai <- server).
 libashes_server_a_SOURCES += src/server/bot.c src/server/bot_turn.c
-# client footers and bare names below the last command (clients helper)
-libashes_server_a_SOURCES += src/server/command_signoff.c
-# What one player's mails may make the daemon send and compute.
-libashes_server_a_SOURCES += src/server/limits.c
 libashes_server_a_LIBADD = $(libashes_ai_a_OBJECTS)
-# A mail as the mail layer read it, as the service takes it: linked only
-# by what reads real mail (it needs libashes_mail.a).
-libashes_server_a_SOURCES += src/server/intake_mail.c
 
 # tests/server: Check tests for the command language and the service,
 # each one .c file of its name unless it lists its _SOURCES.  Without the
