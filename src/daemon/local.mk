@@ -53,8 +53,8 @@ tests_daemon_test_worker_LDADD = libashes_daemon.a $(CHECK_LIBS) -lpthread
 dist_check_SCRIPTS += tests/daemon/test_verify_parallel.sh
 TESTS += tests/daemon/test_verify_parallel.sh
 
-# >>> outbox helper: the outbox's html template and tests (owned by the
-# outbox helper; tests compile src/daemon/outbox.c, which is ashesd's).
+# The outbox's html template and tests (they compile
+# src/daemon/outbox.c, which is ashesd's).
 nobase_dist_pkgdata_DATA += templates/mail/board.html
 outbox_test_ldadd = libashes_daemon.a libashes_config.a libashes_archive.a \
 	libashes_mail.a \
@@ -96,7 +96,6 @@ TESTS += tests/daemon/test_outbox_archive.sh
 dist_check_SCRIPTS += tests/daemon/test_outbox_thread.sh
 TESTS += tests/daemon/test_outbox_thread.sh
 EXTRA_DIST += tests/daemon/smtp_server.py
-# <<< outbox helper
 
 # Documentation and the example configuration.
 dist_man_MANS += man/ashesd.8 man/ashesd.conf.5

@@ -9,7 +9,7 @@ mail_test_ldadd = libashes_mail.a libashes_util.a \
 mail_stack_test_ldadd = libashes_mail.a libashes_util.a \
 	$(ETPAN_LIBS) $(CURL_LIBS) $(GNUTLS_LIBS) $(CHECK_LIBS)
 
-# --- mime/pgp (owner: pgp helper) ---
+# --- mime/pgp ---
 libashes_mail_a_SOURCES += \
 	src/mail/pgp.c src/mail/pgp_keys.c src/mail/pgp_sign.c \
 	src/mail/pgp.h src/mail/pgp_private.h \
@@ -34,7 +34,7 @@ libashes_mail_a_SOURCES += src/mail/pgp_export.c src/mail/pgp_public.c
 # The shape pre-scan of a stranger's OpenPGP blob, and the budget of gpg.
 libashes_mail_a_SOURCES += src/mail/pgp_scan.c src/mail/pgp_scan.h \
 	src/mail/pgp_budget.c
-# Encrypted mail (clients helper): decrypting, the Autocrypt header, the
+# Encrypted mail: decrypting, the Autocrypt header, the
 # inbound reading of both.
 libashes_mail_a_SOURCES += src/mail/pgp_decrypt.c src/mail/autocrypt.c \
 	src/mail/autocrypt.h src/mail/inbound_crypt.c
@@ -45,7 +45,7 @@ tests_mail_test_pgp_scan_LDADD = libashes_mail.a libashes_util.a \
 EXTRA_DIST += tests/mail/pgp-bomb.py
 # --- end mime/pgp ---
 
-# --- compose (owner: lead) ---
+# --- compose ---
 libashes_mail_a_SOURCES += src/mail/compose.c src/mail/compose.h
 check_PROGRAMS += tests/mail/test_compose
 TESTS += tests/mail/test_compose
@@ -53,7 +53,7 @@ tests_mail_test_compose_LDADD = libashes_mail.a libashes_util.a \
 	$(GNUTLS_LIBS) $(CHECK_LIBS)
 # --- end compose ---
 
-# --- transports (owner: stack helper) ---
+# --- transports ---
 libashes_mail_a_SOURCES += \
 	src/mail/source.c src/mail/source.h \
 	src/mail/imap.c src/mail/imap.h \
@@ -81,7 +81,7 @@ tests_mail_test_source_dir_LDADD = $(mail_stack_test_ldadd)
 EXTRA_DIST += tests/stack/mailstack
 # --- end transports ---
 
-# --- clients' text (owner: clients helper) ---
+# --- clients' text ---
 # RFC 3676 format=flowed read back into the lines the player typed.
 libashes_mail_a_SOURCES += src/mail/flowed.c src/mail/flowed.h \
 	src/mail/inbound_clients.c src/mail/inbound_clients.h
@@ -93,7 +93,7 @@ check_PROGRAMS += tests/mail/test_html_lines
 TESTS += tests/mail/test_html_lines
 tests_mail_test_html_lines_LDADD = $(mail_test_ldadd)
 # --- end clients' text ---
-# --- the daemon's own keys (owner: identity helper) ---
+# --- the daemon's own keys ---
 libashes_mail_a_SOURCES += src/mail/pgp_own.c src/mail/pgp_own.h
 # which keys a mail carries inside its signed content
 check_PROGRAMS += tests/mail/test_inbound_keys
