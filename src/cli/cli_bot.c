@@ -110,6 +110,10 @@ out:
 	return rc;
 }
 
+static const char bot_usage[] =
+	"usage: ashes play --vs-bot LEVEL [--as white|black] [--seed S] "
+	"[--time T] [--playouts P] [--size N] [--variant OPT]... [MOVE]...\n";
+
 int cli_play_any(int argc, char **argv)
 {
 	const char *extra[1] = { NULL };
@@ -122,11 +126,8 @@ int cli_play_any(int argc, char **argv)
 			break;
 	if (i >= argc || strcmp(argv[i], "--") == 0)
 		return cli_play(argc, argv);
-	if (cli_ai_options("play",
-			   "usage: ashes play --vs-bot LEVEL [--as white|black] "
-			   "[--seed S] [--time T] [--playouts P] [--size N] "
-			   "[--variant OPT]... [MOVE]...\n",
-			   "--vs-bot", &argc, argv, bot_extra, extra, &opt) < 0)
+	if (cli_ai_options("play", bot_usage, "--vs-bot", &argc, argv,
+			   bot_extra, extra, &opt) < 0)
 		return CLI_EXIT_FAILURE;
 	return bot_play(argc, argv, extra[0], &opt);
 }

@@ -160,6 +160,10 @@ int cli_ai_options(const char *name, const char *usage,
 	return 0;
 }
 
+static const char think_usage[] =
+	"usage: ashes think [--size N] [--variant OPT]... [--level L] "
+	"[--seed S] [--time T] [--playouts P] [MOVE]...\n";
+
 int cli_think(int argc, char **argv)
 {
 	struct cli_game g;
@@ -171,11 +175,8 @@ int cli_think(int argc, char **argv)
 	size_t ntop, k;
 	int rc;
 
-	if (cli_ai_options("think",
-			   "usage: ashes think [--size N] [--variant OPT]... "
-			   "[--level L] [--seed S] [--time T] [--playouts P] "
-			   "[MOVE]...\n",
-			   "--level", &argc, argv, NULL, NULL, &opt) < 0)
+	if (cli_ai_options("think", think_usage, "--level", &argc, argv, NULL,
+			   NULL, &opt) < 0)
 		return CLI_EXIT_FAILURE;
 	rc = cli_game_setup(&g, argc, argv, 0);
 	if (rc != CLI_EXIT_OK)
