@@ -307,14 +307,11 @@ static void rec_mails(struct rec_build *b, enum record2_termination term)
 
 static enum record2_termination rec_termination(const struct archive_game *g)
 {
-	switch ((enum core_end_reason)g->core.pos.end_reason) {
-	case CORE_END_ELIMINATION: return RECORD2_TERM_ELIMINATION;
-	case CORE_END_DOUBLE_PASS: return RECORD2_TERM_DOUBLE_PASS;
-	case CORE_END_RESIGNATION: return RECORD2_TERM_RESIGNATION;
-	case CORE_END_AGREED_DRAW: return RECORD2_TERM_AGREEMENT;
-	case CORE_END_TIME: return RECORD2_TERM_TIME;
-	case CORE_END_NONE: break;
-	}
+	enum record2_termination term = record2_termination_of(
+		(enum core_end_reason)g->core.pos.end_reason);
+
+	if (term != RECORD2_TERM_ONGOING)
+		return term;
 	return g->row->status == STORE_GAME_ACTIVE ? RECORD2_TERM_ONGOING :
 	       g->row->status == STORE_GAME_FINISHED ? RECORD2_TERM_ONGOING :
 	       RECORD2_TERM_CANCELLED;

@@ -276,6 +276,11 @@ int record2_outcome(const struct record2 *rec, enum record2_result *result_r,
 
 const char *record2_result_name(enum record2_result r);     /* "1-0" */
 const char *record2_termination_name(enum record2_termination t);
+/* The tags' words for a position's result and end: RECORD2_RESULT_NONE
+ * and RECORD2_TERM_ONGOING while the game is on (a cancelled game is the
+ * caller's to tell, it has no end in the position). */
+enum record2_result record2_result_of(enum core_result r);
+enum record2_termination record2_termination_of(enum core_end_reason r);
 
 /* "YYYY-MM-DDTHH:MM:SSZ" of t (0 .. RECORD2_TIME_MAX) into buf
  * (RECORD2_TIME_LEN + 1 bytes); returns buf. */

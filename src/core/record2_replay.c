@@ -111,7 +111,7 @@ static int replay_plies(const struct record2 *rec, struct core_record *out,
 	return 0;
 }
 
-static enum record2_termination termination_of(enum core_end_reason r)
+enum record2_termination record2_termination_of(enum core_end_reason r)
 {
 	switch (r) {
 	case CORE_END_ELIMINATION: return RECORD2_TERM_ELIMINATION;
@@ -124,7 +124,7 @@ static enum record2_termination termination_of(enum core_end_reason r)
 	return RECORD2_TERM_ONGOING;
 }
 
-static enum record2_result result_of(enum core_result r)
+enum record2_result record2_result_of(enum core_result r)
 {
 	switch (r) {
 	case CORE_RESULT_WHITE: return RECORD2_RESULT_WHITE;
@@ -147,10 +147,10 @@ static int replay_outcome(const struct record2 *rec, struct core_record *out,
 
 	if (pos->result != CORE_ONGOING) {
 		/* Decided by the moves: the tags must say how. */
-		if (term != termination_of(pos->end_reason))
+		if (term != record2_termination_of(pos->end_reason))
 			return fail_tag(f, RECORD2_ERR_RESULT_MISMATCH, rec,
 					"Termination");
-		if (result != result_of(pos->result))
+		if (result != record2_result_of(pos->result))
 			return fail_tag(f, RECORD2_ERR_RESULT_MISMATCH, rec,
 					"Result");
 		return 0;
@@ -241,11 +241,11 @@ int record2_from_core(struct record2 *rec_r, const struct core_record *core,
 			    sizeof(variant));
 	if (record2_tag_set(rec_r, "Variant", variant, error_r) < 0 ||
 	    record2_tag_set(rec_r, "Result",
-			    record2_result_name(result_of(pos->result)),
+			    record2_result_name(record2_result_of(pos->result)),
 			    error_r) < 0 ||
 	    record2_tag_set(rec_r, "Termination",
 			    record2_termination_name(
-				    termination_of(pos->end_reason)),
+				    record2_termination_of(pos->end_reason)),
 			    error_r) < 0)
 		goto fail;
 	for (size_t i = 0; i < core->nplies; i++)

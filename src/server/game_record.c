@@ -287,27 +287,13 @@ static int grec_bound_key(struct grec *b, int64_t id, char key[72])
 	return 0;
 }
 
-static enum record2_result grec_result(enum core_result r)
-{
-	switch (r) {
-	case CORE_RESULT_WHITE: return RECORD2_RESULT_WHITE;
-	case CORE_RESULT_BLACK: return RECORD2_RESULT_BLACK;
-	case CORE_RESULT_DRAW: return RECORD2_RESULT_DRAW;
-	case CORE_ONGOING: break;
-	}
-	return RECORD2_RESULT_NONE;
-}
-
 static enum record2_termination grec_termination(const struct game *g)
 {
-	switch ((enum core_end_reason)g->rec.pos.end_reason) {
-	case CORE_END_ELIMINATION: return RECORD2_TERM_ELIMINATION;
-	case CORE_END_DOUBLE_PASS: return RECORD2_TERM_DOUBLE_PASS;
-	case CORE_END_RESIGNATION: return RECORD2_TERM_RESIGNATION;
-	case CORE_END_AGREED_DRAW: return RECORD2_TERM_AGREEMENT;
-	case CORE_END_TIME: return RECORD2_TERM_TIME;
-	case CORE_END_NONE: break;
-	}
+	enum record2_termination term = record2_termination_of(
+		(enum core_end_reason)g->rec.pos.end_reason);
+
+	if (term != RECORD2_TERM_ONGOING)
+		return term;
 	return g->row->status == STORE_GAME_CANCELLED ||
 	       g->row->status == STORE_GAME_DECLINED ||
 	       g->row->status == STORE_GAME_WITHDRAWN ?
@@ -391,7 +377,7 @@ int game_record_tags(struct record2 *rec, const struct store_game *row,
 	if (record2_tag_set(rec, "Variant", variant, e_r) < 0 ||
 	    record2_tag_set(rec, "TimeControl", row->clock_settings != NULL ?
 			    row->clock_settings : "none", e_r) < 0 ||
-	    record2_tag_set(rec, "Result", record2_result_name(grec_result(
+	    record2_tag_set(rec, "Result", record2_result_name(record2_result_of(
 				    hd->core->pos.result)), e_r) < 0 ||
 	    record2_tag_set(rec, "Termination",
 			    record2_termination_name(hd->term), e_r) < 0)
