@@ -64,7 +64,8 @@ static void flowed_put_prefix(struct buf *out, size_t depth)
 		buf_putc(out, ' ');
 }
 
-static void flowed_decode(const char *s, size_t len, bool delsp, struct buf *out)
+static void flowed_decode(const char *s, size_t len, bool delsp,
+			  struct buf *out)
 {
 	size_t pos = 0;
 	bool open = false;     /* a paragraph is being joined */

@@ -17,10 +17,11 @@
  * their decoding as RFC 3676 section 4 says: a line that ends in a space
  * (after its quote marks and space-stuffing are read) is joined with the
  * next line of the same quote depth, the space kept unless delsp (the
- * delsp parameter) is "yes"; the signature separator "-- " is never flowed; space-stuffing
- * is removed.  Quote marks are written back as ">" per depth followed by
- * one space before text ("> text", ">> text").  Every line comes out
- * ending in LF, the last one too.  Otherwise leaves *text alone. */
+ * delsp parameter) is "yes"; the signature separator "-- " is never
+ * flowed; space-stuffing is removed.  Quote marks are written back as
+ * ">" per depth followed by one space before text ("> text", ">> text").
+ * Every line comes out ending in LF, the last one too.  Otherwise leaves
+ * *text alone. */
 void flowed_decode_buf(const char *format, const char *delsp,
 		       struct buf *text);
 

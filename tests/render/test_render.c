@@ -19,7 +19,8 @@ START_TEST(test_moves_grouped)
 	struct buf growth = BUF_INIT, stacks = BUF_INIT;
 
 	pt_position_p(&pos);
-	ck_assert_uint_eq(render_legal_moves_cut(&pos, 0, &growth, &stacks, NULL), 18);
+	ck_assert_uint_eq(render_legal_moves_cut(&pos, 0, &growth, &stacks, NULL),
+			  18);
 	ck_assert_str_eq(buf_str(&growth), "");
 	ck_assert_str_eq(buf_str(&stacks),
 			 "a1: a2 a3x b1\n"
@@ -333,7 +334,8 @@ START_TEST(test_moves_growth_rings)
 	/* N = 3 opening: from the centre, ring 1 gives a 1-stack and ring 2
 	 * a 2-stack; from a ring-1 cell only ring 2 (size 1). */
 	pt_start(&pos, 3);
-	ck_assert_uint_eq(render_legal_moves_cut(&pos, 0, &growth, NULL, NULL), 48);
+	ck_assert_uint_eq(render_legal_moves_cut(&pos, 0, &growth, NULL, NULL),
+			  48);
 	s = buf_str(&growth);
 	ck_assert_ptr_nonnull(strstr(s, "c3 =1: b2 b3 c2 c4 d3 d4  "
 				     "=2: a1 a3 c1 c5 e3 e5\n"));
@@ -351,7 +353,8 @@ START_TEST(test_moves_growth_rings)
 	/* N = 7 opening: 1,296 moves, no line wider than a mail. */
 	buf_reset(&growth);
 	pt_start(&pos, 7);
-	ck_assert_uint_eq(render_legal_moves_cut(&pos, 0, &growth, NULL, NULL), 1296);
+	ck_assert_uint_eq(render_legal_moves_cut(&pos, 0, &growth, NULL, NULL),
+			  1296);
 	ck_assert_int_le(pt_widest_line(buf_str(&growth)), RENDER_TEXT_WIDTH);
 	ck_assert_ptr_nonnull(strstr(buf_str(&growth), "\n   ")); /* wrapped */
 	buf_free(&growth);
