@@ -128,6 +128,9 @@ int cli_play_move(struct template_set *set, struct cli_game *g,
 int cli_play_turn(struct template_set *set, struct cli_game *g,
 		  bool interactive, char **line, size_t *cap,
 		  int (*undo)(struct cli_game *g, void *arg), void *arg);
+/* The end of a game at the terminal: show how it ended (if it did), then
+ * free the getline buffer line, the templates and the game. */
+void cli_play_end(struct template_set *set, struct cli_game *g, char *line);
 /* The bot (src/cli/cli_think.c, cli_bot.c): `ashes think`, and `ashes
  * play`, which plays the bot with --vs-bot and two people without. */
 int cli_think(int argc, char **argv);

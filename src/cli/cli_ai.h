@@ -15,9 +15,10 @@
  * kept, in order, in argv (argc_r says how many), for cli_game_setup().
  * opt_r gets the level's defaults with the options applied; --playouts
  * without --time bounds by playouts alone (repeatable output).  0, or
- * -1 after saying why on stderr (name: the command, for messages). */
-int cli_ai_options(const char *name, const char *level_opt, int *argc_r,
-		   char **argv,
+ * -1 after saying why and then usage (the command's usage line) on
+ * stderr (name: the command, for messages). */
+int cli_ai_options(const char *name, const char *usage,
+		   const char *level_opt, int *argc_r, char **argv,
 		   const char *const *extra, const char **extra_r,
 		   struct ai_options *opt_r);
 

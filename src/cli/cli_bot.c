@@ -105,14 +105,14 @@ static int bot_play(int argc, char **argv, const char *as,
 			break;
 		moves += turn;
 	}
-	if (g.rec.pos.result != CORE_ONGOING)
-		cli_play_show(set, &g.rec.pos, "play-over.txt");
 out:
-	free(line);
-	template_set_free(&set);
-	record_free(&g.rec);
+	cli_play_end(set, &g, line);
 	return rc;
 }
+
+static const char bot_usage[] =
+	"usage: ashes play --vs-bot LEVEL [--as white|black] [--seed S] "
+	"[--time T] [--playouts P] [--size N] [--variant OPT]... [MOVE]...\n";
 
 int cli_play_any(int argc, char **argv)
 {
@@ -126,12 +126,8 @@ int cli_play_any(int argc, char **argv)
 			break;
 	if (i >= argc || strcmp(argv[i], "--") == 0)
 		return cli_play(argc, argv);
-	if (cli_ai_options("play", "--vs-bot", &argc, argv, bot_extra, extra,
-			   &opt) < 0) {
-		fputs("usage: ashes play --vs-bot LEVEL [--as white|black] "
-		      "[--seed S] [--time T] [--playouts P] [--size N] "
-		      "[--variant OPT]... [MOVE]...\n", stderr);
+	if (cli_ai_options("play", bot_usage, "--vs-bot", &argc, argv,
+			   bot_extra, extra, &opt) < 0)
 		return CLI_EXIT_FAILURE;
-	}
 	return bot_play(argc, argv, extra[0], &opt);
 }

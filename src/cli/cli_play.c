@@ -160,6 +160,15 @@ int cli_play_turn(struct template_set *set, struct cli_game *g,
 	return 0;
 }
 
+void cli_play_end(struct template_set *set, struct cli_game *g, char *line)
+{
+	if (g->rec.pos.result != CORE_ONGOING)
+		cli_play_show(set, &g->rec.pos, "play-over.txt");
+	free(line);
+	template_set_free(&set);
+	record_free(&g->rec);
+}
+
 /* cli_play_turn's undo for two players at one terminal. */
 static int play_undo(struct cli_game *g, void *arg)
 {
@@ -189,11 +198,7 @@ int cli_play(int argc, char **argv)
 	       cli_play_turn(set, &g, interactive, &line, &cap, play_undo,
 			     NULL) >= 0)
 		;
-	if (g.rec.pos.result != CORE_ONGOING)
-		cli_play_show(set, &g.rec.pos, "play-over.txt");
 out:
-	free(line);
-	template_set_free(&set);
-	record_free(&g.rec);
+	cli_play_end(set, &g, line);
 	return rc;
 }

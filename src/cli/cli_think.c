@@ -72,9 +72,11 @@ int cli_ai_level(const char *name, const char *text, int *level_r)
 	return 0;
 }
 
-int cli_ai_options(const char *name, const char *level_opt, int *argc_r,
-		   char **argv, const char *const *extra, const char **extra_r,
-		   struct ai_options *opt_r)
+/* cli_ai_options without the usage line. */
+static int ai_options_parse(const char *name, const char *level_opt,
+			    int *argc_r, char **argv,
+			    const char *const *extra, const char **extra_r,
+			    struct ai_options *opt_r)
 {
 	const char *level = NULL, *seed = NULL, *time = NULL, *playouts = NULL;
 	int argc = *argc_r, i, kept = 1, level_n = AI_LEVEL_MAX;
@@ -145,6 +147,23 @@ int cli_ai_options(const char *name, const char *level_opt, int *argc_r,
 	return 0;
 }
 
+int cli_ai_options(const char *name, const char *usage,
+		   const char *level_opt, int *argc_r, char **argv,
+		   const char *const *extra, const char **extra_r,
+		   struct ai_options *opt_r)
+{
+	if (ai_options_parse(name, level_opt, argc_r, argv, extra, extra_r,
+			     opt_r) < 0) {
+		fputs(usage, stderr);
+		return -1;
+	}
+	return 0;
+}
+
+static const char think_usage[] =
+	"usage: ashes think [--size N] [--variant OPT]... [--level L] "
+	"[--seed S] [--time T] [--playouts P] [MOVE]...\n";
+
 int cli_think(int argc, char **argv)
 {
 	struct cli_game g;
@@ -156,13 +175,9 @@ int cli_think(int argc, char **argv)
 	size_t ntop, k;
 	int rc;
 
-	if (cli_ai_options("think", "--level", &argc, argv, NULL, NULL,
-			   &opt) < 0) {
-		fputs("usage: ashes think [--size N] [--variant OPT]... "
-		      "[--level L] [--seed S] [--time T] [--playouts P] "
-		      "[MOVE]...\n", stderr);
+	if (cli_ai_options("think", think_usage, "--level", &argc, argv, NULL,
+			   NULL, &opt) < 0)
 		return CLI_EXIT_FAILURE;
-	}
 	rc = cli_game_setup(&g, argc, argv, 0);
 	if (rc != CLI_EXIT_OK)
 		goto out;

@@ -328,6 +328,9 @@ int config_load(const char *path, const struct config_overrides *ov,
 int config_load_string(const char *name, const char *text,
 		       const struct config_overrides *ov,
 		       struct config *cfg, struct config_errors *errors);
+/* Register cfg's passwords with log_add_secret() (config_load does; a
+ * reload, after log_clear_secrets(), for the config it keeps). */
+void config_log_secrets(const struct config *cfg);
 /* Release everything cfg owns (passwords are wiped) and zero it. */
 void config_free(struct config *cfg);
 void config_errors_free(struct config_errors *errors);

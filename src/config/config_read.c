@@ -233,9 +233,14 @@ int config_load_string(const char *name, const char *text,
 		return -1;
 	}
 	cfg->path = xstrdup(name);
+	config_log_secrets(cfg);
+	return 0;
+}
+
+void config_log_secrets(const struct config *cfg)
+{
 	log_add_secret(cfg->imap.server.password);
 	log_add_secret(cfg->smtp.server.password);
-	return 0;
 }
 
 int config_load(const char *path, const struct config_overrides *ov,

@@ -31,12 +31,6 @@ static const int level_priorities[] = {
 	[LOG_LEVEL_ERROR] = LOG_ERR,
 };
 
-static const char *const target_names[] = {
-	[LOG_TARGET_STDERR] = "stderr",
-	[LOG_TARGET_SYSLOG] = "syslog",
-	[LOG_TARGET_JOURNAL] = "journal",
-};
-
 #define LOG_MAX_SECRETS 16
 
 /* ashesd logs from two threads (the mail loop and the outbox thread,
@@ -59,51 +53,6 @@ static struct {
 	.ident = "ashesd",
 	.fd = -1,
 };
-
-const char *log_level_name(enum log_level level)
-{
-	if ((unsigned)level >= sizeof(level_names) / sizeof(level_names[0]))
-		return "?";
-	return level_names[level];
-}
-
-int log_level_parse(const char *name, enum log_level *level_r)
-{
-	for (size_t i = 0; i < sizeof(level_names) / sizeof(level_names[0]); i++) {
-		if (strcmp(name, level_names[i]) == 0) {
-			*level_r = (enum log_level)i;
-			return 0;
-		}
-	}
-	/* syslog's own spelling, which operators type out of habit */
-	if (strcmp(name, "warn") == 0) {
-		*level_r = LOG_LEVEL_WARNING;
-		return 0;
-	}
-	if (strcmp(name, "err") == 0) {
-		*level_r = LOG_LEVEL_ERROR;
-		return 0;
-	}
-	return -1;
-}
-
-const char *log_target_name(enum log_target target)
-{
-	if ((unsigned)target >= sizeof(target_names) / sizeof(target_names[0]))
-		return "?";
-	return target_names[target];
-}
-
-int log_target_parse(const char *name, enum log_target *target_r)
-{
-	for (size_t i = 0; i < sizeof(target_names) / sizeof(target_names[0]); i++) {
-		if (strcmp(name, target_names[i]) == 0) {
-			*target_r = (enum log_target)i;
-			return 0;
-		}
-	}
-	return -1;
-}
 
 /* systemd sets JOURNAL_STREAM=DEV:INO for the stream it connected to
  * stderr; only if fd 2 is still that stream do "<N>" prefixes help
@@ -155,17 +104,8 @@ void log_close(void)
 	log_clear_secrets();
 }
 
-void log_set_level(enum log_level level)
-{
-	logger.level = level;
-}
-
-enum log_level log_get_level(void)
-{
-	return logger.level;
-}
-
-bool log_enabled(enum log_level level)
+/* True if a message at level would be written. */
+static bool log_enabled(enum log_level level)
 {
 	return level >= logger.level;
 }

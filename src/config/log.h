@@ -34,15 +34,6 @@ enum log_target {
 	LOG_TARGET_JOURNAL,
 };
 
-/* Names as written in the config ("debug", "info", ... / "stderr",
- * "syslog", "journal").  The parse functions return 0, or -1 for an
- * unknown name.  Only tests/daemon/test_daemon.c calls these four (the
- * config reads the words with its own key tables): kept exported for it. */
-const char *log_level_name(enum log_level level);
-int log_level_parse(const char *name, enum log_level *level_r);
-const char *log_target_name(enum log_target target);
-int log_target_parse(const char *name, enum log_target *target_r);
-
 /* Start logging to target at level and above.  ident is the program name
  * for syslog and the stderr prefix (kept by pointer: pass a literal).
  * facility is a syslog facility (LOG_DAEMON, LOG_MAIL, ...).  Can be
@@ -50,22 +41,18 @@ int log_target_parse(const char *name, enum log_target *target_r);
 void log_open(enum log_target target, enum log_level level,
 	      const char *ident, int facility);
 void log_close(void);
-/* log_set_level and log_get_level: for tests/daemon/test_daemon.c. */
-void log_set_level(enum log_level level);
-enum log_level log_get_level(void);
-/* True if a message at level would be written (skip costly formatting;
- * called outside log.c only by tests/daemon/test_daemon.c). */
-bool log_enabled(enum log_level level);
-
-/* Write stderr-target output to fd instead of 2 (tests; -1 resets). */
+/* Write stderr-target output to fd instead of 2 (-1 resets).  Only the
+ * tests call it: it is how they read what was logged. */
 void log_set_fd(int fd);
 
 /* Mask s in every later message.  The logger keeps its own copy; empty
- * strings are ignored.  log_clear_secrets() forgets them all (on reload,
- * before the new config registers its own; only tests call it so far). */
+ * strings are ignored.  log_clear_secrets() forgets them all: the
+ * daemon's reload does, then registers those of the config it keeps
+ * (config_log_secrets()), so a changed password frees its slot. */
 void log_add_secret(const char *s);
 void log_clear_secrets(void);
 
+/* Write a message at level: through the macros below. */
 void log_msg(enum log_level level, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 

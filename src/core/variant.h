@@ -55,8 +55,9 @@ struct core_variant_option {
 };
 
 /* The i-th option, in the order of the variant text (size, tax, swap,
- * draw); NULL when i is past the last.
- * Exported for tests/core/test_variant.c. */
+ * draw); NULL when i is past the last.  Only tests/core/test_variant.c
+ * calls it: it walks the whole table (every option must round-trip
+ * through the variant text), which lookups by key could not promise. */
 const struct core_variant_option *core_variant_option_at(size_t i);
 
 /* The option whose key is key[0 .. len-1], case-insensitive; NULL if

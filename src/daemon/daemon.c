@@ -91,6 +91,9 @@ static int daemon_reload(struct daemon *d)
 	config_free(&d->cfg);
 	d->cfg = next;
 	d->reloads++;
+	/* Mask only the passwords in force, so a changed one frees its slot. */
+	log_clear_secrets();
+	config_log_secrets(&d->cfg);
 	daemon_log_open(d);
 	log_notice("configuration reloaded");
 	ret = 0;

@@ -28,13 +28,15 @@ struct autocrypt {
 	struct buf keydata;	/* binary key packets */
 };
 
-/* Free what ac holds.  Exported for tests/mail/test_crypt.c. */
+/* Free what ac holds.  Exported, as autocrypt_parse is, for
+ * tests/mail/test_crypt.c. */
 void autocrypt_free(struct autocrypt *ac);
 
 /* Parse the value of one Autocrypt header (everything after the colon,
  * folded or not) into *ac (zeroed first).  0, or -1 with the reason in
- * why (whylen bytes, the caller's) and *ac empty.
- * Exported for tests/mail/test_crypt.c. */
+ * why (whylen bytes, the caller's) and *ac empty.  Only autocrypt_find
+ * calls it in ashesd; exported so that tests/mail/test_crypt.c can try
+ * each malformed value and each size limit without a header block. */
 int autocrypt_parse(const char *value, size_t len, struct autocrypt *ac,
 		    char *why, size_t whylen);
 

@@ -49,7 +49,9 @@ enum classify_verdict classify_headers(const struct classify_headers *h,
 				       const char *const *our_addrs);
 
 /* Addresses compared as mail systems do in practice: case-insensitive,
- * ignoring surrounding <> and spaces.  Exported for tests/mail/test_mime.c. */
+ * ignoring surrounding <> and spaces.  Only classify.c calls it in
+ * ashesd; exported so that tests/mail/test_mime.c can check the
+ * comparison apart from the other rules of classify_headers(). */
 bool classify_addr_equal(const char *a, const char *b);
 
 /* Calls fn for each recipient named in a DSN's message/delivery-status

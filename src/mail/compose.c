@@ -287,6 +287,22 @@ static const char *image_name(const struct compose_msg *m)
 	return NULL;
 }
 
+/* The start of a multipart entity (multipart/subtype, which may carry
+ * parameters) up to the delimiter after its first part: the header, the
+ * preamble, and the first part (type, body). */
+static void multipart_start(struct buf *out, const char *subtype,
+			    const char *boundary, const char *preamble,
+			    const char *type, const char *body)
+{
+	buf_printf(out,
+		   "Content-Type: multipart/%s;\r\n"
+		   " boundary=\"%s\"\r\n\r\n"
+		   "%s--%s\r\n",
+		   subtype, boundary, preamble, boundary);
+	text_part(out, type, body);
+	buf_printf(out, "\r\n--%s\r\n", boundary);
+}
+
 /* The html with its picture, as multipart/related.  Why a cid: part and
  * not the alternatives: an inline <svg> element is dropped by most
  * webmail sanitisers and by Outlook; data: URIs in <img> are blocked by
@@ -302,13 +318,8 @@ static void related_entity(const struct compose_msg *m, struct buf *out)
 	char boundary[64];
 
 	make_boundary(boundary, sizeof(boundary), "rel", m->message_id);
-	buf_printf(out,
-		   "Content-Type: multipart/related; type=\"text/html\";\r\n"
-		   " boundary=\"%s\"\r\n\r\n"
-		   "--%s\r\n",
-		   boundary, boundary);
-	text_part(out, "text/html", m->html);
-	buf_printf(out, "\r\n--%s\r\n", boundary);
+	multipart_start(out, "related; type=\"text/html\"", boundary, "",
+			"text/html", m->html);
 	buf_printf(out, "Content-Type: %s", m->image_type);
 	if (name)
 		buf_printf(out, "; name=\"%s\"", name);
@@ -334,14 +345,9 @@ static void text_entity(const struct compose_msg *m, struct buf *out)
 		 * so the text comes first and text-only readers (mutt with
 		 * alternative_order text/plain) get it whole. */
 		make_boundary(boundary, sizeof(boundary), "alt", m->message_id);
-		buf_printf(out,
-			   "Content-Type: multipart/alternative;\r\n"
-			   " boundary=\"%s\"\r\n\r\n"
-			   "This is a multi-part message in MIME format.\r\n"
-			   "\r\n--%s\r\n",
-			   boundary, boundary);
-		text_part(out, "text/plain", m->text);
-		buf_printf(out, "\r\n--%s\r\n", boundary);
+		multipart_start(out, "alternative", boundary,
+				"This is a multi-part message in MIME format."
+				"\r\n\r\n", "text/plain", m->text);
 		if (m->image && m->image_type && m->image_cid)
 			related_entity(m, out);
 		else

@@ -93,7 +93,10 @@ int compose_message(const struct compose_msg *m, compose_sign_fn *sign,
 void compose_plain_headers(const struct compose_msg *m, struct buf *out);
 
 /* Quoted-printable encode len bytes of UTF-8 text with CRLF line ends and
- * soft breaks at 76 columns (RFC 2045 6.7); appends to *out. */
+ * soft breaks at 76 columns (RFC 2045 6.7); appends to *out.  Only
+ * compose.c calls it in ashesd; exported, as compose_header is, so that
+ * tests/mail/test_compose.c can check the breaks and the encoded words
+ * on their own rather than inside a whole message. */
 void compose_qp_encode(const char *text, size_t len, struct buf *out);
 
 /* Append "Name: value" with RFC 2047 encoding of non-ASCII words and

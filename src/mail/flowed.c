@@ -20,12 +20,12 @@ static bool flowed_param_is(const char *value, const char *want)
 	return strcasecmp(value, want) == 0;
 }
 
-bool flowed_is_flowed(const char *format)
+static bool flowed_is_flowed(const char *format)
 {
 	return flowed_param_is(format, "flowed");
 }
 
-bool flowed_delsp(const char *delsp)
+static bool flowed_delsp(const char *delsp)
 {
 	return flowed_param_is(delsp, "yes");
 }
@@ -64,7 +64,8 @@ static void flowed_put_prefix(struct buf *out, size_t depth)
 		buf_putc(out, ' ');
 }
 
-void flowed_decode(const char *s, size_t len, bool delsp, struct buf *out)
+static void flowed_decode(const char *s, size_t len, bool delsp,
+			  struct buf *out)
 {
 	size_t pos = 0;
 	bool open = false;     /* a paragraph is being joined */

@@ -12,27 +12,16 @@
 
 #include "util/buf.h"
 
-/* Is a Content-Type's format parameter (NULL: none) "flowed"?
- * Exported for tests/mail/test_flowed.c. */
-bool flowed_is_flowed(const char *format);
-
-/* Is a Content-Type's delsp parameter (NULL: none) "yes"?
- * Exported for tests/mail/test_flowed.c. */
-bool flowed_delsp(const char *delsp);
-
-/* Appends to *out the text s (len bytes, CRLF or LF line ends) with its
- * soft line breaks joined as RFC 3676 section 4 says: a line that ends in
- * a space (after its quote marks and space-stuffing are read) is joined
- * with the next line of the same quote depth, the space kept unless
- * delsp; the signature separator "-- " is never flowed; space-stuffing
- * is removed.  Quote marks are written back as ">" per depth followed by
- * one space before text ("> text", ">> text").  Every line comes out
- * ending in LF, the last one too.  Never fails.
- * Exported for tests/mail/test_flowed.c. */
-void flowed_decode(const char *s, size_t len, bool delsp, struct buf *out);
-
-/* When format names flowed, replaces the contents of *text with their
- * decoding (as flowed_decode); otherwise leaves it alone. */
+/* When format (a Content-Type's format parameter, NULL: none) names
+ * flowed, replaces the contents of *text (CRLF or LF line ends) with
+ * their decoding as RFC 3676 section 4 says: a line that ends in a space
+ * (after its quote marks and space-stuffing are read) is joined with the
+ * next line of the same quote depth, the space kept unless delsp (the
+ * delsp parameter) is "yes"; the signature separator "-- " is never
+ * flowed; space-stuffing is removed.  Quote marks are written back as
+ * ">" per depth followed by one space before text ("> text", ">> text").
+ * Every line comes out ending in LF, the last one too.  Otherwise leaves
+ * *text alone. */
 void flowed_decode_buf(const char *format, const char *delsp,
 		       struct buf *text);
 

@@ -32,7 +32,8 @@
 /* Check a peer certificate chain (DER blobs, leaf first) for HOST: trusted
  * by the PEM CAs in ca_file (NULL: the system store) and issued to HOST (a
  * name or an IP address).  Returns 0, or -1 with a message in
- * error[error_size].  Also used by tests. */
+ * error[error_size].  Only imap.c calls it in ashesd; exported so that
+ * tests/mail/test_imap.c can try chains of its own without a handshake. */
 int imap_tls_verify(const unsigned char *const *der, const size_t *der_len,
 		    size_t n, const char *host, const char *ca_file,
 		    char *error, size_t error_size);
@@ -40,8 +41,9 @@ int imap_tls_verify(const unsigned char *const *der, const size_t *der_len,
 /* An IMAP date-time (INTERNALDATE "01-Dec-2026 12:00:00 +0100") in epoch
  * seconds: day, month (1..12), year, hour, minute, second, and the zone
  * as libetpan reads it ("+0100" is 100, "-0230" is -230).  Returns 0, or
- * -1 for a field out of range (*epoch_r unchanged).  Also used by
- * tests. */
+ * -1 for a field out of range (*epoch_r unchanged).  Only imap.c calls
+ * it in ashesd; exported so that tests/mail/test_source_dir.c can check
+ * zones and out-of-range fields without an IMAP server. */
 int imap_date_time_epoch(int day, int month, int year, int hour, int min,
 			 int sec, int zone, int64_t *epoch_r);
 

@@ -181,8 +181,9 @@ int inbound_archive_form(struct pgp_ctx *pgp, const char *raw, size_t len,
 			 size_t max, struct buf *out_r, const char **error_r);
 
 /* True when the mail is signed by a key in the keyring, the signature is
- * good and fresh: then msg->sig.fpr says who spoke.
- * Exported for the tests, fuzz and bench. */
+ * good and fresh: then msg->sig.fpr says who spoke.  The daemon does
+ * not call it (server/intake_mail.c needs each reason, not yes or no);
+ * the tests, fuzz and bench, which only ask whether, do. */
 bool inbound_msg_signature_ok(const struct inbound_msg *msg);
 
 /* SHA-256 (GnuTLS's) of len bytes at data, as INBOUND_SHA256_HEX_LEN

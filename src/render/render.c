@@ -344,12 +344,6 @@ size_t render_legal_moves_cut(const struct core_position *pos, size_t max,
 	return n;
 }
 
-size_t render_legal_moves(const struct core_position *pos, struct buf *growth,
-			  struct buf *stacks)
-{
-	return render_legal_moves_cut(pos, 0, growth, stacks, NULL);
-}
-
 /* Stacks, then swap, then growth (render_legal_moves_lines()). */
 static int render_move_rank(const struct core_move *m)
 {

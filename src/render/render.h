@@ -58,15 +58,12 @@ bool render_board_key(const struct core_geom *g, struct buf *example);
  *   growth (empty FROM), by source then by the size of the new stack:
  *     "e5 =1: d4 d5 e4  =2: c3 c5"
  * Stack lines (and swap) go to `stacks` and growth lines to `growth`
- * (either may be NULL to skip it).  Returns the number of legal moves.
- * Exported for tests/render/test_render.c. */
-size_t render_legal_moves(const struct core_position *pos, struct buf *growth,
-			  struct buf *stacks);
-
-/* The same list cut to at most `max` moves (0: all): whole entries (one
- * source's line or lines) in the order stacks, swap, growth, up to the
- * first that would pass max; the moves listed in *listed_r.  Returns the
- * number of legal moves.  Exported for tests/render/test_render.c. */
+ * (either may be NULL to skip it).  The list is cut to at most `max`
+ * moves (0: all): whole entries (one source's line or lines) in the order
+ * stacks, swap, growth, up to the first that would pass max; the moves
+ * listed in *listed_r (may be NULL).  Returns the number of legal moves.
+ * Exported, though only render.c's template variables use it, so that
+ * tests/render/test_render.c can check the lists without a template. */
 size_t render_legal_moves_cut(const struct core_position *pos, size_t max,
 			      struct buf *growth, struct buf *stacks,
 			      size_t *listed_r);

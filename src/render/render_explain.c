@@ -10,11 +10,16 @@
 #include "core/notation.h"
 #include "render/render.h"
 
-/* The templates' choice of "piece" or "pieces" needs to know when a count
- * is one (the sentences have always said "1 piece" for -1 too). */
-static bool render_is_one(int64_t n)
+/* Set name to n, and name_one when n is one either way (1 or -1): what
+ * the templates choose "piece" or "pieces" by. */
+static void render_set_count(struct template_ctx *ctx, const char *name,
+			     int64_t n)
 {
-	return n == 1 || n == -1;
+	char one[32];
+
+	template_ctx_set_int(ctx, name, n);
+	snprintf(one, sizeof(one), "%s_one", name);
+	template_ctx_set_bool(ctx, one, n == 1 || n == -1);
 }
 
 /* Set the flag `prefix` + `word` (a section name such as error_same_cell). */
@@ -71,8 +76,7 @@ void render_check_ctx(const struct core_geom *g,
 	template_ctx_set(ctx, "to", g->name[info->move.to]);
 	if (info->blocker >= 0)
 		template_ctx_set(ctx, "blocker", g->name[info->blocker]);
-	template_ctx_set_int(ctx, "part", info->move.part);
-	template_ctx_set_bool(ctx, "part_one", render_is_one(info->move.part));
+	render_set_count(ctx, "part", info->move.part);
 	template_ctx_set_bool(ctx, "moving_part",
 			      info->move.kind == CORE_MOVE_SPLIT);
 	template_ctx_set_int(ctx, "from_size", info->from_size);
@@ -80,13 +84,11 @@ void render_check_ctx(const struct core_geom *g,
 	template_ctx_set_int(ctx, "moving", info->moving);
 	template_ctx_set_int(ctx, "from_dist", info->from_dist);
 	template_ctx_set_int(ctx, "to_dist", info->to_dist);
-	template_ctx_set_int(ctx, "gain", info->gain);
-	template_ctx_set_bool(ctx, "gain_one", render_is_one(info->gain));
+	render_set_count(ctx, "gain", info->gain);
 	template_ctx_set_int(ctx, "inward", info->inward);
 	/* "1 step" only for exactly one; -1 never happens with this err. */
 	template_ctx_set_bool(ctx, "inward_one", info->inward == 1);
-	template_ctx_set_int(ctx, "loss", info->loss);
-	template_ctx_set_bool(ctx, "loss_one", render_is_one(info->loss));
+	render_set_count(ctx, "loss", info->loss);
 	/* int64: long may be 32 bits. */
 	template_ctx_setf(ctx, "arrive", "%lld", (long long)info->arrive);
 }

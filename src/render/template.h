@@ -84,7 +84,8 @@ int template_render(struct template_set *set, const char *name,
 
 /* Render template text given directly (`label` names it in errors);
  * partials still come from the set.  Same return as template_render().
- * Exported for tests/render. */
+ * Only tests/render calls it: they try the template language on texts of
+ * their own, which would otherwise need a file written per case. */
 int template_render_text(struct template_set *set, const char *label,
 			 const char *text, const struct template_ctx *ctx,
 			 struct buf *out, const char **error_r);

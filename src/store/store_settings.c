@@ -68,14 +68,14 @@ static bool timezone_ok(const struct store_settings *s)
 
 void store_settings_default(struct store_settings *s_r)
 {
-	memset(s_r, 0, sizeof(*s_r));
-	s_r->confirm = true;
-	s_r->picture = STORE_PICTURE_PNG;
-	s_r->moves = STORE_MOVES_SHORT;
-	s_r->digest = false;
-	s_r->reminders = true;
-	s_r->timezone[0] = '\0'; /* UTC */
-	s_r->standings = true;
+	/* The rest off, empty or zero: no digest, and UTC (no timezone). */
+	*s_r = (struct store_settings){
+		.confirm = true,
+		.picture = STORE_PICTURE_PNG,
+		.moves = STORE_MOVES_SHORT,
+		.reminders = true,
+		.standings = true,
+	};
 }
 
 const char *store_setting_name(enum store_setting_key key)

@@ -9,12 +9,38 @@
 #include "util/buf.h"
 #include "../check_run.h"
 
+/* in decoded as a part with format=flowed (and DelSp=yes if delsp). */
 static char *decode(const char *in, bool delsp)
 {
 	struct buf out = BUF_INIT;
 
-	flowed_decode(in, strlen(in), delsp, &out);
+	buf_puts(&out, in);
+	flowed_decode_buf("flowed", delsp ? "yes" : NULL, &out);
 	return buf_steal(&out);
+}
+
+/* Does "a \nb\n" in a part with these parameters come out as want? */
+static bool params_give(const char *format, const char *delsp,
+			const char *want)
+{
+	struct buf b = BUF_INIT;
+	bool same;
+
+	buf_puts(&b, "a \nb\n");
+	flowed_decode_buf(format, delsp, &b);
+	same = strcmp(buf_str(&b), want) == 0;
+	buf_free(&b);
+	return same;
+}
+
+static bool is_flowed(const char *format)
+{
+	return params_give(format, NULL, "a b\n");
+}
+
+static bool delsp(const char *value)
+{
+	return params_give("flowed", value, "ab\n");
 }
 
 #define CHECK_DECODE(in, delsp, want) do {			\
@@ -25,17 +51,17 @@ static char *decode(const char *in, bool delsp)
 
 START_TEST(test_params)
 {
-	ck_assert(flowed_is_flowed("flowed"));
-	ck_assert(flowed_is_flowed("Flowed"));
-	ck_assert(flowed_is_flowed("\"flowed\""));
-	ck_assert(!flowed_is_flowed("fixed"));
-	ck_assert(!flowed_is_flowed(NULL));
-	ck_assert(!flowed_is_flowed("flowedx"));
-	ck_assert(flowed_delsp("yes"));
-	ck_assert(flowed_delsp("Yes"));
-	ck_assert(flowed_delsp("\"yes\""));
-	ck_assert(!flowed_delsp("no"));
-	ck_assert(!flowed_delsp(NULL));
+	ck_assert(is_flowed("flowed"));
+	ck_assert(is_flowed("Flowed"));
+	ck_assert(is_flowed("\"flowed\""));
+	ck_assert(!is_flowed("fixed"));
+	ck_assert(!is_flowed(NULL));
+	ck_assert(!is_flowed("flowedx"));
+	ck_assert(delsp("yes"));
+	ck_assert(delsp("Yes"));
+	ck_assert(delsp("\"yes\""));
+	ck_assert(!delsp("no"));
+	ck_assert(!delsp(NULL));
 }
 END_TEST
 

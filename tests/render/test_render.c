@@ -19,7 +19,8 @@ START_TEST(test_moves_grouped)
 	struct buf growth = BUF_INIT, stacks = BUF_INIT;
 
 	pt_position_p(&pos);
-	ck_assert_uint_eq(render_legal_moves(&pos, &growth, &stacks), 18);
+	ck_assert_uint_eq(render_legal_moves_cut(&pos, 0, &growth, &stacks, NULL),
+			  18);
 	ck_assert_str_eq(buf_str(&growth), "");
 	ck_assert_str_eq(buf_str(&stacks),
 			 "a1: a2 a3x b1\n"
@@ -30,7 +31,7 @@ START_TEST(test_moves_grouped)
 	pt_start(&pos, 5);
 	pt_put(&pos, "e5", 3);
 	buf_reset(&stacks);
-	render_legal_moves(&pos, NULL, &stacks);
+	render_legal_moves_cut(&pos, 0, NULL, &stacks, NULL);
 	ck_assert_str_eq(buf_str(&stacks),
 			 "e5: a1 a5 b2 b5 c3 c5 d4 d5 e1 e2 e3 e4 e6 e7 e8 e9 "
 			 "f5 f6 g5 g7 h5 h8 i5\n"
@@ -90,7 +91,7 @@ START_TEST(test_moves_cut_growth_last)
 	pt_start(&pos, 3);
 	pt_play(&pos, "c3-a1");
 	pt_play(&pos, "c3-e5");
-	n = render_legal_moves(&pos, &all_growth, &all_stacks);
+	n = render_legal_moves_cut(&pos, 0, &all_growth, &all_stacks, NULL);
 	ck_assert_str_eq(buf_str(&all_stacks),
 			 "a1: a2 a3 b1 b2 c1 d4 e5x  /1: a2 a3 b1 b2 c1 c3 d4\n");
 	ck_assert_ptr_nonnull(strstr(buf_str(&all_growth), "b2 =1: a2 b1 b4 d2\n"));
@@ -333,7 +334,8 @@ START_TEST(test_moves_growth_rings)
 	/* N = 3 opening: from the centre, ring 1 gives a 1-stack and ring 2
 	 * a 2-stack; from a ring-1 cell only ring 2 (size 1). */
 	pt_start(&pos, 3);
-	ck_assert_uint_eq(render_legal_moves(&pos, &growth, NULL), 48);
+	ck_assert_uint_eq(render_legal_moves_cut(&pos, 0, &growth, NULL, NULL),
+			  48);
 	s = buf_str(&growth);
 	ck_assert_ptr_nonnull(strstr(s, "c3 =1: b2 b3 c2 c4 d3 d4  "
 				     "=2: a1 a3 c1 c5 e3 e5\n"));
@@ -344,14 +346,15 @@ START_TEST(test_moves_growth_rings)
 	 * on, and the corners give 2 (the spec's worked check). */
 	pt_start(&pos, 5);
 	pos.tax[CORE_WHITE] = 2;
-	render_legal_moves(&pos, &growth, NULL);
+	render_legal_moves_cut(&pos, 0, &growth, NULL, NULL);
 	ck_assert_ptr_nonnull(strstr(buf_str(&growth),
 				     "e5 =1: b2 b5 e2 e8 h5 h8  "
 				     "=2: a1 a5 e1 e9 i5 i9\n"));
 	/* N = 7 opening: 1,296 moves, no line wider than a mail. */
 	buf_reset(&growth);
 	pt_start(&pos, 7);
-	ck_assert_uint_eq(render_legal_moves(&pos, &growth, NULL), 1296);
+	ck_assert_uint_eq(render_legal_moves_cut(&pos, 0, &growth, NULL, NULL),
+			  1296);
 	ck_assert_int_le(pt_widest_line(buf_str(&growth)), RENDER_TEXT_WIDTH);
 	ck_assert_ptr_nonnull(strstr(buf_str(&growth), "\n   ")); /* wrapped */
 	buf_free(&growth);
@@ -365,7 +368,7 @@ START_TEST(test_moves_swap_listed)
 
 	pt_start_swap(&pos, 3, true);
 	pt_play(&pos, "c3-a1");
-	render_legal_moves(&pos, NULL, &stacks);
+	render_legal_moves_cut(&pos, 0, NULL, &stacks, NULL);
 	ck_assert_str_eq(buf_str(&stacks), "swap\n");
 	render_legal_moves_plain(&pos, &plain);
 	ck_assert_ptr_nonnull(strstr(buf_str(&plain), "\nswap\n"));
