@@ -77,6 +77,9 @@ check_PROGRAMS += $(server_unit_tests)
 TESTS += $(server_unit_tests)
 EXTRA_DIST += tests/server/server_test.h tests/server/command_test.h \
 	tests/server/first-mails
+tests_server_test_clock_SOURCES = tests/server/test_clock.c \
+	tests/server/clock_test.h tests/server/clock_weekends.c \
+	tests/server/clock_vacation.c
 server_unit_ldadd = libashes_server.a libashes_core.a libashes_util.a \
 	$(CHECK_LIBS)
 # The clock and the ladders need no rules of the game.
@@ -85,9 +88,6 @@ tests_server_test_command_LDADD = $(server_unit_ldadd)
 tests_server_test_command_clock_LDADD = $(server_unit_ldadd)
 tests_server_test_command_mail_LDADD = $(server_unit_ldadd)
 tests_server_test_first_mails_LDADD = $(server_unit_ldadd)
-tests_server_test_clock_SOURCES = tests/server/test_clock.c \
-	tests/server/clock_test.h tests/server/clock_weekends.c \
-	tests/server/clock_vacation.c
 tests_server_test_clock_LDADD = $(server_util_ldadd)
 tests_server_test_rating_LDADD = libashes_server.a $(CHECK_LIBS)
 tests_server_test_ladder_SOURCES = tests/server/test_ladder.c \
@@ -156,6 +156,10 @@ server_tests = tests/server/test_server tests/server/test_settings \
 check_PROGRAMS += $(server_tests)
 TESTS += $(server_tests)
 EXTRA_DIST += tests/server/cases
+tests_server_test_cases_SOURCES = tests/server/test_cases.c \
+	tests/server/cases_run.h tests/server/cases_input.c \
+	tests/server/cases_service.c tests/server/cases_expect.c \
+	tests/server/cases_driver.c tests/server/cases_driver.h
 server_test_ldadd = libashes_server.a libashes_render.a \
 	libashes_store.a libashes_core.a libashes_util.a $(SQLITE_LIBS) \
 	$(RSVG_LIBS) $(CHECK_LIBS)
@@ -166,10 +170,6 @@ tests_server_test_intake_LDADD = $(server_test_ldadd)
 tests_server_test_timer_LDADD = $(server_test_ldadd)
 tests_server_test_club_LDADD = $(server_test_ldadd)
 tests_server_test_bot_LDADD = $(server_test_ldadd)
-tests_server_test_cases_SOURCES = tests/server/test_cases.c \
-	tests/server/cases_run.h tests/server/cases_input.c \
-	tests/server/cases_service.c tests/server/cases_expect.c \
-	tests/server/cases_driver.c tests/server/cases_driver.h
 tests_server_test_cases_LDADD = $(server_test_ldadd)
 
 # `ashes db|games|game|player|outbox` (src/cli/admin.c), as operators run
