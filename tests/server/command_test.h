@@ -1,6 +1,7 @@
 /* command_test.h -- what the command language's test programs share
- * (test_command.c, test_command_mail.c, test_command_clock.c): a mail's
- * commands, or one line's, read as the service reads them. */
+ * (test_command.c, test_command_mail.c, test_command_clock.c,
+ * test_first_mails.c): a mail's commands, or one line's, read as the
+ * service reads them. */
 #ifndef ASHES_TESTS_SERVER_COMMAND_TEST_H
 #define ASHES_TESTS_SERVER_COMMAND_TEST_H
 

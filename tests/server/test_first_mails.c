@@ -13,21 +13,7 @@
 
 #include "server/command.h"
 #include "../check_run.h"
-
-static struct command_list parse(const char *subject, const char *body,
-				 int64_t thread)
-{
-	struct command_list l;
-	command_parse_mail(subject, body, strlen(body), thread, &l);
-	return l;
-}
-
-static struct command line(const char *text, int64_t thread)
-{
-	struct command c;
-	command_parse_line(text, strlen(text), thread, &c);
-	return c;
-}
+#include "command_test.h"
 
 START_TEST(test_near_miss)
 {
