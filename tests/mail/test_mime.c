@@ -134,20 +134,26 @@ END_TEST
 
 START_TEST(test_undecodable)
 {
-	struct inbound_msg *m = parse(HDRS
-		"MIME-Version: 1.0\nContent-Type: text/plain; charset=x-klingon\n\nqapla'\n");
+	/* A charset nobody knows, and bytes that are no UTF-8: the detail
+	 * names the charset. */
+	static const struct {
+		const char *mail, *detail;
+	} cases[] = {
+		{ HDRS "MIME-Version: 1.0\nContent-Type: text/plain; "
+		  "charset=x-klingon\n\nqapla'\n", "x-klingon" },
+		{ HDRS "MIME-Version: 1.0\nContent-Type: text/plain; "
+		  "charset=utf-8\n\nbad \xc3\x28 bytes\n", "utf-8" },
+	};
 
-	ck_assert_int_eq(m->problem, INBOUND_UNDECODABLE);
-	ck_assert_ptr_nonnull(strstr(m->problem_detail, "x-klingon"));
-	ck_assert_ptr_null(m->text);
-	inbound_msg_free(&m);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct inbound_msg *m = parse(cases[i].mail);
 
-	m = parse(HDRS "MIME-Version: 1.0\nContent-Type: text/plain; charset=utf-8\n\n"
-		  "bad \xc3\x28 bytes\n");
-	ck_assert_int_eq(m->problem, INBOUND_UNDECODABLE);
-	ck_assert_ptr_nonnull(strstr(m->problem_detail, "utf-8"));
-	ck_assert_ptr_null(m->text);
-	inbound_msg_free(&m);
+		ck_assert_int_eq(m->problem, INBOUND_UNDECODABLE);
+		ck_assert_ptr_nonnull(strstr(m->problem_detail,
+					     cases[i].detail));
+		ck_assert_ptr_null(m->text);
+		inbound_msg_free(&m);
+	}
 }
 END_TEST
 
@@ -483,52 +489,60 @@ START_TEST(test_depth_rfc822_bomb)
 }
 END_TEST
 
-static void nest_multipart(struct buf *b, int levels)
+/* A nesting of MIME parts: head, then each level opened by open[0],
+ * the level, open[1], the level, open[2]; inner at the bottom; each
+ * level closed by close[0], the level, close[1]. */
+struct nesting {
+	const char *head, *open[3], *inner, *close[2];
+};
+
+static void nest(struct buf *b, const struct nesting *n, int levels)
 {
 	int i;
 
 	buf_reset(b);
-	buf_puts(b, HDRS "MIME-Version: 1.0\n");
+	buf_puts(b, n->head);
 	for (i = 0; i < levels; i++)
-		buf_printf(b, "Content-Type: multipart/mixed;\n boundary=\"b%dZ\"\n\n"
-			   "preamble\n--b%dZ\n", i, i);
-	buf_puts(b, "Content-Type: text/plain\n\nhi\n");
+		buf_printf(b, "%s%d%s%d%s", n->open[0], i, n->open[1], i,
+			   n->open[2]);
+	buf_puts(b, n->inner);
 	for (i = levels - 1; i >= 0; i--)
-		buf_printf(b, "--b%dZ--\n", i);
+		buf_printf(b, "%s%d%s", n->close[0], i, n->close[1]);
 }
+
+/* Multiparts with text at the bottom; digests, their parts without
+ * Content-Type. */
+static const struct nesting multiparts = {
+	HDRS "MIME-Version: 1.0\n",
+	{ "Content-Type: multipart/mixed;\n boundary=\"b",
+	  "Z\"\n\npreamble\n--b", "Z\n" },
+	"Content-Type: text/plain\n\nhi\n", { "--b", "Z--\n" },
+}, digests = {
+	"",
+	{ "Content-Type: multipart/digest; boundary=\"d",
+	  "Z\"\r\n\r\n--d", "Z\r\nContent-Description: m\r\n\r\n" },
+	"hi\r\n", { "--d", "Z--\r\n" },
+};
 
 START_TEST(test_depth_multipart_limit)
 {
 	struct buf b = BUF_INIT;
 	struct inbound_msg *m;
 
-	nest_multipart(&b, 31);
+	nest(&b, &multiparts, 31);
 	ck_assert_uint_eq(check_depth(b.data, b.len), 31);
 	m = parse_opts(b.data, b.len, &(struct inbound_options){ .now = 1 });
 	ck_assert_int_eq(m->problem, INBOUND_OK);
 	ck_assert_str_eq(m->text, "hi\n");
 	inbound_msg_free(&m);
-	nest_multipart(&b, MIME_MAX_DEPTH);
+	nest(&b, &multiparts, MIME_MAX_DEPTH);
 	ck_assert_uint_eq(check_depth(b.data, b.len), MIME_MAX_DEPTH);
-	nest_multipart(&b, 33);
+	nest(&b, &multiparts, 33);
 	check_refused(b.data, b.len,
 		      "the message's MIME structure is nested deeper than 32 levels");
 	buf_free(&b);
 }
 END_TEST
-
-static void nest_digest(struct buf *b, int levels)
-{
-	int i;
-
-	buf_reset(b);
-	for (i = 0; i < levels; i++)
-		buf_printf(b, "Content-Type: multipart/digest; boundary=\"d%dZ\"\r\n\r\n"
-			   "--d%dZ\r\nContent-Description: m\r\n\r\n", i, i);
-	buf_puts(b, "hi\r\n");
-	for (i = levels - 1; i >= 0; i--)
-		buf_printf(b, "--d%dZ--\r\n", i);
-}
 
 START_TEST(test_depth_counts_as_libetpan_reads)
 {
@@ -537,9 +551,9 @@ START_TEST(test_depth_counts_as_libetpan_reads)
 
 	/* A digest's part without Content-Type is a message: two levels per
 	 * digest here, 16 fit. */
-	nest_digest(&b, 16);
+	nest(&b, &digests, 16);
 	ck_assert_uint_eq(check_depth(b.data, b.len), 32);
-	nest_digest(&b, 17);
+	nest(&b, &digests, 17);
 	check_refused(b.data, b.len, "nested deeper");
 
 	/* libetpan does not end a multipart at "--B--" when a "--B" line
