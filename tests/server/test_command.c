@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "command_test.h"
+#include "../check_run.h"
 
 START_TEST(test_each_command)
 {
@@ -616,31 +617,9 @@ START_TEST(test_challenge_bot)
 }
 END_TEST
 
-int main(void)
-{
-	Suite *s = suite_create("command");
-	TCase *tc = tcase_create("parse");
-	SRunner *sr;
-	int failed;
-
-	tcase_add_test(tc, test_each_command);
-	tcase_add_test(tc, test_bare_moves);
-	tcase_add_test(tc, test_refusals);
-	tcase_add_test(tc, test_subject_commands);
-	tcase_add_test(tc, test_thread_confirmed);
-	tcase_add_test(tc, test_account_commands);
-	tcase_add_test(tc, test_thread_game);
-	tcase_add_test(tc, test_subject_clean);
-	tcase_add_test(tc, test_new_commands);
-	tcase_add_test(tc, test_new_refusals);
-	tcase_add_test(tc, test_help_topics);
-	tcase_add_test(tc, test_move_shapes);
-	tcase_add_test(tc, test_refused_line_keeps_game);
-	tcase_add_test(tc, test_challenge_bot);
-	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed != 0;
-}
+TEST_MAIN("command", "parse", NULL, NULL, 0,
+	  test_each_command, test_bare_moves, test_refusals,
+	  test_subject_commands, test_thread_confirmed, test_account_commands,
+	  test_thread_game, test_subject_clean, test_new_commands,
+	  test_new_refusals, test_help_topics, test_move_shapes,
+	  test_refused_line_keeps_game, test_challenge_bot)

@@ -4,6 +4,7 @@
 #include <check.h>
 
 #include "command_test.h"
+#include "../check_run.h"
 
 START_TEST(test_clock_options)
 {
@@ -98,20 +99,5 @@ START_TEST(test_claim_and_timezone)
 }
 END_TEST
 
-int main(void)
-{
-	Suite *s = suite_create("command_clock");
-	TCase *tc = tcase_create("parse");
-	SRunner *sr;
-	int failed;
-
-	tcase_add_test(tc, test_clock_options);
-	tcase_add_test(tc, test_vacation);
-	tcase_add_test(tc, test_claim_and_timezone);
-	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed != 0;
-}
+TEST_MAIN("command_clock", "parse", NULL, NULL, 0,
+	  test_clock_options, test_vacation, test_claim_and_timezone)

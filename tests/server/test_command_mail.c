@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "command_test.h"
+#include "../check_run.h"
 
 START_TEST(test_mail_order_and_stop)
 {
@@ -162,24 +163,7 @@ START_TEST(test_too_many)
 }
 END_TEST
 
-int main(void)
-{
-	Suite *s = suite_create("command_mail");
-	TCase *tc = tcase_create("parse");
-	SRunner *sr;
-	int failed;
-
-	tcase_add_test(tc, test_mail_order_and_stop);
-	tcase_add_test(tc, test_thunderbird_reply);
-	tcase_add_test(tc, test_gmail_reply);
-	tcase_add_test(tc, test_mutt_reply);
-	tcase_add_test(tc, test_outlook_reply);
-	tcase_add_test(tc, test_too_many);
-	tcase_add_test(tc, test_pasted_key_is_not_commands);
-	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed != 0;
-}
+TEST_MAIN("command_mail", "parse", NULL, NULL, 0,
+	  test_mail_order_and_stop, test_thunderbird_reply, test_gmail_reply,
+	  test_mutt_reply, test_outlook_reply, test_too_many,
+	  test_pasted_key_is_not_commands)
