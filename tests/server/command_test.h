@@ -28,6 +28,16 @@ static inline struct command line(const char *text, int64_t thread)
 	return c;
 }
 
+/* The mail (see parse) holds n commands. */
+static inline void count_is(const char *subject, const char *body,
+			    int64_t thread, size_t n)
+{
+	struct command_list l = parse(subject, body, thread);
+
+	ck_assert_uint_eq(l.count, n);
+	command_list_free(&l);
+}
+
 /* The line text, in thread, is refused with err -- and with detail when
  * that is not NULL. */
 static inline void refused(const char *text, int64_t thread,

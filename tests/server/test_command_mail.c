@@ -142,9 +142,8 @@ START_TEST(test_outlook_reply)
 	ck_assert(l.skipped_quoted);
 	command_list_free(&l);
 
-	l = parse(NULL, "games\n________________________________\nFrom: x\nhelp me\n", 0);
-	ck_assert_uint_eq(l.count, 1);
-	command_list_free(&l);
+	count_is(NULL, "games\n________________________________\nFrom: x\nhelp me\n",
+		 0, 1);
 }
 END_TEST
 
