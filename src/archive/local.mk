@@ -25,6 +25,7 @@ ARCHIVE_LDADD = libashes_archive.a libashes_mail.a libashes_server.a \
 
 # tests/archive: what needs no mail stack -- the signed text's binding,
 # MANIFEST, the bytes a signature covers, links refused (test_archive);
+# verify's check of a record's clocks (test_archive_clock);
 # the store's part: a game's mails, deleting an ended game
 # (test_store_prune); and the whole command on games the real ashesd ran
 # over a folder of signed mails: export, verify, the README's hand-check
@@ -32,6 +33,9 @@ ARCHIVE_LDADD = libashes_archive.a libashes_mail.a libashes_server.a \
 check_PROGRAMS += tests/archive/test_archive tests/archive/test_store_prune
 TESTS += tests/archive/test_archive tests/archive/test_store_prune
 tests_archive_test_archive_LDADD = $(ARCHIVE_LDADD) $(CHECK_LIBS)
+check_PROGRAMS += tests/archive/test_archive_clock
+TESTS += tests/archive/test_archive_clock
+tests_archive_test_archive_clock_LDADD = $(ARCHIVE_LDADD) $(CHECK_LIBS)
 EXTRA_DIST += tests/store/store_fixture.h tests/store/store_test.h
 tests_archive_test_store_prune_CPPFLAGS = $(AM_CPPFLAGS) $(SQLITE_CFLAGS)
 # The store's own tests' link (src/store/local.mk).

@@ -20,6 +20,10 @@ libashes_mail_a_SOURCES += \
 check_PROGRAMS += tests/mail/test_mime
 TESTS += tests/mail/test_mime
 tests_mail_test_mime_LDADD = $(mail_test_ldadd)
+check_PROGRAMS += tests/mail/test_mime_html
+TESTS += tests/mail/test_mime_html
+tests_mail_test_mime_html_LDADD = $(mail_test_ldadd)
+EXTRA_DIST += tests/mail/inbound_test.h
 check_PROGRAMS += tests/mail/test_pgp
 TESTS += tests/mail/test_pgp
 # one program from two files, so gpg-helper.sh makes the fixtures once

@@ -6,4 +6,4 @@ libashes_util_a_SOURCES = src/util/buf.c src/util/buf.h \
 	src/util/msgid.c src/util/msgid.h
 # headers the tests share: every Check program's main() and the
 # service tests' stand-in digest
-EXTRA_DIST += tests/check_run.h tests/server/digest_test.h
+EXTRA_DIST += tests/check_run.h tests/server/digest_test.h tests/test_file.h

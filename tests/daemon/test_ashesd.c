@@ -161,29 +161,36 @@ END_TEST
 
 START_TEST(test_command_line)
 {
-	const char *help[] = { "--help", NULL };
-	const char *version[] = { "--version", NULL };
-	const char *bad[] = { "--frobnicate", NULL };
-	const char *extra[] = { "extra-argument", NULL };
-	struct run r;
+	/* One argument: the exit status, and what stdout (or, when err,
+	 * stderr) holds -- exactly when exact. */
+	static const struct {
+		const char *arg;
+		int status;
+		bool err, exact;
+		const char *want, *also;
+	} cases[] = {
+		{ "--help", 0, false, false, "--check-config", "--maildir" },
+		{ "--version", 0, false, true, "ashesd " PACKAGE_VERSION "\n",
+		  NULL },
+		{ "--frobnicate", 2, true, false, "Usage: ashesd", NULL },
+		{ "extra-argument", 2, true, false,
+		  "unexpected argument \"extra-argument\"", NULL },
+	};
 
-	r = ashesd_run(help);
-	ck_assert_int_eq(r.status, 0);
-	ck_assert_ptr_nonnull(strstr(r.out, "--check-config"));
-	ck_assert_ptr_nonnull(strstr(r.out, "--maildir"));
-	run_free(&r);
-	r = ashesd_run(version);
-	ck_assert_int_eq(r.status, 0);
-	ck_assert_str_eq(r.out, "ashesd " PACKAGE_VERSION "\n");
-	run_free(&r);
-	r = ashesd_run(bad);
-	ck_assert_int_eq(r.status, 2);
-	ck_assert_ptr_nonnull(strstr(r.err, "Usage: ashesd"));
-	run_free(&r);
-	r = ashesd_run(extra);
-	ck_assert_int_eq(r.status, 2);
-	ck_assert_ptr_nonnull(strstr(r.err, "unexpected argument \"extra-argument\""));
-	run_free(&r);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const char *args[] = { cases[i].arg, NULL };
+		struct run r = ashesd_run(args);
+		const char *got = cases[i].err ? r.err : r.out;
+
+		ck_assert_int_eq(r.status, cases[i].status);
+		if (cases[i].exact)
+			ck_assert_str_eq(got, cases[i].want);
+		else
+			ck_assert_ptr_nonnull(strstr(got, cases[i].want));
+		if (cases[i].also != NULL)
+			ck_assert_ptr_nonnull(strstr(got, cases[i].also));
+		run_free(&r);
+	}
 }
 END_TEST
 

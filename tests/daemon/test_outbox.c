@@ -141,6 +141,26 @@ START_TEST(test_unobserve_subject)
 }
 END_TEST
 
+/* The mail composed of r's row into out (emptied first), which must
+ * compose. */
+static const char *compose_ok(struct ot_row *r, struct buf *out)
+{
+	const char *error = NULL;
+
+	buf_reset(out);
+	ck_assert_int_eq(outbox_compose(&ot.cfg, NULL, &r->m, OT_NOW, out,
+					&error), OUTBOX_COMPOSE_OK);
+	return buf_str(out);
+}
+
+/* The head of the picture's part, a file of that type and name. */
+#define IMAGE_PART(type, file) \
+	"Content-Type: " type "; name=\"" file "\"\r\n" \
+	"Content-Transfer-Encoding: base64\r\n" \
+	"Content-ID: <" STORE_OUTBOX_IMAGE_CID_PREFIX \
+	"ashes.12.3.7.0@" OT_DOMAIN ">\r\n" \
+	"Content-Disposition: inline; filename=\"" file "\"\r\n\r\n"
+
 /* The html and the picture go out as the row has them: sending renders
  * nothing.  A row without html is text only; html without a picture is a
  * plain text/html alternative. */
@@ -148,52 +168,36 @@ START_TEST(test_compose_html_from_row)
 {
 	struct ot_row r;
 	struct buf out = BUF_INIT;
-	const char *error = NULL;
+	const char *mail;
 
 	ot_row(&r, "alice@mailstack.test", "your-move", 12, 3, 0);
 	r.m.html = NULL;
 	r.m.image = NULL;
 	r.m.image_len = 0;
-	ck_assert_int_eq(outbox_compose(&ot.cfg, NULL, &r.m, OT_NOW, &out, &error),
-			 OUTBOX_COMPOSE_OK);
-	ck_assert_ptr_null(strstr(buf_str(&out), "text/html"));
-	ck_assert_ptr_null(strstr(buf_str(&out), "multipart"));
+	mail = compose_ok(&r, &out);
+	ck_assert_ptr_null(strstr(mail, "text/html"));
+	ck_assert_ptr_null(strstr(mail, "multipart"));
 
-	buf_reset(&out);
 	r.m.html = "<!DOCTYPE html><p>only this</p>";
-	ck_assert_int_eq(outbox_compose(&ot.cfg, NULL, &r.m, OT_NOW, &out, &error),
-			 OUTBOX_COMPOSE_OK);
-	ck_assert_ptr_nonnull(strstr(buf_str(&out), "<p>only this</p>"));
-	ck_assert_ptr_null(strstr(buf_str(&out), "multipart/related"));
-	ck_assert_ptr_null(strstr(buf_str(&out), "Content-ID"));
+	mail = compose_ok(&r, &out);
+	ck_assert_ptr_nonnull(strstr(mail, "<p>only this</p>"));
+	ck_assert_ptr_null(strstr(mail, "multipart/related"));
+	ck_assert_ptr_null(strstr(mail, "Content-ID"));
 
 	/* the picture: the row's bytes, as cid:board.<message_id> */
-	buf_reset(&out);
 	r.m.image = "<svg xmlns=\"http://www.w3.org/2000/svg\"/>";
 	r.m.image_len = strlen(r.m.image);
-	ck_assert_int_eq(outbox_compose(&ot.cfg, NULL, &r.m, OT_NOW, &out, &error),
-			 OUTBOX_COMPOSE_OK);
-	ck_assert_ptr_nonnull(strstr(buf_str(&out),
-		"Content-Type: image/svg+xml; name=\"board.svg\"\r\n"
-		"Content-Transfer-Encoding: base64\r\n"
-		"Content-ID: <" STORE_OUTBOX_IMAGE_CID_PREFIX
-		"ashes.12.3.7.0@" OT_DOMAIN ">\r\n"
-		"Content-Disposition: inline; filename=\"board.svg\"\r\n\r\n"
+	mail = compose_ok(&r, &out);
+	ck_assert_ptr_nonnull(strstr(mail,
+		IMAGE_PART("image/svg+xml", "board.svg")
 		"PHN2ZyB4bWxucz0iaHR0cDovL3d3dy53My5vcmcvMjAwMC9zdmciLz4=\r\n"));
 
 	/* a PNG is named by its type */
-	buf_reset(&out);
 	ot_row_png(&r);
-	ck_assert_int_eq(outbox_compose(&ot.cfg, NULL, &r.m, OT_NOW, &out, &error),
-			 OUTBOX_COMPOSE_OK);
-	ck_assert_ptr_nonnull(strstr(buf_str(&out),
-		"Content-Type: image/png; name=\"board.png\"\r\n"
-		"Content-Transfer-Encoding: base64\r\n"
-		"Content-ID: <" STORE_OUTBOX_IMAGE_CID_PREFIX
-		"ashes.12.3.7.0@" OT_DOMAIN ">\r\n"
-		"Content-Disposition: inline; filename=\"board.png\"\r\n\r\n"
-		"iVBORw0KGgo"));
-	ck_assert_ptr_null(strstr(buf_str(&out), "svg"));
+	mail = compose_ok(&r, &out);
+	ck_assert_ptr_nonnull(strstr(mail,
+		IMAGE_PART("image/png", "board.png") "iVBORw0KGgo"));
+	ck_assert_ptr_null(strstr(mail, "svg"));
 	ot_row_free(&r);
 	buf_free(&out);
 }

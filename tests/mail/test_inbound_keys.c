@@ -10,8 +10,7 @@
 
 #include "mail/inbound.h"
 #include "../check_run.h"
-
-static const char *const ours[] = { "ashes@club.example", NULL };
+#include "inbound_test.h"
 
 #define HDRS "From: Carol <carol@example.org>\nTo: ashes@club.example\n" \
 	"Subject: key\nMessage-ID: <k1@example.org>\nMIME-Version: 1.0\n"
@@ -20,17 +19,6 @@ static const char *const ours[] = { "ashes@club.example", NULL };
 #define CLEAR(text) "-----BEGIN PGP SIGNED MESSAGE-----\nHash: SHA256\n\n" \
 	text "-----BEGIN PGP SIGNATURE-----\n\niHUEARYIAB0=\n=abcd\n" \
 	"-----END PGP SIGNATURE-----\n"
-
-static struct inbound_msg *parse(const char *raw)
-{
-	struct inbound_options o = { .our_addrs = ours, .now = 1800000000 };
-	struct inbound_msg *msg = NULL;
-	const char *err = NULL;
-
-	ck_assert_msg(inbound_parse(raw, strlen(raw), &o, &msg, &err) == 0,
-		      "%s", err);
-	return msg;
-}
 
 /* The key whose armor holds tag, or NULL. */
 static const struct inbound_key *key_with(const struct inbound_msg *m,

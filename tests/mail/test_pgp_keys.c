@@ -15,9 +15,23 @@
 
 #include "pgp_fixture.h"
 
+/* The secret key of fpr from the signer's keyring, exported to
+ * fixdir/name and read back (*len its length). */
+static char *export_secret(const char *fpr, const char *name, size_t *len)
+{
+	char cmd[1024];
+
+	snprintf(cmd, sizeof(cmd), "gpg --homedir '%s/signer' --batch --quiet "
+		 "--pinentry-mode loopback --passphrase '' --armor "
+		 "--export-secret-keys %s > '%s/%s' 2>/dev/null",
+		 fixdir, fpr, fixdir, name);
+	ck_assert_int_eq(system(cmd), 0);
+	return slurp(name, len);
+}
+
 START_TEST(test_import_refuses_secret)
 {
-	char home[512], cmd[1024];
+	char home[512];
 	struct pgp_ctx *ctx;
 	char **fprs = NULL;
 	unsigned int n = 7;
@@ -25,12 +39,7 @@ START_TEST(test_import_refuses_secret)
 	size_t len;
 	char *key, *alice2 = fpr_of("alice2");
 
-	snprintf(cmd, sizeof(cmd), "gpg --homedir '%s/signer' --batch --quiet "
-		 "--pinentry-mode loopback --passphrase '' --armor "
-		 "--export-secret-keys %s > '%s/alice2.sec' 2>/dev/null",
-		 fixdir, alice2, fixdir);
-	ck_assert_int_eq(system(cmd), 0);
-	key = slurp("alice2.sec", &len);
+	key = export_secret(alice2, "alice2.sec", &len);
 	snprintf(home, sizeof(home), "%s/home-secret", fixdir);
 	fresh_home(home);
 	ck_assert_int_eq(pgp_ctx_new(home, &ctx, &err), 0);
@@ -387,15 +396,9 @@ START_TEST(test_import_known_strangers)
 	free(data);
 	/* late's secret key, sent by mistake: refused, late stays */
 	{
-		char cmd[1024];
 		bool known = false, revoked = true;
 
-		snprintf(cmd, sizeof(cmd), "gpg --homedir '%s/signer' --batch --quiet "
-			 "--pinentry-mode loopback --passphrase '' --armor "
-			 "--export-secret-keys %s > '%s/late.sec' 2>/dev/null",
-			 fixdir, late, fixdir);
-		ck_assert_int_eq(system(cmd), 0);
-		data = slurp("late.sec", &len);
+		data = export_secret(late, "late.sec", &len);
 		ck_assert_int_eq(pgp_import_known(ctx, data, len, &r, &err), -1);
 		ck_assert_ptr_nonnull(strstr(err, "secret"));
 		free(data);

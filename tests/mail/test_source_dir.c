@@ -15,6 +15,7 @@
 #include "mail/imap.h"
 #include "mail/source.h"
 #include "../check_run.h"
+#include "../test_file.h"
 
 static char tmpdir[64];
 
@@ -34,15 +35,7 @@ static void teardown(void)
 
 static void put(const char *sub, const char *name, const char *text)
 {
-	char path[256];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s%s%s/%s", tmpdir, sub[0] ? "/" : "",
-		 sub, name);
-	f = fopen(path, "w");
-	ck_assert_ptr_nonnull(f);
-	fputs(text, f);
-	fclose(f);
+	write_file_in(tmpdir, sub, name, text);
 }
 
 static bool exists(const char *rel)

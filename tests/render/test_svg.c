@@ -58,6 +58,20 @@ static char *svg_of(const struct core_position *pos,
 	return buf_steal(&out);
 }
 
+/* svg_of, which must hold each of the NULL-terminated want. */
+static char *svg_has(const struct core_position *pos,
+		     const struct core_move *last, struct template_set *set,
+		     const char *const *want)
+{
+	char *s = svg_of(pos, last, set);
+
+	for (; *want != NULL; want++)
+		ck_assert_msg(strstr(s, *want) != NULL, "no %s in %s", *want, s);
+	return s;
+}
+
+#define WANT(...) ((const char *const[]){ __VA_ARGS__, NULL })
+
 START_TEST(test_cells_and_stacks)
 {
 	struct core_position pos;
@@ -152,14 +166,11 @@ START_TEST(test_turn_and_counts)
 	char *s;
 
 	pt_position(&pos, &last);
-	s = svg_of(&pos, &last, templates);
 	/* White: a1, c5, e3, tax 2; Black to move: c1, a3 */
-	ck_assert_ptr_nonnull(strstr(s, ">White</text>"));
-	ck_assert_ptr_nonnull(strstr(s, ">3 stacks, tax 2</text>"));
-	ck_assert_ptr_nonnull(strstr(s, ">Black to move</text>"));
-	ck_assert_ptr_nonnull(strstr(s, ">2 stacks, tax 0</text>"));
-	ck_assert_ptr_nonnull(strstr(s, "<rect class=\"black on\""));
-	ck_assert_ptr_nonnull(strstr(s, "<rect class=\"white\""));
+	s = svg_has(&pos, &last, templates,
+		    WANT(">White</text>", ">3 stacks, tax 2</text>",
+			 ">Black to move</text>", ">2 stacks, tax 0</text>",
+			 "<rect class=\"black on\"", "<rect class=\"white\""));
 	ck_assert_int_eq(pt_count(s, "stroke=\"#f2c14e\""), 1);
 	free(s);
 
@@ -167,20 +178,16 @@ START_TEST(test_turn_and_counts)
 	pt_start(&pos, 3);
 	pt_put(&pos, "c3", 2);
 	pt_put(&pos, "e5", -1);
-	s = svg_of(&pos, NULL, templates);
-	ck_assert_ptr_nonnull(strstr(s, ">White to move</text>"));
-	ck_assert_ptr_nonnull(strstr(s, ">1 stack, tax 0</text>"));
-	ck_assert_ptr_nonnull(strstr(s, ">Black</text>"));
-	ck_assert_ptr_nonnull(strstr(s, "<rect class=\"white on\""));
-	free(s);
+	free(svg_has(&pos, NULL, templates,
+		     WANT(">White to move</text>", ">1 stack, tax 0</text>",
+			  ">Black</text>", "<rect class=\"white on\"")));
 
 	/* over: the winner's panel, nobody to move */
 	pos.result = CORE_RESULT_BLACK;
 	pos.end_reason = CORE_END_RESIGNATION;
-	s = svg_of(&pos, NULL, templates);
-	ck_assert_ptr_nonnull(strstr(s, ">Black wins</text>"));
-	ck_assert_ptr_nonnull(strstr(s, ">White</text>"));
-	ck_assert_ptr_nonnull(strstr(s, "<rect class=\"black on\""));
+	s = svg_has(&pos, NULL, templates,
+		    WANT(">Black wins</text>", ">White</text>",
+			 "<rect class=\"black on\""));
 	ck_assert_ptr_null(strstr(s, "to move"));
 	free(s);
 	pos.result = CORE_RESULT_DRAW;

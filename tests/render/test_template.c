@@ -9,19 +9,13 @@
 
 #include "render/template.h"
 #include "../check_run.h"
+#include "../test_file.h"
 
 static char dir_over[64], dir_def[64];
 
 static void write_file(const char *dir, const char *name, const char *text)
 {
-	char path[256];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	f = fopen(path, "w");
-	ck_assert_ptr_nonnull(f);
-	fputs(text, f);
-	fclose(f);
+	write_file_in(dir, NULL, name, text);
 }
 
 static void rm_dir(const char *dir)

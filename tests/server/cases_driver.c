@@ -166,6 +166,20 @@ bool cases_section_step(const char *name)
 	       strcmp(name, "tick") == 0;
 }
 
+bool cases_next_line(const char **p, int *line, char *text, size_t size)
+{
+	while (**p != '\0') {
+		size_t len = strcspn(*p, "\n");
+
+		(*line)++;
+		snprintf(text, size, "%.*s", (int)len, *p);
+		*p += len + ((*p)[len] == '\n');
+		if (text[0] != '\0' && text[0] != '#')
+			return true;
+	}
+	return false;
+}
+
 static bool all_blank(const char *p, size_t len)
 {
 	for (size_t i = 0; i < len; i++)

@@ -46,6 +46,11 @@ bool cases_section_generated(const char *name);
  * tick)? */
 bool cases_section_step(const char *name);
 
+/* The next line from *p on (a section's content) that is neither blank
+ * nor a "#" comment, into text (cut at size), *p moved past it; *line
+ * counts every line read.  false at the end of the content. */
+bool cases_next_line(const char **p, int *line, char *text, size_t size);
+
 /* Write f back to its path with every generated section dropped and
  * after[i] inserted right after the i-th step section (<mail>,
  * <digests> or <tick>; after may hold NULL entries: nothing inserted).

@@ -679,17 +679,11 @@ int config_read(struct run *r, const struct cases_section *s)
 	const char *p = s->content;
 	int line = s->line;
 	bool leagues_read = false;
+	char text[512];
 
-	while (*p != '\0') {
+	while (cases_next_line(&p, &line, text, sizeof(text))) {
 		char key[64], value[256];
-		size_t len = strcspn(p, "\n");
-		char text[512];
 
-		line++;
-		snprintf(text, sizeof(text), "%.*s", (int)len, p);
-		p += len + (p[len] == '\n');
-		if (text[0] == '\0' || text[0] == '#')
-			continue;
 		if (sscanf(text, " %63[a-z_] = %255[^\n]", key, value) != 2) {
 			run_fail(r, line, "config: \"%s\" is not KEY = VALUE", text);
 			return -1;
@@ -760,17 +754,12 @@ int capture_read(struct run *r, const struct cases_section *s)
 {
 	const char *p = s->content;
 	int line = s->line;
+	char text[512];
 
-	while (*p != '\0') {
-		size_t len = strcspn(p, "\n");
-		char text[512], name[32];
+	while (cases_next_line(&p, &line, text, sizeof(text))) {
+		char name[32];
 		int at = 0;
 
-		line++;
-		snprintf(text, sizeof(text), "%.*s", (int)len, p);
-		p += len + (p[len] == '\n');
-		if (text[0] == '\0' || text[0] == '#')
-			continue;
 		if (sscanf(text, "%31s %n", name, &at) != 1 || text[at] == '\0') {
 			run_fail(r, line, "capture: NAME REGEX");
 			return -1;

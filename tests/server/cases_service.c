@@ -434,19 +434,11 @@ int setup_read(struct run *r, const struct cases_section *s)
 {
 	const char *p = s->content;
 	int line = s->line;
+	char text[512];
 
-	while (*p != '\0') {
-		size_t len = strcspn(p, "\n");
-		char text[512];
-
-		line++;
-		snprintf(text, sizeof(text), "%.*s", (int)len, p);
-		p += len + (p[len] == '\n');
-		if (text[0] == '\0' || text[0] == '#')
-			continue;
+	while (cases_next_line(&p, &line, text, sizeof(text)))
 		if (setup_line(r, text, line) < 0)
 			return -1;
-	}
 	return 0;
 }
 

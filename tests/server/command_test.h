@@ -1,9 +1,11 @@
 /* command_test.h -- what the command language's test programs share
- * (test_command.c, test_command_mail.c, test_command_clock.c): a mail's
- * commands, or one line's, read as the service reads them. */
+ * (test_command.c, test_command_mail.c, test_command_clock.c,
+ * test_first_mails.c): a mail's commands, or one line's, read as the
+ * service reads them. */
 #ifndef ASHES_TESTS_SERVER_COMMAND_TEST_H
 #define ASHES_TESTS_SERVER_COMMAND_TEST_H
 
+#include <check.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -25,5 +27,49 @@ static inline struct command line(const char *text, int64_t thread)
 	command_parse_line(text, strlen(text), thread, &c);
 	return c;
 }
+
+/* The mail (see parse) holds n commands. */
+static inline void count_is(const char *subject, const char *body,
+			    int64_t thread, size_t n)
+{
+	struct command_list l = parse(subject, body, thread);
+
+	ck_assert_uint_eq(l.count, n);
+	command_list_free(&l);
+}
+
+/* The line text, in thread, is refused with err -- and with detail when
+ * that is not NULL. */
+static inline void refused(const char *text, int64_t thread,
+			   enum command_error err, const char *detail)
+{
+	struct command c = line(text, thread);
+
+	ck_assert_msg(c.error == err, "%s: error %d, not %d", text,
+		      (int)c.error, (int)err);
+	if (detail != NULL)
+		ck_assert_str_eq(c.detail, detail);
+}
+
+/* One line refused: see refused(). */
+struct refusal {
+	const char *text;
+	int64_t thread;
+	enum command_error err;
+	const char *detail;
+};
+
+/* Each of the n lines is refused as it says. */
+static inline void refused_all(const struct refusal *r, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		refused(r[i].text, r[i].thread, r[i].err, r[i].detail);
+}
+
+/* refused_all of the refusals given, { text, thread, err, detail }. */
+#define REFUSED(...) \
+	refused_all((const struct refusal[]){ __VA_ARGS__ }, \
+		    sizeof((const struct refusal[]){ __VA_ARGS__ }) / \
+		    sizeof(struct refusal))
 
 #endif

@@ -381,26 +381,15 @@ START_TEST(test_bot_rated)
 }
 END_TEST
 
-static Suite *bot_suite(void)
-{
-	Suite *s = suite_create("bot");
-	TCase *tc = tcase_create("bot");
-
-	tcase_add_checked_fixture(tc, setup, teardown);
-	tcase_set_timeout(tc, 120);
-	tcase_add_test(tc, test_bot_enlisted);
-	tcase_add_test(tc, test_bot_whole_game);
-	tcase_add_test(tc, test_bot_key_from_mailbox);
-	tcase_add_test(tc, test_bot_due_and_skip);
-	tcase_add_test(tc, test_bot_not_rate_limited);
-	tcase_add_test(tc, test_bot_hint_legal);
-	tcase_add_test(tc, test_bot_hint_stale);
-	tcase_add_loop_test(tc, test_bot_rated, 0, 2);
-	suite_add_tcase(s, tc);
-	return s;
-}
-
 int main(void)
 {
-	return test_run(bot_suite());
+	Suite *s = suite_create("bot");
+	TCase *tc = suite_add_tests(s, "bot", setup, teardown, 120,
+		TESTS(test_bot_enlisted, test_bot_whole_game,
+		test_bot_key_from_mailbox, test_bot_due_and_skip,
+		test_bot_not_rate_limited, test_bot_hint_legal,
+		test_bot_hint_stale));
+
+	tcase_add_loop_test(tc, test_bot_rated, 0, 2);
+	return test_run(s);
 }

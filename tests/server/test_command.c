@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "command_test.h"
+#include "../check_run.h"
 
 START_TEST(test_each_command)
 {
@@ -101,8 +102,7 @@ START_TEST(test_bare_moves)
 	c = line("e5-e7", 0);
 	ck_assert_int_eq(c.kind, COMMAND_INVALID);
 	ck_assert_int_eq(c.error, COMMAND_ERR_NO_GAME);
-	c = line("swap", 0);
-	ck_assert_int_eq(c.error, COMMAND_ERR_NO_GAME);
+	refused("swap", 0, COMMAND_ERR_NO_GAME, NULL);
 	/* Game-only commands take the thread's game when it is left off. */
 	c = line("board", 12);
 	ck_assert_int_eq(c.kind, COMMAND_BOARD);
@@ -119,72 +119,44 @@ START_TEST(test_refusals)
 {
 	struct command c;
 
-	c = line("frobnicate 12", 0);
-	ck_assert_int_eq(c.error, COMMAND_ERR_UNKNOWN);
-	ck_assert_str_eq(c.detail, "frobnicate");
+	refused("frobnicate 12", 0, COMMAND_ERR_UNKNOWN, "frobnicate");
 	/* help is never refused: words after it that name no topic get
 	 * the general help (test_help_topics) */
 	c = line("help me", 0);
 	ck_assert_int_eq(c.kind, COMMAND_HELP);
 	ck_assert_str_eq(c.topic, "");
 	ck_assert_str_eq(c.detail, "me");
-	c = line("register", 0);
-	ck_assert_int_eq(c.error, COMMAND_ERR_MISSING_ARG);
-	c = line("register 9lives", 0);
-	ck_assert_int_eq(c.error, COMMAND_ERR_BAD_NAME);
-	c = line("register any", 0);
-	ck_assert_int_eq(c.error, COMMAND_ERR_BAD_NAME);
-	c = line("register a", 0);
-	ck_assert_int_eq(c.error, COMMAND_ERR_BAD_NAME);
-	c = line("register abcdefghijklmnopqrstuvwxyz", 0);
-	ck_assert_int_eq(c.error, COMMAND_ERR_BAD_NAME);
-	c = line("register c3e5", 0);
-	ck_assert_int_eq(c.error, COMMAND_ERR_BAD_NAME);
-	c = line("register swap", 0);
-	ck_assert_int_eq(c.error, COMMAND_ERR_BAD_NAME);
-	c = line("register al!ce", 0);
-	ck_assert_int_eq(c.error, COMMAND_ERR_BAD_NAME);
-	c = line("challenge bob timer=3d", 0);
-	ck_assert_int_eq(c.error, COMMAND_ERR_UNKNOWN_OPTION);
-	ck_assert_str_eq(c.detail, "timer");
-	c = line("challenge bob size=big", 0);
-	ck_assert_int_eq(c.error, COMMAND_ERR_BAD_OPTION);
-	ck_assert_str_eq(c.detail, "size=big");
-	c = line("challenge bob tax=paid", 0);
-	ck_assert_int_eq(c.error, COMMAND_ERR_BAD_OPTION);
-	c = line("challenge bob size", 0);
-	ck_assert_int_eq(c.error, COMMAND_ERR_BAD_OPTION);
-	c = line("challenge bob size=5 size=7", 0);
-	ck_assert_int_eq(c.error, COMMAND_ERR_DUPLICATE_OPTION);
-	c = line("challenge", 0);
-	ck_assert_int_eq(c.error, COMMAND_ERR_MISSING_ARG);
-	c = line("accept", 0);
-	ck_assert_int_eq(c.error, COMMAND_ERR_MISSING_ARG);
-	c = line("accept twelve", 0);
-	ck_assert_int_eq(c.error, COMMAND_ERR_BAD_GAME);
-	ck_assert_str_eq(c.detail, "twelve");
-	c = line("accept 0", 0);
-	ck_assert_int_eq(c.error, COMMAND_ERR_BAD_GAME);
-	c = line("accept 12 13", 0);
-	ck_assert_int_eq(c.error, COMMAND_ERR_EXTRA_ARG);
-	c = line("move 12", 0);
-	ck_assert_int_eq(c.error, COMMAND_ERR_MISSING_ARG);
-	ck_assert_str_eq(c.detail, "PLY");
-	c = line("move 12 x c3-e5", 0);
-	ck_assert_int_eq(c.error, COMMAND_ERR_BAD_PLY);
-	c = line("move 12 7", 0);
-	ck_assert_int_eq(c.error, COMMAND_ERR_MISSING_ARG);
-	ck_assert_str_eq(c.detail, "MOVE");
-	c = line("move 12 7 z3=e5", 0);
-	ck_assert_int_eq(c.error, COMMAND_ERR_BAD_MOVE);
-	c = line("move 12 7 c3-e5/", 0);
-	ck_assert_int_eq(c.error, COMMAND_ERR_BAD_MOVE);
-	c = line("move 12 7 c3-e5 please", 0);
-	ck_assert_int_eq(c.error, COMMAND_ERR_EXTRA_ARG);
-	c = line("draw maybe 12", 0);
-	ck_assert_int_eq(c.error, COMMAND_ERR_BAD_DRAW);
-	c = line("draw offer", 0);
-	ck_assert_int_eq(c.error, COMMAND_ERR_MISSING_ARG);
+	REFUSED(
+		{ "register", 0, COMMAND_ERR_MISSING_ARG, NULL },
+		{ "register 9lives", 0, COMMAND_ERR_BAD_NAME, NULL },
+		{ "register any", 0, COMMAND_ERR_BAD_NAME, NULL },
+		{ "register a", 0, COMMAND_ERR_BAD_NAME, NULL },
+		{ "register abcdefghijklmnopqrstuvwxyz", 0,
+		  COMMAND_ERR_BAD_NAME, NULL },
+		{ "register c3e5", 0, COMMAND_ERR_BAD_NAME, NULL },
+		{ "register swap", 0, COMMAND_ERR_BAD_NAME, NULL },
+		{ "register al!ce", 0, COMMAND_ERR_BAD_NAME, NULL },
+		{ "challenge bob timer=3d", 0,
+		  COMMAND_ERR_UNKNOWN_OPTION, "timer" },
+		{ "challenge bob size=big", 0,
+		  COMMAND_ERR_BAD_OPTION, "size=big" },
+		{ "challenge bob tax=paid", 0, COMMAND_ERR_BAD_OPTION, NULL },
+		{ "challenge bob size", 0, COMMAND_ERR_BAD_OPTION, NULL },
+		{ "challenge bob size=5 size=7", 0,
+		  COMMAND_ERR_DUPLICATE_OPTION, NULL },
+		{ "challenge", 0, COMMAND_ERR_MISSING_ARG, NULL },
+		{ "accept", 0, COMMAND_ERR_MISSING_ARG, NULL },
+		{ "accept twelve", 0, COMMAND_ERR_BAD_GAME, "twelve" },
+		{ "accept 0", 0, COMMAND_ERR_BAD_GAME, NULL },
+		{ "accept 12 13", 0, COMMAND_ERR_EXTRA_ARG, NULL },
+		{ "move 12", 0, COMMAND_ERR_MISSING_ARG, "PLY" },
+		{ "move 12 x c3-e5", 0, COMMAND_ERR_BAD_PLY, NULL },
+		{ "move 12 7", 0, COMMAND_ERR_MISSING_ARG, "MOVE" },
+		{ "move 12 7 z3=e5", 0, COMMAND_ERR_BAD_MOVE, NULL },
+		{ "move 12 7 c3-e5/", 0, COMMAND_ERR_BAD_MOVE, NULL },
+		{ "move 12 7 c3-e5 please", 0, COMMAND_ERR_EXTRA_ARG, NULL },
+		{ "draw maybe 12", 0, COMMAND_ERR_BAD_DRAW, NULL },
+		{ "draw offer", 0, COMMAND_ERR_MISSING_ARG, NULL });
 	ck_assert_ptr_nonnull(command_error_string(COMMAND_ERR_BAD_NAME));
 }
 END_TEST
@@ -411,37 +383,24 @@ START_TEST(test_new_refusals)
 	struct command c;
 	char longer[400];
 
-	c = line("set", 0);
-	ck_assert_int_eq(c.error, COMMAND_ERR_MISSING_ARG);
-	c = line("set moves", 0);
-	ck_assert_int_eq(c.error, COMMAND_ERR_MISSING_ARG);
-	ck_assert_str_eq(c.detail, "VALUE");
-	c = line("set moves=", 0);
-	ck_assert_int_eq(c.error, COMMAND_ERR_MISSING_ARG);
-	c = line("set 12 on", 0);
-	ck_assert_int_eq(c.error, COMMAND_ERR_BAD_SETTING);
-	ck_assert_str_eq(c.detail, "12");
-	c = line("set averyveryverylongkey on", 0);
-	ck_assert_int_eq(c.error, COMMAND_ERR_BAD_SETTING);
-	c = line("set moves full please", 0);
-	ck_assert_int_eq(c.error, COMMAND_ERR_EXTRA_ARG);
-	ck_assert_str_eq(c.detail, "please");
-	c = line("set moves abcdefghijklmnopqrstuvwxyzabcdefghij", 0);
-	ck_assert_int_eq(c.error, COMMAND_ERR_BAD_VALUE);
-	c = line("settings now", 0);
-	ck_assert_int_eq(c.error, COMMAND_ERR_EXTRA_ARG);
+	REFUSED(
+		{ "set", 0, COMMAND_ERR_MISSING_ARG, NULL },
+		{ "set moves", 0, COMMAND_ERR_MISSING_ARG, "VALUE" },
+		{ "set moves=", 0, COMMAND_ERR_MISSING_ARG, NULL },
+		{ "set 12 on", 0, COMMAND_ERR_BAD_SETTING, "12" },
+		{ "set averyveryverylongkey on", 0,
+		  COMMAND_ERR_BAD_SETTING, NULL },
+		{ "set moves full please", 0, COMMAND_ERR_EXTRA_ARG, "please" },
+		{ "set moves abcdefghijklmnopqrstuvwxyzabcdefghij", 0,
+		  COMMAND_ERR_BAD_VALUE, NULL },
+		{ "settings now", 0, COMMAND_ERR_EXTRA_ARG, NULL });
 
-	c = line("message", 0);
-	ck_assert_int_eq(c.error, COMMAND_ERR_MISSING_ARG);
-	ck_assert_str_eq(c.detail, "GAME");
-	c = line("message 12", 0);
-	ck_assert_int_eq(c.error, COMMAND_ERR_MISSING_ARG);
-	ck_assert_str_eq(c.detail, "TEXT");
-	c = line("message 12    ", 0);
-	ck_assert_int_eq(c.error, COMMAND_ERR_MISSING_ARG);
+	REFUSED(
+		{ "message", 0, COMMAND_ERR_MISSING_ARG, "GAME" },
+		{ "message 12", 0, COMMAND_ERR_MISSING_ARG, "TEXT" },
+		{ "message 12    ", 0, COMMAND_ERR_MISSING_ARG, NULL });
 	/* no thread fallback: "message me back" is no note to game 0 */
-	c = line("message me back", 12);
-	ck_assert_int_eq(c.error, COMMAND_ERR_BAD_GAME);
+	refused("message me back", 12, COMMAND_ERR_BAD_GAME, NULL);
 	memset(longer, 'a', sizeof(longer));
 	memcpy(longer, "message 3 ", 10);
 	longer[10 + COMMAND_TEXT_MAX] = '\0';
@@ -460,22 +419,15 @@ START_TEST(test_new_refusals)
 	ck_assert_int_eq(command_parse_line("message 3 hi\0x", 14, 0, &c), 0);
 	ck_assert_str_eq(c.note, "hi");
 
-	c = line("offer", 0);
-	ck_assert_int_eq(c.error, COMMAND_ERR_MISSING_ARG);
-	c = line("offer peace 12", 0);
-	ck_assert_int_eq(c.error, COMMAND_ERR_BAD_OFFER);
-	ck_assert_str_eq(c.detail, "peace");
-	c = line("offer undo", 0);
-	ck_assert_int_eq(c.error, COMMAND_ERR_MISSING_ARG);
-	c = line("accept undo twelve", 0);
-	ck_assert_int_eq(c.error, COMMAND_ERR_BAD_GAME);
-	c = line("decline undo 12 13", 0);
-	ck_assert_int_eq(c.error, COMMAND_ERR_EXTRA_ARG);
+	REFUSED(
+		{ "offer", 0, COMMAND_ERR_MISSING_ARG, NULL },
+		{ "offer peace 12", 0, COMMAND_ERR_BAD_OFFER, "peace" },
+		{ "offer undo", 0, COMMAND_ERR_MISSING_ARG, NULL },
+		{ "accept undo twelve", 0, COMMAND_ERR_BAD_GAME, NULL },
+		{ "decline undo 12 13", 0, COMMAND_ERR_EXTRA_ARG, NULL });
 	/* the new keywords are no player names */
-	c = line("register offer", 0);
-	ck_assert_int_eq(c.error, COMMAND_ERR_BAD_NAME);
-	c = line("challenge settings", 0);
-	ck_assert_int_eq(c.error, COMMAND_ERR_BAD_NAME);
+	refused("register offer", 0, COMMAND_ERR_BAD_NAME, NULL);
+	refused("challenge settings", 0, COMMAND_ERR_BAD_NAME, NULL);
 	for (int e = COMMAND_OK; e <= COMMAND_ERR_TEXT_TOO_LONG; e++)
 		ck_assert_str_ne(command_error_string((enum command_error)e),
 				 "unknown error");
@@ -558,8 +510,7 @@ START_TEST(test_move_shapes)
 	ck_assert_int_eq(c.kind, COMMAND_MOVE);
 	ck_assert_str_eq(c.move, "z9-a1");
 	/* a name that reads as a move is still no name */
-	c = line("register z3e5", 0);
-	ck_assert_int_eq(c.error, COMMAND_ERR_BAD_NAME);
+	refused("register z3e5", 0, COMMAND_ERR_BAD_NAME, NULL);
 }
 END_TEST
 
@@ -606,41 +557,18 @@ START_TEST(test_challenge_bot)
 	ck_assert_int_eq(c.level, 3);
 	ck_assert_uint_eq(c.noptions, 1);
 	ck_assert_str_eq(command_kind_name(c.kind), "challenge");
-	c = line("challenge bot level=2 level=3", 0);
-	ck_assert_int_eq(c.error, COMMAND_ERR_DUPLICATE_OPTION);
-	c = line("challenge bot level=0", 0);
-	ck_assert_int_eq(c.error, COMMAND_ERR_BAD_OPTION);
-	c = line("challenge bot!", 0);
-	ck_assert_int_eq(c.error, COMMAND_ERR_BAD_NAME);
+	REFUSED(
+		{ "challenge bot level=2 level=3", 0,
+		  COMMAND_ERR_DUPLICATE_OPTION, NULL },
+		{ "challenge bot level=0", 0, COMMAND_ERR_BAD_OPTION, NULL },
+		{ "challenge bot!", 0, COMMAND_ERR_BAD_NAME, NULL });
 	ck_assert_int_eq(line("challenge bob", 0).kind, COMMAND_CHALLENGE);
 }
 END_TEST
 
-int main(void)
-{
-	Suite *s = suite_create("command");
-	TCase *tc = tcase_create("parse");
-	SRunner *sr;
-	int failed;
-
-	tcase_add_test(tc, test_each_command);
-	tcase_add_test(tc, test_bare_moves);
-	tcase_add_test(tc, test_refusals);
-	tcase_add_test(tc, test_subject_commands);
-	tcase_add_test(tc, test_thread_confirmed);
-	tcase_add_test(tc, test_account_commands);
-	tcase_add_test(tc, test_thread_game);
-	tcase_add_test(tc, test_subject_clean);
-	tcase_add_test(tc, test_new_commands);
-	tcase_add_test(tc, test_new_refusals);
-	tcase_add_test(tc, test_help_topics);
-	tcase_add_test(tc, test_move_shapes);
-	tcase_add_test(tc, test_refused_line_keeps_game);
-	tcase_add_test(tc, test_challenge_bot);
-	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed != 0;
-}
+TEST_MAIN("command", "parse", NULL, NULL, 0,
+	  test_each_command, test_bare_moves, test_refusals,
+	  test_subject_commands, test_thread_confirmed, test_account_commands,
+	  test_thread_game, test_subject_clean, test_new_commands,
+	  test_new_refusals, test_help_topics, test_move_shapes,
+	  test_refused_line_keeps_game, test_challenge_bot)

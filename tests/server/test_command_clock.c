@@ -4,6 +4,7 @@
 #include <check.h>
 
 #include "command_test.h"
+#include "../check_run.h"
 
 START_TEST(test_clock_options)
 {
@@ -24,15 +25,14 @@ START_TEST(test_clock_options)
 	/* the service refuses a bad spec; the grammar only its form */
 	c = line("challenge bob clock=days:99", 0);
 	ck_assert_int_eq(c.kind, COMMAND_CHALLENGE);
-	c = line("challenge bob clock=days;3", 0);
-	ck_assert_int_eq(c.error, COMMAND_ERR_BAD_OPTION);
-	c = line("challenge bob clock", 0);
-	ck_assert_int_eq(c.error, COMMAND_ERR_BAD_OPTION);
-	c = line("challenge bob clock=days:3 clock=none", 0);
-	ck_assert_int_eq(c.error, COMMAND_ERR_DUPLICATE_OPTION);
-	ck_assert_str_eq(c.detail, "clock");
-	c = line("challenge bob clocks=days:3", 0);
-	ck_assert_int_eq(c.error, COMMAND_ERR_UNKNOWN_OPTION);
+	REFUSED(
+		{ "challenge bob clock=days;3", 0,
+		  COMMAND_ERR_BAD_OPTION, NULL },
+		{ "challenge bob clock", 0, COMMAND_ERR_BAD_OPTION, NULL },
+		{ "challenge bob clock=days:3 clock=none", 0,
+		  COMMAND_ERR_DUPLICATE_OPTION, "clock" },
+		{ "challenge bob clocks=days:3", 0,
+		  COMMAND_ERR_UNKNOWN_OPTION, NULL });
 }
 END_TEST
 
@@ -57,24 +57,18 @@ START_TEST(test_vacation)
 	c = line("vacation cancel", 0);
 	ck_assert_int_eq(c.vacation, COMMAND_VACATION_CANCEL);
 
-	c = line("vacation 0", 0);
-	ck_assert_int_eq(c.error, COMMAND_ERR_BAD_VACATION);
-	c = line("vacation 366", 0);
-	ck_assert_int_eq(c.error, COMMAND_ERR_BAD_VACATION);
-	c = line("vacation five", 0);
-	ck_assert_int_eq(c.error, COMMAND_ERR_BAD_VACATION);
-	ck_assert_str_eq(c.detail, "five");
-	c = line("vacation from 2027-13-02 to 2027-01-09", 0);
-	ck_assert_int_eq(c.error, COMMAND_ERR_BAD_VACATION);
-	c = line("vacation from 2027-01-02 until 2027-01-09", 0);
-	ck_assert_int_eq(c.error, COMMAND_ERR_BAD_VACATION);
-	ck_assert_str_eq(c.detail, "until");
-	c = line("vacation from 2027-01-02", 0);
-	ck_assert_int_eq(c.error, COMMAND_ERR_MISSING_ARG);
-	c = line("vacation 5 days please", 0);
-	ck_assert_int_eq(c.error, COMMAND_ERR_EXTRA_ARG);
-	c = line("vacation cancel now", 0);
-	ck_assert_int_eq(c.error, COMMAND_ERR_EXTRA_ARG);
+	REFUSED(
+		{ "vacation 0", 0, COMMAND_ERR_BAD_VACATION, NULL },
+		{ "vacation 366", 0, COMMAND_ERR_BAD_VACATION, NULL },
+		{ "vacation five", 0, COMMAND_ERR_BAD_VACATION, "five" },
+		{ "vacation from 2027-13-02 to 2027-01-09", 0,
+		  COMMAND_ERR_BAD_VACATION, NULL },
+		{ "vacation from 2027-01-02 until 2027-01-09", 0,
+		  COMMAND_ERR_BAD_VACATION, "until" },
+		{ "vacation from 2027-01-02", 0,
+		  COMMAND_ERR_MISSING_ARG, NULL },
+		{ "vacation 5 days please", 0, COMMAND_ERR_EXTRA_ARG, NULL },
+		{ "vacation cancel now", 0, COMMAND_ERR_EXTRA_ARG, NULL });
 }
 END_TEST
 
@@ -88,8 +82,7 @@ START_TEST(test_claim_and_timezone)
 	c = line("claim", 7);
 	ck_assert_int_eq(c.kind, COMMAND_CLAIM);
 	ck_assert_int_eq(c.game, 7);
-	c = line("claim", 0);
-	ck_assert_int_eq(c.error, COMMAND_ERR_MISSING_ARG);
+	refused("claim", 0, COMMAND_ERR_MISSING_ARG, NULL);
 	/* a zone name is case-sensitive: the value keeps its case */
 	c = line("set timezone America/New_York", 0);
 	ck_assert_int_eq(c.kind, COMMAND_SET);
@@ -98,20 +91,5 @@ START_TEST(test_claim_and_timezone)
 }
 END_TEST
 
-int main(void)
-{
-	Suite *s = suite_create("command_clock");
-	TCase *tc = tcase_create("parse");
-	SRunner *sr;
-	int failed;
-
-	tcase_add_test(tc, test_clock_options);
-	tcase_add_test(tc, test_vacation);
-	tcase_add_test(tc, test_claim_and_timezone);
-	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed != 0;
-}
+TEST_MAIN("command_clock", "parse", NULL, NULL, 0,
+	  test_clock_options, test_vacation, test_claim_and_timezone)

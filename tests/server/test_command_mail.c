@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "command_test.h"
+#include "../check_run.h"
 
 START_TEST(test_mail_order_and_stop)
 {
@@ -141,9 +142,8 @@ START_TEST(test_outlook_reply)
 	ck_assert(l.skipped_quoted);
 	command_list_free(&l);
 
-	l = parse(NULL, "games\n________________________________\nFrom: x\nhelp me\n", 0);
-	ck_assert_uint_eq(l.count, 1);
-	command_list_free(&l);
+	count_is(NULL, "games\n________________________________\nFrom: x\nhelp me\n",
+		 0, 1);
 }
 END_TEST
 
@@ -162,24 +162,7 @@ START_TEST(test_too_many)
 }
 END_TEST
 
-int main(void)
-{
-	Suite *s = suite_create("command_mail");
-	TCase *tc = tcase_create("parse");
-	SRunner *sr;
-	int failed;
-
-	tcase_add_test(tc, test_mail_order_and_stop);
-	tcase_add_test(tc, test_thunderbird_reply);
-	tcase_add_test(tc, test_gmail_reply);
-	tcase_add_test(tc, test_mutt_reply);
-	tcase_add_test(tc, test_outlook_reply);
-	tcase_add_test(tc, test_too_many);
-	tcase_add_test(tc, test_pasted_key_is_not_commands);
-	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed != 0;
-}
+TEST_MAIN("command_mail", "parse", NULL, NULL, 0,
+	  test_mail_order_and_stop, test_thunderbird_reply, test_gmail_reply,
+	  test_mutt_reply, test_outlook_reply, test_too_many,
+	  test_pasted_key_is_not_commands)

@@ -13,21 +13,7 @@
 
 #include "server/command.h"
 #include "../check_run.h"
-
-static struct command_list parse(const char *subject, const char *body,
-				 int64_t thread)
-{
-	struct command_list l;
-	command_parse_mail(subject, body, strlen(body), thread, &l);
-	return l;
-}
-
-static struct command line(const char *text, int64_t thread)
-{
-	struct command c;
-	command_parse_line(text, strlen(text), thread, &c);
-	return c;
-}
+#include "command_test.h"
 
 START_TEST(test_near_miss)
 {
@@ -189,10 +175,8 @@ START_TEST(test_closing_in_mail)
 	ck_assert(!l.skipped_prose);
 	ck_assert(!l.stopped_early);
 	command_list_free(&l);
-	l = parse(NULL, "games\nBest regards,\nBob Smith\nBob's Garage Ltd\n",
-		  0);
-	ck_assert_uint_eq(l.count, 1);
-	command_list_free(&l);
+	count_is(NULL, "games\nBest regards,\nBob Smith\nBob's Garage Ltd\n",
+		 0, 1);
 
 	/* ... but not when a command follows: that one would be lost */
 	l = parse(NULL, "games\nThanks!\nboard 3\n", 0);
@@ -203,10 +187,8 @@ START_TEST(test_closing_in_mail)
 	command_list_free(&l);
 
 	/* a command below only in quoted text does not count */
-	l = parse(NULL, "resign 3\nCheers\n\nOn Mon, Ashes wrote:\n> board 3\n",
-		  0);
-	ck_assert_uint_eq(l.count, 1);
-	command_list_free(&l);
+	count_is(NULL, "resign 3\nCheers\n\nOn Mon, Ashes wrote:\n> board 3\n",
+		 0, 1);
 
 	/* a closing with a number is no closing */
 	ck_assert(!command_line_is_closing("thanks 12", 9));

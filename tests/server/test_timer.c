@@ -33,6 +33,23 @@ static struct store_game *load(int64_t id)
 	return g;
 }
 
+/* Game id, whose status must be status. */
+static struct store_game *load_is(int64_t id, enum store_game_status status)
+{
+	struct store_game *g = load(id);
+
+	ck_assert_int_eq(g->status, status);
+	return g;
+}
+
+/* Game id's status is status. */
+static void status_is(int64_t id, enum store_game_status status)
+{
+	struct store_game *g = load_is(id, status);
+
+	store_game_free(&g);
+}
+
 static struct server_tick_report tick(int64_t at)
 {
 	struct server_tick_report r;
@@ -91,13 +108,10 @@ START_TEST(test_flag_at_the_exact_second)
 	ck_assert_int_eq(at, deadline);
 	r = tick(deadline - 1);
 	ck_assert_uint_eq(r.flags, 0);
-	g = load(id);
-	ck_assert_int_eq(g->status, STORE_GAME_ACTIVE);
-	store_game_free(&g);
+	status_is(id, STORE_GAME_ACTIVE);
 	r = tick(deadline);
 	ck_assert_uint_eq(r.flags, 1);
-	g = load(id);
-	ck_assert_int_eq(g->status, STORE_GAME_FINISHED);
+	g = load_is(id, STORE_GAME_FINISHED);
 	ck_assert_str_eq(g->result, "1-0");
 	ck_assert_str_eq(g->end_reason, "time");
 	ck_assert_int_eq(g->deadline_at, 0);
@@ -147,8 +161,7 @@ START_TEST(test_move_charged_at_receipt)
 	ck_assert_int_eq(server_handle(srv, &in, deadline + HOUR, &out,
 				       &error), 0);
 	ck_assert_int_eq(out.status, SERVER_OK);
-	g = load(id);
-	ck_assert_int_eq(g->status, STORE_GAME_ACTIVE);
+	g = load_is(id, STORE_GAME_ACTIVE);
 	/* bob had 2 h, used all but one second */
 	ck_assert_int_eq(g->clock_black, 1);
 	/* alice's clock runs from the receipt, not from the handling */
@@ -172,11 +185,8 @@ START_TEST(test_flags_in_order_once)
 	/* long after both: both fall in one run, the earlier first */
 	r = tick(da + 5 * HOUR);
 	ck_assert_uint_eq(r.flags, 2);
-	g = load(a);
-	ck_assert_int_eq(g->status, STORE_GAME_FINISHED);
-	store_game_free(&g);
-	g = load(b);
-	ck_assert_int_eq(g->status, STORE_GAME_FINISHED);
+	status_is(a, STORE_GAME_FINISHED);
+	g = load_is(b, STORE_GAME_FINISHED);
 	/* b's result was written before a's */
 	ck_assert_int_le(g->updated, da + 5 * HOUR);
 	store_game_free(&g);
@@ -188,7 +198,6 @@ END_TEST
 START_TEST(test_tick_faults)
 {
 	const char *error = NULL;
-	struct store_game *g;
 	struct outbox o;
 	int64_t id, deadline;
 	int failures = 0, ret = -1;
@@ -207,16 +216,12 @@ START_TEST(test_tick_faults)
 		if (ret == 0)
 			break;
 		failures++;
-		g = load(id);
-		ck_assert_int_eq(g->status, STORE_GAME_ACTIVE);
-		store_game_free(&g);
+		status_is(id, STORE_GAME_ACTIVE);
 		mail_count_is(0);
 	}
 	ck_assert_int_eq(ret, 0);
 	ck_assert_int_gt(failures, 5);
-	g = load(id);
-	ck_assert_int_eq(g->status, STORE_GAME_FINISHED);
-	store_game_free(&g);
+	status_is(id, STORE_GAME_FINISHED);
 	o = new_mail();
 	ck_assert_uint_eq(count_to(&o, ALICE), 1);
 	ck_assert_uint_eq(count_to(&o, BOB), 1);
@@ -243,8 +248,7 @@ START_TEST(test_outage_extends)
 	r = tick(t0 + 10 * HOUR);
 	ck_assert_uint_eq(r.extended, 1);
 	ck_assert_uint_eq(r.flags, 0);
-	g = load(id);
-	ck_assert_int_eq(g->status, STORE_GAME_ACTIVE);
+	g = load_is(id, STORE_GAME_ACTIVE);
 	/* as if the clock had stood still while we were away */
 	ck_assert_int_eq(g->deadline_at, deadline + 10 * HOUR);
 	store_game_free(&g);

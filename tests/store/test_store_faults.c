@@ -576,32 +576,20 @@ START_TEST(test_fault_in_migration)
 }
 END_TEST
 
-static Suite *faults_suite(void)
-{
-	Suite *s = suite_create("store-faults");
-	TCase *lock = tcase_create("locked");
-	TCase *fault = tcase_create("faults");
-
-	tcase_add_checked_fixture(lock, dir_setup, dir_teardown);
-	tcase_set_timeout(lock, 60);
-	tcase_add_test(lock, test_locked_by_process_waits);
-	tcase_add_test(lock, test_locked_begin_retried);
-	tcase_add_test(lock, test_locked_too_long_fails_cleanly);
-	tcase_add_test(lock, test_processes_migrate_at_once);
-	suite_add_tcase(s, lock);
-
-	tcase_add_checked_fixture(fault, dir_setup, dir_teardown);
-	tcase_add_test(fault, test_fault_in_message_transaction);
-	tcase_add_test(fault, test_fault_rolling_back_in_message_transaction);
-	tcase_add_test(fault, test_fault_in_atomic_calls);
-	tcase_add_test(fault, test_fault_keeps_callers_earlier_work);
-	tcase_add_test(fault, test_fault_that_rolls_back_everything);
-	tcase_add_test(fault, test_fault_in_migration);
-	suite_add_tcase(s, fault);
-	return s;
-}
-
 int main(void)
 {
-	return test_run(faults_suite());
+	Suite *s = suite_create("store-faults");
+
+	suite_add_tests(s, "locked", dir_setup, dir_teardown, 60,
+		TESTS(test_locked_by_process_waits, test_locked_begin_retried,
+		test_locked_too_long_fails_cleanly,
+		test_processes_migrate_at_once));
+	suite_add_tests(s, "faults", dir_setup, dir_teardown, 0,
+		TESTS(test_fault_in_message_transaction,
+		test_fault_rolling_back_in_message_transaction,
+		test_fault_in_atomic_calls,
+		test_fault_keeps_callers_earlier_work,
+		test_fault_that_rolls_back_everything,
+		test_fault_in_migration));
+	return test_run(s);
 }

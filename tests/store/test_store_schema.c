@@ -269,28 +269,42 @@ START_TEST(test_migrate_bad_targets)
 }
 END_TEST
 
-START_TEST(test_failing_migration_leaves_nothing)
+/* A store of one player (email may be NULL), dumped into *before when
+ * before is not NULL, then opened with migration sql after the known
+ * ones, from test_dir/sub: the open must fail with want in its error.
+ * Returns how many migrations the store knew. */
+static int migration_refused(const char *email, char **before,
+			     const char *sub, const char *sql,
+			     const char *want)
 {
 	int known = count_sql_files(test_sql_dir);
 	struct store_options o = test_options();
 	struct store *s;
 	char dir[400];
-	char *before, *after;
 
 	s = test_open();
-	ck_assert_int_eq(store_player_add(s, "Alice", NULL, NULL, 5, NULL,
+	ck_assert_int_eq(store_player_add(s, "Alice", email, NULL, 5, NULL,
 					  &err), 0);
 	store_close(&s);
-	before = test_dump(test_db);
-	snprintf(dir, sizeof(dir), "%s/sql-bad", test_dir);
-	make_sql_dir(dir, known + 1,
-		     "CREATE TABLE half_done (x INTEGER) STRICT;\n"
-		     "INSERT INTO players (name, created) VALUES ('Z', 1);\n"
-		     "THIS IS NOT SQL;\n");
+	if (before != NULL)
+		*before = test_dump(test_db);
+	snprintf(dir, sizeof(dir), "%s/%s", test_dir, sub);
+	make_sql_dir(dir, known + 1, sql);
 	o.sql_dir = dir;
 	ck_assert_int_eq(store_open(test_db, &o, &s, &err), -1);
 	ck_assert_ptr_null(s);
-	ck_assert_msg(strstr(err, "test-extra.sql") != NULL, "%s", err);
+	ck_assert_msg(strstr(err, want) != NULL, "%s", err);
+	return known;
+}
+
+START_TEST(test_failing_migration_leaves_nothing)
+{
+	char *before, *after;
+
+	migration_refused(NULL, &before, "sql-bad",
+			  "CREATE TABLE half_done (x INTEGER) STRICT;\n"
+			  "INSERT INTO players (name, created) VALUES ('Z', 1);\n"
+			  "THIS IS NOT SQL;\n", "test-extra.sql");
 	after = test_dump(test_db);
 	ck_assert_str_eq(before, after);
 	free(before);
@@ -300,20 +314,9 @@ END_TEST
 
 START_TEST(test_migration_breaking_foreign_key_refused)
 {
-	int known = count_sql_files(test_sql_dir);
-	struct store_options o = test_options();
-	struct store *s;
-	char dir[400];
+	int known = migration_refused("a@example.org", NULL, "sql-fk",
+				      "DELETE FROM players;\n", "foreign key");
 
-	s = test_open();
-	ck_assert_int_eq(store_player_add(s, "Alice", "a@example.org", NULL,
-					  5, NULL, &err), 0);
-	store_close(&s);
-	snprintf(dir, sizeof(dir), "%s/sql-fk", test_dir);
-	make_sql_dir(dir, known + 1, "DELETE FROM players;\n");
-	o.sql_dir = dir;
-	ck_assert_int_eq(store_open(test_db, &o, &s, &err), -1);
-	ck_assert_msg(strstr(err, "foreign key") != NULL, "%s", err);
 	ck_assert_int_eq(test_query_int(test_db, "PRAGMA user_version"),
 			 known);
 	ck_assert_int_eq(test_query_int(test_db,
