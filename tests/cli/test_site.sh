@@ -389,7 +389,7 @@ fi
 # them), the arrow of the last move (PIC_ARROW, #b3261e) or something
 # else.
 cat >"$tmp/png.py" <<'EOF'
-import struct, sys, zlib
+import collections, struct, sys, zlib
 data = open(sys.argv[1], "rb").read()
 assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
 pos, idat, ihdr = 8, b"", None
@@ -405,31 +405,43 @@ w, h, depth, ctype, _, _, interlace = ihdr
 assert depth == 8 and ctype in (2, 6) and interlace == 0, ihdr
 bpp = 3 if ctype == 2 else 4
 raw, stride = zlib.decompress(idat), w * bpp
-prev, i = bytearray(stride), 0
-page = cells = arrow = other = 0
+# Filter 2 (Up), nearly every line of a screenshot, bytewise a + b mod
+# 256 on the whole line at once: big integers, the carries kept in each
+# byte.
+low = int.from_bytes(b"\x7f" * stride, "big")
+high = int.from_bytes(b"\x80" * stride, "big")
+prev, i, rows = bytes(stride), 0, []
 for y in range(h):
-    f, line = raw[i], bytearray(raw[i + 1:i + 1 + stride])
+    f, line = raw[i], raw[i + 1:i + 1 + stride]
     i += 1 + stride
-    for x in range(stride):
-        a = line[x - bpp] if x >= bpp else 0
-        b = prev[x]
-        c = prev[x - bpp] if x >= bpp else 0
-        if f == 1: line[x] = (line[x] + a) & 255
-        elif f == 2: line[x] = (line[x] + b) & 255
-        elif f == 3: line[x] = (line[x] + (a + b) // 2) & 255
-        elif f == 4:
-            p = a + b - c
-            pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
-            pr = a if pa <= pb and pa <= pc else b if pb <= pc else c
-            line[x] = (line[x] + pr) & 255
-    for x in range(0, stride, bpp):
-        px = tuple(line[x:x + 3])
-        if px in ((255, 255, 255), (0xfb, 0xfb, 0xf7)): page += 1
-        elif px in ((0xe9, 0xdc, 0xbc), (0xdc, 0xcb, 0x9f)): cells += 1
-        elif px == (0xb3, 0x26, 0x1e): arrow += 1
-        else: other += 1
+    if f == 2:
+        a, b = int.from_bytes(line, "big"), int.from_bytes(prev, "big")
+        line = (((a & low) + (b & low)) ^ ((a ^ b) & high)).to_bytes(stride, "big")
+    elif f != 0:
+        line = bytearray(line)
+        for x in range(stride):
+            a = line[x - bpp] if x >= bpp else 0
+            b = prev[x]
+            c = prev[x - bpp] if x >= bpp else 0
+            if f == 1: line[x] = (line[x] + a) & 255
+            elif f == 3: line[x] = (line[x] + (a + b) // 2) & 255
+            elif f == 4:
+                p = a + b - c
+                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                pr = a if pa <= pb and pa <= pc else b if pb <= pc else c
+                line[x] = (line[x] + pr) & 255
+        line = bytes(line)
+    rows.append(line)
     prev = line
-print(w, h, page, cells, arrow, other)
+# The colours of the pixels, counted once for each different line.
+count = collections.Counter()
+for line, times in collections.Counter(rows).items():
+    for px, k in collections.Counter(zip(line[0::bpp], line[1::bpp], line[2::bpp])).items():
+        count[px] += k * times
+page = count[(255, 255, 255)] + count[(0xfb, 0xfb, 0xf7)]
+cells = count[(0xe9, 0xdc, 0xbc)] + count[(0xdc, 0xcb, 0x9f)]
+arrow = count[(0xb3, 0x26, 0x1e)]
+print(w, h, page, cells, arrow, w * h - page - cells - arrow)
 EOF
 shoot() { # shoot PAGE PNG [WxH]: a screenshot (1024x768), the console
 	# said into $tmp/console

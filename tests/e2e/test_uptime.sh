@@ -248,12 +248,21 @@ imap_cut() {
 	esac
 }
 
+# retried_after LINE: whether a send failed twice, a first try and a
+# retry, in the daemon's log past its line LINE.
+retried_after() {
+	tail -n +"$(($1 + 1))" "$E2E_DIR/ashesd.log" |
+		awk '/outbox [0-9]+: temporary failure for / {
+			for (i = 1; i < NF; i++) if ($i == "outbox") n[$(i + 1)]++ }
+			END { for (k in n) if (n[k] >= 2) exit 0; exit 1 }'
+}
 # smtp_outage: Postfix down while two signed commands arrive by the
 # mailbox (saved by doveadm, as a local delivery would); the daemon
 # answers them, cannot send, retries; Postfix up again.
 smtp_outage() {
-	local f=$E2E_DIR/outage.eml who
+	local f=$E2E_DIR/outage.eml who line
 	quiet "$(nsent)"
+	line=$(wc -l <"$E2E_DIR/ashesd.log")
 	smtp_down
 	for who in alice bob; do
 		mail_build "$who" "games" "games
@@ -266,7 +275,9 @@ outage $(date +%s%N)" "$f"
 		[ -n "$(outbox_unsent)" ] && break
 		sleep 0.1
 	done
-	sleep 3 # a retry or two fails
+	# a retry fails (the backoff begins at 1s; at most 5 seconds)
+	t_wait 5 retried_after "$line" ||
+		echo "# Postfix down 5s, and no reply's retry failed"
 	smtp_up
 }
 
