@@ -263,13 +263,7 @@ END_TEST
 START_TEST(t_version1_reads)
 {
 	const char *v1 =
-		"ashes-record 1\n"
-		"variant: size=5 tax=removed swap\n"
-		"1. e5-a1\n"
-		"2. swap\n"
-		"3. e5-i9\n"
-		"4. a1xi9\n"
-		"result: white (resignation)\n";
+		V1_SWAP_GAME "result: white (resignation)\n";
 	struct record2 rec, back;
 	struct core_record out;
 	struct record2_fault f;
