@@ -295,11 +295,11 @@ START_TEST(test_board_n3_exact)
 			 "a3  .   .   .   .   .  e3\n"
 			 "  a2  .   .   .   .  d2\n"
 			 "    a1  .   .   .  c1\n");
-	pos.stack[core_cell_parse(pos.geom, "a1", 2)] = 1;
-	pos.stack[core_cell_parse(pos.geom, "e5", 2)] = 3;
-	pos.stack[core_cell_parse(pos.geom, "e3", 2)] = 12;
-	pos.stack[core_cell_parse(pos.geom, "c1", 2)] = -2;
-	pos.stack[core_cell_parse(pos.geom, "a3", 2)] = -123;
+	pt_put(&pos, "a1", 1);
+	pt_put(&pos, "e5", 3);
+	pt_put(&pos, "e3", 12);
+	pt_put(&pos, "c1", -2);
+	pt_put(&pos, "a3", -123);
 	buf_reset(&out);
 	render_board(&pos, &out);
 	ck_assert_str_eq(buf_str(&out),
@@ -322,9 +322,9 @@ START_TEST(test_board_n13_rows)
 	const char *s;
 
 	pt_start(&pos, 13);
-	pos.stack[core_cell_parse(pos.geom, "a13", 3)] = -12;
-	pos.stack[core_cell_parse(pos.geom, "b13", 3)] = 3;
-	pos.stack[core_cell_parse(pos.geom, "y13", 3)] = 45;
+	pt_put(&pos, "a13", -12);
+	pt_put(&pos, "b13", 3);
+	pt_put(&pos, "y13", 45);
 	render_board(&pos, &out);
 	s = buf_str(&out);
 	ck_assert_ptr_nonnull(strstr(s, "\n"
@@ -334,7 +334,7 @@ START_TEST(test_board_n13_rows)
 	ck_assert_int_eq(pt_widest_line(s), 78);
 	/* The 12-stack the opening grows on a13 steps aside from the name
 	 * when the cell beside it is empty. */
-	pos.stack[core_cell_parse(pos.geom, "b13", 3)] = 0;
+	pt_put(&pos, "b13", 0);
 	buf_reset(&out);
 	render_board(&pos, &out);
 	ck_assert_ptr_nonnull(strstr(buf_str(&out), "\na13 B12.  .  .  "));
@@ -350,8 +350,8 @@ START_TEST(test_board_n9_middle_row)
 	struct buf out = BUF_INIT;
 
 	pt_start(&pos, 9);
-	pos.stack[core_cell_parse(pos.geom, "a9", 2)] = 16;
-	pos.stack[core_cell_parse(pos.geom, "q9", 2)] = -16;
+	pt_put(&pos, "a9", 16);
+	pt_put(&pos, "q9", -16);
 	render_board(&pos, &out);
 	ck_assert_ptr_nonnull(strstr(buf_str(&out), "\na9 W16 .   .   "));
 	ck_assert_ptr_nonnull(strstr(buf_str(&out), "  .  B16 q9\n"));

@@ -142,17 +142,14 @@ static void set_deadline(int64_t id, int64_t at)
 
 START_TEST(test_game_lists)
 {
+	int64_t a = add_player("Alice", 1), b = add_player("Bob", 2);
+	int64_t c = add_player("Carol", 3);
+	int64_t g1 = make_game(a, b, a, STORE_GAME_ACTIVE, 10);
+	int64_t g2 = make_game(b, a, b, STORE_GAME_ACTIVE, 11); /* same players */
+	int64_t g3 = make_game(c, 0, c, STORE_GAME_OPEN, 12);
+	int64_t g4 = make_game(a, c, c, STORE_GAME_CHALLENGE, 13);
 	struct store_game *list = NULL;
 	size_t n = 0;
-	int64_t a, b, c, g1, g2, g3, g4;
-
-	a = add_player("Alice", 1);
-	b = add_player("Bob", 2);
-	c = add_player("Carol", 3);
-	g1 = make_game(a, b, a, STORE_GAME_ACTIVE, 10);
-	g2 = make_game(b, a, b, STORE_GAME_ACTIVE, 11); /* same players */
-	g3 = make_game(c, 0, c, STORE_GAME_OPEN, 12);
-	g4 = make_game(a, c, c, STORE_GAME_CHALLENGE, 13);
 
 	ck_assert_int_eq(store_games_for_player(st, a, 0, &list, &n, &err), 0);
 	ck_assert_uint_eq(n, 3);
