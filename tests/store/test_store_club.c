@@ -525,6 +525,17 @@ START_TEST(test_league_seasons)
 }
 END_TEST
 
+/* A league member row: player, in season's group, division and seed. */
+static void ck_member(const struct store_league_member *r, int64_t player,
+		      int64_t season, int group, int division, int seed)
+{
+	ck_assert_int_eq(r->player_id, player);
+	ck_assert_int_eq(r->season_id, season);
+	ck_assert_int_eq(r->group_no, group);
+	ck_assert_int_eq(r->division, division);
+	ck_assert_int_eq(r->seed, seed);
+}
+
 START_TEST(test_league_members_and_games)
 {
 	int64_t a = add_player("alice", 1), b = add_player("bob", 2);
@@ -567,17 +578,9 @@ START_TEST(test_league_members_and_games)
 
 	ck_assert_int_eq(store_league_members(st, s1, &list, &n, &err), 0);
 	ck_assert_uint_eq(n, 3);
-	ck_assert_int_eq(list[0].player_id, b);
-	ck_assert_int_eq(list[0].season_id, s1);
-	ck_assert_int_eq(list[0].group_no, 1);
-	ck_assert_int_eq(list[0].division, 1);
-	ck_assert_int_eq(list[0].seed, 1);
-	ck_assert_int_eq(list[1].player_id, a);
-	ck_assert_int_eq(list[1].seed, 2);
-	ck_assert_int_eq(list[1].group_no, 1);
-	ck_assert_int_eq(list[2].player_id, d);
-	ck_assert_int_eq(list[2].group_no, 2);
-	ck_assert_int_eq(list[2].division, 2);
+	ck_member(&list[0], b, s1, 1, 1, 1);
+	ck_member(&list[1], a, s1, 1, 1, 2);
+	ck_member(&list[2], d, s1, 2, 2, 1);
 	free(list);
 
 	/* refused: group, division or seed below 1, no season, no player */
