@@ -448,23 +448,27 @@ END_TEST
 
 START_TEST(test_reminder_due)
 {
-	int64_t a = add_player("alice", 1), b = add_player("bob", 2);
-	int64_t g1 = make_game(a, b, STORE_GAME_ACTIVE);
-	int64_t g2 = make_game(a, b, STORE_GAME_ACTIVE);
-	int64_t g3 = make_game(a, b, STORE_GAME_ACTIVE);
-	int64_t g4 = make_game(a, b, STORE_GAME_ACTIVE);
-	int64_t g5 = make_game(a, b, STORE_GAME_FINISHED);
-	int64_t g6 = make_game(a, b, STORE_GAME_CANCELLED);
+	/* the games, their reminders and deadlines; the last two not active */
+	static const struct {
+		enum store_game_status status;
+		int64_t remind, deadline;
+	} games[] = {
+		{ STORE_GAME_ACTIVE, 300, 0 },
+		{ STORE_GAME_ACTIVE, 200, 900 },
+		{ STORE_GAME_ACTIVE, 100, 0 },
+		{ STORE_GAME_ACTIVE, 200, 0 },
+		{ STORE_GAME_FINISHED, 50, 0 },
+		{ STORE_GAME_CANCELLED, 50, 0 },
+	};
+	int64_t a = add_player("alice", 1), b = add_player("bob", 2), g[6];
 	struct store_game *list = NULL;
 	size_t n = 99;
 
+	for (size_t k = 0; k < 6; k++)
+		g[k] = make_game(a, b, games[k].status);
 	make_game(a, b, STORE_GAME_ACTIVE); /* no reminder to come */
-	set_times(g1, 300, 0);
-	set_times(g2, 200, 900);
-	set_times(g3, 100, 0);
-	set_times(g4, 200, 0);
-	set_times(g5, 50, 0);  /* not active */
-	set_times(g6, 50, 0);
+	for (size_t k = 0; k < 6; k++)
+		set_times(g[k], games[k].remind, games[k].deadline);
 
 	ck_assert_int_eq(store_games_reminder_due(st, 99, 0, &list, &n, &err),
 			 0);
@@ -474,18 +478,18 @@ START_TEST(test_reminder_due)
 	ck_assert_int_eq(store_games_reminder_due(st, 200, 0, &list, &n, &err),
 			 0);
 	ck_assert_uint_ge(n, 3);
-	ck_assert_int_eq(list[1].id, g2);
-	ck_assert_int_eq(list[2].id, g4);
+	ck_assert_int_eq(list[1].id, g[1]);
+	ck_assert_int_eq(list[2].id, g[3]);
 	ck_assert_int_eq(list[1].remind_at, 200);
 	ck_assert_int_eq(list[1].deadline_at, 900);
 	ck_assert_str_eq(list[1].variant, "size=5 tax=removed");
-	ck_games(&list, n, 3, 0, g3);
+	ck_games(&list, n, 3, 0, g[2]);
 	ck_assert_int_eq(store_games_reminder_due(st, 200, 2, &list, &n, &err),
 			 0);
-	ck_games(&list, n, 2, 1, g2);
+	ck_games(&list, n, 2, 1, g[1]);
 	ck_assert_int_eq(store_games_reminder_due(st, 1 << 30, 0, &list, &n,
 						  &err), 0);
-	ck_games(&list, n, 4, 3, g1);
+	ck_games(&list, n, 4, 3, g[0]);
 }
 END_TEST
 
@@ -494,20 +498,15 @@ END_TEST
 START_TEST(test_game_clock_columns)
 {
 	int64_t a = add_player("alice", 1), b = add_player("bob", 2), id = 0;
-	struct store_game g = { 0 }, *back = NULL;
+	struct store_game g = {
+		.variant = "size=5", .status = STORE_GAME_ACTIVE,
+		.white_id = a, .black_id = b, .challenger_id = a,
+		.clock_settings = "3d+1d", .clock_white = 100,
+		.clock_black = 200, .clock_turn_started = 300,
+		.clock_side = 1, .remind_at = 400, .flag_fell_at = 500,
+	};
+	struct store_game *back = NULL;
 
-	g.variant = "size=5";
-	g.white_id = a;
-	g.black_id = b;
-	g.challenger_id = a;
-	g.status = STORE_GAME_ACTIVE;
-	g.clock_settings = "3d+1d";
-	g.clock_white = 100;
-	g.clock_black = 200;
-	g.clock_turn_started = 300;
-	g.clock_side = 1;
-	g.remind_at = 400;
-	g.flag_fell_at = 500;
 	ck_assert_int_eq(store_game_create(st, &g, 10, &id, &err), 0);
 	ck_assert_int_eq(store_game_load(st, id, &back, &err), 1);
 	ck_assert_int_eq(back->clock_side, 1);
