@@ -137,7 +137,13 @@ START_TEST(test_rating_changes)
 	int64_t a = add_player("alice", 1), b = add_player("bob", 2);
 	int64_t g = make_game(a, b, STORE_GAME_FINISHED, 10);
 	int64_t h = make_game(a, b, STORE_GAME_FINISHED, 10);
-	struct store_rating_change c = { 0 }, *list = NULL;
+	struct store_rating_change c = {
+		.game_id = g, .player_id = b, .at = 500,
+		.r_before = 1500, .rd_before = 350, .vol_before = 0.06,
+		.r_after = 1662.3108939112807, .rd_after = 290.31896,
+		.vol_after = 0.059999,
+	};
+	struct store_rating_change *list = NULL;
 	size_t n = 99;
 	long steps;
 
@@ -145,15 +151,6 @@ START_TEST(test_rating_changes)
 	ck_assert_uint_eq(n, 0);
 	ck_assert_ptr_null(list);
 
-	c.game_id = g;
-	c.player_id = b;
-	c.r_before = 1500;
-	c.rd_before = 350;
-	c.vol_before = 0.06;
-	c.r_after = 1662.3108939112807;
-	c.rd_after = 290.31896;
-	c.vol_after = 0.059999;
-	c.at = 500;
 	ck_assert_int_eq(store_rating_change_add(st, &c, &err), 0);
 	c.player_id = a;
 	c.r_after = 1337.6891060887193;
