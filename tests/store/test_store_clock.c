@@ -421,26 +421,28 @@ END_TEST
 
 START_TEST(test_next_deadline)
 {
+	static const enum store_game_status status[] = {
+		STORE_GAME_ACTIVE, STORE_GAME_ACTIVE, STORE_GAME_FINISHED,
+		STORE_GAME_CHALLENGE,
+	};
 	int64_t a = add_player("alice", 1), b = add_player("bob", 2);
-	int64_t g1 = make_game(a, b, STORE_GAME_ACTIVE);
-	int64_t g2 = make_game(a, b, STORE_GAME_ACTIVE);
-	int64_t g3 = make_game(a, b, STORE_GAME_FINISHED);
-	int64_t g4 = make_game(a, b, STORE_GAME_CHALLENGE);
-	int64_t at = -1;
+	int64_t g[4], at = -1;
 
+	for (size_t k = 0; k < 4; k++)
+		g[k] = make_game(a, b, status[k]);
 	make_game(a, b, STORE_GAME_ACTIVE); /* no deadline */
 	ck_assert_int_eq(store_games_next_deadline(st, &at, &err), 0);
 	ck_assert_int_eq(at, 0);
-	set_times(g1, 0, 500);
-	set_times(g3, 0, 100); /* not active: never due */
-	set_times(g4, 0, 50);
+	set_times(g[0], 0, 500);
+	set_times(g[2], 0, 100); /* not active: never due */
+	set_times(g[3], 0, 50);
 	ck_assert_int_eq(store_games_next_deadline(st, &at, &err), 1);
 	ck_assert_int_eq(at, 500);
-	set_times(g2, 0, 300);
+	set_times(g[1], 0, 300);
 	ck_assert_int_eq(store_games_next_deadline(st, &at, &err), 1);
 	ck_assert_int_eq(at, 300);
 	/* a reminder is not a deadline */
-	set_times(g1, 200, 500);
+	set_times(g[0], 200, 500);
 	ck_assert_int_eq(store_games_next_deadline(st, &at, &err), 1);
 	ck_assert_int_eq(at, 300);
 }
