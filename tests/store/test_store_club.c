@@ -291,27 +291,28 @@ END_TEST
 START_TEST(test_game_club)
 {
 	int64_t a = add_player("alice", 1), b = add_player("bob", 2);
-	int64_t g1 = make_game(a, b, STORE_GAME_ACTIVE, 10);
-	int64_t g2 = make_game(a, b, STORE_GAME_ACTIVE, 10);
-	int64_t g3 = make_game(a, b, STORE_GAME_ACTIVE, 10), season = 0;
+	int64_t g[3], season = 0;
 	struct store_game_club gc = { 0 }, back;
+
+	for (size_t k = 0; k < 3; k++)
+		g[k] = make_game(a, b, STORE_GAME_ACTIVE, 10);
 
 	ck_assert_int_eq(store_league_season_add(st, "spring", 1, 100, 200, 50,
 						 &season, &err), 0);
 	memset(&back, 0x55, sizeof(back));
-	ck_assert_int_eq(store_game_club_get(st, g1, &back, &err), 0);
-	ck_assert_int_eq(back.game_id, g1);
+	ck_assert_int_eq(store_game_club_get(st, g[0], &back, &err), 0);
+	ck_assert_int_eq(back.game_id, g[0]);
 	ck_assert_ptr_null(back.ladder);
 	ck_assert_int_eq(back.season_id, 0);
 	ck_assert(!back.rated);
 	ck_assert_int_eq(back.applied_at, 0);
 
-	gc.game_id = g1;
+	gc.game_id = g[0];
 	gc.ladder = "main";
 	gc.rated = true;
 	ck_assert_int_eq(store_game_club_set(st, &gc, &err), 0);
-	ck_assert_int_eq(store_game_club_get(st, g1, &back, &err), 1);
-	ck_assert_int_eq(back.game_id, g1);
+	ck_assert_int_eq(store_game_club_get(st, g[0], &back, &err), 1);
+	ck_assert_int_eq(back.game_id, g[0]);
 	ck_assert_str_eq(back.ladder, "main");
 	ck_assert_int_eq(back.season_id, 0);
 	ck_assert_int_eq(back.group_no, 0);
@@ -324,19 +325,19 @@ START_TEST(test_game_club)
 	gc.ladder = "other";
 	gc.rated = false;
 	ck_assert_int_eq(store_game_club_set(st, &gc, &err), 1);
-	ck_assert_int_eq(store_game_club_get(st, g1, &back, &err), 1);
+	ck_assert_int_eq(store_game_club_get(st, g[0], &back, &err), 1);
 	ck_assert_str_eq(back.ladder, "main");
 	ck_assert(back.rated);
 	store_game_club_clear(&back);
 
 	/* a league game: season and group */
 	memset(&gc, 0, sizeof(gc));
-	gc.game_id = g2;
+	gc.game_id = g[1];
 	gc.season_id = season;
 	gc.group_no = 2;
 	gc.applied_at = 0;
 	ck_assert_int_eq(store_game_club_set(st, &gc, &err), 0);
-	ck_assert_int_eq(store_game_club_get(st, g2, &back, &err), 1);
+	ck_assert_int_eq(store_game_club_get(st, g[1], &back, &err), 1);
 	ck_assert_ptr_null(back.ladder);
 	ck_assert_int_eq(back.season_id, season);
 	ck_assert_int_eq(back.group_no, 2);
@@ -349,10 +350,10 @@ START_TEST(test_game_club)
 	memset(&gc, 0, sizeof(gc));
 	gc.ladder = "main";
 	ck_usage(store_game_club_set(st, &gc, &err));
-	gc.game_id = g3 + 10;
+	gc.game_id = g[2] + 10;
 	ck_usage(store_game_club_set(st, &gc, &err));
 	ck_assert_ptr_nonnull(strstr(err, "no game"));
-	gc.game_id = g3;
+	gc.game_id = g[2];
 	gc.ladder = NULL;
 	ck_usage(store_game_club_set(st, &gc, &err));
 	gc.ladder = "Main";
@@ -369,7 +370,7 @@ START_TEST(test_game_club)
 	ck_usage(store_game_club_set(st, &gc, &err));
 	ck_assert_ptr_nonnull(strstr(err, "no league season"));
 	ck_assert_int_eq(count("game_club"), 2);
-	ck_assert_int_eq(store_game_club_get(st, g3, &back, &err), 0);
+	ck_assert_int_eq(store_game_club_get(st, g[2], &back, &err), 0);
 
 	/* the schema's own checks; a game's link goes with the game */
 	ck_schema_refuses("INSERT INTO game_club (game_id) VALUES (3)");
