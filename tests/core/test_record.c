@@ -362,10 +362,15 @@ START_TEST(t_record_errors)
 	f = parse_error(V1_HEAD "e5-a1\n",
 		CORE_ERR_RECORD, 3, RECORD_FAULT_PLY_UNNUMBERED);
 	ck_assert_uint_eq(f.ply, 1);
-	/* The code words name every fault. */
-	for (int k = 0; k < RECORD_FAULT_COUNT; k++)
-		ck_assert_str_ne(record_fault_name((enum record_fault)k),
-				 "unknown");
+	/* The code words name every fault, each its own. */
+	for (int k = 0; k < RECORD_FAULT_COUNT; k++) {
+		const char *name = record_fault_name((enum record_fault)k);
+
+		ck_assert_str_ne(name, "unknown");
+		for (int j = 0; j < k; j++)
+			ck_assert_str_ne(name,
+					 record_fault_name((enum record_fault)j));
+	}
 	ck_assert_str_eq(record_fault_name(RECORD_FAULT_PLY_ILLEGAL),
 			 "ply_illegal");
 	ck_assert_str_eq(record_fault_name(RECORD_FAULT_COUNT), "unknown");
