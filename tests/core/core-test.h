@@ -108,4 +108,31 @@ static inline size_t read_source(const char *rel, char *buf, size_t size)
 	buf[len] = '\0';
 	return len;
 }
+/* A buffer of n bytes for a text a test is about to write. */
+static inline char *ck_alloc(size_t n)
+{
+	char *buf = malloc(n);
+
+	ck_assert_ptr_nonnull(buf);
+	return buf;
+}
+
+/* A formatter that said it would write n bytes wrote (`got`) all n, and
+ * nothing more: buf ends at n. */
+static inline void ck_wrote(const char *buf, size_t got, size_t n)
+{
+	ck_assert_uint_eq(got, n);
+	ck_assert_uint_eq(strlen(buf), n);
+}
+
+/* A version-1 record of four plies with a swap, as both record formats'
+ * tests read and write it; its result line follows. */
+#define V1_SWAP_GAME \
+	"ashes-record 1\n" \
+	"variant: size=5 tax=removed swap\n" \
+	"1. e5-a1\n" \
+	"2. swap\n" \
+	"3. e5-i9\n" \
+	"4. a1xi9\n"
+
 #endif

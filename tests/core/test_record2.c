@@ -263,13 +263,7 @@ END_TEST
 START_TEST(t_version1_reads)
 {
 	const char *v1 =
-		"ashes-record 1\n"
-		"variant: size=5 tax=removed swap\n"
-		"1. e5-a1\n"
-		"2. swap\n"
-		"3. e5-i9\n"
-		"4. a1xi9\n"
-		"result: white (resignation)\n";
+		V1_SWAP_GAME "result: white (resignation)\n";
 	struct record2 rec, back;
 	struct core_record out;
 	struct record2_fault f;
@@ -401,6 +395,23 @@ START_TEST(t_replay_legal_and_illegal)
 }
 END_TEST
 
+/* full_text with two edits claims a result its moves do not give: refused
+ * at the header `tag`. */
+static void ck_mismatch(const char *from1, const char *to1, const char *from2,
+			const char *to2, const char *tag)
+{
+	char *a = edit(full_text, from1, to1), *b = edit(a, from2, to2);
+	char header[32];
+	struct record2_fault f;
+
+	snprintf(header, sizeof(header), "%s: ", tag);
+	f = replay_fails(b, RECORD2_ERR_RESULT_MISMATCH,
+			 line_of(full_text, header));
+	ck_assert_str_eq(f.tag, tag);
+	free(a);
+	free(b);
+}
+
 /* The Result and Termination tags must follow from the moves. */
 START_TEST(t_replay_result)
 {
@@ -410,22 +421,11 @@ START_TEST(t_replay_result)
 	char *a, *b;
 
 	/* Another winner than the moves made. */
-	a = edit(full_text, "Result: 0-1", "Result: 1-0");
-	b = edit(a, "result: 0-1", "result: 1-0");
-	f = replay_fails(b, RECORD2_ERR_RESULT_MISMATCH,
-			 line_of(full_text, "Result: "));
-	ck_assert_str_eq(f.tag, "Result");
-	free(a);
-	free(b);
+	ck_mismatch("Result: 0-1", "Result: 1-0", "result: 0-1", "result: 1-0",
+		    "Result");
 	/* Another way. */
-	a = edit(full_text, "Termination: elimination",
-		 "Termination: resignation");
-	b = edit(a, "(elimination)", "(resignation)");
-	f = replay_fails(b, RECORD2_ERR_RESULT_MISMATCH,
-			 line_of(full_text, "Termination: "));
-	ck_assert_str_eq(f.tag, "Termination");
-	free(a);
-	free(b);
+	ck_mismatch("Termination: elimination", "Termination: resignation",
+		    "(elimination)", "(resignation)", "Termination");
 	/* Still running, says the game; not so, say the moves. */
 	a = edit(full_text, "Result: 0-1", "Result: *");
 	b = edit(a, "Termination: elimination", "Termination: ongoing");

@@ -127,25 +127,27 @@ START_TEST(t_errors_plies)
 	parse_fails(HEAD "1. pass\n" ONGOING, RECORD2_ERR_MOVE, 6);
 	parse_fails(HEAD "1. e5-a1 (forced)\n" ONGOING, RECORD2_ERR_MOVE, 6);
 	parse_fails(HEAD "1. e5-a1\n2. Swap\n" ONGOING, RECORD2_ERR_MOVE, 7);
-	/* Annotations. */
-	parse_fails(HEAD "1. e5-a1 {}\n" ONGOING, RECORD2_ERR_ANNOTATION, 6);
-	parse_fails(HEAD "1. e5-a1 {at=" AT "\n" ONGOING,
-		    RECORD2_ERR_ANNOTATION, 6);
-	parse_fails(HEAD "1. e5-a1  {at=" AT "}\n" ONGOING,
-		    RECORD2_ERR_ANNOTATION, 6);
-	parse_fails(HEAD "1. e5-a1 {at=" AT "} \n" ONGOING,
-		    RECORD2_ERR_ANNOTATION, 6);
-	parse_fails(HEAD "1. e5-a1 {at=" AT "  sha256=" SHA "}\n" ONGOING,
-		    RECORD2_ERR_ANNOTATION, 6);
-	parse_fails(HEAD "1. e5-a1 {at=" AT " key=" KEY_W "}\n" ONGOING,
-		    RECORD2_ERR_ANNOTATION, 6); /* out of order */
-	parse_fails(HEAD "1. e5-a1 {at=" AT " at=" AT "}\n" ONGOING,
-		    RECORD2_ERR_ANNOTATION, 6); /* twice */
-	parse_fails(HEAD "1. e5-a1 {by=white}\n" ONGOING,
-		    RECORD2_ERR_ANNOTATION, 6); /* unknown */
-	parse_fails(HEAD "1. e5-a1 {ply=1}\n" ONGOING,
-		    RECORD2_ERR_ANNOTATION, 6); /* not on a ply */
-	parse_fails(HEAD "1. e5-a1 {at}\n" ONGOING, RECORD2_ERR_ANNOTATION, 6);
+	/* Annotations on the first ply (line 6) that do not read. */
+	{
+		static const char *const bad_notes[] = {
+			HEAD "1. e5-a1 {}\n" ONGOING,
+			HEAD "1. e5-a1 {at=" AT "\n" ONGOING,
+			HEAD "1. e5-a1  {at=" AT "}\n" ONGOING,
+			HEAD "1. e5-a1 {at=" AT "} \n" ONGOING,
+			HEAD "1. e5-a1 {at=" AT "  sha256=" SHA "}\n" ONGOING,
+			/* out of order */
+			HEAD "1. e5-a1 {at=" AT " key=" KEY_W "}\n" ONGOING,
+			/* twice */
+			HEAD "1. e5-a1 {at=" AT " at=" AT "}\n" ONGOING,
+			HEAD "1. e5-a1 {by=white}\n" ONGOING, /* unknown */
+			HEAD "1. e5-a1 {ply=1}\n" ONGOING, /* not on a ply */
+			HEAD "1. e5-a1 {at}\n" ONGOING,
+		};
+
+		for (size_t i = 0; i < sizeof(bad_notes) / sizeof(bad_notes[0]);
+		     i++)
+			parse_fails(bad_notes[i], RECORD2_ERR_ANNOTATION, 6);
+	}
 	parse_fails("ashes-record 2\nVariant: size=5 tax=removed\n"
 		    "TimeControl: days:3\nResult: *\nTermination: ongoing\n\n"
 		    "1. e5-a1 {clock=086400}\n" ONGOING,

@@ -279,37 +279,49 @@ START_TEST(test_no_touching_up_to_size_9)
 }
 END_TEST
 
+/* The position and its drawing the hand-made boards below share; the
+ * buffer is freed after each test. */
+static struct core_position board_pos;
+static struct buf board_out = BUF_INIT;
+
+/* board_pos drawn afresh. */
+static const char *drawn(void)
+{
+	buf_reset(&board_out);
+	render_board(&board_pos, &board_out);
+	return buf_str(&board_out);
+}
+
+static void board_teardown(void)
+{
+	buf_free(&board_out);
+	pt_teardown();
+}
+
 /* The exact look of two small boards: names at both ends, "." empty,
  * the stacks' labels on their cells; three-digit stacks as markers with
  * a legend naming their cells. */
 START_TEST(test_board_n3_exact)
 {
-	struct core_position pos;
-	struct buf out = BUF_INIT;
-
-	pt_start(&pos, 3);
-	render_board(&pos, &out);
-	ck_assert_str_eq(buf_str(&out),
+	pt_start(&board_pos, 3);
+	ck_assert_str_eq(drawn(),
 			 "    c5  .   .   .  e5\n"
 			 "  b4  .   .   .   .  e4\n"
 			 "a3  .   .   .   .   .  e3\n"
 			 "  a2  .   .   .   .  d2\n"
 			 "    a1  .   .   .  c1\n");
-	pos.stack[core_cell_parse(pos.geom, "a1", 2)] = 1;
-	pos.stack[core_cell_parse(pos.geom, "e5", 2)] = 3;
-	pos.stack[core_cell_parse(pos.geom, "e3", 2)] = 12;
-	pos.stack[core_cell_parse(pos.geom, "c1", 2)] = -2;
-	pos.stack[core_cell_parse(pos.geom, "a3", 2)] = -123;
-	buf_reset(&out);
-	render_board(&pos, &out);
-	ck_assert_str_eq(buf_str(&out),
+	pt_put(&board_pos, "a1", 1);
+	pt_put(&board_pos, "e5", 3);
+	pt_put(&board_pos, "e3", 12);
+	pt_put(&board_pos, "c1", -2);
+	pt_put(&board_pos, "a3", -123);
+	ck_assert_str_eq(drawn(),
 			 "    c5  .   .   W3 e5\n"
 			 "  b4  .   .   .   .  e4\n"
 			 "a3  *1  .   .   .  W12 e3\n"
 			 "  a2  .   .   .   .  d2\n"
 			 "    a1  W1  .   B2 c1\n"
 			 "*1 = B123 (a3)\n");
-	buf_free(&out);
 }
 END_TEST
 
@@ -317,16 +329,13 @@ END_TEST
  * middle row's name right against its first cell's column. */
 START_TEST(test_board_n13_rows)
 {
-	struct core_position pos;
-	struct buf out = BUF_INIT;
 	const char *s;
 
-	pt_start(&pos, 13);
-	pos.stack[core_cell_parse(pos.geom, "a13", 3)] = -12;
-	pos.stack[core_cell_parse(pos.geom, "b13", 3)] = 3;
-	pos.stack[core_cell_parse(pos.geom, "y13", 3)] = 45;
-	render_board(&pos, &out);
-	s = buf_str(&out);
+	pt_start(&board_pos, 13);
+	pt_put(&board_pos, "a13", -12);
+	pt_put(&board_pos, "b13", 3);
+	pt_put(&board_pos, "y13", 45);
+	s = drawn();
 	ck_assert_ptr_nonnull(strstr(s, "\n"
 				     "a13B12 W3 .  .  .  .  .  .  .  .  .  .  .  "
 				     ".  .  .  .  .  .  .  .  .  .  . W45\n"));
@@ -334,11 +343,8 @@ START_TEST(test_board_n13_rows)
 	ck_assert_int_eq(pt_widest_line(s), 78);
 	/* The 12-stack the opening grows on a13 steps aside from the name
 	 * when the cell beside it is empty. */
-	pos.stack[core_cell_parse(pos.geom, "b13", 3)] = 0;
-	buf_reset(&out);
-	render_board(&pos, &out);
-	ck_assert_ptr_nonnull(strstr(buf_str(&out), "\na13 B12.  .  .  "));
-	buf_free(&out);
+	pt_put(&board_pos, "b13", 0);
+	ck_assert_ptr_nonnull(strstr(drawn(), "\na13 B12.  .  .  "));
 }
 END_TEST
 
@@ -346,17 +352,15 @@ END_TEST
  * a two-digit stack there steps right, clear of both neighbours. */
 START_TEST(test_board_n9_middle_row)
 {
-	struct core_position pos;
-	struct buf out = BUF_INIT;
+	const char *s;
 
-	pt_start(&pos, 9);
-	pos.stack[core_cell_parse(pos.geom, "a9", 2)] = 16;
-	pos.stack[core_cell_parse(pos.geom, "q9", 2)] = -16;
-	render_board(&pos, &out);
-	ck_assert_ptr_nonnull(strstr(buf_str(&out), "\na9 W16 .   .   "));
-	ck_assert_ptr_nonnull(strstr(buf_str(&out), "  .  B16 q9\n"));
-	ck_assert_int_eq(pt_widest_line(buf_str(&out)), 72);
-	buf_free(&out);
+	pt_start(&board_pos, 9);
+	pt_put(&board_pos, "a9", 16);
+	pt_put(&board_pos, "q9", -16);
+	s = drawn();
+	ck_assert_ptr_nonnull(strstr(s, "\na9 W16 .   .   "));
+	ck_assert_ptr_nonnull(strstr(s, "  .  B16 q9\n"));
+	ck_assert_int_eq(pt_widest_line(s), 72);
 }
 END_TEST
 
@@ -407,7 +411,7 @@ START_TEST(test_key_under_board)
 }
 END_TEST
 
-TEST_MAIN("board", "board", pt_setup, pt_teardown, 60,
+TEST_MAIN("board", "board", pt_setup, board_teardown, 60,
 	  test_every_cell_found_by_its_names, test_full_board_rows,
 	  test_widths, test_no_touching_up_to_size_9, test_board_n3_exact,
 	  test_board_n13_rows, test_board_n9_middle_row, test_key_under_board)

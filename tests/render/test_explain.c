@@ -121,79 +121,95 @@ START_TEST(t_rules)
 }
 END_TEST
 
-START_TEST(t_sight_and_size)
+/* A refused move and the sentence for it, in a size-5 position with
+ * these stacks and taxes. */
+struct why_case {
+	const char *stacks;
+	int tax_w, tax_b;
+	enum core_color to_move;
+	const char *move, *want;
+};
+
+static void ck_why(const struct why_case *cases, size_t n)
 {
 	struct core_position p;
 
-	pos_of(&p, 5, "a1=W1 c3=B1 e9=B1", 0, 0, CORE_WHITE);
-	ck_assert_str_eq(why(&p, "a1-d4"),
-			 "d4 is not visible from a1: c3 is in the way");
-	ck_assert_str_eq(why(&p, "a1-b3"),
-			 "b3 is not visible from a1: it is not on one of the six lines through a1");
-	ck_assert_str_eq(why(&p, "b2-d4"),
-			 "d4 is not visible from b2: c3 is in the way");
-	pos_of(&p, 5, "d4=W2 e9=B1", 0, 0, CORE_WHITE);
-	ck_assert_str_eq(why(&p, "d4-d4"),
-			 "d4-d4 does not go anywhere: a move must end on another cell than d4");
-	pos_of(&p, 5, "d4=W2 b2=B3", 0, 0, CORE_WHITE);
-	ck_assert_str_eq(why(&p, "d4-b2"),
-			 "the stack on b2 (3) is bigger than the moving stack (2)");
-	pos_of(&p, 5, "d4=W5 b2=W3 e9=B1", 0, 0, CORE_WHITE);
-	ck_assert_str_eq(why(&p, "d4xb2/2"),
-			 "the stack on b2 (3) is bigger than the moving part (2)");
-	pos_of(&p, 5, "a1=B1 e9=W1", 0, 0, CORE_WHITE);
-	ck_assert_str_eq(why(&p, "e5-a1"),
-			 "e5 is empty, so e5xa1 is a growth move, which needs an empty target, but a1 holds a stack (1)");
+	for (size_t i = 0; i < n; i++) {
+		pos_of(&p, 5, cases[i].stacks, cases[i].tax_w, cases[i].tax_b,
+		       cases[i].to_move);
+		ck_assert_str_eq(why(&p, cases[i].move), cases[i].want);
+	}
+}
+
+START_TEST(t_sight_and_size)
+{
+	static const struct why_case cases[] = {
+		{ "a1=W1 c3=B1 e9=B1", 0, 0, CORE_WHITE, "a1-d4",
+		  "d4 is not visible from a1: c3 is in the way" },
+		{ "a1=W1 c3=B1 e9=B1", 0, 0, CORE_WHITE, "a1-b3",
+		  "b3 is not visible from a1: it is not on one of the six lines through a1" },
+		{ "a1=W1 c3=B1 e9=B1", 0, 0, CORE_WHITE, "b2-d4",
+		  "d4 is not visible from b2: c3 is in the way" },
+		{ "d4=W2 e9=B1", 0, 0, CORE_WHITE, "d4-d4",
+		  "d4-d4 does not go anywhere: a move must end on another cell than d4" },
+		{ "d4=W2 b2=B3", 0, 0, CORE_WHITE, "d4-b2",
+		  "the stack on b2 (3) is bigger than the moving stack (2)" },
+		{ "d4=W5 b2=W3 e9=B1", 0, 0, CORE_WHITE, "d4xb2/2",
+		  "the stack on b2 (3) is bigger than the moving part (2)" },
+		{ "a1=B1 e9=W1", 0, 0, CORE_WHITE, "e5-a1",
+		  "e5 is empty, so e5xa1 is a growth move, which needs an empty target, but a1 holds a stack (1)" },
+	};
+
+	ck_why(cases, sizeof(cases) / sizeof(cases[0]));
 }
 END_TEST
 
 START_TEST(t_growth_and_tax)
 {
-	struct core_position p;
+	static const struct why_case cases[] = {
+		{ "", 0, 0, CORE_WHITE, "d4-e4",
+		  "d4 is empty, so d4-e4 is a growth move, which must go away from the centre, but e4 (distance 1) is no farther out than d4 (distance 1)" },
+		{ "", 4, 0, CORE_WHITE, "e5-a1",
+		  "growing from e5 to a1 gains 4 pieces, but white's tax is 4, which would leave 0: a new stack needs at least 1 piece" },
+		{ "", 0, 2, CORE_BLACK, "d4-c3",
+		  "growing from d4 to c3 gains 1 piece, but black's tax is 2, which would leave -1: a new stack needs at least 1 piece" },
+		{ "d4=W5 e9=B1", 2, 0, CORE_WHITE, "d4-b2/2",
+		  "the part of 2 pieces must pay white's tax of 2 on arriving at b2, which would leave 0: a new stack needs at least 1 piece" },
+		{ "d4=W5 b2=B1 e9=B1", 1, 0, CORE_WHITE, "d4xb2/1",
+		  "the part of 1 piece must pay white's tax of 1 on arriving at b2, which would leave 0: a new stack needs at least 1 piece" },
+		{ "a1=W2 e9=B1", 0, 0, CORE_WHITE, "a1-e5",
+		  "the stack on a1 (2) cannot move in to e5: it would lose 5 pieces (1, plus 4 for coming 4 steps closer to the centre), but it has only 2" },
+		{ "a1=W1 e9=B1", 0, 0, CORE_WHITE, "a1-b2",
+		  "the stack on a1 (1) cannot move in to b2: it would lose 2 pieces (1, plus 1 for coming 1 step closer to the centre), but it has only 1" },
+	};
 
-	pos_of(&p, 5, "", 0, 0, CORE_WHITE);
-	ck_assert_str_eq(why(&p, "d4-e4"),
-			 "d4 is empty, so d4-e4 is a growth move, which must go away from the centre, but e4 (distance 1) is no farther out than d4 (distance 1)");
-	pos_of(&p, 5, "", 4, 0, CORE_WHITE);
-	ck_assert_str_eq(why(&p, "e5-a1"),
-			 "growing from e5 to a1 gains 4 pieces, but white's tax is 4, which would leave 0: a new stack needs at least 1 piece");
-	pos_of(&p, 5, "", 0, 2, CORE_BLACK);
-	ck_assert_str_eq(why(&p, "d4-c3"),
-			 "growing from d4 to c3 gains 1 piece, but black's tax is 2, which would leave -1: a new stack needs at least 1 piece");
-	pos_of(&p, 5, "d4=W5 e9=B1", 2, 0, CORE_WHITE);
-	ck_assert_str_eq(why(&p, "d4-b2/2"),
-			 "the part of 2 pieces must pay white's tax of 2 on arriving at b2, which would leave 0: a new stack needs at least 1 piece");
-	pos_of(&p, 5, "d4=W5 b2=B1 e9=B1", 1, 0, CORE_WHITE);
-	ck_assert_str_eq(why(&p, "d4xb2/1"),
-			 "the part of 1 piece must pay white's tax of 1 on arriving at b2, which would leave 0: a new stack needs at least 1 piece");
-	pos_of(&p, 5, "a1=W2 e9=B1", 0, 0, CORE_WHITE);
-	ck_assert_str_eq(why(&p, "a1-e5"),
-			 "the stack on a1 (2) cannot move in to e5: it would lose 5 pieces (1, plus 4 for coming 4 steps closer to the centre), but it has only 2");
-	pos_of(&p, 5, "a1=W1 e9=B1", 0, 0, CORE_WHITE);
-	ck_assert_str_eq(why(&p, "a1-b2"),
-			 "the stack on a1 (1) cannot move in to b2: it would lose 2 pieces (1, plus 1 for coming 1 step closer to the centre), but it has only 1");
+	ck_why(cases, sizeof(cases) / sizeof(cases[0]));
 }
 END_TEST
 
 START_TEST(t_parts_and_owner)
 {
+	static const struct why_case cases[] = {
+		{ "d4=W5 b2=B2 a1=W1 e9=B1", 0, 0, CORE_WHITE, "d4-c3/5",
+		  "d4-c3/5 names the whole stack on d4: leave the count off (d4-c3)" },
+		{ "d4=W5 b2=B2 a1=W1 e9=B1", 0, 0, CORE_WHITE, "d4xb2/5",
+		  "d4xb2/5 names the whole stack on d4: leave the count off (d4xb2)" },
+		{ "d4=W5 b2=B2 a1=W1 e9=B1", 0, 0, CORE_WHITE, "a1-b1/1",
+		  "a1-b1/1 names the whole stack on a1: leave the count off (a1-b1)" },
+		{ "d4=W5 b2=B2 a1=W1 e9=B1", 0, 0, CORE_WHITE, "d4-c3/7",
+		  "d4-c3/7 asks for 7 pieces, but the stack on d4 has only 5" },
+		{ "d4=W5 b2=B2 a1=W1 e9=B1", 0, 0, CORE_WHITE, "d4-c3/0",
+		  "d4-c3/0 moves no pieces: a part must have at least 1 piece" },
+		{ "d4=W5 b2=B2 a1=W1 e9=B1", 0, 0, CORE_WHITE, "e5-f6/2",
+		  "e5 is empty, so there is nothing to split: a growth move from e5 is written without a count (e5-f6)" },
+		{ "d4=W5 b2=B2 a1=W1 e9=B1", 0, 0, CORE_WHITE, "b2-a1",
+		  "the stack on b2 (2) is black's, and it is white's turn" },
+	};
 	struct core_position p;
 
+	ck_why(cases, sizeof(cases) / sizeof(cases[0]));
+	/* the last position, with the other side to move */
 	pos_of(&p, 5, "d4=W5 b2=B2 a1=W1 e9=B1", 0, 0, CORE_WHITE);
-	ck_assert_str_eq(why(&p, "d4-c3/5"),
-			 "d4-c3/5 names the whole stack on d4: leave the count off (d4-c3)");
-	ck_assert_str_eq(why(&p, "d4xb2/5"),
-			 "d4xb2/5 names the whole stack on d4: leave the count off (d4xb2)");
-	ck_assert_str_eq(why(&p, "a1-b1/1"),
-			 "a1-b1/1 names the whole stack on a1: leave the count off (a1-b1)");
-	ck_assert_str_eq(why(&p, "d4-c3/7"),
-			 "d4-c3/7 asks for 7 pieces, but the stack on d4 has only 5");
-	ck_assert_str_eq(why(&p, "d4-c3/0"),
-			 "d4-c3/0 moves no pieces: a part must have at least 1 piece");
-	ck_assert_str_eq(why(&p, "e5-f6/2"),
-			 "e5 is empty, so there is nothing to split: a growth move from e5 is written without a count (e5-f6)");
-	ck_assert_str_eq(why(&p, "b2-a1"),
-			 "the stack on b2 (2) is black's, and it is white's turn");
 	p.to_move = CORE_BLACK;
 	core_position_refresh(&p);
 	ck_assert_str_eq(why(&p, "d4-c3"),

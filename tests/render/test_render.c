@@ -122,6 +122,19 @@ START_TEST(test_moves_cut_growth_last)
 }
 END_TEST
 
+/* A move list for pos: `list` counts n moves and writes exactly want. */
+static void ck_moves(size_t (*list)(const struct core_position *,
+				    struct buf *),
+		     const struct core_position *pos, size_t n,
+		     const char *want)
+{
+	struct buf out = BUF_INIT;
+
+	ck_assert_uint_eq(list(pos, &out), n);
+	ck_assert_str_eq(buf_str(&out), want);
+	buf_free(&out);
+}
+
 /* One move per line for a player (`moves GAME`): the stacks first, by
  * source, the whole stack before its parts, targets in reading order;
  * swap; growth last. */
@@ -132,12 +145,11 @@ START_TEST(test_moves_lines)
 	const char *s;
 
 	pt_position_p(&pos);
-	ck_assert_uint_eq(render_legal_moves_lines(&pos, &out), 18);
-	ck_assert_str_eq(buf_str(&out),
-			 "a1-a2\na1xa3\na1-b1\n"
-			 "e3xa3\ne3-d2\ne3-e4\n"
-			 "e5xa1\ne5-b2\ne5-c3\ne5-c5\ne5-d4\ne5-d5\ne5xe3\ne5-e4\n"
-			 "e5xa1/1\ne5xe3/1\ne5xa1/2\ne5xe3/2\n");
+	ck_moves(render_legal_moves_lines, &pos, 18,
+		 "a1-a2\na1xa3\na1-b1\n"
+		 "e3xa3\ne3-d2\ne3-e4\n"
+		 "e5xa1\ne5-b2\ne5-c3\ne5-c5\ne5-d4\ne5-d5\ne5xe3\ne5-e4\n"
+		 "e5xa1/1\ne5xe3/1\ne5xa1/2\ne5xe3/2\n");
 	/* Growth after the stack's moves. */
 	pt_start(&pos, 3);
 	pt_play(&pos, "c3-a1");
@@ -312,13 +324,11 @@ START_TEST(test_moves_plain)
 	struct buf out = BUF_INIT;
 
 	pt_position_p(&pos);
-	ck_assert_uint_eq(render_legal_moves_plain(&pos, &out), 18);
-	ck_assert_str_eq(buf_str(&out),
-			 "a1-a2\na1-b1\na1xa3\n"
-			 "e3-d2\ne3-e4\ne3xa3\n"
-			 "e5-b2\ne5-c3\ne5-c5\ne5-d4\ne5-d5\ne5-e4\n"
-			 "e5xa1\ne5xa1/1\ne5xa1/2\ne5xe3\ne5xe3/1\ne5xe3/2\n");
-	buf_reset(&out);
+	ck_moves(render_legal_moves_plain, &pos, 18,
+		 "a1-a2\na1-b1\na1xa3\n"
+		 "e3-d2\ne3-e4\ne3xa3\n"
+		 "e5-b2\ne5-c3\ne5-c5\ne5-d4\ne5-d5\ne5-e4\n"
+		 "e5xa1\ne5xa1/1\ne5xa1/2\ne5xe3\ne5xe3/1\ne5xe3/2\n");
 	pt_start(&pos, 5);
 	ck_assert_uint_eq(render_legal_moves_plain(&pos, &out), 384);
 	buf_free(&out);

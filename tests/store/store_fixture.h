@@ -124,4 +124,15 @@ static inline long long count(const char *table)
 	return test_query_int(test_db, sql);
 }
 
+/* A listing gave `want` games and, when id is not 0, the one at `at` is
+ * game id; the rows are freed for the next listing. */
+static inline void ck_games(struct store_game **list, size_t n, size_t want,
+		     size_t at, int64_t id)
+{
+	ck_assert_uint_eq(n, want);
+	if (id != 0)
+		ck_assert_int_eq((*list)[at].id, id);
+	store_rows_free(list, n, sizeof(**list), store_game_clear);
+}
+
 #endif

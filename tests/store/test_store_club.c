@@ -291,27 +291,28 @@ END_TEST
 START_TEST(test_game_club)
 {
 	int64_t a = add_player("alice", 1), b = add_player("bob", 2);
-	int64_t g1 = make_game(a, b, STORE_GAME_ACTIVE, 10);
-	int64_t g2 = make_game(a, b, STORE_GAME_ACTIVE, 10);
-	int64_t g3 = make_game(a, b, STORE_GAME_ACTIVE, 10), season = 0;
+	int64_t g[3], season = 0;
 	struct store_game_club gc = { 0 }, back;
+
+	for (size_t k = 0; k < 3; k++)
+		g[k] = make_game(a, b, STORE_GAME_ACTIVE, 10);
 
 	ck_assert_int_eq(store_league_season_add(st, "spring", 1, 100, 200, 50,
 						 &season, &err), 0);
 	memset(&back, 0x55, sizeof(back));
-	ck_assert_int_eq(store_game_club_get(st, g1, &back, &err), 0);
-	ck_assert_int_eq(back.game_id, g1);
+	ck_assert_int_eq(store_game_club_get(st, g[0], &back, &err), 0);
+	ck_assert_int_eq(back.game_id, g[0]);
 	ck_assert_ptr_null(back.ladder);
 	ck_assert_int_eq(back.season_id, 0);
 	ck_assert(!back.rated);
 	ck_assert_int_eq(back.applied_at, 0);
 
-	gc.game_id = g1;
+	gc.game_id = g[0];
 	gc.ladder = "main";
 	gc.rated = true;
 	ck_assert_int_eq(store_game_club_set(st, &gc, &err), 0);
-	ck_assert_int_eq(store_game_club_get(st, g1, &back, &err), 1);
-	ck_assert_int_eq(back.game_id, g1);
+	ck_assert_int_eq(store_game_club_get(st, g[0], &back, &err), 1);
+	ck_assert_int_eq(back.game_id, g[0]);
 	ck_assert_str_eq(back.ladder, "main");
 	ck_assert_int_eq(back.season_id, 0);
 	ck_assert_int_eq(back.group_no, 0);
@@ -324,19 +325,19 @@ START_TEST(test_game_club)
 	gc.ladder = "other";
 	gc.rated = false;
 	ck_assert_int_eq(store_game_club_set(st, &gc, &err), 1);
-	ck_assert_int_eq(store_game_club_get(st, g1, &back, &err), 1);
+	ck_assert_int_eq(store_game_club_get(st, g[0], &back, &err), 1);
 	ck_assert_str_eq(back.ladder, "main");
 	ck_assert(back.rated);
 	store_game_club_clear(&back);
 
 	/* a league game: season and group */
 	memset(&gc, 0, sizeof(gc));
-	gc.game_id = g2;
+	gc.game_id = g[1];
 	gc.season_id = season;
 	gc.group_no = 2;
 	gc.applied_at = 0;
 	ck_assert_int_eq(store_game_club_set(st, &gc, &err), 0);
-	ck_assert_int_eq(store_game_club_get(st, g2, &back, &err), 1);
+	ck_assert_int_eq(store_game_club_get(st, g[1], &back, &err), 1);
 	ck_assert_ptr_null(back.ladder);
 	ck_assert_int_eq(back.season_id, season);
 	ck_assert_int_eq(back.group_no, 2);
@@ -349,10 +350,10 @@ START_TEST(test_game_club)
 	memset(&gc, 0, sizeof(gc));
 	gc.ladder = "main";
 	ck_usage(store_game_club_set(st, &gc, &err));
-	gc.game_id = g3 + 10;
+	gc.game_id = g[2] + 10;
 	ck_usage(store_game_club_set(st, &gc, &err));
 	ck_assert_ptr_nonnull(strstr(err, "no game"));
-	gc.game_id = g3;
+	gc.game_id = g[2];
 	gc.ladder = NULL;
 	ck_usage(store_game_club_set(st, &gc, &err));
 	gc.ladder = "Main";
@@ -369,7 +370,7 @@ START_TEST(test_game_club)
 	ck_usage(store_game_club_set(st, &gc, &err));
 	ck_assert_ptr_nonnull(strstr(err, "no league season"));
 	ck_assert_int_eq(count("game_club"), 2);
-	ck_assert_int_eq(store_game_club_get(st, g3, &back, &err), 0);
+	ck_assert_int_eq(store_game_club_get(st, g[2], &back, &err), 0);
 
 	/* the schema's own checks; a game's link goes with the game */
 	ck_schema_refuses("INSERT INTO game_club (game_id) VALUES (3)");
@@ -525,6 +526,17 @@ START_TEST(test_league_seasons)
 }
 END_TEST
 
+/* A league member row: player, in season's group, division and seed. */
+static void ck_member(const struct store_league_member *r, int64_t player,
+		      int64_t season, int group, int division, int seed)
+{
+	ck_assert_int_eq(r->player_id, player);
+	ck_assert_int_eq(r->season_id, season);
+	ck_assert_int_eq(r->group_no, group);
+	ck_assert_int_eq(r->division, division);
+	ck_assert_int_eq(r->seed, seed);
+}
+
 START_TEST(test_league_members_and_games)
 {
 	int64_t a = add_player("alice", 1), b = add_player("bob", 2);
@@ -567,17 +579,9 @@ START_TEST(test_league_members_and_games)
 
 	ck_assert_int_eq(store_league_members(st, s1, &list, &n, &err), 0);
 	ck_assert_uint_eq(n, 3);
-	ck_assert_int_eq(list[0].player_id, b);
-	ck_assert_int_eq(list[0].season_id, s1);
-	ck_assert_int_eq(list[0].group_no, 1);
-	ck_assert_int_eq(list[0].division, 1);
-	ck_assert_int_eq(list[0].seed, 1);
-	ck_assert_int_eq(list[1].player_id, a);
-	ck_assert_int_eq(list[1].seed, 2);
-	ck_assert_int_eq(list[1].group_no, 1);
-	ck_assert_int_eq(list[2].player_id, d);
-	ck_assert_int_eq(list[2].group_no, 2);
-	ck_assert_int_eq(list[2].division, 2);
+	ck_member(&list[0], b, s1, 1, 1, 1);
+	ck_member(&list[1], a, s1, 1, 1, 2);
+	ck_member(&list[2], d, s1, 2, 2, 1);
 	free(list);
 
 	/* refused: group, division or seed below 1, no season, no player */

@@ -118,19 +118,27 @@ START_TEST(test_game_status_names)
 }
 END_TEST
 
+/* Game id's clock runs out at `at` (stored at time 20). */
+static void set_deadline(int64_t id, int64_t at)
+{
+	struct store_game *g = NULL;
+
+	ck_assert_int_eq(store_game_load(st, id, &g, &err), 1);
+	g->deadline_at = at;
+	ck_assert_int_eq(store_game_update(st, g, 20, &err), 0);
+	store_game_free(&g);
+}
+
 START_TEST(test_game_lists)
 {
-	struct store_game *list = NULL, *g = NULL;
+	int64_t a = add_player("Alice", 1), b = add_player("Bob", 2);
+	int64_t c = add_player("Carol", 3);
+	int64_t g1 = make_game(a, b, a, STORE_GAME_ACTIVE, 10);
+	int64_t g2 = make_game(b, a, b, STORE_GAME_ACTIVE, 11); /* same players */
+	int64_t g3 = make_game(c, 0, c, STORE_GAME_OPEN, 12);
+	int64_t g4 = make_game(a, c, c, STORE_GAME_CHALLENGE, 13);
+	struct store_game *list = NULL;
 	size_t n = 0;
-	int64_t a, b, c, g1, g2, g3, g4;
-
-	a = add_player("Alice", 1);
-	b = add_player("Bob", 2);
-	c = add_player("Carol", 3);
-	g1 = make_game(a, b, a, STORE_GAME_ACTIVE, 10);
-	g2 = make_game(b, a, b, STORE_GAME_ACTIVE, 11); /* same players */
-	g3 = make_game(c, 0, c, STORE_GAME_OPEN, 12);
-	g4 = make_game(a, c, c, STORE_GAME_CHALLENGE, 13);
 
 	ck_assert_int_eq(store_games_for_player(st, a, 0, &list, &n, &err), 0);
 	ck_assert_uint_eq(n, 3);
@@ -141,65 +149,42 @@ START_TEST(test_game_lists)
 	ck_assert_int_eq(store_games_for_player(st, a,
 						1u << STORE_GAME_ACTIVE,
 						&list, &n, &err), 0);
-	ck_assert_uint_eq(n, 2);
-	store_rows_free(&list, n, sizeof(*list), store_game_clear);
+	ck_games(&list, n, 2, 0, 0);
 	ck_assert_int_eq(store_games_for_player(st, c,
 						(1u << STORE_GAME_OPEN) |
 						(1u << STORE_GAME_CHALLENGE),
 						&list, &n, &err), 0);
-	ck_assert_uint_eq(n, 2);
-	store_rows_free(&list, n, sizeof(*list), store_game_clear);
+	ck_games(&list, n, 2, 0, 0);
 
 	/* one status through its index, a mask, paging */
 	ck_assert_int_eq(store_games_list(st, 1u << STORE_GAME_OPEN, 0, 0,
 					  &list, &n, &err), 0);
-	ck_assert_uint_eq(n, 1);
-	ck_assert_int_eq(list[0].id, g3);
-	store_rows_free(&list, n, sizeof(*list), store_game_clear);
+	ck_games(&list, n, 1, 0, g3);
 	ck_assert_int_eq(store_games_list(st, 0, 0, 2, &list, &n, &err), 0);
-	ck_assert_uint_eq(n, 2);
-	ck_assert_int_eq(list[1].id, g2);
-	store_rows_free(&list, n, sizeof(*list), store_game_clear);
+	ck_games(&list, n, 2, 1, g2);
 	ck_assert_int_eq(store_games_list(st, 0, g2, 0, &list, &n, &err), 0);
-	ck_assert_uint_eq(n, 2);
-	ck_assert_int_eq(list[0].id, g3);
-	store_rows_free(&list, n, sizeof(*list), store_game_clear);
+	ck_games(&list, n, 2, 0, g3);
 	ck_assert_int_eq(store_games_list(st, (1u << STORE_GAME_ACTIVE) |
 					  (1u << STORE_GAME_CHALLENGE), 0, 0,
 					  &list, &n, &err), 0);
-	ck_assert_uint_eq(n, 3);
-	store_rows_free(&list, n, sizeof(*list), store_game_clear);
+	ck_games(&list, n, 3, 0, 0);
 	ck_assert_int_eq(store_games_list(st, 1u << STORE_GAME_FINISHED, 0, 0,
 					  &list, &n, &err), 0);
 	ck_assert_uint_eq(n, 0);
 	ck_assert_ptr_null(list);
 
 	/* deadlines: only active games, due ones, earliest first */
-	ck_assert_int_eq(store_game_load(st, g2, &g, &err), 1);
-	g->deadline_at = 100;
-	ck_assert_int_eq(store_game_update(st, g, 20, &err), 0);
-	store_game_free(&g);
-	ck_assert_int_eq(store_game_load(st, g1, &g, &err), 1);
-	g->deadline_at = 90;
-	ck_assert_int_eq(store_game_update(st, g, 20, &err), 0);
-	store_game_free(&g);
-	ck_assert_int_eq(store_game_load(st, g3, &g, &err), 1);
-	g->deadline_at = 50; /* not active: never due */
-	ck_assert_int_eq(store_game_update(st, g, 20, &err), 0);
-	store_game_free(&g);
+	set_deadline(g2, 100);
+	set_deadline(g1, 90);
+	set_deadline(g3, 50); /* not active: never due */
 	ck_assert_int_eq(store_games_due(st, 89, 0, &list, &n, &err), 0);
 	ck_assert_uint_eq(n, 0);
 	ck_assert_int_eq(store_games_due(st, 95, 0, &list, &n, &err), 0);
-	ck_assert_uint_eq(n, 1);
-	ck_assert_int_eq(list[0].id, g1);
-	store_rows_free(&list, n, sizeof(*list), store_game_clear);
+	ck_games(&list, n, 1, 0, g1);
 	ck_assert_int_eq(store_games_due(st, 1000, 0, &list, &n, &err), 0);
-	ck_assert_uint_eq(n, 2);
-	ck_assert_int_eq(list[1].id, g2);
-	store_rows_free(&list, n, sizeof(*list), store_game_clear);
+	ck_games(&list, n, 2, 1, g2);
 	ck_assert_int_eq(store_games_due(st, 1000, 1, &list, &n, &err), 0);
-	ck_assert_uint_eq(n, 1);
-	store_rows_free(&list, n, sizeof(*list), store_game_clear);
+	ck_games(&list, n, 1, 0, 0);
 }
 END_TEST
 

@@ -149,6 +149,21 @@ static int64_t a_game(struct store *s)
 /* A picture with a NUL and high bytes: a blob, not a string. */
 static const char image[] = "<svg>\0\xff\xfe</svg>";
 
+/* An answer to a mail that held no command: text only, about no game. */
+static struct store_outbox_msg answer(void)
+{
+	struct store_outbox_msg m = {
+		.kind = STORE_OUTBOX_KIND_REPLY,
+		.recipient = "eve@example.org",
+		.message_id = "ashes.0.0.8.0.00aa@club.example",
+		.subject = "Re: Hello",
+		.auto_reply = true,
+		.body = "held no command\n",
+	};
+
+	return m;
+}
+
 /* A your-move mail in a game's thread, with html and picture. */
 static struct store_outbox_msg your_move(int64_t game)
 {
@@ -255,13 +270,7 @@ START_TEST(test_envelope_v2)
 					"AND typeof(image) = 'blob'"), 1);
 
 	/* an answer to a mail, text only, about no game */
-	memset(&m, 0, sizeof(m));
-	m.kind = STORE_OUTBOX_KIND_REPLY;
-	m.recipient = "eve@example.org";
-	m.message_id = "ashes.0.0.8.0.00aa@club.example";
-	m.subject = "Re: Hello";
-	m.auto_reply = true;
-	m.body = "held no command\n";
+	m = answer();
 	ck_assert_int_eq(store_outbox_enqueue(st, &m, 11, NULL, &err), 0);
 	ck_assert_int_eq(store_outbox_by_message_id(st, m.message_id, &r,
 						    &err), 1);
@@ -515,15 +524,9 @@ START_TEST(test_envelope_v1)
 	m.image_len = 0;
 	m.subject = "[ashes #1] alice vs bob \xe2\x80\x94 your move";
 	ck_assert_int_eq(store_outbox_enqueue(st, &m, 5, NULL, &err), 0);
-	memset(&m, 0, sizeof(m));
-	m.kind = STORE_OUTBOX_KIND_REPLY;
-	m.recipient = "eve@example.org";
-	m.message_id = "ashes.0.0.8.0.00aa@club.example";
-	m.subject = "Re: Hello";
+	m = answer();
 	m.in_reply_to = "t1@client.test";
 	m.references = "<t0@client.test> <t1@client.test>";
-	m.auto_reply = true;
-	m.body = "held no command\n";
 	ck_assert_int_eq(store_outbox_enqueue(st, &m, 6, NULL, &err), 0);
 	ck_assert_int_eq(store_outbox_list(st, STORE_OUTBOX_ALL, 0, 0, &v2,
 					   &n2, &err), 0);

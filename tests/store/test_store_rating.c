@@ -137,7 +137,13 @@ START_TEST(test_rating_changes)
 	int64_t a = add_player("alice", 1), b = add_player("bob", 2);
 	int64_t g = make_game(a, b, STORE_GAME_FINISHED, 10);
 	int64_t h = make_game(a, b, STORE_GAME_FINISHED, 10);
-	struct store_rating_change c = { 0 }, *list = NULL;
+	struct store_rating_change c = {
+		.game_id = g, .player_id = b, .at = 500,
+		.r_before = 1500, .rd_before = 350, .vol_before = 0.06,
+		.r_after = 1662.3108939112807, .rd_after = 290.31896,
+		.vol_after = 0.059999,
+	};
+	struct store_rating_change *list = NULL;
 	size_t n = 99;
 	long steps;
 
@@ -145,15 +151,6 @@ START_TEST(test_rating_changes)
 	ck_assert_uint_eq(n, 0);
 	ck_assert_ptr_null(list);
 
-	c.game_id = g;
-	c.player_id = b;
-	c.r_before = 1500;
-	c.rd_before = 350;
-	c.vol_before = 0.06;
-	c.r_after = 1662.3108939112807;
-	c.rd_after = 290.31896;
-	c.vol_after = 0.059999;
-	c.at = 500;
 	ck_assert_int_eq(store_rating_change_add(st, &c, &err), 0);
 	c.player_id = a;
 	c.r_after = 1337.6891060887193;
@@ -219,35 +216,32 @@ END_TEST
 START_TEST(test_rated_games_and_clear)
 {
 	int64_t a = add_player("alice", 1), b = add_player("bob", 2);
-	int64_t g1 = make_game(a, b, STORE_GAME_FINISHED, 10);
-	int64_t g2 = make_game(a, b, STORE_GAME_FINISHED, 10);
-	int64_t g3 = make_game(a, b, STORE_GAME_FINISHED, 10);
-	int64_t g4 = make_game(a, b, STORE_GAME_FINISHED, 10);
-	int64_t g5 = make_game(a, b, STORE_GAME_FINISHED, 10);
+	/* five finished club games; g[2] not rated, g[3] never applied */
+	static const bool rated[] = { true, true, false, true, true };
+	int64_t g[5];
 	struct store_rating r = { 0 };
 	struct store_rating_change c = { 0 };
 	int64_t *ids = NULL;
 	size_t n = 99;
 
-	link_game(g1, "main", 0, 0, true);
-	link_game(g2, "main", 0, 0, true);
-	link_game(g3, "main", 0, 0, false); /* not rated */
-	link_game(g4, "main", 0, 0, true);  /* not applied */
-	link_game(g5, "main", 0, 0, true);
+	for (size_t k = 0; k < 5; k++)
+		g[k] = make_game(a, b, STORE_GAME_FINISHED, 10);
+	for (size_t k = 0; k < 5; k++)
+		link_game(g[k], "main", 0, 0, rated[k]);
 	ck_assert_int_eq(store_rated_games(st, &ids, &n, &err), 0);
 	ck_assert_uint_eq(n, 0);
 	ck_assert_ptr_null(ids);
 
 	/* in the order applied, then by id */
-	ck_assert_int_eq(store_game_club_applied(st, g5, 100, &err), 0);
-	ck_assert_int_eq(store_game_club_applied(st, g2, 200, &err), 0);
-	ck_assert_int_eq(store_game_club_applied(st, g1, 200, &err), 0);
-	ck_assert_int_eq(store_game_club_applied(st, g3, 50, &err), 0);
+	ck_assert_int_eq(store_game_club_applied(st, g[4], 100, &err), 0);
+	ck_assert_int_eq(store_game_club_applied(st, g[1], 200, &err), 0);
+	ck_assert_int_eq(store_game_club_applied(st, g[0], 200, &err), 0);
+	ck_assert_int_eq(store_game_club_applied(st, g[2], 50, &err), 0);
 	ck_assert_int_eq(store_rated_games(st, &ids, &n, &err), 0);
 	ck_assert_uint_eq(n, 3);
-	ck_assert_int_eq(ids[0], g5);
-	ck_assert_int_eq(ids[1], g1);
-	ck_assert_int_eq(ids[2], g2);
+	ck_assert_int_eq(ids[0], g[4]);
+	ck_assert_int_eq(ids[1], g[0]);
+	ck_assert_int_eq(ids[2], g[1]);
 	free(ids);
 
 	/* clear: ratings and their history gone, the games still rated */
@@ -258,7 +252,7 @@ START_TEST(test_rated_games_and_clear)
 	ck_assert_int_eq(store_rating_set(st, &r, &err), 0);
 	r.player_id = b;
 	ck_assert_int_eq(store_rating_set(st, &r, &err), 0);
-	c.game_id = g5;
+	c.game_id = g[4];
 	c.player_id = a;
 	c.r_before = c.r_after = 1500;
 	c.rd_before = c.rd_after = 350;
