@@ -28,6 +28,28 @@ static inline struct command line(const char *text, int64_t thread)
 	return c;
 }
 
+/* The line text, in thread, reads as a command of kind; the command. */
+static inline struct command kind_is(const char *text, int64_t thread,
+				     enum command_kind kind)
+{
+	struct command c = line(text, thread);
+
+	ck_assert_msg(c.kind == kind, "%s: kind %d, not %d", text,
+		      (int)c.kind, (int)kind);
+	return c;
+}
+
+/* The line text, in thread, names game; the command. */
+static inline struct command game_is(const char *text, int64_t thread,
+				     int64_t game)
+{
+	struct command c = line(text, thread);
+
+	ck_assert_msg(c.game == game, "%s: game %lld, not %lld", text,
+		      (long long)c.game, (long long)game);
+	return c;
+}
+
 /* The mail (see parse) holds n commands. */
 static inline void count_is(const char *subject, const char *body,
 			    int64_t thread, size_t n)
@@ -39,9 +61,10 @@ static inline void count_is(const char *subject, const char *body,
 }
 
 /* The line text, in thread, is refused with err -- and with detail when
- * that is not NULL. */
-static inline void refused(const char *text, int64_t thread,
-			   enum command_error err, const char *detail)
+ * that is not NULL; the command. */
+static inline struct command refused(const char *text, int64_t thread,
+				     enum command_error err,
+				     const char *detail)
 {
 	struct command c = line(text, thread);
 
@@ -49,6 +72,7 @@ static inline void refused(const char *text, int64_t thread,
 		      (int)c.error, (int)err);
 	if (detail != NULL)
 		ck_assert_str_eq(c.detail, detail);
+	return c;
 }
 
 /* One line refused: see refused(). */

@@ -55,8 +55,7 @@ START_TEST(test_near_miss)
 	ck_assert_str_eq(command_near_keyword("rulez", 5, true), "rules");
 
 	/* the refusal of an unknown word carries the guess */
-	c = line("chalenge bob", 0);
-	ck_assert_int_eq(c.error, COMMAND_ERR_UNKNOWN);
+	c = refused("chalenge bob", 0, COMMAND_ERR_UNKNOWN, NULL);
 	ck_assert_str_eq(c.detail, "chalenge");
 	ck_assert_str_eq(c.suggestion, "challenge");
 	c = line("frobnicate", 0);
