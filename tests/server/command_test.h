@@ -50,6 +50,32 @@ static inline struct command game_is(const char *text, int64_t thread,
 	return c;
 }
 
+/* The mail (see parse) holds n commands, the one at i of kind; the list,
+ * which the caller frees. */
+static inline struct command_list parsed_as(const char *subject,
+					    const char *body, int64_t thread,
+					    size_t n, size_t i,
+					    enum command_kind kind)
+{
+	struct command_list l = parse(subject, body, thread);
+
+	ck_assert_uint_eq(l.count, n);
+	ck_assert_msg(l.items[i].kind == kind, "command %zu: kind %d, not %d",
+		      i, (int)l.items[i].kind, (int)kind);
+	return l;
+}
+
+/* The first command of the mail (see parse) is refused with err. */
+static inline void first_refused(const char *subject, const char *body,
+				 int64_t thread, enum command_error err)
+{
+	struct command_list l = parse(subject, body, thread);
+
+	ck_assert_msg(l.items[0].error == err, "error %d, not %d",
+		      (int)l.items[0].error, (int)err);
+	command_list_free(&l);
+}
+
 /* The mail (see parse) holds n commands. */
 static inline void count_is(const char *subject, const char *body,
 			    int64_t thread, size_t n)

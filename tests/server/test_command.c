@@ -135,49 +135,47 @@ END_TEST
 
 START_TEST(test_subject_commands)
 {
-	struct command_list l;
+	/* the one command a row's body holds (line 1) is of kind */
+	static const struct {
+		const char *subject, *body;
+		int64_t thread;
+		size_t count;
+		bool ignored;
+		enum command_kind kind;
+	} rows[] = {
+		/* No signature covers the Subject: it never runs, and the
+		 * reply is told when it read as a command. */
+		{ "register alice", "", 0, 0, true, COMMAND_INVALID },
+		/* The same command in the body: it runs from there, once. */
+		{ "Re: register alice", "register alice\n", 0, 1, false,
+		  COMMAND_REGISTER },
+		/* "Help!" in the Subject is the body's "help" */
+		{ "Help!", "help\n", 0, 1, false, COMMAND_HELP },
+		/* The outside test's case: body "board 2", Subject
+		 * "resign 2". */
+		{ "resign 2", "board 2\n", 0, 1, true, COMMAND_BOARD },
+		/* A subject that is no command is simply no command. */
+		{ "Hello there", "games\n", 0, 1, false, COMMAND_GAMES },
+		{ "Re: [ashes #3] alice vs bob", "board\n", 3, 1, false,
+		  COMMAND_BOARD },
+		{ "Re: [ashes #3] Board", "", 3, 0, true, COMMAND_INVALID },
+	};
 
-	/* No signature covers the Subject: it never runs, and the reply is
-	 * told when it read as a command. */
-	l = parse("register alice", "", 0);
-	ck_assert_uint_eq(l.count, 0);
-	ck_assert(l.subject_ignored);
-	command_list_free(&l);
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		struct command_list l = parse(rows[i].subject, rows[i].body,
+					      rows[i].thread);
 
-	/* The same command in the body: it runs from there, once. */
-	l = parse("Re: register alice", "register alice\n", 0);
-	ck_assert_uint_eq(l.count, 1);
-	ck_assert_int_eq(l.items[0].line, 1);
-	ck_assert(!l.subject_ignored);
-	command_list_free(&l);
-
-	/* "Help!" in the Subject is the body's "help" */
-	l = parse("Help!", "help\n", 0);
-	ck_assert_uint_eq(l.count, 1);
-	ck_assert(!l.subject_ignored);
-	command_list_free(&l);
-
-	/* The outside test's case: body "board 2", Subject "resign 2". */
-	l = parse("resign 2", "board 2\n", 0);
-	ck_assert_uint_eq(l.count, 1);
-	ck_assert_int_eq(l.items[0].kind, COMMAND_BOARD);
-	ck_assert(l.subject_ignored);
-	command_list_free(&l);
-
-	/* A subject that is no command is simply no command. */
-	l = parse("Hello there", "games\n", 0);
-	ck_assert_uint_eq(l.count, 1);
-	ck_assert(!l.subject_ignored);
-	command_list_free(&l);
-	l = parse("Re: [ashes #3] alice vs bob", "board\n", 3);
-	ck_assert_uint_eq(l.count, 1);
-	ck_assert_int_eq(l.items[0].line, 1);
-	ck_assert(!l.subject_ignored);
-	command_list_free(&l);
-	l = parse("Re: [ashes #3] Board", "", 3);
-	ck_assert_uint_eq(l.count, 0);
-	ck_assert(l.subject_ignored);
-	command_list_free(&l);
+		ck_assert_msg(l.count == rows[i].count, "%s: %zu commands",
+			      rows[i].subject, l.count);
+		ck_assert_msg(l.subject_ignored == rows[i].ignored,
+			      "%s: subject ignored %d", rows[i].subject,
+			      (int)l.subject_ignored);
+		if (l.count == 1) {
+			ck_assert_int_eq(l.items[0].line, 1);
+			ck_assert_int_eq(l.items[0].kind, rows[i].kind);
+		}
+		command_list_free(&l);
+	}
 }
 END_TEST
 
@@ -203,14 +201,10 @@ START_TEST(test_thread_confirmed)
 	ck_assert(!command_thread_confirmed(NULL, 0, 5));
 	/* headers name a game the text does not: a bare move is refused
 	 * with its own reason, and a command without GAME misses it. */
-	l = parse(NULL, "c3-e5\n", -1);
-	ck_assert_uint_eq(l.count, 1);
-	ck_assert_int_eq(l.items[0].kind, COMMAND_INVALID);
+	l = parsed_as(NULL, "c3-e5\n", -1, 1, 0, COMMAND_INVALID);
 	ck_assert_int_eq(l.items[0].error, COMMAND_ERR_THREAD_UNCONFIRMED);
 	command_list_free(&l);
-	l = parse(NULL, "resign\n", -1);
-	ck_assert_int_eq(l.items[0].error, COMMAND_ERR_MISSING_ARG);
-	command_list_free(&l);
+	first_refused(NULL, "resign\n", -1, COMMAND_ERR_MISSING_ARG);
 }
 END_TEST
 
@@ -218,24 +212,15 @@ START_TEST(test_account_commands)
 {
 	struct command_list l;
 
-	l = parse(NULL, "confirm abcd2345kz\nkey replace\n", 0);
-	ck_assert_uint_eq(l.count, 2);
-	ck_assert_int_eq(l.items[0].kind, COMMAND_CONFIRM);
+	l = parsed_as(NULL, "confirm abcd2345kz\nkey replace\n", 0, 2,
+		      0, COMMAND_CONFIRM);
 	ck_assert_str_eq(l.items[0].code, "ABCD2345KZ");
 	ck_assert_int_eq(l.items[1].kind, COMMAND_KEY_REPLACE);
 	command_list_free(&l);
-	l = parse(NULL, "confirm abc\n", 0);
-	ck_assert_int_eq(l.items[0].error, COMMAND_ERR_BAD_CODE);
-	command_list_free(&l);
-	l = parse(NULL, "confirm abc-def-ghi\n", 0);
-	ck_assert_int_eq(l.items[0].error, COMMAND_ERR_BAD_CODE);
-	command_list_free(&l);
-	l = parse(NULL, "key delete\n", 0);
-	ck_assert_int_eq(l.items[0].error, COMMAND_ERR_BAD_KEY_ACTION);
-	command_list_free(&l);
-	l = parse(NULL, "confirm\n", 0);
-	ck_assert_int_eq(l.items[0].error, COMMAND_ERR_MISSING_ARG);
-	command_list_free(&l);
+	first_refused(NULL, "confirm abc\n", 0, COMMAND_ERR_BAD_CODE);
+	first_refused(NULL, "confirm abc-def-ghi\n", 0, COMMAND_ERR_BAD_CODE);
+	first_refused(NULL, "key delete\n", 0, COMMAND_ERR_BAD_KEY_ACTION);
+	first_refused(NULL, "confirm\n", 0, COMMAND_ERR_MISSING_ARG);
 }
 END_TEST
 

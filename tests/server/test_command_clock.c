@@ -10,13 +10,15 @@ START_TEST(test_clock_options)
 {
 	struct command c;
 
-	c = kind_is("challenge bob clock=fischer:240h+36h/240h weekends=off", 0, COMMAND_CHALLENGE);
+	c = kind_is("challenge bob clock=fischer:240h+36h/240h weekends=off",
+		    0, COMMAND_CHALLENGE);
 	ck_assert_uint_eq(c.noptions, 2);
 	ck_assert_str_eq(c.options[0].key, "clock");
 	ck_assert_str_eq(c.options[0].value, "fischer:240h+36h/240h");
 	ck_assert_str_eq(c.options[1].key, "weekends");
 	ck_assert_str_eq(c.options[1].value, "off");
-	c = kind_is("challenge bob CLOCK=Days:3 size=7 vacation=no", 0, COMMAND_CHALLENGE);
+	c = kind_is("challenge bob CLOCK=Days:3 size=7 vacation=no",
+		    0, COMMAND_CHALLENGE);
 	ck_assert_uint_eq(c.noptions, 3);
 	ck_assert_str_eq(c.options[0].value, "days:3");
 	ck_assert_str_eq(c.options[2].key, "vacation");
