@@ -154,25 +154,31 @@ START_TEST(test_manifest)
 }
 END_TEST
 
+/* A multipart/signed part (boundary "b", LF line ends) signing the
+ * plain text "move 12 1 b2-b1" with micalg, its signature sig in
+ * base64. */
+#define SIGNED_LF(micalg, sig)						\
+	"Content-Type: multipart/signed; micalg=" micalg ";\n"		\
+	" protocol=\"application/pgp-signature\"; boundary=\"b\"\n"	\
+	"\n"								\
+	"--b\n"								\
+	"Content-Type: text/plain\n"					\
+	"\n"								\
+	"move 12 1 b2-b1\n"						\
+	"--b\n"								\
+	"Content-Type: application/pgp-signature\n"			\
+	"Content-Transfer-Encoding: base64\n"				\
+	"\n"								\
+	sig "\n"							\
+	"--b--\n"
+
 /* A PGP/MIME mail with LF line ends: what is signed is the part with
  * CRLF, without the CRLF before the boundary. */
 START_TEST(test_extract_mime)
 {
 	const char *mail =
 		"From: a@example.org\n"
-		"Content-Type: multipart/signed; micalg=pgp-sha256;\n"
-		" protocol=\"application/pgp-signature\"; boundary=\"b\"\n"
-		"\n"
-		"--b\n"
-		"Content-Type: text/plain\n"
-		"\n"
-		"move 12 1 b2-b1\n"
-		"--b\n"
-		"Content-Type: application/pgp-signature\n"
-		"Content-Transfer-Encoding: base64\n"
-		"\n"
-		"U0lH\n"
-		"--b--\n";
+		SIGNED_LF("pgp-sha256", "U0lH");
 	struct buf s = BUF_INIT, sig = BUF_INIT;
 	enum pgp_signed_kind kind;
 	const char *error;
@@ -457,19 +463,7 @@ START_TEST(test_public_mail)
 		"Content-Type: multipart/mixed; boundary=\"m\"\n"
 		"\n"
 		"--m\n"
-		"Content-Type: multipart/signed; micalg=pgp-sha512;\n"
-		" protocol=\"application/pgp-signature\"; boundary=\"b\"\n"
-		"\n"
-		"--b\n"
-		"Content-Type: text/plain\n"
-		"\n"
-		"move 12 1 b2-b1\n"
-		"--b\n"
-		"Content-Type: application/pgp-signature\n"
-		"Content-Transfer-Encoding: base64\n"
-		"\n"
-		"AAEC/w==\n"
-		"--b--\n"
+		SIGNED_LF("pgp-sha512", "AAEC/w==")
 		"--m\n"
 		"Content-Type: text/plain\n"
 		"\n"
