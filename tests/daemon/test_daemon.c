@@ -347,34 +347,35 @@ START_TEST(test_pidfile_stale_reclaimed)
 }
 END_TEST
 
+/* With NOTIFY_SOCKET naming socket (abstract: in the abstract
+ * namespace), daemon_notify(msg) sends msg there. */
+static void notify_arrives(const char *socket, bool abstract, const char *msg)
+{
+	int fd = notify_listen(socket, abstract);
+	char *got;
+
+	setenv("NOTIFY_SOCKET", socket, 1);
+	ck_assert_int_eq(daemon_notify(msg), 1);
+	got = notify_recv(fd, 1000);
+	ck_assert_str_eq(got, msg);
+	free(got);
+	close(fd);
+}
+
 /* -------------------------------------------------------------- notify */
 
 START_TEST(test_notify)
 {
 	char path[300], name[64];
-	char *got;
-	int fd;
 
 	unsetenv("NOTIFY_SOCKET");
 	ck_assert_int_eq(daemon_notify("READY=1"), 0);
 
 	snprintf(path, sizeof(path), "%s/notify", tmpdir);
-	fd = notify_listen(path, false);
-	setenv("NOTIFY_SOCKET", path, 1);
-	ck_assert_int_eq(daemon_notify("READY=1"), 1);
-	got = notify_recv(fd, 1000);
-	ck_assert_str_eq(got, "READY=1");
-	free(got);
-	close(fd);
+	notify_arrives(path, false, "READY=1");
 
 	snprintf(name, sizeof(name), "@ashesd-test-%ld", (long)getpid());
-	fd = notify_listen(name, true);
-	setenv("NOTIFY_SOCKET", name, 1);
-	ck_assert_int_eq(daemon_notify("STATUS=abstract"), 1);
-	got = notify_recv(fd, 1000);
-	ck_assert_str_eq(got, "STATUS=abstract");
-	free(got);
-	close(fd);
+	notify_arrives(name, true, "STATUS=abstract");
 
 	setenv("NOTIFY_SOCKET", "relative/path", 1);
 	ck_assert_int_lt(daemon_notify("READY=1"), 0);
