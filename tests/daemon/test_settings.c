@@ -182,6 +182,17 @@ START_TEST(test_inbound_and_server)
 }
 END_TEST
 
+/* The clock settings' vacation rules and how a timeout is claimed. */
+static void vacation_is(const struct server_clock_config *c, int start,
+			int earn, int cap, bool automatic, bool manual_claim)
+{
+	ck_assert_int_eq(c->vacation.start_days, start);
+	ck_assert_int_eq(c->vacation.earn_per_year, earn);
+	ck_assert_int_eq(c->vacation.cap_days, cap);
+	ck_assert(c->auto_vacation == automatic);
+	ck_assert(c->manual_claim == manual_claim);
+}
+
 /* The clocks' settings: [game] clock and weekends, and [clock], as the
  * service takes them (server_clock_config). */
 START_TEST(test_clock)
@@ -201,11 +212,7 @@ START_TEST(test_clock)
 	ck_assert_int_eq(c->reminder_hours[0], 48);
 	ck_assert_int_eq(c->reminder_hours[1], 12);
 	ck_assert_int_eq(c->reminder_hours[2], 0);
-	ck_assert_int_eq(c->vacation.start_days, 10);
-	ck_assert_int_eq(c->vacation.earn_per_year, 30);
-	ck_assert_int_eq(c->vacation.cap_days, 30);
-	ck_assert(c->auto_vacation);
-	ck_assert(!c->manual_claim);
+	vacation_is(c, 10, 30, 30, true, false);
 	ck_assert_int_eq(c->outage_grace, 6 * 3600);
 	config_free(&cfg);
 
@@ -225,11 +232,7 @@ START_TEST(test_clock)
 	ck_assert_int_eq(c->reminder_hours[1], 24);
 	ck_assert_int_eq(c->reminder_hours[2], 6);
 	ck_assert_int_eq(c->reminder_hours[3], 1);
-	ck_assert_int_eq(c->vacation.start_days, 0);
-	ck_assert_int_eq(c->vacation.earn_per_year, 365);
-	ck_assert_int_eq(c->vacation.cap_days, 7);
-	ck_assert(!c->auto_vacation);
-	ck_assert(c->manual_claim);
+	vacation_is(c, 0, 365, 7, false, true);
 	ck_assert_int_eq(c->outage_grace, 5400);
 	config_free(&cfg);
 
