@@ -39,6 +39,18 @@ static inline struct command kind_is(const char *text, int64_t thread,
 	return c;
 }
 
+/* The line text, in thread, reads as a command of kind for game; the
+ * command. */
+static inline struct command command_is(const char *text, int64_t thread,
+					enum command_kind kind, int64_t game)
+{
+	struct command c = kind_is(text, thread, kind);
+
+	ck_assert_msg(c.game == game, "%s: game %lld, not %lld", text,
+		      (long long)c.game, (long long)game);
+	return c;
+}
+
 /* The line text, in thread, names game; the command. */
 static inline struct command game_is(const char *text, int64_t thread,
 				     int64_t game)

@@ -28,13 +28,10 @@ START_TEST(test_each_command)
 	c = kind_is("Challenge ANY", 0, COMMAND_CHALLENGE);
 	ck_assert_str_eq(c.name, "any");
 	ck_assert_uint_eq(c.noptions, 0);
-	c = kind_is("accept #12", 0, COMMAND_ACCEPT);
-	ck_assert_int_eq(c.game, 12);
-	c = kind_is("decline 3", 0, COMMAND_DECLINE);
-	ck_assert_int_eq(c.game, 3);
+	c = command_is("accept #12", 0, COMMAND_ACCEPT, 12);
+	c = command_is("decline 3", 0, COMMAND_DECLINE, 3);
 	c = kind_is("withdraw 4", 0, COMMAND_WITHDRAW);
-	c = kind_is("move 12 7 C3-E5/2", 0, COMMAND_MOVE);
-	ck_assert_int_eq(c.game, 12);
+	c = command_is("move 12 7 C3-E5/2", 0, COMMAND_MOVE, 12);
 	ck_assert_int_eq(c.ply, 7);
 	ck_assert_str_eq(c.move, "c3-e5/2");
 	ck_assert(!c.bare);
@@ -54,8 +51,7 @@ START_TEST(test_each_command)
 	c = kind_is("history 12", 0, COMMAND_HISTORY);
 	c = kind_is("games", 0, COMMAND_GAMES);
 	c = kind_is("observe 12", 0, COMMAND_OBSERVE);
-	c = kind_is("unobserve #12", 0, COMMAND_UNOBSERVE);
-	ck_assert_int_eq(c.game, 12);
+	c = command_is("unobserve #12", 0, COMMAND_UNOBSERVE, 12);
 }
 END_TEST
 
@@ -73,18 +69,15 @@ START_TEST(test_bare_moves)
 	c = kind_is("swap", 9, COMMAND_MOVE);
 	ck_assert_str_eq(c.move, "swap");
 	ck_assert_int_eq(c.game, 9);
-	c = kind_is("swap 4", 0, COMMAND_MOVE);
-	ck_assert_int_eq(c.game, 4);
+	c = command_is("swap 4", 0, COMMAND_MOVE, 4);
 	/* Outside a thread, a bare move has no game. */
 	c = kind_is("e5-e7", 0, COMMAND_INVALID);
 	ck_assert_int_eq(c.error, COMMAND_ERR_NO_GAME);
 	refused("swap", 0, COMMAND_ERR_NO_GAME, NULL);
 	/* Game-only commands take the thread's game when it is left off. */
-	c = kind_is("board", 12, COMMAND_BOARD);
-	ck_assert_int_eq(c.game, 12);
+	c = command_is("board", 12, COMMAND_BOARD, 12);
 	c = game_is("draw offer", 12, 12);
-	c = kind_is("preview e5-e7", 12, COMMAND_PREVIEW);
-	ck_assert_int_eq(c.game, 12);
+	c = command_is("preview e5-e7", 12, COMMAND_PREVIEW, 12);
 }
 END_TEST
 
@@ -276,11 +269,9 @@ START_TEST(test_new_commands)
 	ck_assert_str_eq(c.options[0].value, "None");
 	c = kind_is("settings", 0, COMMAND_SETTINGS);
 
-	c = kind_is("message 12 Good game, well played!", 0, COMMAND_MESSAGE);
-	ck_assert_int_eq(c.game, 12);
+	c = command_is("message 12 Good game, well played!", 0, COMMAND_MESSAGE, 12);
 	ck_assert_str_eq(c.note, "Good game, well played!");
-	c = kind_is("Message #7:   see you   ", 0, COMMAND_MESSAGE);
-	ck_assert_int_eq(c.game, 7);
+	c = command_is("Message #7:   see you   ", 0, COMMAND_MESSAGE, 7);
 	ck_assert_str_eq(c.note, "see you");
 	/* a note is a sentence: any number of words */
 	c = line("message 3 one two three four five six seven eight nine ten "
@@ -296,8 +287,7 @@ START_TEST(test_new_commands)
 	c = kind_is("Decline UNDO 12", 0, COMMAND_UNDO);
 	ck_assert_int_eq(c.undo, COMMAND_UNDO_DECLINE);
 	/* in the game's thread the game may be left off */
-	c = kind_is("offer undo", 5, COMMAND_UNDO);
-	ck_assert_int_eq(c.game, 5);
+	c = command_is("offer undo", 5, COMMAND_UNDO, 5);
 	/* the same words for a draw */
 	c = kind_is("offer draw 12", 0, COMMAND_DRAW);
 	ck_assert_int_eq(c.draw, COMMAND_DRAW_OFFER);
@@ -308,8 +298,7 @@ START_TEST(test_new_commands)
 	ck_assert_int_eq(c.draw, COMMAND_DRAW_DECLINE);
 	/* accept and decline still answer challenges */
 	c = kind_is("accept 12", 0, COMMAND_ACCEPT);
-	c = kind_is("decline", 9, COMMAND_DECLINE);
-	ck_assert_int_eq(c.game, 9);
+	c = command_is("decline", 9, COMMAND_DECLINE, 9);
 	/* a keyword with a sentence's mark after it is the keyword */
 	c = kind_is("Help!", 0, COMMAND_HELP);
 	c = kind_is("games?", 0, COMMAND_GAMES);

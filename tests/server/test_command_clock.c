@@ -74,10 +74,8 @@ START_TEST(test_claim_and_timezone)
 {
 	struct command c;
 
-	c = kind_is("claim 12", 0, COMMAND_CLAIM);
-	ck_assert_int_eq(c.game, 12);
-	c = kind_is("claim", 7, COMMAND_CLAIM);
-	ck_assert_int_eq(c.game, 7);
+	c = command_is("claim 12", 0, COMMAND_CLAIM, 12);
+	c = command_is("claim", 7, COMMAND_CLAIM, 7);
 	refused("claim", 0, COMMAND_ERR_MISSING_ARG, NULL);
 	/* a zone name is case-sensitive: the value keeps its case */
 	c = kind_is("set timezone America/New_York", 0, COMMAND_SET);
