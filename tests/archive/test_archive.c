@@ -154,37 +154,55 @@ START_TEST(test_manifest)
 }
 END_TEST
 
+/* A multipart/signed part (boundary "b", LF line ends) signing the
+ * plain text "move 12 1 b2-b1" with micalg, its signature sig in
+ * base64. */
+#define SIGNED_LF(micalg, sig)						\
+	"Content-Type: multipart/signed; micalg=" micalg ";\n"		\
+	" protocol=\"application/pgp-signature\"; boundary=\"b\"\n"	\
+	"\n"								\
+	"--b\n"								\
+	"Content-Type: text/plain\n"					\
+	"\n"								\
+	"move 12 1 b2-b1\n"						\
+	"--b\n"								\
+	"Content-Type: application/pgp-signature\n"			\
+	"Content-Transfer-Encoding: base64\n"				\
+	"\n"								\
+	sig "\n"							\
+	"--b--\n"
+
+/* pgp_export_signed() of the len bytes of mail succeeds with kind, the
+ * signed bytes and the signature (both exact, "" for none). */
+static void exported_as(const char *mail, size_t len,
+			enum pgp_signed_kind kind, const char *signed_text,
+			const char *signature)
+{
+	struct buf s = BUF_INIT, sig = BUF_INIT;
+	enum pgp_signed_kind got;
+	const char *error;
+
+	ck_assert_int_eq(pgp_export_signed(mail, len, &got, &s, &sig, &error),
+			 0);
+	ck_assert_int_eq(got, kind);
+	ck_assert_uint_eq(s.len, strlen(signed_text));
+	ck_assert_str_eq(buf_str(&s), signed_text);
+	ck_assert_uint_eq(sig.len, strlen(signature));
+	ck_assert_str_eq(buf_str(&sig), signature);
+	buf_free(&s);
+	buf_free(&sig);
+}
+
 /* A PGP/MIME mail with LF line ends: what is signed is the part with
  * CRLF, without the CRLF before the boundary. */
 START_TEST(test_extract_mime)
 {
 	const char *mail =
 		"From: a@example.org\n"
-		"Content-Type: multipart/signed; micalg=pgp-sha256;\n"
-		" protocol=\"application/pgp-signature\"; boundary=\"b\"\n"
-		"\n"
-		"--b\n"
-		"Content-Type: text/plain\n"
-		"\n"
-		"move 12 1 b2-b1\n"
-		"--b\n"
-		"Content-Type: application/pgp-signature\n"
-		"Content-Transfer-Encoding: base64\n"
-		"\n"
-		"U0lH\n"
-		"--b--\n";
-	struct buf s = BUF_INIT, sig = BUF_INIT;
-	enum pgp_signed_kind kind;
-	const char *error;
+		SIGNED_LF("pgp-sha256", "U0lH");
 
-	ck_assert_int_eq(pgp_export_signed(mail, strlen(mail), &kind, &s, &sig,
-					   &error), 0);
-	ck_assert_int_eq(kind, PGP_SIGNED_MIME);
-	ck_assert_str_eq(buf_str(&s), "Content-Type: text/plain\r\n\r\n"
-			 "move 12 1 b2-b1");
-	ck_assert_str_eq(buf_str(&sig), "SIG");
-	buf_free(&s);
-	buf_free(&sig);
+	exported_as(mail, strlen(mail), PGP_SIGNED_MIME,
+		    "Content-Type: text/plain\r\n\r\nmove 12 1 b2-b1", "SIG");
 }
 END_TEST
 
@@ -207,26 +225,14 @@ START_TEST(test_extract_clear)
 		"abc\r\n"
 		"-----END PGP SIGNATURE-----\r\n"
 		"bye\r\n";
-	struct buf s = BUF_INIT, sig = BUF_INIT;
-	enum pgp_signed_kind kind;
-	const char *error;
 
-	ck_assert_int_eq(pgp_export_signed(mail, strlen(mail), &kind, &s, &sig,
-					   &error), 0);
-	ck_assert_int_eq(kind, PGP_SIGNED_CLEAR);
-	ck_assert_str_eq(buf_str(&s), "-----BEGIN PGP SIGNED MESSAGE-----\r\n"
-			 "Hash: SHA256\r\n\r\nmove 12 1 b2=b1\r\n"
-			 "-----BEGIN PGP SIGNATURE-----\r\n\r\nabc\r\n"
-			 "-----END PGP SIGNATURE-----\r\n");
-	ck_assert_uint_eq(sig.len, 0);
-	buf_free(&s);
+	exported_as(mail, strlen(mail), PGP_SIGNED_CLEAR,
+		    "-----BEGIN PGP SIGNED MESSAGE-----\r\n"
+		    "Hash: SHA256\r\n\r\nmove 12 1 b2=b1\r\n"
+		    "-----BEGIN PGP SIGNATURE-----\r\n\r\nabc\r\n"
+		    "-----END PGP SIGNATURE-----\r\n", "");
 	/* unsigned: nothing */
-	ck_assert_int_eq(pgp_export_signed("From: a@b\r\n\r\nhi\r\n", 17,
-					   &kind, &s, &sig, &error), 0);
-	ck_assert_int_eq(kind, PGP_SIGNED_NONE);
-	ck_assert_uint_eq(s.len, 0);
-	buf_free(&s);
-	buf_free(&sig);
+	exported_as("From: a@b\r\n\r\nhi\r\n", 17, PGP_SIGNED_NONE, "", "");
 }
 END_TEST
 
@@ -457,19 +463,7 @@ START_TEST(test_public_mail)
 		"Content-Type: multipart/mixed; boundary=\"m\"\n"
 		"\n"
 		"--m\n"
-		"Content-Type: multipart/signed; micalg=pgp-sha512;\n"
-		" protocol=\"application/pgp-signature\"; boundary=\"b\"\n"
-		"\n"
-		"--b\n"
-		"Content-Type: text/plain\n"
-		"\n"
-		"move 12 1 b2-b1\n"
-		"--b\n"
-		"Content-Type: application/pgp-signature\n"
-		"Content-Transfer-Encoding: base64\n"
-		"\n"
-		"AAEC/w==\n"
-		"--b--\n"
+		SIGNED_LF("pgp-sha512", "AAEC/w==")
 		"--m\n"
 		"Content-Type: text/plain\n"
 		"\n"

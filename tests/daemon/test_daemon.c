@@ -214,6 +214,24 @@ START_TEST(test_log_masks_config_passwords)
 }
 END_TEST
 
+/* The pid file at path holds pid. */
+static void pidfile_holds(const char *path, pid_t pid)
+{
+	pid_t got;
+
+	ck_assert_int_eq(pidfile_read(path, &got), 0);
+	ck_assert_int_eq(got, pid);
+}
+
+/* A pid file at path naming pid. */
+static void write_pid(const char *path, pid_t pid)
+{
+	char line[32];
+
+	snprintf(line, sizeof(line), "%ld\n", (long)pid);
+	daemon_test_write(path, line, 0644);
+}
+
 /* -------------------------------------------------------------- pidfile */
 
 START_TEST(test_pidfile_fresh_and_remove)
@@ -233,8 +251,7 @@ START_TEST(test_pidfile_fresh_and_remove)
 		ck_assert_str_eq(text, want);
 	}
 	free(text);
-	ck_assert_int_eq(pidfile_read(path, &pid), 0);
-	ck_assert_int_eq(pid, getpid());
+	pidfile_holds(path, getpid());
 	/* Only the owner removes it. */
 	ck_assert_int_lt(pidfile_remove(path, getpid() + 1), 0);
 	ck_assert_int_eq(access(path, F_OK), 0);
@@ -248,7 +265,7 @@ START_TEST(test_pidfile_live_refused)
 {
 	char path[300], line[64];
 	const char *error = NULL;
-	pid_t child, pid;
+	pid_t child;
 	int status;
 
 	/* A live process of our own name (a forked copy of this test). */
@@ -259,27 +276,24 @@ START_TEST(test_pidfile_live_refused)
 		_exit(0);
 	}
 	snprintf(path, sizeof(path), "%s/ashesd.pid", tmpdir);
-	snprintf(line, sizeof(line), "%ld\n", (long)child);
-	daemon_test_write(path, line, 0644);
+	write_pid(path, child);
 	ck_assert_int_lt(pidfile_create(path, getpid(), &error), 0);
 	snprintf(line, sizeof(line), "already running as pid %ld", (long)child);
 	ck_assert_msg(strstr(error, line) != NULL, "%s", error);
-	ck_assert_int_eq(pidfile_read(path, &pid), 0);
-	ck_assert_int_eq(pid, child); /* untouched */
+	pidfile_holds(path, child); /* untouched */
 	kill(child, SIGKILL);
 	waitpid(child, &status, 0);
 	/* Now it is stale. */
 	ck_assert_int_eq(pidfile_create(path, getpid(), &error), 0);
-	ck_assert_int_eq(pidfile_read(path, &pid), 0);
-	ck_assert_int_eq(pid, getpid());
+	pidfile_holds(path, getpid());
 }
 END_TEST
 
 START_TEST(test_pidfile_stale_reclaimed)
 {
-	char path[300], line[64];
+	char path[300];
 	const char *error = NULL;
-	pid_t child, pid;
+	pid_t child;
 	int status;
 
 	snprintf(path, sizeof(path), "%s/ashesd.pid", tmpdir);
@@ -289,11 +303,9 @@ START_TEST(test_pidfile_stale_reclaimed)
 	if (child == 0)
 		_exit(0);
 	waitpid(child, &status, 0);
-	snprintf(line, sizeof(line), "%ld\n", (long)child);
-	daemon_test_write(path, line, 0644);
+	write_pid(path, child);
 	ck_assert_msg(pidfile_create(path, getpid(), &error) == 0, "%s", error);
-	ck_assert_int_eq(pidfile_read(path, &pid), 0);
-	ck_assert_int_eq(pid, getpid());
+	pidfile_holds(path, getpid());
 
 	/* Garbage, and an empty file left by a crash. */
 	daemon_test_write(path, "not a pid\n", 0644);
@@ -323,11 +335,9 @@ START_TEST(test_pidfile_stale_reclaimed)
 		ck_assert_str_eq(comm, "sleep\n");
 		free(comm);
 	}
-	snprintf(line, sizeof(line), "%ld\n", (long)child);
-	daemon_test_write(path, line, 0644);
+	write_pid(path, child);
 	ck_assert_msg(pidfile_create(path, getpid(), &error) == 0, "%s", error);
-	ck_assert_int_eq(pidfile_read(path, &pid), 0);
-	ck_assert_int_eq(pid, getpid());
+	pidfile_holds(path, getpid());
 	kill(child, SIGKILL);
 	waitpid(child, &status, 0);
 
@@ -337,34 +347,35 @@ START_TEST(test_pidfile_stale_reclaimed)
 }
 END_TEST
 
+/* With NOTIFY_SOCKET naming socket (abstract: in the abstract
+ * namespace), daemon_notify(msg) sends msg there. */
+static void notify_arrives(const char *socket, bool abstract, const char *msg)
+{
+	int fd = notify_listen(socket, abstract);
+	char *got;
+
+	setenv("NOTIFY_SOCKET", socket, 1);
+	ck_assert_int_eq(daemon_notify(msg), 1);
+	got = notify_recv(fd, 1000);
+	ck_assert_str_eq(got, msg);
+	free(got);
+	close(fd);
+}
+
 /* -------------------------------------------------------------- notify */
 
 START_TEST(test_notify)
 {
 	char path[300], name[64];
-	char *got;
-	int fd;
 
 	unsetenv("NOTIFY_SOCKET");
 	ck_assert_int_eq(daemon_notify("READY=1"), 0);
 
 	snprintf(path, sizeof(path), "%s/notify", tmpdir);
-	fd = notify_listen(path, false);
-	setenv("NOTIFY_SOCKET", path, 1);
-	ck_assert_int_eq(daemon_notify("READY=1"), 1);
-	got = notify_recv(fd, 1000);
-	ck_assert_str_eq(got, "READY=1");
-	free(got);
-	close(fd);
+	notify_arrives(path, false, "READY=1");
 
 	snprintf(name, sizeof(name), "@ashesd-test-%ld", (long)getpid());
-	fd = notify_listen(name, true);
-	setenv("NOTIFY_SOCKET", name, 1);
-	ck_assert_int_eq(daemon_notify("STATUS=abstract"), 1);
-	got = notify_recv(fd, 1000);
-	ck_assert_str_eq(got, "STATUS=abstract");
-	free(got);
-	close(fd);
+	notify_arrives(name, true, "STATUS=abstract");
 
 	setenv("NOTIFY_SOCKET", "relative/path", 1);
 	ck_assert_int_lt(daemon_notify("READY=1"), 0);

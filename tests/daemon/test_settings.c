@@ -25,49 +25,66 @@ static void load(const char *text, struct config *cfg)
 	config_errors_free(&errors);
 }
 
+/* A [imap] or [smtp] url with its starttls setting, and the TLS mode
+ * (enum mail_tls or smtp_security) and port they make. */
+struct url_case {
+	const char *url, *starttls;
+	int mode;
+	unsigned port;
+};
+
+/* Load section (imap or smtp) with c's url and starttls, then rest. */
+static void load_url(const char *section, const struct url_case *c,
+		     const char *rest, struct config *cfg)
+{
+	char text[600];
+
+	snprintf(text, sizeof(text), "[%s]\nurl = %s\nstarttls = %s\n%s",
+		 section, c->url, c->starttls, rest);
+	load(text, cfg);
+}
+
+/* test_imap_source's (the first four) and test_smtp's. */
+static const struct url_case url_cases[] = {
+	{ "imaps://mx.example.org", "required", MAIL_TLS_IMPLICIT, 993 },
+	{ "imap://mx.example.org", "required", MAIL_TLS_STARTTLS, 143 },
+	{ "imap://mx.example.org:1143", "optional", MAIL_TLS_STARTTLS, 1143 },
+	{ "imap://127.0.0.1:10143", "no", MAIL_TLS_NONE, 10143 },
+	{ "smtps://mx.example.org", "required", SMTP_IMPLICIT_TLS, 465 },
+	{ "smtp://mx.example.org:587", "required", SMTP_STARTTLS_REQUIRED, 587 },
+	{ "smtp://mx.example.org", "optional", SMTP_STARTTLS_OPTIONAL, 25 },
+	{ "smtp://mx.example.org:2525", "no", SMTP_PLAIN, 2525 },
+};
+
 START_TEST(test_imap_source)
 {
-	static const struct {
-		const char *url, *starttls;
-		enum mail_tls tls;
-		unsigned port;
-	} cases[] = {
-		{ "imaps://mx.example.org", "required", MAIL_TLS_IMPLICIT, 993 },
-		{ "imap://mx.example.org", "required", MAIL_TLS_STARTTLS, 143 },
-		{ "imap://mx.example.org:1143", "optional", MAIL_TLS_STARTTLS, 1143 },
-		{ "imap://127.0.0.1:10143", "no", MAIL_TLS_NONE, 10143 },
-	};
+	const struct url_case *c = &url_cases[_i];
+	struct mail_source_settings set;
+	struct config cfg;
 
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		struct mail_source_settings set;
-		struct config cfg;
-		char text[600];
-
-		snprintf(text, sizeof(text),
-			 "[imap]\nurl = %s\nstarttls = %s\nuser = u\npassword = pw\n"
-			 "auth = plain\nmailbox = Games\narchive_folder = Done\n"
-			 "poll_interval = 2m\ntimeout = 20s\nreconnect_max = 90s\n"
-			 "tls_verify = no\n"
-			 "[smtp]\nurl = smtp://mx.example.org\nfrom = a@b.example\n",
-			 cases[i].url, cases[i].starttls);
-		load(text, &cfg);
-		settings_mail_source(&cfg, &set);
-		ck_assert_str_eq(set.backend, "imap");
-		ck_assert_str_eq(set.host, i == 3 ? "127.0.0.1" : "mx.example.org");
-		ck_assert_uint_eq(set.port, cases[i].port);
-		ck_assert_int_eq(set.tls, cases[i].tls);
-		ck_assert(set.tls_no_verify);
-		ck_assert_int_eq(set.auth, MAIL_SOURCE_AUTH_PLAIN);
-		ck_assert_str_eq(set.user, "u");
-		ck_assert_str_eq(set.password, "pw");
-		ck_assert_str_eq(set.mailbox, "Games");
-		ck_assert_str_eq(set.archive, "Done");
-		ck_assert_uint_eq(set.poll_ms, 120000);
-		ck_assert_uint_eq(set.timeout_ms, 20000);
-		ck_assert_uint_eq(set.backoff_max_ms, 90000);
-		ck_assert_ptr_null(set.path);
-		config_free(&cfg);
-	}
+	load_url("imap", c,
+		 "user = u\npassword = pw\n"
+		 "auth = plain\nmailbox = Games\narchive_folder = Done\n"
+		 "poll_interval = 2m\ntimeout = 20s\nreconnect_max = 90s\n"
+		 "tls_verify = no\n"
+		 "[smtp]\nurl = smtp://mx.example.org\nfrom = a@b.example\n",
+		 &cfg);
+	settings_mail_source(&cfg, &set);
+	ck_assert_str_eq(set.backend, "imap");
+	ck_assert_str_eq(set.host, _i == 3 ? "127.0.0.1" : "mx.example.org");
+	ck_assert_uint_eq(set.port, c->port);
+	ck_assert_int_eq(set.tls, c->mode);
+	ck_assert(set.tls_no_verify);
+	ck_assert_int_eq(set.auth, MAIL_SOURCE_AUTH_PLAIN);
+	ck_assert_str_eq(set.user, "u");
+	ck_assert_str_eq(set.password, "pw");
+	ck_assert_str_eq(set.mailbox, "Games");
+	ck_assert_str_eq(set.archive, "Done");
+	ck_assert_uint_eq(set.poll_ms, 120000);
+	ck_assert_uint_eq(set.timeout_ms, 20000);
+	ck_assert_uint_eq(set.backoff_max_ms, 90000);
+	ck_assert_ptr_null(set.path);
+	config_free(&cfg);
 }
 END_TEST
 
@@ -88,41 +105,26 @@ END_TEST
 
 START_TEST(test_smtp)
 {
-	static const struct {
-		const char *url, *starttls;
-		enum smtp_security security;
-		unsigned port;
-	} cases[] = {
-		{ "smtps://mx.example.org", "required", SMTP_IMPLICIT_TLS, 465 },
-		{ "smtp://mx.example.org:587", "required", SMTP_STARTTLS_REQUIRED, 587 },
-		{ "smtp://mx.example.org", "optional", SMTP_STARTTLS_OPTIONAL, 25 },
-		{ "smtp://mx.example.org:2525", "no", SMTP_PLAIN, 2525 },
-	};
+	const struct url_case *c = &url_cases[_i];
+	struct smtp_settings set;
+	struct config cfg;
 
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		struct smtp_settings set;
-		struct config cfg;
-		char text[600];
-
-		snprintf(text, sizeof(text),
-			 "[source]\ntype = maildir\nmaildir = /tmp\n"
-			 "[smtp]\nurl = %s\nstarttls = %s\nfrom = a@b.example\n"
-			 "user = s\npassword = spw\nhelo_name = ashes.example\n"
-			 "timeout = 45s\nca_file = /dev/null\n",
-			 cases[i].url, cases[i].starttls);
-		load(text, &cfg);
-		settings_smtp(&cfg, &set);
-		ck_assert_str_eq(set.host, "mx.example.org");
-		ck_assert_uint_eq(set.port, cases[i].port);
-		ck_assert_int_eq(set.security, cases[i].security);
-		ck_assert(!set.tls_no_verify);
-		ck_assert_str_eq(set.ca_file, "/dev/null");
-		ck_assert_str_eq(set.user, "s");
-		ck_assert_str_eq(set.password, "spw");
-		ck_assert_str_eq(set.helo_name, "ashes.example");
-		ck_assert_uint_eq(set.timeout_ms, 45000);
-		config_free(&cfg);
-	}
+	load_url("smtp", c,
+		 "from = a@b.example\n"
+		 "user = s\npassword = spw\nhelo_name = ashes.example\n"
+		 "timeout = 45s\nca_file = /dev/null\n"
+		 "[source]\ntype = maildir\nmaildir = /tmp\n", &cfg);
+	settings_smtp(&cfg, &set);
+	ck_assert_str_eq(set.host, "mx.example.org");
+	ck_assert_uint_eq(set.port, c->port);
+	ck_assert_int_eq(set.security, c->mode);
+	ck_assert(!set.tls_no_verify);
+	ck_assert_str_eq(set.ca_file, "/dev/null");
+	ck_assert_str_eq(set.user, "s");
+	ck_assert_str_eq(set.password, "spw");
+	ck_assert_str_eq(set.helo_name, "ashes.example");
+	ck_assert_uint_eq(set.timeout_ms, 45000);
+	config_free(&cfg);
 }
 END_TEST
 
@@ -180,6 +182,17 @@ START_TEST(test_inbound_and_server)
 }
 END_TEST
 
+/* The clock settings' vacation rules and how a timeout is claimed. */
+static void vacation_is(const struct server_clock_config *c, int start,
+			int earn, int cap, bool automatic, bool manual_claim)
+{
+	ck_assert_int_eq(c->vacation.start_days, start);
+	ck_assert_int_eq(c->vacation.earn_per_year, earn);
+	ck_assert_int_eq(c->vacation.cap_days, cap);
+	ck_assert(c->auto_vacation == automatic);
+	ck_assert(c->manual_claim == manual_claim);
+}
+
 /* The clocks' settings: [game] clock and weekends, and [clock], as the
  * service takes them (server_clock_config). */
 START_TEST(test_clock)
@@ -199,11 +212,7 @@ START_TEST(test_clock)
 	ck_assert_int_eq(c->reminder_hours[0], 48);
 	ck_assert_int_eq(c->reminder_hours[1], 12);
 	ck_assert_int_eq(c->reminder_hours[2], 0);
-	ck_assert_int_eq(c->vacation.start_days, 10);
-	ck_assert_int_eq(c->vacation.earn_per_year, 30);
-	ck_assert_int_eq(c->vacation.cap_days, 30);
-	ck_assert(c->auto_vacation);
-	ck_assert(!c->manual_claim);
+	vacation_is(c, 10, 30, 30, true, false);
 	ck_assert_int_eq(c->outage_grace, 6 * 3600);
 	config_free(&cfg);
 
@@ -223,11 +232,7 @@ START_TEST(test_clock)
 	ck_assert_int_eq(c->reminder_hours[1], 24);
 	ck_assert_int_eq(c->reminder_hours[2], 6);
 	ck_assert_int_eq(c->reminder_hours[3], 1);
-	ck_assert_int_eq(c->vacation.start_days, 0);
-	ck_assert_int_eq(c->vacation.earn_per_year, 365);
-	ck_assert_int_eq(c->vacation.cap_days, 7);
-	ck_assert(!c->auto_vacation);
-	ck_assert(c->manual_claim);
+	vacation_is(c, 0, 365, 7, false, true);
 	ck_assert_int_eq(c->outage_grace, 5400);
 	config_free(&cfg);
 
@@ -246,5 +251,15 @@ START_TEST(test_clock)
 }
 END_TEST
 
-TEST_MAIN("daemon_settings", "settings", NULL, NULL, 0, test_imap_source,
-	  test_dir_source, test_smtp, test_inbound_and_server, test_clock)
+int main(void)
+{
+	Suite *s = suite_create("daemon_settings");
+	TCase *tc = suite_add_tests(s, "settings", NULL, NULL, 0,
+				    TESTS(test_dir_source,
+					  test_inbound_and_server,
+					  test_clock));
+
+	tcase_add_loop_test(tc, test_imap_source, 0, 4);
+	tcase_add_loop_test(tc, test_smtp, 4, 8);
+	return test_run(s);
+}

@@ -78,6 +78,14 @@ static inline int inbox_count(const char *user)
 	       test_count_files(maildir(user, "", "cur"));
 }
 
+/* The locals nearly every test of the source works with. */
+#define IMAP_TEST_LOCALS                                                 \
+	struct mail_source_settings set;                                 \
+	struct mail_source_message msg;                                  \
+	struct mail_source *src;                                         \
+	struct events ev = { 0 };                                        \
+	const char *error __attribute__((unused))
+
 /* Save a message straight into a mailbox with doveadm (no Postfix). */
 static inline void doveadm_save(const char *user, const char *box,
 				const char *subject)
@@ -86,6 +94,19 @@ static inline void doveadm_save(const char *user, const char *box,
 				    "doveadm -c '%s/dovecot/dovecot.conf' save "
 				    "-u %s -m %s", subject, subject,
 				    test_stack.dir, user, box), 0);
+}
+
+/* Save prefix-1 .. prefix-n into user's INBOX, in that order. */
+static inline void save_numbered(const char *user, const char *prefix,
+				 int n)
+{
+	char subject[60];
+	int i;
+
+	for (i = 1; i <= n; i++) {
+		snprintf(subject, sizeof(subject), "%s-%d", prefix, i);
+		doveadm_save(user, "INBOX", subject);
+	}
 }
 
 static inline bool has_subject(const struct mail_source_message *msg,
@@ -113,6 +134,15 @@ static inline uint32_t next_is(struct mail_source *src,
 	return msg->uid;
 }
 
+/* One look at src (what it hands out, if anything, is dropped). */
+static inline enum mail_source_result next_now(struct mail_source *src)
+{
+	struct mail_source_message msg;
+	const char *error = NULL;
+
+	return mail_source_next(src, &msg, &error);
+}
+
 /* Mark message uid of src handled. */
 static inline void handled(struct mail_source *src, uint32_t uid)
 {
@@ -120,6 +150,21 @@ static inline void handled(struct mail_source *src, uint32_t uid)
 
 	ck_assert_msg(mail_source_mark_handled(src, uid, &error) == 0, "%s",
 		      error);
+}
+
+/* prefix-1 handed out and handled, then prefix-2 handed out into *msg
+ * (not handled); its uid. */
+static inline uint32_t first_handled_then_second(struct mail_source *src,
+						 struct mail_source_message *msg,
+						 const char *prefix)
+{
+	char subject[60];
+
+	snprintf(subject, sizeof(subject), "%s-1", prefix);
+	next_is(src, msg, subject);
+	handled(src, msg->uid);
+	snprintf(subject, sizeof(subject), "%s-2", prefix);
+	return next_is(src, msg, subject);
 }
 
 /* Wait for the next message (at most ms), handling NONE with wait(). */
@@ -138,6 +183,16 @@ next_within(struct mail_source *src, struct mail_source_message *msg,
 			return r;
 		mail_source_wait(src, 200, &error);
 	}
+}
+
+/* Within ms, the next message of src, into *msg, is the one with
+ * `subject`. */
+static inline void next_within_is(struct mail_source *src,
+				  struct mail_source_message *msg,
+				  unsigned int ms, const char *subject)
+{
+	ck_assert_int_eq(next_within(src, msg, ms), MAIL_SOURCE_MESSAGE);
+	ck_assert_msg(has_subject(msg, subject), "not \"%s\"", subject);
 }
 
 #endif

@@ -70,14 +70,55 @@ static void drop_into_maildir(const char *user, const char *subject)
 	fclose(f);
 }
 
+/* A mailbox of user's made (or deleted) with doveadm. */
+static void doveadm_mailbox(const char *verb, const char *user,
+			    const char *box)
+{
+	ck_assert_int_eq(test_shell("doveadm -c '%s/dovecot/dovecot.conf' "
+				    "mailbox %s -u %s %s", test_stack.dir,
+				    verb, user, box), 0);
+}
+
+/* A new mailbox of bob's holding prefix-a and prefix-b; the source
+ * opened on it with settings *set. */
+static struct mail_source *open_new_box(struct mail_source_settings *set,
+					struct events *ev, const char *box,
+					const char *prefix)
+{
+	char subject[60];
+
+	doveadm_mailbox("create", "bob", box);
+	snprintf(subject, sizeof(subject), "%s-a", prefix);
+	doveadm_save("bob", box, subject);
+	snprintf(subject, sizeof(subject), "%s-b", prefix);
+	doveadm_save("bob", box, subject);
+	settings_for(set, "bob", ev);
+	set->mailbox = box;
+	return open_source(set);
+}
+
+/* The source has nothing yet; then a child is forked that sleeps usec
+ * before the test's work (the caller's `if (pid == 0)` branch). */
+static pid_t quiet_then_fork(struct mail_source *src, useconds_t usec)
+{
+	struct mail_source_message msg;
+	const char *error = "";
+	int r;
+	pid_t pid;
+
+	r = mail_source_next(src, &msg, &error);
+	ck_assert_msg(r == MAIL_SOURCE_NONE, "next: %d %s", r, error);
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0)
+		usleep(usec);
+	return pid;
+}
+
 START_TEST(test_fetch_in_uid_order_and_archive)
 {
-	struct mail_source_settings set;
-	struct mail_source_message msg;
+	IMAP_TEST_LOCALS;
 	struct mail_source_state st;
-	struct mail_source *src;
-	struct events ev = { 0 };
-	const char *error;
 	bool seen[3] = { false, false, false };
 	uint32_t last = 0;
 	int i, j;
@@ -114,7 +155,7 @@ START_TEST(test_fetch_in_uid_order_and_archive)
 	}
 	ck_assert(seen[0] && seen[1] && seen[2]);
 	/* Looking again first archives the batch. */
-	ck_assert_int_eq(mail_source_next(src, &msg, &error), MAIL_SOURCE_NONE);
+	ck_assert_int_eq(next_now(src), MAIL_SOURCE_NONE);
 	mail_source_get_state(src, &st);
 	ck_assert_uint_eq(st.last_uid, last);
 	mail_source_close(&src);
@@ -146,26 +187,13 @@ END_TEST
 
 START_TEST(test_uidvalidity_change)
 {
-	struct mail_source_settings set;
-	struct mail_source_message msg;
+	IMAP_TEST_LOCALS;
 	struct mail_source_state st, saved;
-	struct mail_source *src;
-	struct events ev = { 0 };
-	const char *error;
 
-	ck_assert_int_eq(test_shell("doveadm -c '%s/dovecot/dovecot.conf' "
-				    "mailbox create -u bob Games",
-				    test_stack.dir), 0);
-	doveadm_save("bob", "Games", "v1-a");
-	doveadm_save("bob", "Games", "v1-b");
-	settings_for(&set, "bob", &ev);
-	set.mailbox = "Games";
-	src = open_source(&set);
-	ck_assert_int_eq(next_within(src, &msg, 1000), MAIL_SOURCE_MESSAGE);
-	ck_assert(has_subject(&msg, "v1-a"));
+	src = open_new_box(&set, &ev, "Games", "v1");
+	next_within_is(src, &msg, 1000, "v1-a");
 	handled(src, msg.uid);
-	ck_assert_int_eq(next_within(src, &msg, 1000), MAIL_SOURCE_MESSAGE);
-	ck_assert(has_subject(&msg, "v1-b"));
+	next_within_is(src, &msg, 1000, "v1-b");
 	handled(src, msg.uid);
 	mail_source_get_state(src, &saved);
 	ck_assert_uint_eq(saved.last_uid, 2);
@@ -174,15 +202,12 @@ START_TEST(test_uidvalidity_change)
 	/* Same state, same mailbox: nothing new, no rescan. */
 	src = open_source(&set);
 	mail_source_set_state(src, &saved);
-	ck_assert_int_eq(mail_source_next(src, &msg, &error), MAIL_SOURCE_NONE);
+	ck_assert_int_eq(next_now(src), MAIL_SOURCE_NONE);
 	mail_source_close(&src);
 
 	/* Recreate the mailbox: new UIDVALIDITY, UIDs start again at 1. */
-	ck_assert_int_eq(test_shell("doveadm -c '%s/dovecot/dovecot.conf' "
-				    "mailbox delete -u bob Games && "
-				    "doveadm -c '%s/dovecot/dovecot.conf' "
-				    "mailbox create -u bob Games",
-				    test_stack.dir, test_stack.dir), 0);
+	doveadm_mailbox("delete", "bob", "Games");
+	doveadm_mailbox("create", "bob", "Games");
 	doveadm_save("bob", "Games", "v2-a");
 	src = open_source(&set);
 	mail_source_set_state(src, &saved);
@@ -207,32 +232,17 @@ END_TEST
  * mailbox's message of the same UID, never handed out, to the archive. */
 START_TEST(test_mark_while_down_then_new_uidvalidity)
 {
-	struct mail_source_settings set;
-	struct mail_source_message msg;
-	struct mail_source *src;
-	struct events ev = { 0 };
-	const char *error;
+	IMAP_TEST_LOCALS;
 	uint32_t old_uid;
 	int got_a = 0, got_b = 0, i;
 
-	ck_assert_int_eq(test_shell("doveadm -c '%s/dovecot/dovecot.conf' "
-				    "mailbox create -u bob Recreated",
-				    test_stack.dir), 0);
-	doveadm_save("bob", "Recreated", "old-a");
-	doveadm_save("bob", "Recreated", "old-b");
-	settings_for(&set, "bob", &ev);
-	set.mailbox = "Recreated";
-	src = open_source(&set);
-	ck_assert_int_eq(next_within(src, &msg, 1000), MAIL_SOURCE_MESSAGE);
-	ck_assert(has_subject(&msg, "old-a"));
+	src = open_new_box(&set, &ev, "Recreated", "old");
+	next_within_is(src, &msg, 1000, "old-a");
 	old_uid = msg.uid;
 	/* The server goes away; the mailbox comes back recreated. */
 	ck_assert_int_eq(test_stack_cmd("restart-imap", NULL), 0);
-	ck_assert_int_eq(test_shell("doveadm -c '%s/dovecot/dovecot.conf' "
-				    "mailbox delete -u bob Recreated && "
-				    "doveadm -c '%s/dovecot/dovecot.conf' "
-				    "mailbox create -u bob Recreated",
-				    test_stack.dir, test_stack.dir), 0);
+	doveadm_mailbox("delete", "bob", "Recreated");
+	doveadm_mailbox("create", "bob", "Recreated");
 	doveadm_save("bob", "Recreated", "new-a");
 	doveadm_save("bob", "Recreated", "new-b");
 	/* Fetching old-b finds the connection gone ... */
@@ -262,20 +272,11 @@ END_TEST
  * the second message was handed out and before it was marked. */
 START_TEST(test_restart_in_the_middle_of_a_poll)
 {
-	struct mail_source_settings set;
-	struct mail_source_message msg;
+	IMAP_TEST_LOCALS;
 	struct mail_source_state st;
-	struct mail_source *src;
-	struct events ev = { 0 };
-	const char *error;
 	int got[6] = { 0 }, i, n = 0, tries = 0;
 
-	for (i = 1; i <= 5; i++) {
-		char subject[20];
-
-		snprintf(subject, sizeof(subject), "restart-%d", i);
-		doveadm_save("carol", "INBOX", subject);
-	}
+	save_numbered("carol", "restart", 5);
 	settings_for(&set, "carol", &ev);
 	src = open_source(&set);
 	while (n < 5 && tries++ < 200) {
@@ -341,11 +342,7 @@ END_TEST
 
 START_TEST(test_idle_wakes_on_delivery)
 {
-	struct mail_source_settings set;
-	struct mail_source_message msg;
-	struct mail_source *src;
-	struct events ev = { 0 };
-	const char *error;
+	IMAP_TEST_LOCALS;
 	uint64_t sent_at = 0, woke_at;
 	int pfd[2], r;
 	pid_t pid;
@@ -353,15 +350,11 @@ START_TEST(test_idle_wakes_on_delivery)
 	settings_for(&set, "dave", &ev);
 	set.poll_ms = 10000;
 	src = open_source(&set);
-	r = mail_source_next(src, &msg, &error);
-	ck_assert_msg(r == MAIL_SOURCE_NONE, "next: %d %s", r, error);
 	ck_assert_int_eq(pipe(pfd), 0);
-	pid = fork();
-	ck_assert_int_ge(pid, 0);
+	pid = quiet_then_fork(src, 300000);
 	if (pid == 0) {
 		uint64_t t;
 
-		usleep(300000);
 		deliver("dave", "idle-1");
 		t = test_now_ms();	/* Postfix accepted it */
 		if (write(pfd[1], &t, sizeof(t)) != sizeof(t))
@@ -381,8 +374,7 @@ START_TEST(test_idle_wakes_on_delivery)
 	fflush(stdout);
 	/* Generous bound: a sleep-poll would take the whole 10 s. */
 	ck_assert_uint_lt(woke_at - sent_at, 5000);
-	ck_assert_int_eq(next_within(src, &msg, 2000), MAIL_SOURCE_MESSAGE);
-	ck_assert(has_subject(&msg, "idle-1"));
+	next_within_is(src, &msg, 2000, "idle-1");
 	mail_source_close(&src);
 }
 END_TEST
@@ -391,11 +383,7 @@ END_TEST
  * IDLE, so a delivery does not cut the wait short. */
 START_TEST(test_idle_turned_off)
 {
-	struct mail_source_settings set;
-	struct mail_source_message msg;
-	struct mail_source *src;
-	struct events ev = { 0 };
-	const char *error;
+	IMAP_TEST_LOCALS;
 	uint64_t t0, waited;
 	int r;
 	pid_t pid;
@@ -404,12 +392,8 @@ START_TEST(test_idle_turned_off)
 	set.poll_ms = 2000;
 	set.no_idle = true;
 	src = open_source(&set);
-	r = mail_source_next(src, &msg, &error);
-	ck_assert_msg(r == MAIL_SOURCE_NONE, "next: %d %s", r, error);
-	pid = fork();
-	ck_assert_int_ge(pid, 0);
+	pid = quiet_then_fork(src, 200000);
 	if (pid == 0) {
-		usleep(200000);
 		deliver("hank", "no-idle-1");
 		_exit(0);
 	}
@@ -420,8 +404,7 @@ START_TEST(test_idle_turned_off)
 	ck_assert_int_ge(r, 0);
 	/* a lower bound only: IDLE would have woken soon after delivery */
 	ck_assert_msg(waited >= 1900, "woke after %llu ms", (unsigned long long)waited);
-	ck_assert_int_eq(next_within(src, &msg, 5000), MAIL_SOURCE_MESSAGE);
-	ck_assert(has_subject(&msg, "no-idle-1"));
+	next_within_is(src, &msg, 5000, "no-idle-1");
 	mail_source_close(&src);
 }
 END_TEST
@@ -430,22 +413,15 @@ END_TEST
  * next call reconnects and finds the mail delivered meanwhile. */
 START_TEST(test_restart_during_idle)
 {
-	struct mail_source_settings set;
-	struct mail_source_message msg;
-	struct mail_source *src;
-	struct events ev = { 0 };
-	const char *error;
+	IMAP_TEST_LOCALS;
 	pid_t pid;
 	int r;
 
 	settings_for(&set, "erin", &ev);
 	set.poll_ms = 10000;
 	src = open_source(&set);
-	ck_assert_int_eq(mail_source_next(src, &msg, &error), MAIL_SOURCE_NONE);
-	pid = fork();
-	ck_assert_int_ge(pid, 0);
+	pid = quiet_then_fork(src, 300000);
 	if (pid == 0) {
-		usleep(300000);
 		if (test_stack_cmd("stop-imap", NULL) != 0)
 			_exit(1);
 		drop_into_maildir("erin", "during-outage");
@@ -454,8 +430,7 @@ START_TEST(test_restart_during_idle)
 	r = mail_source_wait(src, 10000, &error);
 	ck_assert_int_ne(r, 0);	/* -1 (lost) or 1 (BYE arrived) */
 	waitpid(pid, NULL, 0);
-	ck_assert_int_eq(next_within(src, &msg, 5000), MAIL_SOURCE_MESSAGE);
-	ck_assert(has_subject(&msg, "during-outage"));
+	next_within_is(src, &msg, 5000, "during-outage");
 	handled(src, msg.uid);
 	ck_assert_int_eq(ev.down, 1);
 	ck_assert_int_eq(ev.up, 1);
@@ -467,34 +442,27 @@ END_TEST
  * archive by COPY + \Deleted + EXPUNGE, wait by sleeping. */
 START_TEST(test_fallbacks_without_move_and_idle)
 {
-	struct mail_source_settings set;
-	struct mail_source_message msg;
-	struct mail_source *src;
-	struct events ev = { 0 };
-	const char *error;
+	IMAP_TEST_LOCALS;
 	uint32_t uid2;
 	uint64_t t0;
 	int r;
 
-	doveadm_save("frank", "INBOX", "plain-1");
-	doveadm_save("frank", "INBOX", "plain-2");
+	save_numbered("frank", "plain", 2);
 	settings_for(&set, "frank", &ev);
 	set.host = "127.0.0.2";
 	set.poll_ms = 300;
 	src = open_source(&set);
-	next_is(src, &msg, "plain-1");
-	handled(src, msg.uid);
-	next_is(src, &msg, "plain-2");
+	first_handled_then_second(src, &msg, "plain");
 	uid2 = msg.uid;
 	/* plain-2 handed out, not handled: the archive batch {plain-1} is
 	 * sent; EXPUNGE without UIDPLUS takes all \Deleted mail, and only
 	 * the archived one carries it. */
-	ck_assert_int_eq(mail_source_next(src, &msg, &error), MAIL_SOURCE_NONE);
+	ck_assert_int_eq(next_now(src), MAIL_SOURCE_NONE);
 	ck_assert_int_eq(inbox_count("frank"), 1);
 	ck_assert_int_eq(test_count_files(maildir("frank", ".Archive", "cur")),
 			 1);
 	handled(src, uid2);
-	ck_assert_int_eq(mail_source_next(src, &msg, &error), MAIL_SOURCE_NONE);
+	ck_assert_int_eq(next_now(src), MAIL_SOURCE_NONE);
 	ck_assert_int_eq(inbox_count("frank"), 0);
 	ck_assert_int_eq(test_count_files(maildir("frank", ".Archive", "cur")),
 			 2);
@@ -528,15 +496,10 @@ static enum mail_source_result first_result(const struct mail_source_settings
  * offered again, before the newer one. */
 START_TEST(test_unmarked_offered_again)
 {
-	struct mail_source_settings set;
-	struct mail_source_message msg;
-	struct mail_source *src;
-	struct events ev = { 0 };
-	const char *error;
+	IMAP_TEST_LOCALS;
 	uint32_t first;
 
-	doveadm_save("gwen", "INBOX", "retry-1");
-	doveadm_save("gwen", "INBOX", "retry-2");
+	save_numbered("gwen", "retry", 2);
 	settings_for(&set, "gwen", &ev);
 	src = open_source(&set);
 	next_is(src, &msg, "retry-1");
@@ -549,7 +512,7 @@ START_TEST(test_unmarked_offered_again)
 	handled(src, msg.uid);
 	next_is(src, &msg, "retry-2");
 	handled(src, msg.uid);
-	ck_assert_int_eq(mail_source_next(src, &msg, &error), MAIL_SOURCE_NONE);
+	ck_assert_int_eq(next_now(src), MAIL_SOURCE_NONE);
 	ck_assert_int_eq(inbox_count("gwen"), 0);
 	mail_source_close(&src);
 }
@@ -559,20 +522,14 @@ END_TEST
  * a maildir file's mtime: exact to the second, zone included. */
 START_TEST(test_received_is_internaldate)
 {
-	struct mail_source_settings set;
-	struct mail_source_message msg;
-	struct mail_source *src;
-	struct events ev = { 0 };
+	IMAP_TEST_LOCALS;
 	struct timeval tv[2] = { { 1796126400, 0 }, { 1796126400, 0 } };
 	char path[700];
-	const char *error;
 	int64_t before = (int64_t)time(NULL);
 	int i, got = 0;
 	FILE *f;
 
-	ck_assert_int_eq(test_shell("doveadm -c '%s/dovecot/dovecot.conf' "
-				    "mailbox create -u gwen Dated",
-				    test_stack.dir), 0);
+	doveadm_mailbox("create", "gwen", "Dated");
 	snprintf(path, sizeof(path), "%s/%llu.P%d.dated",
 		 maildir("gwen", ".Dated", "new"),
 		 (unsigned long long)test_now_ms(), (int)getpid());

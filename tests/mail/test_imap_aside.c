@@ -41,6 +41,15 @@ static int box_count(const char *user, const char *box, int *seen_r)
 	return n;
 }
 
+/* A user's folder holds n messages, `seen` of them with \Seen. */
+static void box_holds(const char *user, const char *box, int n, int seen)
+{
+	int got_seen;
+
+	ck_assert_int_eq(box_count(user, box, &got_seen), n);
+	ck_assert_int_eq(got_seen, seen);
+}
+
 /* Whether a folder holds a message with this subject. */
 static bool box_has_subject(const char *user, const char *box,
 			    const char *subject)
@@ -56,31 +65,22 @@ static bool box_has_subject(const char *user, const char *box,
  * still archived; it is never handed out again. */
 START_TEST(test_set_aside)
 {
-	struct mail_source_settings set;
-	struct mail_source_message msg;
+	IMAP_TEST_LOCALS;
 	struct mail_source_state st;
-	struct mail_source *src;
-	struct events ev = { 0 };
-	const char *error;
 	uint32_t poison;
 	int seen;
 
-	doveadm_save("ivan", "INBOX", "aside-1");
-	doveadm_save("ivan", "INBOX", "aside-2");
-	doveadm_save("ivan", "INBOX", "aside-3");
+	save_numbered("ivan", "aside", 3);
 	settings_for(&set, "ivan", &ev);
 	src = open_source(&set);
-	next_is(src, &msg, "aside-1");
-	handled(src, msg.uid);
-	next_is(src, &msg, "aside-2");
+	first_handled_then_second(src, &msg, "aside");
 	poison = msg.uid;
 	ck_assert_msg(mail_source_set_aside(src, poison, &error) == 0, "%s",
 		      error);
 	mail_source_get_state(src, &st);
 	ck_assert_uint_eq(st.last_uid, poison);
 	/* Moved at once; aside-1 still waits in the archive batch. */
-	ck_assert_int_eq(box_count("ivan", ".Quarantine", &seen), 1);
-	ck_assert_int_eq(seen, 0);
+	box_holds("ivan", ".Quarantine", 1, 0);
 	ck_assert(box_has_subject("ivan", ".Quarantine", "aside-2"));
 	ck_assert_int_eq(inbox_count("ivan"), 2);
 	ck_assert(!box_has_subject("ivan", "", "aside-2"));
@@ -90,16 +90,14 @@ START_TEST(test_set_aside)
 	mail_source_wait(src, 10, &error);
 	next_is(src, &msg, "aside-3");
 	handled(src, msg.uid);
-	ck_assert_int_eq(mail_source_next(src, &msg, &error), MAIL_SOURCE_NONE);
+	ck_assert_int_eq(next_now(src), MAIL_SOURCE_NONE);
 	mail_source_close(&src);
 
 	ck_assert_int_eq(inbox_count("ivan"), 0);
-	ck_assert_int_eq(box_count("ivan", ".Archive", &seen), 2);
-	ck_assert_int_eq(seen, 2);
+	box_holds("ivan", ".Archive", 2, 2);
 	ck_assert(box_has_subject("ivan", ".Archive", "aside-1"));
 	ck_assert(box_has_subject("ivan", ".Archive", "aside-3"));
-	ck_assert_int_eq(box_count("ivan", ".Quarantine", &seen), 1);
-	ck_assert_int_eq(seen, 0);
+	box_holds("ivan", ".Quarantine", 1, 0);
 	ck_assert_int_eq(ev.down, 0);
 }
 END_TEST
@@ -110,37 +108,27 @@ END_TEST
  * session (the folder exists by then) sets aside too. */
 START_TEST(test_set_aside_after_reconnect)
 {
-	struct mail_source_settings set;
-	struct mail_source_message msg;
+	IMAP_TEST_LOCALS;
 	struct mail_source_state st;
-	struct mail_source *src;
-	struct events ev = { 0 };
-	const char *error;
 	int seen;
 
-	doveadm_save("kate", "INBOX", "recon-1");
-	doveadm_save("kate", "INBOX", "recon-2");
-	doveadm_save("kate", "INBOX", "recon-3");
+	save_numbered("kate", "recon", 3);
 	settings_for(&set, "kate", &ev);
 	src = open_source(&set);
-	next_is(src, &msg, "recon-1");
-	handled(src, msg.uid);
-	next_is(src, &msg, "recon-2");
+	first_handled_then_second(src, &msg, "recon");
 	ck_assert_int_eq(test_stack_cmd("restart-imap", NULL), 0);
 	ck_assert_int_eq(mail_source_set_aside(src, msg.uid, &error), -1);
 	ck_assert_int_eq(ev.down, 1);
-	ck_assert_int_eq(next_within(src, &msg, 5000), MAIL_SOURCE_MESSAGE);
-	ck_assert(has_subject(&msg, "recon-3"));
+	next_within_is(src, &msg, 5000, "recon-3");
 	ck_assert_int_eq(ev.up, 1);
 	handled(src, msg.uid);
-	ck_assert_int_eq(mail_source_next(src, &msg, &error), MAIL_SOURCE_NONE);
+	ck_assert_int_eq(next_now(src), MAIL_SOURCE_NONE);
 	mail_source_get_state(src, &st);
 	mail_source_close(&src);
 	ck_assert_int_eq(inbox_count("kate"), 0);
 	ck_assert_int_eq(box_count("kate", ".Archive", &seen), 2);
 	ck_assert(!box_has_subject("kate", ".Archive", "recon-2"));
-	ck_assert_int_eq(box_count("kate", ".Quarantine", &seen), 1);
-	ck_assert_int_eq(seen, 0);
+	box_holds("kate", ".Quarantine", 1, 0);
 	ck_assert(box_has_subject("kate", ".Quarantine", "recon-2"));
 
 	/* A later session, from the saved state. */
@@ -150,11 +138,10 @@ START_TEST(test_set_aside_after_reconnect)
 	next_is(src, &msg, "recon-4");
 	ck_assert_msg(mail_source_set_aside(src, msg.uid, &error) == 0, "%s",
 		      error);
-	ck_assert_int_eq(mail_source_next(src, &msg, &error), MAIL_SOURCE_NONE);
+	ck_assert_int_eq(next_now(src), MAIL_SOURCE_NONE);
 	mail_source_close(&src);
 	ck_assert_int_eq(inbox_count("kate"), 0);
-	ck_assert_int_eq(box_count("kate", ".Quarantine", &seen), 2);
-	ck_assert_int_eq(seen, 0);
+	box_holds("kate", ".Quarantine", 2, 0);
 	ck_assert_int_eq(box_count("kate", ".Archive", &seen), 2);
 	ck_assert_int_eq(ev.down, 1);
 }
@@ -164,34 +151,25 @@ END_TEST
  * plain EXPUNGE must not take the message waiting in the archive batch. */
 START_TEST(test_set_aside_without_move)
 {
-	struct mail_source_settings set;
-	struct mail_source_message msg;
-	struct mail_source *src;
-	struct events ev = { 0 };
-	const char *error;
+	IMAP_TEST_LOCALS;
 	int seen;
 
-	doveadm_save("judy", "INBOX", "copy-1");
-	doveadm_save("judy", "INBOX", "copy-2");
+	save_numbered("judy", "copy", 2);
 	settings_for(&set, "judy", &ev);
 	set.host = "127.0.0.2";
 	set.quarantine = "Held";
 	src = open_source(&set);
-	next_is(src, &msg, "copy-1");
-	handled(src, msg.uid);
-	next_is(src, &msg, "copy-2");
+	first_handled_then_second(src, &msg, "copy");
 	ck_assert_msg(mail_source_set_aside(src, msg.uid, &error) == 0, "%s",
 		      error);
 	ck_assert_int_eq(inbox_count("judy"), 1);
 	ck_assert(box_has_subject("judy", "", "copy-1"));
-	ck_assert_int_eq(box_count("judy", ".Held", &seen), 1);
-	ck_assert_int_eq(seen, 0);
+	box_holds("judy", ".Held", 1, 0);
 	ck_assert(box_has_subject("judy", ".Held", "copy-2"));
-	ck_assert_int_eq(mail_source_next(src, &msg, &error), MAIL_SOURCE_NONE);
+	ck_assert_int_eq(next_now(src), MAIL_SOURCE_NONE);
 	mail_source_close(&src);
 	ck_assert_int_eq(inbox_count("judy"), 0);
-	ck_assert_int_eq(box_count("judy", ".Archive", &seen), 1);
-	ck_assert_int_eq(seen, 1);
+	box_holds("judy", ".Archive", 1, 1);
 	ck_assert(box_has_subject("judy", ".Archive", "copy-1"));
 	ck_assert_int_eq(box_count("judy", ".Held", &seen), 1);
 	ck_assert_int_eq(ev.down, 0);
@@ -204,16 +182,11 @@ END_TEST
  * last UID: it archives the message as a leftover. */
 START_TEST(test_set_aside_refused)
 {
-	struct mail_source_settings set;
-	struct mail_source_message msg;
+	IMAP_TEST_LOCALS;
 	struct mail_source_state st;
-	struct mail_source *src;
-	struct events ev = { 0 };
-	const char *error;
 	int i, seen;
 
-	doveadm_save("leo", "INBOX", "refused-1");
-	doveadm_save("leo", "INBOX", "refused-2");
+	save_numbered("leo", "refused", 2);
 	settings_for(&set, "leo", &ev);
 	set.quarantine = "Bad//Name";
 	src = open_source(&set);
@@ -230,8 +203,7 @@ START_TEST(test_set_aside_refused)
 	}
 	mail_source_get_state(src, &st);
 	mail_source_close(&src);
-	ck_assert_int_eq(box_count("leo", "", &seen), 1);
-	ck_assert_int_eq(seen, 0);
+	box_holds("leo", "", 1, 0);
 	ck_assert(box_has_subject("leo", "", "refused-1"));
 	ck_assert_int_eq(box_count("leo", ".Archive", &seen), 1);
 	ck_assert(box_has_subject("leo", ".Archive", "refused-2"));
@@ -239,7 +211,7 @@ START_TEST(test_set_aside_refused)
 
 	src = open_source(&set);
 	mail_source_set_state(src, &st);
-	ck_assert_int_eq(mail_source_next(src, &msg, &error), MAIL_SOURCE_NONE);
+	ck_assert_int_eq(next_now(src), MAIL_SOURCE_NONE);
 	mail_source_close(&src);
 	ck_assert_int_eq(inbox_count("leo"), 0);
 	ck_assert_int_eq(box_count("leo", ".Archive", &seen), 2);

@@ -54,6 +54,14 @@ static void assert_status(const struct inbound_msg *m, enum pgp_sig_status st)
 		      pgp_sig_status_name(m->sig.status), pgp_sig_status_name(st));
 }
 
+/* The mail's signature counts (or not) for the service; *m is freed. */
+static void verdict_is(struct inbound_msg **m, bool ok)
+{
+	ck_assert_msg(inbound_msg_signature_ok(*m) == ok, "signature %s",
+		      ok ? "refused" : "accepted");
+	inbound_msg_free(m);
+}
+
 START_TEST(test_pgp_mime_good)
 {
 	struct inbound_msg *m = parse_fixture("pgpmime.eml");
@@ -142,8 +150,7 @@ START_TEST(test_signature_not_ok)
 	struct inbound_msg *m = parse_fixture(not_ok[_i].file);
 
 	assert_status(m, not_ok[_i].status);
-	ck_assert(!inbound_msg_signature_ok(m));
-	inbound_msg_free(&m);
+	verdict_is(&m, false);
 }
 END_TEST
 
@@ -157,8 +164,7 @@ START_TEST(test_clearsigned)
 	ck_assert_str_eq(m->sig.fpr, alice);
 	ck_assert_str_eq(m->text, "move 12 a1-b2\n");
 	ck_assert(!m->text_outside_signature);
-	ck_assert(inbound_msg_signature_ok(m));
-	inbound_msg_free(&m);
+	verdict_is(&m, true);
 	free(alice);
 }
 END_TEST
@@ -202,8 +208,7 @@ START_TEST(test_unsigned_with_gpg)
 	ck_assert_int_eq(inbound_parse(raw, sizeof(raw) - 1, &o, &m, &err), 0);
 	assert_status(m, PGP_SIG_NONE);
 	ck_assert_int_eq(m->sig_kind, INBOUND_UNSIGNED);
-	ck_assert(!inbound_msg_signature_ok(m));
-	inbound_msg_free(&m);
+	verdict_is(&m, false);
 	pgp_ctx_free(&ctx);
 }
 END_TEST
@@ -216,8 +221,7 @@ START_TEST(test_unknown_key)
 	assert_status(m, PGP_SIG_UNKNOWN_KEY);
 	/* the issuer as the signature names it */
 	ck_assert_ptr_nonnull(strstr(mallory, m->sig.fpr));
-	ck_assert(!inbound_msg_signature_ok(m));
-	inbound_msg_free(&m);
+	verdict_is(&m, false);
 	free(mallory);
 }
 END_TEST
@@ -283,32 +287,32 @@ START_TEST(test_expired_key)
 	assert_status(m, PGP_SIG_KEY_EXPIRED);
 	ck_assert_str_eq(m->sig.fpr, old);
 	ck_assert(m->sig.summary & GPGME_SIGSUM_KEY_EXPIRED);
-	ck_assert(!inbound_msg_signature_ok(m));
-	inbound_msg_free(&m);
+	verdict_is(&m, false);
 	free(old);
 }
 END_TEST
 
+/* The fixture name, read with ctx and a freshness window of max_age
+ * (0: the default), is well signed, of freshness fresh, and counts or
+ * not as ok says. */
+static void fresh_is(const char *name, struct pgp_ctx *ctx, long max_age,
+		     enum inbound_freshness fresh, bool ok)
+{
+	struct inbound_msg *m = parse_with(name, ctx, false, max_age);
+
+	assert_status(m, PGP_SIG_GOOD);
+	ck_assert_int_eq(m->freshness, fresh);
+	verdict_is(&m, ok);
+}
+
 START_TEST(test_too_old_and_future)
 {
 	struct pgp_ctx *ctx = open_home("verifier");
-	struct inbound_msg *m;
 
-	m = parse_with("too-old.eml", ctx, false, 0);
-	assert_status(m, PGP_SIG_GOOD);
-	ck_assert_int_eq(m->freshness, INBOUND_FRESH_TOO_OLD);
-	ck_assert(!inbound_msg_signature_ok(m));
-	inbound_msg_free(&m);
+	fresh_is("too-old.eml", ctx, 0, INBOUND_FRESH_TOO_OLD, false);
 	/* the window is the caller's */
-	m = parse_with("too-old.eml", ctx, false, 30L * 86400);
-	ck_assert_int_eq(m->freshness, INBOUND_FRESH_OK);
-	ck_assert(inbound_msg_signature_ok(m));
-	inbound_msg_free(&m);
-	m = parse_with("future.eml", ctx, false, 0);
-	assert_status(m, PGP_SIG_GOOD);
-	ck_assert_int_eq(m->freshness, INBOUND_FRESH_FUTURE);
-	ck_assert(!inbound_msg_signature_ok(m));
-	inbound_msg_free(&m);
+	fresh_is("too-old.eml", ctx, 30L * 86400, INBOUND_FRESH_OK, true);
+	fresh_is("future.eml", ctx, 0, INBOUND_FRESH_FUTURE, false);
 	pgp_ctx_free(&ctx);
 }
 END_TEST

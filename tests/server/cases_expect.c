@@ -217,14 +217,46 @@ struct expected {
 	int line;
 };
 
+/* One step's expectation, what it queued and its outcome text. */
+struct step_io {
+	struct expected e;
+	struct sent_mail *mails;
+	size_t n;
+	struct buf oc;
+	char what[32];	/* the step in messages: "mail 3" */
+};
+
+/* Start step `number` of kind (counted by the caller): its name, and what
+ * the case expects after it. */
+static void step_begin(struct run *r, size_t *next, struct step_io *io,
+		       const char *kind, int number)
+{
+	static const struct step_io empty = { .e = { .sent = BUF_INIT },
+					      .oc = BUF_INIT };
+
+	*io = empty;
+	snprintf(io->what, sizeof(io->what), "%s %d", kind, number);
+	expected_after(&r->file, next, &io->e.sent, &io->e.outcome,
+		       &io->e.line);
+}
+
+static void step_free(struct step_io *io)
+{
+	sent_mails_free(&io->mails, io->n);
+	buf_free(&io->e.sent);
+	buf_free(&io->oc);
+}
+
 /* Show what a step queued (and its outcome, text in oc) as <sent> and
  * <outcome> sections, append them to generated, and compare them with
  * what the case expects.  `what` names the step in messages ("mail 3"). */
 static void step_compare(struct run *r, const struct cases_section *s,
-			 const struct expected *e, struct buf *generated,
-			 struct sent_mail *mails, size_t n, const char *oc,
-			 const char *what)
+			 const struct step_io *io, struct buf *generated)
 {
+	const struct expected *e = &io->e;
+	const struct sent_mail *mails = io->mails;
+	const char *oc = buf_str(&io->oc), *what = io->what;
+	size_t n = io->n;
 	struct buf actual = BUF_INIT;
 
 	for (size_t i = 0; i < n; i++) {
@@ -266,16 +298,10 @@ static void run_mail(struct run *r, const struct cases_section *s,
 	struct inmail m;
 	struct strings k = { .n = 0 };
 	struct server_outcome out;
-	struct sent_mail *mails = NULL;
-	struct expected e = { .sent = BUF_INIT };
-	struct buf oc = BUF_INIT;
+	struct step_io io;
 	const char *error = NULL;
-	char what[32];
-	size_t n = 0;
 
-	r->nmail++;
-	snprintf(what, sizeof(what), "mail %d", r->nmail);
-	expected_after(&r->file, next, &e.sent, &e.outcome, &e.line);
+	step_begin(r, next, &io, "mail", ++r->nmail);
 	if (mail_read(r, s, &m, &k) < 0)
 		goto out;
 	if (deliver(r, &m, &out, &error) < 0) {
@@ -283,17 +309,15 @@ static void run_mail(struct run *r, const struct cases_section *s,
 			 r->nmail, error);
 		goto out;
 	}
-	if (outbox_take(r, &mails, &n) < 0)
+	if (outbox_take(r, &io.mails, &io.n) < 0)
 		goto out;
-	buf_printf(&oc, "status: %s\noutcome: ", status_name(out.status));
-	normalise(r, out.outcome, &oc);
-	buf_putc(&oc, '\n');
-	step_compare(r, s, &e, generated, mails, n, buf_str(&oc), what);
+	buf_printf(&io.oc, "status: %s\noutcome: ", status_name(out.status));
+	normalise(r, out.outcome, &io.oc);
+	buf_putc(&io.oc, '\n');
+	step_compare(r, s, &io, generated);
 out:
-	sent_mails_free(&mails, n);
+	step_free(&io);
 	strings_free(&k);
-	buf_free(&e.sent);
-	buf_free(&oc);
 }
 
 /* The clock moves on for a step that is no mail (<digests>, <tick>): as
@@ -339,17 +363,11 @@ out:
 static void run_digests(struct run *r, const struct cases_section *s,
 			size_t *next, struct buf *generated)
 {
-	struct sent_mail *mails = NULL;
-	struct expected e = { .sent = BUF_INIT };
-	struct buf oc = BUF_INIT;
+	struct step_io io;
 	const char *error = NULL;
-	char what[32];
-	size_t n = 0;
 	int sent;
 
-	r->ndigests++;
-	snprintf(what, sizeof(what), "digests %d", r->ndigests);
-	expected_after(&r->file, next, &e.sent, &e.outcome, &e.line);
+	step_begin(r, next, &io, "digests", ++r->ndigests);
 	if (step_time(r, s) < 0)
 		goto out;
 	sent = server_send_digests(r->srv, r->now, &error);
@@ -357,14 +375,12 @@ static void run_digests(struct run *r, const struct cases_section *s,
 		run_fail(r, s->line, "server_send_digests failed: %s", error);
 		goto out;
 	}
-	if (outbox_take(r, &mails, &n) < 0)
+	if (outbox_take(r, &io.mails, &io.n) < 0)
 		goto out;
-	buf_printf(&oc, "digests: %d\n", sent);
-	step_compare(r, s, &e, generated, mails, n, buf_str(&oc), what);
+	buf_printf(&io.oc, "digests: %d\n", sent);
+	step_compare(r, s, &io, generated);
 out:
-	sent_mails_free(&mails, n);
-	buf_free(&e.sent);
-	buf_free(&oc);
+	step_free(&io);
 }
 
 /* Run a <tick> section: the clock moves on, then the clocks' timer runs
@@ -373,17 +389,11 @@ out:
 static void run_tick(struct run *r, const struct cases_section *s,
 		     size_t *next, struct buf *generated)
 {
-	struct sent_mail *mails = NULL;
-	struct expected e = { .sent = BUF_INIT };
+	struct step_io io;
 	struct server_tick_report rep;
-	struct buf oc = BUF_INIT;
 	const char *error = NULL;
-	char what[32];
-	size_t n = 0;
 
-	r->nticks++;
-	snprintf(what, sizeof(what), "tick %d", r->nticks);
-	expected_after(&r->file, next, &e.sent, &e.outcome, &e.line);
+	step_begin(r, next, &io, "tick", ++r->nticks);
 	if (step_time(r, s) < 0)
 		goto out;
 	memset(&rep, 0, sizeof(rep));
@@ -391,9 +401,9 @@ static void run_tick(struct run *r, const struct cases_section *s,
 		run_fail(r, s->line, "server_clock_tick failed: %s", error);
 		goto out;
 	}
-	if (outbox_take(r, &mails, &n) < 0)
+	if (outbox_take(r, &io.mails, &io.n) < 0)
 		goto out;
-	buf_printf(&oc, "tick: flags %zu, cancelled %zu, claimable %zu, "
+	buf_printf(&io.oc, "tick: flags %zu, cancelled %zu, claimable %zu, "
 		   "vacation_days %zu, extended %zu, reminders %zu\n",
 		   rep.flags, rep.cancelled, rep.claimable, rep.vacation_days,
 		   rep.extended, rep.reminders);
@@ -401,17 +411,15 @@ static void run_tick(struct run *r, const struct cases_section *s,
 	 * without ladders or leagues reads as before). */
 	if (rep.club_joined + rep.club_withdrawn + rep.club_results +
 	    rep.club_walkovers + rep.club_seasons + rep.club_standings > 0)
-		buf_printf(&oc, "club: joined %zu, withdrawn %zu, results %zu, "
+		buf_printf(&io.oc, "club: joined %zu, withdrawn %zu, results %zu, "
 			   "rated %zu, walkovers %zu, seasons %zu, "
 			   "standings %zu\n", rep.club_joined,
 			   rep.club_withdrawn, rep.club_results,
 			   rep.club_rated, rep.club_walkovers,
 			   rep.club_seasons, rep.club_standings);
-	step_compare(r, s, &e, generated, mails, n, buf_str(&oc), what);
+	step_compare(r, s, &io, generated);
 out:
-	sent_mails_free(&mails, n);
-	buf_free(&e.sent);
-	buf_free(&oc);
+	step_free(&io);
 }
 
 /* The steps by section name (cases_section_step() names the same). */

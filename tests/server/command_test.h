@@ -28,6 +28,66 @@ static inline struct command line(const char *text, int64_t thread)
 	return c;
 }
 
+/* The line text, in thread, reads as a command of kind; the command. */
+static inline struct command kind_is(const char *text, int64_t thread,
+				     enum command_kind kind)
+{
+	struct command c = line(text, thread);
+
+	ck_assert_msg(c.kind == kind, "%s: kind %d, not %d", text,
+		      (int)c.kind, (int)kind);
+	return c;
+}
+
+/* The line text, in thread, reads as a command of kind for game; the
+ * command. */
+static inline struct command command_is(const char *text, int64_t thread,
+					enum command_kind kind, int64_t game)
+{
+	struct command c = kind_is(text, thread, kind);
+
+	ck_assert_msg(c.game == game, "%s: game %lld, not %lld", text,
+		      (long long)c.game, (long long)game);
+	return c;
+}
+
+/* The line text, in thread, names game; the command. */
+static inline struct command game_is(const char *text, int64_t thread,
+				     int64_t game)
+{
+	struct command c = line(text, thread);
+
+	ck_assert_msg(c.game == game, "%s: game %lld, not %lld", text,
+		      (long long)c.game, (long long)game);
+	return c;
+}
+
+/* The mail (see parse) holds n commands, the one at i of kind; the list,
+ * which the caller frees. */
+static inline struct command_list parsed_as(const char *subject,
+					    const char *body, int64_t thread,
+					    size_t n, size_t i,
+					    enum command_kind kind)
+{
+	struct command_list l = parse(subject, body, thread);
+
+	ck_assert_uint_eq(l.count, n);
+	ck_assert_msg(l.items[i].kind == kind, "command %zu: kind %d, not %d",
+		      i, (int)l.items[i].kind, (int)kind);
+	return l;
+}
+
+/* The first command of the mail (see parse) is refused with err. */
+static inline void first_refused(const char *subject, const char *body,
+				 int64_t thread, enum command_error err)
+{
+	struct command_list l = parse(subject, body, thread);
+
+	ck_assert_msg(l.items[0].error == err, "error %d, not %d",
+		      (int)l.items[0].error, (int)err);
+	command_list_free(&l);
+}
+
 /* The mail (see parse) holds n commands. */
 static inline void count_is(const char *subject, const char *body,
 			    int64_t thread, size_t n)
@@ -39,9 +99,10 @@ static inline void count_is(const char *subject, const char *body,
 }
 
 /* The line text, in thread, is refused with err -- and with detail when
- * that is not NULL. */
-static inline void refused(const char *text, int64_t thread,
-			   enum command_error err, const char *detail)
+ * that is not NULL; the command. */
+static inline struct command refused(const char *text, int64_t thread,
+				     enum command_error err,
+				     const char *detail)
 {
 	struct command c = line(text, thread);
 
@@ -49,6 +110,7 @@ static inline void refused(const char *text, int64_t thread,
 		      (int)c.error, (int)err);
 	if (detail != NULL)
 		ck_assert_str_eq(c.detail, detail);
+	return c;
 }
 
 /* One line refused: see refused(). */

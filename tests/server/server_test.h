@@ -251,6 +251,16 @@ static inline const struct store_outbox_msg *mail_to(const struct outbox *o,
 	return NULL;
 }
 
+/* The mail to `to` of kind `kind`, which must be there. */
+static inline const struct store_outbox_msg *sent_to(const struct outbox *o,
+					      const char *to, const char *kind)
+{
+	const struct store_outbox_msg *m = mail_to(o, to, kind);
+
+	ck_assert_msg(m != NULL, "no %s mail to %s", kind, to);
+	return m;
+}
+
 static inline size_t count_to(const struct outbox *o, const char *to)
 {
 	size_t n = 0;

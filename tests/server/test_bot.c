@@ -267,8 +267,7 @@ START_TEST(test_bot_hint_legal)
 	/* One hint a ply: each is a search (limits.c). */
 	ck_assert_int_eq(ALICE_SAYS("hint 1").status, SERVER_REFUSED);
 	o = new_mail();
-	m = mail_to(&o, ALICE, "reply");
-	ck_assert_ptr_nonnull(m);
+	m = sent_to(&o, ALICE, "reply");
 	ck_assert_has(m->body, "follow by mail");
 	ck_assert_ptr_null(mail_to(&o, ALICE, "hint"));
 	outbox_free(&o);
@@ -281,8 +280,7 @@ START_TEST(test_bot_hint_legal)
 	ck_assert_int_eq(server_bot_hint_next(srv, now, &hint, &error), 0);
 	o = new_mail();
 	ck_assert_uint_eq(o.n, 1);
-	m = mail_to(&o, ALICE, "hint");
-	ck_assert_ptr_nonnull(m);
+	m = sent_to(&o, ALICE, "hint");
 	ck_assert_int_eq(game_of(m), g);
 	position_of(g, &rec);
 	for (p = strstr(m->body, "\n  1. "); p != NULL && found < 3;

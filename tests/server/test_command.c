@@ -12,15 +12,11 @@ START_TEST(test_each_command)
 {
 	struct command c;
 
-	c = line("help", 0);
-	ck_assert_int_eq(c.kind, COMMAND_HELP);
-	c = line("  HELP  ", 0);
-	ck_assert_int_eq(c.kind, COMMAND_HELP);
-	c = line("register Alice", 0);
-	ck_assert_int_eq(c.kind, COMMAND_REGISTER);
+	c = kind_is("help", 0, COMMAND_HELP);
+	c = kind_is("  HELP  ", 0, COMMAND_HELP);
+	c = kind_is("register Alice", 0, COMMAND_REGISTER);
 	ck_assert_str_eq(c.name, "Alice");
-	c = line("challenge bob size=7 swap tax=lost", 0);
-	ck_assert_int_eq(c.kind, COMMAND_CHALLENGE);
+	c = kind_is("challenge bob size=7 swap tax=lost", 0, COMMAND_CHALLENGE);
 	ck_assert_str_eq(c.name, "bob");
 	ck_assert_uint_eq(c.noptions, 3);
 	ck_assert_str_eq(c.options[0].key, "size");
@@ -29,52 +25,33 @@ START_TEST(test_each_command)
 	ck_assert_str_eq(c.options[1].value, "yes");
 	ck_assert_str_eq(c.options[2].key, "tax");
 	ck_assert_str_eq(c.options[2].value, "lost");
-	c = line("Challenge ANY", 0);
-	ck_assert_int_eq(c.kind, COMMAND_CHALLENGE);
+	c = kind_is("Challenge ANY", 0, COMMAND_CHALLENGE);
 	ck_assert_str_eq(c.name, "any");
 	ck_assert_uint_eq(c.noptions, 0);
-	c = line("accept #12", 0);
-	ck_assert_int_eq(c.kind, COMMAND_ACCEPT);
-	ck_assert_int_eq(c.game, 12);
-	c = line("decline 3", 0);
-	ck_assert_int_eq(c.kind, COMMAND_DECLINE);
-	ck_assert_int_eq(c.game, 3);
-	c = line("withdraw 4", 0);
-	ck_assert_int_eq(c.kind, COMMAND_WITHDRAW);
-	c = line("move 12 7 C3-E5/2", 0);
-	ck_assert_int_eq(c.kind, COMMAND_MOVE);
-	ck_assert_int_eq(c.game, 12);
+	c = command_is("accept #12", 0, COMMAND_ACCEPT, 12);
+	c = command_is("decline 3", 0, COMMAND_DECLINE, 3);
+	c = kind_is("withdraw 4", 0, COMMAND_WITHDRAW);
+	c = command_is("move 12 7 C3-E5/2", 0, COMMAND_MOVE, 12);
 	ck_assert_int_eq(c.ply, 7);
 	ck_assert_str_eq(c.move, "c3-e5/2");
 	ck_assert(!c.bare);
-	c = line("move #12 2 swap", 0);
-	ck_assert_int_eq(c.kind, COMMAND_MOVE);
+	c = kind_is("move #12 2 swap", 0, COMMAND_MOVE);
 	ck_assert_str_eq(c.move, "swap");
-	c = line("preview 12 c3xe5", 0);
-	ck_assert_int_eq(c.kind, COMMAND_PREVIEW);
+	c = kind_is("preview 12 c3xe5", 0, COMMAND_PREVIEW);
 	ck_assert_str_eq(c.move, "c3xe5");
-	c = line("resign 12", 0);
-	ck_assert_int_eq(c.kind, COMMAND_RESIGN);
-	c = line("draw offer 12", 0);
-	ck_assert_int_eq(c.kind, COMMAND_DRAW);
+	c = kind_is("resign 12", 0, COMMAND_RESIGN);
+	c = kind_is("draw offer 12", 0, COMMAND_DRAW);
 	ck_assert_int_eq(c.draw, COMMAND_DRAW_OFFER);
 	c = line("draw ACCEPT #12", 0);
 	ck_assert_int_eq(c.draw, COMMAND_DRAW_ACCEPT);
 	c = line("draw decline 12", 0);
 	ck_assert_int_eq(c.draw, COMMAND_DRAW_DECLINE);
-	c = line("board 12", 0);
-	ck_assert_int_eq(c.kind, COMMAND_BOARD);
-	c = line("moves 12", 0);
-	ck_assert_int_eq(c.kind, COMMAND_MOVES);
-	c = line("history 12", 0);
-	ck_assert_int_eq(c.kind, COMMAND_HISTORY);
-	c = line("games", 0);
-	ck_assert_int_eq(c.kind, COMMAND_GAMES);
-	c = line("observe 12", 0);
-	ck_assert_int_eq(c.kind, COMMAND_OBSERVE);
-	c = line("unobserve #12", 0);
-	ck_assert_int_eq(c.kind, COMMAND_UNOBSERVE);
-	ck_assert_int_eq(c.game, 12);
+	c = kind_is("board 12", 0, COMMAND_BOARD);
+	c = kind_is("moves 12", 0, COMMAND_MOVES);
+	c = kind_is("history 12", 0, COMMAND_HISTORY);
+	c = kind_is("games", 0, COMMAND_GAMES);
+	c = kind_is("observe 12", 0, COMMAND_OBSERVE);
+	c = command_is("unobserve #12", 0, COMMAND_UNOBSERVE, 12);
 }
 END_TEST
 
@@ -82,36 +59,25 @@ START_TEST(test_bare_moves)
 {
 	struct command c;
 
-	c = line("e5-e7", 12);
-	ck_assert_int_eq(c.kind, COMMAND_MOVE);
+	c = kind_is("e5-e7", 12, COMMAND_MOVE);
 	ck_assert(c.bare);
 	ck_assert_int_eq(c.game, 12);
 	ck_assert_int_eq(c.ply, 0);
 	ck_assert_str_eq(c.move, "e5-e7");
-	c = line("E5E7", 12);
-	ck_assert_int_eq(c.kind, COMMAND_MOVE);
+	c = kind_is("E5E7", 12, COMMAND_MOVE);
 	ck_assert_str_eq(c.move, "e5e7");
-	c = line("swap", 9);
-	ck_assert_int_eq(c.kind, COMMAND_MOVE);
+	c = kind_is("swap", 9, COMMAND_MOVE);
 	ck_assert_str_eq(c.move, "swap");
 	ck_assert_int_eq(c.game, 9);
-	c = line("swap 4", 0);
-	ck_assert_int_eq(c.kind, COMMAND_MOVE);
-	ck_assert_int_eq(c.game, 4);
+	c = command_is("swap 4", 0, COMMAND_MOVE, 4);
 	/* Outside a thread, a bare move has no game. */
-	c = line("e5-e7", 0);
-	ck_assert_int_eq(c.kind, COMMAND_INVALID);
+	c = kind_is("e5-e7", 0, COMMAND_INVALID);
 	ck_assert_int_eq(c.error, COMMAND_ERR_NO_GAME);
 	refused("swap", 0, COMMAND_ERR_NO_GAME, NULL);
 	/* Game-only commands take the thread's game when it is left off. */
-	c = line("board", 12);
-	ck_assert_int_eq(c.kind, COMMAND_BOARD);
-	ck_assert_int_eq(c.game, 12);
-	c = line("draw offer", 12);
-	ck_assert_int_eq(c.game, 12);
-	c = line("preview e5-e7", 12);
-	ck_assert_int_eq(c.kind, COMMAND_PREVIEW);
-	ck_assert_int_eq(c.game, 12);
+	c = command_is("board", 12, COMMAND_BOARD, 12);
+	c = game_is("draw offer", 12, 12);
+	c = command_is("preview e5-e7", 12, COMMAND_PREVIEW, 12);
 }
 END_TEST
 
@@ -122,8 +88,7 @@ START_TEST(test_refusals)
 	refused("frobnicate 12", 0, COMMAND_ERR_UNKNOWN, "frobnicate");
 	/* help is never refused: words after it that name no topic get
 	 * the general help (test_help_topics) */
-	c = line("help me", 0);
-	ck_assert_int_eq(c.kind, COMMAND_HELP);
+	c = kind_is("help me", 0, COMMAND_HELP);
 	ck_assert_str_eq(c.topic, "");
 	ck_assert_str_eq(c.detail, "me");
 	REFUSED(
@@ -163,49 +128,47 @@ END_TEST
 
 START_TEST(test_subject_commands)
 {
-	struct command_list l;
+	/* the one command a row's body holds (line 1) is of kind */
+	static const struct {
+		const char *subject, *body;
+		int64_t thread;
+		size_t count;
+		bool ignored;
+		enum command_kind kind;
+	} rows[] = {
+		/* No signature covers the Subject: it never runs, and the
+		 * reply is told when it read as a command. */
+		{ "register alice", "", 0, 0, true, COMMAND_INVALID },
+		/* The same command in the body: it runs from there, once. */
+		{ "Re: register alice", "register alice\n", 0, 1, false,
+		  COMMAND_REGISTER },
+		/* "Help!" in the Subject is the body's "help" */
+		{ "Help!", "help\n", 0, 1, false, COMMAND_HELP },
+		/* The outside test's case: body "board 2", Subject
+		 * "resign 2". */
+		{ "resign 2", "board 2\n", 0, 1, true, COMMAND_BOARD },
+		/* A subject that is no command is simply no command. */
+		{ "Hello there", "games\n", 0, 1, false, COMMAND_GAMES },
+		{ "Re: [ashes #3] alice vs bob", "board\n", 3, 1, false,
+		  COMMAND_BOARD },
+		{ "Re: [ashes #3] Board", "", 3, 0, true, COMMAND_INVALID },
+	};
 
-	/* No signature covers the Subject: it never runs, and the reply is
-	 * told when it read as a command. */
-	l = parse("register alice", "", 0);
-	ck_assert_uint_eq(l.count, 0);
-	ck_assert(l.subject_ignored);
-	command_list_free(&l);
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		struct command_list l = parse(rows[i].subject, rows[i].body,
+					      rows[i].thread);
 
-	/* The same command in the body: it runs from there, once. */
-	l = parse("Re: register alice", "register alice\n", 0);
-	ck_assert_uint_eq(l.count, 1);
-	ck_assert_int_eq(l.items[0].line, 1);
-	ck_assert(!l.subject_ignored);
-	command_list_free(&l);
-
-	/* "Help!" in the Subject is the body's "help" */
-	l = parse("Help!", "help\n", 0);
-	ck_assert_uint_eq(l.count, 1);
-	ck_assert(!l.subject_ignored);
-	command_list_free(&l);
-
-	/* The outside test's case: body "board 2", Subject "resign 2". */
-	l = parse("resign 2", "board 2\n", 0);
-	ck_assert_uint_eq(l.count, 1);
-	ck_assert_int_eq(l.items[0].kind, COMMAND_BOARD);
-	ck_assert(l.subject_ignored);
-	command_list_free(&l);
-
-	/* A subject that is no command is simply no command. */
-	l = parse("Hello there", "games\n", 0);
-	ck_assert_uint_eq(l.count, 1);
-	ck_assert(!l.subject_ignored);
-	command_list_free(&l);
-	l = parse("Re: [ashes #3] alice vs bob", "board\n", 3);
-	ck_assert_uint_eq(l.count, 1);
-	ck_assert_int_eq(l.items[0].line, 1);
-	ck_assert(!l.subject_ignored);
-	command_list_free(&l);
-	l = parse("Re: [ashes #3] Board", "", 3);
-	ck_assert_uint_eq(l.count, 0);
-	ck_assert(l.subject_ignored);
-	command_list_free(&l);
+		ck_assert_msg(l.count == rows[i].count, "%s: %zu commands",
+			      rows[i].subject, l.count);
+		ck_assert_msg(l.subject_ignored == rows[i].ignored,
+			      "%s: subject ignored %d", rows[i].subject,
+			      (int)l.subject_ignored);
+		if (l.count == 1) {
+			ck_assert_int_eq(l.items[0].line, 1);
+			ck_assert_int_eq(l.items[0].kind, rows[i].kind);
+		}
+		command_list_free(&l);
+	}
 }
 END_TEST
 
@@ -231,14 +194,10 @@ START_TEST(test_thread_confirmed)
 	ck_assert(!command_thread_confirmed(NULL, 0, 5));
 	/* headers name a game the text does not: a bare move is refused
 	 * with its own reason, and a command without GAME misses it. */
-	l = parse(NULL, "c3-e5\n", -1);
-	ck_assert_uint_eq(l.count, 1);
-	ck_assert_int_eq(l.items[0].kind, COMMAND_INVALID);
+	l = parsed_as(NULL, "c3-e5\n", -1, 1, 0, COMMAND_INVALID);
 	ck_assert_int_eq(l.items[0].error, COMMAND_ERR_THREAD_UNCONFIRMED);
 	command_list_free(&l);
-	l = parse(NULL, "resign\n", -1);
-	ck_assert_int_eq(l.items[0].error, COMMAND_ERR_MISSING_ARG);
-	command_list_free(&l);
+	first_refused(NULL, "resign\n", -1, COMMAND_ERR_MISSING_ARG);
 }
 END_TEST
 
@@ -246,24 +205,15 @@ START_TEST(test_account_commands)
 {
 	struct command_list l;
 
-	l = parse(NULL, "confirm abcd2345kz\nkey replace\n", 0);
-	ck_assert_uint_eq(l.count, 2);
-	ck_assert_int_eq(l.items[0].kind, COMMAND_CONFIRM);
+	l = parsed_as(NULL, "confirm abcd2345kz\nkey replace\n", 0, 2,
+		      0, COMMAND_CONFIRM);
 	ck_assert_str_eq(l.items[0].code, "ABCD2345KZ");
 	ck_assert_int_eq(l.items[1].kind, COMMAND_KEY_REPLACE);
 	command_list_free(&l);
-	l = parse(NULL, "confirm abc\n", 0);
-	ck_assert_int_eq(l.items[0].error, COMMAND_ERR_BAD_CODE);
-	command_list_free(&l);
-	l = parse(NULL, "confirm abc-def-ghi\n", 0);
-	ck_assert_int_eq(l.items[0].error, COMMAND_ERR_BAD_CODE);
-	command_list_free(&l);
-	l = parse(NULL, "key delete\n", 0);
-	ck_assert_int_eq(l.items[0].error, COMMAND_ERR_BAD_KEY_ACTION);
-	command_list_free(&l);
-	l = parse(NULL, "confirm\n", 0);
-	ck_assert_int_eq(l.items[0].error, COMMAND_ERR_MISSING_ARG);
-	command_list_free(&l);
+	first_refused(NULL, "confirm abc\n", 0, COMMAND_ERR_BAD_CODE);
+	first_refused(NULL, "confirm abc-def-ghi\n", 0, COMMAND_ERR_BAD_CODE);
+	first_refused(NULL, "key delete\n", 0, COMMAND_ERR_BAD_KEY_ACTION);
+	first_refused(NULL, "confirm\n", 0, COMMAND_ERR_MISSING_ARG);
 }
 END_TEST
 
@@ -309,26 +259,19 @@ START_TEST(test_new_commands)
 {
 	struct command c;
 
-	c = line("set moves full", 0);
-	ck_assert_int_eq(c.kind, COMMAND_SET);
+	c = kind_is("set moves full", 0, COMMAND_SET);
 	ck_assert_uint_eq(c.noptions, 1);
 	ck_assert_str_eq(c.options[0].key, "moves");
 	ck_assert_str_eq(c.options[0].value, "full");
 	/* the key in lower case, the value as given */
-	c = line("SET Pictures=None", 0);
-	ck_assert_int_eq(c.kind, COMMAND_SET);
+	c = kind_is("SET Pictures=None", 0, COMMAND_SET);
 	ck_assert_str_eq(c.options[0].key, "pictures");
 	ck_assert_str_eq(c.options[0].value, "None");
-	c = line("settings", 0);
-	ck_assert_int_eq(c.kind, COMMAND_SETTINGS);
+	c = kind_is("settings", 0, COMMAND_SETTINGS);
 
-	c = line("message 12 Good game, well played!", 0);
-	ck_assert_int_eq(c.kind, COMMAND_MESSAGE);
-	ck_assert_int_eq(c.game, 12);
+	c = command_is("message 12 Good game, well played!", 0, COMMAND_MESSAGE, 12);
 	ck_assert_str_eq(c.note, "Good game, well played!");
-	c = line("Message #7:   see you   ", 0);
-	ck_assert_int_eq(c.kind, COMMAND_MESSAGE);
-	ck_assert_int_eq(c.game, 7);
+	c = command_is("Message #7:   see you   ", 0, COMMAND_MESSAGE, 7);
 	ck_assert_str_eq(c.note, "see you");
 	/* a note is a sentence: any number of words */
 	c = line("message 3 one two three four five six seven eight nine ten "
@@ -336,41 +279,29 @@ START_TEST(test_new_commands)
 	ck_assert_int_eq(c.kind, COMMAND_MESSAGE);
 	ck_assert_str_eq(c.note + strlen(c.note) - 9, "seventeen");
 
-	c = line("offer undo 12", 0);
-	ck_assert_int_eq(c.kind, COMMAND_UNDO);
+	c = kind_is("offer undo 12", 0, COMMAND_UNDO);
 	ck_assert_int_eq(c.undo, COMMAND_UNDO_OFFER);
 	ck_assert_int_eq(c.game, 12);
-	c = line("accept undo #12", 0);
-	ck_assert_int_eq(c.kind, COMMAND_UNDO);
+	c = kind_is("accept undo #12", 0, COMMAND_UNDO);
 	ck_assert_int_eq(c.undo, COMMAND_UNDO_ACCEPT);
-	c = line("Decline UNDO 12", 0);
-	ck_assert_int_eq(c.kind, COMMAND_UNDO);
+	c = kind_is("Decline UNDO 12", 0, COMMAND_UNDO);
 	ck_assert_int_eq(c.undo, COMMAND_UNDO_DECLINE);
 	/* in the game's thread the game may be left off */
-	c = line("offer undo", 5);
-	ck_assert_int_eq(c.kind, COMMAND_UNDO);
-	ck_assert_int_eq(c.game, 5);
+	c = command_is("offer undo", 5, COMMAND_UNDO, 5);
 	/* the same words for a draw */
-	c = line("offer draw 12", 0);
-	ck_assert_int_eq(c.kind, COMMAND_DRAW);
+	c = kind_is("offer draw 12", 0, COMMAND_DRAW);
 	ck_assert_int_eq(c.draw, COMMAND_DRAW_OFFER);
-	c = line("accept draw", 4);
-	ck_assert_int_eq(c.kind, COMMAND_DRAW);
+	c = kind_is("accept draw", 4, COMMAND_DRAW);
 	ck_assert_int_eq(c.draw, COMMAND_DRAW_ACCEPT);
 	ck_assert_int_eq(c.game, 4);
 	c = line("decline draw 4", 0);
 	ck_assert_int_eq(c.draw, COMMAND_DRAW_DECLINE);
 	/* accept and decline still answer challenges */
-	c = line("accept 12", 0);
-	ck_assert_int_eq(c.kind, COMMAND_ACCEPT);
-	c = line("decline", 9);
-	ck_assert_int_eq(c.kind, COMMAND_DECLINE);
-	ck_assert_int_eq(c.game, 9);
+	c = kind_is("accept 12", 0, COMMAND_ACCEPT);
+	c = command_is("decline", 9, COMMAND_DECLINE, 9);
 	/* a keyword with a sentence's mark after it is the keyword */
-	c = line("Help!", 0);
-	ck_assert_int_eq(c.kind, COMMAND_HELP);
-	c = line("games?", 0);
-	ck_assert_int_eq(c.kind, COMMAND_GAMES);
+	c = kind_is("Help!", 0, COMMAND_HELP);
+	c = kind_is("games?", 0, COMMAND_GAMES);
 	ck_assert_str_eq(command_kind_name(COMMAND_UNDO), "undo");
 	ck_assert_str_eq(command_kind_name(COMMAND_SET), "set");
 	ck_assert_str_eq(command_kind_name(COMMAND_MESSAGE), "message");
@@ -404,13 +335,11 @@ START_TEST(test_new_refusals)
 	memset(longer, 'a', sizeof(longer));
 	memcpy(longer, "message 3 ", 10);
 	longer[10 + COMMAND_TEXT_MAX] = '\0';
-	c = line(longer, 0);
-	ck_assert_int_eq(c.error, COMMAND_ERR_TEXT_TOO_LONG);
+	c = refused(longer, 0, COMMAND_ERR_TEXT_TOO_LONG, NULL);
 	ck_assert_str_eq(c.detail, "199");
 	ck_assert_int_eq(c.game, 3);
 	longer[10 + COMMAND_TEXT_MAX - 1] = '\0';
-	c = line(longer, 0);
-	ck_assert_int_eq(c.kind, COMMAND_MESSAGE);
+	c = kind_is(longer, 0, COMMAND_MESSAGE);
 	ck_assert_uint_eq(strlen(c.note), COMMAND_TEXT_MAX - 1);
 
 	/* a NUL byte ends the note: it must not leave it empty */
@@ -441,8 +370,7 @@ START_TEST(test_help_topics)
 	c = line("help", 0);
 	ck_assert_str_eq(c.topic, "");
 	ck_assert_str_eq(c.detail, "");
-	c = line("help rules", 0);
-	ck_assert_int_eq(c.kind, COMMAND_HELP);
+	c = kind_is("help rules", 0, COMMAND_HELP);
 	ck_assert_str_eq(c.topic, "rules");
 	c = line("HELP Move", 0);
 	ck_assert_str_eq(c.topic, "move");
@@ -455,8 +383,7 @@ START_TEST(test_help_topics)
 	c = line("help set", 0);
 	ck_assert_str_eq(c.topic, "set");
 	/* no topic: the general help, saying so */
-	c = line("help me please, I am lost", 0);
-	ck_assert_int_eq(c.kind, COMMAND_HELP);
+	c = kind_is("help me please, I am lost", 0, COMMAND_HELP);
 	ck_assert_str_eq(c.topic, "");
 	ck_assert_str_eq(c.detail, "me please, I am lost");
 	ck_assert_str_eq(c.suggestion, "");
@@ -506,8 +433,7 @@ START_TEST(test_move_shapes)
 	}
 	/* the issue's case: z9 is a cell of no board, so the service says
 	 * "no such cell", not "not a move" */
-	c = line("move 1 1 z9-a1", 0);
-	ck_assert_int_eq(c.kind, COMMAND_MOVE);
+	c = kind_is("move 1 1 z9-a1", 0, COMMAND_MOVE);
 	ck_assert_str_eq(c.move, "z9-a1");
 	/* a name that reads as a move is still no name */
 	refused("register z3e5", 0, COMMAND_ERR_BAD_NAME, NULL);
@@ -518,32 +444,29 @@ END_TEST
  * goes to the game's thread. */
 START_TEST(test_refused_line_keeps_game)
 {
-	struct command c;
+	static const struct {
+		const char *text;
+		enum command_error err;
+		int64_t game;
+	} rows[] = {
+		{ "move 1 x c3-e5", COMMAND_ERR_BAD_PLY, 1 },
+		{ "move 4 2 c3-e5/", COMMAND_ERR_BAD_MOVE, 4 },
+		{ "draw maybe 12", COMMAND_ERR_BAD_DRAW, 12 },
+		{ "resign #12 now", COMMAND_ERR_EXTRA_ARG, 12 },
+		{ "offer peace 3", COMMAND_ERR_BAD_OFFER, 3 },
+		{ "mvoe 12 3 c3-e5", COMMAND_ERR_UNKNOWN, 12 },
+		/* no game where the line has no GAME: a code is no game
+		 * number */
+		{ "confirm 12345", COMMAND_ERR_BAD_CODE, 0 },
+		{ "frobnicate 12", COMMAND_ERR_UNKNOWN, 0 },
+		{ "challenge bob size=99 12", COMMAND_ERR_UNKNOWN_OPTION, 0 },
+	};
 
-	c = line("move 1 x c3-e5", 0);
-	ck_assert_int_eq(c.kind, COMMAND_INVALID);
-	ck_assert_int_eq(c.game, 1);
-	c = line("move 4 2 c3-e5/", 0);
-	ck_assert_int_eq(c.game, 4);
-	c = line("draw maybe 12", 0);
-	ck_assert_int_eq(c.error, COMMAND_ERR_BAD_DRAW);
-	ck_assert_int_eq(c.game, 12);
-	c = line("resign #12 now", 0);
-	ck_assert_int_eq(c.error, COMMAND_ERR_EXTRA_ARG);
-	ck_assert_int_eq(c.game, 12);
-	c = line("offer peace 3", 0);
-	ck_assert_int_eq(c.game, 3);
-	c = line("mvoe 12 3 c3-e5", 0);
-	ck_assert_int_eq(c.error, COMMAND_ERR_UNKNOWN);
-	ck_assert_int_eq(c.game, 12);
-	/* no game where the line has no GAME: a code is no game number */
-	c = line("confirm 12345", 0);
-	ck_assert_int_eq(c.error, COMMAND_ERR_BAD_CODE);
-	ck_assert_int_eq(c.game, 0);
-	c = line("frobnicate 12", 0);
-	ck_assert_int_eq(c.game, 0);
-	c = line("challenge bob size=99 12", 0);
-	ck_assert_int_eq(c.game, 0);
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		kind_is(rows[i].text, 0, COMMAND_INVALID);
+		refused(rows[i].text, 0, rows[i].err, NULL);
+		game_is(rows[i].text, 0, rows[i].game);
+	}
 }
 END_TEST
 

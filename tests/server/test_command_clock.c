@@ -10,21 +10,20 @@ START_TEST(test_clock_options)
 {
 	struct command c;
 
-	c = line("challenge bob clock=fischer:240h+36h/240h weekends=off", 0);
-	ck_assert_int_eq(c.kind, COMMAND_CHALLENGE);
+	c = kind_is("challenge bob clock=fischer:240h+36h/240h weekends=off",
+		    0, COMMAND_CHALLENGE);
 	ck_assert_uint_eq(c.noptions, 2);
 	ck_assert_str_eq(c.options[0].key, "clock");
 	ck_assert_str_eq(c.options[0].value, "fischer:240h+36h/240h");
 	ck_assert_str_eq(c.options[1].key, "weekends");
 	ck_assert_str_eq(c.options[1].value, "off");
-	c = line("challenge bob CLOCK=Days:3 size=7 vacation=no", 0);
-	ck_assert_int_eq(c.kind, COMMAND_CHALLENGE);
+	c = kind_is("challenge bob CLOCK=Days:3 size=7 vacation=no",
+		    0, COMMAND_CHALLENGE);
 	ck_assert_uint_eq(c.noptions, 3);
 	ck_assert_str_eq(c.options[0].value, "days:3");
 	ck_assert_str_eq(c.options[2].key, "vacation");
 	/* the service refuses a bad spec; the grammar only its form */
-	c = line("challenge bob clock=days:99", 0);
-	ck_assert_int_eq(c.kind, COMMAND_CHALLENGE);
+	c = kind_is("challenge bob clock=days:99", 0, COMMAND_CHALLENGE);
 	REFUSED(
 		{ "challenge bob clock=days;3", 0,
 		  COMMAND_ERR_BAD_OPTION, NULL },
@@ -40,8 +39,7 @@ START_TEST(test_vacation)
 {
 	struct command c;
 
-	c = line("vacation", 0);
-	ck_assert_int_eq(c.kind, COMMAND_VACATION);
+	c = kind_is("vacation", 0, COMMAND_VACATION);
 	ck_assert_int_eq(c.vacation, COMMAND_VACATION_SHOW);
 	c = line("vacation 5", 0);
 	ck_assert_int_eq(c.vacation, COMMAND_VACATION_DAYS);
@@ -76,16 +74,11 @@ START_TEST(test_claim_and_timezone)
 {
 	struct command c;
 
-	c = line("claim 12", 0);
-	ck_assert_int_eq(c.kind, COMMAND_CLAIM);
-	ck_assert_int_eq(c.game, 12);
-	c = line("claim", 7);
-	ck_assert_int_eq(c.kind, COMMAND_CLAIM);
-	ck_assert_int_eq(c.game, 7);
+	c = command_is("claim 12", 0, COMMAND_CLAIM, 12);
+	c = command_is("claim", 7, COMMAND_CLAIM, 7);
 	refused("claim", 0, COMMAND_ERR_MISSING_ARG, NULL);
 	/* a zone name is case-sensitive: the value keeps its case */
-	c = line("set timezone America/New_York", 0);
-	ck_assert_int_eq(c.kind, COMMAND_SET);
+	c = kind_is("set timezone America/New_York", 0, COMMAND_SET);
 	ck_assert_str_eq(c.options[0].key, "timezone");
 	ck_assert_str_eq(c.options[0].value, "America/New_York");
 }

@@ -151,6 +151,17 @@ static struct ladder_fault refused(const struct lad *l, int64_t c, int64_t d,
 	return f;
 }
 
+/* challenger -> defender at now is allowed. */
+static void allowed(const struct lad *l, int64_t c, int64_t d, int64_t now)
+{
+	struct ladder_fault f;
+
+	ck_assert_msg(ladder_check_challenge(&l->rules, l->s, c, d, now,
+					     &f) == 0,
+		      "%lld -> %lld refused: %s", (long long)c, (long long)d,
+		      ladder_error_name(f.error));
+}
+
 /* --- Rules --- */
 
 START_TEST(test_rules)
@@ -229,10 +240,8 @@ START_TEST(test_range_places)
 
 	lad_init(&l, 10);
 	l.rules.challenge_range = 3;
-	ck_assert_int_eq(ladder_check_challenge(&l.rules, l.s, 5, 2, T0, &f),
-			 0);
-	ck_assert_int_eq(ladder_check_challenge(&l.rules, l.s, 5, 4, T0, &f),
-			 0);
+	allowed(&l, 5, 2, T0);
+	allowed(&l, 5, 4, T0);
 	f = refused(&l, 5, 1, T0, LADDER_ERR_OUT_OF_RANGE);
 	ck_assert_int_eq(f.place, 5);
 	ck_assert_int_eq(f.defender_place, 1);
@@ -243,8 +252,7 @@ START_TEST(test_range_places)
 	ck_assert_int_eq(f.place, 5);
 	ck_assert_int_eq(f.defender_place, 6);
 	l.rules.challenge_range = 4;
-	ck_assert_int_eq(ladder_check_challenge(&l.rules, l.s, 5, 1, T0, &f),
-			 0);
+	allowed(&l, 5, 1, T0);
 	lad_done(&l);
 }
 END_TEST
@@ -259,15 +267,13 @@ START_TEST(test_range_percent)
 	l.rules.range_percent = true;
 	l.rules.challenge_range = 10;
 	ck_assert_int_eq(ladder_range_places(&l.rules, 20), 2);
-	ck_assert_int_eq(ladder_check_challenge(&l.rules, l.s, 10, 8, T0, &f),
-			 0);
+	allowed(&l, 10, 8, T0);
 	f = refused(&l, 10, 7, T0, LADDER_ERR_OUT_OF_RANGE);
 	ck_assert_int_eq(f.max, 2);
 	/* 10% of 25 is 2.5 places: rounded up */
 	for (i = 21; i <= 25; i++)
 		lad_join(&l, i, T0);
-	ck_assert_int_eq(ladder_check_challenge(&l.rules, l.s, 10, 7, T0, &f),
-			 0);
+	allowed(&l, 10, 7, T0);
 	f = refused(&l, 10, 6, T0, LADDER_ERR_OUT_OF_RANGE);
 	ck_assert_int_eq(f.max, 3);
 	/* a small ladder still has a place in range */
@@ -365,8 +371,7 @@ START_TEST(test_rematch_wait)
 	ck_assert_int_eq(ladder_last_result(l.s, 3, 2), t1);
 	f = refused(&l, 3, 2, t1 + 7 * D - 1, LADDER_ERR_REMATCH_WAIT);
 	ck_assert_int_eq(f.until, t1 + 7 * D);
-	ck_assert_int_eq(ladder_check_challenge(&l.rules, l.s, 3, 2,
-						t1 + 7 * D, &f), 0);
+	allowed(&l, 3, 2, t1 + 7 * D);
 	/* a win turns the tables: the wait holds the other way too */
 	lad_challenge(&l, 5, 4, 2, T0);
 	lad_result(&l, 2, LADDER_RESULT_NORMAL, 5, 4, t1);
@@ -387,8 +392,7 @@ START_TEST(test_rematch_wait)
 	ck_assert_int_eq(ladder_last_result(l.s, 2, 3), t1);
 	/* no wait at all */
 	l.rules.rematch_wait = 0;
-	ck_assert_int_eq(ladder_check_challenge(&l.rules, l.s, 6, 4, t1 + D,
-						&f), 0);
+	allowed(&l, 6, 4, t1 + D);
 	lad_done(&l);
 }
 END_TEST

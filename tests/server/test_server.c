@@ -50,8 +50,7 @@ START_TEST(test_register_store)
 	ck_assert_uint_eq(p->n_addresses, 0);
 	store_player_free(&p);
 	o = new_mail();
-	r = mail_to(&o, ALICE, "reply");
-	ck_assert_ptr_nonnull(r);
+	r = sent_to(&o, ALICE, "reply");
 	ck_assert_str_eq(r->in_reply_to, "t1@client.test");
 	ck_assert(r->auto_reply);
 	ck_assert_int_eq(sscanf(strstr(r->body, "    confirm "), " confirm %31s",
@@ -323,8 +322,7 @@ START_TEST(test_outbox_fields)
 
 	g = game_after_e5_e7();
 	o = new_mail();
-	m = mail_to(&o, BOB, "your-move");
-	ck_assert_ptr_nonnull(m);
+	m = sent_to(&o, BOB, "your-move");
 	ck_assert_int_eq(m->ply, 1);
 	ck_assert(!m->auto_reply);
 	ck_assert_int_eq(strncmp(m->in_reply_to, "ashes.", 6), 0);
@@ -335,8 +333,7 @@ START_TEST(test_outbox_fields)
 	ck_assert_has(m->html, cid);
 	first = strndup(m->image, m->image_len);
 	/* the reply to alice shows the same board */
-	m = mail_to(&o, ALICE, "reply");
-	ck_assert_ptr_nonnull(m);
+	m = sent_to(&o, ALICE, "reply");
 	ck_assert_int_eq(m->ply, 1);
 	ck_assert(m->auto_reply);
 	ck_assert_ptr_nonnull(m->image);
@@ -347,8 +344,7 @@ START_TEST(test_outbox_fields)
 	snprintf(body, sizeof(body), "move %" PRId64 " 2 e5-e3\n", g);
 	BOB_SAYS(body);
 	o = new_mail();
-	m = mail_to(&o, ALICE, "your-move");
-	ck_assert_ptr_nonnull(m);
+	m = sent_to(&o, ALICE, "your-move");
 	ck_assert_int_eq(m->ply, 2);
 	ck_assert_ptr_nonnull(m->image);
 	ck_assert(m->image_len != strlen(first) ||
@@ -357,6 +353,18 @@ START_TEST(test_outbox_fields)
 	free(first);
 }
 END_TEST
+
+/* The new mail of kind to `to` carries no picture, neither attached nor
+ * in an HTML part. */
+static void no_picture_to(const char *to, const char *kind)
+{
+	struct outbox o = new_mail();
+	const struct store_outbox_msg *m = sent_to(&o, to, kind);
+
+	ck_assert_ptr_null(m->image);
+	ck_assert_ptr_null(m->html);
+	outbox_free(&o);
+}
 
 /* Which mails carry the picture, and as what: a mail that shows a changed
  * position does (as the PNG most readers' mail programs show, queued as
@@ -374,20 +382,14 @@ START_TEST(test_picture_choice)
 
 	g = game_after_e5_e7();
 	o = new_mail();
-	m = mail_to(&o, BOB, "your-move");
-	ck_assert_ptr_nonnull(m);
+	m = sent_to(&o, BOB, "your-move");
 	ck_assert_str_eq(m->image_type, STORE_OUTBOX_PNG);
 	ck_assert_int_eq(m->image[0], '<'); /* the drawing, rasterised later */
 	outbox_free(&o);
 	/* a preview and a draw offer change no position: no picture */
 	snprintf(body, sizeof(body), "preview %" PRId64 " e5-e3\n", g);
 	BOB_SAYS(body);
-	o = new_mail();
-	m = mail_to(&o, BOB, "reply");
-	ck_assert_ptr_nonnull(m);
-	ck_assert_ptr_null(m->image);
-	ck_assert_ptr_null(m->html);
-	outbox_free(&o);
+	no_picture_to(BOB, "reply");
 	snprintf(body, sizeof(body), "draw offer %" PRId64 "\n", g);
 	BOB_SAYS(body);
 	o = new_mail();
@@ -402,8 +404,7 @@ START_TEST(test_picture_choice)
 	snprintf(body, sizeof(body), "move %" PRId64 " 2 e5-e3\n", g);
 	BOB_SAYS(body);
 	o = new_mail();
-	m = mail_to(&o, BOB, "reply");
-	ck_assert_ptr_nonnull(m);
+	m = sent_to(&o, BOB, "reply");
 	ck_assert_str_eq(m->image_type, STORE_OUTBOX_SVG);
 	m = mail_to(&o, ALICE, "your-move");
 	ck_assert_str_eq(m->image_type, STORE_OUTBOX_PNG);
@@ -412,12 +413,7 @@ START_TEST(test_picture_choice)
 	ck_assert_int_eq(store_settings_set(st, bob->id, &s, now, &error), 0);
 	snprintf(body, sizeof(body), "move %" PRId64 " 3 e7-e6\n", g);
 	ALICE_SAYS(body);
-	o = new_mail();
-	m = mail_to(&o, BOB, "your-move");
-	ck_assert_ptr_nonnull(m);
-	ck_assert_ptr_null(m->image);
-	ck_assert_ptr_null(m->html);
-	outbox_free(&o);
+	no_picture_to(BOB, "your-move");
 	store_player_free(&bob);
 }
 END_TEST
@@ -442,8 +438,7 @@ static void history_record(int64_t g, const char *fp, const char *from,
 	snprintf(body, sizeof(body), "history %" PRId64 "\n", g);
 	ck_assert_int_eq(send_as(fp, from, NULL, body).status, SERVER_OK);
 	o = new_mail();
-	m = mail_to(&o, from, "reply");
-	ck_assert_ptr_nonnull(m);
+	m = sent_to(&o, from, "reply");
 	text = strstr(m->body, "Record:\n");
 	ck_assert_ptr_nonnull(text);
 	text += strlen("Record:\n");

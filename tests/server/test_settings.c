@@ -185,22 +185,19 @@ START_TEST(test_moves_flags)
 	srv = flag_server(&ts2);
 	ALICE_GAME("move", g, "1 b2-a1");
 	o = new_mail();
-	m = mail_to(&o, BOB, "your-move");
-	ck_assert_ptr_nonnull(m);
+	m = sent_to(&o, BOB, "your-move");
 	ck_assert_has(m->body, "list:none.");
 	outbox_free(&o);
 	BOB_GAME("move", g, "2 b2-a2");
 	o = new_mail();
-	m = mail_to(&o, ALICE, "your-move");
-	ck_assert_ptr_nonnull(m);
+	m = sent_to(&o, ALICE, "your-move");
 	ck_assert_has(m->body, "list:full.");
 	outbox_free(&o);
 	/* back to the default */
 	ck_assert_int_eq(BOB_SAYS("set moves short\n").status, SERVER_OK);
 	ALICE_GAME("move", g, "3 a1-b1");
 	o = new_mail();
-	m = mail_to(&o, BOB, "your-move");
-	ck_assert_ptr_nonnull(m);
+	m = sent_to(&o, BOB, "your-move");
 	ck_assert_has(m->body, "list:short.");
 	outbox_free(&o);
 	server_free(&srv);
