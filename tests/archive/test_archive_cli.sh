@@ -32,32 +32,23 @@ conf=$tmp/ashesd.conf
 t_players alice bob mallory
 t_import "$tmp/daemon-gnupg" alice bob
 mkdir "$tmp/mail"
-cat >"$conf" <<EOF
-[source]
-type = maildir
-maildir = $tmp/mail
-[smtp]
-from = ashes@club.example
-[database]
-path = $tmp/ashes.db
-[gpg]
-home = $tmp/daemon-gnupg
+{
+	t_conf "$tmp/mail" "$tmp/ashes.db" "$tmp/daemon-gnupg"
+	cat <<EOF
 [game]
 size = 4
 [limits]
 # alice challenges bob five times today, one game after another
 challenges_per_day = 0
 EOF
-for w in alice bob; do
-	"$ashes" player add "$w" "$w@example.org" "$(fpr $w)" --config "$conf" \
-		>/dev/null || { echo "Bail out! player add $w"; exit 1; }
-done
+} >"$conf"
+t_add_players "$conf" alice bob
 
 # send WHO pgpmime|inline BODY [HEADER...]: a mail signed as a mail
 # program signs it, read by ashesd --once.
 seq=0
 send() {
-	local who=$1 mode=$2 body=$3 f part sig h
+	local who=$1 mode=$2 body=$3 f part h
 	shift 3
 	seq=$((seq + 1))
 	f=$tmp/mail/$seq.eml
@@ -74,17 +65,8 @@ send() {
 		part=$(printf 'Content-Type: text/plain; charset=utf-8\r\n\r\n%s\r\n' \
 			"$(printf '%s' "$body" | sed 's/$/\r/' | sed '$ s/\r$//')"; echo x)
 		part=${part%x}
-		sig=$(printf '%s' "$part" | GNUPGHOME=$tmp/gnupg-$who gpg --batch \
-			${SIGN_OPTS:-} --armor --detach-sign --digest-algo SHA256 \
-			2>/dev/null)
-		{
-			printf 'Content-Type: multipart/signed; micalg=pgp-sha256;\r\n'
-			printf ' protocol="application/pgp-signature"; boundary="sig"\r\n\r\n'
-			printf -- '--sig\r\n%s\r\n--sig\r\n' "$part"
-			printf 'Content-Type: application/pgp-signature\r\n\r\n'
-			printf '%s\r\n' "$sig" | sed 's/$/\r/' | sed 's/\r\r$/\r/'
-			printf -- '--sig--\r\n'
-		} >>"$f.tmp"
+		# shellcheck disable=SC2086 # the options are words
+		t_signed "$who" "$part" ${SIGN_OPTS:-} >>"$f.tmp"
 	else
 		printf 'Content-Type: text/plain; charset=utf-8\r\n\r\n' >>"$f.tmp"
 		printf '%s\n' "$body" | GNUPGHOME=$tmp/gnupg-$who gpg --batch \

@@ -17,21 +17,15 @@ conf=$tmp/ashesd.conf
 # The daemon's configuration: one ladder of three on boards of 3, unsigned
 # mail read (require_signature = no), replies left in the outbox.
 mkdir "$tmp/mail"
-cat >"$conf" <<EOF
-[source]
-type = maildir
-maildir = $tmp/mail
-[smtp]
-from = ashes@club.example
-[database]
-path = $db
-[gpg]
-home = $tmp/gnupg
+{
+	t_conf "$tmp/mail" "$db" "$tmp/gnupg"
+	cat <<EOF
 require_signature = no
 [ladder main]
 members = alice, bob, carol
 size = 3
 EOF
+} >"$conf"
 
 # ashesd once: the mail in the folder, then its timer.
 daemon() {
@@ -235,16 +229,9 @@ t_is "league: usage" "1:usage: ashes league show NAME [--config FILE] [--db PATH
 run league show --config "$conf"
 t_is "league show without NAME" 1 "$rc"
 ldb=$tmp/league.db
-cat >"$tmp/league.conf" <<EOF
-[source]
-type = maildir
-maildir = $tmp/mail
-[smtp]
-from = ashes@club.example
-[database]
-path = $ldb
-[gpg]
-home = $tmp/gnupg
+{
+	t_conf "$tmp/mail" "$ldb" "$tmp/gnupg"
+	cat <<EOF
 [league spring]
 members = alice, bob, carol
 group_size = 3
@@ -255,6 +242,7 @@ season_start = 2020-01-06
 members = alice, bob
 season_start = 2999-01-01
 EOF
+} >"$tmp/league.conf"
 for p in alice bob carol; do
 	"$ashes" player add "$p" "$p@example.org" --db "$ldb" >/dev/null
 done

@@ -30,16 +30,8 @@ t_players alice bob carol dave dave2 erin
 start=$tmp/start
 mkdir -p "$start/mail" && mkdir -m 700 "$start/daemon-gnupg"
 conf_for() { # DIR
+	t_conf "$1/mail" "$1/ashes.db" "$1/daemon-gnupg"
 	cat <<CONF
-[source]
-type = maildir
-maildir = $1/mail
-[smtp]
-from = ashes@club.example
-[database]
-path = $1/ashes.db
-[gpg]
-home = $1/daemon-gnupg
 [game]
 size = 5
 [limits]
@@ -68,7 +60,7 @@ box=$start seq=0
 # unsigned: KEY "none") from FROM (default KEY's address); its
 # Message-ID is tNNN@x.
 mail() {
-	local key=$1 body=$2 from=${3:-$1} f part sig
+	local key=$1 body=$2 from=${3:-$1} f part
 	seq=$((seq + 1))
 	f=$(printf '%s/mail/%03d.eml' "$box" "$seq")
 	part=$(printf 'Content-Type: text/plain; charset=utf-8\r\n\r\n%s\r\n' \
@@ -81,14 +73,7 @@ mail() {
 		if [ "$key" = none ]; then
 			printf '%s' "$part"
 		else
-			sig=$(printf '%s' "$part" | GNUPGHOME=$tmp/gnupg-$key gpg \
-				--batch --armor --detach-sign --digest-algo SHA256 2>/dev/null)
-			printf 'Content-Type: multipart/signed; micalg=pgp-sha256;\r\n'
-			printf ' protocol="application/pgp-signature"; boundary="sig"\r\n\r\n'
-			printf -- '--sig\r\n%s\r\n--sig\r\n' "$part"
-			printf 'Content-Type: application/pgp-signature\r\n\r\n'
-			printf '%s\r\n' "$sig" | sed 's/$/\r/' | sed 's/\r\r$/\r/'
-			printf -- '--sig--\r\n'
+			t_signed "$key" "$part"
 		fi
 	} >"$f"
 }
