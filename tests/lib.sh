@@ -191,6 +191,29 @@ t_add_players() {
 	done
 }
 
+# t_once CONF WHAT: ashesd --once on CONF (the mail in its folder, then
+# its timer), checked to succeed.
+t_once() {
+	"$ashesd" --once -c "$1" >>"$tmp/daemon.log" 2>&1 </dev/null
+	t_is "ashesd --once ($2)" 0 "$?"
+}
+
+# t_deliver CONF FILE: FILE.tmp made FILE in the folder at once, then
+# read by ashesd --once on CONF; the test bails out if that fails.
+t_deliver() {
+	mv "$2.tmp" "$2"
+	"$ashesd" --once -c "$1" >>"$tmp/daemon.log" 2>&1 </dev/null ||
+		{ echo "Bail out! ashesd --once"; exit 1; }
+}
+
+# t_legal SIZE N MOVE...: the N-th legal move on a board of SIZE after
+# the MOVEs.
+t_legal() {
+	local size=$1 k=$2
+	shift 2
+	"$ashes" legal --size "$size" "$@" | sed -n "${k}p"
+}
+
 # t_signed WHO PART [GPG-OPTION...]: the Content-Type and body of a
 # PGP/MIME mail whose signed part is PART (CRLF lines), signed by WHO's
 # key as a mail program signs it.

@@ -72,17 +72,11 @@ send() {
 		printf '%s\n' "$body" | GNUPGHOME=$tmp/gnupg-$who gpg --batch \
 			--clearsign 2>/dev/null | sed 's/$/\r/' >>"$f.tmp"
 	fi
-	mv "$f.tmp" "$f"
-	"$ashesd" --once -c "$conf" >>"$tmp/daemon.log" 2>&1 </dev/null ||
-		{ echo "Bail out! ashesd --once"; exit 1; }
+	t_deliver "$conf" "$f"
 }
 
 # The n-th legal move after the moves so far (a size-4 board).
-legal() { # N MOVE...
-	local k=$1
-	shift
-	"$ashes" legal --size 4 "$@" | sed -n "${k}p"
-}
+legal() { t_legal 4 "$@"; } # N MOVE...
 plies() { "$ashes" game show "$1" --config "$conf" | grep -c '^  [0-9]*\. '; }
 
 # ---- no daemon key yet: export refused, saying how to make one --------

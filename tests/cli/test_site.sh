@@ -45,8 +45,7 @@ EOF
 } >"$conf"
 
 daemon() {
-	"$ashesd" --once -c "$conf" >>"$tmp/daemon.log" 2>&1 </dev/null
-	t_is "ashesd --once ($1)" 0 "$?"
+	t_once "$conf" "$1"
 }
 
 # send WHO TEXT: a mail from WHO's registered address, read by ashesd.

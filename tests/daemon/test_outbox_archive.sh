@@ -45,15 +45,9 @@ send() {
 		printf 'Message-ID: <t%d.%s@example.org>\r\nMIME-Version: 1.0\r\n' "$seq" "$who"
 		t_signed "$who" "$part"
 	} >"$f.tmp"
-	mv "$f.tmp" "$f"
-	"$ashesd" --once -c "$conf" >>"$tmp/daemon.log" 2>&1 </dev/null ||
-		{ echo "Bail out! ashesd --once"; exit 1; }
+	t_deliver "$conf" "$f"
 }
-legal() { # N MOVE...
-	local k=$1
-	shift
-	"$ashes" legal --size 4 "$@" | sed -n "${k}p"
-}
+legal() { t_legal 4 "$@"; } # N MOVE...
 # The archive mail the sink got last for WHO: "TYPE NAME" of its
 # attachment (or "none"), and the attachment into FILE; its text into
 # FILE.txt.

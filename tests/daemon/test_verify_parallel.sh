@@ -86,6 +86,14 @@ move() {
 	hist+=("$m")
 	mail "$1" "move 1 ${#hist[@]} $m"
 }
+# opening BOX: a fresh mailbox in BOX whose game 1, alice against bob,
+# is challenged, accepted and opened by alice.
+opening() {
+	box=$1 seq=0 hist=()
+	mail alice "challenge bob size=5"
+	mail bob "accept 1"
+	move alice
+}
 # games WHO: a `games` mail, its text told apart from the others' (the
 # same text signed in the same second is a replay).
 games() {
@@ -188,10 +196,7 @@ t_is "2 workers: the same outcomes as 1" "$(cat "$tmp/serial.outcomes")" \
 # batch holding a mail that failed before is read one mail at a time, so
 # the next crashes are counted against mail 4 alone.  After three, the
 # fourth run sets it aside and everything else goes through.
-box=$tmp/start-crash seq=0 hist=()
-mail alice "challenge bob size=5"
-mail bob "accept 1"
-move alice
+opening "$tmp/start-crash"
 marker=POISON-$$-$RANDOM
 mail none "help
 $marker" mallory
@@ -237,10 +242,7 @@ t_is "crash: every move applied" "ok: 1 command" "$moves"
 # before it are handled; it and those behind it (read meanwhile by the
 # other worker) stay for the next round -- none is skipped, not even for
 # mail 33 and on, which did not fit in the batch.
-box=$tmp/start-fail seq=0 hist=()
-mail alice "challenge bob size=5"
-mail bob "accept 1"
-move alice
+opening "$tmp/start-fail"
 marker=FAIL-$$-$RANDOM
 mail bob "games
 -- 
