@@ -214,6 +214,18 @@ t_legal() {
 	"$ashes" legal --size "$size" "$@" | sed -n "${k}p"
 }
 
+# t_swap_plies: plies 2 and 3 of ./record.txt (an unpacked archive's)
+# exchange their moves and annotations, their numbers kept.
+t_swap_plies() {
+	python3 - <<'EOF'
+lines = open("record.txt").read().split("\n")
+i = [k for k, l in enumerate(lines) if l.startswith("2. ")][0]
+j = [k for k, l in enumerate(lines) if l.startswith("3. ")][0]
+lines[i], lines[j] = "2. " + lines[j][3:], "3. " + lines[i][3:]
+open("record.txt", "w").write("\n".join(lines))
+EOF
+}
+
 # t_signed WHO PART [GPG-OPTION...]: the Content-Type and body of a
 # PGP/MIME mail whose signed part is PART (CRLF lines), signed by WHO's
 # key as a mail program signs it.

@@ -101,17 +101,6 @@ t_ok_if "it checked every mail's signature and MANIFEST's ($((mails + 1)))" \
 
 # ---- tampering ----------------------------------------------------------
 other=$E2E_DIR/gnupg-mallory
-# plies 2 and 3 of record.txt exchange their moves and annotations,
-# their numbers kept
-swap_plies() {
-	python3 - <<'EOF'
-lines = open("record.txt").read().split("\n")
-i = [k for k, l in enumerate(lines) if l.startswith("2. ")][0]
-j = [k for k, l in enumerate(lines) if l.startswith("3. ")][0]
-lines[i], lines[j] = "2. " + lines[j][3:], "3. " + lines[i][3:]
-open("record.txt", "w").write("\n".join(lines))
-EOF
-}
 tamper() { # WHAT REASON COMMANDS...
 	local what=$1 reason=$2 t=$E2E_DIR/tampered
 	shift 2
@@ -127,7 +116,7 @@ tamper() { # WHAT REASON COMMANDS...
 tamper "one byte of 0003.signed changed" "tampered mail" \
 	"python3 -c \"b=bytearray(open('0003.signed','rb').read()); b[-2]^=1; open('0003.signed','wb').write(b)\""
 tamper "ply 4's files dropped" "missing ply" "rm 0004.*"
-tamper "plies 2 and 3 swapped in the record" "wrong ply" swap_plies
+tamper "plies 2 and 3 swapped in the record" "wrong ply" t_swap_plies
 tamper "the lines of plies 2 and 3 exchanged" "wrong ply" \
 	"sed -i 's/^2\. \(.*\)$/X\1/; s/^3\. \(.*\)$/2. \1/; s/^X\(.*\)$/3. \1/' record.txt"
 tamper "keys.asc replaced by another key" "foreign signer" \
