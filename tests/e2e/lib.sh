@@ -258,6 +258,20 @@ e2e_pgpmime() {
 	} >>"$f"
 }
 
+# e2e_archive_verify ARCH DAEMON-FPR PLIES: ashes archive verify on the
+# unpacked archive ARCH, shown, its output in $E2E_DIR/verify.out; it
+# must pass with one line per ply.
+e2e_archive_verify() {
+	local rc
+	e2e_ashes archive verify "$1" --daemon-key "$2" >"$E2E_DIR/verify.out" 2>&1
+	rc=$?
+	echo "# ashes archive verify:"
+	sed 's/^/#   /' "$E2E_DIR/verify.out"
+	t_ok_if "verify: exit 0" test "$rc" = 0
+	t_ok_if "verify: one line per ply ($3)" \
+		test "$(grep -c '^ply [0-9]* ' "$E2E_DIR/verify.out")" = "$3"
+}
+
 E2E_SEQ=0
 # player_send WHO MODE SUBJECT BODY [HEADER...]
 player_send() {

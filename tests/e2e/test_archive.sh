@@ -69,13 +69,7 @@ echo "# the archive, file by file:"
 (cd "$arch" && ls -l | sed 1d | awk '{ printf "#   %8s  %s\n", $5, $9 }')
 echo "# record.txt:"
 sed 's/^/#   /' "$arch/record.txt"
-e2e_ashes archive verify "$arch" --daemon-key "$dfpr" >"$E2E_DIR/verify.out" 2>&1
-rc=$?
-echo "# ashes archive verify:"
-sed 's/^/#   /' "$E2E_DIR/verify.out"
-t_ok_if "verify: exit 0" test "$rc" = 0
-t_ok_if "verify: one line per ply ($plies)" \
-	test "$(grep -c '^ply [0-9]* ' "$E2E_DIR/verify.out")" = "$plies"
+e2e_archive_verify "$arch" "$dfpr" "$plies"
 t_ok_if "verify: ply $ply (the bare reply quoting its line) bound by the signed text" \
 	grep -q "^ply $ply $pick: .*, bound by the signed text\$" "$E2E_DIR/verify.out"
 t_ok_if "verify: ply 1 (a full command) bound by the signed text" \
