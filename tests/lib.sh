@@ -166,6 +166,82 @@ t_import() {
 	done
 }
 
+# t_conf MAILDIR DB GNUPGHOME [SMTP-LINE...]: the head of an ashesd
+# configuration reading the folder MAILDIR, sending as the club (the
+# SMTP-LINEs before its From), its database DB and keyring GNUPGHOME; the
+# test appends its own sections.
+t_conf() {
+	local maildir=$1 db=$2 home=$3
+	shift 3
+	printf '[source]\ntype = maildir\nmaildir = %s\n[smtp]\n' "$maildir"
+	[ $# -gt 0 ] && printf '%s\n' "$@"
+	printf 'from = ashes@club.example\n[database]\npath = %s\n' "$db"
+	printf '[gpg]\nhome = %s\n' "$home"
+}
+
+# t_add_players CONF WHO...: each WHO registered with the key of
+# $tmp/gnupg-WHO, as the operator does.
+t_add_players() {
+	local conf=$1 w
+	shift
+	for w in "$@"; do
+		"$ashes" player add "$w" "$w@example.org" "$(fpr "$w")" \
+			--config "$conf" >/dev/null ||
+			{ echo "Bail out! player add $w"; exit 1; }
+	done
+}
+
+# t_once CONF WHAT: ashesd --once on CONF (the mail in its folder, then
+# its timer), checked to succeed.
+t_once() {
+	"$ashesd" --once -c "$1" >>"$tmp/daemon.log" 2>&1 </dev/null
+	t_is "ashesd --once ($2)" 0 "$?"
+}
+
+# t_deliver CONF FILE: FILE.tmp made FILE in the folder at once, then
+# read by ashesd --once on CONF; the test bails out if that fails.
+t_deliver() {
+	mv "$2.tmp" "$2"
+	"$ashesd" --once -c "$1" >>"$tmp/daemon.log" 2>&1 </dev/null ||
+		{ echo "Bail out! ashesd --once"; exit 1; }
+}
+
+# t_legal SIZE N MOVE...: the N-th legal move on a board of SIZE after
+# the MOVEs.
+t_legal() {
+	local size=$1 k=$2
+	shift 2
+	"$ashes" legal --size "$size" "$@" | sed -n "${k}p"
+}
+
+# t_swap_plies: plies 2 and 3 of ./record.txt (an unpacked archive's)
+# exchange their moves and annotations, their numbers kept.
+t_swap_plies() {
+	python3 - <<'EOF'
+lines = open("record.txt").read().split("\n")
+i = [k for k, l in enumerate(lines) if l.startswith("2. ")][0]
+j = [k for k, l in enumerate(lines) if l.startswith("3. ")][0]
+lines[i], lines[j] = "2. " + lines[j][3:], "3. " + lines[i][3:]
+open("record.txt", "w").write("\n".join(lines))
+EOF
+}
+
+# t_signed WHO PART [GPG-OPTION...]: the Content-Type and body of a
+# PGP/MIME mail whose signed part is PART (CRLF lines), signed by WHO's
+# key as a mail program signs it.
+t_signed() {
+	local who=$1 part=$2 sig
+	shift 2
+	sig=$(printf '%s' "$part" | GNUPGHOME=$tmp/gnupg-$who gpg --batch \
+		"$@" --armor --detach-sign --digest-algo SHA256 2>/dev/null)
+	printf 'Content-Type: multipart/signed; micalg=pgp-sha256;\r\n'
+	printf ' protocol="application/pgp-signature"; boundary="sig"\r\n\r\n'
+	printf -- '--sig\r\n%s\r\n--sig\r\n' "$part"
+	printf 'Content-Type: application/pgp-signature\r\n\r\n'
+	printf '%s\r\n' "$sig" | sed 's/$/\r/' | sed 's/\r\r$/\r/'
+	printf -- '--sig--\r\n'
+}
+
 t_smtp_sink() {
 	mkdir -p "$tmp/sent"
 	python3 "$ASHES_SRCDIR/tests/daemon/smtp_server.py" "$tmp/sent" \

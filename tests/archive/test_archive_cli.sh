@@ -32,32 +32,23 @@ conf=$tmp/ashesd.conf
 t_players alice bob mallory
 t_import "$tmp/daemon-gnupg" alice bob
 mkdir "$tmp/mail"
-cat >"$conf" <<EOF
-[source]
-type = maildir
-maildir = $tmp/mail
-[smtp]
-from = ashes@club.example
-[database]
-path = $tmp/ashes.db
-[gpg]
-home = $tmp/daemon-gnupg
+{
+	t_conf "$tmp/mail" "$tmp/ashes.db" "$tmp/daemon-gnupg"
+	cat <<EOF
 [game]
 size = 4
 [limits]
 # alice challenges bob five times today, one game after another
 challenges_per_day = 0
 EOF
-for w in alice bob; do
-	"$ashes" player add "$w" "$w@example.org" "$(fpr $w)" --config "$conf" \
-		>/dev/null || { echo "Bail out! player add $w"; exit 1; }
-done
+} >"$conf"
+t_add_players "$conf" alice bob
 
 # send WHO pgpmime|inline BODY [HEADER...]: a mail signed as a mail
 # program signs it, read by ashesd --once.
 seq=0
 send() {
-	local who=$1 mode=$2 body=$3 f part sig h
+	local who=$1 mode=$2 body=$3 f part h
 	shift 3
 	seq=$((seq + 1))
 	f=$tmp/mail/$seq.eml
@@ -74,33 +65,18 @@ send() {
 		part=$(printf 'Content-Type: text/plain; charset=utf-8\r\n\r\n%s\r\n' \
 			"$(printf '%s' "$body" | sed 's/$/\r/' | sed '$ s/\r$//')"; echo x)
 		part=${part%x}
-		sig=$(printf '%s' "$part" | GNUPGHOME=$tmp/gnupg-$who gpg --batch \
-			${SIGN_OPTS:-} --armor --detach-sign --digest-algo SHA256 \
-			2>/dev/null)
-		{
-			printf 'Content-Type: multipart/signed; micalg=pgp-sha256;\r\n'
-			printf ' protocol="application/pgp-signature"; boundary="sig"\r\n\r\n'
-			printf -- '--sig\r\n%s\r\n--sig\r\n' "$part"
-			printf 'Content-Type: application/pgp-signature\r\n\r\n'
-			printf '%s\r\n' "$sig" | sed 's/$/\r/' | sed 's/\r\r$/\r/'
-			printf -- '--sig--\r\n'
-		} >>"$f.tmp"
+		# shellcheck disable=SC2086 # the options are words
+		t_signed "$who" "$part" ${SIGN_OPTS:-} >>"$f.tmp"
 	else
 		printf 'Content-Type: text/plain; charset=utf-8\r\n\r\n' >>"$f.tmp"
 		printf '%s\n' "$body" | GNUPGHOME=$tmp/gnupg-$who gpg --batch \
 			--clearsign 2>/dev/null | sed 's/$/\r/' >>"$f.tmp"
 	fi
-	mv "$f.tmp" "$f"
-	"$ashesd" --once -c "$conf" >>"$tmp/daemon.log" 2>&1 </dev/null ||
-		{ echo "Bail out! ashesd --once"; exit 1; }
+	t_deliver "$conf" "$f"
 }
 
 # The n-th legal move after the moves so far (a size-4 board).
-legal() { # N MOVE...
-	local k=$1
-	shift
-	"$ashes" legal --size 4 "$@" | sed -n "${k}p"
-}
+legal() { t_legal 4 "$@"; } # N MOVE...
 plies() { "$ashes" game show "$1" --config "$conf" | grep -c '^  [0-9]*\. '; }
 
 # ---- no daemon key yet: export refused, saying how to make one --------
@@ -274,17 +250,6 @@ t_is "the hand-check line stops at a changed file" "1:0" \
 	"$?:$(printf '%s\n' "$hand" | grep -c 'ALL SIGNATURES GOOD')"
 
 # ---- tampering ----------------------------------------------------------
-# plies 2 and 3 of record.txt exchange their moves and annotations,
-# their numbers kept
-swap_plies() {
-	python3 - <<'EOF'
-lines = open("record.txt").read().split("\n")
-i = [k for k, l in enumerate(lines) if l.startswith("2. ")][0]
-j = [k for k, l in enumerate(lines) if l.startswith("3. ")][0]
-lines[i], lines[j] = "2. " + lines[j][3:], "3. " + lines[i][3:]
-open("record.txt", "w").write("\n".join(lines))
-EOF
-}
 # tamper NAME REASON PLY-OR-EMPTY COMMANDS...: a copy of the archive
 # changed by COMMANDS (run in it), then verify names REASON.
 tamper() {
@@ -302,7 +267,7 @@ tamper() {
 tamper "one byte of a signed part" "tampered mail" 5 \
 	"python3 -c \"import sys; b=bytearray(open('0005.signed','rb').read()); b[-3]^=1; open('0005.signed','wb').write(b)\""
 tamper "a ply's files dropped" "missing ply" 4 "rm 0004.*"
-tamper "two plies swapped in the record" "wrong ply" 2 swap_plies
+tamper "two plies swapped in the record" "wrong ply" 2 t_swap_plies
 tamper "the lines of two plies exchanged" "wrong ply" 2 \
 	"sed -i 's/^2\. \(.*\)$/X\1/; s/^3\. \(.*\)$/2. \1/; s/^X\(.*\)$/3. \1/' record.txt"
 tamper "keys.asc replaced by another key" "foreign signer" 1 \

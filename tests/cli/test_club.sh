@@ -17,26 +17,27 @@ conf=$tmp/ashesd.conf
 # The daemon's configuration: one ladder of three on boards of 3, unsigned
 # mail read (require_signature = no), replies left in the outbox.
 mkdir "$tmp/mail"
-cat >"$conf" <<EOF
-[source]
-type = maildir
-maildir = $tmp/mail
-[smtp]
-from = ashes@club.example
-[database]
-path = $db
-[gpg]
-home = $tmp/gnupg
+{
+	t_conf "$tmp/mail" "$db" "$tmp/gnupg"
+	cat <<EOF
 require_signature = no
 [ladder main]
 members = alice, bob, carol
 size = 3
 EOF
+} >"$conf"
 
 # ashesd once: the mail in the folder, then its timer.
 daemon() {
-	"$ashesd" --once -c "$conf" >>"$tmp/daemon.log" 2>&1 </dev/null
-	t_is "ashesd --once ($1)" 0 "$?"
+	t_once "$conf" "$1"
+}
+
+# ladder_is WHAT FIRST SECOND THIRD: the ladder's places now.
+ladder_is() {
+	run ladder show main --config "$conf"
+	t_is "$1" "  1. $2
+  2. $3
+  3. $4" "$(printf '%s\n' "$out" | sed -n '2,4p')"
 }
 
 # send WHO TEXT: a mail from WHO's registered address, read by ashesd.
@@ -89,11 +90,7 @@ T=$(($(date +%s) + 600))
 T_UTC=$(date -u -d "@$T" '+%Y-%m-%d %H:%M:%S UTC')
 ASHES_NOW=$T run ladder move main carol 1 --note "seeded" --config "$conf"
 t_is "ladder move" "0:ladder main: carol moved from place 3 to 1" "$rc:$out"
-show_moved="  1. carol
-  2. alice
-  3. bob"
-run ladder show main --config "$conf"
-t_is "ladder show after the move" "$show_moved" "$(printf '%s\n' "$out" | sed -n '2,4p')"
+ladder_is "ladder show after the move" carol alice bob
 run ladder history main --config "$conf"
 t_is "ladder history: the move, at ASHES_NOW, the operator's, with the note" \
 	"4  $T_UTC  carol put at place 1  [operator]: seeded" "$(printf '%s\n' "$out" | tail -1)"
@@ -134,8 +131,7 @@ ASHES_NOW=soon run ladder move main carol 1 --config "$conf"
 t_is "ladder move: a bad ASHES_NOW" "1:ashes ladder move: ASHES_NOW is not a number of seconds: soon" "$rc:$err"
 history
 t_is "the refusals changed no place and logged nothing" "$history_before" "$out"
-run ladder show main --config "$conf"
-t_is "the refusals changed no place" "$show_moved" "$(printf '%s\n' "$out" | sed -n '2,4p')"
+ladder_is "the refusals changed no place" carol alice bob
 
 # Two ladder games, played by mail to their end: the daemon rates them.
 # play GAME CHALLENGER DEFENDER: the defender accepts, four plies (the
@@ -169,16 +165,10 @@ play() {
 # beats bob and takes his.
 play 1 bob carol carol
 result1=$result
-run ladder show main --config "$conf"
-t_is "a challenger's win moves the ladder" "  1. bob
-  2. carol
-  3. alice" "$(printf '%s\n' "$out" | sed -n '2,4p')"
+ladder_is "a challenger's win moves the ladder" bob carol alice
 play 2 alice bob bob
 result2=$result
-run ladder show main --config "$conf"
-t_is "a second challenger's win" "  1. alice
-  2. bob
-  3. carol" "$(printf '%s\n' "$out" | sed -n '2,4p')"
+ladder_is "a second challenger's win" alice bob carol
 history
 t_is "ladder history: the games, by mail and by the daemon" "5  TIME  bob challenged carol (game 1)  [mail, inbound 1]
 6  TIME  carol accepted game 1  [mail, inbound 2]
@@ -235,16 +225,9 @@ t_is "league: usage" "1:usage: ashes league show NAME [--config FILE] [--db PATH
 run league show --config "$conf"
 t_is "league show without NAME" 1 "$rc"
 ldb=$tmp/league.db
-cat >"$tmp/league.conf" <<EOF
-[source]
-type = maildir
-maildir = $tmp/mail
-[smtp]
-from = ashes@club.example
-[database]
-path = $ldb
-[gpg]
-home = $tmp/gnupg
+{
+	t_conf "$tmp/mail" "$ldb" "$tmp/gnupg"
+	cat <<EOF
 [league spring]
 members = alice, bob, carol
 group_size = 3
@@ -255,6 +238,7 @@ season_start = 2020-01-06
 members = alice, bob
 season_start = 2999-01-01
 EOF
+} >"$tmp/league.conf"
 for p in alice bob carol; do
 	"$ashes" player add "$p" "$p@example.org" --db "$ldb" >/dev/null
 done

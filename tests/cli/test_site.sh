@@ -27,16 +27,9 @@ fi
 # A ladder of three on boards of 3 with a clock, and a league whose first
 # season began long ago (the daemon's timer begins it); unsigned mail.
 mkdir "$tmp/mail"
-cat >"$conf" <<EOF
-[source]
-type = maildir
-maildir = $tmp/mail
-[smtp]
-from = ashes@club.example
-[database]
-path = $db
-[gpg]
-home = $tmp/gnupg
+{
+	t_conf "$tmp/mail" "$db" "$tmp/gnupg"
+	cat <<EOF
 require_signature = no
 [ladder main]
 members = alice, bob, carol
@@ -49,10 +42,10 @@ promote = 1
 relegate = 1
 season_start = 2020-01-06
 EOF
+} >"$conf"
 
 daemon() {
-	"$ashesd" --once -c "$conf" >>"$tmp/daemon.log" 2>&1 </dev/null
-	t_is "ashesd --once ($1)" 0 "$?"
+	t_once "$conf" "$1"
 }
 
 # send WHO TEXT: a mail from WHO's registered address, read by ashesd.

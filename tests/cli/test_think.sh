@@ -54,6 +54,13 @@ t_is "think --time 50ms" 0 "$rc"
 run think --size 3 zz
 t_is "think: a bad move is refused as elsewhere" 2 "$rc"
 
+# played WHAT N GREP-ARG...: N lines of the game in $tmp/play match.
+played() {
+	local what=$1 n=$2
+	shift 2
+	t_is "$what" "$n" "$(grep -c "$@" "$tmp/play")"
+}
+
 # play --vs-bot: the player moves, the bot answers in words, then the
 # player resigns.
 printf 'c3-a1\nresign\n' |
@@ -61,20 +68,20 @@ printf 'c3-a1\nresign\n' |
 		>"$tmp/play" 2>&1
 rc=$?
 t_is "vs-bot exit" 0 "$rc"
-t_is "vs-bot: intro" 1 "$(grep -c '^Ashes against the bot, level 2; you play white\.' "$tmp/play")"
-t_is "vs-bot: player's move in words" 1 "$(grep -c '^White grew a 2-stack on a1 from c3\.$' "$tmp/play")"
-t_is "vs-bot: the bot answered" 1 "$(grep -cE '^Black (grew|moved|split) ' "$tmp/play")"
-t_is "vs-bot: resignation" 1 "$(grep -c '^Game over at ply 2: Black wins by resignation\.$' "$tmp/play")"
+played "vs-bot: intro" 1 '^Ashes against the bot, level 2; you play white\.'
+played "vs-bot: player's move in words" 1 '^White grew a 2-stack on a1 from c3\.$'
+played "vs-bot: the bot answered" 1 -E '^Black (grew|moved|split) '
+played "vs-bot: resignation" 1 '^Game over at ply 2: Black wins by resignation\.$'
 # As Black, the bot moves first (and that move cannot be taken back);
 # undo takes back the player's move and the bot's answer.
 printf 'board\nundo\nc3-c1\nundo\nresign\n' |
 	"$ashes" play --vs-bot 1 --as black --size 3 --seed 5 >"$tmp/play" 2>&1
 rc=$?
 t_is "vs-bot --as black exit" 0 "$rc"
-t_is "vs-bot --as black: the bot opened, then answered" 2 "$(grep -cE '^White (grew|moved|split) ' "$tmp/play")"
-t_is "vs-bot: undo at the bot's first move" 1 "$(grep -c '^error: nothing to undo$' "$tmp/play")"
-t_is "vs-bot: undo back to the player's turn" 3 "$(grep -c '^Black to move, ply 2\.$' "$tmp/play")"
-t_is "vs-bot --as black: resignation" 1 "$(grep -c '^Game over at ply 1: White wins by resignation\.$' "$tmp/play")"
+played "vs-bot --as black: the bot opened, then answered" 2 -E '^White (grew|moved|split) '
+played "vs-bot: undo at the bot's first move" 1 '^error: nothing to undo$'
+played "vs-bot: undo back to the player's turn" 3 '^Black to move, ply 2\.$'
+played "vs-bot --as black: resignation" 1 '^Game over at ply 1: White wins by resignation\.$'
 run play --vs-bot 0
 t_is "vs-bot: bad level" "1:ashes play: level 0: not a level (1 to 5)" \
 	"$rc:$(printf '%s\n' "$err" | head -1)"

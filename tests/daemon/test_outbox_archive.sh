@@ -22,58 +22,32 @@ t_smtp_sink 0
 t_players alice bob
 t_import "$tmp/daemon-gnupg" alice bob
 mkdir "$tmp/mail"
-cat >"$conf" <<CONF
-[source]
-type = maildir
-maildir = $tmp/mail
-[smtp]
-url = smtp://127.0.0.1:$(cat "$tmp/port")
-starttls = no
-from = ashes@club.example
-[database]
-path = $tmp/ashes.db
-[gpg]
-home = $tmp/daemon-gnupg
-[game]
-size = 4
-CONF
-for w in alice bob; do
-	"$ashes" player add "$w" "$w@example.org" "$(fpr $w)" --config "$conf" \
-		>/dev/null || { echo "Bail out! player add $w"; exit 1; }
-done
+{
+	t_conf "$tmp/mail" "$tmp/ashes.db" "$tmp/daemon-gnupg" \
+		"url = smtp://127.0.0.1:$(cat "$tmp/port")" "starttls = no"
+	printf '[game]\nsize = 4\n'
+} >"$conf"
+t_add_players "$conf" alice bob
 
 # send WHO BODY: a PGP/MIME mail signed by WHO, read by ashesd --once,
 # which then sends what it queued to the sink.
 seq=0
 send() {
-	local who=$1 body=$2 f part sig
+	local who=$1 body=$2 f part
 	seq=$((seq + 1))
 	f=$tmp/mail/$seq.eml
 	part=$(printf 'Content-Type: text/plain; charset=utf-8\r\n\r\n%s\r\n' \
 		"$body"; echo x)
 	part=${part%x}
-	sig=$(printf '%s' "$part" | GNUPGHOME=$tmp/gnupg-$who gpg --batch \
-		--armor --detach-sign --digest-algo SHA256 2>/dev/null)
 	{
 		printf 'From: %s <%s@example.org>\r\nTo: ashes@club.example\r\n' "$who" "$who"
 		printf 'Subject: ashes\r\nDate: %s\r\n' "$(date -R)"
 		printf 'Message-ID: <t%d.%s@example.org>\r\nMIME-Version: 1.0\r\n' "$seq" "$who"
-		printf 'Content-Type: multipart/signed; micalg=pgp-sha256;\r\n'
-		printf ' protocol="application/pgp-signature"; boundary="sig"\r\n\r\n'
-		printf -- '--sig\r\n%s\r\n--sig\r\n' "$part"
-		printf 'Content-Type: application/pgp-signature\r\n\r\n'
-		printf '%s\r\n' "$sig" | sed 's/$/\r/' | sed 's/\r\r$/\r/'
-		printf -- '--sig--\r\n'
+		t_signed "$who" "$part"
 	} >"$f.tmp"
-	mv "$f.tmp" "$f"
-	"$ashesd" --once -c "$conf" >>"$tmp/daemon.log" 2>&1 </dev/null ||
-		{ echo "Bail out! ashesd --once"; exit 1; }
+	t_deliver "$conf" "$f"
 }
-legal() { # N MOVE...
-	local k=$1
-	shift
-	"$ashes" legal --size 4 "$@" | sed -n "${k}p"
-}
+legal() { t_legal 4 "$@"; } # N MOVE...
 # The archive mail the sink got last for WHO: "TYPE NAME" of its
 # attachment (or "none"), and the attachment into FILE; its text into
 # FILE.txt.

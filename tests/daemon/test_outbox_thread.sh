@@ -42,32 +42,19 @@ t_smtp_sink 1
 t_players alice bob
 t_import "$tmp/daemon-gnupg" alice bob
 mkdir "$tmp/mail"
-cat >"$conf" <<CONF
-[source]
-type = maildir
-maildir = $tmp/mail
-[imap]
-poll_interval = 1s
-[smtp]
-url = smtp://127.0.0.1:$(cat "$tmp/port")
-starttls = no
-from = ashes@club.example
-idle_close = 2s
-[database]
-path = $tmp/ashes.db
-[gpg]
-home = $tmp/daemon-gnupg
-CONF
-for w in alice bob; do
-	"$ashes" player add "$w" "$w@example.org" "$(fpr $w)" --config "$conf" \
-		>/dev/null || { echo "Bail out! player add $w"; exit 1; }
-done
+{
+	t_conf "$tmp/mail" "$tmp/ashes.db" "$tmp/daemon-gnupg" \
+		"url = smtp://127.0.0.1:$(cat "$tmp/port")" "starttls = no" \
+		"idle_close = 2s"
+	printf '[imap]\npoll_interval = 1s\n'
+} >"$conf"
+t_add_players "$conf" alice bob
 
 # stage WAVE WHO...: signed "games" mails (one reply each), made before
 # the clock matters, into $tmp/WAVE, dropped into the folder at once.
 seq=0
 stage() {
-	local wave=$1 who f part sig
+	local wave=$1 who f part
 	shift
 	mkdir -p "$tmp/$wave"
 	for who in "$@"; do
@@ -75,18 +62,11 @@ stage() {
 		f=$tmp/$wave/$(printf '%03d' $seq).eml
 		part=$(printf 'Content-Type: text/plain; charset=utf-8\r\nContent-Description: mail %d\r\n\r\ngames\r\n' $seq; echo x)
 		part=${part%x}
-		sig=$(printf '%s' "$part" | GNUPGHOME=$tmp/gnupg-$who gpg \
-			--batch --armor --detach-sign --digest-algo SHA256 2>/dev/null)
 		{
 			printf 'From: %s <%s@example.org>\r\nTo: ashes@club.example\r\n' "$who" "$who"
 			printf 'Subject: ashes\r\nDate: %s\r\n' "$(date -R)"
 			printf 'Message-ID: <t%d.%s@example.org>\r\nMIME-Version: 1.0\r\n' "$seq" "$who"
-			printf 'Content-Type: multipart/signed; micalg=pgp-sha256;\r\n'
-			printf ' protocol="application/pgp-signature"; boundary="sig"\r\n\r\n'
-			printf -- '--sig\r\n%s\r\n--sig\r\n' "$part"
-			printf 'Content-Type: application/pgp-signature\r\n\r\n'
-			printf '%s\r\n' "$sig" | sed 's/$/\r/' | sed 's/\r\r$/\r/'
-			printf -- '--sig--\r\n'
+			t_signed "$who" "$part"
 		} >"$f"
 	done
 }

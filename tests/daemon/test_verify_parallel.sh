@@ -30,16 +30,8 @@ t_players alice bob carol dave dave2 erin
 start=$tmp/start
 mkdir -p "$start/mail" && mkdir -m 700 "$start/daemon-gnupg"
 conf_for() { # DIR
+	t_conf "$1/mail" "$1/ashes.db" "$1/daemon-gnupg"
 	cat <<CONF
-[source]
-type = maildir
-maildir = $1/mail
-[smtp]
-from = ashes@club.example
-[database]
-path = $1/ashes.db
-[gpg]
-home = $1/daemon-gnupg
 [game]
 size = 5
 [limits]
@@ -68,7 +60,7 @@ box=$start seq=0
 # unsigned: KEY "none") from FROM (default KEY's address); its
 # Message-ID is tNNN@x.
 mail() {
-	local key=$1 body=$2 from=${3:-$1} f part sig
+	local key=$1 body=$2 from=${3:-$1} f part
 	seq=$((seq + 1))
 	f=$(printf '%s/mail/%03d.eml' "$box" "$seq")
 	part=$(printf 'Content-Type: text/plain; charset=utf-8\r\n\r\n%s\r\n' \
@@ -81,14 +73,7 @@ mail() {
 		if [ "$key" = none ]; then
 			printf '%s' "$part"
 		else
-			sig=$(printf '%s' "$part" | GNUPGHOME=$tmp/gnupg-$key gpg \
-				--batch --armor --detach-sign --digest-algo SHA256 2>/dev/null)
-			printf 'Content-Type: multipart/signed; micalg=pgp-sha256;\r\n'
-			printf ' protocol="application/pgp-signature"; boundary="sig"\r\n\r\n'
-			printf -- '--sig\r\n%s\r\n--sig\r\n' "$part"
-			printf 'Content-Type: application/pgp-signature\r\n\r\n'
-			printf '%s\r\n' "$sig" | sed 's/$/\r/' | sed 's/\r\r$/\r/'
-			printf -- '--sig--\r\n'
+			t_signed "$key" "$part"
 		fi
 	} >"$f"
 }
@@ -100,6 +85,14 @@ move() {
 	[ -n "$m" ] || { echo "Bail out! no legal move at ply $((${#hist[@]} + 1))"; exit 1; }
 	hist+=("$m")
 	mail "$1" "move 1 ${#hist[@]} $m"
+}
+# opening BOX: a fresh mailbox in BOX whose game 1, alice against bob,
+# is challenged, accepted and opened by alice.
+opening() {
+	box=$1 seq=0 hist=()
+	mail alice "challenge bob size=5"
+	mail bob "accept 1"
+	move alice
 }
 # games WHO: a `games` mail, its text told apart from the others' (the
 # same text signed in the same second is a replay).
@@ -203,10 +196,7 @@ t_is "2 workers: the same outcomes as 1" "$(cat "$tmp/serial.outcomes")" \
 # batch holding a mail that failed before is read one mail at a time, so
 # the next crashes are counted against mail 4 alone.  After three, the
 # fourth run sets it aside and everything else goes through.
-box=$tmp/start-crash seq=0 hist=()
-mail alice "challenge bob size=5"
-mail bob "accept 1"
-move alice
+opening "$tmp/start-crash"
 marker=POISON-$$-$RANDOM
 mail none "help
 $marker" mallory
@@ -252,10 +242,7 @@ t_is "crash: every move applied" "ok: 1 command" "$moves"
 # before it are handled; it and those behind it (read meanwhile by the
 # other worker) stay for the next round -- none is skipped, not even for
 # mail 33 and on, which did not fit in the batch.
-box=$tmp/start-fail seq=0 hist=()
-mail alice "challenge bob size=5"
-mail bob "accept 1"
-move alice
+opening "$tmp/start-fail"
 marker=FAIL-$$-$RANDOM
 mail bob "games
 -- 

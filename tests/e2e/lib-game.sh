@@ -197,7 +197,7 @@ digest_has() { [ -n "$1" ] && e2e_digest "$1" | grep -qE -- "$2"; }
 # gpg, written to FILE (the same bytes player_send would send), for the
 # benchmarks, which deliver many mails at once.
 mail_build() {
-	local who=$1 subject=$2 body=$3 f=$4 part sig
+	local who=$1 subject=$2 body=$3 f=$4
 	{
 		printf 'From: %s <%s@%s>\r\n' "$who" "$who" "$MAIL_DOMAIN"
 		printf 'To: ashes@%s\r\n' "$MAIL_DOMAIN"
@@ -206,20 +206,7 @@ mail_build() {
 		printf 'Message-ID: <bench.%s.%s@%s>\r\n' "$who" "$(date +%s%N)" "$MAIL_DOMAIN"
 		printf 'MIME-Version: 1.0\r\n'
 	} >"$f"
-	part=$(printf 'Content-Type: text/plain; charset=utf-8\r\nContent-Transfer-Encoding: 8bit\r\n\r\n%s\r\n' \
-		"$(printf '%s' "$body" | sed 's/$/\r/' | sed '$ s/\r$//')"; echo x)
-	part=${part%x}
-	sig=$(printf '%s' "$part" | GNUPGHOME=$E2E_DIR/gnupg-$who gpg --batch --armor \
-		--detach-sign --digest-algo SHA256 --local-user "$(e2e_fpr "$who")" 2>/dev/null) ||
-		e2e_fail "gpg could not sign for $who"
-	{
-		printf 'Content-Type: multipart/signed; micalg=pgp-sha256;\r\n'
-		printf ' protocol="application/pgp-signature"; boundary="e2e-sig"\r\n\r\n'
-		printf -- '--e2e-sig\r\n%s\r\n--e2e-sig\r\n' "$part"
-		printf 'Content-Type: application/pgp-signature; name="signature.asc"\r\n\r\n'
-		printf '%s\r\n' "$sig" | sed 's/$/\r/' | sed 's/\r\r$/\r/'
-		printf -- '--e2e-sig--\r\n'
-	} >>"$f"
+	e2e_pgpmime "$E2E_DIR/gnupg-$who" "$who" "$body" "$f"
 }
 
 # smtp_send_files FROM FILE...: hand the mails to Postfix over one SMTP

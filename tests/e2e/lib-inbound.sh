@@ -37,6 +37,8 @@ done
 
 # shellcheck source=tests/e2e/lib.sh
 . "${ASHES_SRCDIR:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}/tests/e2e/lib.sh"
+# shellcheck source=tests/mail/muttrc.sh
+. "$E2E_TOP/tests/mail/muttrc.sh"
 
 T_START=$(date +%s)
 # t_done: lib.sh's e2e_end (the sanitizer check, the totals, the exit)
@@ -287,28 +289,7 @@ in_mutt_mail() {
 	rm -f "$d/out.eml"
 	printf '#!/bin/sh\ncat > "%s/out.eml"\n' "$d" >"$d/sendmail.sh"
 	chmod +x "$d/sendmail.sh"
-	cat >"$d/muttrc" <<MUTTRC
-set crypt_use_gpgme=yes
-set crypt_autosign=yes
-set pgp_sign_as="$(e2e_fpr "$who")"
-set pgp_autoinline=no
-set crypt_opportunistic_encrypt=no
-set sendmail="$d/sendmail.sh"
-set from="$who@$MAIL_DOMAIN"
-set realname="$who"
-set use_from=yes
-set copy=no
-set record=""
-set postpone=no
-set abort_unmodified=no
-set editor="true"
-set edit_headers=no
-set charset="utf-8"
-set send_charset="utf-8"
-set spoolfile=/dev/null
-set folder="$d"
-set tmpdir="$d"
-MUTTRC
+	mutt_rc "$d" "$(e2e_fpr "$who")" "$who@$MAIL_DOMAIN" "$who" >"$d/muttrc"
 	printf '%s\n' "$body" >"$d/body"
 	( sleep 0.5; printf '\r'; sleep 0.2; printf '\r'
 	  for _ in $(seq 1 40); do

@@ -237,6 +237,41 @@ e2e_stop() {
 # (curl sends the bytes unchanged).  tests/mail has a mail signed by mutt's
 # own code; here the bytes are built so that every test mail can be signed
 # without a terminal.
+
+# e2e_pgpmime HOME WHO BODY FILE: onto FILE (the headers so far) the
+# PGP/MIME body of BODY, signed by WHO's key in the keyring HOME.
+e2e_pgpmime() {
+	local home=$1 who=$2 body=$3 f=$4 part sig
+	part=$(printf 'Content-Type: text/plain; charset=utf-8\r\nContent-Transfer-Encoding: 8bit\r\n\r\n%s\r\n' \
+		"$(printf '%s' "$body" | sed 's/$/\r/' | sed '$ s/\r$//')"; echo x)
+	part=${part%x}
+	sig=$(printf '%s' "$part" | GNUPGHOME=$home gpg --batch --armor \
+		--detach-sign --digest-algo SHA256 --local-user "$(e2e_fpr "$who")" 2>/dev/null) ||
+		e2e_fail "gpg could not sign for $who"
+	{
+		printf 'Content-Type: multipart/signed; micalg=pgp-sha256;\r\n'
+		printf ' protocol="application/pgp-signature"; boundary="e2e-sig"\r\n\r\n'
+		printf -- '--e2e-sig\r\n%s\r\n--e2e-sig\r\n' "$part"
+		printf 'Content-Type: application/pgp-signature; name="signature.asc"\r\n\r\n'
+		printf '%s\r\n' "$sig" | sed 's/$/\r/' | sed 's/\r\r$/\r/'
+		printf -- '--e2e-sig--\r\n'
+	} >>"$f"
+}
+
+# e2e_archive_verify ARCH DAEMON-FPR PLIES: ashes archive verify on the
+# unpacked archive ARCH, shown, its output in $E2E_DIR/verify.out; it
+# must pass with one line per ply.
+e2e_archive_verify() {
+	local rc
+	e2e_ashes archive verify "$1" --daemon-key "$2" >"$E2E_DIR/verify.out" 2>&1
+	rc=$?
+	echo "# ashes archive verify:"
+	sed 's/^/#   /' "$E2E_DIR/verify.out"
+	t_ok_if "verify: exit 0" test "$rc" = 0
+	t_ok_if "verify: one line per ply ($3)" \
+		test "$(grep -c '^ply [0-9]* ' "$E2E_DIR/verify.out")" = "$3"
+}
+
 E2E_SEQ=0
 # player_send WHO MODE SUBJECT BODY [HEADER...]
 player_send() {
@@ -260,20 +295,7 @@ player_send() {
 	} >"$f"
 	case $mode in
 	pgpmime)
-		part=$(printf 'Content-Type: text/plain; charset=utf-8\r\nContent-Transfer-Encoding: 8bit\r\n\r\n%s\r\n' \
-			"$(printf '%s' "$body" | sed 's/$/\r/' | sed '$ s/\r$//')"; echo x)
-		part=${part%x}
-		sig=$(printf '%s' "$part" | GNUPGHOME=$home gpg --batch --armor \
-			--detach-sign --digest-algo SHA256 --local-user "$(e2e_fpr "$who")" 2>/dev/null) ||
-			e2e_fail "gpg could not sign for $who"
-		{
-			printf 'Content-Type: multipart/signed; micalg=pgp-sha256;\r\n'
-			printf ' protocol="application/pgp-signature"; boundary="e2e-sig"\r\n\r\n'
-			printf -- '--e2e-sig\r\n%s\r\n--e2e-sig\r\n' "$part"
-			printf 'Content-Type: application/pgp-signature; name="signature.asc"\r\n\r\n'
-			printf '%s\r\n' "$sig" | sed 's/$/\r/' | sed 's/\r\r$/\r/'
-			printf -- '--e2e-sig--\r\n'
-		} >>"$f"
+		e2e_pgpmime "$home" "$who" "$body" "$f"
 		;;
 	inline | unsigned)
 		if [ "$mode" = inline ]; then

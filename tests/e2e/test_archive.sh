@@ -69,13 +69,7 @@ echo "# the archive, file by file:"
 (cd "$arch" && ls -l | sed 1d | awk '{ printf "#   %8s  %s\n", $5, $9 }')
 echo "# record.txt:"
 sed 's/^/#   /' "$arch/record.txt"
-e2e_ashes archive verify "$arch" --daemon-key "$dfpr" >"$E2E_DIR/verify.out" 2>&1
-rc=$?
-echo "# ashes archive verify:"
-sed 's/^/#   /' "$E2E_DIR/verify.out"
-t_ok_if "verify: exit 0" test "$rc" = 0
-t_ok_if "verify: one line per ply ($plies)" \
-	test "$(grep -c '^ply [0-9]* ' "$E2E_DIR/verify.out")" = "$plies"
+e2e_archive_verify "$arch" "$dfpr" "$plies"
 t_ok_if "verify: ply $ply (the bare reply quoting its line) bound by the signed text" \
 	grep -q "^ply $ply $pick: .*, bound by the signed text\$" "$E2E_DIR/verify.out"
 t_ok_if "verify: ply 1 (a full command) bound by the signed text" \
@@ -101,17 +95,6 @@ t_ok_if "it checked every mail's signature and MANIFEST's ($((mails + 1)))" \
 
 # ---- tampering ----------------------------------------------------------
 other=$E2E_DIR/gnupg-mallory
-# plies 2 and 3 of record.txt exchange their moves and annotations,
-# their numbers kept
-swap_plies() {
-	python3 - <<'EOF'
-lines = open("record.txt").read().split("\n")
-i = [k for k, l in enumerate(lines) if l.startswith("2. ")][0]
-j = [k for k, l in enumerate(lines) if l.startswith("3. ")][0]
-lines[i], lines[j] = "2. " + lines[j][3:], "3. " + lines[i][3:]
-open("record.txt", "w").write("\n".join(lines))
-EOF
-}
 tamper() { # WHAT REASON COMMANDS...
 	local what=$1 reason=$2 t=$E2E_DIR/tampered
 	shift 2
@@ -127,7 +110,7 @@ tamper() { # WHAT REASON COMMANDS...
 tamper "one byte of 0003.signed changed" "tampered mail" \
 	"python3 -c \"b=bytearray(open('0003.signed','rb').read()); b[-2]^=1; open('0003.signed','wb').write(b)\""
 tamper "ply 4's files dropped" "missing ply" "rm 0004.*"
-tamper "plies 2 and 3 swapped in the record" "wrong ply" swap_plies
+tamper "plies 2 and 3 swapped in the record" "wrong ply" t_swap_plies
 tamper "the lines of plies 2 and 3 exchanged" "wrong ply" \
 	"sed -i 's/^2\. \(.*\)$/X\1/; s/^3\. \(.*\)$/2. \1/; s/^X\(.*\)$/3. \1/' record.txt"
 tamper "keys.asc replaced by another key" "foreign signer" \

@@ -30,7 +30,7 @@ conf=$E2E_DIR/ashesd.conf
 
 # --- 1. the daemon's key, then the bot enabled by a reload
 e2e_daemon_key
-e2e_reload "[game]
+bot_conf="[game]
 size = 3
 
 [bot]
@@ -39,6 +39,7 @@ levels = 1-3
 think_time = 300ms
 delay = 0
 max_games = 2"
+e2e_reload "$bot_conf"
 for _ in $(seq 1 100); do
 	grep -q "bot: Ashes bot plays as key" "$E2E_DIR/ashesd.log" && break
 	sleep 0.1
@@ -127,13 +128,7 @@ arch=$E2E_DIR/archive-$game
 e2e_ashes archive export "$game" -o "$arch" --config "$conf" >"$E2E_DIR/export.out" 2>&1
 t_ok_if "export: exit 0" test $? = 0
 sed 's/^/# /' "$E2E_DIR/export.out"
-e2e_ashes archive verify "$arch" --daemon-key "$dfpr" >"$E2E_DIR/verify.out" 2>&1
-rc=$?
-echo "# ashes archive verify:"
-sed 's/^/#   /' "$E2E_DIR/verify.out"
-t_ok_if "verify: exit 0" test "$rc" = 0
-t_ok_if "verify: one line per ply ($plies)" \
-	test "$(grep -c '^ply [0-9]* ' "$E2E_DIR/verify.out")" = "$plies"
+e2e_archive_verify "$arch" "$dfpr" "$plies"
 short=$(grep '^ply 2 ' "$E2E_DIR/verify.out" | sed -n 's/.*, signed by \([^ ]*\) (Black Ashes bot).*/\1/p')
 in_fpr() { [ -n "$short" ] && [ "${dfpr#*"$short"}" != "$dfpr" ]; }
 t_ok_if "verify: the bot's plies are signed by the daemon's key ($short)" in_fpr
@@ -190,15 +185,7 @@ for _ in $(seq 1 100); do
 	sleep 0.1
 done
 # the bot answers at once now (the config the next start reads)
-e2e_write_config "[game]
-size = 3
-
-[bot]
-enabled = yes
-levels = 1-3
-think_time = 300ms
-delay = 0
-max_games = 2"
+e2e_write_config "$bot_conf"
 env ASHESD_TEST_CLOCK_OFFSET_FILE="$E2E_DIR/clock-offset" \
 	ASHES_TEMPLATES="$E2E_TOP/templates" timeout 120 \
 	"$E2E_BUILD/ashesd" -c "$conf" --foreground --once \

@@ -257,28 +257,8 @@ if command -v mutt >/dev/null 2>&1 && command -v script >/dev/null 2>&1; then
 cat > "$PWD/mutt.eml"
 EOF
 	chmod +x sendmail.sh
-	cat > muttrc <<EOF
-set crypt_use_gpgme=yes
-set crypt_autosign=yes
-set pgp_sign_as="$(cat fpr.alice)"
-set pgp_autoinline=no
-set crypt_opportunistic_encrypt=no
-set sendmail="$PWD/sendmail.sh"
-set from="alice@example.org"
-set realname="Alice"
-set use_from=yes
-set copy=no
-set record=""
-set postpone=no
-set abort_unmodified=no
-set editor="true"
-set edit_headers=no
-set charset="utf-8"
-set send_charset="utf-8"
-set spoolfile=/dev/null
-set folder="$PWD"
-set tmpdir="$PWD"
-EOF
+	. "$(dirname "$0")/muttrc.sh"
+	mutt_rc "$PWD" "$(cat fpr.alice)" alice@example.org Alice > muttrc
 	printf 'move 12 a1-b2\n' > mutt.body
 	( sleep 0.5; printf '\r'; sleep 0.2; printf '\r'; i=0
 	  while [ ! -s mutt.eml ] && [ $i -lt 40 ]; do
