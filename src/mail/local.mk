@@ -17,11 +17,11 @@ libashes_mail_a_SOURCES += \
 	src/mail/classify.c src/mail/classify.h \
 	src/mail/inbound.c src/mail/inbound_body.c src/mail/inbound.h \
 	src/mail/inbound_private.h
-check_PROGRAMS += tests/mail/test_mime
-TESTS += tests/mail/test_mime
+# MIME read as mail programs write it; the quoted HTML of webmail.
+mime_tests = tests/mail/test_mime tests/mail/test_mime_html
+check_PROGRAMS += $(mime_tests)
+TESTS += $(mime_tests)
 tests_mail_test_mime_LDADD = $(mail_test_ldadd)
-check_PROGRAMS += tests/mail/test_mime_html
-TESTS += tests/mail/test_mime_html
 tests_mail_test_mime_html_LDADD = $(mail_test_ldadd)
 EXTRA_DIST += tests/mail/inbound_test.h
 check_PROGRAMS += tests/mail/test_pgp
@@ -89,12 +89,12 @@ EXTRA_DIST += tests/stack/mailstack
 # RFC 3676 format=flowed read back into the lines the player typed.
 libashes_mail_a_SOURCES += src/mail/flowed.c src/mail/flowed.h \
 	src/mail/inbound_clients.c src/mail/inbound_clients.h
-check_PROGRAMS += tests/mail/test_flowed
-TESTS += tests/mail/test_flowed
+# test_flowed: format=flowed read back; test_html_lines: HTML to text
+# keeps the lines a browser shows (html.c).
+text_tests = tests/mail/test_flowed tests/mail/test_html_lines
+check_PROGRAMS += $(text_tests)
+TESTS += $(text_tests)
 tests_mail_test_flowed_LDADD = $(mail_test_ldadd)
-# HTML to text keeps the lines a browser shows (html.c)
-check_PROGRAMS += tests/mail/test_html_lines
-TESTS += tests/mail/test_html_lines
 tests_mail_test_html_lines_LDADD = $(mail_test_ldadd)
 # --- end clients' text ---
 # --- the daemon's own keys ---
