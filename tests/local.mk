@@ -1,18 +1,21 @@
 # tests: shared test helpers and the test summary.
 
-# --- shared (owner: lead) ---
+# --- shared ---
 EXTRA_DIST += tests/summary.sh tests/lib.sh tests/e2e/lib.sh tests/e2e/test_limits.sh
 TESTS += tests/e2e/test_limits.sh
+# The layers call one way (README's Layout, src/server/server_private.h).
+dist_check_SCRIPTS += scripts/layers
+TESTS += scripts/layers
 # --- end shared ---
 
-# ---- e2e mail-in (tests/e2e/test_inbound_*.sh; owner: e2e mail-in) ----
+# ---- e2e mail-in (tests/e2e/test_inbound_*.sh) ----
 TESTS += tests/e2e/test_inbound_sig.sh tests/e2e/test_inbound_mime.sh \
 	tests/e2e/test_inbound_imap.sh
 EXTRA_DIST += tests/e2e/lib-inbound.sh tests/e2e/test_inbound_sig.sh \
 	tests/e2e/test_inbound_mime.sh tests/e2e/test_inbound_imap.sh
 # ---- end e2e mail-in ----
 
-# --- e2e game / recovery / config (owner: e2egame helper) ---
+# --- e2e game / recovery / config ---
 # The whole loop on a private Postfix + Dovecot with the real ashesd
 # (tests/e2e/lib.sh); each skips (77) without root.
 TESTS += tests/e2e/test_game.sh tests/e2e/test_game_inline.sh \
@@ -36,7 +39,7 @@ EXTRA_DIST += tests/e2e/test_bot.sh
 EXTRA_DIST += bench/e2e-mail.sh bench/e2e-imap.sh
 # --- end e2e game ---
 
-# --- e2e hostile mail (tests/e2e/test_hostile_*.sh; owner: e2e hostile) ---
+# --- e2e hostile mail (tests/e2e/test_hostile_*.sh) ---
 # The security review's cases, each through the real daemon on the
 # private Postfix + Dovecot (tests/e2e/lib-hostile.sh); each skips (77)
 # without root.
@@ -46,48 +49,48 @@ EXTRA_DIST += tests/e2e/lib-hostile.sh tests/e2e/test_hostile_mime.sh \
 	tests/e2e/test_hostile_identity.sh tests/e2e/test_hostile_flood.sh
 # --- end e2e hostile mail ---
 
-# --- e2e uptime (owner: uptime) ---
+# --- e2e uptime ---
 # a simulated day of mixed mail and reconnects: no descriptor, memory or
 # gpg process may leak
 TESTS += tests/e2e/test_uptime.sh
 EXTRA_DIST += tests/e2e/test_uptime.sh
 # --- end e2e uptime ---
 
-# --- e2e clients' text (tests/e2e/test_clients_text.sh; owner: clients) ---
+# --- e2e clients' text (tests/e2e/test_clients_text.sh) ---
 # Thunderbird's format=flowed, HTML-only webmail with a pasted clearsigned
 # text, Gmail's U+00A0, client footers: each through the real daemon on
 # the private Postfix + Dovecot; skips (77) without root.
 TESTS += tests/e2e/test_clients_text.sh
 EXTRA_DIST += tests/e2e/test_clients_text.sh
 # --- end e2e clients' text ---
-# --- e2e hostile amplification (owner: amplify) ---
+# --- e2e hostile amplification ---
 # Issue 22, cases 6-8: what one sender can make the daemon send and
 # compute (archives, the send budget, the outbox's lanes on a slow SMTP,
 # challenges, hints, bot games), one stack and one daemon.
 TESTS += tests/e2e/test_hostile_amplify.sh
 EXTRA_DIST += tests/e2e/test_hostile_amplify.sh
 # --- end e2e hostile amplification ---
-# --- e2e hostile keys (owner: identity) ---
+# --- e2e hostile keys ---
 # issue 22's identity cases through the real daemon, one stack: key
 # proofs, the daemon's own keys, quoted relays, one code a day, notes,
 # look-alike names, rate counters pruned.
 TESTS += tests/e2e/test_hostile_keys.sh
 EXTRA_DIST += tests/e2e/test_hostile_keys.sh
 # --- end e2e hostile keys ---
-# --- e2e OpenPGP denial of service and signatures (owner: pgp helper) ---
+# --- e2e OpenPGP denial of service and signatures ---
 # Compression bombs, 6,000 signatures, the gpg budget (pre-scan off by
 # its test hook), weak digests, an extended expiry, gpg's guarded
 # revocation, a key too big: one stack, one daemon.
 TESTS += tests/e2e/test_hostile_dos.sh
 EXTRA_DIST += tests/e2e/test_hostile_dos.sh
 # --- end e2e OpenPGP denial of service ---
-# --- e2e hostile archive (issue 22, cases 10-14b; owner: archive) ---
+# --- e2e hostile archive (issue 22, cases 10-14b) ---
 # another pair's archive without addresses, verify's trust, a tar.gz
 # bomb, escapes in the log and the listings, notes of a running game
 TESTS += tests/e2e/test_hostile_archive.sh
 EXTRA_DIST += tests/e2e/test_hostile_archive.sh
 # --- end e2e hostile archive ---
-# --- clients: keys where the client puts them, encrypted mail (owner: clients-crypto) ---
+# --- clients: keys where the client puts them, encrypted mail ---
 # The Autocrypt header parser, the encrypted message's pre-scan, and
 # encrypted mail as Thunderbird, Delta Chat and gpg -sea write it through
 # inbound_parse (crypt-helper.sh makes the keys and mails).
@@ -101,7 +104,7 @@ tests_mail_test_crypt_LDADD = libashes_mail.a libashes_util.a \
 EXTRA_DIST += tests/mail/crypt-helper.sh \
 	tests/mail/client-mail.py
 # --- end clients crypto ---
-# --- e2e clients keys and encryption (owner: clients-crypto) ---
+# --- e2e clients keys and encryption ---
 TESTS += tests/e2e/test_clients_keys.sh
 EXTRA_DIST += tests/e2e/test_clients_keys.sh
 # --- end e2e clients keys ---
