@@ -13,7 +13,7 @@ noinst_LIBRARIES += libashes_store.a
 libashes_store_a_CPPFLAGS = $(AM_CPPFLAGS) $(SQLITE_CFLAGS)
 libashes_store_a_SOURCES = \
 	src/store/store.h src/store/store_identity.h src/store/store_clock.h \
-	src/store/store_club.h \
+	src/store/store_club.h src/store/store_outbox.h \
 	src/store/store_private.h \
 	src/store/store.c \
 	src/store/store_migrate.c \
