@@ -79,7 +79,9 @@ outbox_compose(const struct config *cfg, struct pgp_ctx *pgp,
  * (stats->server_down, except for gpg).  A row that cannot become a
  * mail is failed.  templates: the process's set, for an archive mail's
  * note (borrowed).  Returns 0 (outcomes are in the store and *stats), or
- * -1 with *error_r when the store failed. */
+ * -1 with *error_r when the store failed.  Every lane in one go: the
+ * daemon's threads flush one lane each (outbox_flush_lane), so only the
+ * tests (tests/daemon) call this, to drain the whole outbox at once. */
 int outbox_flush(const struct config *cfg, struct store *store,
 		 struct smtp_sender *sender, struct pgp_ctx *pgp,
 		 struct template_set *templates, int64_t now,

@@ -103,7 +103,9 @@ int store_outbox_enqueue(struct store *store,
 			 const struct store_outbox_msg *msg, int64_t now,
 			 int64_t *id_r, const char **error_r);
 /* At most limit (0: no limit) unsent, not failed messages with
- * next_attempt_at <= now, oldest first.  Free with store_outbox_msgs_free. */
+ * next_attempt_at <= now, oldest first.  Free with store_outbox_msgs_free.
+ * These two ask of every lane together: the daemon asks lane by lane
+ * (below), the store's tests of the whole outbox. */
 int store_outbox_due(struct store *store, int64_t now, size_t limit,
 		     struct store_outbox_msg **msgs_r, size_t *count_r,
 		     const char **error_r);
