@@ -29,6 +29,9 @@
 #include "server/server.h"
 #include "store/store.h"
 
+/* digest(): the stand-in for sha256 the service's tests use too. */
+#include "../tests/server/digest_test.h"
+
 #define ACTIVE_GAMES 1000
 #define PLAYERS 200
 /* Plies stored per finished game, and played in each active game before
@@ -43,20 +46,6 @@ static void die(const char *what, const char *error)
 {
 	fprintf(stderr, "bench_server: %s: %s\n", what, error ? error : "?");
 	exit(1);
-}
-
-/* A stand-in for sha256 (the mail layer computes the real one): 64 hex
- * digits that differ when the text differs. */
-static void digest(const char *text, size_t len, char out[65])
-{
-	for (int part = 0; part < 4; part++) {
-		uint64_t h = 1469598103934665603ULL ^ (uint64_t)(part * 7919);
-		for (size_t i = 0; i < len; i++) {
-			h ^= (unsigned char)text[i];
-			h *= 1099511628211ULL;
-		}
-		snprintf(out + part * 16, 17, "%016" PRIx64, h);
-	}
 }
 
 static double seconds(void)

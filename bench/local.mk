@@ -7,7 +7,7 @@ bench_bench_core_SOURCES = bench/bench_core.c
 bench_bench_core_CFLAGS = $(AM_CFLAGS) -O2
 bench_bench_core_LDADD = libashes_core.a
 
-# --- bench_server (owned by the server helper) ---
+# --- bench_server ---
 # bench_server: moves/s through server_handle with 1,000 active games, and
 # again with 100,000 finished games in the database.
 EXTRA_PROGRAMS += bench/bench_server
@@ -21,7 +21,7 @@ bench_bench_server_LDADD = libashes_server.a libashes_render.a \
 	$(RSVG_LIBS)
 # --- end bench_server ---
 
-# --- bench_verify (owner: pgp helper) ---
+# --- bench_verify ---
 # bench_verify: median time of one gpgme_op_verify, and signed PGP/MIME
 # mails per second through inbound_parse, side by side.
 EXTRA_PROGRAMS += bench/bench_verify
@@ -32,7 +32,7 @@ bench_bench_verify_LDADD = libashes_mail.a libashes_util.a \
 	$(ETPAN_LIBS) $(GPGME_LIBS) $(GNUTLS_LIBS)
 # --- end bench_verify ---
 
-# --- bench_picture (owner: picture helper) ---
+# --- bench_picture ---
 # bench_picture: the board picture's size and drawing time (SVG, PNG) at
 # sizes 5 to 13, and the whole "your move" mail at size 7 with each
 # picture, against the 40 KB target.
@@ -47,7 +47,7 @@ bench_bench_picture_LDADD = libashes_server.a libashes_mail.a \
 	$(SQLITE_LIBS) $(RSVG_LIBS)
 # --- end bench_picture ---
 
-# --- load_fill (owner: bench) ---
+# --- load_fill ---
 # load_fill: bench/e2e-load.sh's helper (no figures of its own): fills a
 # database with players and games and writes the signed move mails.
 EXTRA_PROGRAMS += bench/load_fill
@@ -59,7 +59,7 @@ bench_load_fill_LDADD = libashes_mail.a libashes_store.a libashes_core.a \
 	$(SQLITE_LIBS)
 # --- end load_fill ---
 
-# --- bench_bot (owner: ai helper) ---
+# --- bench_bot ---
 # bench_bot: each level of the practice opponent against the level below
 # (level 1 against random moves): win rates with 95% intervals, and the
 # time per move at each level.

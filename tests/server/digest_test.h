@@ -1,5 +1,5 @@
 /* digest_test.h -- the stand-in digest of the service's tests
- * (server_test.h, the case runner): the real one is the mail layer's
+ * (server_test.h, the case runner) and of bench/bench_server.c: the real one is the mail layer's
  * business. */
 #ifndef ASHES_TESTS_DIGEST_TEST_H
 #define ASHES_TESTS_DIGEST_TEST_H
