@@ -15,6 +15,7 @@ libashes_archive_a_SOURCES = src/archive/archive.h \
 # run again from the signed mails, in a child of its own.
 libashes_archive_a_SOURCES += src/archive/archive_verify.c \
 	src/archive/archive_verify_mail.c src/archive/archive_clock.c \
+	src/archive/archive_verify_cond.c \
 	src/archive/archive_verify_child.c src/archive/archive_untar.c
 # README.txt of every archive.
 nobase_dist_pkgdata_DATA += templates/archive/README.txt
