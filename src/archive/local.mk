@@ -43,5 +43,9 @@ tests_archive_test_store_prune_CPPFLAGS = $(AM_CPPFLAGS) $(SQLITE_CFLAGS)
 tests_archive_test_store_prune_LDADD = $(STORE_TEST_LDADD)
 dist_check_SCRIPTS += tests/archive/test_archive_cli.sh
 TESTS += tests/archive/test_archive_cli.sh
+# Conditional moves in the archive: a reply played from them verified,
+# forged ones caught.
+dist_check_SCRIPTS += tests/archive/test_archive_cond.sh
+TESTS += tests/archive/test_archive_cond.sh
 # The .tar.gz bomb of test_archive_cli.sh and tests/e2e/test_hostile_archive.sh.
 EXTRA_DIST += tests/archive/tar-bomb.py
