@@ -29,6 +29,10 @@ EXTRA_DIST += tests/e2e/test_clock.sh
 # a game's archive on real servers: export, verify, the hand check, tampering
 TESTS += tests/e2e/test_archive.sh
 EXTRA_DIST += tests/e2e/test_archive.sh
+# conditional moves on real servers: a reply played from them, both
+# players' mails, the archive verified
+TESTS += tests/e2e/test_conditional.sh
+EXTRA_DIST += tests/e2e/test_conditional.sh
 # a club ladder on real servers: challenge, result, standings mail
 TESTS += tests/e2e/test_ladder.sh
 EXTRA_DIST += tests/e2e/test_ladder.sh

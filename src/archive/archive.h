@@ -104,8 +104,12 @@ enum archive_reason {
 				    * not listed, or its signature */
 	ARCHIVE_CLOCK_MISMATCH,   /* a clock= the times do not give */
 	ARCHIVE_LATE_MOVE,        /* a ply received after its flag fell */
+	ARCHIVE_FORGED_CONDITIONAL, /* a ply from conditional moves whose
+				     * mail was signed or received after
+				     * the move it answers, or whose lines
+				     * do not hold it */
 };
-#define ARCHIVE_REASON_COUNT (ARCHIVE_LATE_MOVE + 1)
+#define ARCHIVE_REASON_COUNT (ARCHIVE_FORGED_CONDITIONAL + 1)
 
 /* "tampered mail", "missing ply", ...; "ok"; "unknown" out of range. */
 const char *archive_reason_name(enum archive_reason reason);

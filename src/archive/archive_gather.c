@@ -51,6 +51,7 @@ void archive_game_free(struct archive_game *g)
 	free(g->mails);
 	store_rows_free(&g->moves, g->nmoves, sizeof(*g->moves),
 			store_move_clear);
+	free(g->conds);
 	store_rows_free(&g->notes, g->nnotes, sizeof(*g->notes),
 			store_game_message_clear);
 	store_rows_free(&g->events, g->nevents, sizeof(*g->events),
@@ -354,7 +355,18 @@ static int gather_replay(const struct archive_source *src,
 	return 0;
 }
 
-/* Which mail played which ply, and the players' keys. */
+/* Was ply `ply` played from conditional moves? */
+static bool gather_conditional(const struct archive_game *g, int ply)
+{
+	for (size_t i = 0; i < g->nconds; i++)
+		if (g->conds[i].ply == ply)
+			return true;
+	return false;
+}
+
+/* Which mail played which ply, and the players' keys.  A mail of
+ * conditional moves may have given several plies: it is named by none
+ * (the record's cond= plies cite it by its sha256). */
 static void gather_plies(struct archive_game *g)
 {
 	for (size_t i = 0; i < g->nmoves; i++) {
@@ -365,7 +377,10 @@ static void gather_plies(struct archive_game *g)
 		if (mv->player_id == 0 || mv->inbound_id == 0 ||
 		    (m = archive_game_mail(g, mv->inbound_id)) == NULL)
 			continue;
-		m->ply = mv->ply;
+		if (gather_conditional(g, mv->ply))
+			m->conditional = true;
+		else
+			m->ply = mv->ply;
 		key = mv->player_id == g->row->white_id ? g->white_key :
 		      mv->player_id == g->row->black_id ? g->black_key : NULL;
 		if (key != NULL && key[0] == '\0' && m->pgp.fpr[0] != '\0')
@@ -376,12 +391,15 @@ static void gather_plies(struct archive_game *g)
 /* Name the files: a ply's mail by its ply, the others in order. */
 static void gather_stems(struct archive_game *g)
 {
-	unsigned other = 0;
+	unsigned other = 0, cond = 0;
 
 	for (size_t i = 0; i < g->nmails; i++) {
 		struct archive_mail *m = &g->mails[i];
 		if (m->ply > 0)
 			snprintf(m->stem, sizeof(m->stem), "%04d", m->ply);
+		else if (m->conditional)
+			snprintf(m->stem, sizeof(m->stem), "cond-%02u",
+				 ++cond);
 		else
 			snprintf(m->stem, sizeof(m->stem), "mail-%02u",
 				 ++other);
@@ -404,6 +422,8 @@ int archive_game_load(const struct archive_source *src, int64_t game_id,
 			error_r) < 0 ||
 	    store_game_move_records(st, game_id, &g->moves, &g->nmoves,
 				    error_r) < 0 ||
+	    store_cond_plies(st, game_id, &g->conds, &g->nconds,
+			     error_r) < 0 ||
 	    store_game_messages(st, game_id, &g->notes, &g->nnotes,
 				error_r) < 0 ||
 	    store_clock_events(st, game_id, &g->events, &g->nevents,

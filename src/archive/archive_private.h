@@ -18,6 +18,7 @@
 #include "core/record2.h"
 #include "mail/pgp.h"
 #include "store/store.h"
+#include "store/store_conditional.h"
 #include "store/store_prune.h"
 #include "util/buf.h"
 
@@ -48,6 +49,9 @@ struct archive_mail {
 	char *text;                 /* the signed text as the daemon read it */
 	char stem[16];              /* its files: "0007", "mail-03" */
 	int ply;                    /* the ply it played (0: none) */
+	/* It set conditional moves a ply was played from (that ply's
+	 * cond=); its files are "cond-NN" unless it played a ply too. */
+	bool conditional;
 	unsigned refs;              /* 1 << enum store_mail_ref */
 	unsigned sent;              /* enum archive_sent bits */
 	int sent_ply;               /* the highest ply of a mail we sent */
@@ -63,6 +67,9 @@ struct archive_game {
 	char white[64], black[64];  /* the players' names at the end */
 	struct store_move *moves;
 	size_t nmoves;
+	/* The plies played from conditional moves, by ply. */
+	struct store_cond_ply *conds;
+	size_t nconds;
 	struct archive_mail *mails; /* by inbound id */
 	size_t nmails;
 	struct store_game_message *notes;
@@ -270,6 +277,26 @@ int verify_mail_load(struct verify *v, const char *stem,
 /* The mail whose signed part has that sha256, or NULL. */
 struct verify_mail *verify_mail_by_sha(const struct verify *v,
 				       const char *sha256);
+/* The value of "name=" among the words of an other-kind comment, into
+ * out (len bytes): false when there is none, or it does not fit
+ * (archive_verify.c). */
+bool verify_word(const char *text, const char *name, char *out,
+		 size_t len);
+/* The mail of files stem.* if it was loaded, or NULL. */
+struct verify_mail *verify_mail_by_stem(const struct verify *v,
+					const char *stem);
+/* The signer of ply i (mover's key, by m): key= and the mover's
+ * WhiteKey / BlackKey.  0, or 1 with the verdict (archive_verify.c). */
+int verify_signer(struct verify *v, size_t i, enum core_color mover,
+		  const struct verify_mail *m);
+/* Ply i, played from the mover's conditional moves (cond=), at core's
+ * position: the mail its sha256 names, signed by the mover, received
+ * and signed before the opponent's move that began its line, its line
+ * naming exactly these plies from the position it was set in; the move
+ * played into core.  0, 1 with the verdict, -1
+ * (archive_verify_cond.c). */
+int verify_cond_ply(struct verify *v, size_t i, enum core_color mover,
+		    struct core_record *core, const char **error_r);
 void verify_mails_free(struct verify *v);
 /* "PGP/MIME", "inline", "unsigned". */
 const char *verify_form(enum pgp_signed_kind kind);

@@ -300,6 +300,10 @@ static void rec_mails(struct rec_build *b, enum record2_termination term)
 			kind = term == RECORD2_TERM_RESIGNATION ? "resign" :
 			       term == RECORD2_TERM_AGREEMENT ? "agree" :
 			       "end";
+		/* The mail of conditional moves a ply was played from:
+		 * where it came, and when (verify holds it to that). */
+		else if (m->conditional)
+			kind = "conditional";
 		rec_other(b, kind, m, after, m->what);
 	}
 	free(used);
@@ -395,6 +399,9 @@ int archive_record_build(const struct archive_source *src,
 			a.fields |= RECORD2_F_SHA256;
 			snprintf(a.sha256, sizeof(a.sha256), "%s", m->sha256);
 		}
+		/* cond= cites the mail by its sha256. */
+		if (!(a.fields & RECORD2_F_SHA256))
+			a.fields &= ~(unsigned)RECORD2_F_COND;
 		if (record2_ply_add(rec, g->moves[i].text, &a, &e) < 0) {
 			snprintf(error, sizeof(error), "ply %zu (%s): %s",
 				 i + 1, g->moves[i].text,

@@ -41,6 +41,7 @@ static const char *const reason_names[ARCHIVE_REASON_COUNT] = {
 	[ARCHIVE_TAMPERED_MANIFEST] = "tampered manifest",
 	[ARCHIVE_CLOCK_MISMATCH] = "clock mismatch",
 	[ARCHIVE_LATE_MOVE] = "late move",
+	[ARCHIVE_FORGED_CONDITIONAL] = "forged conditional",
 };
 
 const char *archive_reason_name(enum archive_reason reason)
@@ -163,8 +164,7 @@ static enum core_color verify_mover(const struct record2 *rec, size_t i,
 	       (enum core_color)pos->to_move;
 }
 
-/* The signer of a ply: key= and the mover's WhiteKey / BlackKey. */
-static int verify_signer(struct verify *v, size_t i, enum core_color mover,
+int verify_signer(struct verify *v, size_t i, enum core_color mover,
 			 const struct verify_mail *m)
 {
 	const struct record2_ply *p = &v->rec.plies[i];
@@ -270,6 +270,9 @@ static int verify_ply(struct verify *v, size_t i, struct core_record *core,
 				   "ply %zu is a forced pass, and nothing "
 				   "forces one there", i + 1);
 	mover = verify_mover(&v->rec, i, &core->pos);
+	/* A reply from conditional moves: its mail is no ply's. */
+	if (p->annot.fields & RECORD2_F_COND)
+		return verify_cond_ply(v, i, mover, core, error_r);
 	snprintf(stem, sizeof(stem), "%04u", (unsigned)(i + 1));
 	r = verify_mail_load(v, stem, ARCHIVE_MISSING_PLY, i + 1, &m,
 			     error_r);
@@ -382,9 +385,10 @@ static int verify_other_mails(struct verify *v, const char **error_r)
 					   "%s: not a name an archive gives",
 					   name);
 		snprintf(stem, sizeof(stem), "%.*s", (int)(n - 4), name);
-		r = verify_mail_load(v, stem, ARCHIVE_TAMPERED_MAIL, 0, &m,
-				     error_r);
-		if (r != 0)
+		/* A conditional ply's mail was read with its ply. */
+		if ((m = verify_mail_by_stem(v, stem)) == NULL &&
+		    (r = verify_mail_load(v, stem, ARCHIVE_TAMPERED_MAIL, 0,
+					  &m, error_r)) != 0)
 			return r;
 		if (m->kind != PGP_SIGNED_NONE &&
 		    !verify_player_key(v, m->sig.fpr))
@@ -406,8 +410,7 @@ static int verify_other_mails(struct verify *v, const char **error_r)
 	return 0;
 }
 
-/* The value of "name=" among the words of an other-kind comment. */
-static bool verify_word(const char *text, const char *name, char *out,
+bool verify_word(const char *text, const char *name, char *out,
 			size_t len)
 {
 	size_t n = strlen(name);

@@ -66,6 +66,15 @@ struct verify_mail *verify_mail_by_sha(const struct verify *v,
 	return NULL;
 }
 
+struct verify_mail *verify_mail_by_stem(const struct verify *v,
+					const char *stem)
+{
+	for (size_t i = 0; i < v->nmails; i++)
+		if (strcmp(v->mails[i].stem, stem) == 0)
+			return &v->mails[i];
+	return NULL;
+}
+
 /* Read file stem+ext into *b: 0, 1 (not there), -1 (errno). */
 static int verify_read(struct verify *v, const char *stem, const char *ext,
 		       struct buf *b)

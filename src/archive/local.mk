@@ -15,6 +15,7 @@ libashes_archive_a_SOURCES = src/archive/archive.h \
 # run again from the signed mails, in a child of its own.
 libashes_archive_a_SOURCES += src/archive/archive_verify.c \
 	src/archive/archive_verify_mail.c src/archive/archive_clock.c \
+	src/archive/archive_verify_cond.c \
 	src/archive/archive_verify_child.c src/archive/archive_untar.c
 # README.txt of every archive.
 nobase_dist_pkgdata_DATA += templates/archive/README.txt
@@ -42,5 +43,9 @@ tests_archive_test_store_prune_CPPFLAGS = $(AM_CPPFLAGS) $(SQLITE_CFLAGS)
 tests_archive_test_store_prune_LDADD = $(STORE_TEST_LDADD)
 dist_check_SCRIPTS += tests/archive/test_archive_cli.sh
 TESTS += tests/archive/test_archive_cli.sh
+# Conditional moves in the archive: a reply played from them verified,
+# forged ones caught.
+dist_check_SCRIPTS += tests/archive/test_archive_cond.sh
+TESTS += tests/archive/test_archive_cond.sh
 # The .tar.gz bomb of test_archive_cli.sh and tests/e2e/test_hostile_archive.sh.
 EXTRA_DIST += tests/archive/tar-bomb.py

@@ -10,7 +10,8 @@
 
 /* Fields a ply allows, and a forced pass (no signer, no signed mail). */
 #define RECORD2_PLY_FIELDS \
-	(RECORD2_F_KEY | RECORD2_F_AT | RECORD2_F_CLOCK | RECORD2_F_SHA256)
+	(RECORD2_F_KEY | RECORD2_F_AT | RECORD2_F_CLOCK | RECORD2_F_SHA256 | \
+	 RECORD2_F_COND)
 #define RECORD2_PASS_FIELDS (RECORD2_F_AT | RECORD2_F_CLOCK)
 
 /* What a comment kind is called and which fields it allows and needs. */

@@ -369,8 +369,12 @@ void record2_out_annot(struct record2_out *o, const struct record2_annot *a,
 				   (long long)a->clock);
 		sep = " ";
 	}
-	if (a->fields & RECORD2_F_SHA256)
+	if (a->fields & RECORD2_F_SHA256) {
 		record2_out_printf(o, "%ssha256=%s", sep, a->sha256);
+		sep = " ";
+	}
+	if (a->fields & RECORD2_F_COND)
+		record2_out_printf(o, "%scond=%zu", sep, a->cond);
 	record2_out_printf(o, "}");
 }
 

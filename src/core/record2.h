@@ -67,6 +67,9 @@ enum record2_field {
 	RECORD2_F_AT = 1 << 5,      /* at=TIME: received (UTC) */
 	RECORD2_F_CLOCK = 1 << 6,   /* clock=N: seconds left after a ply */
 	RECORD2_F_SHA256 = 1 << 7,  /* sha256=64 hex: of the signed part */
+	/* cond=N: a reply played from the mover's conditional moves, set
+	 * by the mail (sha256=) the daemon read after ply N. */
+	RECORD2_F_COND = 1 << 8,
 };
 
 /* The facts in braces after a ply or in a comment.  `fields` says which
@@ -81,6 +84,7 @@ struct record2_annot {
 	int64_t at;    /* epoch seconds */
 	int64_t clock;
 	char sha256[RECORD2_SHA256_HEX + 1];
+	size_t cond;   /* RECORD2_F_COND: the plies before the tree's mail */
 };
 
 /* One ply: the move in canonical notation ("e5-a1", "d4xb2/3", "swap",

@@ -444,7 +444,7 @@ enum record2_error record2_annot_check(const struct record2_annot *a,
 {
 	unsigned f = a->fields;
 
-	if (pass && (f & (RECORD2_F_KEY | RECORD2_F_SHA256)))
+	if (pass && (f & (RECORD2_F_KEY | RECORD2_F_SHA256 | RECORD2_F_COND)))
 		return RECORD2_ERR_PASS_SIGNED;
 	if ((f & ~allowed) != 0 || (f & required) != required)
 		return RECORD2_ERR_ANNOTATION;
@@ -470,5 +470,10 @@ enum record2_error record2_annot_check(const struct record2_annot *a,
 	    !record2_hex_ok(a->sha256, strlen(a->sha256), RECORD2_SHA256_HEX,
 			    false))
 		return RECORD2_ERR_SHA256;
+	/* A conditional reply cites the mail that set it, and comes after
+	 * the opponent's move it answers. */
+	if ((f & RECORD2_F_COND) && (!(f & RECORD2_F_SHA256) ||
+				     a->cond > 999999999))
+		return RECORD2_ERR_ANNOTATION;
 	return RECORD2_OK;
 }

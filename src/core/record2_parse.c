@@ -143,6 +143,7 @@ static int header_complete(struct reader *r)
 /* The fields by bit, as written. */
 static const char *const field_names[] = {
 	"ply", "side", "seconds", "days", "key", "at", "clock", "sha256",
+	"cond",
 };
 #define NFIELDS (sizeof(field_names) / sizeof(field_names[0]))
 
@@ -215,6 +216,11 @@ static enum record2_error read_field(unsigned bit, const char *v, size_t n,
 			return RECORD2_ERR_SHA256;
 		memcpy(a->sha256, v, n);
 		a->sha256[n] = '\0';
+		break;
+	case RECORD2_F_COND:
+		if ((x = read_number(v, n, 9, true)) < 0)
+			return RECORD2_ERR_ANNOTATION;
+		a->cond = (size_t)x;
 		break;
 	}
 	return RECORD2_OK;

@@ -1,11 +1,15 @@
 /* admin.c -- the service's views for the operator (`ashes game show`):
- * a game's players, status, board, every stored ply, the notes its
- * players sent each other, a pending request to take back a move and the
- * clock history, worded by templates/admin-game.txt. */
+ * a game's players, status, board, every stored ply (those played from
+ * conditional moves marked), the notes its players sent each other, a
+ * pending request to take back a move, the conditional moves waiting
+ * and the clock history, worded by templates/admin-game.txt. */
 #include "server/server_private.h"
 
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
+
+#include "store/store_conditional.h"
 
 int admin_game_load(struct server *server, struct handle *h,
 		    int64_t game_id, int64_t now, struct game *g,
@@ -54,6 +58,61 @@ static int admin_notes(struct handle *h, const struct game *g)
 	}
 	store_rows_free(&notes, n, sizeof(*notes), store_game_message_clear);
 	return ret;
+}
+
+/* The conditional moves waiting in g, each player's tree as stored:
+ * "cond_trees" (player, from, played, received, inbound, lines). */
+static int admin_cond_trees(struct handle *h, const struct game *g)
+{
+	struct store_cond_tree *t = NULL;
+	size_t n = 0;
+	const char *error;
+	int ret = 0;
+
+	if (store_cond_trees(h->srv->store, g->row->id, &t, &n, &error) < 0)
+		return server_store_fail(h, error);
+	template_ctx_list(h->reply, "cond_trees");
+	for (size_t i = 0; i < n; i++) {
+		struct template_ctx *it;
+		char name[COMMAND_NAME_MAX + 1];
+
+		if (ret == 0 && t[i].nlines > 0 &&
+		    g->row->status == STORE_GAME_ACTIVE &&
+		    (ret = game_player_name(h, t[i].player_id, name)) == 0) {
+			it = template_ctx_add(h->reply, "cond_trees");
+			template_ctx_set(it, "player", name);
+			template_ctx_set_int(it, "from", t[i].base_ply);
+			template_ctx_set_int(it, "played", t[i].played);
+			server_set_utc(it, "received", t[i].received, true);
+			template_ctx_setf(it, "inbound", "%" PRId64,
+					  t[i].inbound_id);
+			template_ctx_list(it, "lines");
+			for (size_t k = 0; k < t[i].nlines; k++)
+				template_ctx_set(template_ctx_add(it, "lines"),
+						 "moves", t[i].lines[k].moves);
+		}
+		store_cond_tree_clear(&t[i]);
+	}
+	free(t);
+	return ret;
+}
+
+/* Mark the items of "plies" played from conditional moves. */
+static int admin_cond_plies(struct handle *h, const struct game *g,
+			    struct template_ctx **items, size_t n)
+{
+	struct store_cond_ply *c = NULL;
+	size_t nc = 0;
+	const char *error;
+
+	if (store_cond_plies(h->srv->store, g->row->id, &c, &nc, &error) < 0)
+		return server_store_fail(h, error);
+	for (size_t i = 0; i < nc; i++)
+		if (c[i].ply >= 1 && (size_t)c[i].ply <= n)
+			template_ctx_set_int(items[c[i].ply - 1], "cond_from",
+					     c[i].base_ply);
+	free(c);
+	return 0;
 }
 
 /* A request to take back a move that still counts (the game is at its
@@ -123,6 +182,7 @@ int server_game_show(struct server *server, int64_t game_id, int64_t now,
 	struct handle h;
 	struct game g;
 	struct store_move *moves = NULL;
+	struct template_ctx **items = NULL;
 	size_t n = 0;
 	const char *error;
 	int ret;
@@ -140,9 +200,11 @@ int server_game_show(struct server *server, int64_t game_id, int64_t now,
 	}
 	template_ctx_list(h.reply, "plies");
 	template_ctx_set_bool(h.reply, "any_plies", n > 0);
+	items = calloc(n + 1, sizeof(*items));
 	for (size_t i = 0; i < n; i++) {
 		struct template_ctx *it = template_ctx_add(h.reply, "plies");
 		char name[COMMAND_NAME_MAX + 1];
+		items[i] = it;
 		template_ctx_set_int(it, "ply", moves[i].ply);
 		template_ctx_set(it, "move", moves[i].text);
 		server_set_utc(it, "played_at", moves[i].played_at, true);
@@ -152,8 +214,10 @@ int server_game_show(struct server *server, int64_t game_id, int64_t now,
 			goto out;
 		template_ctx_set(it, "player", name[0] ? name : "(forced)");
 	}
-	if ((ret = admin_notes(&h, &g)) < 0 ||
+	if ((ret = admin_cond_plies(&h, &g, items, n)) < 0 ||
+	    (ret = admin_notes(&h, &g)) < 0 ||
 	    (ret = admin_undo_request(&h, &g)) < 0 ||
+	    (ret = admin_cond_trees(&h, &g)) < 0 ||
 	    (ret = admin_clock_history(&h, &g, h.reply)) < 0)
 		goto out;
 	ret = server_render(&h, "admin-game.txt", h.reply, out);
@@ -162,6 +226,7 @@ out:
 		snprintf(server->errbuf, sizeof(server->errbuf), "%s", h.error);
 		*error_r = server->errbuf;
 	}
+	free(items);
 	store_rows_free(&moves, n, sizeof(*moves), store_move_clear);
 	template_ctx_free(&h.reply);
 	game_free(&g);

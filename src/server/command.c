@@ -16,7 +16,7 @@
 static command_args_parser parse_help, parse_no_args, parse_register,
 	parse_confirm, parse_key, parse_challenge, parse_challenge_bot,
 	parse_game_arg, parse_answer, parse_move, parse_preview, parse_draw,
-	parse_offer, parse_message;
+	parse_offer, parse_message, parse_conditional;
 
 /* The command table's parse column, row i reading the line that
  * command_keywords[i] (command_keywords.c) starts. */
@@ -46,7 +46,10 @@ const char *command_error_section(enum command_error err)
 
 /* --- small text helpers ------------------------------------------------ */
 
-#define MAX_WORDS (COMMAND_MAX_OPTIONS + 8)
+/* The most words a line is read for: a challenge's options, or a
+ * conditional line's moves (one more, to say there are too many). */
+#define MAX_WORDS (COMMAND_COND_MOVES + 4 > COMMAND_MAX_OPTIONS + 8 ? \
+		   COMMAND_COND_MOVES + 4 : COMMAND_MAX_OPTIONS + 8)
 
 /* Splits s into blank-separated words, filling at most cap of w; returns
  * how many there are (may be more than cap). */
@@ -336,6 +339,42 @@ static int parse_move(struct command *cmd, const struct word *w, size_t nw,
 	if (set_move(cmd, &w[3]) < 0)
 		return -1;
 	return command_no_more(cmd, w, nw, 4);
+}
+
+/* conditional GAME THEIRS MINE [THEIRS MINE]... | conditional GAME |
+ * conditional GAME cancel.  The moves are checked for their shape here,
+ * their count (pairs, at most COMMAND_COND_DEPTH of them); the service
+ * plays them through the rules. */
+static int parse_conditional(struct command *cmd, const struct word *w,
+			     size_t nw, const char *end, int64_t thread_game)
+{
+	char count[24];
+
+	if (command_need_game(cmd, w, nw, 1, "GAME") < 0)
+		return -1;
+	if (nw == 2) {
+		cmd->cond_action = COMMAND_COND_SHOW;
+		return 0;
+	}
+	if (command_word_is(&w[2], "cancel")) {
+		cmd->cond_action = COMMAND_COND_CANCEL;
+		return command_no_more(cmd, w, nw, 3);
+	}
+	snprintf(count, sizeof(count), "%zu", nw - 2);
+	if (nw - 2 > COMMAND_COND_MOVES)
+		return command_fail_str(cmd, COMMAND_ERR_COND_DEPTH, count);
+	if ((nw - 2) % 2 != 0)
+		return command_fail_str(cmd, COMMAND_ERR_COND_PAIRS, count);
+	cmd->cond_action = COMMAND_COND_SET;
+	for (size_t i = 2; i < nw; i++) {
+		if (!command_looks_like_move(w[i].s, w[i].len))
+			return command_fail(cmd, COMMAND_ERR_BAD_MOVE, w[i].s,
+					    w[i].len);
+		command_copy_lower(cmd->cond[cmd->ncond],
+				   sizeof(cmd->cond[0]), w[i].s, w[i].len);
+		cmd->ncond++;
+	}
+	return 0;
 }
 
 /* preview GAME MOVE, or preview MOVE in the thread */

@@ -76,6 +76,17 @@ enum command_draw_action {
 	COMMAND_DRAW_DECLINE,
 };
 
+/* conditional GAME THEIRS MINE ... | conditional GAME |
+ * conditional GAME cancel */
+enum command_cond_action {
+	COMMAND_COND_SET = 0,
+	COMMAND_COND_SHOW,
+	COMMAND_COND_CANCEL,
+};
+/* The deepest conditional line: move pairs (THEIRS MINE), and so moves. */
+#define COMMAND_COND_DEPTH 8
+#define COMMAND_COND_MOVES (2 * COMMAND_COND_DEPTH)
+
 enum command_undo_action {
 	COMMAND_UNDO_OFFER = 0,
 	COMMAND_UNDO_ACCEPT,
@@ -121,6 +132,11 @@ struct command {
 	int64_t game;
 	int ply;       /* 0 when not given */
 	char move[COMMAND_MOVE_MAX];       /* lower case, blanks removed */
+	/* `conditional`: what it asks, and the line's moves (lower case,
+	 * as move above), THEIRS MINE in turn. */
+	enum command_cond_action cond_action;
+	char cond[COMMAND_COND_MOVES][COMMAND_MOVE_MAX];
+	size_t ncond;
 	char name[COMMAND_NAME_MAX + 1];   /* register / challenge target */
 	char code[COMMAND_CODE_MAX + 1];   /* confirm, upper case */
 	enum command_draw_action draw;

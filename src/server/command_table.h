@@ -52,6 +52,11 @@
 	/* game, ply (0: the thread's current), move */ \
 	ROW(MOVE, "move", "move", parse_move, true, \
 	    TO_MOVE, play_move, "cmd-move.txt") \
+	/* game, cond_action, cond[ncond]: `conditional GAME THEIRS MINE \
+	 * ...`, `conditional GAME`, `conditional GAME cancel` \
+	 * (conditional.c); its gate says the opponent is to move */ \
+	ROW(CONDITIONAL, "conditional", "conditional", parse_conditional, \
+	    true, PLAYER, conditional_run, "cmd-conditional.txt") \
 	/* game, move */ \
 	ROW(PREVIEW, "preview", "preview", parse_preview, true, \
 	    GAME, play_preview, "cmd-preview.txt") \
@@ -164,6 +169,10 @@
 	/* detail: the word that is no DAYS, DATE, from, to or cancel */ \
 	ERR(ERR_BAD_VACATION, "e_bad_vacation", "bad vacation") \
 	/* detail: the word that is no ladder or league name */ \
-	ERR(ERR_BAD_CLUB, "e_bad_club", "bad ladder or league name")
+	ERR(ERR_BAD_CLUB, "e_bad_club", "bad ladder or league name") \
+	/* detail: how many moves a conditional line gave */ \
+	ERR(ERR_COND_PAIRS, "e_cond_pairs", "conditional moves come in " \
+	    "pairs") \
+	ERR(ERR_COND_DEPTH, "e_cond_depth", "too many conditional moves")
 
 #endif

@@ -12,6 +12,7 @@
 #include "core/notation.h"
 #include "core/variant.h"
 #include "render/render.h"
+#include "store/store_conditional.h"
 
 int game_refuse(struct handle *h, const char *code, int64_t game)
 {
@@ -247,6 +248,8 @@ int game_last_moves_ctx(struct handle *h, const struct game *g, size_t from,
 			struct template_ctx *ctx)
 {
 	struct core_position pos;
+	struct store_cond_ply *conds = NULL;
+	size_t nconds = 0;
 	enum core_error err;
 	const char *error;
 	struct buf words = BUF_INIT;
@@ -256,6 +259,11 @@ int game_last_moves_ctx(struct handle *h, const struct game *g, size_t from,
 		return 0;
 	if (core_position_init(&pos, &g->rec.variant, &err) < 0)
 		return server_store_fail(h, core_error_name(err));
+	/* Which of them were played from conditional moves (said once
+	 * they are played, and only then). */
+	if (store_cond_plies(h->srv->store, g->row->id, &conds, &nconds,
+			     &error) < 0)
+		return server_store_fail(h, error);
 	for (size_t i = 0; i < g->rec.nplies; i++) {
 		struct core_move m = g->rec.plies[i];
 		if (m.kind == CORE_MOVE_PASS)
@@ -279,6 +287,11 @@ int game_last_moves_ctx(struct handle *h, const struct game *g, size_t from,
 					 notation_format_move(pos.geom, &m,
 							      text));
 			template_ctx_set_int(item, "ply", (long)i + 1);
+			for (size_t k = 0; k < nconds; k++)
+				if (conds[k].ply == (int)i + 1)
+					template_ctx_set(item, "cond_name",
+						pos.to_move == CORE_WHITE ?
+						g->white : g->black);
 		}
 		/* Legal by construction: the record replayed it. */
 		core_play_unchecked(&pos, &m, NULL);
@@ -295,6 +308,7 @@ int game_last_moves_ctx(struct handle *h, const struct game *g, size_t from,
 		}
 	}
 	buf_free(&words);
+	free(conds);
 	return ret;
 }
 

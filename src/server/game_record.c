@@ -7,7 +7,10 @@
  * before there were such lines (sql/012) gets its line the first time
  * it is read, by the same code: the clocks are run again from the start
  * the way the service runs them (server/clock.h), since the store keeps
- * them only as they stand.  `history` adds the tags and the comments
+ * them only as they stand.  A reply played from conditional moves
+ * (conditional.c) says cond=, the ply its tree began after; its signed
+ * part is the tree's mail and its time the receipt of the opponent's
+ * move it answers.  `history` adds the tags and the comments
  * the store holds (the players' notes, the clock history); archive
  * verify replays the mails itself and trusts none of this. */
 #include "server/server_private.h"
@@ -21,6 +24,7 @@
 #include "core/record2.h"
 #include "core/variant.h"
 #include "server/clock.h"
+#include "store/store_conditional.h"
 #include "store/store_prune.h"
 #include "util/xalloc.h"
 #include "util/xstr.h"
@@ -30,6 +34,13 @@ struct grec_mail {
 	char fpr[72];     /* the verified signer, or "" */
 	char sha256[RECORD2_SHA256_HEX + 1]; /* of the signed part, or "" */
 	int64_t received; /* 0: no such mail */
+};
+
+/* A ply played from conditional moves: its tree's base ply, and when it
+ * was played (the receipt of the opponent's move before it). */
+struct grec_cond {
+	int base;
+	int64_t at;
 };
 
 struct grec {
@@ -578,6 +589,7 @@ out:
  * The one place a ply's line is made.  0 or -1. */
 static int grec_ply_line(struct store *st, const struct store_move *mv,
 			 bool clocked, int64_t clock,
+			 const struct grec_cond *cond,
 			 struct store_ply_record *r, const char **error_r)
 {
 	struct grec_mail m;
@@ -590,6 +602,16 @@ static int grec_ply_line(struct store *st, const struct store_move *mv,
 		grec_annot_mail(&a, &m);
 	a.fields |= RECORD2_F_AT;
 	a.at = m.received != 0 ? m.received : mv->played_at;
+	/* A reply from conditional moves: its mail (the tree's) signed
+	 * it, and it was played when the opponent's move came. */
+	if (cond != NULL) {
+		/* Cited by its signed part's sha256 (an unsigned one cites
+		 * nothing: its club takes unsigned mail). */
+		if (a.fields & RECORD2_F_SHA256)
+			a.fields |= RECORD2_F_COND;
+		a.cond = (size_t)cond->base;
+		a.at = cond->at;
+	}
 	if (clocked) {
 		a.fields |= RECORD2_F_CLOCK;
 		a.clock = clock < 0 ? 0 : clock;
@@ -602,6 +624,7 @@ static int grec_ply_line(struct store *st, const struct store_move *mv,
 	r->at = a.at;
 	r->clock = a.clock;
 	snprintf(r->sha256, sizeof(r->sha256), "%s", a.sha256);
+	r->cond = (int)a.cond;
 	return 0;
 }
 
@@ -618,6 +641,7 @@ void game_record_annot(const struct store_ply_record *r,
 	a->at = r->at;
 	a->clock = r->clock;
 	snprintf(a->sha256, sizeof(a->sha256), "%s", r->sha256);
+	a->cond = r->cond < 0 ? 0 : (size_t)r->cond;
 }
 
 int game_record_plies(struct store *st, const struct store_game *row,
@@ -627,8 +651,9 @@ int game_record_plies(struct store *st, const struct store_game *row,
 {
 	struct store_move *own = NULL;
 	struct store_ply_record *have = NULL, *lines;
+	struct store_cond_ply *conds = NULL;
 	int64_t *clocks = NULL;
-	size_t nhave = 0, j = 0;
+	size_t nhave = 0, j = 0, nconds = 0;
 	bool clocked = false, missing = false;
 	int ret = -1;
 
@@ -657,19 +682,33 @@ int game_record_plies(struct store *st, const struct store_game *row,
 				error_r) < 0)
 			goto out;
 	}
-	for (size_t i = 0; i < n; i++)
+	if (missing && store_cond_plies(st, row->id, &conds, &nconds,
+					error_r) < 0)
+		goto out;
+	for (size_t i = 0, c = 0; i < n; i++) {
+		struct grec_cond gc, *cp = NULL;
+
+		while (c < nconds && conds[c].ply < moves[i].ply)
+			c++;
+		if (c < nconds && conds[c].ply == moves[i].ply && i > 0) {
+			gc.base = conds[c].base_ply;
+			gc.at = lines[i - 1].at;
+			cp = &gc;
+		}
 		if (lines[i].ply == 0 &&
-		    (grec_ply_line(st, &moves[i], clocked, clocks[i],
+		    (grec_ply_line(st, &moves[i], clocked, clocks[i], cp,
 				   &lines[i], error_r) < 0 ||
 		     store_ply_record_put(st, row->id, &lines[i],
 					  error_r) < 0))
 			goto out;
+	}
 	if (lines_r != NULL) {
 		*lines_r = lines;
 		lines = NULL;
 	}
 	ret = 0;
 out:
+	free(conds);
 	free(clocks);
 	free(have);
 	free(lines);

@@ -19,7 +19,8 @@ libashes_server_a_SOURCES += src/server/command_table.h src/server/commands.c \
 libashes_server_a_SOURCES += src/server/command_text.c \
 	src/server/command_thread.c src/server/command_words.c
 # The handlers, and the one writer of a ply's record line.
-libashes_server_a_SOURCES += src/server/play.c src/server/view.c \
+libashes_server_a_SOURCES += src/server/play.c src/server/conditional.c \
+	src/server/view.c \
 	src/server/identity.c src/server/message.c src/server/undo.c \
 	src/server/settings.c src/server/help.c src/server/archive_cmd.c \
 	src/server/game.c src/server/game_record.c

@@ -36,6 +36,10 @@ const struct server_notice_def server_notices[NOTICE_COUNT] = {
 	/* What a ladder did with a game: a walkover. */
 	[NOTICE_LADDER] = { STORE_OUTBOX_KIND_LADDER,
 			    "mail/ladder-notice.txt", "ladder" },
+	/* A reply played from the reader's conditional moves. */
+	[NOTICE_CONDITIONAL] = { STORE_OUTBOX_KIND_NOTICE,
+				 "mail/conditional-played.txt", "conditional",
+				 true },
 };
 
 /* Is it player pid's turn in g?  (A draw offer reads differently to the

@@ -197,6 +197,7 @@ int play_move(struct handle *h, const struct command *c, struct game *g,
 	struct core_move m;
 	enum core_error err;
 	char text[CORE_MOVE_TEXT_MAX];
+	struct conditional_result cond;
 	size_t before = g->rec.nplies;
 	int next = g->rec.pos.ply + 1, ret;
 
@@ -223,8 +224,10 @@ int play_move(struct handle *h, const struct command *c, struct game *g,
 	/* A move answers a pending draw offer of the opponent: declined. */
 	if (g->row->draw_offer_by != 0 && g->row->draw_offer_by != h->me->id)
 		g->row->draw_offer_by = 0;
+	/* The reply the opponent's conditional moves hold, at once. */
 	if (game_clock_after_move(h, g, m.kind == CORE_MOVE_SWAP) < 0 ||
 	    game_record_lines(h, g) < 0 ||
+	    conditional_answer(h, g, before, &cond) < 0 ||
 	    game_finish_row(h, g) < 0 || game_save(h, g) < 0)
 		return -1;
 	game_ctx(h, g, out);
@@ -233,9 +236,12 @@ int play_move(struct handle *h, const struct command *c, struct game *g,
 			 notation_format_move(g->rec.pos.geom,
 					      &g->rec.plies[before], text));
 	template_ctx_set_bool(out, "bare", c->bare);
-	if (game_last_moves_ctx(h, g, before, out) < 0)
+	/* For the owner's "your move" alone (no other template says it). */
+	template_ctx_set_bool(out, "cond_missed", cond.missed);
+	if (game_last_moves_ctx(h, g, before, out) < 0 ||
+	    notice_game(h, g, before, out) < 0)
 		return -1;
-	return notice_game(h, g, before, out);
+	return conditional_notice(h, g, before, &cond);
 }
 
 int play_preview(struct handle *h, const struct command *c, struct game *g,

@@ -22,6 +22,8 @@
  *               by the daemon's outbox when it sends the mail;
  *   play.c      challenge, accept, decline, withdraw, move, preview,
  *               resign, draw;
+ *   conditional.c  conditional GAME ...: a player's conditional moves,
+ *               and the reply played from them in the opponent's move;
  *   view.c      board, moves, history, games, observe, unobserve;
  *   identity.c  register, confirm, key replace; where a player's mail goes;
  *   message.c   message: a note to the opponent, archived with the game;
@@ -193,6 +195,36 @@ server_command_fn message_send;
 server_command_fn undo_run;
 server_command_fn help_run;
 server_command_fn archive_cmd_run;
+server_command_fn conditional_run;
+
+/* ---- conditional.c: conditional moves ------------------------------- */
+
+/* What a move did to the conditional moves of the player it left to
+ * move. */
+struct conditional_result {
+	int64_t owner;  /* whose tree it met (0: none) */
+	bool played;    /* its reply was played ... */
+	int ply;        /* ... as this ply, */
+	char move[CORE_MOVE_TEXT_MAX]; /* this move; */
+	size_t left;    /* lines of the tree that go on below it */
+	bool missed;    /* the tree held no reply to it: cleared */
+};
+/* The move at record index `before` of g, made by the mail in hand's
+ * sender, is stored with its clock and record line: if the player it
+ * leaves to move has conditional moves holding it, play their reply now
+ * in g (stored, clocked at h->received, recorded) and move the tree down
+ * a level; else clear the tree.  The caller then saves g.  0 or -1. */
+int conditional_answer(struct handle *h, struct game *g, size_t before,
+		       struct conditional_result *res);
+/* After g was saved: the mail to the owner whose reply was played
+ * (mail/conditional-played.txt), unless the game ended.  0 or -1. */
+int conditional_notice(struct handle *h, struct game *g, size_t before,
+		       const struct conditional_result *res);
+/* Player `player`'s conditional moves in g as the list "cond_lines"
+ * (mail/cmd-conditional.txt's), with cond_at and cond_count; nothing
+ * when there are none.  0 or -1. */
+int conditional_show_ctx(struct handle *h, const struct game *g,
+			 int64_t player, struct template_ctx *ctx);
 
 /* ---- limits.c: what one player's mails may make us send and compute */
 
@@ -326,6 +358,7 @@ enum server_notice {
 	NOTICE_UNDONE,
 	NOTICE_CLOCK,
 	NOTICE_LADDER,
+	NOTICE_CONDITIONAL,
 	NOTICE_COUNT
 };
 extern const struct server_notice_def {

@@ -385,6 +385,7 @@ struct store_ply_record {
 	int64_t at;         /* the receipt */
 	int64_t clock;      /* seconds left after the ply */
 	char sha256[65];    /* of the signed part, or "" */
+	int cond;           /* a conditional reply: its tree's base ply */
 };
 /* Write ply r->ply's line (replacing one there).  The ply must be
  * stored: its line goes when it is taken back. */
@@ -405,7 +406,9 @@ int store_ply_records(struct store *store, int64_t game_id,
  * row (seats swapped back after a swap) with store_game_update.  1 if
  * the game's ply is not `ply` (a move came meanwhile: nothing changed);
  * -1 with STORE_ERROR_USAGE if keep is not in 0 .. ply - 1, for no such
- * game, or when the game does not hold plies keep + 1 .. ply. */
+ * game, or when the game does not hold plies keep + 1 .. ply.  The
+ * game's conditional trees (store_conditional.h) go too: the position
+ * history they were made for changed. */
 int store_move_take_back(struct store *store, int64_t game_id, int ply,
 			 int keep, int64_t now, const char **error_r);
 /* The one pending request to take back a move in a game: 1 with the

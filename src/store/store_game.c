@@ -510,6 +510,9 @@ int store_move_take_back(struct store *store, int64_t game_id, int ply,
 		"undo_offer_ply = NULL WHERE id = ?1 AND ply = ?2";
 	static const char sql_delete[] =
 		"DELETE FROM moves WHERE game_id = ?1 AND ply > ?2";
+	/* The position history changed: no conditional tree applies. */
+	static const char sql_trees[] =
+		"DELETE FROM conditional_trees WHERE game_id = ?1";
 	sqlite3_stmt *st;
 	int ret;
 
@@ -533,6 +536,10 @@ int store_move_take_back(struct store *store, int64_t game_id, int ply,
 		ret = store_fail(store, error_r, STORE_ERROR_USAGE,
 				 "game %lld does not hold plies %d to %d",
 				 (long long)game_id, keep + 1, ply);
+	if (ret == 0)
+		ret = store_run_sql(store, store_run, sql_trees,
+				    "clearing conditional trees", error_r,
+				    STORE_INT(game_id));
 	if (store_atomic_end(store, ret == 0, error_r) < 0 && ret == 0)
 		ret = -1;
 	return ret;

@@ -13,15 +13,15 @@ int store_ply_record_put(struct store *store, int64_t game_id,
 {
 	static const char sql[] =
 		"INSERT OR REPLACE INTO ply_records (game_id, ply, fields, "
-		"signer, at, clock, sha256) "
-		"VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)";
+		"signer, at, clock, sha256, cond) "
+		"VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)";
 
 	return store_run_sql(store, store_run, sql,
 			     "recording a ply's record line",
 			     error_r, STORE_INT(game_id), STORE_INT(r->ply),
 			     STORE_INT(r->fields), STORE_TEXT(r->signer),
 			     STORE_INT(r->at), STORE_INT(r->clock),
-			     STORE_TEXT(r->sha256));
+			     STORE_TEXT(r->sha256), STORE_INT(r->cond));
 }
 
 static void ply_record_read(sqlite3_stmt *st, void *elem)
@@ -37,6 +37,7 @@ static void ply_record_read(sqlite3_stmt *st, void *elem)
 	r->clock = store_col_int64(st, 4);
 	if ((t = sqlite3_column_text(st, 5)) != NULL)
 		snprintf(r->sha256, sizeof(r->sha256), "%s", (const char *)t);
+	r->cond = sqlite3_column_int(st, 6);
 }
 
 int store_ply_records(struct store *store, int64_t game_id,
@@ -44,7 +45,7 @@ int store_ply_records(struct store *store, int64_t game_id,
 		      const char **error_r)
 {
 	static const char sql[] =
-		"SELECT ply, fields, signer, at, clock, sha256 FROM "
+		"SELECT ply, fields, signer, at, clock, sha256, cond FROM "
 		"ply_records WHERE game_id = ?1 ORDER BY ply";
 	sqlite3_stmt *st;
 

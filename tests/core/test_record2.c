@@ -533,6 +533,37 @@ START_TEST(t_replay_signers)
 }
 END_TEST
 
+/* cond=N: a reply from conditional moves, after sha256=, on a ply. */
+START_TEST(t_conditional)
+{
+	char text[1024];
+	struct record2 rec;
+	struct core_record out;
+
+	snprintf(text, sizeof(text), HEAD
+		 "1. e5-a1 {key=" KEY_W " at=" AT " sha256=" SHA "}\n"
+		 "2. e5-i9 {key=" KEY_B " at=" AT " sha256=" SHA "}\n"
+		 "3. a1-a2 {key=" KEY_W " at=" AT " sha256=" SHA " cond=1}\n"
+		 ONGOING);
+	roundtrip(text, &rec, &out);
+	ck_assert(rec.plies[2].annot.fields & RECORD2_F_COND);
+	ck_assert_uint_eq(rec.plies[2].annot.cond, 1);
+	ck_assert(!(rec.plies[1].annot.fields & RECORD2_F_COND));
+	record_free(&out);
+	record2_free(&rec);
+	/* It cites the mail: no cond= without sha256=; in field order. */
+	parse_fails(HEAD "1. e5-a1 {key=" KEY_W " cond=0}\n" ONGOING,
+		    RECORD2_ERR_ANNOTATION, 6);
+	parse_fails(HEAD "1. e5-a1 {cond=0 sha256=" SHA "}\n" ONGOING,
+		    RECORD2_ERR_ANNOTATION, 6);
+	parse_fails(HEAD "1. e5-a1 {sha256=" SHA " cond=01}\n" ONGOING,
+		    RECORD2_ERR_ANNOTATION, 6);
+	/* Not on a comment. */
+	parse_fails(HEAD "; message {at=" AT " cond=1} hi\n" ONGOING,
+		    RECORD2_ERR_ANNOTATION, 6);
+}
+END_TEST
+
 START_TEST(t_forced_passes)
 {
 	struct record2_fault f;
@@ -762,4 +793,5 @@ END_TEST
 TEST_MAIN("core record2", "record2", NULL, NULL, 0, t_full_roundtrip,
 	  t_docs_example, t_crlf_and_small_buffer, t_version1_reads,
 	  t_version1_passes, t_replay_legal_and_illegal, t_replay_result,
-	  t_replay_signers, t_forced_passes, t_build, t_from_core, t_time)
+	  t_replay_signers, t_conditional, t_forced_passes, t_build,
+	  t_from_core, t_time)

@@ -2,8 +2,10 @@
  * plies of a game back (store_move_take_back), the pending request to
  * do so (store_undo_offer_get/set), and the notes the players send each
  * other (store_game_message_add, store_game_messages); and the plies'
- * record lines (sql/012), which go with the plies taken back. */
+ * record lines (sql/012), which go with the plies taken back; and the
+ * conditional moves (sql/013), which a take-back clears. */
 #include "store_fixture.h"
+#include "store/store_conditional.h"
 
 static int64_t alice, bob;
 
@@ -288,6 +290,74 @@ START_TEST(test_ply_records)
 }
 END_TEST
 
+/* Conditional moves (sql/013): a tree, its lines, moving down, a
+ * conditional ply; a take-back clears the game's trees. */
+START_TEST(test_conditional)
+{
+	int64_t id = game_with_plies(1);
+	struct store_cond_tree t = { 0 }, got;
+	struct store_cond_tree *all = NULL;
+	struct store_cond_ply *plies = NULL;
+	size_t n = 0;
+
+	t.game_id = id;
+	t.player_id = alice;
+	t.inbound_id = add_inbound_raw(7, "conditional 1 m2 m3", 150);
+	t.received = 150;
+	t.base_ply = 1;
+	snprintf(t.sha256, sizeof(t.sha256), "%064d", 7);
+	/* no tree, no line */
+	ck_assert_int_eq(store_cond_line_add(st, id, alice, "m2 m3", &err), -1);
+	ck_assert_int_eq(store_cond_tree_set(st, &t, &err), 0);
+	ck_assert_int_eq(store_cond_line_add(st, id, alice, "m2 m3", &err), 0);
+	ck_assert_int_eq(store_cond_line_add(st, id, alice, "x2 y3 m4 m5",
+					     &err), 0);
+	ck_assert_int_eq(store_cond_tree_get(st, id, alice, &got, &err), 1);
+	ck_assert_int_eq(got.base_ply, 1);
+	ck_assert_int_eq(got.played, 0);
+	ck_assert_int_eq(got.received, 150);
+	ck_assert_uint_eq(got.nlines, 2);
+	ck_assert_int_eq(got.lines[1].seq, 2);
+	ck_assert_str_eq(got.lines[1].moves, "x2 y3 m4 m5");
+	store_cond_tree_clear(&got);
+	ck_assert_int_eq(store_cond_tree_get(st, id, bob, &got, &err), 0);
+	/* moved down: one line left */
+	ck_assert_int_eq(store_cond_line_delete(st, id, alice, 1, &err), 0);
+	ck_assert_int_eq(store_cond_tree_played(st, id, alice, 1, &err), 0);
+	ck_assert_int_eq(store_cond_trees(st, id, &all, &n, &err), 0);
+	ck_assert_uint_eq(n, 1);
+	ck_assert_int_eq(all[0].played, 1);
+	ck_assert_uint_eq(all[0].nlines, 1);
+	store_cond_tree_clear(&all[0]);
+	free(all);
+	/* set again: replaced, its lines gone */
+	ck_assert_int_eq(store_cond_tree_set(st, &t, &err), 0);
+	ck_assert_int_eq(store_cond_tree_get(st, id, alice, &got, &err), 1);
+	ck_assert_uint_eq(got.nlines, 0);
+	store_cond_tree_clear(&got);
+	/* a conditional ply, which goes with its move */
+	ck_assert_int_eq(store_move_append(st, id, 2, "m2", bob, 160, 0, &err),
+			 0);
+	ck_assert_int_eq(store_move_append(st, id, 3, "m3", alice, 160,
+					   t.inbound_id, &err), 0);
+	ck_assert_int_eq(store_cond_ply_add(st, id, 3, 1, &err), 0);
+	ck_assert_int_eq(store_cond_plies(st, id, &plies, &n, &err), 0);
+	ck_assert_uint_eq(n, 1);
+	ck_assert_int_eq(plies[0].ply, 3);
+	ck_assert_int_eq(plies[0].base_ply, 1);
+	free(plies);
+	ck_assert_int_eq(store_move_take_back(st, id, 3, 2, 170, &err), 0);
+	ck_assert_int_eq(store_cond_plies(st, id, &plies, &n, &err), 0);
+	ck_assert_uint_eq(n, 0);
+	free(plies);
+	ck_assert_int_eq(store_cond_tree_get(st, id, alice, &got, &err), 0);
+	/* delete: 1 when there was one */
+	ck_assert_int_eq(store_cond_tree_set(st, &t, &err), 0);
+	ck_assert_int_eq(store_cond_tree_delete(st, id, 0, &err), 1);
+	ck_assert_int_eq(store_cond_tree_delete(st, id, alice, &err), 0);
+}
+END_TEST
+
 static Suite *store_undo_suite(void)
 {
 	Suite *s = suite_create("store_undo");
@@ -300,6 +370,7 @@ static Suite *store_undo_suite(void)
 	tcase_add_test(tc, test_undo_offer);
 	tcase_add_test(tc, test_messages);
 	tcase_add_test(tc, test_ply_records);
+	tcase_add_test(tc, test_conditional);
 	suite_add_tcase(s, tc);
 	return s;
 }
