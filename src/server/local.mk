@@ -25,7 +25,7 @@ libashes_server_a_SOURCES += src/server/play.c src/server/view.c \
 	src/server/game.c src/server/game_record.c
 # The mails out, and what one player's mails may make the club send.
 libashes_server_a_SOURCES += src/server/notice.c src/server/queue.c \
-	src/server/recipient.c src/server/digest.c src/server/limits.c
+	src/server/recipient.c src/server/digest.c src/server/summary.c src/server/limits.c
 # The clocks: the arithmetic (clock.h, pure), a game's clocks, a flag
 # that falls, the vacation bank, the timer the daemon's loop runs.
 libashes_server_a_SOURCES += src/server/clock.h src/server/clock.c \
@@ -131,6 +131,9 @@ nobase_dist_pkgdata_DATA += templates/help-commands.txt \
 	templates/mail/subject-reminder.txt templates/mail/subject-reply.txt \
 	templates/mail/subject-standings.txt templates/mail/undo.txt \
 	templates/mail/your-move.txt templates/rules.md
+# The daily summary (server/summary.c).
+nobase_dist_pkgdata_DATA += templates/mail/summary.txt \
+	templates/mail/summary-observed.txt templates/mail/subject-summary.txt
 
 # The service over a real store:
 #   test_server    the service's commands, game by game;
