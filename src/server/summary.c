@@ -89,6 +89,9 @@ int summary_note(struct handle *h, struct game *g,
 		ret = server_render(h, tpl, ctx, &text);
 		break;
 	}
+	/* Its blank lines at the end are the summary's to put. */
+	while (ret == 0 && text.len > 0 && text.data[text.len - 1] == '\n')
+		text.data[--text.len] = '\0';
 	if (ret == 0 &&
 	    store_summary_add(h->srv->store, p->id,
 			      g != NULL && g->row != NULL ? g->row->id : 0, kind,
@@ -209,7 +212,10 @@ static int summary_one(struct handle *h, int64_t pid, bool on,
 		date[0] = '\0';
 	template_ctx_set(mail, "recipient", p->name);
 	template_ctx_set(mail, "date", date);
-	template_ctx_set(mail, "time", s.summary_word);
+	template_ctx_setf(mail, "day", "%.10s", date);
+	template_ctx_setf(mail, "summary_time", "%02d:%02d",
+			  s.summary_at >= 0 ? s.summary_at / 60 : 0,
+			  s.summary_at >= 0 ? s.summary_at % 60 : 0);
 	template_ctx_set_int(mail, "to_move_count", (long long)to_move);
 	template_ctx_set_bool(mail, "has_to_move", to_move > 0);
 	template_ctx_set_bool(mail, "summary_on", on);
