@@ -233,6 +233,7 @@ static const char *const commands_other_templates[] = {
 	"mail/subject-digest.txt",
 	"mail/summary.txt",
 	"mail/summary-observed.txt",
+	"mail/summary-result.txt",
 	"mail/subject-summary.txt",
 	"mail/reminder.txt",
 	"mail/subject-reminder.txt",

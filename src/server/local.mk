@@ -133,7 +133,8 @@ nobase_dist_pkgdata_DATA += templates/help-commands.txt \
 	templates/mail/your-move.txt templates/rules.md
 # The daily summary (server/summary.c).
 nobase_dist_pkgdata_DATA += templates/mail/summary.txt \
-	templates/mail/summary-observed.txt templates/mail/subject-summary.txt
+	templates/mail/summary-observed.txt templates/mail/summary-result.txt \
+	templates/mail/subject-summary.txt
 
 # The service over a real store:
 #   test_server    the service's commands, game by game;

@@ -6,9 +6,10 @@
  * (the board, the last move in words, the clocks, the line to send
  * back), the games where they wait, and what was noted since.
  *
- * Urgent notices still go at once: a game's end, a new challenge, a key
- * revoked, a ladder's walkover, and anything about a game whose deadline
- * for the reader falls within SUMMARY_URGENT.  Replies never pass here.
+ * Urgent notices still go at once: a game's end (noted too, as a line
+ * of what happened), a new challenge, a key revoked, a ladder's
+ * walkover, and anything about a game whose deadline for the reader
+ * falls within SUMMARY_URGENT.  Replies never pass here.
  *
  * The schedule is the store's (sql/014): the instant the next summary is
  * due, worked out here (clock_daily_next(): at most one a local day, a
@@ -56,7 +57,7 @@ static bool summary_urgent(const struct handle *h, const struct game *g,
 	return g->row->status == STORE_GAME_ACTIVE && g->rec_ok &&
 	       game_player_of(g, g->rec.pos.to_move) == pid &&
 	       g->row->deadline_at != 0 &&
-	       g->row->deadline_at - h->now < SUMMARY_URGENT;
+	       g->row->deadline_at - h->now <= SUMMARY_URGENT;
 }
 
 int summary_note(struct handle *h, struct game *g,
@@ -68,9 +69,17 @@ int summary_note(struct handle *h, struct game *g,
 	const char *error, *kind;
 	int ret = 0;
 
+	bool send = false;
+
 	if (server_recipient_settings(h, p->id, &s) < 0)
 		return -1;
-	if (s.summary_at < 0 || summary_urgent(h, g, p->id, n))
+	if (s.summary_at < 0)
+		return 0;
+	/* A game's end goes at once, and is told again among what
+	 * happened; the rest that is urgent only goes. */
+	if (n == NOTICE_RESULT && g != NULL && g->row != NULL)
+		send = true;
+	else if (summary_urgent(h, g, p->id, n))
 		return 0;
 	/* What the summary shows of it: the mail itself for an event, the
 	 * plies for an observed game; nothing for a "your move", which the
@@ -83,6 +92,16 @@ int summary_note(struct handle *h, struct game *g,
 	case NOTICE_OBSERVER:
 		kind = "observer";
 		ret = server_render(h, "mail/summary-observed.txt", ctx, &text);
+		break;
+	case NOTICE_RESULT:
+		kind = "result";
+		ret = server_render(h, "mail/summary-result.txt", ctx, &text);
+		break;
+	case NOTICE_DRAW:
+	case NOTICE_UNDO:
+		/* An offer: told while the game goes on. */
+		kind = "offer";
+		ret = server_render(h, tpl, ctx, &text);
 		break;
 	default:
 		kind = "event";
@@ -98,7 +117,27 @@ int summary_note(struct handle *h, struct game *g,
 			      buf_str(&text), h->now, &error) < 0)
 		ret = server_store_fail(h, error);
 	buf_free(&text);
-	return ret < 0 ? -1 : 1;
+	return ret < 0 ? -1 : send ? 0 : 1;
+}
+
+/* Is note `it` still worth telling?  An offer is not once its game is
+ * over (its result says what became of it). */
+static int summary_item_live(struct handle *h,
+			     const struct store_summary_item *it, bool *live_r)
+{
+	struct store_game *row = NULL;
+	const char *error;
+	int r;
+
+	*live_r = it->text != NULL && it->text[0] != '\0';
+	if (!*live_r || strcmp(it->kind, "offer") != 0 || it->game_id == 0)
+		return 0;
+	r = store_game_load(h->srv->store, it->game_id, &row, &error);
+	if (r < 0)
+		return server_store_fail(h, error);
+	*live_r = r == 1 && row->status == STORE_GAME_ACTIVE;
+	store_game_free(&row);
+	return 0;
 }
 
 /* One game of pid's into the summary: where it is their move, the board,
@@ -197,13 +236,17 @@ static int summary_one(struct handle *h, int64_t pid, bool on,
 	}
 	ret = summary_games(h, pid, mail, &to_move);
 	template_ctx_list(mail, "events");
-	for (size_t i = 0; ret == 0 && i < n; i++)
-		if (items[i].text != NULL && items[i].text[0] != '\0') {
+	for (size_t i = 0; ret == 0 && i < n; i++) {
+		bool live;
+
+		ret = summary_item_live(h, &items[i], &live);
+		if (ret == 0 && live) {
 			struct template_ctx *it =
 				template_ctx_add(mail, "events");
 			template_ctx_set(it, "text", items[i].text);
 			events++;
 		}
+	}
 	/* A quiet day (no move to make, nothing noted that is still to
 	 * tell): no mail. */
 	if (ret < 0 || (to_move == 0 && events == 0))
