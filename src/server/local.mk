@@ -59,7 +59,8 @@ libashes_server_a_LIBADD = $(libashes_ai_a_OBJECTS)
 #                       (tests/server/first-mails/README);
 #   test_clock          the clock arithmetic (clock.c, clock_zone.c): time
 #                       controls, Fischer and days per move, weekends off
-#                       across DST, vacations and the exact deadline;
+#                       across DST, vacations and the exact deadline,
+#                       a daily summary's local time across DST;
 #   test_rating         Glicko-2 (rating.c): Glickman's worked example,
 #                       inactivity, the cap, a game's two updates,
 #                       refusals and extreme inputs;
@@ -79,7 +80,7 @@ EXTRA_DIST += tests/server/server_test.h tests/server/command_test.h \
 	tests/server/first-mails
 tests_server_test_clock_SOURCES = tests/server/test_clock.c \
 	tests/server/clock_test.h tests/server/clock_weekends.c \
-	tests/server/clock_vacation.c
+	tests/server/clock_vacation.c tests/server/clock_daily.c
 server_unit_ldadd = libashes_server.a libashes_core.a libashes_util.a \
 	$(CHECK_LIBS)
 # The clock and the ladders need no rules of the game.
