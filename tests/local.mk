@@ -26,6 +26,10 @@ EXTRA_DIST += tests/e2e/lib-game.sh tests/e2e/test_game.sh \
 # a game clock on real servers, ashesd's clock moved by its test hook
 TESTS += tests/e2e/test_clock.sh
 EXTRA_DIST += tests/e2e/test_clock.sh
+# the daily summary on real servers: one a day at the player's time, a
+# reply to it playing two games
+TESTS += tests/e2e/test_summary.sh
+EXTRA_DIST += tests/e2e/test_summary.sh
 # a game's archive on real servers: export, verify, the hand check, tampering
 TESTS += tests/e2e/test_archive.sh
 EXTRA_DIST += tests/e2e/test_archive.sh

@@ -412,6 +412,16 @@ int cli_player(int argc, char **argv)
 		if (admin_open(&o, false, &st) < 0)
 			goto out;
 		rc = player_set(st, o.argv + 1, now);
+	} else if (strcmp(o.argv[0], "set") == 0 && o.argc == 5 &&
+		   strcasecmp(o.argv[2], "summary") == 0) {
+		/* `player set NAME summary daily 08:00`: two words, one
+		 * value, as by mail. */
+		char value[64], *args[3] = { o.argv[1], o.argv[2], value };
+
+		snprintf(value, sizeof(value), "%s %s", o.argv[3], o.argv[4]);
+		if (admin_open(&o, false, &st) < 0)
+			goto out;
+		rc = player_set(st, args, now);
 	} else {
 		rc = admin_usage(PLAYER_USAGE);
 	}

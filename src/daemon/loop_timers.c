@@ -71,6 +71,8 @@ void loop_clock_tick(struct loop *l)
 		log_error("clocks: %s", e);
 		return;
 	}
+	if (r.summaries)
+		log_info("clocks: %zu daily summaries queued", r.summaries);
 	if (r.flags || r.cancelled || r.claimable || r.vacation_days ||
 	    r.extended || r.reminders)
 		log_info("clocks: %zu lost on time, %zu cancelled, %zu left to "

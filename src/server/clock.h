@@ -198,6 +198,18 @@ int clock_local_day_start(const char *zone, int year, int month, int day,
 			  int64_t *t_r);
 /* The local day number (days since 1970-01-01) of t in zone. */
 int64_t clock_local_day_of(const char *zone, int64_t t);
+/* A daily event at local time `minute` (minutes after midnight, 0 ..
+ * 1439) on local day number `day` in zone (as clock_format_local takes
+ * it): the first instant of that day at which the local clock reads that
+ * time or later.  So a time a spring-forward gap skips falls at the
+ * gap's end, a time an autumn night has twice falls at its first, and a
+ * day has 23 or 25 hours across a change. */
+int64_t clock_daily_at(const char *zone, int64_t day, int minute);
+/* The next daily event at `minute` in zone: the first clock_daily_at()
+ * at or after `from` on a local day after the one of `last` (0: no
+ * last), so that there is one a local day at most. */
+int64_t clock_daily_next(const char *zone, int minute, int64_t from,
+			 int64_t last);
 
 /* --- One game's clocks --- */
 

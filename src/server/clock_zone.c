@@ -1,6 +1,6 @@
 /* clock_zone.c -- time zones, local days, weekends off and the time
- * chargeable to a player's turn across them and the player's pauses;
- * see clock.h (clock_zone_check) and clock_private.h. */
+ * chargeable to a player's turn across them and the player's pauses,
+ * and the instant of a daily event at a local time; see clock.h (clock_zone_check) and clock_private.h. */
 #include <config.h> /* autoconf's: _GNU_SOURCE */
 
 #include "server/clock_private.h"
@@ -359,4 +359,85 @@ int64_t clock_local_day_of(const char *zone, int64_t t)
 	d = local_day(&scope, t);
 	zone_leave(&scope);
 	return d;
+}
+
+/* --- a daily event at a local time (the daily summary) --- */
+
+/* Seconds of local time t is past the start of local day number day (a
+ * later day counts whole days on), in the zone entered (or UTC). */
+static int64_t local_past(const struct zone_scope *scope, int64_t day,
+			  int64_t t)
+{
+	time_t tt = (time_t)t;
+	struct tm tm;
+
+	if (!scope->active || localtime_r(&tt, &tm) == NULL)
+		return t - day * CLOCK_DAY;
+	return (local_day(scope, t) - day) * CLOCK_DAY + tm.tm_hour * 3600 +
+	       tm.tm_min * 60 + tm.tm_sec;
+}
+
+static int64_t daily_at(const struct zone_scope *scope, int64_t day,
+			int minute)
+{
+	int64_t want = (int64_t)minute * 60, t = day_start(scope, day), lo = t;
+
+	/* Step by what the local clock still lacks: each step lands on
+	 * the time unless an offset change lies between; then the first
+	 * instant that reads the time or later lies in the step, where
+	 * the clock only goes forward (a step back in autumn lands short
+	 * and steps again).  Zones change their offset a few times a day
+	 * at most. */
+	for (int i = 0; i < 8; i++) {
+		int64_t past = local_past(scope, day, t);
+
+		if (past >= want) {
+			if (i == 0)
+				return t;
+			while (t - lo > 1) {
+				int64_t mid = lo + (t - lo) / 2;
+
+				if (local_past(scope, day, mid) >= want)
+					t = mid;
+				else
+					lo = mid;
+			}
+			return t;
+		}
+		lo = t;
+		t += want - past;
+	}
+	return t;
+}
+
+int64_t clock_daily_at(const char *zone, int64_t day, int minute)
+{
+	struct zone_scope scope;
+	int64_t t;
+
+	if (zone == NULL || clock_zone_check(zone, NULL) < 0)
+		zone = "";
+	zone_enter(&scope, zone);
+	t = daily_at(&scope, day, minute);
+	zone_leave(&scope);
+	return t;
+}
+
+int64_t clock_daily_next(const char *zone, int minute, int64_t from,
+			 int64_t last)
+{
+	struct zone_scope scope;
+	int64_t day, t;
+
+	if (zone == NULL || clock_zone_check(zone, NULL) < 0)
+		zone = "";
+	zone_enter(&scope, zone);
+	day = local_day(&scope, from);
+	if (last != 0 && local_day(&scope, last) + 1 > day)
+		day = local_day(&scope, last) + 1;
+	t = daily_at(&scope, day, minute);
+	if (t < from)
+		t = daily_at(&scope, day + 1, minute);
+	zone_leave(&scope);
+	return t;
 }

@@ -47,8 +47,8 @@ int command_parse_clock_option(struct command *cmd, const struct word *w,
 }
 
 /* set KEY VALUE (or set KEY=VALUE): only the shape is checked here, a
- * word for KEY and one for VALUE; which keys and values exist is the
- * settings handler's to say. */
+ * word for KEY and one for VALUE (two for `set summary daily HH:MM`);
+ * which keys and values exist is the settings handler's to say. */
 int command_parse_set(struct command *cmd, const struct word *w, size_t nw,
 		     const char *end, int64_t thread_game)
 {
@@ -87,6 +87,21 @@ int command_parse_set(struct command *cmd, const struct word *w, size_t nw,
 	command_copy_cut(cmd->options[0].value, sizeof(cmd->options[0].value), val.s,
 		 val.len);
 	cmd->noptions = 1;
+	/* `set summary daily HH:MM`: a value of two words, kept as
+	 * "daily HH:MM" for the settings handler to check. */
+	if (next == 3 && nw >= 4 && strcmp(cmd->options[0].key, "summary") == 0 &&
+	    strcasecmp(cmd->options[0].value, "daily") == 0) {
+		size_t have = strlen(cmd->options[0].value);
+
+		if (have + 1 + w[3].len >= COMMAND_OPTION_VALUE_MAX)
+			return command_fail(cmd, COMMAND_ERR_BAD_VALUE, w[3].s,
+					    w[3].len);
+		cmd->options[0].value[have] = ' ';
+		command_copy_cut(cmd->options[0].value + have + 1,
+				 COMMAND_OPTION_VALUE_MAX - have - 1, w[3].s,
+				 w[3].len);
+		next = 4;
+	}
 	return command_no_more(cmd, w, nw, next);
 }
 

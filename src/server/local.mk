@@ -26,7 +26,7 @@ libashes_server_a_SOURCES += src/server/play.c src/server/conditional.c \
 	src/server/game.c src/server/game_record.c
 # The mails out, and what one player's mails may make the club send.
 libashes_server_a_SOURCES += src/server/notice.c src/server/queue.c \
-	src/server/recipient.c src/server/digest.c src/server/limits.c
+	src/server/recipient.c src/server/digest.c src/server/summary.c src/server/limits.c
 # The clocks: the arithmetic (clock.h, pure), a game's clocks, a flag
 # that falls, the vacation bank, the timer the daemon's loop runs.
 libashes_server_a_SOURCES += src/server/clock.h src/server/clock.c \
@@ -60,7 +60,8 @@ libashes_server_a_LIBADD = $(libashes_ai_a_OBJECTS)
 #                       (tests/server/first-mails/README);
 #   test_clock          the clock arithmetic (clock.c, clock_zone.c): time
 #                       controls, Fischer and days per move, weekends off
-#                       across DST, vacations and the exact deadline;
+#                       across DST, vacations and the exact deadline,
+#                       a daily summary's local time across DST;
 #   test_rating         Glicko-2 (rating.c): Glickman's worked example,
 #                       inactivity, the cap, a game's two updates,
 #                       refusals and extreme inputs;
@@ -80,7 +81,7 @@ EXTRA_DIST += tests/server/server_test.h tests/server/command_test.h \
 	tests/server/first-mails
 tests_server_test_clock_SOURCES = tests/server/test_clock.c \
 	tests/server/clock_test.h tests/server/clock_weekends.c \
-	tests/server/clock_vacation.c
+	tests/server/clock_vacation.c tests/server/clock_daily.c
 server_unit_ldadd = libashes_server.a libashes_core.a libashes_util.a \
 	$(CHECK_LIBS)
 # The clock and the ladders need no rules of the game.
@@ -132,6 +133,10 @@ nobase_dist_pkgdata_DATA += templates/help-commands.txt \
 	templates/mail/subject-reminder.txt templates/mail/subject-reply.txt \
 	templates/mail/subject-standings.txt templates/mail/undo.txt \
 	templates/mail/your-move.txt templates/rules.md
+# The daily summary (server/summary.c).
+nobase_dist_pkgdata_DATA += templates/mail/summary.txt \
+	templates/mail/summary-observed.txt templates/mail/summary-result.txt \
+	templates/mail/subject-summary.txt
 
 # The service over a real store:
 #   test_server    the service's commands, game by game;

@@ -3,7 +3,8 @@
  * a notice to every observer; and the notices of one event (a challenge,
  * a challenge closed, a draw offer, a key revoked).  Each notice has a
  * kind (the envelope's), a template and a subject word, in
- * server_notices[]; the subject is worded for each reader. */
+ * server_notices[]; the subject is worded for each reader.  A reader
+ * with a daily summary gets the non-urgent ones in it (summary.c). */
 #include "server/server_private.h"
 
 #include <stdlib.h>
@@ -78,6 +79,13 @@ int notice_send(struct handle *h, struct game *g, int64_t pid,
 	}
 	/* The legal moves as this reader chose (`set moves`). */
 	ret = recipient_moves_ctx(h, pid, ctx);
+	/* `set summary daily HH:MM`: held back for the summary instead. */
+	if (ret == 0)
+		ret = summary_note(h, g, p, n, tpl, ctx);
+	if (ret == 1) {
+		store_player_free(&p);
+		return 0;
+	}
 	if (ret == 0)
 		ret = server_render(h, tpl, ctx, &body);
 	if (ret == 0)

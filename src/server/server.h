@@ -445,6 +445,7 @@ struct server_tick_report {
 	size_t club_walkovers; /* challenges not accepted in time */
 	size_t club_seasons;   /* league seasons begun */
 	size_t club_standings; /* weekly standings mails queued */
+	size_t summaries;      /* daily summaries queued (summary.c) */
 };
 
 /* Everything the clocks owe at `now`, in ONE transaction of its own:
@@ -452,7 +453,8 @@ struct server_tick_report {
  * to the clocks whose flag fell in it; then every flag that fell at or
  * before now, in the order of the deadlines (a vacation day spent, the
  * game lost on time, cancelled, or left to claim), and the reminders
- * due (one mail per player per day at most).  Mails are queued in the
+ * due (one mail per player per day at most), and the players' daily
+ * summaries due (`set summary daily HH:MM`).  Mails are queued in the
  * outbox.  Run it after the mails waiting were handled: a move received
  * before its deadline must count.  0 (report may be NULL), or -1 with
  * *error_r (rolled back; valid until the next call). */
@@ -461,7 +463,7 @@ int server_clock_tick(struct server *server, int64_t now,
 		      const char **error_r);
 /* When the timer must run next: 1 and the earliest deadline or reminder
  * due of any game (a reminder put off by the one-a-day rule counts at
- * the time it was put off to), 0 if none. */
+ * the time it was put off to) or daily summary due, 0 if none. */
 int server_clock_next(struct server *server, int64_t *at_r,
 		      const char **error_r);
 

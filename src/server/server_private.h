@@ -46,6 +46,9 @@
  *   flag.c      a flag that falls (by the timer or a late move), claim;
  *   notice.c    the notices a change of a game sends (your move, result,
  *               observers, challenges);
+ *   summary.c   the daily summary of a player who chose `set summary
+ *               daily HH:MM`: their non-urgent notices noted instead
+ *               of sent, and the one mail a day;
  *   digest.c    the daily digest of the games an observer follows;
  *   queue.c     one outgoing mail into the outbox, as a typed envelope;
  *   limits.c    what one player's mails may make the daemon send and
@@ -385,6 +388,22 @@ int notice_send(struct handle *h, struct game *g, int64_t pid,
  * (may be NULL) already holds game_ctx() and the last moves from `from`. */
 int notice_game(struct handle *h, struct game *g, size_t from,
 		struct template_ctx *given);
+
+/* ---- summary.c: the daily summary ---------------------------------- */
+
+/* Notice n to player p about g (may be NULL), rendered from template
+ * tpl with ctx (as notice_send() has made it for p): held back for p's
+ * daily summary when p chose one and it is not urgent (a game's end, a
+ * new challenge, a deadline within a day, ...).  1 noted (send
+ * nothing), 0 send it now, -1 failure. */
+int summary_note(struct handle *h, struct game *g,
+		 const struct store_player *p, enum server_notice n,
+		 const char *tpl, struct template_ctx *ctx);
+/* The clocks' timer's part, in its transaction: each player whose
+ * summary is due at h->now gets it (and the next one scheduled), a
+ * player who turned it off gets what was noted.  0 with the number of
+ * summaries queued in *sent_r, or -1. */
+int summary_tick(struct handle *h, size_t *sent_r);
 
 /* ---- queue.c -------------------------------------------------------- */
 

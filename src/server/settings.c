@@ -1,7 +1,7 @@
 /* settings.c -- the commands about what a player chose: `set KEY VALUE`
  * (confirm on|off, pictures png|svg|none, moves full|short|none, digest
- * on|off, reminders on|off, timezone ZONE) and `settings`, which lists
- * them.  The keys and words are the
+ * on|off, reminders on|off, timezone ZONE, standings on|off, summary
+ * off|daily HH:MM) and `settings`, which lists them.  The keys and words are the
  * store's (store_setting_*); the mails honour them in recipient.c. */
 #include "server/server_private.h"
 
@@ -17,8 +17,16 @@ static void settings_flag(const struct store_settings *s,
 {
 	char flag[64];
 
-	/* A zone is no word of a list: the flag is now_timezone. */
-	if (key == STORE_SETTING_TIMEZONE)
+	/* A summary's word has its time: the flag is now_summary_daily or
+	 * now_summary_off, and summary_time the time. */
+	if (key == STORE_SETTING_SUMMARY) {
+		snprintf(flag, sizeof(flag), "%ssummary_%s", prefix,
+			 s->summary_at < 0 ? "off" : "daily");
+		if (s->summary_at >= 0)
+			template_ctx_setf(ctx, "summary_time", "%02d:%02d",
+					  s->summary_at / 60,
+					  s->summary_at % 60);
+	} else if (key == STORE_SETTING_TIMEZONE)
 		snprintf(flag, sizeof(flag), "%s%s", prefix,
 			 store_setting_name(key));
 	else
@@ -33,7 +41,8 @@ int settings_set(struct handle *h, const struct command *c, struct game *g,
 	const struct command_option *o = &c->options[0];
 	struct store_settings s;
 	enum store_setting_key key;
-	const char *error, *was;
+	const char *error;
+	char was[STORE_TIMEZONE_MAX];
 
 	(void)g;
 	if (store_setting_parse_key(o->key, &key) < 0) {
@@ -51,7 +60,20 @@ int settings_set(struct handle *h, const struct command *c, struct game *g,
 	}
 	if (server_recipient_settings(h, h->me->id, &s) < 0)
 		return -1;
-	was = store_setting_word(&s, key);
+	/* A copy: a zone's or a summary's word points into s. */
+	snprintf(was, sizeof(was), "%s", store_setting_word(&s, key));
+	/* A summary's time: refused saying what is missing or wrong. */
+	if (key == STORE_SETTING_SUMMARY &&
+	    store_setting_parse_value(&s, key, o->value) < 0) {
+		bool daily = strncasecmp(o->value, "daily ", 6) == 0;
+
+		server_refuse(h, strcasecmp(o->value, "daily") == 0 ?
+			      "summary_no_time" : daily ? "bad_summary" :
+			      "summary_form");
+		template_ctx_set(h->refusal, "value",
+				 daily ? o->value + 6 : o->value);
+		return REFUSED;
+	}
 	if (store_setting_parse_value(&s, key, o->value) < 0) {
 		server_refuse(h, "bad_setting_value");
 		template_ctx_set(h->refusal, "key", store_setting_name(key));

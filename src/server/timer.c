@@ -2,7 +2,8 @@
  * done in one transaction of its own (server_clock_tick): the daemon's
  * absence given back, the flags that fell, in the order of their
  * deadlines, and the reminders, gathered so that a player gets one
- * reminder mail a day at most; then the club's work (club_timer.c).  Deadlines live in the store only, so a
+ * reminder mail a day at most; the players' daily summaries
+ * (summary.c); then the club's work (club_timer.c).  Deadlines live in the store only, so a
  * restart loses none and handles each once.  See server.h. */
 #include "server/server_private.h"
 
@@ -327,6 +328,12 @@ static int timer_due(struct server *server, int64_t now, int64_t *last_r,
 	store_rows_free(&rows, n, sizeof(*rows), store_game_clear);
 	if (n > 0)
 		return 1;
+	/* A player's daily summary. */
+	r = store_summary_next(server->store, &at, error_r);
+	if (r < 0)
+		return -1;
+	if (r == 1 && at <= now)
+		return 1;
 	/* A competition's game ended: its ladder and ratings move now,
 	 * not at the next minute. */
 	{
@@ -375,6 +382,8 @@ int server_clock_tick(struct server *server, int64_t now,
 		r = timer_flags(&h, now, &rep);
 	if (r == 0)
 		r = timer_reminders(&h, now, &rep);
+	if (r == 0)
+		r = summary_tick(&h, &rep.summaries);
 	if (r == 0)
 		r = club_tick(&h, &club);
 	if (r == 0 && (!have_last || last < now) &&
@@ -429,5 +438,17 @@ int server_clock_next(struct server *server, int64_t *at_r,
 		r = 1;
 	}
 	store_rows_free(&rows, n, sizeof(*rows), store_game_clear);
+	/* And a daily summary at its time. */
+	{
+		int64_t at;
+		int s = store_summary_next(server->store, &at, error_r);
+
+		if (s < 0)
+			return -1;
+		if (s == 1 && (r == 0 || at < *at_r)) {
+			*at_r = at;
+			r = 1;
+		}
+	}
 	return r;
 }

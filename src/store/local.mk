@@ -6,7 +6,7 @@ STORE_SQL_FILES = sql/001-initial.sql sql/002-hostile-mail.sql \
 	sql/005-player-settings.sql sql/006-undo-message.sql \
 	sql/007-outbox-image-type.sql sql/008-clocks.sql \
 	sql/009-clubs.sql sql/010-bot.sql sql/011-key-proofs.sql \
-	sql/012-ply-records.sql sql/013-conditional-moves.sql
+	sql/012-ply-records.sql sql/013-conditional-moves.sql sql/014-summary.sql
 nobase_dist_pkgdata_DATA += $(STORE_SQL_FILES)
 
 noinst_LIBRARIES += libashes_store.a
@@ -30,6 +30,8 @@ libashes_store_a_SOURCES = \
 	src/store/store_clock.c \
 	src/store/store_club.c src/store/store_league.c \
 	src/store/store_rating.c src/store/store_record.c
+# The daily summary: its schedule and the notices noted for it.
+libashes_store_a_SOURCES += src/store/store_summary.h src/store/store_summary.c
 # The practice opponent ([bot]): its player and games.
 libashes_store_a_SOURCES += src/store/store_bot.h src/store/store_bot.c
 # The amplification limits: counters, an archive's weight, challenges.

@@ -494,6 +494,11 @@ struct store_settings {
 	bool standings;              /* the weekly standings mail of the
 				      * ladders the player is in; default
 				      * true (sql/009) */
+	/* `set summary daily HH:MM`: minutes after local midnight of the
+	 * daily summary, -1 for off (the default: every mail at once;
+	 * sql/014); summary_word is its word, "off" or "daily 08:00". */
+	int summary_at;
+	char summary_word[16];
 };
 /* The defaults into *s_r. */
 void store_settings_default(struct store_settings *s_r);
@@ -510,8 +515,9 @@ int store_settings_set(struct store *store, int64_t player_id,
 
 /* The keys and the words of their values, as players write them:
  * confirm on|off, pictures png|svg|none, moves full|short|none, digest
- * on|off, reminders on|off, timezone ZONE|UTC, standings on|off (the
- * command syntax, like store_game_status_name()). */
+ * on|off, reminders on|off, timezone ZONE|UTC, standings on|off,
+ * summary off|daily HH:MM (the command syntax, like
+ * store_game_status_name()). */
 enum store_setting_key {
 	STORE_SETTING_CONFIRM = 0,
 	STORE_SETTING_PICTURES,
@@ -520,6 +526,7 @@ enum store_setting_key {
 	STORE_SETTING_REMINDERS, /* on|off */
 	STORE_SETTING_TIMEZONE,  /* a zone name, or "UTC" (stored as "") */
 	STORE_SETTING_STANDINGS, /* on|off */
+	STORE_SETTING_SUMMARY,   /* "off" or "daily HH:MM" */
 	STORE_SETTING_COUNT
 };
 /* "confirm", ...; NULL for a bad key. */
@@ -536,7 +543,8 @@ int store_setting_parse_key(const char *name, enum store_setting_key *key_r);
 /* Set key in s to the value named by a word of it (case-insensitive): 0,
  * or -1 if value is none of key's words (s unchanged).  timezone takes
  * "UTC" in any case (stored as "") or a name of a zone's shape, kept as
- * given, its case included. */
+ * given, its case included; summary "off" or "daily HH:MM" (00:00 to
+ * 23:59, one space between). */
 int store_setting_parse_value(struct store_settings *s,
 			      enum store_setting_key key, const char *value);
 
@@ -674,5 +682,7 @@ int store_attempt_clear(struct store *store, const char *source,
 /* A club's competitions: ladders' event logs, league seasons, which game
  * belongs to which, ratings (store_club.h). */
 #include "store/store_club.h"
+/* The daily summary's schedule and notes (store_summary.c). */
+#include "store/store_summary.h"
 
 #endif

@@ -37,6 +37,7 @@ static const char *const outbox_kind_words[] = {
 	[STORE_OUTBOX_KIND_REMINDER] = "reminder",
 	[STORE_OUTBOX_KIND_HINT] = "hint",
 	[STORE_OUTBOX_KIND_DIGEST] = "digest",
+	[STORE_OUTBOX_KIND_SUMMARY] = "summary",
 };
 
 const char *store_outbox_kind_name(enum store_outbox_kind kind)

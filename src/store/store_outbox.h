@@ -36,6 +36,7 @@ enum store_outbox_kind {
 	STORE_OUTBOX_KIND_REMINDER,	/* "reminder": a move is due */
 	STORE_OUTBOX_KIND_HINT,		/* "hint": the bot's hint */
 	STORE_OUTBOX_KIND_DIGEST,	/* "digest": an observer's digest */
+	STORE_OUTBOX_KIND_SUMMARY,	/* "summary": a player's daily summary */
 };
 
 /* A mail to send, as a typed envelope (in the way of OpenSMTPD's

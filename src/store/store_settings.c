@@ -1,9 +1,11 @@
 /* store_settings.c -- what each player chose with `set KEY VALUE` (the
  * table player_settings, sql/005, sql/008 and sql/009), the keys and
  * words they are written with, and the observer notices noted for the
- * daily digest (the table digest_items); see store.h. */
+ * daily digest (the table digest_items); see store.h.  The daily
+ * summary's schedule and notes are store_summary.c's. */
 #include "store/store_private.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -31,7 +33,43 @@ static const struct {
 				     "a zone such as Europe/Berlin, or UTC",
 				     NULL },
 	[STORE_SETTING_STANDINGS] = { "standings", "on|off", bool_words },
+	[STORE_SETTING_SUMMARY] = { "summary", "off|daily HH:MM", NULL },
 };
+
+/* ---- summary: off, or daily HH:MM -------------------------------------- */
+
+/* s->summary_word from s->summary_at. */
+static void summary_word_set(struct store_settings *s)
+{
+	if (s->summary_at < 0 || s->summary_at >= 24 * 60)
+		snprintf(s->summary_word, sizeof(s->summary_word), "off");
+	else
+		snprintf(s->summary_word, sizeof(s->summary_word),
+			 "daily %02d:%02d", s->summary_at / 60,
+			 s->summary_at % 60);
+}
+
+/* "off" -> -1, "daily HH:MM" (H or HH, 00:00 .. 23:59) -> minutes, else
+ * -2. */
+static int summary_parse(const char *v)
+{
+	int hh = 0, mm = 0, n = 0;
+
+	if (strcasecmp(v, "off") == 0)
+		return -1;
+	if (strncasecmp(v, "daily ", 6) != 0)
+		return -2;
+	v += 6;
+	while (*v >= '0' && *v <= '9' && n < 3)
+		hh = hh * 10 + (*v++ - '0'), n++;
+	if (n == 0 || n > 2 || *v++ != ':')
+		return -2;
+	for (n = 0; *v >= '0' && *v <= '9' && n < 3; n++)
+		mm = mm * 10 + (*v++ - '0');
+	if (n != 2 || *v != '\0' || hh > 23 || mm > 59)
+		return -2;
+	return hh * 60 + mm;
+}
 
 /* The word of the time zone "" (UTC), which any case of it sets. */
 #define TIMEZONE_UTC "UTC"
@@ -68,14 +106,17 @@ static bool timezone_ok(const struct store_settings *s)
 
 void store_settings_default(struct store_settings *s_r)
 {
-	/* The rest off, empty or zero: no digest, and UTC (no timezone). */
+	/* The rest off, empty or zero: no digest, no summary, and UTC (no
+	 * timezone). */
 	*s_r = (struct store_settings){
 		.confirm = true,
 		.picture = STORE_PICTURE_PNG,
 		.moves = STORE_MOVES_SHORT,
 		.reminders = true,
 		.standings = true,
+		.summary_at = -1,
 	};
+	summary_word_set(s_r);
 }
 
 const char *store_setting_name(enum store_setting_key key)
@@ -102,6 +143,7 @@ static int setting_index(const struct store_settings *s,
 	case STORE_SETTING_REMINDERS: return s->reminders ? 1 : 0;
 	case STORE_SETTING_STANDINGS: return s->standings ? 1 : 0;
 	case STORE_SETTING_TIMEZONE:
+	case STORE_SETTING_SUMMARY:
 	case STORE_SETTING_COUNT: break;
 	}
 	return -1;
@@ -117,6 +159,10 @@ const char *store_setting_word(const struct store_settings *s,
 			return NULL;
 		return s->timezone[0] == '\0' ? TIMEZONE_UTC : s->timezone;
 	}
+	if (key == STORE_SETTING_SUMMARY)
+		return memchr(s->summary_word, '\0',
+			      sizeof(s->summary_word)) != NULL ?
+		       s->summary_word : NULL;
 	i = setting_index(s, key);
 	if (i < 0)
 		return NULL;
@@ -156,6 +202,15 @@ int store_setting_parse_value(struct store_settings *s,
 			return -1;
 		return 0;
 	}
+	if (key == STORE_SETTING_SUMMARY) {
+		int at = summary_parse(value);
+
+		if (at < -1)
+			return -1;
+		s->summary_at = at;
+		summary_word_set(s);
+		return 0;
+	}
 	for (i = 0; setting_keys[key].words[i] != NULL; i++)
 		if (strcasecmp(value, setting_keys[key].words[i]) == 0)
 			break;
@@ -169,6 +224,7 @@ int store_setting_parse_value(struct store_settings *s,
 	case STORE_SETTING_REMINDERS: s->reminders = i == 1; break;
 	case STORE_SETTING_STANDINGS: s->standings = i == 1; break;
 	case STORE_SETTING_TIMEZONE:
+	case STORE_SETTING_SUMMARY:
 	case STORE_SETTING_COUNT: return -1;
 	}
 	return 0;
@@ -193,7 +249,8 @@ int store_settings_get(struct store *store, int64_t player_id,
 {
 	static const char sql[] =
 		"SELECT confirm, pictures, moves, digest, reminders, timezone, "
-		"standings FROM player_settings WHERE player_id = ?1";
+		"standings, summary_at FROM player_settings "
+		"WHERE player_id = ?1";
 	const unsigned char *tz;
 	sqlite3_stmt *st;
 	int rc, pic, moves;
@@ -212,6 +269,8 @@ int store_settings_get(struct store *store, int64_t player_id,
 	s_r->digest = sqlite3_column_int(st, 3) != 0;
 	s_r->reminders = sqlite3_column_int(st, 4) != 0;
 	s_r->standings = sqlite3_column_int(st, 6) != 0;
+	s_r->summary_at = sqlite3_column_int(st, 7);
+	summary_word_set(s_r);
 	/* The CHECK of sql/008 keeps it short enough; cut it all the same
 	 * rather than write past the array. */
 	tz = sqlite3_column_text(st, 5);
@@ -234,21 +293,27 @@ int store_settings_set(struct store *store, int64_t player_id,
 	static const char sql_exists[] = "SELECT 1 FROM players WHERE id = ?1";
 	static const char sql[] =
 		"INSERT INTO player_settings (player_id, confirm, pictures, "
-		"moves, digest, reminders, timezone, standings, updated) "
-		"VALUES (?1, ?2, ?3, ?4, ?5, ?7, ?8, ?9, ?6) "
+		"moves, digest, reminders, timezone, standings, summary_at, "
+		"updated) VALUES (?1, ?2, ?3, ?4, ?5, ?7, ?8, ?9, ?10, ?6) "
 		"ON CONFLICT (player_id) DO UPDATE SET confirm = ?2, "
 		"pictures = ?3, moves = ?4, digest = ?5, reminders = ?7, "
-		"timezone = ?8, standings = ?9, updated = ?6";
+		"timezone = ?8, standings = ?9, summary_at = ?10, "
+		/* A new time or zone: the service works the next summary
+		 * out anew (sql/014). */
+		"summary_due = CASE WHEN summary_at = ?10 AND timezone = ?8 "
+		"THEN summary_due ELSE 0 END, updated = ?6";
 	const char *pic = store_setting_word(s, STORE_SETTING_PICTURES);
 	const char *moves = store_setting_word(s, STORE_SETTING_MOVES);
 	sqlite3_stmt *st;
 	int rc;
 
 	store_ok(store);
-	if (pic == NULL || moves == NULL)
+	if (pic == NULL || moves == NULL || s->summary_at < -1 ||
+	    s->summary_at >= 24 * 60)
 		return store_fail(store, error_r, STORE_ERROR_USAGE,
-				  "settings out of range: pictures %d, moves %d",
-				  (int)s->picture, (int)s->moves);
+				  "settings out of range: pictures %d, moves "
+				  "%d, summary %d", (int)s->picture,
+				  (int)s->moves, s->summary_at);
 	if (!timezone_ok(s))
 		return store_fail(store, error_r, STORE_ERROR_USAGE,
 				  "not a time zone name: %.*s",
@@ -265,7 +330,8 @@ int store_settings_set(struct store *store, int64_t player_id,
 			     STORE_TEXT(moves), STORE_INT(s->digest ? 1 : 0),
 			     STORE_INT(now), STORE_INT(s->reminders ? 1 : 0),
 			     STORE_TEXT(s->timezone),
-			     STORE_INT(s->standings ? 1 : 0));
+			     STORE_INT(s->standings ? 1 : 0),
+			     STORE_INT(s->summary_at));
 	return store_run(store, st, "saving a player's settings", error_r);
 }
 

@@ -328,7 +328,7 @@ static int step_time(struct run *r, const struct cases_section *s)
 	struct cases_header *headers = NULL;
 	char *body = NULL, err[256];
 	size_t nh = 0;
-	int64_t delay = 0;
+	int64_t delay = 0, at = 0;
 	int ret = -1;
 
 	if (cases_mail_parse(s->content, &headers, &nh, &body, err,
@@ -337,6 +337,17 @@ static int step_time(struct run *r, const struct cases_section *s)
 		goto out;
 	}
 	for (size_t i = 0; i < nh; i++) {
+		/* An instant (Time: 2026-03-29T06:00Z) is the step's time
+		 * itself, never earlier than the clock. */
+		if (strcasecmp(headers[i].name, "Time") == 0 &&
+		    parse_instant(headers[i].value, &at) == 0) {
+			if (at < r->now) {
+				run_fail(r, s->line, "<%s>: %s is in the past",
+					 s->name, headers[i].value);
+				goto out;
+			}
+			continue;
+		}
 		if (strcasecmp(headers[i].name, "Time") != 0 ||
 		    parse_offset(headers[i].value, &delay) < 0) {
 			run_fail(r, s->line, "<%s>: \"%s: %s\" is not "
@@ -349,7 +360,7 @@ static int step_time(struct run *r, const struct cases_section *s)
 		run_fail(r, s->line, "<%s> takes no body", s->name);
 		goto out;
 	}
-	r->now += CASES_MAIL_STEP + delay;
+	r->now = at != 0 ? at : r->now + CASES_MAIL_STEP + delay;
 	ret = 0;
 out:
 	cases_headers_free(&headers, nh);
@@ -417,6 +428,9 @@ static void run_tick(struct run *r, const struct cases_section *s,
 			   rep.club_withdrawn, rep.club_results,
 			   rep.club_rated, rep.club_walkovers,
 			   rep.club_seasons, rep.club_standings);
+	/* The daily summaries, in a line of their own when any went. */
+	if (rep.summaries > 0)
+		buf_printf(&io.oc, "summaries: %zu\n", rep.summaries);
 	step_compare(r, s, &io, generated);
 out:
 	step_free(&io);

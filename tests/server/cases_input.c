@@ -205,6 +205,26 @@ int parse_offset(const char *s, int64_t *secs_r)
 	return 0;
 }
 
+/* "2026-03-29T01:00Z": that instant (UTC), for a case about dates. */
+int parse_instant(const char *s, int64_t *t_r)
+{
+	int y, mo, d, h, mi, n = 0;
+	int64_t yy, era, yoe, doy, doe;
+
+	if (sscanf(s, "%4d-%2d-%2dT%2d:%2dZ%n", &y, &mo, &d, &h, &mi, &n) != 5 ||
+	    s[n] != '\0' || mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 ||
+	    mi > 59)
+		return -1;
+	/* days since 1970-01-01 (H. Hinnant's days_from_civil) */
+	yy = y - (mo <= 2);
+	era = (yy >= 0 ? yy : yy - 399) / 400;
+	yoe = yy - era * 400;
+	doy = (153 * (mo + (mo > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+	doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+	*t_r = (era * 146097 + doe - 719468) * 86400 + h * 3600 + mi * 60;
+	return 0;
+}
+
 /* A fingerprint as a case writes it: a persona's name or hex. */
 static const char *key_of(const char *word)
 {

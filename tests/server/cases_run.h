@@ -176,6 +176,8 @@ int rule_add(struct run *r, const char *name, const char *regex, int line);
 int expand(struct run *r, const char *text, struct buf *out, int line);
 /* "+90", "+2h", "-40d": seconds. */
 int parse_offset(const char *s, int64_t *secs_r);
+/* "2026-03-29T01:00Z": 0 and the instant, or -1. */
+int parse_instant(const char *s, int64_t *t_r);
 
 /* A <mail> section into m; the strings m points to are kept in k (free
  * them with strings_free() once the mail is delivered). */

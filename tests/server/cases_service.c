@@ -414,8 +414,11 @@ static int setup_line(struct run *r, char *text, int line)
 	}
 	if ((strcmp(words[0], "time") == 0 || strcmp(words[0], "tick") == 0) &&
 	    n == 2) {
-		int64_t secs;
-		if (parse_offset(words[1], &secs) < 0) {
+		int64_t secs, at;
+		/* time 2026-03-27T12:00Z: the clock set to that instant */
+		if (parse_instant(words[1], &at) == 0 && at >= r->now) {
+			secs = at - r->now;
+		} else if (parse_offset(words[1], &secs) < 0) {
 			run_fail(r, line, "setup: %s %s", words[0], words[1]);
 			return -1;
 		}

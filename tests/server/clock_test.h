@@ -83,5 +83,6 @@ static inline void assert_deadline(const struct clock_state *s,
 /* The tests of clock_weekends.c and clock_vacation.c, added to tc. */
 void clock_test_weekends(TCase *tc);
 void clock_test_vacation(TCase *tc);
+void clock_test_daily(TCase *tc);
 
 #endif

@@ -53,7 +53,7 @@ t_is "player set: case-insensitive" "0:alice: moves none" "$rc:$out"
 run player set alice pictures gif --db "$db"
 t_is "player set: bad value" "1:ashes player set: pictures is png|svg|none, not gif" "$rc:$err"
 run player set alice colour blue --db "$db"
-t_is "player set: unknown key" "1:ashes player set: no setting colour (confirm, pictures, moves, digest, reminders, timezone, standings)" "$rc:$err"
+t_is "player set: unknown key" "1:ashes player set: no setting colour (confirm, pictures, moves, digest, reminders, timezone, standings, summary)" "$rc:$err"
 # The clocks' settings (sql/008): a zone must be one of the tz database.
 run player set bob reminders off --db "$db"
 t_is "player set reminders" "0:bob: reminders off" "$rc:$out"

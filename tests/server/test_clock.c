@@ -372,6 +372,7 @@ int main(void)
 	TCase *turns = tcase_create("turns");
 	TCase *weekends = tcase_create("weekends");
 	TCase *vacation = tcase_create("vacation");
+	TCase *daily = tcase_create("daily");
 
 	tcase_add_test(spec, test_spec_round_trip);
 	tcase_add_test(spec, test_spec_refused);
@@ -387,5 +388,7 @@ int main(void)
 	suite_add_tcase(s, weekends);
 	clock_test_vacation(vacation);
 	suite_add_tcase(s, vacation);
+	clock_test_daily(daily);
+	suite_add_tcase(s, daily);
 	return test_run(s);
 }

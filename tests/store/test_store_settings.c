@@ -420,8 +420,89 @@ START_TEST(test_digest_transaction)
 }
 END_TEST
 
+/* summary off|daily HH:MM (sql/014): the word, the schedule reset by a
+ * new time or zone only, the notes, and what is due. */
+START_TEST(test_settings_summary)
+{
+	struct store_settings s, back;
+	struct store_summary_due *due = NULL;
+	struct store_summary_item *items = NULL;
+	int64_t a = add_player("alice", 1), b = add_player("bob", 2);
+	int64_t g = make_game(a, b), at;
+	size_t n = 0;
+
+	store_settings_default(&s);
+	ck_assert_int_eq(s.summary_at, -1);
+	ck_assert_str_eq(store_setting_word(&s, STORE_SETTING_SUMMARY), "off");
+	ck_assert_int_eq(store_setting_parse_value(&s, STORE_SETTING_SUMMARY,
+						   "daily 25:00"), -1);
+	ck_assert_int_eq(store_setting_parse_value(&s, STORE_SETTING_SUMMARY,
+						   "daily"), -1);
+	ck_assert_int_eq(store_setting_parse_value(&s, STORE_SETTING_SUMMARY,
+						   "daily 8:5"), -1);
+	ck_assert_int_eq(store_setting_parse_value(&s, STORE_SETTING_SUMMARY,
+						   "08:00"), -1);
+	ck_assert_int_eq(s.summary_at, -1);
+	ck_assert_int_eq(store_setting_parse_value(&s, STORE_SETTING_SUMMARY,
+						   "Daily 7:05"), 0);
+	ck_assert_int_eq(s.summary_at, 7 * 60 + 5);
+	ck_assert_str_eq(store_setting_word(&s, STORE_SETTING_SUMMARY),
+			 "daily 07:05");
+
+	/* stored; due at once (0: to be worked out) */
+	ck_assert_int_eq(store_settings_set(st, a, &s, 1000, &err), 0);
+	ck_assert_int_eq(store_settings_get(st, a, &back, &err), 0);
+	ck_assert_int_eq(back.summary_at, 7 * 60 + 5);
+	ck_assert_int_eq(store_summary_due(st, 1000, 0, &due, &n, &err), 0);
+	ck_assert_uint_eq(n, 1);
+	ck_assert_int_eq(due[0].player_id, a);
+	ck_assert_int_eq(due[0].due, 0);
+	ck_assert_int_eq(due[0].chosen, 1000);
+	free(due);
+	ck_assert_int_eq(store_summary_schedule(st, a, 5000, 900, &err), 0);
+	ck_assert_int_eq(store_summary_due(st, 4999, 0, &due, &n, &err), 0);
+	ck_assert_uint_eq(n, 0);
+	ck_assert_int_eq(store_summary_next(st, &at, &err), 1);
+	ck_assert_int_eq(at, 5000);
+	/* another setting keeps the schedule, a new zone resets it */
+	s.confirm = false;
+	ck_assert_int_eq(store_settings_set(st, a, &s, 1100, &err), 0);
+	ck_assert_int_eq(store_summary_next(st, &at, &err), 1);
+	ck_assert_int_eq(at, 5000);
+	strcpy(s.timezone, "Europe/Berlin");
+	ck_assert_int_eq(store_settings_set(st, a, &s, 1200, &err), 0);
+	ck_assert_int_eq(store_summary_next(st, &at, &err), 1);
+	ck_assert_int_eq(at, 0);
+
+	/* notes, in order; a player turned off with notes is due too */
+	ck_assert_int_eq(store_summary_add(st, b, g, "your_move", NULL, 10,
+					   &err), 0);
+	ck_assert_int_eq(store_summary_add(st, b, 0, "event", "hello", 11,
+					   &err), 0);
+	ck_assert_int_eq(store_summary_items(st, b, &items, &n, &err), 0);
+	ck_assert_uint_eq(n, 2);
+	ck_assert_str_eq(items[0].kind, "your_move");
+	ck_assert_str_eq(items[0].text, "");
+	ck_assert_int_eq(items[0].game_id, g);
+	ck_assert_str_eq(items[1].text, "hello");
+	ck_assert_int_eq(items[1].game_id, 0);
+	store_rows_free(&items, n, sizeof(*items), store_summary_item_clear);
+	/* (alice, due 0, is left out by a time before it) */
+	ck_assert_int_eq(store_summary_due(st, -1, 0, &due, &n, &err), 0);
+	ck_assert_uint_eq(n, 1);
+	ck_assert_int_eq(due[0].player_id, b);
+	ck_assert_int_eq(due[0].at, -1);
+	free(due);
+	ck_assert_int_eq(store_summary_add(st, b, 0, "Bad kind", NULL, 12,
+					   &err), -1);
+	ck_assert_int_eq(store_summary_clear(st, b, &err), 0);
+	ck_assert_int_eq(count("summary_items"), 0);
+	ck_schema_refuses("UPDATE player_settings SET summary_at = 1440");
+}
+END_TEST
+
 TEST_MAIN("store_settings", "settings", setup, teardown, 0,
 	  test_settings_defaults, test_settings_roundtrip,
 	  test_settings_refused, test_setting_words, test_settings_clock_keys,
 	  test_setting_words_clock, test_settings_standings, test_digest_items,
-	  test_digest_transaction)
+	  test_digest_transaction, test_settings_summary)
