@@ -44,6 +44,8 @@ libashes_server_a_SOURCES += src/server/club_result.c \
 # objects go into this library, so that whatever links the service links
 # the search with it (the layers: core <- ai <- server).
 libashes_server_a_SOURCES += src/server/bot.c src/server/bot_turn.c
+# The analysis of a finished game (analysis.c), computed by src/ai.
+libashes_server_a_SOURCES += src/server/analysis.c
 libashes_server_a_LIBADD = $(libashes_ai_a_OBJECTS)
 
 # tests/server: Check tests for the command language and the service,
@@ -131,6 +133,9 @@ nobase_dist_pkgdata_DATA += templates/help-commands.txt \
 	templates/mail/subject-reminder.txt templates/mail/subject-reply.txt \
 	templates/mail/subject-standings.txt templates/mail/undo.txt \
 	templates/mail/your-move.txt templates/rules.md
+# The analysis of a finished game (analysis.c).
+nobase_dist_pkgdata_DATA += templates/mail/cmd-analyse.txt \
+	templates/mail/analysis.txt
 
 # The service over a real store:
 #   test_server    the service's commands, game by game;
