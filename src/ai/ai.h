@@ -65,6 +65,9 @@ int ai_choose(const struct core_position *pos, const struct ai_options *opt,
 #define AI_ANALYSIS_SEED 1
 /* The biggest drops an analysis names. */
 #define AI_ANALYSIS_DROPS 3
+/* A drop smaller than this is the estimate's noise, not a mistake: not
+ * named among the biggest. */
+#define AI_ANALYSIS_DROP_MIN 0.01
 
 /* The bot's estimate of a position: the chance of the side to move (the
  * mean result of `playouts` playouts of the search ai_choose() runs at
@@ -104,15 +107,17 @@ struct ai_analysis {
 	uint64_t seed;
 	struct ai_analysis_ply *plies;  /* moves in order */
 	size_t nplies;
-	/* The biggest drops (before - after > 0), biggest first (the earlier
-	 * on a tie): indexes into plies. */
+	/* The biggest drops (before - after >= AI_ANALYSIS_DROP_MIN),
+	 * biggest first (the earlier on a tie): indexes into plies. */
 	size_t drops[AI_ANALYSIS_DROPS];
 	size_t ndrops;
-	/* The turning point: the last move after which the winner's chance
-	 * stayed above one half to the end, where it was not before it (an
-	 * index into plies); -1 when the winner led from the first move on,
+	/* The turning point: of the moves after which the winner's chance
+	 * stayed above one half to the end (plies[ahead_from ..]), the one
+	 * that raised it most (an index into plies); -1 when the winner was
+	 * not ahead after the last move (won by resignation or on time),
 	 * or for a draw (then the biggest drop is the game's story). */
 	long turning;
+	long ahead_from;
 	int winner;             /* enum core_color, or -1: drawn or unfinished */
 };
 

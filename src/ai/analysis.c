@@ -72,7 +72,7 @@ static void analysis_drops(struct ai_analysis *a)
 		double d = a->plies[i].before - a->plies[i].after;
 		size_t k;
 
-		if (d <= 0)
+		if (d < AI_ANALYSIS_DROP_MIN)
 			continue;
 		/* Insert by drop; an equal one stays behind the earlier. */
 		for (k = a->ndrops; k > 0; k--) {
@@ -100,23 +100,31 @@ static double analysis_for(const struct ai_analysis_ply *p, int color,
 	return p->mover == color ? v : 1.0 - v;
 }
 
-/* The turning point, into a->turning. */
+/* The turning point, into a->turning and a->ahead_from. */
 static void analysis_turning(struct ai_analysis *a)
 {
 	size_t i = a->nplies;
+	double best = -2.0;
 
-	a->turning = -1;
+	a->turning = a->ahead_from = -1;
 	if (a->winner < 0 || a->nplies == 0)
 		return;
 	/* Back from the end while the winner stays ahead after each move. */
 	while (i > 0 && analysis_for(&a->plies[i - 1], a->winner, true) > 0.5)
 		i--;
-	/* plies[i ..] keep the winner ahead; plies[i] put them there,
-	 * unless they led from the start (or were not ahead at the end:
-	 * the game was won otherwise than on the board). */
-	if (i < a->nplies &&
-	    analysis_for(&a->plies[i], a->winner, false) <= 0.5)
-		a->turning = (long)i;
+	if (i == a->nplies)
+		return; /* not ahead at the end: won off the board */
+	a->ahead_from = (long)i;
+	/* Of those moves, the one that raised the winner's chance most. */
+	for (; i < a->nplies; i++) {
+		double gain = analysis_for(&a->plies[i], a->winner, true) -
+			analysis_for(&a->plies[i], a->winner, false);
+
+		if (gain > best) {
+			best = gain;
+			a->turning = (long)i;
+		}
+	}
 }
 
 int ai_analyse(const struct core_record *rec, long playouts, uint64_t seed,
@@ -130,7 +138,7 @@ int ai_analyse(const struct core_record *rec, long playouts, uint64_t seed,
 	memset(a_r, 0, sizeof(*a_r));
 	a_r->playouts = playouts;
 	a_r->seed = seed;
-	a_r->turning = -1;
+	a_r->turning = a_r->ahead_from = -1;
 	a_r->winner = rec->pos.result == CORE_RESULT_WHITE ? CORE_WHITE :
 		rec->pos.result == CORE_RESULT_BLACK ? CORE_BLACK : -1;
 	if (core_position_init(&pos, &rec->variant, err_r) < 0)

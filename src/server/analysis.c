@@ -80,11 +80,7 @@ static void analysis_turning_ctx(const struct game *g,
 	}
 	template_ctx_set(ctx, "winner_name", analysis_name(g, a->winner));
 	if (a->turning < 0) {
-		p = &a->plies[a->nplies - 1];
-		if ((p->mover == a->winner ? p->after : 1.0 - p->after) > 0.5)
-			template_ctx_set_bool(ctx, "turning_led", true);
-		else
-			template_ctx_set_bool(ctx, "turning_off_board", true);
+		template_ctx_set_bool(ctx, "turning_off_board", true);
 		return;
 	}
 	p = &a->plies[a->turning];
@@ -95,6 +91,14 @@ static void analysis_turning_ctx(const struct game *g,
 			    p->before : 1.0 - p->before);
 	analysis_set_chance(ctx, "turning_to", p->mover == a->winner ?
 			    p->after : 1.0 - p->after);
+	/* Ahead from the first move on, or from a later one. */
+	if (a->ahead_from == 0 &&
+	    (a->plies[0].mover == a->winner ? a->plies[0].before :
+	     1.0 - a->plies[0].before) > 0.5)
+		template_ctx_set_bool(ctx, "turning_led", true);
+	else
+		template_ctx_set_int(ctx, "ahead_from",
+				     a->plies[a->ahead_from].ply);
 move:
 	{
 		char text[CORE_MOVE_TEXT_MAX];

@@ -176,6 +176,12 @@ tests_server_test_timer_LDADD = $(server_test_ldadd)
 tests_server_test_club_LDADD = $(server_test_ldadd)
 tests_server_test_bot_LDADD = $(server_test_ldadd)
 tests_server_test_cases_LDADD = $(server_test_ldadd)
+#   test_analysis  the analysis of a finished game (src/ai/analysis.c,
+#                  analysis.c): deterministic, repeated by the estimate
+#                  `ashes think` prints, asked and mailed with pictures.
+check_PROGRAMS += tests/server/test_analysis
+TESTS += tests/server/test_analysis
+tests_server_test_analysis_LDADD = $(server_test_ldadd)
 
 # `ashes db|games|game|player|outbox` (src/cli/admin.c), as operators run
 # them.
