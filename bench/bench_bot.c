@@ -83,7 +83,7 @@ static void bench_move(const struct bench_player *p,
 		ai_options_default(&opt, p->level);
 		s.max_playouts = opt.max_playouts;
 		if (ai_mcts(pos, &s, &rng, move_r, NULL, 0, NULL, NULL,
-			    &err) < 0) {
+			    NULL, &err) < 0) {
 			fprintf(stderr, "bench_bot: %s\n", core_error_name(err));
 			exit(1);
 		}

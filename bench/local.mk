@@ -69,3 +69,13 @@ bench_bench_bot_SOURCES = bench/bench_bot.c
 bench_bench_bot_CFLAGS = $(AM_CFLAGS) -O2
 bench_bench_bot_LDADD = libashes_ai.a libashes_core.a -lm
 # --- end bench_bot ---
+
+# --- bench_analysis ---
+# bench_analysis: the analysis of a finished game (analyse GAME) at the
+# mail's playout budget, per ply and per game, at N = 5 and N = 7.
+EXTRA_PROGRAMS += bench/bench_analysis
+bench_bins += bench/bench_analysis
+bench_bench_analysis_SOURCES = bench/bench_analysis.c
+bench_bench_analysis_CFLAGS = $(AM_CFLAGS) -O2
+bench_bench_analysis_LDADD = libashes_ai.a libashes_core.a
+# --- end bench_analysis ---

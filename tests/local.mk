@@ -43,6 +43,9 @@ EXTRA_DIST += tests/e2e/test_ladder.sh
 # a game against the bot by real signed mail, hints, its archive
 TESTS += tests/e2e/test_bot.sh
 EXTRA_DIST += tests/e2e/test_bot.sh
+# a finished game analysed by mail: the bot thread's mail with pictures
+TESTS += tests/e2e/test_analyse.sh
+EXTRA_DIST += tests/e2e/test_analyse.sh
 # the end-to-end benchmarks (run by bench/run as root) use lib-game.sh
 EXTRA_DIST += bench/e2e-mail.sh bench/e2e-imap.sh
 # --- end e2e game ---

@@ -108,11 +108,20 @@ struct ai_search {
 };
 
 /* Run UCT from pos (ongoing, side to move has a legal move) and choose a
- * move; candidates as ai_choose().  -1 with CORE_ERR_NO_MEMORY if the
- * tree cannot be allocated. */
+ * move; candidates as ai_choose().  *playouts_r (may be NULL) gets the
+ * playouts run, *value_r (may be NULL) the mean result of them all for
+ * the side to move (exact when the search proved the position).  -1 with
+ * CORE_ERR_NO_MEMORY if the tree cannot be allocated. */
 int ai_mcts(const struct core_position *pos, const struct ai_search *search,
 	    struct ai_rng *rng, struct core_move *move_r,
 	    struct ai_candidate *top, size_t top_cap, size_t *ntop_r,
-	    long *playouts_r, enum core_error *err_r);
+	    long *playouts_r, double *value_r, enum core_error *err_r);
+
+/* The search ai_choose() runs at `level` (2 to 5) with opt's bounds,
+ * and its generator seeded for pos: what ai_estimate() shares with it,
+ * so that `ashes think --playouts P --seed S` repeats an analysis. */
+void ai_search_setup(const struct core_position *pos,
+		     const struct ai_options *opt, int level,
+		     struct ai_search *search_r, struct ai_rng *rng_r);
 
 #endif

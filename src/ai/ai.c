@@ -79,6 +79,27 @@ out:
 	free(s);
 }
 
+void ai_search_setup(const struct core_position *pos,
+		     const struct ai_options *opt, int level,
+		     struct ai_search *search_r, struct ai_rng *rng_r)
+{
+	level = ai_clamp_level(level);
+	/* The position's key in the seed: one seed, many positions, no
+	 * shared pattern between their random choices. */
+	rng_r->state = opt->seed ^ pos->key;
+	ai_rng_next(rng_r);
+	search_r->policy = AI_POLICY_TAX;
+	search_r->explore = 1.0;
+	search_r->max_playouts = opt->max_playouts > 0 ? opt->max_playouts :
+		ai_levels[level].playouts;
+	search_r->time_ms = opt->time_ms != 0 ? opt->time_ms :
+		ai_levels[level].time_ms;
+	search_r->min_playouts = level == AI_LEVEL_MAX ? AI_LEVEL5_FLOOR : 0;
+	if (search_r->max_playouts <= 0)
+		search_r->max_playouts = search_r->time_ms > 0 ? LONG_MAX :
+			AI_PLAYOUTS_UNBOUNDED;
+}
+
 int ai_choose(const struct core_position *pos, const struct ai_options *opt,
 	      struct core_move *move_r, struct ai_candidate *top,
 	      size_t top_cap, size_t *ntop_r, enum core_error *err_r)
@@ -99,10 +120,7 @@ int ai_choose(const struct core_position *pos, const struct ai_options *opt,
 		*err_r = CORE_ERR_BAD_ARGUMENT; /* the rules pass for it */
 		return -1;
 	}
-	/* The position's key in the seed: one seed, many positions, no
-	 * shared pattern between their random choices. */
-	rng.state = opt->seed ^ pos->key;
-	ai_rng_next(&rng);
+	ai_search_setup(pos, opt, level, &search, &rng);
 	if (level == 1 || nmoves == 1) {
 		if (nmoves == 1)
 			core_legal_moves_from(pos, 0, move_r, 1);
@@ -117,16 +135,6 @@ int ai_choose(const struct core_position *pos, const struct ai_options *opt,
 		}
 		return 0;
 	}
-	search.policy = AI_POLICY_TAX;
-	search.explore = 1.0;
-	search.max_playouts = opt->max_playouts > 0 ? opt->max_playouts :
-		ai_levels[level].playouts;
-	search.time_ms = opt->time_ms != 0 ? opt->time_ms :
-		ai_levels[level].time_ms;
-	search.min_playouts = level == AI_LEVEL_MAX ? AI_LEVEL5_FLOOR : 0;
-	if (search.max_playouts <= 0)
-		search.max_playouts = search.time_ms > 0 ? LONG_MAX :
-			AI_PLAYOUTS_UNBOUNDED;
 	return ai_mcts(pos, &search, &rng, move_r, top, top_cap, ntop_r, NULL,
-		       err_r);
+		       NULL, err_r);
 }

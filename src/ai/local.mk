@@ -2,7 +2,7 @@
 # five levels.  Links against the core and libc only.
 noinst_LIBRARIES += libashes_ai.a
 libashes_ai_a_SOURCES = src/ai/ai.h src/ai/ai-int.h src/ai/ai.c \
-	src/ai/mcts.c src/ai/playout.c
+	src/ai/mcts.c src/ai/playout.c src/ai/analysis.c
 ai_libs = libashes_ai.a libashes_core.a
 
 # tests/ai: Check tests of the search and the levels.

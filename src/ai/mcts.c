@@ -364,7 +364,7 @@ static double mcts_value(const struct mcts_node *nd)
 int ai_mcts(const struct core_position *pos, const struct ai_search *search,
 	    struct ai_rng *rng, struct core_move *move_r,
 	    struct ai_candidate *top, size_t top_cap, size_t *ntop_r,
-	    long *playouts_r, enum core_error *err_r)
+	    long *playouts_r, double *value_r, enum core_error *err_r)
 {
 	struct mcts_tree t = { .search = search, .rng = rng };
 	enum core_result win = ai_win_of(pos->to_move);
@@ -426,6 +426,13 @@ int ai_mcts(const struct core_position *pos, const struct ai_search *search,
 		*ntop_r = nranks < top_cap ? nranks : top_cap;
 	if (playouts_r != NULL)
 		*playouts_r = iter;
+	/* The root's wins are its mover's, the side that moved into pos. */
+	if (value_r != NULL)
+		*value_r = t.nodes[0].proven != CORE_ONGOING ?
+			ai_reward((enum core_result)t.nodes[0].proven,
+				  pos->to_move) :
+			t.nodes[0].visits > 0 ?
+			1.0 - t.nodes[0].wins / (double)t.nodes[0].visits : 0.5;
 	rc = 0;
 out:
 	free(ranks);

@@ -134,6 +134,8 @@ void cli_play_end(struct template_set *set, struct cli_game *g, char *line);
 /* The bot (src/cli/cli_think.c, cli_bot.c): `ashes think`, and `ashes
  * play`, which plays the bot with --vs-bot and two people without. */
 int cli_think(int argc, char **argv);
+/* `ashes analyse GAME` (src/cli/cli_analyse.c). */
+int cli_analyse(int argc, char **argv);
 int cli_play_any(int argc, char **argv);
 int cli_help(int argc, char **argv);
 

@@ -22,6 +22,11 @@ int cli_ai_options(const char *name, const char *usage,
 		   const char *const *extra, const char **extra_r,
 		   struct ai_options *opt_r);
 
+/* A whole number in min .. max from text (as --seed and --playouts
+ * take it): 0, or -1. */
+int cli_ai_number(const char *text, long long min, long long max,
+		  long long *v_r);
+
 /* A level from its text (1..5): 0, or -1 after saying why on stderr. */
 int cli_ai_level(const char *name, const char *text, int *level_r);
 

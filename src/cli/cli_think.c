@@ -1,6 +1,8 @@
 /* cli_think.c -- `ashes think`: the bot's choice in a position, with the
- * candidates it weighed (visits and mean result), and the bot's options
- * on the command line that `ashes play --vs-bot` shares. */
+ * candidates it weighed (visits and mean result) and its estimate of the
+ * side to move's chance (the figure `analyse` prints, src/ai/analysis.c),
+ * and the bot's options on the command line that `ashes play --vs-bot`
+ * shares. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,9 +24,8 @@ static bool think_opt_is(const char *opt, const char *name)
 		(opt[n] == '\0' || opt[n] == '=');
 }
 
-/* A whole number in min .. max from text: 0, or -1. */
-static int think_number(const char *text, long long min, long long max,
-			long long *v_r)
+int cli_ai_number(const char *text, long long min, long long max,
+		  long long *v_r)
 {
 	char *end;
 	long long v;
@@ -63,7 +64,7 @@ int cli_ai_level(const char *name, const char *text, int *level_r)
 {
 	long long v;
 
-	if (think_number(text, AI_LEVEL_MIN, AI_LEVEL_MAX, &v) < 0) {
+	if (cli_ai_number(text, AI_LEVEL_MIN, AI_LEVEL_MAX, &v) < 0) {
 		fprintf(stderr, "ashes %s: level %s: not a level (%d to %d)\n",
 			name, text, AI_LEVEL_MIN, AI_LEVEL_MAX);
 		return -1;
@@ -123,7 +124,7 @@ static int ai_options_parse(const char *name, const char *level_opt,
 		return -1;
 	ai_options_default(opt_r, level_n);
 	if (seed != NULL) {
-		if (think_number(seed, 0, INT64_MAX, &v) < 0) {
+		if (cli_ai_number(seed, 0, INT64_MAX, &v) < 0) {
 			fprintf(stderr, "ashes %s: --seed %s: not a number\n",
 				name, seed);
 			return -1;
@@ -131,7 +132,7 @@ static int ai_options_parse(const char *name, const char *level_opt,
 		opt_r->seed = (uint64_t)v;
 	}
 	if (playouts != NULL) {
-		if (think_number(playouts, 1, 100000000, &v) < 0) {
+		if (cli_ai_number(playouts, 1, 100000000, &v) < 0) {
 			fprintf(stderr, "ashes %s: --playouts %s: not a number "
 				"of playouts\n", name, playouts);
 			return -1;
@@ -169,10 +170,12 @@ int cli_think(int argc, char **argv)
 	struct cli_game g;
 	struct ai_options opt;
 	struct ai_candidate top[THINK_TOP];
+	struct ai_estimate est;
 	struct core_move move;
 	enum core_error err;
 	char text[CORE_MOVE_TEXT_MAX];
 	size_t ntop, k;
+	long playouts;
 	int rc;
 
 	if (cli_ai_options("think", think_usage, "--level", &argc, argv, NULL,
@@ -197,6 +200,18 @@ int cli_think(int argc, char **argv)
 		printf("  %-12s visits %7ld  value %.3f\n",
 		       notation_format_move(g.rec.pos.geom, &top[k].move, text),
 		       top[k].visits, top[k].value);
+	/* The figure an analysis prints for this position (ai.h): at
+	 * --playouts, or the analysis's own budget, and --seed. */
+	playouts = opt.max_playouts > 0 && opt.time_ms < 0 ?
+		opt.max_playouts : AI_ANALYSIS_PLAYOUTS;
+	if (ai_estimate(&g.rec.pos, playouts, opt.seed, &est, &err) < 0) {
+		fprintf(stderr, "ashes think: %s\n", core_error_name(err));
+		rc = CLI_EXIT_FAILURE;
+		goto out;
+	}
+	printf("chance: %.3f (%s to move; %ld playouts, seed %llu)\n",
+	       est.chance, core_color_name((enum core_color)g.rec.pos.to_move),
+	       playouts, (unsigned long long)opt.seed);
 out:
 	record_free(&g.rec);
 	return rc;

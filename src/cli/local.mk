@@ -17,7 +17,8 @@ ashes_SOURCES += src/cli/archive.c
 ashes_LDADD += $(ARCHIVE_LDADD)
 # `ashes think` and `ashes play --vs-bot` (src/cli/cli_think.c,
 # cli_bot.c): the bot's search, src/ai.
-ashes_SOURCES += src/cli/cli_ai.h src/cli/cli_think.c src/cli/cli_bot.c
+ashes_SOURCES += src/cli/cli_ai.h src/cli/cli_think.c src/cli/cli_bot.c \
+	src/cli/cli_analyse.c
 ashes_LDADD += libashes_ai.a libashes_core.a
 nobase_dist_pkgdata_DATA += templates/play-bot-intro.txt
 
@@ -34,9 +35,13 @@ nobase_dist_pkgdata_DATA += templates/record-error.txt templates/admin-games.txt
 #                  checked for their links and markup, and rendered by
 #                  headless Chromium;
 #   test_think.sh  `ashes think` and `ashes play --vs-bot`: output shape,
-#                  repeatability.
+#                  repeatability;
+#   test_analyse.sh  `ashes analyse` of a game ashesd played to its end:
+#                  the same text twice, each position repeated exactly
+#                  by the `ashes think` line printed for it.
 cli_tests = tests/cli/test_cli.sh tests/cli/test_club.sh \
-	tests/cli/test_site.sh tests/cli/test_think.sh
+	tests/cli/test_site.sh tests/cli/test_think.sh \
+	tests/cli/test_analyse.sh
 dist_check_SCRIPTS += $(cli_tests)
 TESTS += $(cli_tests)
 # Its pages (src/render/site.c).

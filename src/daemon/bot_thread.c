@@ -210,8 +210,32 @@ static int bot_thread_hints(struct bot_thread *bt)
 	return 0;
 }
 
-/* The hints asked, then every move due now, one after the other; how
- * long to sleep unasked after: until the next move falls due. */
+/* One analysis asked (`analyse GAME`), when no move is due: 0 none
+ * waited or one was answered, -1 when the store failed (try again
+ * later).  One a pass, so that a move falling due waits at most one
+ * analysis (bench/bench_analysis: up to a minute on a big board). */
+static int bot_thread_analysis(struct bot_thread *bt)
+{
+	struct server_analysis req;
+	const char *e;
+	int r;
+
+	r = server_analysis_next(bt->server, timing_now(), &req, &e);
+	if (r == 0)
+		return 0;
+	if (r < 0 || server_analysis_answer(bt->server, &req, timing_now(),
+					     &e) < 0) {
+		log_error("bot: analysis: %s", e);
+		return -1;
+	}
+	log_info("bot: game %" PRId64 ": analysis answered", req.game_id);
+	outbox_thread_wake(bt->outbox);
+	return 1;
+}
+
+/* The hints asked, then every move due now, one after the other, then
+ * the analyses asked while no move is due; how long to sleep unasked
+ * after: until the next move falls due. */
 static uint64_t bot_thread_pass(struct bot_thread *bt)
 {
 	struct server_bot_turn turn;
@@ -230,6 +254,16 @@ static uint64_t bot_thread_pass(struct bot_thread *bt)
 		if (r < 0) {
 			log_error("bot: %s", e);
 			return BOT_THREAD_RETRY_MS;
+		}
+		if (r == 0 || turn.due > now) {
+			/* Nothing to play now: an analysis, if one waits,
+			 * and look again. */
+			int a = bot_thread_analysis(bt);
+
+			if (a < 0)
+				return BOT_THREAD_RETRY_MS;
+			if (a == 1)
+				continue;
 		}
 		if (r == 0)
 			return BOT_THREAD_MAX_SLEEP_MS;

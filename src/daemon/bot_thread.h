@@ -13,7 +13,9 @@
  * loop's.  A move the service refuses (the game changed meanwhile) is
  * not tried again until the game changes.  The hints players ask
  * (`hint GAME`) are thought about here too, and mailed, so that no
- * search ever runs on the thread that reads mail.
+ * search ever runs on the thread that reads mail; and the analyses of
+ * finished games asked (`analyse GAME`), one at a time whenever no move
+ * is due.
  */
 #ifndef ASHES_DAEMON_BOT_THREAD_H
 #define ASHES_DAEMON_BOT_THREAD_H

@@ -175,6 +175,7 @@ outbox_compose_extra(const struct config *cfg, struct pgp_ctx *pgp,
 {
 	static char errbuf[512];
 	struct compose_msg m;
+	struct compose_part parts[STORE_OUTBOX_PARTS_MAX];
 	struct buf cid = BUF_INIT, text = BUF_INIT;
 	struct pgp_signer signer = { pgp, cfg->gpg.signing_key };
 	bool sign = cfg->gpg.sign_replies && pgp != NULL;
@@ -235,6 +236,18 @@ outbox_compose_extra(const struct config *cfg, struct pgp_ctx *pgp,
 			outbox_picture(msg, &m);
 			m.image_cid = buf_str(&cid);
 		}
+	}
+	/* The files after the text (an analysis's pictures), as queued:
+	 * drawn before they were queued, outside the mail loop. */
+	if (msg->nparts > 0 && msg->nparts <= STORE_OUTBOX_PARTS_MAX) {
+		for (size_t i = 0; i < msg->nparts; i++) {
+			parts[i].data = msg->parts[i].data;
+			parts[i].len = msg->parts[i].len;
+			parts[i].type = msg->parts[i].type;
+			parts[i].name = msg->parts[i].name;
+		}
+		m.parts = parts;
+		m.nparts = msg->nparts;
 	}
 	if (compose_message(&m, sign ? pgp_compose_sign : NULL, &signer, out,
 			    &e) < 0) {

@@ -360,15 +360,29 @@ static void text_entity(const struct compose_msg *m, struct buf *out)
 	 * wrapper adds one more CRLF of its own.) */
 }
 
+/* One file part of a multipart/mixed (after its delimiter line). */
+static void file_part(struct buf *out, const char *type, const char *name,
+		      const char *disposition, const void *data, size_t len)
+{
+	buf_printf(out,
+		   "Content-Type: %s; name=\"%s\"\r\n"
+		   "Content-Transfer-Encoding: base64\r\n"
+		   "Content-Disposition: %s; filename=\"%s\"\r\n\r\n",
+		   type, name, disposition, name);
+	base64_lines(out, data, len);
+}
+
 /* The body entity: the text, and after it in a multipart/mixed the
- * attached file, if any (RFC 2046 5.1.3: the text first, so a reader
- * shows it and offers the file). */
+ * attached file and the parts, if any (RFC 2046 5.1.3: the text first,
+ * so a reader shows it and offers the files). */
 static void body_entity(const struct compose_msg *m, struct buf *out)
 {
+	bool attached = m->attachment != NULL && m->attachment_type != NULL &&
+			m->attachment_name != NULL;
 	char boundary[64];
+	size_t i;
 
-	if (m->attachment == NULL || m->attachment_type == NULL ||
-	    m->attachment_name == NULL) {
+	if (!attached && m->nparts == 0) {
 		text_entity(m, out);
 		return;
 	}
@@ -380,13 +394,17 @@ static void body_entity(const struct compose_msg *m, struct buf *out)
 		   "\r\n--%s\r\n",
 		   boundary, boundary);
 	text_entity(m, out);
-	buf_printf(out, "\r\n--%s\r\n"
-		   "Content-Type: %s; name=\"%s\"\r\n"
-		   "Content-Transfer-Encoding: base64\r\n"
-		   "Content-Disposition: attachment; filename=\"%s\"\r\n\r\n",
-		   boundary, m->attachment_type, m->attachment_name,
-		   m->attachment_name);
-	base64_lines(out, m->attachment, m->attachment_len);
+	if (attached) {
+		buf_printf(out, "\r\n--%s\r\n", boundary);
+		file_part(out, m->attachment_type, m->attachment_name,
+			  "attachment", m->attachment, m->attachment_len);
+	}
+	for (i = 0; i < m->nparts; i++) {
+		buf_printf(out, "%s--%s\r\n", i == 0 && !attached ? "\r\n" : "",
+			   boundary);
+		file_part(out, m->parts[i].type, m->parts[i].name, "inline",
+			  m->parts[i].data, m->parts[i].len);
+	}
 	buf_printf(out, "--%s--", boundary);
 }
 

@@ -69,6 +69,20 @@ struct compose_msg {
 	size_t attachment_len;
 	const char *attachment_type;
 	const char *attachment_name;  /* ASCII, no quote or backslash */
+	/* Optional files after the text (and the attachment), each a part
+	 * of the multipart/mixed of its own in base64, in order: the
+	 * pictures of an analysis.  Shown inline where the reader can
+	 * (Content-Disposition: inline, with the file name). */
+	const struct compose_part *parts;
+	size_t nparts;
+};
+
+/* One file of compose_msg.parts. */
+struct compose_part {
+	const void *data;
+	size_t len;
+	const char *type;             /* "image/png" */
+	const char *name;             /* ASCII, no quote or backslash */
 };
 
 /* Sign `data` (the exact bytes of the MIME part to be covered) and return

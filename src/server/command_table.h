@@ -115,6 +115,12 @@
 	/* game: the bot's best moves, for the player to move (bot.c) */ \
 	ROW(HINT, "hint", "hint", parse_game_arg, true, \
 	    TO_MOVE, bot_hint, "cmd-hint.txt") \
+	/* game: the bot's analysis of a finished game, mailed by the bot \
+	 * thread (analysis.c); a player of it, or anyone once it is over */ \
+	ROW(ANALYSE, "analyse", "analyse", parse_game_arg, true, \
+	    PLAYER_OR_FINISHED, analysis_run, "cmd-analyse.txt") \
+	ROW(ANALYZE, "analyze", "analyse", parse_game_arg, true, \
+	    PLAYER_OR_FINISHED, analysis_run, "cmd-analyse.txt") \
 	/* undo action, game: `offer undo GAME` (and `offer draw GAME`) */ \
 	ROW(UNDO, "offer", "undo", parse_offer, true, \
 	    PLAYER, undo_run, "cmd-undo.txt")

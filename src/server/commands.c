@@ -244,6 +244,7 @@ static const char *const commands_other_templates[] = {
 	"mail/bot-move.txt",
 	"mail/subject-bot-move.txt",
 	"mail/hint.txt",
+	"mail/analysis.txt",
 	"move-words.txt",
 	"rule.txt",
 	"explain.txt",

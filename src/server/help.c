@@ -30,5 +30,8 @@ int help_run(struct handle *h, const struct command *c, struct game *g,
 	else
 		template_ctx_set(out, "topic", c->topic);
 	template_ctx_set_bool(out, flag, true);
+	/* One command, two spellings, one text. */
+	if (strcmp(c->topic, "analyze") == 0)
+		template_ctx_set_bool(out, "topic_analyse", true);
 	return 0;
 }

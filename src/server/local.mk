@@ -45,6 +45,8 @@ libashes_server_a_SOURCES += src/server/club_result.c \
 # objects go into this library, so that whatever links the service links
 # the search with it (the layers: core <- ai <- server).
 libashes_server_a_SOURCES += src/server/bot.c src/server/bot_turn.c
+# The analysis of a finished game (analysis.c), computed by src/ai.
+libashes_server_a_SOURCES += src/server/analysis.c
 libashes_server_a_LIBADD = $(libashes_ai_a_OBJECTS)
 
 # tests/server: Check tests for the command language and the service,
@@ -138,6 +140,10 @@ nobase_dist_pkgdata_DATA += templates/mail/summary.txt \
 	templates/mail/summary-observed.txt templates/mail/summary-result.txt \
 	templates/mail/subject-summary.txt
 
+# The analysis of a finished game (analysis.c).
+nobase_dist_pkgdata_DATA += templates/mail/cmd-analyse.txt \
+	templates/mail/analysis.txt
+
 # The service over a real store:
 #   test_server    the service's commands, game by game;
 #   test_settings  the players' settings (settings.c, recipient.c): what a
@@ -177,6 +183,12 @@ tests_server_test_timer_LDADD = $(server_test_ldadd)
 tests_server_test_club_LDADD = $(server_test_ldadd)
 tests_server_test_bot_LDADD = $(server_test_ldadd)
 tests_server_test_cases_LDADD = $(server_test_ldadd)
+#   test_analysis  the analysis of a finished game (src/ai/analysis.c,
+#                  analysis.c): deterministic, repeated by the estimate
+#                  `ashes think` prints, asked and mailed with pictures.
+check_PROGRAMS += tests/server/test_analysis
+TESTS += tests/server/test_analysis
+tests_server_test_analysis_LDADD = $(server_test_ldadd)
 
 # `ashes db|games|game|player|outbox` (src/cli/admin.c), as operators run
 # them.

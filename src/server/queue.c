@@ -200,6 +200,21 @@ int server_queue_mail(struct handle *h, const char *to,
 		      const char *answer_id, const char *answer_refs,
 		      const char *body, bool auto_reply)
 {
+	return server_queue_mail_parts(h, to, recipient_id, g, picture, kind,
+				       subject, answer_id, answer_refs, body,
+				       auto_reply, NULL, 0);
+}
+
+int server_queue_mail_parts(struct handle *h, const char *to,
+			    int64_t recipient_id, struct game *g,
+			    bool picture, enum store_outbox_kind kind,
+			    const char *subject, const char *answer_id,
+			    const char *answer_refs, const char *body,
+			    bool auto_reply, struct store_outbox_part *parts,
+			    size_t nparts)
+{
+	int64_t parts_len = 0;
+
 	struct store_outbox_msg m;
 	struct buf refs = BUF_INIT, svg = BUF_INIT, html = BUF_INIT;
 	char id[256], token[MESSAGE_ID_TOKEN_BYTES * 2 + 1];
@@ -228,6 +243,10 @@ int server_queue_mail(struct handle *h, const char *to,
 	m.auto_reply = auto_reply;
 	m.body = (char *)body;
 	m.inbound_id = h->inbound_id;
+	m.parts = parts;
+	m.nparts = nparts;
+	for (size_t i = 0; i < nparts; i++)
+		parts_len += (int64_t)parts[i].len;
 	queue_references(g, answer_id, answer_refs, &refs);
 	if (refs.len > 0)
 		m.references = (char *)buf_str(&refs);
@@ -255,7 +274,7 @@ int server_queue_mail(struct handle *h, const char *to,
 	if (kind != STORE_OUTBOX_KIND_OBSERVER &&
 	    limits_charge(h, 1, (int64_t)(strlen(body) +
 			  (m.html != NULL ? strlen(m.html) : 0) +
-			  m.image_len)) < 0) {
+			  m.image_len + parts_len)) < 0) {
 		ret = -1;
 		goto out;
 	}

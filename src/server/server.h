@@ -583,6 +583,39 @@ int server_bot_mail(struct server *server, const struct server_bot_turn *turn,
 		    const char *move, int64_t now, struct buf *text,
 		    struct buf *subject, const char **error_r);
 
+/* ---- the analysis of a finished game (analysis.c) ---- */
+
+/* An analysis a player asked (`analyse GAME`), for the bot thread. */
+struct server_analysis {
+	int64_t id;
+	int64_t game_id;
+	int64_t player_id;   /* who asked: the mail goes to them */
+	int64_t inbound_id;  /* the mail that asked (0: none) */
+};
+
+/* The oldest analysis waiting: 1 and *req_r, 0 when none waits, -1
+ * with *error_r. */
+int server_analysis_next(struct server *server, int64_t now,
+			 struct server_analysis *req_r, const char **error_r);
+
+/* Answer req: the analysis of its game at AI_ANALYSIS_PLAYOUTS and
+ * AI_ANALYSIS_SEED (src/ai/ai.h), computed outside any transaction
+ * (seconds; bench/bench_analysis), with the pictures of its biggest
+ * drops, mailed to the player who asked (mail/analysis.txt) in a
+ * transaction of its own that marks it answered -- once: a request
+ * answered meanwhile, or whose game or player is gone, gets no mail.
+ * 0, or -1 with *error_r (nothing changed: try again later). */
+int server_analysis_answer(struct server *server,
+			   const struct server_analysis *req, int64_t now,
+			   const char **error_r);
+
+/* `ashes analyse GAME`: the same text the mail has (without its
+ * greeting and pictures) at `playouts` and `seed`, appended to out.  0,
+ * or -1 with *error_r ("no game 12"). */
+int server_analysis_show(struct server *server, int64_t game_id,
+			 long playouts, uint64_t seed, int64_t now,
+			 struct buf *out, const char **error_r);
+
 /* ---- a game's record lines (game_record.c) ---- */
 
 struct core_variant;

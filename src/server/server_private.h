@@ -35,6 +35,8 @@
  *               thinking, the mail that plays its move;
  *   bot.c       challenge bot, hint; what is refused for being the bot's
  *               (its key, its name, offers to it);
+ *   analysis.c  analyse GAME: the request; the analysis the bot thread
+ *               computes and mails with its pictures; `ashes analyse`;
  *   club_timer.c  the club's work the timer runs (joins, results,
  *               walkovers, absences, seasons, the weekly mail);
  *   club_ladder.c  the ladder commands, and a ladder challenge answered;
@@ -228,6 +230,7 @@ int conditional_notice(struct handle *h, struct game *g, size_t before,
  * when there are none.  0 or -1. */
 int conditional_show_ctx(struct handle *h, const struct game *g,
 			 int64_t player, struct template_ctx *ctx);
+server_command_fn analysis_run;
 
 /* ---- limits.c: what one player's mails may make us send and compute */
 
@@ -420,6 +423,16 @@ int server_queue_mail(struct handle *h, const char *to,
 		      enum store_outbox_kind kind, const char *subject,
 		      const char *answer_id, const char *answer_refs,
 		      const char *body, bool auto_reply);
+/* server_queue_mail() with files after the text (parts[0 .. nparts-1],
+ * at most STORE_OUTBOX_PARTS_MAX; borrowed): an analysis's pictures.
+ * Their bytes count against the sender as the mail's do.  0 or -1. */
+int server_queue_mail_parts(struct handle *h, const char *to,
+			    int64_t recipient_id, struct game *g,
+			    bool picture, enum store_outbox_kind kind,
+			    const char *subject, const char *answer_id,
+			    const char *answer_refs, const char *body,
+			    bool auto_reply, struct store_outbox_part *parts,
+			    size_t nparts);
 /* A notice to player p (server_queue_mail() to their address, no mail
  * it answers, auto-generated).  0 or -1. */
 int server_queue_notice(struct handle *h, const struct store_player *p,

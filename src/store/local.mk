@@ -6,7 +6,8 @@ STORE_SQL_FILES = sql/001-initial.sql sql/002-hostile-mail.sql \
 	sql/005-player-settings.sql sql/006-undo-message.sql \
 	sql/007-outbox-image-type.sql sql/008-clocks.sql \
 	sql/009-clubs.sql sql/010-bot.sql sql/011-key-proofs.sql \
-	sql/012-ply-records.sql sql/013-conditional-moves.sql sql/014-summary.sql
+	sql/012-ply-records.sql sql/013-conditional-moves.sql sql/014-summary.sql \
+	sql/015-notes-rematch.sql sql/016-analysis.sql
 nobase_dist_pkgdata_DATA += $(STORE_SQL_FILES)
 
 noinst_LIBRARIES += libashes_store.a
@@ -34,6 +35,9 @@ libashes_store_a_SOURCES = \
 libashes_store_a_SOURCES += src/store/store_summary.h src/store/store_summary.c
 # The practice opponent ([bot]): its player and games.
 libashes_store_a_SOURCES += src/store/store_bot.h src/store/store_bot.c
+# The analyses of finished games asked (`analyse GAME`).
+libashes_store_a_SOURCES += src/store/store_analysis.h \
+	src/store/store_analysis.c
 # The amplification limits: counters, an archive's weight, challenges.
 libashes_store_a_SOURCES += src/store/store_limits.h src/store/store_limits.c
 # Conditional moves (sql/013): the players' trees, the plies from them.

@@ -38,6 +38,7 @@ static const char *const outbox_kind_words[] = {
 	[STORE_OUTBOX_KIND_HINT] = "hint",
 	[STORE_OUTBOX_KIND_DIGEST] = "digest",
 	[STORE_OUTBOX_KIND_SUMMARY] = "summary",
+	[STORE_OUTBOX_KIND_ANALYSIS] = "analysis",
 };
 
 const char *store_outbox_kind_name(enum store_outbox_kind kind)
@@ -61,6 +62,16 @@ enum store_outbox_kind store_outbox_kind_of(const char *word)
 	return STORE_OUTBOX_KIND_OTHER;
 }
 
+/* A file of a mail, as read (sql/016). */
+static void part_clear(void *elem)
+{
+	struct store_outbox_part *p = elem;
+
+	free(p->name);
+	free(p->type);
+	free(p->data);
+}
+
 void store_outbox_msg_clear(void *elem)
 {
 	struct store_outbox_msg *m = elem;
@@ -75,6 +86,7 @@ void store_outbox_msg_clear(void *elem)
 	free(m->image);
 	free(m->image_type);
 	free(m->last_error);
+	store_rows_free(&m->parts, m->nparts, sizeof(*m->parts), part_clear);
 	memset(m, 0, sizeof(*m));
 }
 
@@ -253,12 +265,73 @@ static void msg_read(sqlite3_stmt *st, void *elem)
 	}
 }
 
+static void part_read(sqlite3_stmt *st, void *elem)
+{
+	struct store_outbox_part *p = elem;
+	const void *data = sqlite3_column_blob(st, 2);
+
+	p->name = store_col_strdup(st, 0);
+	p->type = store_col_strdup(st, 1);
+	p->len = (size_t)sqlite3_column_bytes(st, 2);
+	p->data = xzalloc(p->len + 1);
+	if (p->len > 0)
+		memcpy(p->data, data, p->len);
+}
+
 static int msgs_collect(struct store *s, sqlite3_stmt *st,
 			struct store_outbox_msg **msgs_r, size_t *count_r,
 			const char *what, const char **error_r)
 {
-	return store_collect(s, st, sizeof(**msgs_r), msg_read, store_outbox_msg_clear,
-			     msgs_r, count_r, what, error_r);
+	static const char sql[] =
+		"SELECT name, type, data FROM outbox_parts WHERE outbox_id = ?1 "
+		"ORDER BY seq";
+
+	if (store_collect(s, st, sizeof(**msgs_r), msg_read,
+			  store_outbox_msg_clear, msgs_r, count_r, what,
+			  error_r) < 0)
+		return -1;
+	/* The files after the text (sql/016), with each row. */
+	for (size_t i = 0; i < *count_r; i++) {
+		struct store_outbox_msg *m = &(*msgs_r)[i];
+
+		if (store_rows(s, sql, &m->parts, &m->nparts, part_read,
+			       part_clear, "reading a mail's files", error_r,
+			       STORE_INT(m->id)) < 0) {
+			store_outbox_msgs_free(msgs_r, *count_r);
+			*count_r = 0;
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* The files of outbox row id, after it was written. */
+static int parts_enqueue(struct store *store, int64_t id,
+			 const struct store_outbox_msg *msg,
+			 const char **error_r)
+{
+	static const char sql[] =
+		"INSERT INTO outbox_parts (outbox_id, seq, name, type, data) "
+		"VALUES (?1, ?2, ?3, ?4, ?5)";
+
+	for (size_t i = 0; i < msg->nparts; i++) {
+		const struct store_outbox_part *p = &msg->parts[i];
+		sqlite3_stmt *st;
+
+		/* ?5, the file, is a blob: bound by hand. */
+		st = store_stmt_bind(store, sql, error_r, STORE_INT(id),
+				     STORE_INT((int64_t)i + 1),
+				     STORE_TEXT(p->name), STORE_TEXT(p->type),
+				     STORE_NULL);
+		if (st != NULL)
+			sqlite3_bind_blob64(st, 5, p->data != NULL ?
+					    (const void *)p->data : "",
+					    p->len, SQLITE_TRANSIENT);
+		if (store_run(store, st, "queueing a mail's file",
+			      error_r) < 0)
+			return -1;
+	}
+	return 0;
 }
 
 /* An id as the envelope keeps it: no <> around it. */
@@ -280,8 +353,14 @@ int store_outbox_enqueue(struct store *store,
 		"?13, ?14, ?15, ?16, ?17)";
 	const char *image_type = msg->image_type;
 	sqlite3_stmt *st;
+	int64_t id;
 
 	store_ok(store);
+	if (msg->nparts > STORE_OUTBOX_PARTS_MAX ||
+	    (msg->nparts > 0 && msg->parts == NULL))
+		return store_fail(store, error_r, STORE_ERROR_USAGE,
+				  "a mail carries at most %d files",
+				  STORE_OUTBOX_PARTS_MAX);
 	if (msg->recipient == NULL ||
 	    store_outbox_kind_name(msg->kind) == NULL ||
 	    msg->message_id == NULL || msg->subject == NULL ||
@@ -329,8 +408,11 @@ int store_outbox_enqueue(struct store *store,
 				    SQLITE_TRANSIENT);
 	if (store_run(store, st, "queueing a message", error_r) < 0)
 		return -1;
+	id = sqlite3_last_insert_rowid(store->db);
+	if (parts_enqueue(store, id, msg, error_r) < 0)
+		return -1;
 	if (id_r != NULL)
-		*id_r = sqlite3_last_insert_rowid(store->db);
+		*id_r = id;
 	return 0;
 }
 

@@ -37,7 +37,19 @@ enum store_outbox_kind {
 	STORE_OUTBOX_KIND_HINT,		/* "hint": the bot's hint */
 	STORE_OUTBOX_KIND_DIGEST,	/* "digest": an observer's digest */
 	STORE_OUTBOX_KIND_SUMMARY,	/* "summary": a player's daily summary */
+	STORE_OUTBOX_KIND_ANALYSIS,	/* "analysis": a game's analysis */
 };
+
+/* A file a mail carries after its text (sql/016): the pictures of an
+ * analysis.  Sent as an attachment of its own, in order. */
+struct store_outbox_part {
+	char *name;         /* the file name offered: [a-z0-9.-], 1-64 */
+	char *type;         /* STORE_OUTBOX_PNG or STORE_OUTBOX_SVG */
+	char *data;         /* with a NUL after len bytes, when read */
+	size_t len;
+};
+/* The most parts one mail carries. */
+#define STORE_OUTBOX_PARTS_MAX 8
 
 /* A mail to send, as a typed envelope (in the way of OpenSMTPD's
  * envelope.c): store_outbox.c alone writes and reads the row, the mail
@@ -70,6 +82,10 @@ struct store_outbox_msg {
 	 * starting with '<'): the service queues the drawing and the outbox
 	 * rasterises it when sending, outside the service's transaction. */
 	char *image_type;
+	/* The files after the text, in order (NULL and 0: none); read with
+	 * every row, written by store_outbox_enqueue in its transaction. */
+	struct store_outbox_part *parts;
+	size_t nparts;
 	int64_t created;
 	int attempts;
 	int64_t next_attempt_at;

@@ -8,18 +8,21 @@ set -u
 . "$ASHES_SRCDIR/tests/lib.sh"
 t_tmp
 
-# think: one move line, a heading, five candidates; the move is legal and
-# is the first candidate; visits never grow down the list.
+# think: one move line, a heading, five candidates, the chance of the
+# side to move; the move is legal and is the first candidate; visits
+# never grow down the list.
 run think --size 5 --playouts 300 --seed 7 e5-a1
 t_is "think exit" 0 "$rc"
-t_is "think: lines" 7 "$(printf '%s\n' "$out" | wc -l)"
+t_is "think: lines" 8 "$(printf '%s\n' "$out" | wc -l)"
+t_is "think: the chance line" 1 "$(printf '%s\n' "$out" | sed -n 8p |
+	grep -cE '^chance: [01]\.[0-9]{3} \(black to move; 300 playouts, seed 7\)$')"
 move=$(printf '%s\n' "$out" | sed -n 's/^move: \([a-i][0-9]*[-x][a-i][0-9]*\(\/[0-9]*\)\{0,1\}\)$/\1/p')
 t_is "think: a move line" 1 "$(printf '%s\n' "$move" | grep -c .)"
 "$ashes" legal --size 5 e5-a1 >"$tmp/legal"
 t_is "think: the move is legal" 1 "$(grep -cxF "$move" "$tmp/legal")"
 t_is "think: heading" "candidates (black to move, level 5):" \
 	"$(printf '%s\n' "$out" | sed -n 2p)"
-cands=$(printf '%s\n' "$out" | sed -n '3,$p')
+cands=$(printf '%s\n' "$out" | sed -n '3,7p')
 t_is "think: candidate lines" 5 "$(printf '%s\n' "$cands" |
 	grep -cE '^  [a-i][0-9]+[-x][a-i][0-9]+(/[0-9]+)? +visits +[0-9]+  value [01]\.[0-9]{3}$')"
 t_is "think: the move is the first candidate" "$move" \
