@@ -124,6 +124,9 @@ static int commands_run_one(struct handle *h, const struct command *c,
 	 * no other act of the bot is ever recorded. */
 	if (h->msg->in_process && c->kind != COMMAND_MOVE)
 		return server_refuse(h, "bot_moves_only");
+	/* A note is for its author alone: never in a mail an archive keeps. */
+	if ((ret = note_mail_check(h)) != 0)
+		return ret;
 	memset(&g, 0, sizeof(g));
 	ret = commands_gate(h, row, c, &g);
 	if (ret == 0)
@@ -162,6 +165,7 @@ int commands_run(struct handle *h, struct server_outcome *out)
 	int ret = 0;
 
 	commands_parse(h, &list);
+	h->commands = &list;
 	template_ctx_set_bool(h->reply, "skipped_quoted", list.skipped_quoted);
 	template_ctx_set_bool(h->reply, "skipped_prose", list.skipped_prose);
 	template_ctx_set_bool(h->reply, "subject_ignored", list.subject_ignored);
@@ -211,6 +215,7 @@ int commands_run(struct handle *h, struct server_outcome *out)
 	for (size_t i = 0; i < list.count; i++)
 		if (list.items[i].kind != COMMAND_MOVE)
 			h->only_moves = false;
+	h->commands = NULL;
 	command_list_free(&list);
 	if (ret < 0)
 		return -1;

@@ -23,6 +23,8 @@ libashes_server_a_SOURCES += src/server/play.c src/server/view.c \
 	src/server/identity.c src/server/message.c src/server/undo.c \
 	src/server/settings.c src/server/help.c src/server/archive_cmd.c \
 	src/server/game.c src/server/game_record.c
+# A player's private notes on a game, and a game over played again.
+libashes_server_a_SOURCES += src/server/note.c src/server/rematch.c
 # The mails out, and what one player's mails may make the club send.
 libashes_server_a_SOURCES += src/server/notice.c src/server/queue.c \
 	src/server/recipient.c src/server/digest.c src/server/limits.c

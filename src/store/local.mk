@@ -6,7 +6,8 @@ STORE_SQL_FILES = sql/001-initial.sql sql/002-hostile-mail.sql \
 	sql/005-player-settings.sql sql/006-undo-message.sql \
 	sql/007-outbox-image-type.sql sql/008-clocks.sql \
 	sql/009-clubs.sql sql/010-bot.sql sql/011-key-proofs.sql \
-	sql/012-ply-records.sql
+	sql/012-ply-records.sql sql/013-reserved.sql sql/014-reserved.sql \
+	sql/015-notes-rematch.sql
 nobase_dist_pkgdata_DATA += $(STORE_SQL_FILES)
 
 noinst_LIBRARIES += libashes_store.a
@@ -34,6 +35,8 @@ libashes_store_a_SOURCES = \
 libashes_store_a_SOURCES += src/store/store_bot.h src/store/store_bot.c
 # The amplification limits: counters, an archive's weight, challenges.
 libashes_store_a_SOURCES += src/store/store_limits.h src/store/store_limits.c
+# A player's private notes on a game, and rematches.
+libashes_store_a_SOURCES += src/store/store_note.h src/store/store_note.c
 # The archive's part (src/archive): a game's mails, deleting a game.
 libashes_store_a_SOURCES += src/store/store_prune.h src/store/store_prune.c
 nodist_libashes_store_a_SOURCES = src/store/store_sql_embedded.c
