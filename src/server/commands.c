@@ -124,11 +124,12 @@ static int commands_run_one(struct handle *h, const struct command *c,
 	 * no other act of the bot is ever recorded. */
 	if (h->msg->in_process && c->kind != COMMAND_MOVE)
 		return server_refuse(h, "bot_moves_only");
-	/* A note is for its author alone: never in a mail an archive keeps. */
-	if ((ret = note_mail_check(h)) != 0)
-		return ret;
 	memset(&g, 0, sizeof(g));
 	ret = commands_gate(h, row, c, &g);
+	/* A note is for its author alone: never in a mail an archive keeps
+	 * (after the gate, so that the refusal is in the game's thread). */
+	if (ret == 0)
+		ret = note_mail_check(h);
 	if (ret == 0)
 		ret = row->run(h, c, &g, out);
 	/* The notices a handler sent worded the list for their readers;

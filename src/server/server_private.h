@@ -389,10 +389,10 @@ int note_ctx(struct handle *h, const struct game *g, int64_t pid,
 	     size_t shown, struct template_ctx *ctx);
 /* Remove what note_ctx() set. */
 void note_ctx_clear(struct template_ctx *ctx);
-/* Before each command of the mail in hand: a mail that holds a note and
- * a line that changes a game runs nothing (its signed text, note and
- * all, would go into that game's archive).  0, or REFUSED naming both
- * lines. */
+/* Before each command of the mail in hand runs (its gate passed): a mail
+ * that holds a note and a line that changes a game runs nothing (its
+ * signed text, note and all, would go into that game's archive).  0, or
+ * REFUSED naming both lines. */
 int note_mail_check(struct handle *h);
 
 /* ---- queue.c -------------------------------------------------------- */
