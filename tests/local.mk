@@ -29,6 +29,9 @@ EXTRA_DIST += tests/e2e/test_clock.sh
 # a game's archive on real servers: export, verify, the hand check, tampering
 TESTS += tests/e2e/test_archive.sh
 EXTRA_DIST += tests/e2e/test_archive.sh
+# private notes seen by their author alone, in their archive; a rematch
+TESTS += tests/e2e/test_notes.sh
+EXTRA_DIST += tests/e2e/test_notes.sh
 # a club ladder on real servers: challenge, result, standings mail
 TESTS += tests/e2e/test_ladder.sh
 EXTRA_DIST += tests/e2e/test_ladder.sh

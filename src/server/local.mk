@@ -133,6 +133,10 @@ nobase_dist_pkgdata_DATA += templates/help-commands.txt \
 	templates/mail/subject-reminder.txt templates/mail/subject-reply.txt \
 	templates/mail/subject-standings.txt templates/mail/undo.txt \
 	templates/mail/your-move.txt templates/rules.md
+# The private notes (note.c) and the rematch (rematch.c).
+nobase_dist_pkgdata_DATA += templates/mail/cmd-note.txt \
+	templates/mail/cmd-notes.txt templates/mail/my-notes.txt \
+	templates/mail/my-notes-list.txt templates/mail/cmd-rematch.txt
 
 # The service over a real store:
 #   test_server    the service's commands, game by game;
