@@ -37,6 +37,10 @@ EXTRA_DIST += tests/e2e/test_archive.sh
 # players' mails, the archive verified
 TESTS += tests/e2e/test_conditional.sh
 EXTRA_DIST += tests/e2e/test_conditional.sh
+
+# private notes seen by their author alone, in their archive; a rematch
+TESTS += tests/e2e/test_notes.sh
+EXTRA_DIST += tests/e2e/test_notes.sh
 # a club ladder on real servers: challenge, result, standings mail
 TESTS += tests/e2e/test_ladder.sh
 EXTRA_DIST += tests/e2e/test_ladder.sh

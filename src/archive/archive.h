@@ -15,6 +15,8 @@
  *   mail-NN.*         the same for every other mail that changed the game
  *                     (challenge, accept, notes, draw, undo, resignation,
  *                     claims), in the order received
+ *   notes.txt         in a player's own copy of a game over only: the
+ *                     notes that player kept for themselves (`note`)
  *   keys.asc          every signer's public key, and the daemon's;
  *   keys.gpg          the same as a keyring file for gpgv
  *   MANIFEST          the sha256 of every other file (sha256sum -c)
@@ -60,6 +62,10 @@ struct archive_source {
 	 * docs/record-format.md).  false: the players' own copy, every mail
 	 * byte for byte as received, every key as the keyring has it. */
 	bool public_copy;
+	/* The player whose own copy this is, once the game is over: their
+	 * private notes on it go in as notes.txt (archive_notes.c).  0: no
+	 * one's notes -- the public copy, the operator's export. */
+	int64_t notes_of;
 };
 
 /* What an export made. */

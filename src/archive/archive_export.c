@@ -93,7 +93,8 @@ static void export_mail_ctx(struct template_ctx *it,
 static int export_readme(const struct archive_source *src,
 			 const struct archive_game *g,
 			 const struct record2 *rec, const char *daemon_key,
-			 struct export_out *o, const char **error_r)
+			 const char *notes_author, struct export_out *o,
+			 const char **error_r)
 {
 	struct template_ctx *ctx = template_ctx_new();
 	struct buf out = BUF_INIT;
@@ -114,6 +115,8 @@ static int export_readme(const struct archive_source *src,
 			 record2_tag_get(rec, "Termination"));
 	template_ctx_set(ctx, "daemon_key", daemon_key);
 	template_ctx_set_bool(ctx, "public", src->public_copy);
+	if (notes_author[0] != '\0')
+		template_ctx_set(ctx, "notes_author", notes_author);
 	template_ctx_set(ctx, "exported", record2_time_format(src->now, when));
 	template_ctx_list(ctx, "plies");
 	template_ctx_list(ctx, "mails");
@@ -289,6 +292,8 @@ static int export_files(const struct archive_source *src,
 			const char **error_r)
 {
 	struct record2 rec;
+	struct buf notes = BUF_INIT;
+	char author[64];
 	size_t len;
 	char *text;
 	int ret = -1;
@@ -300,13 +305,18 @@ static int export_files(const struct archive_source *src,
 	record2_format(&rec, text, len + 1);
 	if (export_put(o, "record.txt", text, len, error_r) < 0 ||
 	    export_mails(src, g, o, error_r) < 0 ||
+	    archive_notes_text(src, g, &notes, author, sizeof(author),
+			       error_r) < 0 ||
+	    (notes.len > 0 && export_put(o, "notes.txt", notes.data,
+					 notes.len, error_r) < 0) ||
 	    export_keys(src, g, daemon_key, o, error_r) < 0 ||
-	    export_readme(src, g, &rec, daemon_key, o, error_r) < 0)
+	    export_readme(src, g, &rec, daemon_key, author, o, error_r) < 0)
 		goto out;
 	sum->plies = rec.nplies;
 	sum->mails = g->nmails;
 	ret = 0;
 out:
+	buf_free(&notes);
 	free(text);
 	record2_free(&rec);
 	return ret;

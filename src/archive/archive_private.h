@@ -97,6 +97,14 @@ void archive_game_free(struct archive_game *g);
 struct archive_mail *archive_game_mail(const struct archive_game *g,
 				       int64_t inbound_id);
 
+/* notes.txt of src->notes_of's own copy of g (archive_notes.c),
+ * appended to out, with the author's name in author: nothing (out and
+ * author left empty) for any other copy, a game not over, or no notes.
+ * 0 or -1 with *error_r. */
+int archive_notes_text(const struct archive_source *src,
+		       const struct archive_game *g, struct buf *out,
+		       char *author, size_t author_len, const char **error_r);
+
 /* The version 2 record of g into *rec (freed with record2_free); -1 with
  * *error_r. */
 int archive_record_build(const struct archive_source *src,

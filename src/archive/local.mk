@@ -10,15 +10,17 @@ libashes_archive_a_SOURCES = src/archive/archive.h \
 	src/archive/archive_private.h src/archive/archive_gather.c \
 	src/archive/archive_record.c src/archive/archive_bind.c \
 	src/archive/archive_manifest.c src/archive/archive_fs.c \
-	src/archive/archive_export.c src/archive/archive_all.c
+	src/archive/archive_export.c src/archive/archive_all.c \
+	src/archive/archive_notes.c
 # Verify, trusting nothing the export wrote: the rules and the clocks
 # run again from the signed mails, in a child of its own.
 libashes_archive_a_SOURCES += src/archive/archive_verify.c \
 	src/archive/archive_verify_mail.c src/archive/archive_clock.c \
 	src/archive/archive_verify_cond.c \
 	src/archive/archive_verify_child.c src/archive/archive_untar.c
-# README.txt of every archive.
-nobase_dist_pkgdata_DATA += templates/archive/README.txt
+# README.txt of every archive; notes.txt of a player's own copy.
+nobase_dist_pkgdata_DATA += templates/archive/README.txt \
+	templates/archive/notes.txt
 # What links the archive, higher layers first.
 ARCHIVE_LDADD = libashes_archive.a libashes_mail.a libashes_server.a \
 	libashes_store.a libashes_render.a libashes_core.a libashes_util.a \

@@ -56,17 +56,19 @@ static void outbox_archive_note(struct template_set *ts, int64_t game_id,
 
 /* Is the archive for someone who did not play the game (*public_r)?
  * Only a player of it, at their confirmed address, gets their own
- * copy, with every mail as received; anyone else the public one.  -1
- * with *error_r when the store failed. */
+ * copy, with every mail as received -- and, once the game is over, the
+ * notes they kept on it for themselves (*notes_of_r, their id; else 0);
+ * anyone else the public one.  -1 with *error_r when the store failed. */
 static int outbox_archive_public(struct store *store, int64_t game_id,
 				 const char *recipient, bool *public_r,
-				 const char **error_r)
+				 int64_t *notes_of_r, const char **error_r)
 {
 	struct store_player *p = NULL;
 	struct store_game *g = NULL;
 	int r, ret = -1;
 
 	*public_r = true;
+	*notes_of_r = 0;
 	r = store_player_by_address(store, recipient, &p, error_r);
 	if (r < 0)
 		goto out;
@@ -74,8 +76,12 @@ static int outbox_archive_public(struct store *store, int64_t game_id,
 					   error_r)) < 0)
 		goto out;
 	if (p != NULL && g != NULL &&
-	    (p->id == g->white_id || p->id == g->black_id))
+	    (p->id == g->white_id || p->id == g->black_id)) {
 		*public_r = false;
+		if (g->status == STORE_GAME_FINISHED ||
+		    g->status == STORE_GAME_CANCELLED)
+			*notes_of_r = p->id;
+	}
 	ret = 0;
 out:
 	store_player_free(&p);
@@ -155,7 +161,7 @@ enum outbox_archive_result outbox_archive_make(
 	src.now = now;
 	src.templates = ts;
 	if (outbox_archive_public(store, game_id, recipient,
-				  &src.public_copy, &e) < 0) {
+				  &src.public_copy, &src.notes_of, &e) < 0) {
 		snprintf(errbuf, sizeof(errbuf), "the archive of game %"
 			 PRId64 ": %s", game_id, e);
 		*error_r = errbuf;

@@ -99,25 +99,15 @@ static void bot_clock(const struct server_bot_config *bc, char *ctext)
 	game_clock_text_format(&cc, false, ctext, GAME_CLOCK_TEXT_MAX);
 }
 
-/* challenge bot [level=N] [OPTION]...: a game under way at once, the
- * sender White and to move, the bot Black.  Refused when the operator
- * has no bot, the level is not offered, or the bot plays its most
- * games. */
-int bot_challenge(struct handle *h, const struct command *c, struct game *g,
-		  struct template_ctx *out)
+int bot_offered(struct handle *h, int level)
 {
 	const struct server_bot_config *bc = &h->srv->cfg.bot;
-	char vtext[CORE_VARIANT_TEXT_MAX], ctext[GAME_CLOCK_TEXT_MAX];
-	const char *error;
 	int64_t bot;
-	size_t busy;
-	int level, ret;
 
 	if (server_bot_id(h, &bot) < 0)
 		return -1;
 	if (!bc->enabled || bot == 0)
 		return server_refuse(h, "bot_disabled");
-	level = bot_level(bc, c);
 	if (level < AI_LEVEL_MIN || level > AI_LEVEL_MAX ||
 	    (bc->levels & (1u << level)) == 0) {
 		server_refuse(h, "bot_level");
@@ -125,8 +115,20 @@ int bot_challenge(struct handle *h, const struct command *c, struct game *g,
 		bot_levels_ctx(bc, h->refusal);
 		return REFUSED;
 	}
-	if ((ret = game_challenge_settings(h, c, vtext, ctext)) != 0)
-		return ret;
+	return 0;
+}
+
+int bot_game_start(struct handle *h, int level, char *vtext, char *ctext,
+		   bool bot_white, struct game *g, struct template_ctx *out)
+{
+	const struct server_bot_config *bc = &h->srv->cfg.bot;
+	const char *error;
+	int64_t bot;
+	size_t busy;
+	int ret;
+
+	if (server_bot_id(h, &bot) < 0)
+		return -1;
 	if ((ret = limits_bot_games(h)) != 0)
 		return ret;
 	bot_clock(bc, ctext);
@@ -138,8 +140,10 @@ int bot_challenge(struct handle *h, const struct command *c, struct game *g,
 				     (long)bc->max_games);
 		return REFUSED;
 	}
-	if (game_challenge_create(h, vtext, ctext, bot, STORE_GAME_CHALLENGE,
-				  g) < 0)
+	if (game_challenge_create_seated(h, vtext, ctext,
+					 bot_white ? bot : h->me->id,
+					 bot_white ? h->me->id : bot,
+					 STORE_GAME_CHALLENGE, g) < 0)
 		return -1;
 	if (store_bot_game_add(h->srv->store, g->row->id, level, bc->rated,
 			       h->now, &error) < 0)
@@ -153,6 +157,23 @@ int bot_challenge(struct handle *h, const struct command *c, struct game *g,
 	template_ctx_set_int(out, "level", level);
 	template_ctx_set_bool(out, "rated", bc->rated);
 	return notice_game(h, g, 0, out);
+}
+
+/* challenge bot [level=N] [OPTION]...: a game under way at once, the
+ * sender White and to move, the bot Black.  Refused when the operator
+ * has no bot, the level is not offered, or the bot plays its most
+ * games. */
+int bot_challenge(struct handle *h, const struct command *c, struct game *g,
+		  struct template_ctx *out)
+{
+	char vtext[CORE_VARIANT_TEXT_MAX], ctext[GAME_CLOCK_TEXT_MAX];
+	int level = bot_level(&h->srv->cfg.bot, c), ret;
+
+	if ((ret = bot_offered(h, level)) != 0)
+		return ret;
+	if ((ret = game_challenge_settings(h, c, vtext, ctext)) != 0)
+		return ret;
+	return bot_game_start(h, level, vtext, ctext, false, g, out);
 }
 
 /* hint GAME: in a game against the bot, its opponent to move.  The

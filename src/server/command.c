@@ -413,8 +413,9 @@ static int parse_draw(struct command *cmd, const struct word *w, size_t nw,
 	return command_game_last(cmd, w, nw, 2, thread_game);
 }
 
-/* message GAME TEXT: TEXT is the rest of the line, as written.  GAME may
- * be followed by ':' or ','  ("message 12: good game!"). */
+/* message GAME TEXT (and note GAME TEXT): TEXT is the rest of the line,
+ * as written.  GAME may be followed by ':' or ','  ("message 12: good
+ * game!"). */
 static int parse_message(struct command *cmd, const struct word *w,
 			 size_t nw, const char *end, int64_t thread_game)
 {
@@ -505,10 +506,10 @@ int command_parse_line(const char *line, size_t len, int64_t thread_game,
 	kw = command_keyword_find(w, nread);
 	if (kw != NULL) {
 		cmd->kind = kw->kind;
-		/* A message or a plea for help is a sentence: its words
-		 * are not counted. */
+		/* A message, a note or a plea for help is a sentence: its
+		 * words are not counted. */
 		if (nw > N_ELEMENTS(w) && kw->kind != COMMAND_MESSAGE &&
-		    kw->kind != COMMAND_HELP)
+		    kw->kind != COMMAND_NOTE && kw->kind != COMMAND_HELP)
 			command_fail(cmd, COMMAND_ERR_EXTRA_ARG,
 			     w[N_ELEMENTS(w) - 1].s,
 			     w[N_ELEMENTS(w) - 1].len);

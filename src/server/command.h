@@ -158,7 +158,7 @@ struct command {
 	size_t noptions;
 	/* `challenge bot level=N`: N (1-9 as written; 0: not given). */
 	int level;
-	/* `message`: the text after GAME, trimmed, never empty. */
+	/* `message`, `note`: the text after GAME, trimmed, never empty. */
 	char note[COMMAND_TEXT_MAX];
 	/* `help`: "" for the general help, "rules", "undo", or a command
 	 * keyword, lower case. */

@@ -49,6 +49,10 @@
 	    GAME, play_decline, "cmd-decline.txt") \
 	ROW(WITHDRAW, "withdraw", "withdraw", parse_game_arg, true, \
 	    GAME, play_decline, "cmd-decline.txt") \
+	/* game: a game over, challenged again, colours swapped \
+	 * (rematch.c) */ \
+	ROW(REMATCH, "rematch", "rematch", parse_game_arg, true, \
+	    GAME, rematch_run, "cmd-rematch.txt") \
 	/* game, ply (0: the thread's current), move */ \
 	ROW(MOVE, "move", "move", parse_move, true, \
 	    TO_MOVE, play_move, "cmd-move.txt") \
@@ -94,6 +98,12 @@
 	/* game, note: `message GAME TEXT` */ \
 	ROW(MESSAGE, "message", "message", parse_message, true, \
 	    GAME, message_send, "cmd-message.txt") \
+	/* game, note: `note GAME TEXT`, a note its author alone reads \
+	 * (note.c); `notes GAME`, the author's notes on the game */ \
+	ROW(NOTE, "note", "note", parse_message, true, \
+	    GAME, note_run, "cmd-note.txt") \
+	ROW(NOTES, "notes", "notes", parse_game_arg, true, \
+	    GAME, note_list_run, "cmd-notes.txt") \
 	/* vacation action, days or dates */ \
 	ROW(VACATION, "vacation", "vacation", command_parse_vacation, false, \
 	    REGISTERED, vacation_run, "cmd-vacation.txt") \
@@ -170,7 +180,7 @@
 	ERR(ERR_BAD_SETTING, "e_bad_setting", "not a setting name") \
 	ERR(ERR_BAD_VALUE, "e_bad_value", "not a setting value") \
 	ERR(ERR_BAD_OFFER, "e_bad_offer", "offer takes undo or draw") \
-	/* a message's TEXT: detail, how long it may be */ \
+	/* a message's or a note's TEXT: detail, how long it may be */ \
 	ERR(ERR_TEXT_TOO_LONG, "e_text_too_long", "message too long") \
 	/* detail: the word that is no DAYS, DATE, from, to or cancel */ \
 	ERR(ERR_BAD_VACATION, "e_bad_vacation", "bad vacation") \

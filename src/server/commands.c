@@ -126,6 +126,10 @@ static int commands_run_one(struct handle *h, const struct command *c,
 		return server_refuse(h, "bot_moves_only");
 	memset(&g, 0, sizeof(g));
 	ret = commands_gate(h, row, c, &g);
+	/* A note is for its author alone: never in a mail an archive keeps
+	 * (after the gate, so that the refusal is in the game's thread). */
+	if (ret == 0)
+		ret = note_mail_check(h);
 	if (ret == 0)
 		ret = row->run(h, c, &g, out);
 	/* The notices a handler sent worded the list for their readers;
@@ -162,6 +166,7 @@ int commands_run(struct handle *h, struct server_outcome *out)
 	int ret = 0;
 
 	commands_parse(h, &list);
+	h->commands = &list;
 	template_ctx_set_bool(h->reply, "skipped_quoted", list.skipped_quoted);
 	template_ctx_set_bool(h->reply, "skipped_prose", list.skipped_prose);
 	template_ctx_set_bool(h->reply, "subject_ignored", list.subject_ignored);
@@ -211,6 +216,7 @@ int commands_run(struct handle *h, struct server_outcome *out)
 	for (size_t i = 0; i < list.count; i++)
 		if (list.items[i].kind != COMMAND_MOVE)
 			h->only_moves = false;
+	h->commands = NULL;
 	command_list_free(&list);
 	if (ret < 0)
 		return -1;

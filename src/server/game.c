@@ -185,6 +185,17 @@ int64_t game_player_of(const struct game *g, enum core_color c)
 	return c == CORE_WHITE ? g->row->white_id : g->row->black_id;
 }
 
+int64_t game_challenged(const struct game *g)
+{
+	return g->row->challenger_id == g->row->white_id ? g->row->black_id :
+							   g->row->white_id;
+}
+
+int64_t game_first_mover(const struct game *g)
+{
+	return g->row->swapped ? g->row->black_id : g->row->white_id;
+}
+
 /* The sender's colour in g, or -1 if the sender does not play in it. */
 int game_my_color(const struct handle *h, const struct game *g)
 {
@@ -204,6 +215,10 @@ void game_names_ctx(const struct game *g, struct template_ctx *ctx)
 	template_ctx_set(ctx, "white_name", g->white);
 	template_ctx_set(ctx, "black_name", g->black);
 	template_ctx_set(ctx, "challenger", g->challenger);
+	/* A rematch's challenger may sit Black (rematch.c). */
+	template_ctx_set_bool(ctx, "challenger_black",
+			      g->row->challenger_id != 0 &&
+			      g->row->challenger_id == g->row->black_id);
 	/* Unset for an open challenge: the templates say "anyone". */
 	if (g->opponent[0] != '\0')
 		template_ctx_set(ctx, "opponent", g->opponent);
@@ -583,9 +598,17 @@ int game_challenge_create(struct handle *h, char *vtext, char *ctext,
 			  int64_t black_id, enum store_game_status status,
 			  struct game *g)
 {
+	return game_challenge_create_seated(h, vtext, ctext, h->me->id,
+					    black_id, status, g);
+}
+
+int game_challenge_create_seated(struct handle *h, char *vtext, char *ctext,
+				 int64_t white_id, int64_t black_id,
+				 enum store_game_status status, struct game *g)
+{
 	struct store_game row = {
 		.variant = vtext, .status = status,
-		.challenger_id = h->me->id, .white_id = h->me->id,
+		.challenger_id = h->me->id, .white_id = white_id,
 		.black_id = black_id,
 	};
 	const char *error;

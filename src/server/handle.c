@@ -1,8 +1,9 @@
 /* handle.c -- the mail in hand: refusals of a command, rendering of
  * templates, failures that roll the mail back, and the small address
- * helpers every file of the service uses. */
+ * and text helpers every file of the service uses. */
 #include "server/server_private.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -36,6 +37,92 @@ bool server_address_usable(const char *addr)
 			return false;
 	}
 	return true;
+}
+
+/* Characters a player's text (a message, a note) may not hold: controls would let it rewrite the
+ * lines around it (in a mail, or on the operator's terminal in `ashes
+ * game show`); bidi overrides and isolates reorder what the reader sees
+ * ("resign" shown as "ngiser"), and invisible ones hide text or make two
+ * notes look the same.  The name is for the refusal. */
+static const char *handle_char_name(uint32_t c)
+{
+	static const struct {
+		uint32_t c;
+		const char *name;
+	} names[] = {
+		{ 0x061C, "ARABIC LETTER MARK" },
+		{ 0x200B, "ZERO WIDTH SPACE" },
+		{ 0x200C, "ZERO WIDTH NON-JOINER" },
+		{ 0x200D, "ZERO WIDTH JOINER" },
+		{ 0x200E, "LEFT-TO-RIGHT MARK" },
+		{ 0x200F, "RIGHT-TO-LEFT MARK" },
+		{ 0x2028, "LINE SEPARATOR" },
+		{ 0x2029, "PARAGRAPH SEPARATOR" },
+		{ 0x202A, "LEFT-TO-RIGHT EMBEDDING" },
+		{ 0x202B, "RIGHT-TO-LEFT EMBEDDING" },
+		{ 0x202C, "POP DIRECTIONAL FORMATTING" },
+		{ 0x202D, "LEFT-TO-RIGHT OVERRIDE" },
+		{ 0x202E, "RIGHT-TO-LEFT OVERRIDE" },
+		{ 0x2060, "WORD JOINER" },
+		{ 0x2066, "LEFT-TO-RIGHT ISOLATE" },
+		{ 0x2067, "RIGHT-TO-LEFT ISOLATE" },
+		{ 0x2068, "FIRST STRONG ISOLATE" },
+		{ 0x2069, "POP DIRECTIONAL ISOLATE" },
+		{ 0xFEFF, "ZERO WIDTH NO-BREAK SPACE" },
+	};
+
+	if ((c < 0x20 && c != '\t') || c == 0x7f)
+		return "a control character";
+	if (c >= 0x80 && c <= 0x9f)
+		return "a C1 control character";
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (names[i].c == c)
+			return names[i].name;
+	return NULL;
+}
+
+/* Bytes that are not UTF-8 are refused too (the mail layer hands over
+ * UTF-8; anything else is not text). */
+bool server_text_bad_char(const char *text, char *what, size_t whatlen)
+{
+	const unsigned char *p = (const unsigned char *)text;
+
+	while (*p != '\0') {
+		uint32_t c;
+		size_t n, k;
+		const char *name;
+
+		if (*p < 0x80) {
+			c = *p;
+			n = 1;
+		} else if ((*p & 0xe0) == 0xc0) {
+			c = *p & 0x1f;
+			n = 2;
+		} else if ((*p & 0xf0) == 0xe0) {
+			c = *p & 0x0f;
+			n = 3;
+		} else if ((*p & 0xf8) == 0xf0) {
+			c = *p & 0x07;
+			n = 4;
+		} else {
+			snprintf(what, whatlen, "0x%02X (not UTF-8)", *p);
+			return true;
+		}
+		for (k = 1; k < n; k++) {
+			if ((p[k] & 0xc0) != 0x80) {
+				snprintf(what, whatlen, "0x%02X (not UTF-8)", *p);
+				return true;
+			}
+			c = (c << 6) | (p[k] & 0x3f);
+		}
+		name = handle_char_name(c);
+		if (name != NULL) {
+			snprintf(what, whatlen, "U+%04X (%s)", (unsigned)c, name);
+			return true;
+		}
+		p += n;
+	}
+	return false;
 }
 
 int server_refuse(struct handle *h, const char *code)

@@ -24,6 +24,8 @@ libashes_server_a_SOURCES += src/server/play.c src/server/conditional.c \
 	src/server/identity.c src/server/message.c src/server/undo.c \
 	src/server/settings.c src/server/help.c src/server/archive_cmd.c \
 	src/server/game.c src/server/game_record.c
+# A player's private notes on a game, and a game over played again.
+libashes_server_a_SOURCES += src/server/note.c src/server/rematch.c
 # The mails out, and what one player's mails may make the club send.
 libashes_server_a_SOURCES += src/server/notice.c src/server/queue.c \
 	src/server/recipient.c src/server/digest.c src/server/summary.c src/server/limits.c
@@ -143,6 +145,11 @@ nobase_dist_pkgdata_DATA += templates/mail/summary.txt \
 # The analysis of a finished game (analysis.c).
 nobase_dist_pkgdata_DATA += templates/mail/cmd-analyse.txt \
 	templates/mail/analysis.txt
+
+# The private notes (note.c) and the rematch (rematch.c).
+nobase_dist_pkgdata_DATA += templates/mail/cmd-note.txt \
+	templates/mail/cmd-notes.txt templates/mail/my-notes.txt \
+	templates/mail/my-notes-list.txt templates/mail/cmd-rematch.txt
 
 # The service over a real store:
 #   test_server    the service's commands, game by game;

@@ -79,6 +79,20 @@ int notice_send(struct handle *h, struct game *g, int64_t pid,
 	}
 	/* The legal moves as this reader chose (`set moves`). */
 	ret = recipient_moves_ctx(h, pid, ctx);
+	/* The reader's own notes on the game, in their "your move" and
+	 * result mails only; and never what an earlier reader's left. */
+	if (ret == 0 && (n == NOTICE_YOUR_MOVE || n == NOTICE_RESULT))
+		ret = note_ctx(h, g, pid, NOTE_SHOWN, ctx);
+	else
+		note_ctx_clear(ctx);
+	/* The end of a game offers its rematch, in the colour the reader
+	 * would play (rematch.c: who moved first moves second). */
+	template_ctx_set_bool(ctx, "rematch_white", n == NOTICE_RESULT &&
+			      g->row->status == STORE_GAME_FINISHED &&
+			      pid != game_first_mover(g));
+	template_ctx_set_bool(ctx, "rematch_black", n == NOTICE_RESULT &&
+			      g->row->status == STORE_GAME_FINISHED &&
+			      pid == game_first_mover(g));
 	/* `set summary daily HH:MM`: held back for the summary instead. */
 	if (ret == 0)
 		ret = summary_note(h, g, p, n, tpl, ctx);
@@ -88,6 +102,9 @@ int notice_send(struct handle *h, struct game *g, int64_t pid,
 	}
 	if (ret == 0)
 		ret = server_render(h, tpl, ctx, &body);
+	note_ctx_clear(ctx);
+	template_ctx_set_bool(ctx, "rematch_white", false);
+	template_ctx_set_bool(ctx, "rematch_black", false);
 	if (ret == 0)
 		ret = game_subject(h, g, pid, about != NULL ? about :
 				   server_notices[n].subject, &subject);

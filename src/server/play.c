@@ -65,7 +65,7 @@ int play_challenge(struct handle *h, const struct command *c, struct game *g,
 		return 0;
 	ctx = template_ctx_new();
 	game_ctx(h, g, ctx);
-	ret = notice_send(h, g, g->row->black_id, NOTICE_CHALLENGE, ctx);
+	ret = notice_send(h, g, game_challenged(g), NOTICE_CHALLENGE, ctx);
 	template_ctx_free(&ctx);
 	return ret;
 }
@@ -82,14 +82,16 @@ int play_accept(struct handle *h, const struct command *c, struct game *g,
 	if (g->row->challenger_id == h->me->id)
 		return game_refuse(h, "own_challenge", g->row->id);
 	if (g->row->status == STORE_GAME_CHALLENGE &&
-	    g->row->black_id != h->me->id)
+	    game_challenged(g) != h->me->id)
 		return game_refuse(h, "not_challenged", g->row->id);
 	/* A ladder's challenge: accepted in time, recorded in its log. */
 	if ((ret = club_ladder_answer(h, g, COMMAND_ACCEPT)) != 0)
 		return ret;
-	if (g->row->black_id == 0)
+	/* An open challenge: the challenger sits White, Black is taken. */
+	if (g->row->black_id == 0) {
 		g->row->black_id = h->me->id;
-	game_copy_name(g->black, h->me->name);
+		game_copy_name(g->black, h->me->name);
+	}
 	game_copy_name(g->opponent, h->me->name);
 	g->row->status = STORE_GAME_ACTIVE;
 	h->moved = true;
@@ -118,7 +120,7 @@ int play_decline(struct handle *h, const struct command *c, struct game *g,
 	} else {
 		if (g->row->status != STORE_GAME_CHALLENGE)
 			return game_refuse_status(h, g);
-		if (g->row->black_id != h->me->id)
+		if (game_challenged(g) != h->me->id)
 			return game_refuse(h, "not_challenged", g->row->id);
 	}
 	/* A ladder's challenge declined is a walkover, withdrawn nothing. */
@@ -129,7 +131,7 @@ int play_decline(struct handle *h, const struct command *c, struct game *g,
 		return -1;
 	game_ctx(h, g, out);
 	template_ctx_set_bool(out, what, true);
-	other = withdraw ? g->row->black_id : g->row->challenger_id;
+	other = withdraw ? game_challenged(g) : g->row->challenger_id;
 	if (other == 0)
 		return 0;
 	ctx = template_ctx_new();

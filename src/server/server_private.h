@@ -20,6 +20,8 @@
  *   reply.c     the one reply to the sender;
  *   archive_cmd.c  archive GAME: the game's archive, built and attached
  *               by the daemon's outbox when it sends the mail;
+ *   rematch.c   rematch GAME: the opponent of a game over challenged
+ *               again, colours swapped (a bot game: the bot at once);
  *   play.c      challenge, accept, decline, withdraw, move, preview,
  *               resign, draw;
  *   conditional.c  conditional GAME ...: a player's conditional moves,
@@ -51,6 +53,9 @@
  *   summary.c   the daily summary of a player who chose `set summary
  *               daily HH:MM`: their non-urgent notices noted instead
  *               of sent, and the one mail a day;
+
+ *   note.c      note, notes: the notes a player keeps for themselves on
+ *               a game, and their list in the author's own mails;
  *   digest.c    the daily digest of the games an observer follows;
  *   queue.c     one outgoing mail into the outbox, as a typed envelope;
  *   limits.c    what one player's mails may make the daemon send and
@@ -145,6 +150,9 @@ struct handle {
 	/* A command of this mail changed a game's position (a move, a game
 	 * begun, a move taken back): its reply shows the board. */
 	bool moved;
+	/* The mail's commands, while commands_run() runs them (else NULL):
+	 * for a handler that must know the others in its mail (note.c). */
+	const struct command_list *commands;
 };
 
 /* A game as the service works with it: the stored row and the replayed
@@ -232,6 +240,8 @@ int conditional_show_ctx(struct handle *h, const struct game *g,
 			 int64_t player, struct template_ctx *ctx);
 server_command_fn analysis_run;
 
+server_command_fn rematch_run;
+
 /* ---- limits.c: what one player's mails may make us send and compute */
 
 /* Count mails queued, and their bytes, for the sender of the mail in
@@ -256,6 +266,17 @@ int limits_challenge(struct handle *h, const struct store_player *target);
 int limits_bot_games(struct handle *h);
 
 /* ---- bot.c: the practice opponent ------------------------------------ */
+
+/* Does the club offer its bot at this level?  0, REFUSED (no bot, a level
+ * not offered), -1. */
+int bot_offered(struct handle *h, int level);
+/* A game against the bot under way at once, at level (bot_offered()),
+ * with the variant and time control given ([bot] clock when it has
+ * none), the bot White when bot_white, else Black; loaded into g, its
+ * variables in out, the player told when it is their move.  0, REFUSED
+ * (the sender's most bot games, the bot's most), -1. */
+int bot_game_start(struct handle *h, int level, char *vtext, char *ctext,
+		   bool bot_white, struct game *g, struct template_ctx *out);
 
 /* Is fpr the bot's key?  1 yes, 0 no, -1 failure. */
 int bot_is_key(struct handle *h, const char *fpr);
@@ -408,6 +429,29 @@ int summary_note(struct handle *h, struct game *g,
  * summaries queued in *sent_r, or -1. */
 int summary_tick(struct handle *h, size_t *sent_r);
 
+/* ---- note.c: a player's private notes ------------------------------ */
+
+/* `note GAME TEXT`, `notes GAME`. */
+server_command_fn note_run, note_list_run;
+/* How many of the author's latest notes a notice or `board` lists
+ * (`notes GAME` and `history GAME`: all). */
+#define NOTE_SHOWN 5
+/* The notes player pid (0: nobody) kept on game g, for a mail to pid
+ * alone: the list "my_notes" (ply, at_start, at, text), its last `shown`
+ * (0: all) with the flags my_notes_any, my_notes_more and the counts
+ * my_notes_count, my_notes_shown; nothing for someone who does not play
+ * in g.  Whatever an earlier reader's notes left in ctx is cleared
+ * first: one ctx serves several readers.  0 or -1. */
+int note_ctx(struct handle *h, const struct game *g, int64_t pid,
+	     size_t shown, struct template_ctx *ctx);
+/* Remove what note_ctx() set. */
+void note_ctx_clear(struct template_ctx *ctx);
+/* Before each command of the mail in hand runs (its gate passed): a mail
+ * that holds a note and a line that changes a game runs nothing (its
+ * signed text, note and all, would go into that game's archive).  0, or
+ * REFUSED naming both lines. */
+int note_mail_check(struct handle *h);
+
 /* ---- queue.c -------------------------------------------------------- */
 
 /* Queue one mail to `to` (nothing when NULL), player `recipient_id` (0:
@@ -453,6 +497,13 @@ int game_finish_row(struct handle *h, struct game *g);
 int game_player_name(struct handle *h, int64_t id, char *dst);
 void game_copy_name(char *dst, const char *src);
 int64_t game_player_of(const struct game *g, enum core_color c);
+/* The player a challenge of g is made to: the seat that is not the
+ * challenger's (a rematch's challenger may sit Black); 0 for an open
+ * challenge nobody accepted yet. */
+int64_t game_challenged(const struct game *g);
+/* The player who moved first in g: White's seat, unless a swap moved
+ * them to Black's (a rematch has them move second). */
+int64_t game_first_mover(const struct game *g);
 /* The sender's colour in g, or -1 if the sender does not play in it. */
 int game_my_color(const struct handle *h, const struct game *g);
 /* The game's names and settings, without the position (cheap). */
@@ -504,6 +555,11 @@ int game_challenge_settings(struct handle *h, const struct command *c,
 int game_challenge_create(struct handle *h, char *vtext, char *ctext,
 			  int64_t black_id, enum store_game_status status,
 			  struct game *g);
+/* The same with the seats given (the sender one of them: a rematch's
+ * challenger may sit Black). */
+int game_challenge_create_seated(struct handle *h, char *vtext, char *ctext,
+				 int64_t white_id, int64_t black_id,
+				 enum store_game_status status, struct game *g);
 /* The player called `name` into *p_r (free with store_player_free): 0,
  * REFUSED (no_such_player, the name in the refusal) or -1. */
 int game_player_named(struct handle *h, const char *name,
@@ -712,6 +768,11 @@ const char *server_player_address(const struct store_player *p);
  * bytes, one '@' with text on both sides, no space, control character or
  * angle bracket.  An unsigned header may hold anything. */
 bool server_address_usable(const char *addr);
+/* The first character of a player's text (a message, a note) that it may
+ * not hold -- a control, bidi or invisible character, or bytes that are
+ * not UTF-8: true, with "U+202E (RIGHT-TO-LEFT OVERRIDE)" in what;
+ * false when the text is plain. */
+bool server_text_bad_char(const char *text, char *what, size_t whatlen);
 /* Start a refusal of the current command with reason `code` (a section of
  * mail/refusal.txt); returns REFUSED. */
 int server_refuse(struct handle *h, const char *code);

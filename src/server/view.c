@@ -15,6 +15,12 @@ int view_game(struct handle *h, const struct command *c, struct game *g,
 	      struct template_ctx *out)
 {
 	game_ctx(h, g, out);
+	/* The sender's own notes (note.c): the latest on the board, all in
+	 * the history; nothing for someone who does not play. */
+	if (c->kind != COMMAND_MOVES &&
+	    note_ctx(h, g, h->me->id, c->kind == COMMAND_HISTORY ? 0 :
+		     NOTE_SHOWN, out) < 0)
+		return -1;
 	if (c->kind == COMMAND_HISTORY) {
 		char *text;
 		/* The notes are between the players: only theirs. */
@@ -152,7 +158,7 @@ int view_games(struct handle *h, const struct command *c, struct game *g,
 				      active && to_move != h->me->id);
 		template_ctx_set_bool(it, "waiting_me",
 				      r->status == STORE_GAME_CHALLENGE &&
-				      r->black_id == h->me->id);
+				      r->challenger_id != h->me->id);
 		template_ctx_set_bool(it, "open", r->status == STORE_GAME_OPEN);
 	}
 	store_rows_free(&games, n, sizeof(*games), store_game_clear);

@@ -43,7 +43,7 @@ int store_game_message_add(struct store *store, int64_t game_id, int ply,
 	return 0;
 }
 
-static void message_read(sqlite3_stmt *st, void *elem)
+void store_game_message_read(sqlite3_stmt *st, void *elem)
 {
 	struct store_game_message *m = elem;
 
@@ -65,7 +65,7 @@ int store_game_messages(struct store *store, int64_t game_id,
 		"FROM game_messages WHERE game_id = ?1 ORDER BY id";
 
 	return store_rows(store, sql, msgs_r, count_r,
-			  message_read, store_game_message_clear,
+			  store_game_message_read, store_game_message_clear,
 			  "loading a game's notes", error_r,
 			  STORE_INT(game_id));
 }

@@ -231,6 +231,11 @@ int store_bind_id(sqlite3_stmt *st, int i, int64_t id);
 char *store_col_strdup(sqlite3_stmt *st, int i);
 int64_t store_col_int64(sqlite3_stmt *st, int i);
 
+/* One row of game_messages or game_notes (id, game_id, ply, player_id,
+ * text, inbound_id, created) into a struct store_game_message: the
+ * read_row of store_rows() for both. */
+void store_game_message_read(sqlite3_stmt *st, void *elem);
+
 /* Normalise an OpenPGP fingerprint (spaces dropped, upper-case) into out
  * (at least 65 bytes).  -1 if it is not 40 or 64 hex digits. */
 int store_fingerprint_normalise(const char *in, char *out, size_t outlen);

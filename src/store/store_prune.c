@@ -132,6 +132,7 @@ static int delete_mail_if_unused(struct store *store, int64_t id,
 	static const char sql_used[] =
 		"SELECT EXISTS (SELECT 1 FROM moves WHERE inbound_id = ?1) "
 		"OR EXISTS (SELECT 1 FROM game_messages WHERE inbound_id = ?1) "
+		"OR EXISTS (SELECT 1 FROM game_notes WHERE inbound_id = ?1) "
 		"OR EXISTS (SELECT 1 FROM clock_events WHERE inbound_id = ?1) "
 		"OR EXISTS (SELECT 1 FROM ladder_events WHERE inbound_id = ?1) "
 		"OR EXISTS (SELECT 1 FROM outbox WHERE inbound_id = ?1) "

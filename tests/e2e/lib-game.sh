@@ -9,6 +9,7 @@
 #                                            whose raw bytes hold STRING
 #   db_moves GAME / db_plies GAME            the move list the daemon stored
 #   outbox_unsent                            outbox rows not sent yet
+#   mail_attachment MAIL OUT                 a mail's .tar.gz into OUT
 #   (TAP output: tests/lib.sh's t_*, e2e_end in lib.sh)
 #
 # Why not lib.sh's e2e_play_game: it decodes every mail with two python3
@@ -106,6 +107,21 @@ db_plies() {
 outbox_unsent() {
 	e2e_ashes outbox list --db "$E2E_DIR/ashes.db" |
 		awk '$2 == "pending" || $2 == "failed"'
+}
+
+# mail_attachment MAIL OUT: the mail's application/gzip attachment (an
+# archive mail's game-N.tar.gz) into OUT; 1 if it has none.
+mail_attachment() {
+	python3 - "$1" "$2" <<'EOF'
+import email, sys
+from email import policy
+m = email.message_from_binary_file(open(sys.argv[1], "rb"), policy=policy.default)
+for part in m.walk():
+    if part.get_content_type() == "application/gzip":
+        open(sys.argv[2], "wb").write(part.get_payload(decode=True))
+        sys.exit(0)
+sys.exit(1)
+EOF
 }
 
 # How many mails of WHO carry Message-ID ID (the whole header line).

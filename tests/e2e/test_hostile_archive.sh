@@ -32,20 +32,6 @@ h_players alice bob mallory
 # The daemon signs its archives' MANIFEST: its key, made as ashes(1) says.
 e2e_daemon_key
 
-# attachment MAIL OUT: the mail's application/gzip attachment into OUT.
-attachment() {
-	python3 - "$1" "$2" <<'EOF'
-import email, sys
-from email import policy
-m = email.message_from_binary_file(open(sys.argv[1], "rb"), policy=policy.default)
-for part in m.walk():
-    if part.get_content_type() == "application/gzip":
-        open(sys.argv[2], "wb").write(part.get_payload(decode=True))
-        sys.exit(0)
-sys.exit(1)
-EOF
-}
-
 # ---- a game of alice and bob, with a note while it runs ----------------
 game_new alice bob 3 pgpmime
 G=$G_GAME
@@ -123,7 +109,7 @@ t_has "site: the page gives the command with the club's key" \
 nm=$(mail_count mallory)
 player_send mallory pgpmime "archive" "archive $G"
 f=$(raw_wait mallory "application/gzip" 60 "$nm") || e2e_fail "mallory got no archive mail"
-attachment "$f" pub.tar.gz || e2e_fail "the archive mail has no attachment"
+mail_attachment "$f" pub.tar.gz || e2e_fail "the archive mail has no attachment"
 t_has "archive mail: gives the command with the club's full fingerprint" \
 	"ashes archive verify game-$G.tar.gz --daemon-key $dfpr" "$(e2e_digest "$f")"
 t_has "archive mail: says it is the public copy" "this is its public copy" \
@@ -151,7 +137,7 @@ t_has "public copy: the last line" \
 na=$(mail_count alice)
 player_send alice pgpmime "archive" "archive $G"
 f=$(raw_wait alice "application/gzip" 60 "$na") || e2e_fail "alice got no archive mail"
-attachment "$f" own.tar.gz || e2e_fail "alice's archive mail has no attachment"
+mail_attachment "$f" own.tar.gz || e2e_fail "alice's archive mail has no attachment"
 t_hasnt "archive mail to a player: not the public copy" "this is its public copy" \
 	"$(e2e_digest "$f")"
 mkdir own && tar xzf own.tar.gz -C own
