@@ -43,6 +43,8 @@ libashes_store_a_SOURCES += src/store/store_limits.h src/store/store_limits.c
 # Conditional moves (sql/013): the players' trees, the plies from them.
 libashes_store_a_SOURCES += src/store/store_conditional.h \
 	src/store/store_conditional.c
+# A player's private notes on a game, and rematches.
+libashes_store_a_SOURCES += src/store/store_note.h src/store/store_note.c
 # The archive's part (src/archive): a game's mails, deleting a game.
 libashes_store_a_SOURCES += src/store/store_prune.h src/store/store_prune.c
 nodist_libashes_store_a_SOURCES = src/store/store_sql_embedded.c
