@@ -10,14 +10,12 @@ void store_game_message_clear(void *msg)
 	free(((struct store_game_message *)msg)->text);
 }
 
-int store_game_message_add(struct store *store, int64_t game_id, int ply,
+int store_game_text_insert(struct store *store, const char *sql,
+			   const char *doing, int64_t game_id, int ply,
 			   int64_t player_id, const char *text,
 			   int64_t inbound_id, int64_t now, int64_t *id_r,
 			   const char **error_r)
 {
-	static const char sql[] =
-		"INSERT INTO game_messages (game_id, ply, player_id, text, "
-		"inbound_id, created) VALUES (?1, ?2, ?3, ?4, ?5, ?6)";
 	sqlite3_stmt *st;
 	size_t len = text != NULL ? strlen(text) : 0;
 
@@ -36,11 +34,25 @@ int store_game_message_add(struct store *store, int64_t game_id, int ply,
 	sqlite3_bind_text(st, 4, text, (int)len, SQLITE_TRANSIENT);
 	store_bind_id(st, 5, inbound_id);
 	sqlite3_bind_int64(st, 6, now);
-	if (store_run(store, st, "archiving a note", error_r) < 0)
+	if (store_run(store, st, doing, error_r) < 0)
 		return -1;
 	if (id_r != NULL)
 		*id_r = sqlite3_last_insert_rowid(store->db);
 	return 0;
+}
+
+int store_game_message_add(struct store *store, int64_t game_id, int ply,
+			   int64_t player_id, const char *text,
+			   int64_t inbound_id, int64_t now, int64_t *id_r,
+			   const char **error_r)
+{
+	static const char sql[] =
+		"INSERT INTO game_messages (game_id, ply, player_id, text, "
+		"inbound_id, created) VALUES (?1, ?2, ?3, ?4, ?5, ?6)";
+
+	return store_game_text_insert(store, sql, "archiving a note", game_id,
+				      ply, player_id, text, inbound_id, now,
+				      id_r, error_r);
 }
 
 void store_game_message_read(sqlite3_stmt *st, void *elem)

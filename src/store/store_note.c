@@ -14,29 +14,10 @@ int store_game_note_add(struct store *store, int64_t game_id, int ply,
 	static const char sql[] =
 		"INSERT INTO game_notes (game_id, ply, player_id, text, "
 		"inbound_id, created) VALUES (?1, ?2, ?3, ?4, ?5, ?6)";
-	sqlite3_stmt *st;
-	size_t len = text != NULL ? strlen(text) : 0;
 
-	store_ok(store);
-	if (len == 0 || len > STORE_MESSAGE_MAX)
-		return store_fail(store, error_r, STORE_ERROR_USAGE,
-				  "a note holds 1 to %d bytes, not %zu",
-				  STORE_MESSAGE_MAX, len);
-	if (ply < 0 || player_id == 0)
-		return store_fail(store, error_r, STORE_ERROR_USAGE,
-				  "a note needs a player and a ply");
-	st = store_stmt_bind(store, sql, error_r, STORE_INT(game_id),
-			     STORE_INT(ply), STORE_INT(player_id),
-			     STORE_TEXT(text), STORE_INT(inbound_id),
-			     STORE_INT(now));
-	if (st == NULL)
-		return -1;
-	store_bind_id(st, 5, inbound_id);
-	if (store_run(store, st, "keeping a note", error_r) < 0)
-		return -1;
-	if (id_r != NULL)
-		*id_r = sqlite3_last_insert_rowid(store->db);
-	return 0;
+	return store_game_text_insert(store, sql, "keeping a note", game_id,
+				      ply, player_id, text, inbound_id, now,
+				      id_r, error_r);
 }
 
 int store_game_notes(struct store *store, int64_t game_id,

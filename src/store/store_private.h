@@ -234,6 +234,15 @@ int64_t store_col_int64(sqlite3_stmt *st, int i);
 /* One row of game_messages or game_notes (id, game_id, ply, player_id,
  * text, inbound_id, created) into a struct store_game_message: the
  * read_row of store_rows() for both. */
+/* One row of a game's texts (game_messages, game_notes): sql inserts
+ * (game_id, ply, player_id, text, inbound_id, created) as ?1..?6; the
+ * text's bounds are checked first.  0 (the row's id in *id_r, may be
+ * NULL) or -1 (*error_r). */
+int store_game_text_insert(struct store *store, const char *sql,
+			   const char *doing, int64_t game_id, int ply,
+			   int64_t player_id, const char *text,
+			   int64_t inbound_id, int64_t now, int64_t *id_r,
+			   const char **error_r);
 void store_game_message_read(sqlite3_stmt *st, void *elem);
 
 /* Normalise an OpenPGP fingerprint (spaces dropped, upper-case) into out
