@@ -18,7 +18,7 @@
 #define CONFIG_DURATION_MAX (3650 * CONFIG_DAY)
 
 /* Room for every key of the table (checked where the table is). */
-#define CONFIG_KEYS_MAX 112
+#define CONFIG_KEYS_MAX 192
 
 enum config_key_type {
 	KT_STRING,   /* char *, empty value = unset (NULL) */

@@ -8,7 +8,8 @@ noinst_LIBRARIES += libashes_config.a
 # The file read, its keys, values and checks, the clubs and the bot.
 libashes_config_a_SOURCES = src/config/club_config.h \
 	src/config/config_private.h src/config/config_read.c \
-	src/config/config_keys.c src/config/config_values.c \
+	src/config/config_keys.c src/config/config_table.c \
+	src/config/config_values.c \
 	src/config/config_check.c src/config/config_clubs.c src/config/config_bot.c
 # The logger, and the config mapped onto the layers' settings.
 libashes_config_a_SOURCES += src/config/log.c src/config/log.h \
