@@ -7,7 +7,8 @@ STORE_SQL_FILES = sql/001-initial.sql sql/002-hostile-mail.sql \
 	sql/007-outbox-image-type.sql sql/008-clocks.sql \
 	sql/009-clubs.sql sql/010-bot.sql sql/011-key-proofs.sql \
 	sql/012-ply-records.sql sql/013-conditional-moves.sql sql/014-summary.sql \
-	sql/015-notes-rematch.sql sql/016-analysis.sql
+	sql/015-notes-rematch.sql sql/016-analysis.sql \
+	sql/017-league-members-key-first.sql
 nobase_dist_pkgdata_DATA += $(STORE_SQL_FILES)
 
 noinst_LIBRARIES += libashes_store.a
