@@ -81,6 +81,14 @@ tests_store_test_store_settings_LDADD = $(STORE_TEST_LDADD)
 tests_store_test_store_clock_LDADD = $(STORE_TEST_LDADD)
 tests_store_test_store_club_LDADD = $(STORE_TEST_LDADD)
 tests_store_test_store_rating_LDADD = $(STORE_TEST_LDADD)
+# test_store_upgrade: a database of every earlier schema version, filled
+# by the rules of upgrade_rules.h (a new migration adds its own there),
+# upgraded, checked and played on through the service.
+check_PROGRAMS += tests/store/test_store_upgrade
+TESTS += tests/store/test_store_upgrade
+tests_store_test_store_upgrade_SOURCES = tests/store/test_store_upgrade.c \
+	tests/store/upgrade_rules.h
+tests_store_test_store_upgrade_LDADD = $(server_test_ldadd)
 
 # bench_store: one-move-mail transactions/s through the store alone, with
 # 1,000 active games and again with 100,000 finished games.
