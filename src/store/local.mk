@@ -10,6 +10,8 @@ STORE_SQL_FILES = sql/001-initial.sql sql/002-hostile-mail.sql \
 	sql/015-notes-rematch.sql sql/016-analysis.sql \
 	sql/017-league-members-key-first.sql
 nobase_dist_pkgdata_DATA += $(STORE_SQL_FILES)
+# How to write a migration, and the rules of its rows a test needs.
+EXTRA_DIST += sql/README
 
 noinst_LIBRARIES += libashes_store.a
 libashes_store_a_CPPFLAGS = $(AM_CPPFLAGS) $(SQLITE_CFLAGS)
