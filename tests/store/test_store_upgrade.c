@@ -138,7 +138,7 @@ static void make_old(const char *path, int v, struct tables *t)
 	o.no_migrate = true;
 	o.synchronous_normal = true;
 	s = test_open_at(path, &o);
-	ck_assert_int_eq(store_migrate(s, v, &err), 0);
+	ck_assert_msg(store_migrate(s, v, &err) == 0, "%s", err);
 	store_close(&s);
 	db = raw_open(path);
 	ck_assert_int_eq(sqlite3_exec(db, "PRAGMA synchronous = NORMAL", NULL,

@@ -224,6 +224,24 @@ static const struct upgrade_rule upgrade_rules[] = {
 	  "  'refused: too_big (mail of 40000000 bytes)')",
 	  "SELECT raw_truncated = 1 AND outcome LIKE 'refused: too_big%'"
 	  " AND duplicate_of IS NULL FROM inbound WHERE id = 17" },
+	/* a revocation certificate, a mail that broke a rule of the store,
+	 * one whose handling crashed (its attempts are below) */
+	{ "inbound", 2, 0,
+	  "INSERT INTO inbound (id, message_id, sha256, raw, received, source,"
+	  " sender_address, sender_fingerprint, player_id, outcome)"
+	  " WITH m(id, addr, fpr, player, outcome) AS (VALUES"
+	  " (25, 'dave@example.com', NULL, NULL, 'key revoked (1)'),"
+	  " (26, 'bob@example.net', '" U_BOB_FP "', 2,"
+	  "  'failed: a note longer than the store takes'),"
+	  " (27, 'carol@example.com', '" U_CAROL_FP "', 3, 'handling'))"
+	  " SELECT id, printf('m%d@client.test', id), printf('%064x', id),"
+	  " CAST(printf('Message-ID: <m%d@client.test>\nFrom: %s\n\n', id,"
+	  " addr) AS BLOB), 1767002700 + id, 'INBOX', addr, fpr, player,"
+	  " outcome FROM m",
+	  "SELECT (SELECT group_concat(outcome, '|') FROM (SELECT outcome FROM"
+	  " inbound WHERE id BETWEEN 25 AND 27 ORDER BY id)) ="
+	  " 'key revoked (1)|failed: a note longer than the store takes|"
+	  "handling'" },
 	{ "address_claims", 2, 0,
 	  "INSERT INTO address_claims (player_id, address, code, created)"
 	  " VALUES (3, 'carol@work.example', 'k7Q2mZ9x', 1767002800)",
@@ -231,10 +249,10 @@ static const struct upgrade_rule upgrade_rules[] = {
 	  " address_claims WHERE player_id = 3" },
 	{ "mail_attempts", 2, 0,
 	  "INSERT INTO mail_attempts (source, uidvalidity, uid, attempts,"
-	  " last_error, updated) VALUES ('INBOX', 1234567, 18, 2,"
+	  " last_error, updated) VALUES ('INBOX', 1234567, 27, 2,"
 	  " 'crashed while handling', 1767002900)",
 	  "SELECT attempts = 2 AND last_error = 'crashed while handling' FROM"
-	  " mail_attempts WHERE source = 'INBOX' AND uid = 18" },
+	  " mail_attempts WHERE source = 'INBOX' AND uid = 27" },
 
 	/* ---- 003: the typed envelope, its picture still untyped (007
 	 * typed it) ---- */
