@@ -84,10 +84,12 @@ static void rule_check(sqlite3 *db, const struct upgrade_rule *r,
 		      r->check);
 }
 
-/* The tables of a database, by name (not SQLite's own). */
+/* The tables of a database, by name (not SQLite's own), and their row
+ * counts. */
+#define TABLES_MAX 128
 struct tables {
-	char name[64][64];
-	long long rows[64];
+	char name[TABLES_MAX][64];
+	long long rows[TABLES_MAX];
 	size_t n;
 };
 
@@ -103,7 +105,7 @@ static void tables_of(sqlite3 *db, struct tables *t)
 	while (sqlite3_step(q) == SQLITE_ROW) {
 		char sql[128];
 
-		ck_assert_uint_lt(t->n, 64);
+		ck_assert_uint_lt(t->n, TABLES_MAX);
 		snprintf(t->name[t->n], sizeof(t->name[0]), "%s",
 			 sqlite3_column_text(q, 0));
 		snprintf(sql, sizeof(sql), "SELECT count(*) FROM \"%s\"",
