@@ -12,7 +12,7 @@
  * the opponent's conditional moves) and a resignation, stored as the
  * service stores them.  Also: every table of the latest schema has a
  * rule, and every WITHOUT ROWID table declares its key columns first
- * (sql/017 says why). */
+ * (sql/NNN-league-members-key-first.sql says why). */
 /* The two harnesses, the service's and the store's, each name a global
  * what the other names a local (st, err): harmless here. */
 #pragma GCC diagnostic push
@@ -371,7 +371,8 @@ START_TEST(test_every_table_has_a_rule)
 END_TEST
 
 /* A WITHOUT ROWID table stores its key columns first; declared anywhere
- * else, SQLite 3.40's integrity_check misreads them as NULL (sql/017).
+ * else, SQLite 3.40's integrity_check misreads them as NULL
+ * (sql/NNN-league-members-key-first.sql).
  * So every such table declares them first, in the key's order. */
 START_TEST(test_without_rowid_keys_first)
 {
