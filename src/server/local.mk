@@ -40,6 +40,10 @@ libashes_server_a_SOURCES += src/server/clock.h src/server/clock.c \
 libashes_server_a_SOURCES += src/server/rating.h src/server/rating.c \
 	src/server/ladder.h src/server/ladder.c src/server/league.h \
 	src/server/league.c src/server/club.c src/server/club_ladder.c
+# The events (tournament.h): the log's replay, the standings, and the
+# pairings of each format (swiss.h, roundrobin.h, knockout.h); pure.
+libashes_server_a_SOURCES += src/server/tournament.h \
+	src/server/tournament.c src/server/standings.c
 libashes_server_a_SOURCES += src/server/club_result.c \
 	src/server/club_timer.c src/server/club_league.c \
 	src/server/club_league_view.c src/server/admin_club.c
