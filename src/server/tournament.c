@@ -27,6 +27,7 @@ static const char *const error_names[] = {
 	[TOURNAMENT_ERR_WRONG_PLAYERS] = "wrong_players",
 	[TOURNAMENT_ERR_DUPLICATE_RESULT] = "duplicate_result",
 	[TOURNAMENT_ERR_NO_ROOM] = "no_room",
+	[TOURNAMENT_ERR_TOO_FEW] = "too_few",
 };
 
 static const char *const format_names[] = {

@@ -214,6 +214,7 @@ enum tournament_error {
 	TOURNAMENT_ERR_WRONG_PLAYERS, /* game: a result naming others */
 	TOURNAMENT_ERR_DUPLICATE_RESULT, /* game: a second RESULT */
 	TOURNAMENT_ERR_NO_ROOM,       /* value: needed, max: the room */
+	TOURNAMENT_ERR_TOO_FEW,       /* value: players to pair, min */
 };
 
 struct tournament_fault {
