@@ -406,7 +406,7 @@ static void rank_players(struct swiss *sw)
 }
 
 int swiss_pair(const struct swiss_player *players, size_t n,
-	       const bool *met, size_t max_steps, struct swiss_pair *pairs_r,
+	       const bool *met, size_t max_steps, struct tournament_pair *pairs_r,
 	       size_t *npairs_r, ptrdiff_t *bye_r,
 	       struct swiss_report *report_r, struct tournament_fault *fault_r)
 {
@@ -515,7 +515,7 @@ void swiss_players_of(const struct tournament_state *s,
 }
 
 int swiss_pair_next(const struct tournament_state *s, size_t max_steps,
-		    struct swiss_pair *pairs_r, size_t *npairs_r,
+		    struct tournament_pair *pairs_r, size_t *npairs_r,
 		    ptrdiff_t *bye_r, struct swiss_report *report_r,
 		    struct tournament_fault *fault_r)
 {

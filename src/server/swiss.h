@@ -77,11 +77,6 @@ struct swiss_player {
 	bool active;      /* false: withdrawn, not paired */
 };
 
-/* A game of the round: indices into the players. */
-struct swiss_pair {
-	size_t white, black;
-};
-
 struct swiss_report {
 	int level;        /* 0..SWISS_LEVELS - 1, as in the header */
 	size_t steps;     /* candidates tried by the search */
@@ -97,7 +92,7 @@ struct swiss_report {
  * NULL): more than TOURNAMENT_MAX_PLAYERS (TOO_MANY), fewer than 2
  * active (TOO_FEW). */
 int swiss_pair(const struct swiss_player *players, size_t n,
-	       const bool *met, size_t max_steps, struct swiss_pair *pairs_r,
+	       const bool *met, size_t max_steps, struct tournament_pair *pairs_r,
 	       size_t *npairs_r, ptrdiff_t *bye_r,
 	       struct swiss_report *report_r,
 	       struct tournament_fault *fault_r);
@@ -111,7 +106,7 @@ void swiss_players_of(const struct tournament_state *state,
  * swiss_pair.  The service records a PAIRING for each pair (round
  * state->rounds_paired + 1) and a BYE. */
 int swiss_pair_next(const struct tournament_state *state, size_t max_steps,
-		    struct swiss_pair *pairs_r, size_t *npairs_r,
+		    struct tournament_pair *pairs_r, size_t *npairs_r,
 		    ptrdiff_t *bye_r, struct swiss_report *report_r,
 		    struct tournament_fault *fault_r);
 

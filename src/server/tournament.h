@@ -171,6 +171,12 @@ struct tournament_game {
 	bool counts;
 };
 
+/* A game to pair (the pairing modules' output): indices into the
+ * players. */
+struct tournament_pair {
+	size_t white, black;
+};
+
 struct tournament_bye {
 	int round;
 	size_t player;

@@ -152,7 +152,7 @@ START_TEST(test_first_round)
 {
 	struct swiss_player pl[9];
 	bool met[81] = { false };
-	struct swiss_pair p[4];
+	struct tournament_pair p[4];
 	struct swiss_report rep;
 	size_t np;
 	ptrdiff_t bye;
@@ -186,7 +186,7 @@ START_TEST(test_groups_and_floats)
 {
 	struct swiss_player pl[6];
 	bool met[36] = { false };
-	struct swiss_pair p[3];
+	struct tournament_pair p[3];
 	size_t np;
 	ptrdiff_t bye;
 
@@ -229,7 +229,7 @@ START_TEST(test_bye_and_refusals)
 {
 	struct swiss_player pl[5];
 	bool met[25] = { false };
-	struct swiss_pair p[2];
+	struct tournament_pair p[2];
 	struct swiss_report rep;
 	struct tournament_fault f;
 	size_t np;
@@ -280,7 +280,7 @@ struct totals {
 
 /* Check one round's pairing against the rules and the brute force. */
 static void check_round(const struct tournament_state *s,
-			const struct swiss_pair *p, size_t np, ptrdiff_t bye,
+			const struct tournament_pair *p, size_t np, ptrdiff_t bye,
 			const struct swiss_report *rep, struct totals *t)
 {
 	struct swiss_player pl[MAXP];
@@ -338,7 +338,7 @@ static void run_event(size_t n, int rounds, uint64_t seed, struct totals *t)
 	struct tournament_rules rules;
 	struct event_log log = { 0 };
 	struct tournament_state *s;
-	struct swiss_pair p[MAXP], q[MAXP];
+	struct tournament_pair p[MAXP], q[MAXP];
 	struct swiss_report rep, rep1;
 	size_t np, nq, i;
 	ptrdiff_t bye, bye1;
