@@ -45,7 +45,7 @@ libashes_server_a_SOURCES += src/server/rating.h src/server/rating.c \
 libashes_server_a_SOURCES += src/server/tournament.h \
 	src/server/tournament.c src/server/standings.c \
 	src/server/swiss.h src/server/swiss.c src/server/roundrobin.h \
-	src/server/roundrobin.c
+	src/server/roundrobin.c src/server/knockout.h src/server/knockout.c
 libashes_server_a_SOURCES += src/server/club_result.c \
 	src/server/club_timer.c src/server/club_league.c \
 	src/server/club_league_view.c src/server/admin_club.c
@@ -91,7 +91,8 @@ server_unit_tests = tests/server/test_command \
 	tests/server/test_first_mails \
 	tests/server/test_clock tests/server/test_rating \
 	tests/server/test_ladder tests/server/test_league \
-	tests/server/test_swiss tests/server/test_roundrobin
+	tests/server/test_swiss tests/server/test_roundrobin \
+	tests/server/test_knockout
 check_PROGRAMS += $(server_unit_tests)
 TESTS += $(server_unit_tests)
 EXTRA_DIST += tests/server/server_test.h tests/server/command_test.h \
@@ -117,6 +118,7 @@ tests_server_test_league_LDADD = $(server_util_ldadd)
 EXTRA_DIST += tests/server/event_test.h
 tests_server_test_swiss_LDADD = $(server_util_ldadd)
 tests_server_test_roundrobin_LDADD = $(server_util_ldadd)
+tests_server_test_knockout_LDADD = $(server_util_ldadd)
 
 # Templates of the service's mails and of the command grammar (also
 # included by `ashes help`).

@@ -465,13 +465,15 @@ static ptrdiff_t find_game(const struct tournament_state *s,
 
 /* Refuse a game id twice and a player twice in a round; *order_r: the
  * games' indices by game id (the caller frees it). */
-static int replay_check(struct replay *rp, size_t **order_r,
+static int replay_check(struct replay *rp, bool knockout, size_t **order_r,
 			struct tournament_fault *f)
 {
 	struct tournament_state *s = rp->s;
-	size_t np = s->nplayers, i, k, p, entry;
+	size_t np = s->nplayers, i, k, p, with, entry, *cell;
 	size_t *order = xzalloc((s->ngames + 1) * sizeof(*order));
-	bool *seen = xzalloc(((size_t)s->rounds_paired + 1) * (np + 1));
+	/* by round and player: 1 + the opponent, np + 1 a bye, 0 nothing */
+	size_t *seen = xzalloc(((size_t)s->rounds_paired + 1) * (np + 1) *
+			       sizeof(*seen));
 	int round, ret = -1;
 
 	*order_r = order;
@@ -484,27 +486,32 @@ static int replay_check(struct replay *rp, size_t **order_r,
 				   s->games[k].game, rp->game_entry[k]);
 			goto out;
 		}
-	/* every game's two players and every bye's player, once a round */
+	/* every game's two players and every bye's player, once a round;
+	 * a knockout match's games are all of its round */
 	for (i = 0; i < 2 * s->ngames + s->nbyes; i++) {
 		if (i < 2 * s->ngames) {
 			k = i / 2;
 			round = s->games[k].round;
 			p = i % 2 == 0 ? s->games[k].white : s->games[k].black;
+			with = 1 + (i % 2 == 0 ? s->games[k].black :
+				    s->games[k].white);
 			entry = rp->game_entry[k];
 		} else {
 			k = i - 2 * s->ngames;
 			round = s->byes[k].round;
 			p = s->byes[k].player;
+			with = np + 1;
 			entry = rp->bye_entry[k];
 		}
-		if (seen[(size_t)round * np + p]) {
+		cell = &seen[(size_t)round * np + p];
+		if (*cell != 0 && !(knockout && *cell == with && with <= np)) {
 			fault(f, TOURNAMENT_ERR_TWICE_IN_ROUND,
 			      s->players[p].player, entry);
 			if (f != NULL)
 				f->min = round;
 			goto out;
 		}
-		seen[(size_t)round * np + p] = true;
+		*cell = with;
 	}
 	ret = 0;
 out:
@@ -707,7 +714,8 @@ int tournament_replay(const struct tournament_entry *entries, size_t n,
 	rp.bye_entry = xzalloc((n + 1) * sizeof(*rp.bye_entry));
 	if (replay_entrants(&rp, fault_r) < 0 ||
 	    replay_pairings(&rp, fault_r) < 0 ||
-	    replay_check(&rp, &order, fault_r) < 0 ||
+	    replay_check(&rp, rules->format == TOURNAMENT_KNOCKOUT, &order,
+			 fault_r) < 0 ||
 	    replay_results(&rp, order, fault_r) < 0)
 		goto out;
 	/* the order of the state: games by round and id, byes by round */

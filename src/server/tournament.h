@@ -270,7 +270,8 @@ int tournament_rules_check(const struct tournament_rules *rules,
  * malformed entry (BAD_ENTRY), a JOIN of an entrant (ALREADY_ENTERED),
  * a LEAVE, WITHDRAW, PAIRING or BYE of a non-entrant (NOT_ENTERED), a
  * pairing with oneself (SELF), a player paired or given a bye twice in
- * a round (TWICE_IN_ROUND), a game id paired twice (DUPLICATE_GAME), a
+ * a round (TWICE_IN_ROUND; in a knockout a match's games are all of its
+ * round: twice against the same opponent is allowed), a game id paired twice (DUPLICATE_GAME), a
  * result of no pairing (UNKNOWN_GAME), naming other players
  * (WRONG_PLAYERS) or a second RESULT (DUPLICATE_RESULT); more than
  * TOURNAMENT_MAX_ENTRIES entries or TOURNAMENT_MAX_PLAYERS entrants
