@@ -92,7 +92,7 @@ server_unit_tests = tests/server/test_command \
 	tests/server/test_clock tests/server/test_rating \
 	tests/server/test_ladder tests/server/test_league \
 	tests/server/test_swiss tests/server/test_roundrobin \
-	tests/server/test_knockout
+	tests/server/test_knockout tests/server/test_standings
 check_PROGRAMS += $(server_unit_tests)
 TESTS += $(server_unit_tests)
 EXTRA_DIST += tests/server/server_test.h tests/server/command_test.h \
@@ -119,6 +119,9 @@ EXTRA_DIST += tests/server/event_test.h
 tests_server_test_swiss_LDADD = $(server_util_ldadd)
 tests_server_test_roundrobin_LDADD = $(server_util_ldadd)
 tests_server_test_knockout_LDADD = $(server_util_ldadd)
+tests_server_test_standings_SOURCES = tests/server/test_standings.c \
+	tests/server/standings_random.c tests/server/event_test.h
+tests_server_test_standings_LDADD = $(server_util_ldadd)
 
 # Templates of the service's mails and of the command grammar (also
 # included by `ashes help`).

@@ -99,4 +99,7 @@ replay_ok(const struct event_log *log, const struct tournament_rules *rules)
 	return s;
 }
 
+/* test_standings's random events (standings_random.c). */
+const TTest *standings_random_test(void);
+
 #endif
