@@ -35,8 +35,9 @@
  *   6. pairs may meet again (a field too small for the rounds).
  * So, exactly: no pair meets twice whenever any pairing of the round
  * without a repeat exists, and colours stay within one whenever a
- * repeat-free pairing with them and a first bye exists.  Within one
- * colour difference nobody plays three games in a row with one colour.
+ * repeat-free pairing with them and a first bye exists.  A player whose
+ * difference stayed within one never played three games in a row with
+ * one colour (byes have none).
  *
  * The search: at each level, for each possible bye (lowest-ranked
  * first), a depth-first search in the order of preference.  It stops

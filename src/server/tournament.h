@@ -10,9 +10,10 @@
  * form); the service replays them (tournament_replay), ranks the result
  * (tournament_standings) and pairs the next round from it.  Positions are
  * never stored: they are always replayed, so the same log always gives
- * the same standings, and so does any order of it that keeps each
- * player's JOIN/LEAVE entries in their order and each game's RESULT after
- * its PAIRING.
+ * the same standings, and so does any order of it that keeps the JOIN,
+ * LEAVE and WITHDRAW entries in their order and each game's
+ * ADJUDICATIONs in theirs (`at` is kept for the archive and never
+ * read).
  *
  * Points are counted in half points so that every sum is whole: a win 2,
  * a draw 1 (Ashes has draws: both players stuck, both eliminated, an
@@ -119,7 +120,7 @@ enum tournament_outcome {
  * the others are 0.  Players and games are ids > 0. */
 struct tournament_entry {
 	enum tournament_entry_kind kind;
-	int64_t at;       /* epoch seconds (kept, never used to order) */
+	int64_t at;       /* epoch seconds (kept, never read here) */
 	int round;        /* 1.. (JOIN 0; LEAVE, WITHDRAW 0..) */
 	int64_t player;   /* JOIN, LEAVE, WITHDRAW, BYE: the player;
 			   * PAIRING, RESULT, ADJUDICATION: White */
