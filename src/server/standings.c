@@ -22,77 +22,113 @@ static int game_score(const struct tournament_game *g, size_t p)
 	return 0; /* a forfeit of both */
 }
 
-/* The tie-break t of player p that does not depend on who else is tied
- * (all but direct). */
-static int64_t tiebreak_value(const struct tournament_state *s,
-			      enum tournament_tiebreak t, size_t p)
+/* The tie-breaks that do not depend on who else is tied, for every
+ * player, from one pass over the games. */
+struct values {
+	int64_t *buchholz, *lowest, *sonneborn_berger;
+	bool *met_any;
+};
+
+static void values_compute(const struct tournament_state *s,
+			   struct values *v)
 {
 	const struct tournament_game *g;
-	int64_t sum = 0, lowest = INT64_MAX, opp;
-	size_t i, o;
-	bool any = false;
+	size_t n = s->nplayers, i, k, p, o;
+	int64_t opp;
 
+	v->buchholz = xzalloc((n + 1) * sizeof(int64_t));
+	v->lowest = xzalloc((n + 1) * sizeof(int64_t));
+	v->sonneborn_berger = xzalloc((n + 1) * sizeof(int64_t));
+	v->met_any = xzalloc(n + 1);
+	for (i = 0; i < s->ngames; i++) {
+		g = &s->games[i];
+		if (!g->counts)
+			continue;
+		for (k = 0; k < 2; k++) {
+			p = k == 0 ? g->white : g->black;
+			o = k == 0 ? g->black : g->white;
+			opp = s->players[o].points;
+			v->buchholz[p] += opp;
+			v->sonneborn_berger[p] += (int64_t)game_score(g, p) * opp;
+			if (!v->met_any[p] || opp < v->lowest[p])
+				v->lowest[p] = opp;
+			v->met_any[p] = true;
+		}
+	}
+}
+
+static void values_free(struct values *v)
+{
+	free(v->buchholz);
+	free(v->lowest);
+	free(v->sonneborn_berger);
+	free(v->met_any);
+}
+
+/* Player p's tie-break t (direct: 0, computed by the group). */
+static int64_t tiebreak_value(const struct tournament_state *s,
+			      const struct values *v,
+			      enum tournament_tiebreak t, size_t p)
+{
 	switch (t) {
+	case TOURNAMENT_TB_BUCHHOLZ:
+		return v->buchholz[p];
+	case TOURNAMENT_TB_BUCHHOLZ_CUT1:
+		return v->buchholz[p] - (v->met_any[p] ? v->lowest[p] : 0);
+	case TOURNAMENT_TB_SONNEBORN_BERGER:
+		return v->sonneborn_berger[p];
 	case TOURNAMENT_TB_WINS:
 		return s->players[p].wins;
 	case TOURNAMENT_TB_RATING:
 		return s->players[p].rating;
 	case TOURNAMENT_TB_DIRECT:
-		return 0;
-	case TOURNAMENT_TB_BUCHHOLZ:
-	case TOURNAMENT_TB_BUCHHOLZ_CUT1:
-	case TOURNAMENT_TB_SONNEBORN_BERGER:
 		break;
 	}
-	for (i = 0; i < s->ngames; i++) {
-		g = &s->games[i];
-		if (!g->counts || (g->white != p && g->black != p))
-			continue;
-		o = g->white == p ? g->black : g->white;
-		opp = s->players[o].points;
-		if (t == TOURNAMENT_TB_SONNEBORN_BERGER)
-			sum += (int64_t)game_score(g, p) * opp;
-		else
-			sum += opp;
-		if (opp < lowest)
-			lowest = opp;
-		any = true;
-	}
-	if (t == TOURNAMENT_TB_BUCHHOLZ_CUT1 && any)
-		sum -= lowest;
-	return sum;
+	return 0;
 }
 
 /* Direct encounter among the players of rows[0..n): into each row's
  * tiebreak[k] the points scored against the others, if every two of
- * them met in a game that counts; else 0 for all. */
+ * them met in a game that counts; else 0 for all.  slot: for every
+ * player -1 (and so again on return). */
 static void direct_values(const struct tournament_state *s,
-			  struct tournament_row *rows, size_t n, size_t k)
+			  struct tournament_row *rows, size_t n, size_t k,
+			  ptrdiff_t *slot)
 {
-	size_t np = s->nplayers, i, j;
-	bool *in = xzalloc(np + 1), *met = xzalloc(np * np + 1);
-	int64_t *points = xzalloc((np + 1) * sizeof(*points));
+	bool *met, all = true;
+	int64_t *points;
 	const struct tournament_game *g;
-	bool all = true;
+	size_t i, j;
+	ptrdiff_t a, b;
 
+	if (n < 2) {
+		for (i = 0; i < n; i++)
+			rows[i].tiebreak[k] = 0;
+		return;
+	}
+	met = xzalloc(n * n);
+	points = xzalloc(n * sizeof(*points));
 	for (i = 0; i < n; i++)
-		in[rows[i].player] = true;
+		slot[rows[i].player] = (ptrdiff_t)i;
 	for (i = 0; i < s->ngames; i++) {
 		g = &s->games[i];
-		if (!g->counts || !in[g->white] || !in[g->black])
+		a = slot[g->white];
+		b = slot[g->black];
+		if (!g->counts || a < 0 || b < 0)
 			continue;
-		met[g->white * np + g->black] = met[g->black * np + g->white] =
+		met[(size_t)a * n + (size_t)b] = met[(size_t)b * n + (size_t)a] =
 			true;
-		points[g->white] += game_score(g, g->white);
-		points[g->black] += game_score(g, g->black);
+		points[a] += game_score(g, g->white);
+		points[b] += game_score(g, g->black);
 	}
 	for (i = 0; i < n && all; i++)
 		for (j = i + 1; j < n && all; j++)
-			if (!met[rows[i].player * np + rows[j].player])
+			if (!met[i * n + j])
 				all = false;
-	for (i = 0; i < n; i++)
-		rows[i].tiebreak[k] = all ? points[rows[i].player] : 0;
-	free(in);
+	for (i = 0; i < n; i++) {
+		rows[i].tiebreak[k] = all ? points[i] : 0;
+		slot[rows[i].player] = -1;
+	}
 	free(met);
 	free(points);
 }
@@ -150,9 +186,14 @@ void tournament_standings(const struct tournament_state *s,
 			  struct tournament_row *rows)
 {
 	size_t n = 0, nt = rules->ntiebreaks, i, j, k, p;
+	ptrdiff_t *slot = xzalloc((s->nplayers + 1) * sizeof(*slot));
+	struct values v;
 
 	if (nt > TOURNAMENT_MAX_TIEBREAKS)
 		nt = TOURNAMENT_MAX_TIEBREAKS;
+	values_compute(s, &v);
+	for (p = 0; p < s->nplayers; p++)
+		slot[p] = -1;
 	memset(rows, 0, s->nplayers * sizeof(*rows));
 	for (p = 0; p < s->nplayers; p++) {
 		if (s->players[p].removed)
@@ -161,7 +202,7 @@ void tournament_standings(const struct tournament_state *s,
 		rows[n].points = s->players[p].points;
 		for (k = 0; k < nt; k++)
 			rows[n].tiebreak[k] =
-				tiebreak_value(s, rules->tiebreaks[k], p);
+				tiebreak_value(s, &v, rules->tiebreaks[k], p);
 		n++;
 	}
 	qsort(rows, n, sizeof(*rows), points_compare);
@@ -171,7 +212,7 @@ void tournament_standings(const struct tournament_state *s,
 			for (j = i + 1; j < n && tied(&rows[i], &rows[j], k); j++)
 				;
 			if (rules->tiebreaks[k] == TOURNAMENT_TB_DIRECT)
-				direct_values(s, &rows[i], j - i, k);
+				direct_values(s, &rows[i], j - i, k, slot);
 			sort_run(&rows[i], j - i, k);
 		}
 	}
@@ -181,4 +222,6 @@ void tournament_standings(const struct tournament_state *s,
 			rows[n++].player = p;
 	for (i = 0; i < n; i++)
 		rows[i].rank = (int)i + 1;
+	values_free(&v);
+	free(slot);
 }

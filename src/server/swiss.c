@@ -37,6 +37,7 @@ struct swiss {
 	bool *paired;      /* by position */
 	size_t *partner;   /* by position */
 	size_t steps, max_steps;
+	bool matched;      /* the matching test finished a level's work */
 	/* the matching test */
 	bool *adj;         /* r * r by position: allowed at the level */
 	size_t *verts;     /* the positions still to pair */
@@ -338,6 +339,7 @@ static bool pair_level(struct swiss *sw, ptrdiff_t *byes)
 		if (got == 1)
 			return true;
 		if (got < 0) {
+			sw->matched = true;
 			memset(sw->paired, 0, sw->r);
 			if (finish(sw))
 				return true;
@@ -461,7 +463,7 @@ int swiss_pair(const struct swiss_player *players, size_t n,
 	/* level 6 pairs anyone with anyone: it cannot fail */
 	report.level = lvl;
 	report.steps = sw.steps > sw.max_steps ? sw.max_steps : sw.steps;
-	report.matched = sw.steps > sw.max_steps;
+	report.matched = sw.matched;
 	for (i = 0; i < sw.r; i++) {
 		if ((ptrdiff_t)i == sw.bye || sw.partner[i] < i)
 			continue;
