@@ -272,6 +272,42 @@ START_TEST(test_bye_and_refusals)
 }
 END_TEST
 
+START_TEST(test_bound)
+{
+	struct swiss_player pl[40];
+	bool met[40 * 40] = { false };
+	struct tournament_pair p[20];
+	struct swiss_report rep;
+	size_t np, i, plus = 0;
+	ptrdiff_t bye;
+
+	/* 21 players due Black (+1) and 19 due White (-1), all on equal
+	 * points: within one, two of the 21 would have to meet, so level 0
+	 * has no pairing -- which the search learns only by trying every
+	 * way of pairing the others first.  It runs out of steps, the
+	 * matching test proves it, and level 1 pairs the round */
+	players_fresh(pl, 40);
+	for (i = 0; i < 40; i++) {
+		pl[i].colour_diff = i % 2 == 0 || i < 2 ? 1 : -1;
+		pl[i].last_colour = pl[i].colour_diff;
+		plus += pl[i].colour_diff > 0;
+	}
+	ck_assert_uint_eq(plus, 21);
+	ck_assert_int_eq(swiss_pair(pl, 40, met, 0, p, &np, &bye, &rep, NULL),
+			 0);
+	ck_assert(rep.matched);
+	ck_assert_uint_eq(rep.steps, SWISS_STEPS);
+	ck_assert_int_eq(rep.level, 1);
+	ck_assert_uint_eq(np, 20);
+	/* level 1 takes the first pairing of the order within two (S1's
+	 * first v S2's first...): some of those due Black get White */
+	for (i = 0, plus = 0; i < np; i++)
+		plus += pl[p[i].white].colour_diff > 0;
+	ck_assert_uint_ge(plus, 1);
+	ck_assert_uint_eq(p[0].white + p[0].black, 0 + 20);
+}
+END_TEST
+
 /* --- Seeded random events --- */
 
 struct totals {
@@ -404,4 +440,5 @@ START_TEST(test_random_events)
 END_TEST
 
 TEST_MAIN("swiss", "swiss", NULL, NULL, 60, test_first_round,
-	  test_groups_and_floats, test_bye_and_refusals, test_random_events)
+	  test_groups_and_floats, test_bye_and_refusals, test_bound,
+	  test_random_events)
