@@ -155,6 +155,93 @@ void store_close(struct store **store)
 
 /* ---- check ---------------------------------------------------------- */
 
+/* SQLite 3.40 (Debian 12's) checks the NOT NULL columns of a WITHOUT
+ * ROWID table whose PRIMARY KEY is not its first columns (league_members,
+ * for one) against the wrong stored column: PRAGMA integrity_check says
+ * "NULL value in T.C" for every row though no value is NULL, and can miss
+ * a real NULL.  So its NULL lines are set aside and the NOT NULL columns
+ * are checked here instead, one scan per table (and the PRAGMA may give
+ * up to 100000 lines, not its default 100, so that its false lines do
+ * not crowd out a real problem).  Appends a line per
+ * column holding NULLs to *text; the count of such values in *problems_r.
+ * -1 (SQLite's code in *rc_r) only when a query could not run. */
+static int check_not_null(struct store *s, struct buf *text,
+			  long *problems_r, int *rc_r)
+{
+	static const char cols_sql[] =
+		"SELECT t.name, c.name FROM sqlite_schema AS t, "
+		"pragma_table_info(t.name) AS c WHERE t.type = 'table' "
+		"AND t.name NOT LIKE 'sqlite\\_%' ESCAPE '\\' AND c.\"notnull\" "
+		"ORDER BY t.name, c.cid";
+	sqlite3_stmt *st = NULL;
+	struct buf sql = BUF_INIT;
+	char **tab = NULL, **col = NULL;
+	size_t n = 0, tcap = 0, ccap = 0, i, j, k;
+	int rc;
+
+	/* Every NOT NULL column, by table. */
+	rc = sqlite3_prepare_v2(s->db, cols_sql, -1, &st, NULL);
+	while (rc == SQLITE_OK && (rc = store_step(s, st)) == SQLITE_ROW) {
+		tab = store_array_grow(tab, sizeof(*tab), n, &tcap);
+		col = store_array_grow(col, sizeof(*col), n, &ccap);
+		tab[n] = xstrdup((const char *)sqlite3_column_text(st, 0));
+		col[n] = xstrdup((const char *)sqlite3_column_text(st, 1));
+		n++;
+		rc = SQLITE_OK;
+	}
+	sqlite3_finalize(st);
+	st = NULL;
+	if (rc == SQLITE_DONE)
+		rc = SQLITE_OK;
+	/* Per table [i, j): one scan counting each column's NULLs. */
+	for (i = 0; rc == SQLITE_OK && i < n; i = j) {
+		char *q;
+
+		for (j = i; j < n && strcmp(tab[j], tab[i]) == 0; j++)
+			;
+		buf_reset(&sql);
+		buf_puts(&sql, "SELECT");
+		for (k = i; k < j; k++) {
+			/* typeof: SQLite takes "C IS NULL" of a NOT NULL
+			 * column for false without looking. */
+			q = sqlite3_mprintf("%s coalesce(sum(typeof(\"%w\") = "
+					    "'null'), 0)", k > i ? "," : "",
+					    col[k]);
+			buf_puts(&sql, q);
+			sqlite3_free(q);
+		}
+		q = sqlite3_mprintf(" FROM \"%w\"", tab[i]);
+		buf_puts(&sql, q);
+		sqlite3_free(q);
+		rc = sqlite3_prepare_v2(s->db, buf_str(&sql), -1, &st, NULL);
+		if (rc == SQLITE_OK && (rc = store_step(s, st)) == SQLITE_ROW) {
+			rc = SQLITE_OK;
+			for (k = i; k < j; k++) {
+				int64_t nulls = sqlite3_column_int64(st,
+								     (int)(k - i));
+
+				if (nulls == 0)
+					continue;
+				*problems_r += (long)nulls;
+				buf_printf(text, "integrity: NULL value in "
+					   "%s.%s, %lld row(s)\n", tab[k],
+					   col[k], (long long)nulls);
+			}
+		}
+		sqlite3_finalize(st);
+		st = NULL;
+	}
+	for (i = 0; i < n; i++) {
+		free(tab[i]);
+		free(col[i]);
+	}
+	free(tab);
+	free(col);
+	buf_free(&sql);
+	*rc_r = rc;
+	return rc == SQLITE_OK ? 0 : -1;
+}
+
 int store_check(struct store *store, struct store_check_report **report_r,
 		const char **error_r)
 {
@@ -171,14 +258,17 @@ int store_check(struct store *store, struct store_check_report **report_r,
 	r->schema_version = v;
 	r->known_version = store->known_version;
 
-	rc = sqlite3_prepare_v2(store->db, "PRAGMA integrity_check", -1, &st,
-				NULL);
+	rc = sqlite3_prepare_v2(store->db, "PRAGMA integrity_check(100000)",
+				-1, &st, NULL);
 	if (rc != SQLITE_OK)
 		goto fail;
 	while ((rc = store_step(store, st)) == SQLITE_ROW) {
 		const char *line = (const char *)sqlite3_column_text(st, 0);
 
 		if (line != NULL && strcmp(line, "ok") == 0)
+			continue;
+		/* (NOT NULL: check_not_null's, below) */
+		if (line != NULL && strncmp(line, "NULL value in ", 14) == 0)
 			continue;
 		r->integrity_problems++;
 		buf_printf(&text, "integrity: %s\n", line ? line : "?");
@@ -187,6 +277,8 @@ int store_check(struct store *store, struct store_check_report **report_r,
 		goto fail;
 	sqlite3_finalize(st);
 	st = NULL;
+	if (check_not_null(store, &text, &r->integrity_problems, &rc) < 0)
+		goto fail;
 	rc = sqlite3_prepare_v2(store->db, "PRAGMA foreign_key_check", -1,
 				&st, NULL);
 	if (rc != SQLITE_OK)
