@@ -283,6 +283,21 @@ struct config_bot {
 	bool rated;
 };
 
+/* [status]: when `ashes status` says WARNING and when CRITICAL (the
+ * daemon's health, src/daemon/health.h); a threshold of 0 turns that
+ * check off.  Durations are ages, in milliseconds: the heartbeat (the
+ * loop's last turn), the last mailbox contact, the oldest unsent reply;
+ * counts are within window_ms back from now; disk_free is a floor. */
+struct config_status {
+	uint64_t heartbeat_warning_ms, heartbeat_critical_ms;
+	uint64_t mailbox_warning_ms, mailbox_critical_ms;
+	uint64_t unsent_warning_ms, unsent_critical_ms;
+	unsigned failed_warning, failed_critical;
+	unsigned quarantined_warning, quarantined_critical;
+	uint64_t disk_free_warning, disk_free_critical;
+	uint64_t window_ms;
+};
+
 struct config {
 	char *path; /* the file this came from (NULL: defaults only) */
 	struct config_imap imap;
@@ -298,6 +313,7 @@ struct config {
 	struct config_source source;
 	struct config_ratings ratings;
 	struct config_bot bot;
+	struct config_status status;
 	/* The [ladder NAME] and [league NAME] sections, in file order. */
 	struct config_ladder *ladders;
 	size_t nladders;

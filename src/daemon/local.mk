@@ -7,13 +7,14 @@ libashes_daemon_a_SOURCES = \
 	src/daemon/pidfile.c src/daemon/pidfile.h \
 	src/daemon/timing.c src/daemon/timing.h \
 	src/daemon/test_hooks.c src/daemon/test_hooks.h \
-	src/daemon/worker.c src/daemon/worker.h
+	src/daemon/worker.c src/daemon/worker.h \
+	src/daemon/health.c src/daemon/health.h
 
 sbin_PROGRAMS += ashesd
 ashesd_SOURCES = src/daemon/main.c src/daemon/loop.c \
 	src/daemon/loop_keys.c src/daemon/loop_private.h \
 	src/daemon/loop_batch.c src/daemon/loop_verify.c \
-	src/daemon/loop_timers.c \
+	src/daemon/loop_timers.c src/daemon/loop_health.c \
 	src/daemon/guard.c src/daemon/guard.h \
 	src/daemon/outbox.c src/daemon/outbox.h \
 	src/daemon/outbox_thread.c src/daemon/outbox_thread.h \

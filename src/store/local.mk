@@ -7,7 +7,8 @@ STORE_SQL_FILES = sql/001-initial.sql sql/002-hostile-mail.sql \
 	sql/007-outbox-image-type.sql sql/008-clocks.sql \
 	sql/009-clubs.sql sql/010-bot.sql sql/011-key-proofs.sql \
 	sql/012-ply-records.sql sql/013-conditional-moves.sql sql/014-summary.sql \
-	sql/015-notes-rematch.sql sql/016-analysis.sql
+	sql/015-notes-rematch.sql sql/016-analysis.sql \
+	sql/017-daemon-health.sql
 nobase_dist_pkgdata_DATA += $(STORE_SQL_FILES)
 
 noinst_LIBRARIES += libashes_store.a
@@ -45,6 +46,8 @@ libashes_store_a_SOURCES += src/store/store_conditional.h \
 	src/store/store_conditional.c
 # A player's private notes on a game, and rematches.
 libashes_store_a_SOURCES += src/store/store_note.h src/store/store_note.c
+# The daemon's health (sql/017): its row, and what `ashes status` counts.
+libashes_store_a_SOURCES += src/store/store_health.h src/store/store_health.c
 # The archive's part (src/archive): a game's mails, deleting a game.
 libashes_store_a_SOURCES += src/store/store_prune.h src/store/store_prune.c
 nodist_libashes_store_a_SOURCES = src/store/store_sql_embedded.c
@@ -64,7 +67,8 @@ store_tests = tests/store/test_store tests/store/test_store_game \
 	tests/store/test_store_schema tests/store/test_store_faults \
 	tests/store/test_store_undo tests/store/test_store_outbox \
 	tests/store/test_store_settings tests/store/test_store_clock \
-	tests/store/test_store_club tests/store/test_store_rating
+	tests/store/test_store_club tests/store/test_store_rating \
+	tests/store/test_store_health
 check_PROGRAMS += $(store_tests)
 TESTS += $(store_tests)
 EXTRA_DIST += tests/store/store_fixture.h tests/store/store_test.h
@@ -80,6 +84,7 @@ tests_store_test_store_settings_LDADD = $(STORE_TEST_LDADD)
 tests_store_test_store_clock_LDADD = $(STORE_TEST_LDADD)
 tests_store_test_store_club_LDADD = $(STORE_TEST_LDADD)
 tests_store_test_store_rating_LDADD = $(STORE_TEST_LDADD)
+tests_store_test_store_health_LDADD = $(STORE_TEST_LDADD)
 
 # bench_store: one-move-mail transactions/s through the store alone, with
 # 1,000 active games and again with 100,000 finished games.
