@@ -340,6 +340,10 @@ struct config_errors {
  * config_errors_free() in both cases. */
 int config_load(const char *path, const struct config_overrides *ov,
 		struct config *cfg, struct config_errors *errors);
+/* Every key at its built-in default, nothing checked: for a tool that
+ * reads one section and has no configuration file (`ashes status`).
+ * Free with config_free(). */
+void config_defaults_only(struct config *cfg);
 /* Same, from text in memory; name is used in messages. */
 int config_load_string(const char *name, const char *text,
 		       const struct config_overrides *ov,
