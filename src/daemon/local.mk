@@ -45,6 +45,11 @@ tests_daemon_test_ashesd_SOURCES = tests/daemon/test_ashesd.c tests/daemon/daemo
 tests_daemon_test_ashesd_LDADD = $(daemon_test_ldadd)
 tests_daemon_test_settings_LDADD = $(daemon_test_ldadd)
 EXTRA_DIST += tests/daemon/broken.conf
+# The health `ashes status` reports (health.h): facts and thresholds to a
+# state, its lines, perfdata and JSON.
+check_PROGRAMS += tests/daemon/test_health
+TESTS += tests/daemon/test_health
+tests_daemon_test_health_LDADD = $(daemon_test_ldadd)
 # The threads' shared shape (worker.h): wake, drain, stop.
 check_PROGRAMS += tests/daemon/test_worker
 TESTS += tests/daemon/test_worker
