@@ -54,6 +54,10 @@ tests_daemon_test_health_LDADD = $(daemon_test_ldadd)
 check_PROGRAMS += tests/daemon/test_worker
 TESTS += tests/daemon/test_worker
 tests_daemon_test_worker_LDADD = libashes_daemon.a $(CHECK_LIBS) -lpthread
+# `ashes status` of the real ashesd on the private Dovecot + Postfix:
+# OK, stopped (SIGSTOP), a clean stop, a hung loop, killed, no database.
+dist_check_SCRIPTS += tests/daemon/test_status.sh
+TESTS += tests/daemon/test_status.sh
 # The mails waiting verified several at once, committed in mailbox order
 # (the real ashesd --once over a folder of signed mails; real gpg).
 dist_check_SCRIPTS += tests/daemon/test_verify_parallel.sh
