@@ -306,7 +306,8 @@ int daemon_run_loop(struct daemon *d)
 		}
 		loop_health_turn(&l);
 		if (mail_source_wait(l.source,
-				     loop_health_wait_ms(&l, loop_wait_ms(&l, &d->cfg)),
+				     loop_health_wait_ms(&l, &d->cfg,
+						 loop_wait_ms(&l, &d->cfg)),
 				     &e) < 0 &&
 		    !l.imap_down)
 			log_debug("waiting for mail: %s", e);

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "config/club_config.h"
 #include "config/log.h"
 #include "daemon/daemon.h"
 #include "daemon/loop_private.h"
@@ -67,13 +68,17 @@ void loop_health_stopped(struct loop *l)
 	loop_health_write(l, 0, timing_now());
 }
 
-unsigned int loop_health_wait_ms(const struct loop *l, unsigned int ms)
+unsigned int loop_health_wait_ms(const struct loop *l,
+				 const struct config *cfg, unsigned int ms)
 {
-	unsigned int cap = l->watchdog_ms / 3;
+	uint64_t beat = cfg->status.heartbeat_warning_ms / 2;
+	unsigned int cap;
 
+	/* Twice within the heartbeat's warning: a quiet mailbox is no hang. */
+	if (beat != 0 && beat < ms)
+		ms = beat > 1000 ? (unsigned int)beat : 1000;
 	if (l->watchdog_ms == 0)
 		return ms;
-	if (cap < 1000)
-		cap = 1000;
+	cap = l->watchdog_ms / 3 > 1000 ? l->watchdog_ms / 3 : 1000;
 	return ms < cap ? ms : cap;
 }

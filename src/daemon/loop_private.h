@@ -121,11 +121,13 @@ unsigned int loop_wait_ms(struct loop *l, const struct config *cfg);
 
 /* loop_health.c: a turn has completed: the health row written (one
  * UPSERT) and, under systemd's watchdog, WATCHDOG=1 sent.  stopped: the
- * row says the daemon stopped cleanly (pid 0).  wait_ms: ms cut to a
- * third of the watchdog's interval, so an idle loop still turns in time. */
+ * row says the daemon stopped cleanly (pid 0).  wait_ms: ms cut to half
+ * of [status] heartbeat_warning and to a third of the watchdog's
+ * interval (never below 1 s), so an idle loop still beats in time. */
 void loop_health_turn(struct loop *l);
 void loop_health_stopped(struct loop *l);
-unsigned int loop_health_wait_ms(const struct loop *l, unsigned int ms);
+unsigned int loop_health_wait_ms(const struct loop *l,
+				 const struct config *cfg, unsigned int ms);
 
 /* loop_keys.c: key material in any mail, signed or not -- revocation
  * certificates for keys in our keyring (into p->si's revoked list). */
