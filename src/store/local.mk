@@ -8,8 +8,10 @@ STORE_SQL_FILES = sql/001-initial.sql sql/002-hostile-mail.sql \
 	sql/009-clubs.sql sql/010-bot.sql sql/011-key-proofs.sql \
 	sql/012-ply-records.sql sql/013-conditional-moves.sql sql/014-summary.sql \
 	sql/015-notes-rematch.sql sql/016-analysis.sql \
-	sql/017-daemon-health.sql
+	sql/017-league-members-key-first.sql sql/018-daemon-health.sql
 nobase_dist_pkgdata_DATA += $(STORE_SQL_FILES)
+# How to write a migration, and the rules of its rows a test needs.
+EXTRA_DIST += sql/README
 
 noinst_LIBRARIES += libashes_store.a
 libashes_store_a_CPPFLAGS = $(AM_CPPFLAGS) $(SQLITE_CFLAGS)
@@ -46,7 +48,8 @@ libashes_store_a_SOURCES += src/store/store_conditional.h \
 	src/store/store_conditional.c
 # A player's private notes on a game, and rematches.
 libashes_store_a_SOURCES += src/store/store_note.h src/store/store_note.c
-# The daemon's health (sql/017): its row, and what `ashes status` counts.
+# The daemon's health (sql/NNN-daemon-health.sql): its row, and what
+# `ashes status` counts.
 libashes_store_a_SOURCES += src/store/store_health.h src/store/store_health.c
 # The archive's part (src/archive): a game's mails, deleting a game.
 libashes_store_a_SOURCES += src/store/store_prune.h src/store/store_prune.c
@@ -85,6 +88,14 @@ tests_store_test_store_clock_LDADD = $(STORE_TEST_LDADD)
 tests_store_test_store_club_LDADD = $(STORE_TEST_LDADD)
 tests_store_test_store_rating_LDADD = $(STORE_TEST_LDADD)
 tests_store_test_store_health_LDADD = $(STORE_TEST_LDADD)
+# test_store_upgrade: a database of every earlier schema version, filled
+# by the rules of upgrade_rules.h (a new migration adds its own there),
+# upgraded, checked and played on through the service.
+check_PROGRAMS += tests/store/test_store_upgrade
+TESTS += tests/store/test_store_upgrade
+tests_store_test_store_upgrade_SOURCES = tests/store/test_store_upgrade.c \
+	tests/store/upgrade_rules.h
+tests_store_test_store_upgrade_LDADD = $(server_test_ldadd)
 
 # bench_store: one-move-mail transactions/s through the store alone, with
 # 1,000 active games and again with 100,000 finished games.

@@ -1,5 +1,5 @@
 /* store_health.c -- the daemon's health row and the counts `ashes status`
- * reports (sql/017); see store_health.h. */
+ * reports (sql/NNN-daemon-health.sql); see store_health.h. */
 #include "store/store_health.h"
 
 #include <string.h>
@@ -71,8 +71,8 @@ static void unsent_read(sqlite3_stmt *st, void *row)
 int store_health_counts(struct store *store, int64_t since,
 			struct store_health_counts *c_r, const char **error_r)
 {
-	/* Each through its partial index (sql/003, sql/017): the rows'
-	 * bytes are never read. */
+	/* Each through its partial index (sql/003, NNN-daemon-health.sql):
+	 * the rows' bytes are never read. */
 	static const char unsent_sql[] =
 		"SELECT count(*), coalesce(min(created), 0) FROM outbox "
 		"WHERE sent_at IS NULL AND failed = 0";

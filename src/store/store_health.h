@@ -1,8 +1,8 @@
 /* store_health.h -- what the store keeps of the daemon's own health
- * (sql/017) and reads for `ashes status`: the row the mail loop writes at
- * the end of every turn (its pid, heartbeat, last mailbox contact, mails
- * waiting), and the counts other tables already hold (replies unsent and
- * failed, mails set aside in the quarantine).  Conventions as store.h:
+ * (sql/NNN-daemon-health.sql) and reads for `ashes status`: the row the
+ * mail loop writes at the end of every turn (its pid, heartbeat, last
+ * mailbox contact, mails waiting), and the counts other tables already
+ * hold (replies unsent and failed, mails set aside in the quarantine).  Conventions as store.h:
  * 0 / -1 with *error_r, 1 for "found" where a row may be missing. */
 #ifndef ASHES_STORE_HEALTH_H
 #define ASHES_STORE_HEALTH_H

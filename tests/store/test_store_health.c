@@ -1,8 +1,8 @@
-/* test_store_health.c -- the daemon's health (sql/017): its row written
- * and read back, replaced by the next turn's; and the counts `ashes
- * status` reports -- unsent replies and the oldest one, replies failed
- * for good and mails set aside since a time -- each through its index,
- * never reading the rows' bytes. */
+/* test_store_health.c -- the daemon's health (sql/NNN-daemon-health.sql):
+ * its row written and read back, replaced by the next turn's; and the
+ * counts `ashes status` reports -- unsent replies and the oldest one,
+ * replies failed for good and mails set aside since a time -- each
+ * through its index, never reading the rows' bytes. */
 #include "store_fixture.h"
 
 #include "store/store_health.h"

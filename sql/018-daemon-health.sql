@@ -1,4 +1,4 @@
--- 017-daemon-health.sql -- what the running daemon says of itself, for
+-- 018-daemon-health.sql -- what the running daemon says of itself, for
 -- `ashes status` (src/store/store_health.h).
 --
 -- daemon_health: one row (id 1), written by ashesd's mail loop at the end
