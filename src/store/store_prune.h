@@ -124,5 +124,13 @@ int store_retention_refused(struct store *store, int64_t before,
 int store_retention_outbox(struct store *store, int64_t before,
 			   size_t limit, int64_t *rows_r, int64_t *bytes_r,
 			   const char **error_r);
+/* The bytes of the database's pages in use (its file less the pages
+ * free): 0 with *bytes_r, -1. */
+int store_bytes_used(struct store *store, int64_t *bytes_r,
+		     const char **error_r);
+/* Give the free pages back to the file system (SQLite's VACUUM: it
+ * rewrites the file, so it needs room for a copy and waits for readers).
+ * Not inside a transaction.  0 or -1. */
+int store_vacuum(struct store *store, const char **error_r);
 
 #endif

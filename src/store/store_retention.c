@@ -234,3 +234,35 @@ int store_retention_outbox(struct store *store, int64_t before,
 			       limit, outbox_strip, 0, rows_r, bytes_r,
 			       error_r);
 }
+
+int store_bytes_used(struct store *store, int64_t *bytes_r,
+		     const char **error_r)
+{
+	/* Pages in use: what the file holds less its free pages (the file
+	 * shrinks only by store_vacuum). */
+	static const char sql[] =
+		"SELECT (p.page_count - f.freelist_count) * s.page_size "
+		"FROM pragma_page_count() p, pragma_freelist_count() f, "
+		"pragma_page_size() s";
+	sqlite3_stmt *st;
+
+	store_ok(store);
+	*bytes_r = 0;
+	if ((st = store_stmt(store, sql, error_r)) == NULL)
+		return -1;
+	return store_query_int64(store, st, bytes_r, "measuring the database",
+				 error_r) < 0 ? -1 : 0;
+}
+
+int store_vacuum(struct store *store, const char **error_r)
+{
+	int rc;
+
+	store_ok(store);
+	if (store_in_transaction(store))
+		return store_fail(store, error_r, STORE_ERROR_USAGE,
+				  "VACUUM inside a transaction");
+	rc = store_exec(store, "VACUUM");
+	return rc == SQLITE_OK ? 0 :
+	       store_fail_sqlite(store, error_r, rc, "VACUUM");
+}
