@@ -49,5 +49,9 @@ TESTS += tests/archive/test_archive_cli.sh
 # forged ones caught.
 dist_check_SCRIPTS += tests/archive/test_archive_cond.sh
 TESTS += tests/archive/test_archive_cond.sh
+# A finished game's archive still verifies after [retention] reduced
+# its mails (gpg, K-9, Thunderbird encrypted, inline, bare replies).
+dist_check_SCRIPTS += tests/archive/test_archive_retention.sh
+TESTS += tests/archive/test_archive_retention.sh
 # The .tar.gz bomb of test_archive_cli.sh and tests/e2e/test_hostile_archive.sh.
 EXTRA_DIST += tests/archive/tar-bomb.py

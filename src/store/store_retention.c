@@ -184,13 +184,15 @@ int store_retention_refused(struct store *store, int64_t before,
 			    size_t limit, int64_t now, int64_t *rows_r,
 			    int64_t *bytes_r, const char **error_r)
 {
-	/* What ran no command: refused (unsigned where signatures are
-	 * required, a bad or old signature...), ignored (a bounce, an
-	 * auto-reply, a flood) and exact duplicates (no bytes of their
-	 * own: marked, so they leave the index). */
+	/* What ran no command: refused as a whole (unsigned where
+	 * signatures are required, a bad or old signature...; not "refused:
+	 * line N", a command refused after those before it ran), ignored
+	 * (a bounce, an auto-reply, a flood) and exact duplicates (no bytes
+	 * of their own: marked, so they leave the index). */
 	static const char sql[] =
 		"SELECT id, length(raw) FROM inbound WHERE reduced IS NULL "
-		"AND received < ?1 AND (outcome LIKE 'refused:%' "
+		"AND received < ?1 AND ((outcome LIKE 'refused:%' "
+		"AND outcome NOT LIKE 'refused: line %') "
 		"OR outcome LIKE 'ignored:%' OR duplicate_of IS NOT NULL) "
 		"ORDER BY received LIMIT ?2";
 

@@ -184,6 +184,9 @@ START_TEST(test_refused_mail)
 			       "no mail of ours)", 0);
 	int64_t young = mail(3, 1, NOW - 13 * DAY, "refused: bad_signature", 0);
 	int64_t handled = mail(4, 1, NOW - 15 * DAY, "ok: 1 command", alice);
+	/* a command refused after the one before it ran: a game's mail */
+	int64_t partly = mail(5, 1, NOW - 15 * DAY, "refused: line 2: "
+			      "e_unknown (hello)", alice);
 	struct store_inbound dup = { 0 };
 	struct retention_report r;
 	char sha[65];
@@ -203,8 +206,9 @@ START_TEST(test_refused_mail)
 	ck_assert_int_eq(kept(dup_id), STORE_RAW_DROPPED);
 	ck_assert_int_eq(kept(young), STORE_RAW_AS_RECEIVED);
 	ck_assert_int_eq(kept(handled), STORE_RAW_AS_RECEIVED);
+	ck_assert_int_eq(kept(partly), STORE_RAW_AS_RECEIVED);
 	/* the rows, their outcomes and digests stay */
-	ck_assert_int_eq(count("inbound"), 5);
+	ck_assert_int_eq(count("inbound"), 6);
 	ck_assert_int_eq(q("SELECT length(raw) = 0 AND outcome = 'refused: "
 			   "unsigned' AND length(sha256) = 64 AND reduced_at "
 			   "= 8640000 FROM inbound WHERE id = %lld", (long long)refused), 1);
