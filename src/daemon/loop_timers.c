@@ -150,7 +150,8 @@ void loop_retention(struct loop *l, const struct config *cfg)
 /* How long to wait for new mail: the poll interval, or less when a
  * clock's flag falls sooner (so it falls on time, even in IMAP IDLE); and
  * the timer runs at least twice per [clock] outage_grace, so a quiet
- * mailbox is no outage.  The outbox thread keeps its own time. */
+ * mailbox is no outage; a second while [retention] has more to do.  The
+ * outbox thread keeps its own time. */
 unsigned int loop_wait_ms(struct loop *l, const struct config *cfg)
 {
 	uint64_t ms = cfg->imap.poll_interval_ms ? cfg->imap.poll_interval_ms : 60000;
@@ -164,5 +165,9 @@ unsigned int loop_wait_ms(struct loop *l, const struct config *cfg)
 		due = 0;
 	if (grace_ms != 0 && grace_ms / 2 < ms)
 		ms = grace_ms / 2 > 1000 ? grace_ms / 2 : 1000;
+	/* a retention batch was full: the next one after a second's look
+	 * at the mailbox, so an old backlog goes in hours, not days */
+	if (l->retention_more && ms > 1000)
+		ms = 1000;
 	return timing_wait_ms(ms, now, &due, 1);
 }

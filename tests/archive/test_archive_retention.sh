@@ -6,9 +6,10 @@
 # (Autocrypt-only PGP/MIME, client-mail.py) and Thunderbird's signed and
 # encrypted ones write them, bare replies bound only by the thread;
 #   exported and verified before;
+#   the daemon 15 days on (its test clock): a refused mail's bytes
+#   dropped, its row and outcome kept, logged;
 #   `ashes db prune --retention` 91 days on: every mail of the game
-#   reduced, no header of theirs left (no From, Received, Date, address),
-#   a refused mail's bytes dropped, its row and outcome kept;
+#   reduced, no header of theirs left (no From, Received, Date, address);
 #   exported and verified after: the same record, the same signed parts,
 #   signatures and public copies of the mails, file for file;
 #   a second prune changes nothing; a game still running keeps its mails.
@@ -125,13 +126,24 @@ g1_mails="SELECT DISTINCT inbound_id FROM moves WHERE game_id = 1
 t_is "game 1's mails all kept as received" 0 \
 	"$(q "SELECT count(*) FROM inbound WHERE id IN ($g1_mails) AND reduced IS NOT NULL")"
 
+# ---- the daemon, 15 days on: the refused mail's bytes go -------------
+echo $((15 * 86400)) >"$tmp/offset"
+: >"$tmp/daemon.log"
+ASHESD_TEST_CLOCK_OFFSET_FILE=$tmp/offset \
+	"$ashesd" --once -c "$conf" >>"$tmp/daemon.log" 2>&1 </dev/null
+t_is "the daemon's retention pass: the refused mail dropped" dropped \
+	"$(q "SELECT reduced FROM inbound WHERE id = $refused")"
+t_has "and logged" "retention: 0 sent mails dropped their html and pictures \\(0 bytes\\), 1 refused or duplicate mails their bytes" \
+	"$(cat "$tmp/daemon.log")"
+t_is "game 1's mails not yet" 0 \
+	"$(q "SELECT count(*) FROM inbound WHERE id IN ($g1_mails) AND reduced IS NOT NULL")"
+
 # ---- retention, 91 days on -------------------------------------------
 later=$(( $(date +%s) + 91 * 86400 ))
 ASHES_NOW=$later run db prune --retention --config "$conf"
 t_is "prune --retention: exit 0" 0 "$rc"
 n=$(q "SELECT count(*) FROM inbound WHERE id IN ($g1_mails)")
 t_has "prune says how many mails it reduced" "mails of ended games: $n reduced to their signed parts" "$out"
-t_has "and the refused mail's bytes" "refused, ignored and duplicate mails: 1 dropped their bytes" "$out"
 t_is "every mail of game 1 reduced" "$n" \
 	"$(q "SELECT count(*) FROM inbound WHERE id IN ($g1_mails) AND reduced = 'signed'")"
 t_is "game 2's mails kept as received" 0 \
