@@ -245,28 +245,32 @@ static int pass_refused(struct store *st, void *arg, const char **error_r)
 	return 0;
 }
 
+/* The ended games a pass of the raw rule looks at, at most: a few
+ * milliseconds of index lookups even when all are long reduced. */
+#define RETENTION_GAMES_SCAN 500
+
 static int pass_raw(struct store *st, void *arg, const char **error_r)
 {
 	struct pass *p = arg;
-	int64_t *games = NULL;
+	int64_t *games = NULL, last = 0;
 	size_t n = 0, mails = 0, i;
 	int ret = -1;
 
-	/* A few games at a time, whole: a game is some tens of mails. */
 	if (store_retention_ended_games(st, p->now - p->lim->raw_mail,
-					p->cur->game, p->batch / 8 + 1,
-					&games, &n, error_r) < 0)
+					p->cur->game, RETENTION_GAMES_SCAN,
+					&games, &n, &last, error_r) < 0)
 		return -1;
+	/* Whole games, until the batch is full. */
 	for (i = 0; i < n && mails < p->batch; i++) {
 		if (reduce_game(st, games[i], p->now, p->r, &mails,
 				error_r) < 0)
 			goto out;
 		p->cur->game = games[i];
 	}
-	if (i < n || n == p->batch / 8 + 1)
+	if (i == n)
+		p->cur->game = last;	/* 0 at the end: next pass from the start */
+	if (p->cur->game != 0)
 		p->r->more = true;
-	else
-		p->cur->game = 0;	/* the end: the next pass begins again */
 	ret = 0;
 out:
 	free(games);

@@ -102,13 +102,14 @@ int store_inbound_in_game(struct store *store, int64_t inbound_id,
 int store_inbound_of_player(struct store *store, int64_t player_id,
 			    int64_t after_id, size_t limit, int64_t **ids_r,
 			    size_t *count_r, const char **error_r);
-/* Games (ids above after_id, at most limit, ascending) that ended (as
- * store_game_delete() counts it) and were last changed before `before`,
- * whose moves or answered mails still have a mail kept as received.
- * 0 with *ids_r (free()) and *count_r; -1. */
+/* Of the next `scan` games (0: all) above after_id, by id, that ended
+ * (as store_game_delete() counts it) and were last changed before
+ * `before`: the last one's id in *last_r (0: none is left, the end),
+ * and those whose moves or answered mails still have a mail kept as
+ * received in *ids_r (free(); ascending) and *count_r.  0, -1. */
 int store_retention_ended_games(struct store *store, int64_t before,
-				int64_t after_id, size_t limit,
-				int64_t **ids_r, size_t *count_r,
+				int64_t after_id, size_t scan, int64_t **ids_r,
+				size_t *count_r, int64_t *last_r,
 				const char **error_r);
 /* Drop the bytes of at most limit mails received before `before` that
  * ran no command -- outcome refused or ignored, or duplicates -- oldest

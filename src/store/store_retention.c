@@ -114,15 +114,23 @@ int store_inbound_of_player(struct store *store, int64_t player_id,
 }
 
 int store_retention_ended_games(struct store *store, int64_t before,
-				int64_t after_id, size_t limit,
-				int64_t **ids_r, size_t *count_r,
+				int64_t after_id, size_t scan, int64_t **ids_r,
+				size_t *count_r, int64_t *last_r,
 				const char **error_r)
 {
-	/* Through the moves and the outbox of each game (both indexed by
-	 * game): a game with no mail left as received is passed over. */
+	/* The window: the next `scan` ended games, by id (the status
+	 * index, then the primary key), so that a pass over a club of
+	 * many old games, long reduced, stays a few milliseconds. */
+	static const char sql_last[] =
+		"SELECT coalesce(max(id), 0) FROM (SELECT id FROM games "
+		"WHERE status IN " RETENTION_ENDED " AND updated < ?1 "
+		"AND id > ?2 ORDER BY id LIMIT ?3)";
+	/* In it, through the moves and the outbox of each game (both
+	 * indexed by game): a game with no mail left as received is
+	 * passed over. */
 	static const char sql[] =
-		"SELECT g.id FROM games g WHERE g.status IN " RETENTION_ENDED
-		" AND g.updated < ?1 AND g.id > ?2 AND ("
+		"SELECT g.id FROM games g WHERE g.id > ?2 AND g.id <= ?3 "
+		"AND g.status IN " RETENTION_ENDED " AND g.updated < ?1 AND ("
 		"EXISTS (SELECT 1 FROM moves m JOIN inbound i "
 		"ON i.id = m.inbound_id WHERE m.game_id = g.id "
 		"AND i.reduced IS NULL AND i.duplicate_of IS NULL "
@@ -130,11 +138,22 @@ int store_retention_ended_games(struct store *store, int64_t before,
 		"OR EXISTS (SELECT 1 FROM outbox o JOIN inbound i "
 		"ON i.id = o.inbound_id WHERE o.game_id = g.id "
 		"AND i.reduced IS NULL AND i.duplicate_of IS NULL "
-		"AND i.raw_truncated = 0)) ORDER BY g.id LIMIT ?3";
+		"AND i.raw_truncated = 0)) ORDER BY g.id";
+	sqlite3_stmt *st;
 
+	*ids_r = NULL;
+	*count_r = 0;
+	*last_r = 0;
+	st = store_stmt_bind(store, sql_last, error_r, STORE_INT(before),
+			     STORE_INT(after_id), STORE_LIMIT(scan));
+	if (store_query_int64(store, st, last_r, "listing ended games",
+			      error_r) < 0)
+		return -1;
+	if (*last_r == 0)
+		return 0;
 	return store_ids(store, ids_r, count_r, "listing ended games",
 			 error_r, sql, STORE_INT(before), STORE_INT(after_id),
-			 STORE_LIMIT(limit));
+			 STORE_INT(*last_r));
 }
 
 struct retention_row {
