@@ -7,6 +7,11 @@
  * (pgp_reduce_mail), so that its archive still verifies.  And a deleted
  * player's mails: reduced where a game refers to them, else dropped.
  *
+ * A reduced mail keeps the thread lines a bare move's binding needs
+ * (retention_thread_headers); what `ashes archive verify` checks of
+ * time comes from the signatures and the record's receipt times, never a
+ * mail's Date header, so no other header is needed.
+ *
  * Everything here works on the store alone (no mail is sent); the
  * daemon's loop runs retention_run() between batches of mail, `ashes db
  * prune --retention` until nothing is left.

@@ -112,7 +112,8 @@ int store_retention_ended_games(struct store *store, int64_t before,
 				size_t *count_r, int64_t *last_r,
 				const char **error_r);
 /* Drop the bytes of at most limit mails received before `before` that
- * ran no command -- outcome refused or ignored, or duplicates -- oldest
+ * ran no command -- outcome refused or ignored, no commands, or
+ * duplicates -- oldest
  * first, marked dropped at now.  0 with the rows changed in *rows_r and
  * the bytes dropped in *bytes_r; -1. */
 int store_retention_refused(struct store *store, int64_t before,

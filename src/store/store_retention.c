@@ -206,13 +206,15 @@ int store_retention_refused(struct store *store, int64_t before,
 	/* What ran no command: refused as a whole (unsigned where
 	 * signatures are required, a bad or old signature...; not "refused:
 	 * line N", a command refused after those before it ran), ignored
-	 * (a bounce, an auto-reply, a flood) and exact duplicates (no bytes
+	 * (a bounce, an auto-reply, a flood), a mail that held no command,
+	 * and exact duplicates (no bytes
 	 * of their own: marked, so they leave the index). */
 	static const char sql[] =
 		"SELECT id, length(raw) FROM inbound WHERE reduced IS NULL "
 		"AND received < ?1 AND ((outcome LIKE 'refused:%' "
 		"AND outcome NOT LIKE 'refused: line %') "
-		"OR outcome LIKE 'ignored:%' OR duplicate_of IS NOT NULL) "
+		"OR outcome LIKE 'ignored:%' OR outcome = 'no commands' "
+		"OR duplicate_of IS NOT NULL) "
 		"ORDER BY received LIMIT ?2";
 
 	return retention_batch(store, sql, "listing refused mails", before,

@@ -184,6 +184,7 @@ START_TEST(test_refused_mail)
 			       "no mail of ours)", 0);
 	int64_t young = mail(3, 1, NOW - 13 * DAY, "refused: bad_signature", 0);
 	int64_t handled = mail(4, 1, NOW - 15 * DAY, "ok: 1 command", alice);
+	int64_t empty = mail(6, 1, NOW - 15 * DAY, "no commands", 0);
 	/* a command refused after the one before it ran: a game's mail */
 	int64_t partly = mail(5, 1, NOW - 15 * DAY, "refused: line 2: "
 			      "e_unknown (hello)", alice);
@@ -199,16 +200,17 @@ START_TEST(test_refused_mail)
 	dup.duplicate_of = handled;
 	ck_assert_int_eq(store_inbound_record(st, &dup, &dup_id, &err), 0);
 	r = run(&limits, NOW);
-	ck_assert_int_eq(r.refused_rows, 3);
+	ck_assert_int_eq(r.refused_rows, 4);
 	ck_assert_int_gt(r.refused_bytes, 600);
 	ck_assert_int_eq(kept(refused), STORE_RAW_DROPPED);
 	ck_assert_int_eq(kept(ignored), STORE_RAW_DROPPED);
 	ck_assert_int_eq(kept(dup_id), STORE_RAW_DROPPED);
+	ck_assert_int_eq(kept(empty), STORE_RAW_DROPPED);
 	ck_assert_int_eq(kept(young), STORE_RAW_AS_RECEIVED);
 	ck_assert_int_eq(kept(handled), STORE_RAW_AS_RECEIVED);
 	ck_assert_int_eq(kept(partly), STORE_RAW_AS_RECEIVED);
 	/* the rows, their outcomes and digests stay */
-	ck_assert_int_eq(count("inbound"), 6);
+	ck_assert_int_eq(count("inbound"), 7);
 	ck_assert_int_eq(q("SELECT length(raw) = 0 AND outcome = 'refused: "
 			   "unsigned' AND length(sha256) = 64 AND reduced_at "
 			   "= 8640000 FROM inbound WHERE id = %lld", (long long)refused), 1);
