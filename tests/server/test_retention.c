@@ -340,6 +340,43 @@ START_TEST(test_store_guards)
 }
 END_TEST
 
+/* Many ended games, long reduced or never mailed: a pass looks at a
+ * window of them (500) and says there is more; passes until it says no
+ * reach the last game's mail, and the cursor comes back to the start. */
+START_TEST(test_raw_window)
+{
+	struct retention_cursor c = { 0 };
+	struct retention_report r;
+	int64_t last = 0, in, reduced = 0;
+	int passes = 0;
+
+	ck_assert_int_eq(store_begin(st, &err), 0);
+	for (int i = 0; i < 700; i++) {
+		last = add_game("size=3", alice, bob, alice, STORE_GAME_ACTIVE,
+				1);
+		finish(last, NOW - 200 * DAY);
+	}
+	ck_assert_int_eq(store_commit(st, &err), 0);
+	in = mail(1, (int)last, NOW - 200 * DAY, "ok: 1 command", alice);
+	ck_assert_int_eq(store_move_append(st, last, 1, "a1-b2", alice,
+					   NOW - 200 * DAY, in, &err), 0);
+	do {
+		memset(&r, 0, sizeof(r));
+		ck_assert_int_eq(retention_run(st, &limits, NOW, 0, &c, &r,
+					       &err), 0);
+		passes++;
+		reduced += r.reduced_rows;
+		if (passes == 1)
+			ck_assert(r.more && r.reduced_rows == 0);
+	} while (r.more && passes < 10);
+	/* 500 games, the other 200 and the mail, then the end found */
+	ck_assert_int_eq(passes, 3);
+	ck_assert_int_eq(reduced, 1);
+	ck_assert_int_eq(kept(in), STORE_RAW_REDUCED);
+	ck_assert_int_eq(c.game, 0);
+}
+END_TEST
+
 static Suite *retention_suite(void)
 {
 	Suite *s = suite_create("retention");
@@ -351,6 +388,7 @@ static Suite *retention_suite(void)
 	tcase_add_test(tc, test_raw_mail);
 	tcase_add_test(tc, test_player_deleted);
 	tcase_add_test(tc, test_store_guards);
+	tcase_add_test(tc, test_raw_window);
 	suite_add_tcase(s, tc);
 	return s;
 }
