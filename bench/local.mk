@@ -86,3 +86,9 @@ bench_bench_analysis_SOURCES = bench/bench_analysis.c
 bench_bench_analysis_CFLAGS = $(AM_CFLAGS) -O2
 bench_bench_analysis_LDADD = libashes_ai.a libashes_core.a
 # --- end bench_analysis ---
+
+# --- retention ---
+# retention.sh: the stored bytes per move of an 80-move game through the
+# real ashesd, before and after [retention] (bench/run runs it).
+EXTRA_DIST += bench/retention.sh
+# --- end retention ---

@@ -22,7 +22,7 @@ libashes_archive_a_SOURCES += src/archive/archive_verify.c \
 nobase_dist_pkgdata_DATA += templates/archive/README.txt \
 	templates/archive/notes.txt
 # What links the archive, higher layers first.
-ARCHIVE_LDADD = libashes_archive.a libashes_mail.a libashes_server.a \
+ARCHIVE_LDADD = libashes_archive.a libashes_server.a libashes_mail.a \
 	libashes_store.a libashes_render.a libashes_core.a libashes_util.a \
 	$(ETPAN_LIBS) $(GPGME_LIBS) $(GNUTLS_LIBS) $(SQLITE_LIBS)
 
@@ -49,5 +49,9 @@ TESTS += tests/archive/test_archive_cli.sh
 # forged ones caught.
 dist_check_SCRIPTS += tests/archive/test_archive_cond.sh
 TESTS += tests/archive/test_archive_cond.sh
+# A finished game's archive still verifies after [retention] reduced
+# its mails (gpg, K-9, Thunderbird encrypted, inline, bare replies).
+dist_check_SCRIPTS += tests/archive/test_archive_retention.sh
+TESTS += tests/archive/test_archive_retention.sh
 # The .tar.gz bomb of test_archive_cli.sh and tests/e2e/test_hostile_archive.sh.
 EXTRA_DIST += tests/archive/tar-bomb.py

@@ -265,6 +265,15 @@ const struct config_key config_keys[] = {
 	  OFF(status.disk_free_critical), "100M", NULL, 0, 1ull << 50 },
 	{ "status", "window", KT_DURATION, OFF(status.window_ms), "7d", NULL,
 	  HOUR, 365 * DAY },
+
+	/* How long what mails carry is kept (server/retention.h); 0 or
+	 * never: for ever. */
+	{ "retention", "sent_mail", KT_DURATION_OR_NEVER,
+	  OFF(retention.sent_mail_ms), "30d", NULL, HOUR, 3650 * DAY },
+	{ "retention", "refused_mail", KT_DURATION_OR_NEVER,
+	  OFF(retention.refused_mail_ms), "14d", NULL, HOUR, 3650 * DAY },
+	{ "retention", "raw_mail", KT_DURATION_OR_NEVER,
+	  OFF(retention.raw_mail_ms), "90d", NULL, HOUR, 3650 * DAY },
 };
 
 const size_t config_nkeys = sizeof(config_keys) / sizeof(config_keys[0]);

@@ -5,6 +5,7 @@
  * right times.  See loop_private.h. */
 #include <config.h>
 
+#include <inttypes.h>
 #include <stdint.h>
 
 #include "config/club_config.h"
@@ -102,10 +103,55 @@ void loop_prune_rates(struct loop *l)
 			  (long long)(now - SERVER_RATE_WINDOW_MAX));
 }
 
+/* [retention] (server/retention.h): one batch of each rule, each in a
+ * transaction of its own, between batches of mail -- again on the next
+ * round while a batch was full, else once an hour -- so that it never
+ * holds up a mail for long. */
+#define LOOP_RETENTION_INTERVAL 3600
+
+void loop_retention(struct loop *l, const struct config *cfg)
+{
+	const struct config_retention *c = &cfg->retention;
+	struct retention_limits lim = {
+		(int64_t)(c->sent_mail_ms / 1000),
+		(int64_t)(c->refused_mail_ms / 1000),
+		(int64_t)(c->raw_mail_ms / 1000),
+	};
+	struct retention_report r = { 0 };
+	int64_t now = timing_now();
+	const char *e;
+
+	if (!l->retention_more && l->retention_at != 0 &&
+	    now - l->retention_at < LOOP_RETENTION_INTERVAL &&
+	    now >= l->retention_at)
+		return;
+	l->retention_at = now;
+	l->retention_more = false;
+	if (retention_run(l->store, &lim, now, 0, &l->retention_cursor, &r,
+			  &e) < 0) {
+		log_error("retention: %s", e);
+		return;
+	}
+	l->retention_more = r.more;
+	if (r.sent_rows || r.refused_rows || r.reduced_rows)
+		log_info("retention: %" PRId64 " sent mails dropped their html "
+			 "and pictures (%" PRId64 " bytes), %" PRId64 " refused "
+			 "or duplicate mails their bytes (%" PRId64 " bytes), %"
+			 PRId64 " mails of ended games were reduced to their "
+			 "signed parts (%" PRId64 " bytes less)", r.sent_rows,
+			 r.sent_bytes, r.refused_rows, r.refused_bytes,
+			 r.reduced_rows, r.reduced_bytes);
+	if (r.unreducible)
+		log_warning("retention: %" PRId64 " mails of ended games kept "
+			    "as received: %s", r.unreducible,
+			    r.unreducible_why ? r.unreducible_why : "?");
+}
+
 /* How long to wait for new mail: the poll interval, or less when a
  * clock's flag falls sooner (so it falls on time, even in IMAP IDLE); and
  * the timer runs at least twice per [clock] outage_grace, so a quiet
- * mailbox is no outage.  The outbox thread keeps its own time. */
+ * mailbox is no outage; a second while [retention] has more to do.  The
+ * outbox thread keeps its own time. */
 unsigned int loop_wait_ms(struct loop *l, const struct config *cfg)
 {
 	uint64_t ms = cfg->imap.poll_interval_ms ? cfg->imap.poll_interval_ms : 60000;
@@ -119,5 +165,9 @@ unsigned int loop_wait_ms(struct loop *l, const struct config *cfg)
 		due = 0;
 	if (grace_ms != 0 && grace_ms / 2 < ms)
 		ms = grace_ms / 2 > 1000 ? grace_ms / 2 : 1000;
+	/* a retention batch was full: the next one after a second's look
+	 * at the mailbox, so an old backlog goes in hours, not days */
+	if (l->retention_more && ms > 1000)
+		ms = 1000;
 	return timing_wait_ms(ms, now, &due, 1);
 }

@@ -26,6 +26,9 @@ libashes_server_a_SOURCES += src/server/play.c src/server/conditional.c \
 	src/server/game.c src/server/game_record.c
 # A player's private notes on a game, and a game over played again.
 libashes_server_a_SOURCES += src/server/note.c src/server/rematch.c
+# How long old mails keep their bytes ([retention]), and a deleted
+# player's mails reduced to what proves their games.
+libashes_server_a_SOURCES += src/server/retention.h src/server/retention.c
 # The mails out, and what one player's mails may make the club send.
 libashes_server_a_SOURCES += src/server/notice.c src/server/queue.c \
 	src/server/recipient.c src/server/digest.c src/server/summary.c src/server/limits.c
@@ -213,6 +216,14 @@ tests_server_test_server_LDADD = $(server_test_ldadd)
 tests_server_test_settings_LDADD = $(server_test_ldadd)
 tests_server_test_intake_CPPFLAGS = $(AM_CPPFLAGS) $(SQLITE_CFLAGS)
 tests_server_test_intake_LDADD = $(server_test_ldadd)
+# [retention]'s rules on a store (retention.c): each rule's old rows
+# changed, young ones kept, outcomes kept; a deleted player's mails.
+check_PROGRAMS += tests/server/test_retention
+TESTS += tests/server/test_retention
+tests_server_test_retention_CPPFLAGS = $(AM_CPPFLAGS) $(SQLITE_CFLAGS)
+tests_server_test_retention_LDADD = libashes_server.a libashes_mail.a \
+	libashes_store.a libashes_core.a libashes_util.a $(ETPAN_LIBS) \
+	$(GPGME_LIBS) $(GNUTLS_LIBS) $(SQLITE_LIBS) $(CHECK_LIBS)
 tests_server_test_timer_LDADD = $(server_test_ldadd)
 tests_server_test_club_LDADD = $(server_test_ldadd)
 tests_server_test_bot_LDADD = $(server_test_ldadd)

@@ -4,6 +4,9 @@
  * The files, each calling only the ones below it in this list (so a
  * feature to come adds a file on top, not a case in the middle; the
  * script scripts/layers checks it):
+ *   retention.c  [retention]: old mails' bytes reduced or dropped, a
+ *               deleted player's mails reduced (retention.h: on the
+ *               store alone, none of the files below);
  *   timer.c     the clocks' timer: flags, reminders, the daemon's absence,
  *               in a transaction of its own;
  *   admin_clock.c  `ashes clock`, `ashes game adjust`, the clock history;

@@ -8,7 +8,8 @@ STORE_SQL_FILES = sql/001-initial.sql sql/002-hostile-mail.sql \
 	sql/009-clubs.sql sql/010-bot.sql sql/011-key-proofs.sql \
 	sql/012-ply-records.sql sql/013-conditional-moves.sql sql/014-summary.sql \
 	sql/015-notes-rematch.sql sql/016-analysis.sql \
-	sql/017-league-members-key-first.sql sql/018-daemon-health.sql
+	sql/017-league-members-key-first.sql sql/018-daemon-health.sql \
+	sql/019-retention.sql
 nobase_dist_pkgdata_DATA += $(STORE_SQL_FILES)
 # How to write a migration, and the rules of its rows a test needs.
 EXTRA_DIST += sql/README
@@ -52,7 +53,8 @@ libashes_store_a_SOURCES += src/store/store_note.h src/store/store_note.c
 # `ashes status` counts.
 libashes_store_a_SOURCES += src/store/store_health.h src/store/store_health.c
 # The archive's part (src/archive): a game's mails, deleting a game.
-libashes_store_a_SOURCES += src/store/store_prune.h src/store/store_prune.c
+libashes_store_a_SOURCES += src/store/store_prune.h src/store/store_prune.c \
+	src/store/store_retention.c
 nodist_libashes_store_a_SOURCES = src/store/store_sql_embedded.c
 EXTRA_DIST += src/store/embed-sql.sh
 CLEANFILES += src/store/store_sql_embedded.c
