@@ -1,0 +1,33 @@
+-- 017-accounts.sql -- a player's own account: moving their mail to a new
+-- address, the export of what the club holds about them, and deleting
+-- them (server/account.c).
+--
+-- 1. account_codes: a change waiting for its code, one of each purpose a
+--    player.  'address': `address NEW` mailed code to address (NEW); a
+--    `confirm CODE` signed by the player's key moves their mail there.
+--    'delete': `delete me` answered with code; `delete me CODE` deletes.
+--    tries counts the wrong codes given (bounded by the service); the
+--    service drops a row whose time is up.
+CREATE TABLE account_codes (
+	player_id INTEGER NOT NULL REFERENCES players(id) ON DELETE CASCADE,
+	purpose TEXT NOT NULL CHECK (purpose IN ('address', 'delete')),
+	address TEXT COLLATE NOCASE
+		CHECK (address IS NULL OR length(address) BETWEEN 3 AND 254),
+	code TEXT NOT NULL CHECK (length(code) BETWEEN 6 AND 32),
+	created INTEGER NOT NULL,
+	tries INTEGER NOT NULL DEFAULT 0 CHECK (tries >= 0),
+	CHECK ((purpose = 'address') = (address IS NOT NULL)),
+	PRIMARY KEY (player_id, purpose)
+) STRICT, WITHOUT ROWID;
+
+-- 2. account_exports: when a player's last `export me` was queued (one
+--    a day).
+CREATE TABLE account_exports (
+	player_id INTEGER PRIMARY KEY REFERENCES players(id) ON DELETE CASCADE,
+	last_at INTEGER NOT NULL
+) STRICT;
+
+-- 3. players.deleted: when the player was deleted (`delete me`, `ashes
+--    player delete`): the row stays, renamed deleted-KEYID, for the
+--    games it played; NULL for a player.
+ALTER TABLE players ADD COLUMN deleted INTEGER;
