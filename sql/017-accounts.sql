@@ -1,6 +1,6 @@
 -- 017-accounts.sql -- a player's own account: moving their mail to a new
--- address, the export of what the club holds about them, and deleting
--- them (server/account.c).
+-- address and deleting them (server/account.c).  (The export of what
+-- the club holds about them, once a day, is counted in rate_limits.)
 --
 -- 1. account_codes: a change waiting for its code, one of each purpose a
 --    player.  'address': `address NEW` mailed code to address (NEW); a
@@ -20,14 +20,7 @@ CREATE TABLE account_codes (
 	PRIMARY KEY (player_id, purpose)
 ) STRICT, WITHOUT ROWID;
 
--- 2. account_exports: when a player's last `export me` was queued (one
---    a day).
-CREATE TABLE account_exports (
-	player_id INTEGER PRIMARY KEY REFERENCES players(id) ON DELETE CASCADE,
-	last_at INTEGER NOT NULL
-) STRICT;
-
--- 3. players.deleted: when the player was deleted (`delete me`, `ashes
+-- 2. players.deleted: when the player was deleted (`delete me`, `ashes
 --    player delete`): the row stays, renamed deleted-KEYID, for the
 --    games it played; NULL for a player.
 ALTER TABLE players ADD COLUMN deleted INTEGER;

@@ -21,7 +21,7 @@ libashes_server_a_SOURCES += src/server/command_text.c \
 # The handlers, and the one writer of a ply's record line.
 libashes_server_a_SOURCES += src/server/play.c src/server/conditional.c \
 	src/server/view.c \
-	src/server/identity.c src/server/message.c src/server/undo.c \
+	src/server/identity.c src/server/account.c src/server/message.c src/server/undo.c \
 	src/server/settings.c src/server/help.c src/server/archive_cmd.c \
 	src/server/game.c src/server/game_record.c
 # A player's private notes on a game, and a game over played again.

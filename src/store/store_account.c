@@ -1,5 +1,5 @@
 /* store_account.c -- a player's own account: codes waiting for a change,
- * the day's export and the rows it reads, forgetting a deleted player;
+ * the rows an export reads, forgetting a deleted player;
  * see store_account.h. */
 #include "store/store_private.h"
 
@@ -154,29 +154,6 @@ int store_player_move_address(struct store *store, int64_t player_id,
 	if (store_atomic_end(store, rc == 0, error_r) < 0)
 		return -1;
 	return rc;
-}
-
-int store_account_export_last(struct store *store, int64_t player_id,
-			      int64_t *at_r, const char **error_r)
-{
-	static const char sql[] =
-		"SELECT last_at FROM account_exports WHERE player_id = ?1";
-
-	store_ok(store);
-	*at_r = 0;
-	return store_query_id_int64(store, sql, player_id, at_r,
-				    "loading the last export", error_r);
-}
-
-int store_account_export_mark(struct store *store, int64_t player_id,
-			      int64_t now, const char **error_r)
-{
-	static const char sql[] =
-		"INSERT INTO account_exports (player_id, last_at) VALUES "
-		"(?1, ?2) ON CONFLICT (player_id) DO UPDATE SET last_at = ?2";
-
-	return store_run_sql(store, store_run, sql, "marking an export",
-			     error_r, STORE_INT(player_id), STORE_INT(now));
 }
 
 /* The export's queries, one a section, ?1 the player's id (MOVES: the
@@ -348,7 +325,6 @@ int store_player_forget(struct store *store, int64_t player_id,
 		"DELETE FROM address_claims WHERE player_id = ?1",
 		"DELETE FROM key_claims WHERE player_id = ?1",
 		"DELETE FROM account_codes WHERE player_id = ?1",
-		"DELETE FROM account_exports WHERE player_id = ?1",
 		"UPDATE player_keys SET revoked = ?2 WHERE player_id = ?1 "
 		"AND revoked IS NULL",
 	};

@@ -1,7 +1,7 @@
 /* store_account.h -- the part of the store's API (store.h, whose
  * conventions hold here) for a player's own account (sql/017): changes
- * waiting for a code (a new address, a deletion), the day's export, the
- * rows an export reads, and forgetting a deleted player
+ * waiting for a code (a new address, a deletion), the rows an export
+ * reads, and forgetting a deleted player
  * (store_account.c).  Included by store.h. */
 #ifndef ASHES_STORE_ACCOUNT_H
 #define ASHES_STORE_ACCOUNT_H
@@ -53,12 +53,6 @@ int store_player_move_address(struct store *store, int64_t player_id,
 			      const char *address, int64_t now,
 			      const char **error_r);
 
-/* When the player's last export was queued: 1 and *at_r, 0 never. */
-int store_account_export_last(struct store *store, int64_t player_id,
-			      int64_t *at_r, const char **error_r);
-int store_account_export_mark(struct store *store, int64_t player_id,
-			      int64_t now, const char **error_r);
-
 /* The sections of an export, each a query of the player's rows (the
  * columns named in docs/export-schema.md); MOVES, by a game's id. */
 enum store_account_section {
@@ -107,8 +101,7 @@ int store_account_rows(struct store *store, enum store_account_section s,
 
 /* Forget a player, atomically: addresses, settings, notes, vacations,
  * the vacation bank, observations, digest and summary items, league
- * signups, address, key and account claims, the export mark and pending
- * conditional moves go; the keys stay (they prove the games) but are
+ * signups, and address, key and account claims go; the keys stay (they prove the games) but are
  * revoked (no mail signed by them speaks for anyone again); the name
  * becomes new_name and players.deleted is set.  The caller ends the
  * games first.  1 if new_name is taken (nothing changed). */
