@@ -584,6 +584,9 @@ int game_challenge_create_seated(struct handle *h, char *vtext, char *ctext,
 				 enum store_game_status status, struct game *g);
 /* The player called `name` into *p_r (free with store_player_free): 0,
  * REFUSED (no_such_player, the name in the refusal) or -1. */
+/* Was player pid deleted (`delete me`, `ashes player delete`)?  1 yes, 0
+ * no, -1. */
+int game_player_gone(struct handle *h, int64_t pid);
 int game_player_named(struct handle *h, const char *name,
 		      struct store_player **p_r);
 
