@@ -81,6 +81,12 @@ int admin_now(const char *cmd, int64_t *now_r);
  * o's words from "adjust" on (admin_clock.c); a CLI exit status. */
 int admin_game_adjust(struct admin_opts *o);
 
+/* `ashes player delete NAME` and `ashes player export NAME [FILE]`
+ * (admin_account.c), o->argv[0] the word "delete" or "export": a CLI exit
+ * status. */
+int admin_player_delete(struct admin_opts *o);
+int admin_player_export(struct admin_opts *o);
+
 /* Print a text the service or the store made (it may hold what players
  * and strangers wrote: notes, subjects, Message-IDs) to stdout, every
  * control character but its own newlines and tabs escaped
