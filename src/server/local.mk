@@ -204,3 +204,11 @@ TESTS += tests/server/test_admin.sh
 nobase_dist_pkgdata_DATA += templates/admin-game.txt templates/admin-clock.txt \
 	templates/admin-ladder.txt templates/admin-ladder-history.txt \
 	templates/admin-league.txt templates/admin-ratings.txt
+
+# test_account_export: a player's export parsed back by python3, before
+# and after `ashes player delete` (src/archive/archive_player.c).
+check_PROGRAMS += tests/server/test_account_export
+TESTS += tests/server/test_account_export
+tests_server_test_account_export_LDADD = libashes_archive.a \
+	libashes_mail.a $(server_test_ldadd) $(ETPAN_LIBS) $(GPGME_LIBS) \
+	$(GNUTLS_LIBS)
