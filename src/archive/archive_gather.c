@@ -14,6 +14,7 @@
 #include "core/variant.h"
 #include "mail/inbound.h"
 #include "server/command.h"
+#include "server/retention.h"
 #include "util/escape.h"
 #include "util/xalloc.h"
 #include "util/xstr.h"
@@ -132,43 +133,20 @@ static int gather_bound_key(const struct archive_source *src, int64_t id,
 	return 0;
 }
 
-/* Does id look like one of our Message-IDs ("<ashes.N....@domain>",
- * command_message_id()), and no more than that? */
-static bool gather_our_id(const char *id)
-{
-	size_t n = id != NULL ? strlen(id) : 0;
-
-	return n > 9 && n < 256 && strncmp(id, "<ashes.", 7) == 0 &&
-	       id[n - 1] == '>' && strchr(id, '@') != NULL &&
-	       strcspn(id, " \t\r\n\"(),;:\\[]") == n;
-}
-
-/* The headers of a public copy of msg: what binds a bare move to its
- * game when the signed text does not (the "[ashes #N]" of Subject, our
- * own Message-IDs it answers), said plainly; no address, no host, no
- * date, no other Message-ID. */
+/* The headers of a public copy of msg: a line saying so, and the thread
+ * (retention_thread_headers). */
 static char *gather_thread_headers(const struct inbound_msg *msg)
 {
 	struct buf h = BUF_INIT;
-	int64_t tag = command_thread_game(msg->subject, NULL, NULL);
-	bool any = false;
+	char *thread = retention_thread_headers(msg->subject, msg->in_reply_to,
+					      msg->references.items,
+					      msg->references.count);
 
 	buf_puts(&h, "Comments: a public copy: only what the sender's "
 		 "signature covers, and\r\n the thread; the other headers "
 		 "are withheld\r\n");
-	if (tag > 0)
-		buf_printf(&h, "Subject: [ashes #%" PRId64 "]\r\n", tag);
-	if (gather_our_id(msg->in_reply_to))
-		buf_printf(&h, "In-Reply-To: %s\r\n", msg->in_reply_to);
-	for (size_t i = 0; i < msg->references.count; i++) {
-		if (!gather_our_id(msg->references.items[i]))
-			continue;
-		buf_printf(&h, "%s %s", any ? "\r\n" : "References:",
-			   msg->references.items[i]);
-		any = true;
-	}
-	if (any)
-		buf_puts(&h, "\r\n");
+	buf_puts(&h, thread);
+	free(thread);
 	return buf_steal(&h);
 }
 

@@ -25,7 +25,7 @@ libashes_archive_a_SOURCES += src/archive/archive_verify.c \
 nobase_dist_pkgdata_DATA += templates/archive/README.txt \
 	templates/archive/notes.txt
 # What links the archive, higher layers first.
-ARCHIVE_LDADD = libashes_archive.a libashes_mail.a libashes_server.a \
+ARCHIVE_LDADD = libashes_archive.a libashes_server.a libashes_mail.a \
 	libashes_store.a libashes_render.a libashes_core.a libashes_util.a \
 	$(ETPAN_LIBS) $(GPGME_LIBS) $(GNUTLS_LIBS) $(SQLITE_LIBS)
 

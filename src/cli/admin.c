@@ -1,5 +1,5 @@
 /* admin.c -- the operator's subcommands of `ashes`: the database schema
- * (`db migrate|check`), games (`games`, `game show ID`; `game adjust` is
+ * (`db migrate|check`; `db prune --retention` is admin_retention.c's), games (`games`, `game show ID`; `game adjust` is
  * in admin_clock.c), players (`player list|add|key|set`), the outbox
  * (`outbox list`) and the mails read (`inbound list`).  What they share
  * is admin_common.c's (admin.h).  They read and change the same SQLite file as ashesd,
@@ -50,8 +50,10 @@ int cli_db(int argc, char **argv)
 	int rc = CLI_EXIT_FAILURE, before, after, known;
 
 	if (admin_parse(argc, argv, &o) < 0 || o.argc != 1)
-		return admin_usage("db migrate|check [--db PATH]");
-	if (strcmp(o.argv[0], "migrate") == 0) {
+		return admin_usage("db migrate|check|prune [--db PATH]");
+	if (strcmp(o.argv[0], "prune") == 0) {
+		rc = admin_db_prune(&o);
+	} else if (strcmp(o.argv[0], "migrate") == 0) {
 		if (admin_open(&o, true, &st) < 0)
 			goto out;
 		if (store_schema_version(st, &before, &known, &error) < 0 ||
@@ -75,7 +77,7 @@ int cli_db(int argc, char **argv)
 		rc = rep->ok ? CLI_EXIT_OK : CLI_EXIT_FAILURE;
 		store_check_report_free(&rep);
 	} else {
-		rc = admin_usage("db migrate|check [--db PATH]");
+		rc = admin_usage("db migrate|check|prune [--db PATH]");
 	}
 out:
 	store_close(&st);

@@ -26,6 +26,8 @@ struct admin_opts {
 	const char *status;
 	long limit;
 	const char *note;     /* --note TEXT (game adjust) */
+	bool retention;       /* --retention (db prune) */
+	bool vacuum;          /* --vacuum (db prune) */
 	/* The configuration file, once read (admin_config()). */
 	struct config cfg;
 	bool cfg_tried, cfg_loaded;
@@ -86,6 +88,10 @@ int admin_game_adjust(struct admin_opts *o);
  * status. */
 int admin_player_delete(struct admin_opts *o);
 int admin_player_export(struct admin_opts *o);
+
+/* `ashes db prune --retention [--vacuum]` with o's words from "prune"
+ * on (admin_retention.c); a CLI exit status. */
+int admin_db_prune(struct admin_opts *o);
 
 /* Print a text the service or the store made (it may hold what players
  * and strangers wrote: notes, subjects, Message-IDs) to stdout, every

@@ -57,6 +57,10 @@ int admin_parse(int argc, char **argv, struct admin_opts *o)
 			i++;
 		} else if (strcmp(a, "--all") == 0) {
 			o->all = true;
+		} else if (strcmp(a, "--retention") == 0) {
+			o->retention = true;
+		} else if (strcmp(a, "--vacuum") == 0) {
+			o->vacuum = true;
 		} else if (strcmp(a, "--status") == 0 && val != NULL) {
 			o->status = val;
 			i++;

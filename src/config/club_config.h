@@ -283,6 +283,14 @@ struct config_bot {
 	bool rated;
 };
 
+/* [retention]: how long what mails carry is kept (server/retention.h);
+ * 0: for ever. */
+struct config_retention {
+	uint64_t sent_mail_ms;    /* a sent mail's html and pictures */
+	uint64_t refused_mail_ms; /* the bytes of a mail that ran nothing */
+	uint64_t raw_mail_ms;     /* a game's mails whole, after its end */
+};
+
 struct config {
 	char *path; /* the file this came from (NULL: defaults only) */
 	struct config_imap imap;
@@ -298,6 +306,7 @@ struct config {
 	struct config_source source;
 	struct config_ratings ratings;
 	struct config_bot bot;
+	struct config_retention retention;
 	/* The [ladder NAME] and [league NAME] sections, in file order. */
 	struct config_ladder *ladders;
 	size_t nladders;

@@ -318,7 +318,8 @@ int config_set_field(const struct config_key *k, void *field,
 	case KT_SIZE:
 	case KT_DECIMAL: {
 		bool never_ok = k->type == KT_DURATION_OR_NEVER;
-		int r = k->type == KT_SIZE ? config_parse_size(value, &n, &error)
+		int r = never_ok && strcmp(value, "never") == 0 ? (n = 0, 0)
+			: k->type == KT_SIZE ? config_parse_size(value, &n, &error)
 			: k->type == KT_DECIMAL
 			? config_parse_decimal(value, &n, &error)
 			: config_parse_duration(value, &n, &error);

@@ -236,6 +236,15 @@ const struct config_key config_keys[] = {
 	  OFF(bot.max_games_per_player), "2", NULL, 0, 100000 },
 	/* Never none (config_bot.c): an idle bot game ends on time. */
 	{ "bot", "clock", KT_CLOCK, OFF(bot.clock), "days:3", NULL, 0, 0 },
+
+	/* How long what mails carry is kept (server/retention.h); 0 or
+	 * never: for ever. */
+	{ "retention", "sent_mail", KT_DURATION_OR_NEVER,
+	  OFF(retention.sent_mail_ms), "30d", NULL, HOUR, 3650 * DAY },
+	{ "retention", "refused_mail", KT_DURATION_OR_NEVER,
+	  OFF(retention.refused_mail_ms), "14d", NULL, HOUR, 3650 * DAY },
+	{ "retention", "raw_mail", KT_DURATION_OR_NEVER,
+	  OFF(retention.raw_mail_ms), "90d", NULL, HOUR, 3650 * DAY },
 };
 
 const size_t config_nkeys = sizeof(config_keys) / sizeof(config_keys[0]);

@@ -57,8 +57,7 @@ TESTS += tests/daemon/test_verify_parallel.sh
 # src/daemon/outbox.c, which is ashesd's).
 nobase_dist_pkgdata_DATA += templates/mail/board.html
 outbox_test_ldadd = libashes_daemon.a libashes_config.a libashes_archive.a \
-	libashes_mail.a \
-	libashes_server.a libashes_store.a libashes_render.a libashes_core.a \
+	libashes_server.a libashes_mail.a libashes_store.a libashes_render.a libashes_core.a \
 	libashes_util.a \
 	$(CHECK_LIBS) $(ETPAN_LIBS) $(GPGME_LIBS) $(CURL_LIBS) $(GNUTLS_LIBS) \
 	$(SQLITE_LIBS) $(RSVG_LIBS)

@@ -285,6 +285,7 @@ int daemon_run_loop(struct daemon *d)
 		if (!l.imap_down)
 			loop_clock_tick(&l);
 		loop_prune_rates(&l);
+		loop_retention(&l, &d->cfg);
 		loop_flush_outbox(&l);
 		if (d->once) {
 			/* The bot's moves due now, and their mails. */

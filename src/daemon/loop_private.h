@@ -9,6 +9,7 @@
 
 #include "daemon/guard.h"
 #include "mail/inbound.h"
+#include "server/retention.h"
 #include "server/server.h"
 
 struct store;
@@ -43,6 +44,11 @@ struct loop {
 	int64_t own_fprs_at;
 	/* When the rate counters were last pruned (loop_timers.c). */
 	int64_t rate_pruned_at;
+	/* [retention]'s last pass, whether a batch of it was full (then the
+	 * next round runs another) and where it goes on (loop_timers.c). */
+	int64_t retention_at;
+	bool retention_more;
+	struct retention_cursor retention_cursor;
 };
 
 /* One mail in hand: its bytes (copied: the source's are only valid until
@@ -108,6 +114,9 @@ void loop_drain_outbox(struct loop *l);
 void loop_clock_tick(struct loop *l);
 /* The rate counters whose windows are over, deleted (at most hourly). */
 void loop_prune_rates(struct loop *l);
+/* [retention]'s rules, a batch each, at most hourly unless a batch was
+ * full (loop_timers.c). */
+void loop_retention(struct loop *l, const struct config *cfg);
 unsigned int loop_wait_ms(struct loop *l, const struct config *cfg);
 
 /* loop_keys.c: key material in any mail, signed or not -- revocation

@@ -5,6 +5,7 @@
  * right times.  See loop_private.h. */
 #include <config.h>
 
+#include <inttypes.h>
 #include <stdint.h>
 
 #include "config/club_config.h"
@@ -100,6 +101,50 @@ void loop_prune_rates(struct loop *l)
 	else
 		log_debug("rate counters: pruned those before %lld",
 			  (long long)(now - SERVER_RATE_WINDOW_MAX));
+}
+
+/* [retention] (server/retention.h): one batch of each rule, each in a
+ * transaction of its own, between batches of mail -- again on the next
+ * round while a batch was full, else once an hour -- so that it never
+ * holds up a mail for long. */
+#define LOOP_RETENTION_INTERVAL 3600
+
+void loop_retention(struct loop *l, const struct config *cfg)
+{
+	const struct config_retention *c = &cfg->retention;
+	struct retention_limits lim = {
+		(int64_t)(c->sent_mail_ms / 1000),
+		(int64_t)(c->refused_mail_ms / 1000),
+		(int64_t)(c->raw_mail_ms / 1000),
+	};
+	struct retention_report r = { 0 };
+	int64_t now = timing_now();
+	const char *e;
+
+	if (!l->retention_more && l->retention_at != 0 &&
+	    now - l->retention_at < LOOP_RETENTION_INTERVAL &&
+	    now >= l->retention_at)
+		return;
+	l->retention_at = now;
+	l->retention_more = false;
+	if (retention_run(l->store, &lim, now, 0, &l->retention_cursor, &r,
+			  &e) < 0) {
+		log_error("retention: %s", e);
+		return;
+	}
+	l->retention_more = r.more;
+	if (r.sent_rows || r.refused_rows || r.reduced_rows)
+		log_info("retention: %" PRId64 " sent mails dropped their html "
+			 "and pictures (%" PRId64 " bytes), %" PRId64 " refused "
+			 "or duplicate mails their bytes (%" PRId64 " bytes), %"
+			 PRId64 " mails of ended games were reduced to their "
+			 "signed parts (%" PRId64 " bytes less)", r.sent_rows,
+			 r.sent_bytes, r.refused_rows, r.refused_bytes,
+			 r.reduced_rows, r.reduced_bytes);
+	if (r.unreducible)
+		log_warning("retention: %" PRId64 " mails of ended games kept "
+			    "as received: %s", r.unreducible,
+			    r.unreducible_why ? r.unreducible_why : "?");
 }
 
 /* How long to wait for new mail: the poll interval, or less when a

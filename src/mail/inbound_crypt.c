@@ -183,6 +183,32 @@ bool inbound_is_encrypted(struct mailmime *root)
 	return yes;
 }
 
+bool inbound_encrypted_message(struct mailmime *root, struct buf *data_r,
+			       bool *pgp_mime_r)
+{
+	struct buf text = BUF_INIT, dec = BUF_INIT;
+	struct mailmime *me, *dp, *part;
+	const char *err;
+	size_t s, n;
+	bool found = false;
+
+	*pgp_mime_r = false;
+	me = inbound_find_encrypted(mime_message_body(root), 0);
+	if (me != NULL) {
+		if ((dp = inbound_encrypted_data(me)) != NULL &&
+		    mime_decode(dp, &dec, &err) == 0 && dec.len > 0) {
+			buf_append(data_r, dec.data, dec.len);
+			*pgp_mime_r = found = true;
+		}
+	} else if (inbound_inline_encrypted(root, &text, &part, &s, &n)) {
+		buf_append(data_r, text.data + s, n);
+		found = true;
+	}
+	buf_free(&text);
+	buf_free(&dec);
+	return found;
+}
+
 /* The decrypted content read as the mail's body: a MIME entity
  * (PGP/MIME), parsed as a message of its own and read by
  * inbound_read_body (once: msg->decrypted stops a second layer). */

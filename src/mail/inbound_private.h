@@ -1,6 +1,6 @@
 /* inbound_private.h -- what inbound.c (the entry point, the header block,
  * bounces) and inbound_body.c (text, keys, signature) share.  Not an
- * interface: nothing outside those two files includes it. */
+ * interface: nothing outside src/mail includes it. */
 #ifndef ASHES_MAIL_INBOUND_PRIVATE_H
 #define ASHES_MAIL_INBOUND_PRIVATE_H
 
@@ -71,6 +71,15 @@ int inbound_read_encrypted(struct inbound_msg *msg,
 			   const struct inbound_options *opts,
 			   struct mailmime *root, const struct buf *canon,
 			   const char **error_r);
+
+/* The encrypted OpenPGP message of an encrypted mail, as it came: the
+ * second part of a PGP/MIME multipart/encrypted (transfer encoding
+ * undone; *pgp_mime_r true), else the armored PGP MESSAGE block of its
+ * text part.  True with the bytes appended to *data_r; false (nothing
+ * appended) when root is not encrypted or its encrypted part cannot be
+ * decoded.  pgp_reduce.c keeps exactly this of such a mail. */
+bool inbound_encrypted_message(struct mailmime *root, struct buf *data_r,
+			       bool *pgp_mime_r);
 
 /* For a signature by an unknown key, msg->carried_fpr: the primary key
  * among the keys the mail carries that made it (pgp_carried_primary). */

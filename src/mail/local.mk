@@ -34,7 +34,8 @@ tests_mail_test_pgp_CPPFLAGS = $(AM_CPPFLAGS) $(GPGME_CFLAGS)
 tests_mail_test_pgp_LDADD = $(mail_test_ldadd)
 EXTRA_DIST += tests/mail/gpg-helper.sh
 # What a game's archive takes from the keyring and from a mail.
-libashes_mail_a_SOURCES += src/mail/pgp_export.c src/mail/pgp_public.c
+libashes_mail_a_SOURCES += src/mail/pgp_export.c src/mail/pgp_public.c \
+	src/mail/pgp_reduce.c
 # The shape pre-scan of a stranger's OpenPGP blob, and the budget of gpg.
 libashes_mail_a_SOURCES += src/mail/pgp_scan.c src/mail/pgp_scan.h \
 	src/mail/pgp_budget.c

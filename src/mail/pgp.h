@@ -372,4 +372,47 @@ int pgp_public_mail(const char *raw, size_t len, const char *headers,
 		    const char *text, struct buf *out_r,
 		    const char **error_r);
 
+/* ---- a stored mail reduced to its proof (pgp_reduce.c) ---- */
+
+enum pgp_reduced_kind {
+	PGP_REDUCED_MIME,	/* the signed part and signature, RFC 3156 */
+	PGP_REDUCED_CLEAR,	/* the clearsigned block */
+	PGP_REDUCED_MESSAGE,	/* an armored signed message (gpg --sign) */
+	/* signed and encrypted (Thunderbird, RFC 9788; gpg -se): the
+	 * encrypted OpenPGP message as it came */
+	PGP_REDUCED_ENCRYPTED,
+	PGP_REDUCED_TEXT,	/* unsigned: the text as the daemon read it */
+};
+/* "PGP/MIME", "clearsigned", ... for the log.  Static. */
+const char *pgp_reduced_kind_name(enum pgp_reduced_kind kind);
+
+/* The mail of len bytes reduced to what proves what its sender signed,
+ * and nothing else, appended to *out_r:
+ * - PGP/MIME (multipart/signed): MIME-Version, a Content-Type of
+ *   multipart/signed (protocol, micalg, a boundary of its own), the
+ *   signed part byte for byte (with the CRLF line ends it was verified
+ *   in) and the signature part;
+ * - inline: a text/plain of the clearsigned block exactly, in the
+ *   charset it was read in (a mail's first block: the one the daemon
+ *   verifies; anything around it was never signed);
+ * - an armored signed message: a text/plain of it;
+ * - signed and encrypted: the signature is inside the encryption, so
+ *   what proves it is the encrypted OpenPGP message as received (the
+ *   club's key decrypts it, and a game's archive keeps it decrypted,
+ *   inbound_archive_form): a multipart/encrypted of its version part and
+ *   that message, or a text/plain of its armor;
+ * - unsigned, not encrypted: text (the text as the daemon read it) as
+ *   text/plain; with text NULL, refused.
+ * No header of the mail is kept: headers (NULL or the caller's lines,
+ * each CRLF-ended) go first -- the thread lines that bind a bare move to
+ * its game, say.  Before anything is appended the result is read again
+ * and must give the same signed bytes and signature (or encrypted
+ * message).  Reducing a reduced mail gives it again.  0 with *kind_r;
+ * -1 with a static *error_r, nothing appended, for a mail whose MIME
+ * cannot be read within mime_parse's limits (mime_limits.c) or that
+ * holds nothing to keep. */
+int pgp_reduce_mail(const char *raw, size_t len, const char *headers,
+		    const char *text, struct buf *out_r,
+		    enum pgp_reduced_kind *kind_r, const char **error_r);
+
 #endif

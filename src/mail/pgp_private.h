@@ -91,4 +91,16 @@ ssize_t pgp_sink_write(void *handle, const void *buffer, size_t size);
  * broken mail) rather than from gpg itself. */
 bool pgp_data_error(gpgme_error_t err);
 
+/* ---- a mail without its headers: pgp_public.c, pgp_reduce.c ---- */
+
+/* The body of a single part: its Content-Transfer-Encoding header, a
+ * blank line, then s as it is when it can go so (8bit when eight_bit,
+ * else 7bit: CRLF lines, no NUL, no bare CR, short lines), else in
+ * base64.  Appended to *out. */
+void pgp_public_body(const char *s, size_t len, bool eight_bit,
+		     struct buf *out);
+/* A multipart boundary ("=_ashes-signed-N") found in neither a nor b. */
+void pgp_public_boundary(const struct buf *a, const struct buf *b,
+			 char *out, size_t len);
+
 #endif

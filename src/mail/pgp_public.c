@@ -256,8 +256,8 @@ static bool public_clean(const char *s, size_t len, bool eight_bit)
 
 /* The body of a single part: its encoding header, a blank line, then the
  * bytes as they are when they can be, else in base64. */
-static void public_body(const char *s, size_t len, bool eight_bit,
-			struct buf *out)
+void pgp_public_body(const char *s, size_t len, bool eight_bit,
+		     struct buf *out)
 {
 	if (public_clean(s, len, eight_bit)) {
 		buf_printf(out, "Content-Transfer-Encoding: %s\r\n\r\n",
@@ -270,8 +270,8 @@ static void public_body(const char *s, size_t len, bool eight_bit,
 }
 
 /* A boundary found in neither a nor b. */
-static void public_boundary(const struct buf *a, const struct buf *b,
-			    char *out, size_t len)
+void pgp_public_boundary(const struct buf *a, const struct buf *b,
+			 char *out, size_t len)
 {
 	for (unsigned n = 0;; n++) {
 		snprintf(out, len, "=_ashes-signed-%u", n);
@@ -289,6 +289,21 @@ static const char *public_micalg(const char *v)
 		   "0123456789-") != strlen(v))
 		return "pgp-sha256";
 	return v;
+}
+
+/* The ashes-signed-content of root's text part ("mime", "text"), or
+ * NULL. */
+static const char *public_signed_content(struct mailmime *root)
+{
+	struct mailmime *part;
+	const char *v;
+	bool html;
+
+	part = mime_find_text_part(root, &html);
+	v = part != NULL && !html ? mime_param(part, "ashes-signed-content") :
+	    NULL;
+	return v != NULL && (strcmp(v, "mime") == 0 || strcmp(v, "text") == 0) ?
+	       v : NULL;
 }
 
 int pgp_public_mail(const char *raw, size_t len, const char *headers,
@@ -315,7 +330,7 @@ int pgp_public_mail(const char *raw, size_t len, const char *headers,
 	buf_puts(out_r, "MIME-Version: 1.0\r\n");
 	switch (kind) {
 	case PGP_SIGNED_MIME:
-		public_boundary(&signed_part, &sig, boundary,
+		pgp_public_boundary(&signed_part, &sig, boundary,
 				sizeof(boundary));
 		buf_printf(out_r, "Content-Type: multipart/signed; "
 			   "micalg=\"%s\";\r\n protocol=\"application/"
@@ -327,7 +342,7 @@ int pgp_public_mail(const char *raw, size_t len, const char *headers,
 		buf_printf(out_r, "\r\n--%s\r\nContent-Type: application/"
 			   "pgp-signature; name=\"signature.asc\"\r\n",
 			   boundary);
-		public_body(sig.data != NULL ? sig.data : "", sig.len, false,
+		pgp_public_body(sig.data != NULL ? sig.data : "", sig.len, false,
 			    out_r);
 		buf_printf(out_r, "\r\n--%s--\r\n", boundary);
 		break;
@@ -350,16 +365,21 @@ int pgp_public_mail(const char *raw, size_t len, const char *headers,
 		if (signed_part.len > 0 &&
 		    signed_part.data[signed_part.len - 1] != '\n')
 			buf_puts(&signed_part, "\r\n");
-		public_body(signed_part.data, signed_part.len, true, out_r);
+		pgp_public_body(signed_part.data, signed_part.len, true, out_r);
 		break;
 	case PGP_SIGNED_MESSAGE:
 		/* The armored signed message of a one-pass signed, encrypted
-		 * mail (its archive form): ASCII, found again by its armor. */
-		buf_puts(out_r, "Content-Type: text/plain\r\n");
+		 * mail (its archive form): ASCII, found again by its armor;
+		 * whether what it signs is a MIME entity or text, as the
+		 * form said (inbound_archive_form). */
+		charset = public_signed_content(root);
+		buf_printf(out_r, "Content-Type: text/plain%s%s\r\n",
+			   charset != NULL ? "; ashes-signed-content=" : "",
+			   charset != NULL ? charset : "");
 		if (signed_part.len > 0 &&
 		    signed_part.data[signed_part.len - 1] != '\n')
 			buf_puts(&signed_part, "\r\n");
-		public_body(signed_part.data, signed_part.len, true, out_r);
+		pgp_public_body(signed_part.data, signed_part.len, true, out_r);
 		break;
 	case PGP_SIGNED_NONE:
 		/* Nothing signed: the text as the daemon read it. */
@@ -369,7 +389,7 @@ int pgp_public_mail(const char *raw, size_t len, const char *headers,
 			buf_puts(&lf, "\r\n");
 		buf_puts(out_r, "Content-Type: text/plain; charset=\"utf-8\""
 			 "\r\n");
-		public_body(lf.data != NULL ? lf.data : "", lf.len, true,
+		pgp_public_body(lf.data != NULL ? lf.data : "", lf.len, true,
 			    out_r);
 		break;
 	}

@@ -28,6 +28,7 @@
  * moves and their signatures stay, for they are the other players'
  * games too. */
 #include "server/server_private.h"
+#include "server/retention.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -369,8 +370,18 @@ static int account_delete(struct handle *h, struct store_player *p,
 	const char *error, *fpr;
 	int ret = 1;
 
+	struct retention_report rep;
+
 	if (account_end_games(h, p, ended_r) < 0)
 		return -1;
+	/* Every mail of theirs kept as received: reduced to what proves a
+	 * game (its signed part and signature, no header), the others'
+	 * bytes dropped -- while their keys and addresses still find them.
+	 * The mail in hand is among them. */
+	memset(&rep, 0, sizeof(rep));
+	if (retention_reduce_player(h->srv->store, p->id, h->now, &rep,
+				    &error) < 0)
+		return server_store_fail(h, error);
 	/* The key's long id (its last 16 hex digits, as gpg shows it):
 	 * unique while keys are; else, or should two collide, the id. */
 	for (int attempt = 0; attempt < 2 && ret == 1; attempt++) {

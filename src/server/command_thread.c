@@ -180,3 +180,4 @@ bool command_thread_confirmed(const char *body, size_t len, int64_t game)
 	}
 	return false;
 }
+

@@ -26,6 +26,9 @@ libashes_server_a_SOURCES += src/server/play.c src/server/conditional.c \
 	src/server/game.c src/server/game_record.c
 # A player's private notes on a game, and a game over played again.
 libashes_server_a_SOURCES += src/server/note.c src/server/rematch.c
+# How long old mails keep their bytes ([retention]), and a deleted
+# player's mails reduced to what proves their games.
+libashes_server_a_SOURCES += src/server/retention.h src/server/retention.c
 # The mails out, and what one player's mails may make the club send.
 libashes_server_a_SOURCES += src/server/notice.c src/server/queue.c \
 	src/server/recipient.c src/server/digest.c src/server/summary.c src/server/limits.c
@@ -179,13 +182,22 @@ tests_server_test_cases_SOURCES = tests/server/test_cases.c \
 	tests/server/cases_run.h tests/server/cases_input.c \
 	tests/server/cases_service.c tests/server/cases_expect.c \
 	tests/server/cases_driver.c tests/server/cases_driver.h
-server_test_ldadd = libashes_server.a libashes_render.a \
+# (the mail layer for retention.c's reductions: a deleted player's mails)
+server_test_ldadd = libashes_server.a libashes_mail.a libashes_render.a \
 	libashes_store.a libashes_core.a libashes_util.a $(SQLITE_LIBS) \
-	$(RSVG_LIBS) $(CHECK_LIBS)
+	$(RSVG_LIBS) $(ETPAN_LIBS) $(GPGME_LIBS) $(GNUTLS_LIBS) $(CHECK_LIBS)
 tests_server_test_server_LDADD = $(server_test_ldadd)
 tests_server_test_settings_LDADD = $(server_test_ldadd)
 tests_server_test_intake_CPPFLAGS = $(AM_CPPFLAGS) $(SQLITE_CFLAGS)
 tests_server_test_intake_LDADD = $(server_test_ldadd)
+# [retention]'s rules on a store (retention.c): each rule's old rows
+# changed, young ones kept, outcomes kept; a deleted player's mails.
+check_PROGRAMS += tests/server/test_retention
+TESTS += tests/server/test_retention
+tests_server_test_retention_CPPFLAGS = $(AM_CPPFLAGS) $(SQLITE_CFLAGS)
+tests_server_test_retention_LDADD = libashes_server.a libashes_mail.a \
+	libashes_store.a libashes_core.a libashes_util.a $(ETPAN_LIBS) \
+	$(GPGME_LIBS) $(GNUTLS_LIBS) $(SQLITE_LIBS) $(CHECK_LIBS)
 tests_server_test_timer_LDADD = $(server_test_ldadd)
 tests_server_test_club_LDADD = $(server_test_ldadd)
 tests_server_test_bot_LDADD = $(server_test_ldadd)
@@ -210,5 +222,4 @@ nobase_dist_pkgdata_DATA += templates/admin-game.txt templates/admin-clock.txt \
 check_PROGRAMS += tests/server/test_account_export
 TESTS += tests/server/test_account_export
 tests_server_test_account_export_LDADD = libashes_archive.a \
-	libashes_mail.a $(server_test_ldadd) $(ETPAN_LIBS) $(GPGME_LIBS) \
-	$(GNUTLS_LIBS)
+	$(server_test_ldadd)

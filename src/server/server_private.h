@@ -78,6 +78,10 @@
  *   ladder.c, league.c, rating.c  a ladder's, a league's and the
  *               ratings' rules (ladder.h, league.h, rating.h), likewise;
  *   mailbox.c   the mailbox bookkeeping the loop asks the service for;
+ *   retention.c  [retention]: old mails' bytes reduced or dropped, a
+ *               deleted player's mails reduced (retention.h: on the
+ *               store and the command language's threads alone, so low
+ *               here that account.c's deletion calls it);
  *   handle.c    the mail in hand: refusals, rendering, failures, the bot's
  *               player id;
  *   command_text.c, command_signoff.c, command.c, command_args.c,

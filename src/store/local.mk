@@ -7,7 +7,8 @@ STORE_SQL_FILES = sql/001-initial.sql sql/002-hostile-mail.sql \
 	sql/007-outbox-image-type.sql sql/008-clocks.sql \
 	sql/009-clubs.sql sql/010-bot.sql sql/011-key-proofs.sql \
 	sql/012-ply-records.sql sql/013-conditional-moves.sql sql/014-summary.sql \
-	sql/015-notes-rematch.sql sql/016-analysis.sql sql/017-accounts.sql
+	sql/015-notes-rematch.sql sql/016-analysis.sql sql/017-retention.sql \
+	sql/018-accounts.sql
 nobase_dist_pkgdata_DATA += $(STORE_SQL_FILES)
 
 noinst_LIBRARIES += libashes_store.a
@@ -45,11 +46,12 @@ libashes_store_a_SOURCES += src/store/store_conditional.h \
 	src/store/store_conditional.c
 # A player's private notes on a game, and rematches.
 libashes_store_a_SOURCES += src/store/store_note.h src/store/store_note.c
-# A player's own account (sql/017): new address, export, deletion.
+# A player's own account (sql/018): new address, export, deletion.
 libashes_store_a_SOURCES += src/store/store_account.h \
 	src/store/store_account.c
 # The archive's part (src/archive): a game's mails, deleting a game.
-libashes_store_a_SOURCES += src/store/store_prune.h src/store/store_prune.c
+libashes_store_a_SOURCES += src/store/store_prune.h src/store/store_prune.c \
+	src/store/store_retention.c
 nodist_libashes_store_a_SOURCES = src/store/store_sql_embedded.c
 EXTRA_DIST += src/store/embed-sql.sh
 CLEANFILES += src/store/store_sql_embedded.c

@@ -386,16 +386,3 @@ int store_player_deleted(struct store *store, int64_t player_id,
 				    "asking whether a player was deleted",
 				    error_r);
 }
-
-int store_player_inbound_ids(struct store *store, int64_t player_id,
-			     int64_t **ids_r, size_t *count_r,
-			     const char **error_r)
-{
-	static const char sql[] =
-		"SELECT id FROM inbound WHERE player_id = ?1 OR "
-		"sender_fingerprint IN (SELECT fingerprint FROM player_keys "
-		"WHERE player_id = ?1) ORDER BY id";
-
-	return store_ids(store, ids_r, count_r, "listing a player's mails",
-			 error_r, sql, STORE_INT(player_id));
-}

@@ -1,5 +1,5 @@
 /* store_account.h -- the part of the store's API (store.h, whose
- * conventions hold here) for a player's own account (sql/017): changes
+ * conventions hold here) for a player's own account (sql/018): changes
  * waiting for a code (a new address, a deletion), the rows an export
  * reads, and forgetting a deleted player
  * (store_account.c).  Included by store.h. */
@@ -111,10 +111,4 @@ int store_player_forget(struct store *store, int64_t player_id,
 /* 1 if the player was deleted, 0 if not (or no such player). */
 int store_player_deleted(struct store *store, int64_t player_id,
 			 const char **error_r);
-/* The inbound rows the player's mail made (inbound.player_id, or signed
- * by one of their keys), oldest first: free *ids_r. */
-int store_player_inbound_ids(struct store *store, int64_t player_id,
-			     int64_t **ids_r, size_t *count_r,
-			     const char **error_r);
-
 #endif

@@ -6,8 +6,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 
+#include "mail/inbound.h"
 #include "util/buf.h"
 
 char *slurp(const char *name, size_t *len_r)
@@ -115,4 +117,76 @@ int pgp_fixture_run(Suite *s, const char *prog, const char *helper,
 		fprintf(stderr, "%s: fixtures kept in %s\n", prog, fixdir);
 	}
 	return failed != 0;
+}
+
+/* The header block of the reduced mail holds nothing but the thread
+ * lines and its own MIME fields. */
+static void only_mime_headers(const char *mail, const char *thread,
+			      const char *file)
+{
+	const char *p = mail;
+
+	if (thread != NULL && strncmp(p, thread, strlen(thread)) == 0)
+		p += strlen(thread);
+	while (*p != '\0' && *p != '\r' && *p != '\n') {
+		ck_assert_msg(strncasecmp(p, "MIME-Version:", 13) == 0 ||
+			      strncasecmp(p, "Content-Type:", 13) == 0 ||
+			      strncasecmp(p, "Content-Transfer-Encoding:",
+					  26) == 0 || *p == ' ' || *p == '\t',
+			      "%s reduced keeps a header: %.40s", file, p);
+		p = strchr(p, '\n');
+		if (p == NULL)
+			break;
+		p++;
+	}
+}
+
+enum pgp_reduced_kind reduce_check(struct pgp_ctx *ctx, const char *name,
+				   const char *thread)
+{
+	struct inbound_options o = { .now = time(NULL), .pgp = ctx };
+	struct inbound_msg *m = NULL, *r = NULL;
+	struct buf out = BUF_INIT, again = BUF_INIT;
+	enum pgp_reduced_kind kind, kind2;
+	const char *err = NULL;
+	size_t len;
+	char *raw = slurp(name, &len);
+
+	ck_assert_msg(inbound_parse(raw, len, &o, &m, &err) == 0, "%s: %s",
+		      name, err);
+	ck_assert_msg(pgp_reduce_mail(raw, len, thread, m->text, &out, &kind,
+				      &err) == 0, "%s: %s", name, err);
+	ck_assert_msg(out.len < len + 512, "%s: %zu bytes reduced to %zu",
+		      name, len, out.len);
+	only_mime_headers(out.data, thread, name);
+	if (thread != NULL)
+		ck_assert_msg(strncmp(out.data, thread, strlen(thread)) == 0,
+			      "%s: the thread lines are not first", name);
+	/* read as the original is read: the same signer, text and
+	 * signed digest (the replay history's key) */
+	ck_assert_msg(inbound_parse(out.data, out.len, &o, &r, &err) == 0,
+		      "%s reduced: %s", name, err);
+	ck_assert_msg(r->sig.status == m->sig.status, "%s reduced: %s, was %s",
+		      name, pgp_sig_status_name(r->sig.status),
+		      pgp_sig_status_name(m->sig.status));
+	ck_assert_int_eq(r->sig_kind, m->sig_kind);
+	ck_assert_str_eq(r->sig.fpr, m->sig.fpr);
+	ck_assert_str_eq(r->text != NULL ? r->text : "",
+			 m->text != NULL ? m->text : "");
+	ck_assert_str_eq(r->signed_sha256 != NULL ? r->signed_sha256 : "",
+			 m->signed_sha256 != NULL ? m->signed_sha256 : "");
+	/* and a reduced mail is its own reduction */
+	ck_assert_int_eq(pgp_reduce_mail(out.data, out.len, NULL, r->text,
+					 &again, &kind2, &err), 0);
+	ck_assert_int_eq(kind2, kind);
+	ck_assert_msg(again.len + (thread != NULL ? strlen(thread) : 0) ==
+		      out.len && memcmp(again.data, out.data + out.len -
+					again.len, again.len) == 0,
+		      "%s: reducing it again changed it", name);
+	inbound_msg_free(&m);
+	inbound_msg_free(&r);
+	buf_free(&out);
+	buf_free(&again);
+	free(raw);
+	return kind;
 }

@@ -37,6 +37,15 @@ double now_s(void);
 int pgp_fixture_run(Suite *s, const char *prog, const char *helper,
 		    bool with_src);
 
+/* Reduce the fixture mail name (pgp_reduce_mail, the thread lines
+ * thread first, may be NULL) and check what a reduction must keep: read
+ * with ctx as the mail is read it gives the same signature status,
+ * signer, text and signed digest; no header of the mail is left (From,
+ * To, Date, Received, Message-ID...); reducing it again gives it again.
+ * Returns its kind. */
+enum pgp_reduced_kind reduce_check(struct pgp_ctx *ctx, const char *name,
+				   const char *thread);
+
 /* Add test_pgp_keys.c's tests to tc. */
 void pgp_keys_add_tests(TCase *tc);
 /* Add test_pgp_limits.c's tests (pre-scan, budget, digests) to tc. */

@@ -375,6 +375,69 @@ START_TEST(test_archive_form)
 }
 END_TEST
 
+/* A signed and encrypted mail reduced (pgp_reduce_mail): the encrypted
+ * message as it came, which the club's key still opens to the same
+ * signature and text; and its archive form the same signed bytes.  With
+ * the Autocrypt-only PGP/MIME of Thunderbird for Android (K-9) and
+ * GpgOL's attached key. */
+START_TEST(test_reduce_encrypted)
+{
+	static const struct {
+		const char *file;
+		enum pgp_reduced_kind kind;
+	} shapes[] = {
+		{ "tb.eml", PGP_REDUCED_ENCRYPTED },
+		{ "tb2.eml", PGP_REDUCED_ENCRYPTED },
+		{ "dc.eml", PGP_REDUCED_ENCRYPTED },
+		{ "inline.eml", PGP_REDUCED_ENCRYPTED },
+		{ "autocrypt.eml", PGP_REDUCED_MIME },
+		{ "outlook-sub.eml", PGP_REDUCED_MIME },
+	};
+	struct pgp_ctx *club = open_home("club");
+
+	for (size_t i = 0; i < sizeof(shapes) / sizeof(shapes[0]); i++) {
+		struct buf out = BUF_INIT, f1 = BUF_INIT, f2 = BUF_INIT;
+		struct buf s1 = BUF_INIT, s2 = BUF_INIT, d1 = BUF_INIT;
+		struct buf d2 = BUF_INIT;
+		enum pgp_signed_kind k1, k2;
+		enum pgp_reduced_kind kind;
+		const char *err = NULL;
+		size_t len;
+		char *raw = slurp(shapes[i].file, &len);
+
+		ck_assert_int_eq(reduce_check(club, shapes[i].file,
+					      "In-Reply-To: <ashes.3.4.5.0@club"
+					      ".example>\r\n"), shapes[i].kind);
+		if (shapes[i].kind != PGP_REDUCED_ENCRYPTED) {
+			free(raw);
+			continue;
+		}
+		ck_assert_int_eq(pgp_reduce_mail(raw, len, NULL, NULL, &out,
+						 &kind, &err), 0);
+		ck_assert_int_eq(inbound_archive_form(club, raw, len, 1 << 20,
+						      &f1, &err), 1);
+		ck_assert_int_eq(inbound_archive_form(club, out.data, out.len,
+						      1 << 20, &f2, &err), 1);
+		ck_assert_int_eq(pgp_export_signed(f1.data, f1.len, &k1, &s1,
+						   &d1, &err), 0);
+		ck_assert_int_eq(pgp_export_signed(f2.data, f2.len, &k2, &s2,
+						   &d2, &err), 0);
+		ck_assert_int_eq(k1, k2);
+		ck_assert_uint_eq(s1.len, s2.len);
+		ck_assert(memcmp(s1.data, s2.data, s1.len) == 0);
+		buf_free(&out);
+		buf_free(&f1);
+		buf_free(&f2);
+		buf_free(&s1);
+		buf_free(&s2);
+		buf_free(&d1);
+		buf_free(&d2);
+		free(raw);
+	}
+	pgp_ctx_free(&club);
+}
+END_TEST
+
 /* An unknown key that signs with a subkey: the refusal names the
  * primary the mail carried (what the sender's program shows), and the
  * Outlook-style octet-stream .asc is a key the mail carries. */
@@ -403,7 +466,8 @@ int main(void)
 		TESTS(test_autocrypt_parse, test_autocrypt_refused,
 		test_autocrypt_find, test_scan_encrypted, test_decrypt_shapes,
 		test_decrypt_not_ours, test_decrypt_bomb, test_archive_form,
-		test_unknown_names_primary, test_autocrypt_register));
+		test_unknown_names_primary, test_autocrypt_register,
+		test_reduce_encrypted));
 
 	return pgp_fixture_run(s, "test_crypt", "crypt-helper.sh", true);
 }

@@ -13,6 +13,7 @@
 
 #include "mail/compose.h"
 #include "mail/inbound.h"
+#include "mail/mime.h"
 #include "util/buf.h"
 
 #include "pgp_fixture.h"
@@ -355,6 +356,79 @@ START_TEST(test_mutt_signed)
 }
 END_TEST
 
+/* A stored mail reduced to its proof (pgp_reduce_mail): PGP/MIME as
+ * gpg, Thunderbird and mutt write it, clearsigned in UTF-8 and Latin-1,
+ * a key attached inside the signature; the thread lines on top. */
+START_TEST(test_reduce_signed)
+{
+	static const struct {
+		const char *file;
+		enum pgp_reduced_kind kind;
+	} shapes[] = {
+		{ "pgpmime.eml", PGP_REDUCED_MIME },
+		{ "pgpmime-crlf.eml", PGP_REDUCED_MIME },
+		{ "thunderbird.eml", PGP_REDUCED_MIME },
+		{ "register-attached.eml", PGP_REDUCED_MIME },
+		{ "footer.eml", PGP_REDUCED_MIME },
+		{ "clearsigned.eml", PGP_REDUCED_CLEAR },
+		{ "latin1-clearsigned.eml", PGP_REDUCED_CLEAR },
+		{ "register-pasted.eml", PGP_REDUCED_CLEAR },
+		{ "mutt.eml", PGP_REDUCED_MIME },
+	};
+	struct pgp_ctx *ctx = open_home("verifier");
+	char path[512];
+
+	for (size_t i = 0; i < sizeof(shapes) / sizeof(shapes[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s", fixdir, shapes[i].file);
+		if (access(path, R_OK) != 0 &&
+		    strcmp(shapes[i].file, "mutt.eml") == 0)
+			ck_abort_msg("mutt did not produce a signed mail; see "
+				     "%s/mutt.log", fixdir);
+		ck_assert_int_eq(reduce_check(ctx, shapes[i].file, i % 2 ?
+					      "Subject: [ashes #12]\r\n" :
+					      NULL), shapes[i].kind);
+	}
+	pgp_ctx_free(&ctx);
+}
+END_TEST
+
+/* What it cannot read within the MIME limits, or that holds nothing
+ * signed, is refused and nothing is appended. */
+START_TEST(test_reduce_refused)
+{
+	struct buf deep = BUF_INIT, out = BUF_INIT;
+	enum pgp_reduced_kind kind;
+	const char *err = NULL;
+	static const char plain[] = "From: a@b\r\nSubject: x\r\n\r\nhelp\r\n";
+
+	buf_puts(&deep, "From: a@b\r\nMIME-Version: 1.0\r\n");
+	for (int i = 0; i <= MIME_MAX_DEPTH; i++)
+		buf_printf(&deep, "Content-Type: multipart/mixed;\r\n "
+			   "boundary=\"b%dZ\"\r\n\r\npreamble\r\n--b%dZ\r\n",
+			   i, i);
+	buf_puts(&deep, "Content-Type: text/plain\r\n\r\nhi\r\n");
+	for (int i = MIME_MAX_DEPTH; i >= 0; i--)
+		buf_printf(&deep, "--b%dZ--\r\n", i);
+	ck_assert_int_eq(pgp_reduce_mail(deep.data, deep.len, NULL, "x", &out,
+					 &kind, &err), -1);
+	ck_assert_ptr_nonnull(err);
+	ck_assert_uint_eq(out.len, 0);
+	err = NULL;
+	ck_assert_int_eq(pgp_reduce_mail(plain, strlen(plain), NULL, NULL,
+					 &out, &kind, &err), -1);
+	ck_assert_ptr_nonnull(strstr(err, "nothing signed"));
+	ck_assert_uint_eq(out.len, 0);
+	/* with the text as read: that alone, without a header */
+	ck_assert_int_eq(pgp_reduce_mail(plain, strlen(plain), NULL, "help\n",
+					 &out, &kind, &err), 0);
+	ck_assert_int_eq(kind, PGP_REDUCED_TEXT);
+	ck_assert_ptr_null(strstr(out.data, "From:"));
+	ck_assert_ptr_nonnull(strstr(out.data, "\r\n\r\nhelp\r\n"));
+	buf_free(&deep);
+	buf_free(&out);
+}
+END_TEST
+
 /* pgp.c on its own: sign with the library, verify with the library and
  * with gpg itself; PGP/MIME made by pgp_mime_sign goes through inbound. */
 START_TEST(test_sign_and_pgp_mime)
@@ -488,5 +562,7 @@ int main(void)
 	pgp_keys_add_tests(tc);
 	pgp_limits_add_tests(tc);
 	tcase_add_test(tc, test_time_verify);
+	tcase_add_test(tc, test_reduce_signed);
+	tcase_add_test(tc, test_reduce_refused);
 	return pgp_fixture_run(s, "test_pgp", "gpg-helper.sh", false);
 }

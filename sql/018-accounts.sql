@@ -1,4 +1,4 @@
--- 017-accounts.sql -- a player's own account: moving their mail to a new
+-- 018-accounts.sql -- a player's own account: moving their mail to a new
 -- address and deleting them (server/account.c).  (The export of what
 -- the club holds about them, once a day, is counted in rate_limits.)
 --
