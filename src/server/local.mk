@@ -217,6 +217,13 @@ nobase_dist_pkgdata_DATA += templates/admin-game.txt templates/admin-clock.txt \
 	templates/admin-ladder.txt templates/admin-ladder-history.txt \
 	templates/admin-league.txt templates/admin-ratings.txt
 
+# The account commands (account.c): address, export me, delete me.
+nobase_dist_pkgdata_DATA += templates/mail/cmd-address.txt \
+	templates/mail/cmd-export.txt templates/mail/cmd-delete.txt \
+	templates/mail/address-code.txt templates/mail/address-moved.txt \
+	templates/mail/export.txt templates/mail/export-unavailable.txt \
+	templates/mail/subject-account.txt
+
 # test_account_export: a player's export parsed back by python3, before
 # and after `ashes player delete` (src/archive/archive_player.c).
 check_PROGRAMS += tests/server/test_account_export
