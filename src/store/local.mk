@@ -69,7 +69,8 @@ store_tests = tests/store/test_store tests/store/test_store_game \
 	tests/store/test_store_schema tests/store/test_store_faults \
 	tests/store/test_store_undo tests/store/test_store_outbox \
 	tests/store/test_store_settings tests/store/test_store_clock \
-	tests/store/test_store_club tests/store/test_store_rating
+	tests/store/test_store_club tests/store/test_store_rating \
+	tests/store/test_store_account
 check_PROGRAMS += $(store_tests)
 TESTS += $(store_tests)
 EXTRA_DIST += tests/store/store_fixture.h tests/store/store_test.h
@@ -85,6 +86,7 @@ tests_store_test_store_settings_LDADD = $(STORE_TEST_LDADD)
 tests_store_test_store_clock_LDADD = $(STORE_TEST_LDADD)
 tests_store_test_store_club_LDADD = $(STORE_TEST_LDADD)
 tests_store_test_store_rating_LDADD = $(STORE_TEST_LDADD)
+tests_store_test_store_account_LDADD = $(STORE_TEST_LDADD)
 
 # bench_store: one-move-mail transactions/s through the store alone, with
 # 1,000 active games and again with 100,000 finished games.
