@@ -23,9 +23,9 @@ bench_bench_server_SOURCES = bench/bench_server.c
 bench_bench_server_CPPFLAGS = $(AM_CPPFLAGS) \
 	-DASHES_SRCDIR_DEFAULT='"$(abs_top_srcdir)"'
 bench_bench_server_CFLAGS = $(AM_CFLAGS) -O2
-bench_bench_server_LDADD = libashes_server.a libashes_render.a \
-	libashes_store.a libashes_core.a libashes_util.a $(SQLITE_LIBS) \
-	$(RSVG_LIBS)
+bench_bench_server_LDADD = libashes_server.a libashes_mail.a \
+	libashes_render.a libashes_store.a libashes_core.a libashes_util.a \
+	$(SQLITE_LIBS) $(RSVG_LIBS) $(ETPAN_LIBS) $(GPGME_LIBS) $(GNUTLS_LIBS)
 # --- end bench_server ---
 
 # --- bench_verify ---

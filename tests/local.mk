@@ -44,6 +44,10 @@ EXTRA_DIST += tests/e2e/test_conditional.sh
 # private notes seen by their author alone, in their archive; a rematch
 TESTS += tests/e2e/test_notes.sh
 EXTRA_DIST += tests/e2e/test_notes.sh
+# a player's account: a new address by its code, the export's JSON, a
+# deletion after which the game's archive verifies
+TESTS += tests/e2e/test_accounts.sh
+EXTRA_DIST += tests/e2e/test_accounts.sh
 # a club ladder on real servers: challenge, result, standings mail
 TESTS += tests/e2e/test_ladder.sh
 EXTRA_DIST += tests/e2e/test_ladder.sh

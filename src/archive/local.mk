@@ -12,6 +12,9 @@ libashes_archive_a_SOURCES = src/archive/archive.h \
 	src/archive/archive_manifest.c src/archive/archive_fs.c \
 	src/archive/archive_export.c src/archive/archive_all.c \
 	src/archive/archive_notes.c
+# A player's export (`export me`, `ashes player export`): JSON.
+libashes_archive_a_SOURCES += src/archive/archive_player.h \
+	src/archive/archive_player.c
 # Verify, trusting nothing the export wrote: the rules and the clocks
 # run again from the signed mails, in a child of its own.
 libashes_archive_a_SOURCES += src/archive/archive_verify.c \

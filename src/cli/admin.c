@@ -240,6 +240,7 @@ out:
 /* ---- players ----------------------------------------------------------- */
 
 #define PLAYER_USAGE "player list | player add NAME ADDRESS [FINGERPRINT] | " \
+	"player delete NAME | player export NAME [FILE] | " \
 	"player key NAME FINGERPRINT | player set NAME KEY VALUE   [--db PATH]"
 
 /* `player list`: the settings a player changed from the defaults, as
@@ -410,6 +411,10 @@ int cli_player(int argc, char **argv)
 		}
 		printf("key bound to %s\n", p->name);
 		rc = CLI_EXIT_OK;
+	} else if (strcmp(o.argv[0], "delete") == 0) {
+		rc = admin_player_delete(&o);
+	} else if (strcmp(o.argv[0], "export") == 0) {
+		rc = admin_player_export(&o);
 	} else if (strcmp(o.argv[0], "set") == 0 && o.argc == 4) {
 		if (admin_open(&o, false, &st) < 0)
 			goto out;

@@ -87,6 +87,12 @@ int admin_now(const char *cmd, int64_t *now_r);
  * o's words from "adjust" on (admin_clock.c); a CLI exit status. */
 int admin_game_adjust(struct admin_opts *o);
 
+/* `ashes player delete NAME` and `ashes player export NAME [FILE]`
+ * (admin_account.c), o->argv[0] the word "delete" or "export": a CLI exit
+ * status. */
+int admin_player_delete(struct admin_opts *o);
+int admin_player_export(struct admin_opts *o);
+
 /* `ashes db prune --retention [--vacuum]` with o's words from "prune"
  * on (admin_retention.c); a CLI exit status. */
 int admin_db_prune(struct admin_opts *o);

@@ -122,7 +122,7 @@ static int archive_daemon_open(struct archive_cli *a, const char *cmd,
 {
 	const struct config *cfg = &a->admin.cfg;
 	struct inbound_options in;
-	const char *addrs[2], *error, *at;
+	const char *addrs[2], *error;
 	int64_t now;
 
 	memset(d, 0, sizeof(*d));
@@ -147,12 +147,7 @@ static int archive_daemon_open(struct archive_cli *a, const char *cmd,
 	d->templates = cfg->templates.dir != NULL ?
 		template_set_new(cfg->templates.dir, cli_template_dir) :
 		cli_templates();
-	/* The club's domain: that of our Message-IDs, else of From. */
-	if (cfg->smtp.domain != NULL)
-		snprintf(d->site, sizeof(d->site), "%s", cfg->smtp.domain);
-	else if (cfg->smtp.from != NULL &&
-		 (at = strrchr(cfg->smtp.from, '@')) != NULL)
-		snprintf(d->site, sizeof(d->site), "%s", at + 1);
+	settings_site(cfg, d->site, sizeof(d->site));
 	settings_inbound(cfg, addrs, &in);
 	d->src.store = d->store;
 	d->src.pgp = d->pgp;

@@ -29,7 +29,7 @@ const struct cli_command cli_commands[] = {
 	  "show ID | adjust ID +24h [white|black]: one game, its clocks" },
 	{ "clock", cli_clock, "ID: a game's clocks, as they stand now" },
 	{ "player", cli_player,
-	  "list | add | key | set: players, their keys and settings" },
+	  "list | add | key | set | delete | export: players and their data" },
 	{ "ladder", cli_ladder,
 	  "show | history | move NAME ...: a ladder of the configuration" },
 	{ "league", cli_league, "show NAME: a league's seasons and standings" },

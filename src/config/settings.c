@@ -4,6 +4,7 @@
 #include "config/settings.h"
 
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -217,4 +218,16 @@ static void settings_clock(const struct config *cfg,
 	set->auto_vacation = c->auto_vacation;
 	set->manual_claim = c->timeout_claim == CONFIG_TIMEOUT_CLAIM_MANUAL;
 	set->outage_grace = (int64_t)(c->outage_grace_ms / 1000);
+}
+
+void settings_site(const struct config *cfg, char *site, size_t len)
+{
+	const char *at;
+
+	site[0] = '\0';
+	if (cfg->smtp.domain != NULL)
+		snprintf(site, len, "%s", cfg->smtp.domain);
+	else if (cfg->smtp.from != NULL &&
+		 (at = strrchr(cfg->smtp.from, '@')) != NULL)
+		snprintf(site, len, "%s", at + 1);
 }

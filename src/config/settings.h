@@ -25,6 +25,10 @@ void settings_mail_source(const struct config *cfg,
 /* The SMTP sender.  Only meaningful when cfg->smtp.server.url is set. */
 void settings_smtp(const struct config *cfg, struct smtp_settings *set_r);
 
+/* The club's domain, as archives and exports name it: that of our
+ * Message-IDs ([smtp] domain), else of [smtp] from; "" if neither. */
+void settings_site(const struct config *cfg, char *site, size_t len);
+
 /* The inbound parser's limits and our own addresses.  our_addrs is the
  * caller's array of at least 2 slots, filled and NULL-terminated; now,
  * pgp and import_keys are left for the caller. */

@@ -213,7 +213,8 @@ outbox_compose_extra(const struct config *cfg, struct pgp_ctx *pgp,
 	if (extra != NULL && extra->tgz.len > 0) {
 		m.attachment = extra->tgz.data;
 		m.attachment_len = extra->tgz.len;
-		m.attachment_type = OUTBOX_ARCHIVE_TYPE;
+		m.attachment_type = extra->type != NULL ? extra->type :
+				    OUTBOX_ARCHIVE_TYPE;
 		m.attachment_name = extra->name;
 	}
 	/* An observer can leave with one mail, as list mail allows (RFC
@@ -343,8 +344,14 @@ static int outbox_archive(const struct config *cfg, struct store *store,
 {
 	const char *why = NULL;
 
-	switch (outbox_archive_make(cfg, store, pgp, templates, msg->game_id,
-				    msg->recipient, now, file, &why)) {
+	enum outbox_archive_result made =
+		msg->kind == STORE_OUTBOX_KIND_EXPORT ?
+		outbox_export_make(cfg, store, pgp, templates, msg->recipient,
+				   now, file, &why) :
+		outbox_archive_make(cfg, store, pgp, templates, msg->game_id,
+				    msg->recipient, now, file, &why);
+
+	switch (made) {
 	case OUTBOX_ARCHIVE_MADE:
 		return 1;
 	case OUTBOX_ARCHIVE_NONE:
@@ -390,7 +397,8 @@ int outbox_flush_lane(const struct config *cfg, struct store *store,
 	for (i = 0; i < n; i++) {
 		struct store_outbox_msg *msg = &msgs[i];
 		struct buf bytes = BUF_INIT;
-		struct outbox_archive_file file = { BUF_INIT, "", BUF_INIT };
+		struct outbox_archive_file file = { BUF_INIT, "", BUF_INIT,
+						     NULL };
 		const struct outbox_archive_file *extra = NULL;
 		const char *rcpts[1] = { msg->recipient };
 		const char *reply = NULL, *err = NULL;
@@ -400,7 +408,8 @@ int outbox_flush_lane(const struct config *cfg, struct store *store,
 
 		if (stop != NULL && stop(stop_ctx))
 			break;
-		if (msg->kind == STORE_OUTBOX_KIND_ARCHIVE) {
+		if (msg->kind == STORE_OUTBOX_KIND_ARCHIVE ||
+		    msg->kind == STORE_OUTBOX_KIND_EXPORT) {
 			int made = outbox_archive(cfg, store, pgp, templates,
 						  msg, now, &file, stats,
 						  error_r);

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "archive/archive.h"
+#include "archive/archive_player.h"
 #include "config/settings.h"
 #include "mail/inbound.h"
 #include "render/template.h"
@@ -127,7 +128,7 @@ enum outbox_archive_result outbox_archive_make(
 	struct archive_source src;
 	struct archive_summary sum;
 	struct inbound_options in;
-	const char *addrs[2], *tmp, *e = NULL, *at;
+	const char *addrs[2], *tmp, *e = NULL;
 	char dir[4096], path[4200], site[256] = "";
 	enum outbox_archive_result ret = OUTBOX_ARCHIVE_LATER;
 
@@ -141,13 +142,7 @@ enum outbox_archive_result outbox_archive_make(
 		ret = OUTBOX_ARCHIVE_NONE;
 		goto out;
 	}
-	/* The club's domain: that of our Message-IDs, else of From (as
-	 * `ashes archive export` says it). */
-	if (cfg->smtp.domain != NULL)
-		snprintf(site, sizeof(site), "%s", cfg->smtp.domain);
-	else if (cfg->smtp.from != NULL &&
-		 (at = strrchr(cfg->smtp.from, '@')) != NULL)
-		snprintf(site, sizeof(site), "%s", at + 1);
+	settings_site(cfg, site, sizeof(site));
 	settings_inbound(cfg, addrs, &in);
 	memset(&src, 0, sizeof(src));
 	src.store = store;
@@ -206,5 +201,64 @@ enum outbox_archive_result outbox_archive_make(
 	unlink(path);
 	rmdir(dir);
 out:
+	return ret;
+}
+
+/* The words for a reader whose export cannot be made, into note. */
+static void outbox_export_note(struct template_set *ts, const char *reason,
+			       struct buf *note)
+{
+	struct template_ctx *ctx = template_ctx_new();
+	const char *e;
+
+	template_ctx_set(ctx, "reason", reason);
+	if (template_render(ts, "mail/export-unavailable.txt", ctx, note,
+			    &e) < 0) {
+		buf_reset(note);
+		buf_printf(note, "\nThe file could not be made: %s.\n",
+			   reason);
+	}
+	template_ctx_free(&ctx);
+}
+
+enum outbox_archive_result outbox_export_make(
+	const struct config *cfg, struct store *store, struct pgp_ctx *pgp,
+	struct template_set *ts, const char *recipient, int64_t now,
+	struct outbox_archive_file *file, const char **error_r)
+{
+	static char errbuf[512];
+	struct store_player *p = NULL;
+	char site[256];
+	const char *e = NULL;
+	enum outbox_archive_result ret = OUTBOX_ARCHIVE_LATER;
+	int r;
+
+	file->type = OUTBOX_EXPORT_TYPE;
+	r = store_player_by_address(store, recipient, &p, &e);
+	if (r < 0) {
+		snprintf(errbuf, sizeof(errbuf), "an export: %s", e);
+		*error_r = errbuf;
+		goto out;
+	}
+	if (r == 0) {
+		*error_r = "an export to an address that is no player's now";
+		outbox_export_note(ts, "this address is no longer the one "
+				   "your game mails go to", &file->note);
+		ret = OUTBOX_ARCHIVE_NONE;
+		goto out;
+	}
+	snprintf(file->name, sizeof(file->name), "ashes-export-%s.json",
+		 p->name);
+	settings_site(cfg, site, sizeof(site));
+	if (archive_player_export(store, pgp, p->id, site[0] ? site : NULL,
+				  now, &file->tgz, &e) < 0) {
+		snprintf(errbuf, sizeof(errbuf), "the export of %s: %s",
+			 p->name, e);
+		*error_r = errbuf;
+		goto out;
+	}
+	ret = OUTBOX_ARCHIVE_MADE;
+out:
+	store_player_free(&p);
 	return ret;
 }

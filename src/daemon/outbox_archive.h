@@ -2,7 +2,9 @@
  * src/server/archive_cmd.c): the game's archive (src/archive) made as a
  * .tar.gz when the outbox sends the mail, outside the service's
  * transaction, because it reads every mail of the game and signs with
- * the daemon's key, which the service knows nothing of. */
+ * the daemon's key, which the service knows nothing of.  Likewise the
+ * file of an "export" mail (`export me`, src/server/account.c): the
+ * player's data as JSON, with their keys' armour from the keyring. */
 #ifndef ASHES_DAEMON_OUTBOX_ARCHIVE_H
 #define ASHES_DAEMON_OUTBOX_ARCHIVE_H
 
@@ -23,10 +25,13 @@ struct template_set;
  * "game-N.tar.gz", and the words the mail adds to its text.  Free with
  * outbox_archive_file_free. */
 struct outbox_archive_file {
-	struct buf tgz;
-	char name[32];
+	struct buf tgz;     /* the file's bytes (an export's JSON too) */
+	char name[64];
 	struct buf note;
+	const char *type;   /* NULL: OUTBOX_ARCHIVE_TYPE */
 };
+/* An export's type. */
+#define OUTBOX_EXPORT_TYPE "application/json"
 void outbox_archive_file_free(struct outbox_archive_file *file);
 
 enum outbox_archive_result {
@@ -54,5 +59,15 @@ enum outbox_archive_result outbox_archive_make(
 	const struct config *cfg, struct store *store, struct pgp_ctx *pgp,
 	struct template_set *templates, int64_t game_id, const char *recipient,
 	int64_t now, struct outbox_archive_file *file, const char **error_r);
+
+/* The export for the mail to recipient: the JSON of the player whose
+ * address recipient is now (src/archive/archive_player.h), named
+ * "ashes-export-NAME.json".  MADE; NONE when recipient is no player's
+ * address any more (the mail says so: an export goes only where the
+ * player's mail goes); LATER when the store failed. */
+enum outbox_archive_result outbox_export_make(
+	const struct config *cfg, struct store *store, struct pgp_ctx *pgp,
+	struct template_set *templates, const char *recipient, int64_t now,
+	struct outbox_archive_file *file, const char **error_r);
 
 #endif

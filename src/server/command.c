@@ -212,15 +212,8 @@ static int parse_confirm(struct command *cmd, const struct word *w,
 {
 	if (nw < 2)
 		return command_fail_str(cmd, COMMAND_ERR_MISSING_ARG, "CODE");
-	if (w[1].len < COMMAND_CODE_MIN || w[1].len > COMMAND_CODE_MAX)
-		return command_fail(cmd, COMMAND_ERR_BAD_CODE, w[1].s, w[1].len);
-	for (size_t i = 0; i < w[1].len; i++) {
-		if (!isalnum((unsigned char)w[1].s[i]))
-			return command_fail(cmd, COMMAND_ERR_BAD_CODE, w[1].s,
-				    w[1].len);
-		cmd->code[i] = (char)toupper((unsigned char)w[1].s[i]);
-	}
-	cmd->code[w[1].len] = '\0';
+	if (command_take_code(cmd, &w[1]) < 0)
+		return -1;
 	return command_no_more(cmd, w, nw, 2);
 }
 

@@ -105,6 +105,8 @@ enum command_undo_action {
 /* Confirmation codes: letters and digits, compared ignoring case. */
 #define COMMAND_CODE_MIN 6
 #define COMMAND_CODE_MAX 32
+/* `address ADDR`: as long as an address the store binds. */
+#define COMMAND_ADDRESS_MAX 254
 /* A mail with more commands than this is refused at the extra line. */
 #define COMMAND_MAX 64
 
@@ -138,7 +140,8 @@ struct command {
 	char cond[COMMAND_COND_MOVES][COMMAND_MOVE_MAX];
 	size_t ncond;
 	char name[COMMAND_NAME_MAX + 1];   /* register / challenge target */
-	char code[COMMAND_CODE_MAX + 1];   /* confirm, upper case */
+	char code[COMMAND_CODE_MAX + 1];   /* confirm, delete me; upper case */
+	char address[COMMAND_ADDRESS_MAX + 1]; /* address ADDR */
 	enum command_draw_action draw;
 	enum command_undo_action undo;
 	/* `vacation`: the action, N days, or the dates as year, month, day

@@ -237,3 +237,70 @@ int command_parse_club(struct command *cmd, const struct word *w, size_t nw,
 		return -1;
 	return command_no_more(cmd, w, nw, 2);
 }
+
+/* address ADDR: its shape only (one '@', text on both sides, no blank,
+ * control or angle bracket, at most COMMAND_ADDRESS_MAX bytes); the
+ * service says whether it can be used. */
+int command_parse_address(struct command *cmd, const struct word *w,
+			  size_t nw, const char *end, int64_t thread_game)
+{
+	const char *at;
+
+	(void)end;
+	(void)thread_game;
+	if (nw < 2)
+		return command_fail_str(cmd, COMMAND_ERR_MISSING_ARG,
+					"ADDRESS");
+	at = memchr(w[1].s, '@', w[1].len);
+	if (w[1].len > COMMAND_ADDRESS_MAX || at == NULL || at == w[1].s ||
+	    at == w[1].s + w[1].len - 1 ||
+	    memchr(at + 1, '@', (size_t)(w[1].s + w[1].len - at - 1)) != NULL)
+		return command_fail(cmd, COMMAND_ERR_BAD_ADDRESS, w[1].s,
+				    w[1].len);
+	for (size_t i = 0; i < w[1].len; i++) {
+		unsigned char ch = (unsigned char)w[1].s[i];
+
+		if (ch <= 0x20 || ch == 0x7f || ch == '<' || ch == '>')
+			return command_fail(cmd, COMMAND_ERR_BAD_ADDRESS,
+					    w[1].s, w[1].len);
+	}
+	command_copy_cut(cmd->address, sizeof(cmd->address), w[1].s,
+			 w[1].len);
+	return command_no_more(cmd, w, nw, 2);
+}
+
+/* The word "me" after `export` and `delete`: a command about the
+ * sender's own account names nobody else. */
+static int parse_me(struct command *cmd, const struct word *w, size_t nw)
+{
+	if (nw < 2)
+		return command_fail_str(cmd, COMMAND_ERR_MISSING_ARG, "me");
+	if (!command_word_is(&w[1], "me"))
+		return command_fail(cmd, COMMAND_ERR_NOT_ME, w[1].s, w[1].len);
+	return 0;
+}
+
+/* export me */
+int command_parse_export(struct command *cmd, const struct word *w,
+			 size_t nw, const char *end, int64_t thread_game)
+{
+	(void)end;
+	(void)thread_game;
+	if (parse_me(cmd, w, nw) < 0)
+		return -1;
+	return command_no_more(cmd, w, nw, 2);
+}
+
+/* delete me [CODE]: no code asks for one (cmd->code empty). */
+int command_parse_delete(struct command *cmd, const struct word *w,
+			 size_t nw, const char *end, int64_t thread_game)
+{
+	(void)end;
+	(void)thread_game;
+	if (parse_me(cmd, w, nw) < 0)
+		return -1;
+	cmd->code[0] = '\0';
+	if (nw > 2 && command_take_code(cmd, &w[2]) < 0)
+		return -1;
+	return command_no_more(cmd, w, nw, 3);
+}

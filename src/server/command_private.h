@@ -43,6 +43,9 @@ void command_copy_cut(char *dst, size_t cap, const char *src, size_t len);
 void command_copy_lower(char *dst, size_t cap, const char *src, size_t len);
 /* w is the literal word lit, ignoring case. */
 bool command_word_is(const struct word *w, const char *lit);
+/* w is a confirmation code: into cmd->code in upper case; 0, or -1
+ * (COMMAND_ERR_BAD_CODE). */
+int command_take_code(struct command *cmd, const struct word *w);
 /* The extra word w[idx], if there is one, fails the command. */
 int command_no_more(struct command *cmd, const struct word *w, size_t nw,
 		    size_t idx);
@@ -83,6 +86,9 @@ int command_game_last(struct command *cmd, const struct word *w, size_t nw,
 /* command_args.c */
 command_args_parser command_parse_set, command_parse_vacation,
 	command_parse_club;
+/* address ADDR; export me; delete me [CODE] (the account commands). */
+command_args_parser command_parse_address, command_parse_export,
+	command_parse_delete;
 /* A clock option of `challenge` (clock=, weekends=, vacation=): the key
  * is w's first klen bytes, the value val (NULL when bare).  0 or -1 with
  * COMMAND_ERR_UNKNOWN_OPTION for a key that is no option at all. */

@@ -86,7 +86,17 @@
 	    GAME, view_observe, "cmd-observe.txt") \
 	/* code: the one mailed to a claimed address */ \
 	ROW(CONFIRM, "confirm", "confirm", parse_confirm, false, \
-	    ANYONE, identity_confirm, "cmd-confirm.txt") \
+	    ANYONE, account_confirm, "cmd-confirm.txt") \
+	/* address: `address NEW@ADDRESS`, the player's mail moved there \
+	 * once the code mailed there comes back (account.c) */ \
+	ROW(ADDRESS, "address", "address", command_parse_address, false, \
+	    REGISTERED, account_address, "cmd-address.txt") \
+	/* `export me`: what the club holds about the sender, mailed */ \
+	ROW(EXPORT, "export", "export", command_parse_export, false, \
+	    REGISTERED, account_export, "cmd-export.txt") \
+	/* code (empty: asked for): `delete me`, `delete me CODE` */ \
+	ROW(DELETE, "delete", "delete", command_parse_delete, false, \
+	    REGISTERED, account_delete_run, "cmd-delete.txt") \
 	/* `key replace`: the key the mail carries */ \
 	ROW(KEY_REPLACE, "key", "key", parse_key, false, \
 	    REGISTERED, identity_key_replace, "cmd-key.txt") \
@@ -176,6 +186,10 @@
 	/* detail: the word given for CODE; the word after "key" */ \
 	ERR(ERR_BAD_CODE, "e_bad_code", "not a confirmation code") \
 	ERR(ERR_BAD_KEY_ACTION, "e_bad_key_action", "unknown key action") \
+	/* detail: the word given for ADDRESS; the word after "export" or \
+	 * "delete" */ \
+	ERR(ERR_BAD_ADDRESS, "e_bad_address", "not a mail address") \
+	ERR(ERR_NOT_ME, "e_not_me", "export and delete take the word me") \
 	/* detail: the word given for KEY, for VALUE; the word after "offer" */ \
 	ERR(ERR_BAD_SETTING, "e_bad_setting", "not a setting name") \
 	ERR(ERR_BAD_VALUE, "e_bad_value", "not a setting value") \

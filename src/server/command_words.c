@@ -64,6 +64,20 @@ int command_fail_str(struct command *cmd, enum command_error err,
 	return command_fail(cmd, err, detail, strlen(detail));
 }
 
+int command_take_code(struct command *cmd, const struct word *w)
+{
+	if (w->len < COMMAND_CODE_MIN || w->len > COMMAND_CODE_MAX)
+		return command_fail(cmd, COMMAND_ERR_BAD_CODE, w->s, w->len);
+	for (size_t i = 0; i < w->len; i++) {
+		if (!isalnum((unsigned char)w->s[i]))
+			return command_fail(cmd, COMMAND_ERR_BAD_CODE, w->s,
+					    w->len);
+		cmd->code[i] = (char)toupper((unsigned char)w->s[i]);
+	}
+	cmd->code[w->len] = '\0';
+	return 0;
+}
+
 int command_no_more(struct command *cmd, const struct word *w, size_t nw,
 		   size_t idx)
 {

@@ -638,15 +638,31 @@ int game_player_named(struct handle *h, const char *name,
 {
 	const char *error;
 	int ret = store_player_by_name(h->srv->store, name, p_r, &error);
+	int gone;
 
 	if (ret < 0)
 		return server_store_fail(h, error);
+	if (ret == 1 && (gone = game_player_gone(h, (*p_r)->id)) != 0) {
+		/* A deleted player (account.c) is no one to challenge. */
+		store_player_free(p_r);
+		if (gone < 0)
+			return -1;
+		ret = 0;
+	}
 	if (ret == 0) {
 		server_refuse(h, "no_such_player");
 		template_ctx_set(h->refusal, "name", name);
 		return REFUSED;
 	}
 	return 0;
+}
+
+int game_player_gone(struct handle *h, int64_t pid)
+{
+	const char *error;
+	int ret = store_player_deleted(h->srv->store, pid, &error);
+
+	return ret < 0 ? server_store_fail(h, error) : ret;
 }
 
 /* A challenge's options (play.c's `challenge`, bot.c's `challenge bot`):

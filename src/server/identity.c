@@ -29,7 +29,6 @@
 
 /* Letters and digits that cannot be misread for each other. */
 static const char code_alphabet[] = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
-#define IDENTITY_CODE_LEN 10 /* 50 bits: no guessing within the rate limit */
 #define IDENTITY_REGISTER_WINDOW 3600
 /* One code a day from one key to one address; a few a day to one address
  * from all keys together (so that a squatter's claim cannot keep the
@@ -80,7 +79,7 @@ int server_reply_address(struct handle *h, const struct store_player *p,
 	return 0;
 }
 
-static int identity_new_code(struct handle *h, char *code)
+int identity_new_code(struct handle *h, char *code)
 {
 	unsigned char raw[IDENTITY_CODE_LEN];
 	size_t i;
@@ -93,11 +92,7 @@ static int identity_new_code(struct handle *h, char *code)
 	return 0;
 }
 
-/* May a code go to address now?  Counts the attempt.  *ok_r false when
- * this key sent one there today already, or the address had its codes
- * for the day: then nothing at all goes there (h->no_reply), since a
- * refusal there would be the very mail the limit stops. */
-static int identity_code_allowed(struct handle *h, const char *address,
+int identity_code_allowed(struct handle *h, const char *address,
 				 bool *ok_r)
 {
 	const char *fpr = h->msg->fingerprint, *error;
@@ -246,6 +241,13 @@ int identity_register(struct handle *h, const struct command *c,
 	store_player_free(&other);
 	if (ret == 1) {
 		server_refuse(h, "name_taken");
+		template_ctx_set(h->refusal, "name", c->name);
+		return REFUSED;
+	}
+	/* A deleted player's name (account.c) is no one's to take. */
+	if (strncasecmp(c->name, ACCOUNT_DELETED_PREFIX,
+			strlen(ACCOUNT_DELETED_PREFIX)) == 0) {
+		server_refuse(h, "name_reserved");
 		template_ctx_set(h->refusal, "name", c->name);
 		return REFUSED;
 	}

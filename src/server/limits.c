@@ -222,6 +222,27 @@ int limits_archive(struct handle *h, const struct game *g, int64_t *bytes_r)
 	return 0;
 }
 
+int limits_export(struct handle *h)
+{
+	int64_t asked = 0, at = 0;
+	char key[64];
+	const char *error;
+
+	/* What the club holds about a player changes by the move, not by
+	 * the minute, and each export reads all of it. */
+	limits_key(key, sizeof(key), "export", h->me->id);
+	if (store_rate_peek(h->srv->store, key, h->now, LIMITS_DAY, &asked,
+			    &at, &error) < 0)
+		return server_store_fail(h, error);
+	if (asked > 0) {
+		server_refuse(h, "export_sent_today");
+		limits_hhmm_ctx(h->refusal, "at", at);
+		server_set_utc(h->refusal, "again_at", at + LIMITS_DAY, false);
+		return REFUSED;
+	}
+	return limits_add(h, key, LIMITS_DAY, 1) < 0 ? -1 : 0;
+}
+
 int limits_hint(struct handle *h, const struct game *g)
 {
 	const struct server_limits *lim = &h->srv->cfg.limits;

@@ -21,7 +21,7 @@ libashes_server_a_SOURCES += src/server/command_text.c \
 # The handlers, and the one writer of a ply's record line.
 libashes_server_a_SOURCES += src/server/play.c src/server/conditional.c \
 	src/server/view.c \
-	src/server/identity.c src/server/message.c src/server/undo.c \
+	src/server/identity.c src/server/account.c src/server/message.c src/server/undo.c \
 	src/server/settings.c src/server/help.c src/server/archive_cmd.c \
 	src/server/game.c src/server/game_record.c
 # A player's private notes on a game, and a game over played again.
@@ -209,9 +209,10 @@ tests_server_test_cases_SOURCES = tests/server/test_cases.c \
 	tests/server/cases_run.h tests/server/cases_input.c \
 	tests/server/cases_service.c tests/server/cases_expect.c \
 	tests/server/cases_driver.c tests/server/cases_driver.h
-server_test_ldadd = libashes_server.a libashes_render.a \
+# (the mail layer for retention.c's reductions: a deleted player's mails)
+server_test_ldadd = libashes_server.a libashes_mail.a libashes_render.a \
 	libashes_store.a libashes_core.a libashes_util.a $(SQLITE_LIBS) \
-	$(RSVG_LIBS) $(CHECK_LIBS)
+	$(RSVG_LIBS) $(ETPAN_LIBS) $(GPGME_LIBS) $(GNUTLS_LIBS) $(CHECK_LIBS)
 tests_server_test_server_LDADD = $(server_test_ldadd)
 tests_server_test_settings_LDADD = $(server_test_ldadd)
 tests_server_test_intake_CPPFLAGS = $(AM_CPPFLAGS) $(SQLITE_CFLAGS)
@@ -242,3 +243,17 @@ TESTS += tests/server/test_admin.sh
 nobase_dist_pkgdata_DATA += templates/admin-game.txt templates/admin-clock.txt \
 	templates/admin-ladder.txt templates/admin-ladder-history.txt \
 	templates/admin-league.txt templates/admin-ratings.txt
+
+# The account commands (account.c): address, export me, delete me.
+nobase_dist_pkgdata_DATA += templates/mail/cmd-address.txt \
+	templates/mail/cmd-export.txt templates/mail/cmd-delete.txt \
+	templates/mail/address-code.txt templates/mail/address-moved.txt \
+	templates/mail/export.txt templates/mail/export-unavailable.txt \
+	templates/mail/subject-account.txt
+
+# test_account_export: a player's export parsed back by python3, before
+# and after `ashes player delete` (src/archive/archive_player.c).
+check_PROGRAMS += tests/server/test_account_export
+TESTS += tests/server/test_account_export
+tests_server_test_account_export_LDADD = libashes_archive.a \
+	$(server_test_ldadd)

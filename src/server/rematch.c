@@ -62,6 +62,15 @@ static int rematch_person(struct handle *h, const struct game *g,
 		return server_store_fail(h, error);
 	if (ret == 0)
 		return server_store_fail(h, "a game's player vanished");
+	if ((ret = game_player_gone(h, opp)) != 0) {
+		if (ret == 1) {
+			server_refuse(h, "no_such_player");
+			template_ctx_set(h->refusal, "name", target->name);
+			ret = REFUSED;
+		}
+		store_player_free(&target);
+		return ret;
+	}
 	/* One open challenge per pair, so many a day, so many out. */
 	ret = limits_challenge(h, target);
 	store_player_free(&target);

@@ -505,6 +505,14 @@ int server_league_show(struct server *server, const char *league,
  * *error_r ("no game 12", ...). */
 int server_clock_show(struct server *server, int64_t game_id, int64_t now,
 		      struct buf *out, const char **error_r);
+/* `ashes player delete NAME`: the player deleted as `delete me CODE`
+ * deletes (src/server/account.c): open games resigned, challenges
+ * withdrawn or declined, addresses, settings, notes, vacations and
+ * claims gone, keys revoked, the name deleted-KEYID; a line saying so
+ * appended to out.  -1 with *error_r (no such player, deleted already,
+ * the store). */
+int server_player_delete(struct server *server, const char *name,
+			 int64_t now, struct buf *out, const char **error_r);
 /* `ashes game adjust GAME +24h [white|black]`: add seconds (negative:
  * take) to a clock -- side NULL: the player to move -- recorded in the
  * game's clock history with note (may be NULL), both players told.

@@ -4,9 +4,6 @@
  * The files, each calling only the ones below it in this list (so a
  * feature to come adds a file on top, not a case in the middle; the
  * script scripts/layers checks it):
- *   retention.c  [retention]: old mails' bytes reduced or dropped, a
- *               deleted player's mails reduced (retention.h: on the
- *               store alone, none of the files below);
  *   timer.c     the clocks' timer: flags, reminders, the daemon's absence,
  *               in a transaction of its own;
  *   admin_clock.c  `ashes clock`, `ashes game adjust`, the clock history;
@@ -21,6 +18,9 @@
  *               handler and the template of its result; the gate, the
  *               game loading and the rendering happen there, once;
  *   reply.c     the one reply to the sender;
+ *   account.c   address, export me, delete me, `ashes player delete`: a
+ *               player's own account, moved, exported or deleted (the
+ *               deleted player's games resigned through play.c);
  *   archive_cmd.c  archive GAME: the game's archive, built and attached
  *               by the daemon's outbox when it sends the mail;
  *   rematch.c   rematch GAME: the opponent of a game over challenged
@@ -82,6 +82,10 @@
  *   ladder.c, league.c, rating.c  a ladder's, a league's and the
  *               ratings' rules (ladder.h, league.h, rating.h), likewise;
  *   mailbox.c   the mailbox bookkeeping the loop asks the service for;
+ *   retention.c  [retention]: old mails' bytes reduced or dropped, a
+ *               deleted player's mails reduced (retention.h: on the
+ *               store and the command language's threads alone, so low
+ *               here that account.c's deletion calls it);
  *   handle.c    the mail in hand: refusals, rendering, failures, the bot's
  *               player id;
  *   command_text.c, command_signoff.c, command.c, command_args.c,
@@ -210,6 +214,8 @@ server_command_fn play_challenge, play_accept, play_decline, play_move,
 	play_preview, play_resign, play_draw;
 server_command_fn view_game, view_games, view_observe;
 server_command_fn identity_register, identity_confirm, identity_key_replace;
+server_command_fn account_address, account_confirm, account_export,
+	account_delete_run;
 server_command_fn settings_set, settings_show;
 server_command_fn message_send;
 server_command_fn undo_run;
@@ -263,6 +269,9 @@ int limits_gate(struct handle *h, struct server_outcome *out);
  * REFUSED, -1. */
 int limits_archive(struct handle *h, const struct game *g,
 		   int64_t *bytes_r);
+/* `export me`: once a player a day (the refusal says when it was and
+ * when it may be asked again).  0 (counted), REFUSED, -1. */
+int limits_export(struct handle *h);
 /* `hint GAME`: [limits] hints_per_hour.  0 (counted), REFUSED, -1. */
 int limits_hint(struct handle *h, const struct game *g);
 /* `challenge NAME|any`: one open challenge between two players, the
@@ -333,6 +342,20 @@ bool identity_pending(const struct store_player *p);
  * nothing but its code. */
 int server_reply_address(struct handle *h, const struct store_player *p,
 			 char **addr_r);
+
+/* Confirmation codes: IDENTITY_CODE_LEN letters and digits that cannot
+ * be misread, 50 bits: no guessing within the rate limit. */
+#define IDENTITY_CODE_LEN 10
+/* A fresh code into code (IDENTITY_CODE_LEN + 1 bytes).  0 or -1. */
+int identity_new_code(struct handle *h, char *code);
+/* May a code go to address now?  Counts the attempt.  *ok_r false when
+ * this key sent one there today already, or the address had its codes
+ * for the day (then nothing at all may go there).  0 or -1. */
+int identity_code_allowed(struct handle *h, const char *address,
+			  bool *ok_r);
+/* A deleted player's name starts with this (account.c); `register`
+ * refuses it. */
+#define ACCOUNT_DELETED_PREFIX "deleted-"
 
 /* ---- intake.c ------------------------------------------------------- */
 
@@ -569,6 +592,9 @@ int game_challenge_create_seated(struct handle *h, char *vtext, char *ctext,
 				 enum store_game_status status, struct game *g);
 /* The player called `name` into *p_r (free with store_player_free): 0,
  * REFUSED (no_such_player, the name in the refusal) or -1. */
+/* Was player pid deleted (`delete me`, `ashes player delete`)?  1 yes, 0
+ * no, -1. */
+int game_player_gone(struct handle *h, int64_t pid);
 int game_player_named(struct handle *h, const char *name,
 		      struct store_player **p_r);
 

@@ -9,7 +9,7 @@ STORE_SQL_FILES = sql/001-initial.sql sql/002-hostile-mail.sql \
 	sql/012-ply-records.sql sql/013-conditional-moves.sql sql/014-summary.sql \
 	sql/015-notes-rematch.sql sql/016-analysis.sql \
 	sql/017-league-members-key-first.sql sql/018-daemon-health.sql \
-	sql/019-retention.sql
+	sql/019-retention.sql sql/020-accounts.sql
 nobase_dist_pkgdata_DATA += $(STORE_SQL_FILES)
 # How to write a migration, and the rules of its rows a test needs.
 EXTRA_DIST += sql/README
@@ -52,6 +52,9 @@ libashes_store_a_SOURCES += src/store/store_note.h src/store/store_note.c
 # The daemon's health (sql/NNN-daemon-health.sql): its row, and what
 # `ashes status` counts.
 libashes_store_a_SOURCES += src/store/store_health.h src/store/store_health.c
+# A player's own account (sql/NNN-accounts.sql): new address, export, deletion.
+libashes_store_a_SOURCES += src/store/store_account.h \
+	src/store/store_account.c
 # The archive's part (src/archive): a game's mails, deleting a game.
 libashes_store_a_SOURCES += src/store/store_prune.h src/store/store_prune.c \
 	src/store/store_retention.c
@@ -73,7 +76,7 @@ store_tests = tests/store/test_store tests/store/test_store_game \
 	tests/store/test_store_undo tests/store/test_store_outbox \
 	tests/store/test_store_settings tests/store/test_store_clock \
 	tests/store/test_store_club tests/store/test_store_rating \
-	tests/store/test_store_health
+	tests/store/test_store_health tests/store/test_store_account
 check_PROGRAMS += $(store_tests)
 TESTS += $(store_tests)
 EXTRA_DIST += tests/store/store_fixture.h tests/store/store_test.h
@@ -98,6 +101,7 @@ TESTS += tests/store/test_store_upgrade
 tests_store_test_store_upgrade_SOURCES = tests/store/test_store_upgrade.c \
 	tests/store/upgrade_rules.h
 tests_store_test_store_upgrade_LDADD = $(server_test_ldadd)
+tests_store_test_store_account_LDADD = $(STORE_TEST_LDADD)
 
 # bench_store: one-move-mail transactions/s through the store alone, with
 # 1,000 active games and again with 100,000 finished games.

@@ -670,6 +670,7 @@ int store_attempt_clear(struct store *store, const char *source,
 /* Address claims, the keys' lifecycle and key claims, names' skeletons
  * (store_identity.h). */
 #include "store/store_identity.h"
+#include "store/store_account.h"
 /* The clocks' tables: vacations, the vacation bank, the clock history,
  * the timer's heartbeat (store_clock.h). */
 #include "store/store_clock.h"

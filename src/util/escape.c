@@ -2,15 +2,11 @@
 #include "util/escape.h"
 
 #include <stdbool.h>
-#include <stdint.h>
 #include <string.h>
 
 #include "util/xstr.h"
 
-/* Length of the UTF-8 sequence at s (at most len bytes) and its code
- * point; 0 when it is not one (bad lead, short, overlong, surrogate,
- * past U+10FFFF). */
-static size_t escape_utf8(const unsigned char *s, size_t len, uint32_t *cp)
+size_t escape_utf8(const unsigned char *s, size_t len, uint32_t *cp)
 {
 	size_t n, i;
 	uint32_t c;

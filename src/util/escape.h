@@ -12,6 +12,7 @@
 #define ASHES_UTIL_ESCAPE_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "util/buf.h"
 
@@ -23,6 +24,12 @@
 /* Append the len bytes of s to *out, escaped as above. */
 void escape_append(struct buf *out, const char *s, size_t len,
 		   unsigned flags);
+
+/* Length of the UTF-8 sequence at s (at most len bytes, len >= 1) and
+ * its code point; 0 when it is not one (bad lead, short, overlong,
+ * surrogate, past U+10FFFF, as RFC 3629 says).  Also the JSON writer's
+ * (json.c). */
+size_t escape_utf8(const unsigned char *s, size_t len, uint32_t *cp);
 
 /* A new string (xmalloc'd; free it): s escaped with no flags; "-" for
  * NULL. */

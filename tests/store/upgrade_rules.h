@@ -650,6 +650,20 @@ static const struct upgrade_rule upgrade_rules[] = {
 	  "SELECT pid = 4242 AND started = 1767400000 AND heartbeat ="
 	  " 1767400060 AND mailbox_contact = 1767400055 AND mailbox_waiting ="
 	  " 2 FROM daemon_health WHERE id = 1" },
+	/* ---- 020: a player's own account (a code waiting; a player
+	 * deleted, renamed and kept for the games) ---- */
+	{ "account_codes", 20, 0,
+	  "INSERT INTO account_codes (player_id, purpose, address, code,"
+	  " created, tries) VALUES (2, 'address', 'bob@new.example',"
+	  " 'K7Q2M9X4', 1767500000, 1)",
+	  "SELECT address = 'bob@new.example' AND code = 'K7Q2M9X4' AND"
+	  " tries = 1 FROM account_codes WHERE player_id = 2 AND"
+	  " purpose = 'address'" },
+	{ "players", 20, 0,
+	  "INSERT INTO players (id, name, created, deleted) VALUES (6,"
+	  " 'deleted-4A69AF076F07C35D', 1767000400, 1767500100)",
+	  "SELECT deleted = 1767500100 FROM players WHERE id = 6 AND"
+	  " name = 'deleted-4A69AF076F07C35D'" },
 };
 
 #endif
