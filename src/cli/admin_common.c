@@ -106,8 +106,7 @@ bool admin_config(struct admin_opts *o, const char *hint)
 	return o->cfg_loaded;
 }
 
-/* Which database file: see the top of this file. */
-static const char *admin_db_path(struct admin_opts *o)
+const char *admin_db_file(struct admin_opts *o)
 {
 	const char *env = getenv("ASHES_DB");
 
@@ -124,7 +123,7 @@ static const char *admin_db_path(struct admin_opts *o)
 int admin_open(struct admin_opts *o, bool no_migrate, struct store **st_r)
 {
 	struct store_options so;
-	const char *path = admin_db_path(o), *error;
+	const char *path = admin_db_file(o), *error;
 
 	memset(&so, 0, sizeof(so));
 	so.no_migrate = no_migrate;
