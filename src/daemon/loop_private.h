@@ -18,6 +18,7 @@ struct mail_source;
 struct smtp_sender;
 struct outbox_thread;
 struct bot_thread;
+struct reply_id_key;
 
 struct loop {
 	struct store *store;
@@ -43,6 +44,9 @@ struct loop {
 	int64_t own_fprs_at;
 	/* When the rate counters were last pruned (loop_timers.c). */
 	int64_t rate_pruned_at;
+	/* The key of our reply Message-IDs (reply_id.h); NULL without a
+	 * gpg home. */
+	struct reply_id_key *reply_key;
 };
 
 /* One mail in hand: its bytes (copied: the source's are only valid until
@@ -109,6 +113,17 @@ void loop_clock_tick(struct loop *l);
 /* The rate counters whose windows are over, deleted (at most hourly). */
 void loop_prune_rates(struct loop *l);
 unsigned int loop_wait_ms(struct loop *l, const struct config *cfg);
+
+/* replay.c: after a restore (store_backup.h), before the outbox starts:
+ * the mails the archive folder received since the backup (less [imap]
+ * replay_margin), at most [imap] replay_max, handled again in UID order
+ * through loop_take_batch() -- every check runs again, and a mail the
+ * restored database knows is a duplicate that changes nothing -- then
+ * every pending reply whose Message-ID token is in the Sent folder marked
+ * sent.  Returns 0 (done, or nothing due), or -1 (logged) when it could
+ * not finish: the daemon then stops rather than read new mail on top of
+ * a state that misses some. */
+int loop_replay(struct loop *l, const struct config *cfg);
 
 /* loop_keys.c: key material in any mail, signed or not -- revocation
  * certificates for keys in our keyring (into p->si's revoked list). */

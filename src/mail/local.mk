@@ -62,6 +62,7 @@ libashes_mail_a_SOURCES += \
 	src/mail/source.c src/mail/source.h \
 	src/mail/imap.c src/mail/imap.h \
 	src/mail/imap_move.c src/mail/imap_session.c src/mail/imap_private.h \
+	src/mail/imap_replay.c src/mail/imap_sent.c src/mail/imap_sent.h \
 	src/mail/maildir_source.c \
 	src/mail/smtp.c src/mail/smtp.h
 check_PROGRAMS += tests/mail/test_imap tests/mail/test_imap_aside
