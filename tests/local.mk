@@ -41,6 +41,11 @@ EXTRA_DIST += tests/e2e/test_conditional.sh
 # private notes seen by their author alone, in their archive; a rematch
 TESTS += tests/e2e/test_notes.sh
 EXTRA_DIST += tests/e2e/test_notes.sh
+# backups that lose nothing: a backup while the daemon runs, the
+# database and GnuPG home lost, restored, the mails since read again,
+# each reply once
+TESTS += tests/e2e/test_backup.sh
+EXTRA_DIST += tests/e2e/test_backup.sh
 # a club ladder on real servers: challenge, result, standings mail
 TESTS += tests/e2e/test_ladder.sh
 EXTRA_DIST += tests/e2e/test_ladder.sh
