@@ -48,6 +48,13 @@ tests_daemon_test_ashesd_SOURCES = tests/daemon/test_ashesd.c tests/daemon/daemo
 tests_daemon_test_ashesd_LDADD = $(daemon_test_ldadd)
 tests_daemon_test_settings_LDADD = $(daemon_test_ldadd)
 EXTRA_DIST += tests/daemon/broken.conf
+# The reply Message-IDs' key and tokens (reply_id.h).
+check_PROGRAMS += tests/daemon/test_reply_id
+TESTS += tests/daemon/test_reply_id
+tests_daemon_test_reply_id_SOURCES = tests/daemon/test_reply_id.c \
+	src/daemon/reply_id.c
+tests_daemon_test_reply_id_CPPFLAGS = $(AM_CPPFLAGS) $(GNUTLS_CFLAGS)
+tests_daemon_test_reply_id_LDADD = $(CHECK_LIBS) $(GNUTLS_LIBS)
 # The threads' shared shape (worker.h): wake, drain, stop.
 check_PROGRAMS += tests/daemon/test_worker
 TESTS += tests/daemon/test_worker

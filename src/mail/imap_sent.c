@@ -67,17 +67,24 @@ int imap_sent_append(struct imap_sent *sent, const char *mail, size_t len,
 			break;
 		}
 	}
-	if (imap_ensure_connected(is, error_r) < 0)
-		return -1;
-	flags = mailimap_flag_list_new_empty();
-	mailimap_flag_list_add(flags, mailimap_flag_new_seen());
-	r = mailimap_append(is->imap, is->mailbox, flags, NULL, mail, hlen);
-	mailimap_flag_list_free(flags);
-	if (r != MAILIMAP_NO_ERROR) {
+	/* Twice at most: a connection left idle between two replies may
+	 * have been closed by the server (Dovecot logs out after 30
+	 * minutes); the second try is on a new one. */
+	for (int tries = 0; tries < 2; tries++) {
+		if (imap_ensure_connected(is, error_r) < 0)
+			return -1;
+		flags = mailimap_flag_list_new_empty();
+		mailimap_flag_list_add(flags, mailimap_flag_new_seen());
+		r = mailimap_append(is->imap, is->mailbox, flags, NULL, mail,
+				    hlen);
+		mailimap_flag_list_free(flags);
+		if (r == MAILIMAP_NO_ERROR)
+			return 0;
 		imap_failed(is, "APPEND", r, error_r);
-		return -1;
+		if (is->imap != NULL)
+			return -1; /* refused, not a lost connection */
 	}
-	return 0;
+	return -1;
 }
 
 /* The Message-ID in a header block ("Message-ID: <x>", folded or not):

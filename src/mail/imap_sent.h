@@ -28,9 +28,10 @@ int imap_sent_open(const struct mail_source_settings *set, const char *folder,
 		   struct imap_sent **sent_r, const char **error_r);
 
 /* Append the header block of mail (its bytes up to the first empty line)
- * as a message of its own, marked \Seen.  One try: connecting respects
- * the source's backoff, so a server away costs nothing per reply.  0, or
- * -1 with *error_r (the reply went out all the same). */
+ * as a message of its own, marked \Seen.  Tried again once on a new
+ * connection when the old one turns out closed; connecting respects the
+ * source's backoff, so a server away costs nothing per reply.  0, or -1
+ * with *error_r (the reply went out all the same). */
 int imap_sent_append(struct imap_sent *sent, const char *mail, size_t len,
 		     const char **error_r);
 
