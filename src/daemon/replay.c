@@ -33,6 +33,7 @@
 #include "config/club_config.h"
 #include "config/log.h"
 #include "config/settings.h"
+#include "daemon/daemon.h"
 #include "daemon/loop_private.h"
 #include "daemon/reply_id.h"
 #include "daemon/timing.h"
@@ -78,7 +79,12 @@ static int replay_mails(struct loop *l, const struct config *cfg,
 		 cfg->imap.archive_folder);
 	l->source = src;
 	while (rounds++ < max_rounds) {
-		int r = loop_take_batch(l, cfg);
+		int r;
+
+		/* Ready is told after the replay: systemd waits as long as
+		 * it makes progress (2 minutes more at each batch). */
+		daemon_notify("EXTEND_TIMEOUT_USEC=120000000");
+		r = loop_take_batch(l, cfg);
 
 		if (r > 0) {
 			*handled_r += (size_t)r;
