@@ -8,11 +8,13 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "store/store_backup.h"
 #include "store/store_club.h"
 #include "store/store_private.h"
+#include "util/buf.h"
 
 static __thread char backup_error[768];
 
@@ -442,4 +444,47 @@ int store_backup_replay_done(struct store *store, int64_t now, int64_t mails,
 		return -1;
 	}
 	return store_commit(store, error_r);
+}
+
+/* t as "YYYY-MM-DD HH:MM:SS UTC" into buf. */
+static const char *backup_time(int64_t t, char *buf, size_t len)
+{
+	time_t tt = (time_t)t;
+	struct tm tm;
+
+	if (gmtime_r(&tt, &tm) == NULL ||
+	    strftime(buf, len, "%Y-%m-%d %H:%M:%S UTC", &tm) == 0)
+		snprintf(buf, len, "%lld", (long long)t);
+	return buf;
+}
+
+void store_backup_describe(struct store *store, struct buf *out)
+{
+	int64_t taken = 0, restored = 0, from = 0, replayed = 0, mails = 0;
+	char a[40], b[40];
+
+	/* A database older than server_state (sql/008) has none of it. */
+	if (backup_state_get(store->db, "backup_taken_at", &taken, NULL) < 0)
+		return;
+	(void)backup_state_get(store->db, "backup_restored_at", &restored,
+			       NULL);
+	(void)backup_state_get(store->db, "backup_replay_from", &from, NULL);
+	(void)backup_state_get(store->db, "backup_replayed_at", &replayed,
+			       NULL);
+	(void)backup_state_get(store->db, "backup_replayed_mails", &mails,
+			       NULL);
+	if (taken > 0 && restored == 0)
+		buf_printf(out, "backup: a copy taken at %s\n",
+			   backup_time(taken, a, sizeof(a)));
+	if (restored > 0)
+		buf_printf(out, "backup: restored at %s from a copy taken at "
+			   "%s\n", backup_time(restored, a, sizeof(a)),
+			   backup_time(taken, b, sizeof(b)));
+	if (from > 0)
+		buf_printf(out, "backup: ashesd reads again the mails received "
+			   "since the copy when it next starts\n");
+	else if (replayed > 0)
+		buf_printf(out, "backup: %lld mails read again at %s\n",
+			   (long long)mails,
+			   backup_time(replayed, a, sizeof(a)));
 }

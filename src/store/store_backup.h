@@ -78,4 +78,11 @@ int store_backup_replay_due(struct store *store, int64_t *since_r,
 int store_backup_replay_done(struct store *store, int64_t now, int64_t mails,
 			     const char **error_r);
 
+/* What the backup marks of store say, a line each, appended to out (for
+ * `ashes db check`): a copy and when it was taken, when it was restored,
+ * whether the replay is due or when it ran and how many mails it read.
+ * Nothing for a database that was never backed up nor restored. */
+struct buf;
+void store_backup_describe(struct store *store, struct buf *out);
+
 #endif

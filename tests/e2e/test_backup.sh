@@ -153,6 +153,8 @@ seen=$(grep -c 'seen before; nothing to do' ashesd.log || true)
 t_ok_if "mails handled again ($handled) include the $((MOVES - moves_at_backup)) moves after the backup" \
 	test "${handled:-0}" -ge $((MOVES - moves_at_backup))
 t_ok_if "replies found already sent: $found (> 0)" test "${found:-0}" -gt 0
+t_has "db check: the replay recorded" "backup: $handled mails read again at" \
+	"$(e2e_ashes db check --db "$db")"
 settle
 
 # ---- 4. the same games, each reply once ----------------------------------
