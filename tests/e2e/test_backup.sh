@@ -12,7 +12,10 @@
 #  4. every game is where it was before the loss, each player got each
 #     reply exactly once (no Message-ID twice, no mail more than before),
 #     the replies already sent were found in the Sent folder, and a move
-#     sent after the restore still plays.
+#     sent after the restore still plays;
+#  5. (between 3 and 4) with the IMAP server away, the daemon stops at
+#     start rather than read new mail on a state missing some; the replay
+#     stays due.
 # Prints the figures: moves, mails handled again, replies found already
 # sent, replies per player.
 set -u
@@ -140,6 +143,20 @@ sed 's/^/#   /' restore.out
 t_has "the daemon's secret key is back" "$dfpr" \
 	"$(gpg --homedir "$E2E_DIR/daemon-gnupg" --batch --with-colons \
 		--list-secret-keys 2>/dev/null)"
+# The mailbox away at the first start: the replay cannot finish, and the
+# daemon stops rather than read new mail on top of a state missing some;
+# it is still due.
+bash "$MAILSTACK" stop-imap "$E2E_DIR/stack" || e2e_fail "stop-imap failed"
+t0=$(date +%s)
+ASHES_TEMPLATES=$E2E_TOP/templates timeout 120 "$E2E_BUILD/ashesd" -c "$conf" \
+	--foreground </dev/null >ashesd-noimap.log 2>&1
+t_is "IMAP away after a restore: ashesd stops (exit 1)" 1 "$?"
+t_has "... saying the replay did not finish" "replay: not finished" \
+	"$(cat ashesd-noimap.log)"
+echo "# (it gave up after $(($(date +%s) - t0)) s)"
+t_has "... and the replay is still due" "reads again the mails received since" \
+	"$(e2e_ashes db check --db "$db")"
+bash "$MAILSTACK" start-imap "$E2E_DIR/stack" || e2e_fail "start-imap failed"
 game_restart_daemon
 for i in $(seq 1 300); do
 	grep -q -E 'replay: (done|not finished)' ashesd.log && break
