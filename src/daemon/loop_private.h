@@ -47,6 +47,10 @@ struct loop {
 	/* The key of our reply Message-IDs (reply_id.h); NULL without a
 	 * gpg home. */
 	struct reply_id_key *reply_key;
+	/* Reading again after a restore (replay.c): one mail a batch, each
+	 * handled at replay_now, the latest receipt time seen so far. */
+	bool replaying;
+	int64_t replay_now;
 };
 
 /* One mail in hand: its bytes (copied: the source's are only valid until

@@ -10,7 +10,11 @@
  * backup ([imap] replay_margin) catches a mail that was received before
  * it but handled after.  The mails are handled in archive order, which is
  * the order they were handled in, through the normal batch path: the same
- * checks, the same decisions, so the games end where they were.
+ * checks, the same decisions, so the games end where they were.  One mail
+ * a transaction, each handled at the time the mailbox received it (not
+ * the hour of the replay): a day of a player's mails read in one minute
+ * must not trip [limits] sender_rate_limit, and a move in time then is
+ * in time now.
  *
  * Why no reply goes twice: a reply's Message-ID is a keyed hash of the
  * mail it answers (reply_id.h), so the mail handled again queues its
@@ -78,6 +82,8 @@ static int replay_mails(struct loop *l, const struct config *cfg,
 		 cfg->imap.server.host ? cfg->imap.server.host : "",
 		 cfg->imap.archive_folder);
 	l->source = src;
+	l->replaying = true;
+	l->replay_now = 0;
 	while (rounds++ < max_rounds) {
 		int r;
 
@@ -110,6 +116,7 @@ static int replay_mails(struct loop *l, const struct config *cfg,
 		log_warning("replay: %zu more mails than [imap] replay_max "
 			    "(%u) were received since; they are not read "
 			    "again", cut, cfg->imap.replay_max);
+	l->replaying = false;
 	l->source = saved;
 	memcpy(l->source_name, saved_name, sizeof(saved_name));
 	mail_source_close(&src);

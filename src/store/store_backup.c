@@ -287,7 +287,8 @@ int store_backup(struct store *store, const char *dest_path, int64_t now,
 	    backup_quick_check(dst, "the copy", error_r) < 0 ||
 	    backup_state_set(dst, "backup_taken_at", now, error_r) < 0 ||
 	    backup_exec(dst, "DELETE FROM server_state WHERE key IN "
-			"('backup_replay_from', 'backup_restored_at')",
+			"('backup_replay_from', 'backup_restored_at', "
+			"'backup_replayed_at', 'backup_replayed_mails')",
 			"clearing old restore marks", error_r) < 0)
 		goto out;
 	if (backup_install(&dst, tmp, dest_path, NULL, NULL, error_r) < 0)

@@ -23,7 +23,9 @@
 set -u
 . "$(dirname "$0")/lib-game.sh"
 game_require_stack
-command -v doveadm >/dev/null 2>&1 || { echo "SKIP: no doveadm"; exit 77; }
+for t in doveadm sqlite3 join; do
+	command -v "$t" >/dev/null 2>&1 || { echo "SKIP: no $t"; exit 77; }
+done
 
 SIZE=4
 e2e_start "[game]
@@ -150,6 +152,9 @@ for who in alice bob; do
 	mail_count "$who" >"count-$who.before"
 	daemon_ids "$who" >"ids-$who.before"
 done
+# when each mail read was handled, by its sha256
+sqlite3 -separator " " "$db" "SELECT sha256, received FROM inbound WHERE duplicate_of IS NULL
+	ORDER BY sha256" >handled.before || e2e_fail "sqlite3 cannot read the database"
 t_is "the moves stored before the loss ($MOVES sent)" "$MOVES" \
 	"$(cat moves-"$G1".before moves-"$G2".before | wc -l)"
 
@@ -199,6 +204,16 @@ t_ok_if "replies found already sent: $found (> 0)" test "${found:-0}" -gt 0
 t_has "db check: the replay recorded" "backup: $handled mails read again at" \
 	"$(e2e_ashes db check --db "$db")"
 settle
+# Each mail read again was handled at its receipt time, as the first run
+# handled it (within 2 s), not at the replay's (tens of seconds later).
+sqlite3 -separator " " "$db" "SELECT sha256, received FROM inbound WHERE duplicate_of IS NULL
+	AND source LIKE 'replay:%' ORDER BY sha256" >handled.replay
+late=$(LC_ALL=C join handled.before handled.replay |
+	awk '{ d = $3 - $2; if (d < 0) d = -d; if (d > 2) print $1, d }')
+t_is "mails read again ($(wc -l <handled.replay)) handled at their first run's time" \
+	"" "$late"
+t_is "... all of them mails the first run handled" "$(wc -l <handled.replay)" \
+	"$(LC_ALL=C join handled.before handled.replay | wc -l)"
 
 # ---- 4. the same games, each reply once ----------------------------------
 for g in "$G1" "$G2"; do
