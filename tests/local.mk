@@ -48,6 +48,11 @@ EXTRA_DIST += tests/e2e/test_notes.sh
 # deletion after which the game's archive verifies
 TESTS += tests/e2e/test_accounts.sh
 EXTRA_DIST += tests/e2e/test_accounts.sh
+# backups that lose nothing: a backup while the daemon runs, the
+# database and GnuPG home lost, restored, the mails since read again,
+# each reply once
+TESTS += tests/e2e/test_backup.sh
+EXTRA_DIST += tests/e2e/test_backup.sh
 # a club ladder on real servers: challenge, result, standings mail
 TESTS += tests/e2e/test_ladder.sh
 EXTRA_DIST += tests/e2e/test_ladder.sh

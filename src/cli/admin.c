@@ -1,5 +1,6 @@
 /* admin.c -- the operator's subcommands of `ashes`: the database schema
- * (`db migrate|check`; `db prune --retention` is admin_retention.c's), games (`games`, `game show ID`; `game adjust` is
+ * (`db migrate|check`; `db prune --retention` is admin_retention.c's,
+ * `db backup|restore` admin_backup.c's), games (`games`, `game show ID`; `game adjust` is
  * in admin_clock.c), players (`player list|add|key|set`), the outbox
  * (`outbox list`) and the mails read (`inbound list`).  What they share
  * is admin_common.c's (admin.h).  They read and change the same SQLite file as ashesd,
@@ -42,6 +43,10 @@ static void format_time(int64_t t, char *buf, size_t len)
 
 /* ---- db ---------------------------------------------------------------- */
 
+#define DB_USAGE \
+	"db migrate|check | db prune --retention [--vacuum] |\n" \
+	"       db backup|restore FILE   [--db PATH]"
+
 int cli_db(int argc, char **argv)
 {
 	struct admin_opts o;
@@ -49,10 +54,16 @@ int cli_db(int argc, char **argv)
 	const char *error;
 	int rc = CLI_EXIT_FAILURE, before, after, known;
 
-	if (admin_parse(argc, argv, &o) < 0 || o.argc != 1)
-		return admin_usage("db migrate|check|prune [--db PATH]");
+	if (admin_parse(argc, argv, &o) < 0 || o.argc < 1 || o.argc > 2 ||
+	    (o.argc == 2) != (strcmp(o.argv[0], "backup") == 0 ||
+			      strcmp(o.argv[0], "restore") == 0))
+		return admin_usage(DB_USAGE);
 	if (strcmp(o.argv[0], "prune") == 0) {
 		rc = admin_db_prune(&o);
+	} else if (strcmp(o.argv[0], "backup") == 0) {
+		rc = admin_db_backup(&o, o.argv[1]);
+	} else if (strcmp(o.argv[0], "restore") == 0) {
+		rc = admin_db_restore(&o, o.argv[1]);
 	} else if (strcmp(o.argv[0], "migrate") == 0) {
 		if (admin_open(&o, true, &st) < 0)
 			goto out;
@@ -77,7 +88,7 @@ int cli_db(int argc, char **argv)
 		rc = rep->ok ? CLI_EXIT_OK : CLI_EXIT_FAILURE;
 		store_check_report_free(&rep);
 	} else {
-		rc = admin_usage("db migrate|check|prune [--db PATH]");
+		rc = admin_usage(DB_USAGE);
 	}
 out:
 	store_close(&st);

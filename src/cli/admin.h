@@ -54,6 +54,11 @@ const char *admin_db_path(struct admin_opts *o);
  * leave its schema as it is.  -1 after saying why on stderr. */
 int admin_open(struct admin_opts *o, bool no_migrate, struct store **st_r);
 
+/* `ashes db backup FILE` and `ashes db restore FILE` (admin_backup.c): a
+ * CLI exit status. */
+int admin_db_backup(struct admin_opts *o, const char *file);
+int admin_db_restore(struct admin_opts *o, const char *file);
+
 /* The game service over st as the daemon would set it up: the Message-ID
  * domain, our address, the game defaults and the template folder of the
  * configuration file (without one: domain "localhost", the templates of

@@ -4,7 +4,7 @@ bin_PROGRAMS += ashes
 ashes_SOURCES = src/cli/cli.h src/cli/main.c src/cli/cli_game.c \
 	src/cli/cli_play.c src/cli/cli_help.c src/cli/admin.h src/cli/admin.c \
 	src/cli/admin_clock.c src/cli/admin_common.c src/cli/admin_club.c \
-	src/cli/admin_account.c \
+	src/cli/admin_account.c src/cli/admin_backup.c \
 	src/cli/admin_retention.c \
 	src/cli/site.c src/cli/status.c
 # libashes_config.a: the config, and settings_server() mapping it for the

@@ -23,7 +23,7 @@ const struct cli_command cli_commands[] = {
 	{ "analyze", cli_analyse, "GAME: the same as analyse" },
 	{ "record", cli_record, "check and replay a game record file" },
 	{ "export", cli_export, "print the game record of MOVE..." },
-	{ "db", cli_db, "migrate|check|prune the daemon's database" },
+	{ "db", cli_db, "migrate|check|prune|backup|restore the daemon's database" },
 	{ "games", cli_games, "list the open games (--all: ended ones too)" },
 	{ "game", cli_game,
 	  "show ID | adjust ID +24h [white|black]: one game, its clocks" },

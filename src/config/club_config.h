@@ -92,6 +92,11 @@ struct config_imap {
 	char *mailbox;        /* folder to read, "INBOX" */
 	char *archive_folder; /* handled mail moves here ("Archive") */
 	char *quarantine_folder; /* a mail that keeps failing ("Quarantine") */
+	char *sent_folder;    /* headers of each reply sent ("Sent") */
+	/* After a restore: most mails read again from the archive folder,
+	 * and how long before the backup their reading starts. */
+	unsigned replay_max;
+	uint64_t replay_margin_ms;
 	uint64_t poll_interval_ms;
 	bool idle;            /* use IDLE when the server offers it */
 	uint64_t reconnect_max_ms; /* cap of the reconnect backoff */

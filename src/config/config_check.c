@@ -112,6 +112,21 @@ static void config_check_dir(struct config_parse *ps, const char *section,
  * is the time control days:N (said once at each load, so the operator
  * updates the file); any other time per move has no clock of that shape,
  * and a file that also names [game] clock says two things. */
+
+/* Is folder unset, or the same as one of the others (NULL: none)? */
+static bool folder_clash(const char *folder, const char *a, const char *b,
+			 const char *c)
+{
+	const char *others[] = { a, b, c };
+
+	if (folder == NULL)
+		return true;
+	for (size_t i = 0; i < 3; i++)
+		if (others[i] != NULL && strcmp(folder, others[i]) == 0)
+			return true;
+	return false;
+}
+
 static void config_check_move_time(struct config_parse *ps)
 {
 	struct config_game *game = &ps->cfg->game;
@@ -234,15 +249,20 @@ void config_check(struct config_parse *ps, const struct config_overrides *ov)
 	     strcmp(cfg->imap.archive_folder, cfg->imap.mailbox) == 0))
 		config_error(ps->errors, ps->file, config_line(ps, "imap", "archive_folder"),
 			     "[imap] archive_folder must be set, and differ from mailbox");
-	if (cfg->imap.quarantine_folder == NULL ||
-	    (cfg->imap.mailbox != NULL &&
-	     strcmp(cfg->imap.quarantine_folder, cfg->imap.mailbox) == 0) ||
-	    (cfg->imap.archive_folder != NULL &&
-	     strcmp(cfg->imap.quarantine_folder, cfg->imap.archive_folder) == 0))
+	if (folder_clash(cfg->imap.quarantine_folder, cfg->imap.mailbox,
+			 cfg->imap.archive_folder, NULL))
 		config_error(ps->errors, ps->file,
 			     config_line(ps, "imap", "quarantine_folder"),
 			     "[imap] quarantine_folder must be set, and differ "
 			     "from mailbox and archive_folder");
+	/* The headers appended there must never be read as mail. */
+	if (folder_clash(cfg->imap.sent_folder, cfg->imap.mailbox,
+			 cfg->imap.archive_folder, cfg->imap.quarantine_folder))
+		config_error(ps->errors, ps->file,
+			     config_line(ps, "imap", "sent_folder"),
+			     "[imap] sent_folder must be set, and differ "
+			     "from mailbox, archive_folder and "
+			     "quarantine_folder");
 	if (cfg->smtp.retry_initial_ms > cfg->smtp.retry_max_ms)
 		config_error(ps->errors, ps->file, config_line(ps, "smtp", "retry_initial"),
 			     "[smtp] retry_initial is longer than retry_max");

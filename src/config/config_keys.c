@@ -420,6 +420,7 @@ void config_free(struct config *cfg)
 	free(cfg->imap.mailbox);
 	free(cfg->imap.archive_folder);
 	free(cfg->imap.quarantine_folder);
+	free(cfg->imap.sent_folder);
 	config_server_free(&cfg->smtp.server);
 	free(cfg->smtp.from);
 	free(cfg->smtp.from_name);

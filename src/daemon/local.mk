@@ -20,7 +20,11 @@ ashesd_SOURCES = src/daemon/main.c src/daemon/loop.c \
 	src/daemon/outbox_thread.c src/daemon/outbox_thread.h \
 	src/daemon/outbox_archive.c src/daemon/outbox_archive.h \
 	src/daemon/bot_thread.c src/daemon/bot_thread.h
-ashesd_CPPFLAGS = $(AM_CPPFLAGS) $(GPGME_CFLAGS) $(CURL_CFLAGS) $(ETPAN_CFLAGS)
+# After a restore: the reply Message-IDs' key, the replay at start.
+ashesd_SOURCES += src/daemon/reply_id.c src/daemon/reply_id.h \
+	src/daemon/replay.c
+ashesd_CPPFLAGS = $(AM_CPPFLAGS) $(GPGME_CFLAGS) $(CURL_CFLAGS) $(ETPAN_CFLAGS) \
+	$(GNUTLS_CFLAGS)
 # Higher layers first, down to core and util.
 ashesd_LDADD = libashes_daemon.a libashes_config.a libashes_archive.a \
 	libashes_server.a libashes_mail.a libashes_store.a libashes_render.a libashes_core.a \
@@ -50,6 +54,13 @@ EXTRA_DIST += tests/daemon/broken.conf
 check_PROGRAMS += tests/daemon/test_health
 TESTS += tests/daemon/test_health
 tests_daemon_test_health_LDADD = $(daemon_test_ldadd)
+# The reply Message-IDs' key and tokens (reply_id.h).
+check_PROGRAMS += tests/daemon/test_reply_id
+TESTS += tests/daemon/test_reply_id
+tests_daemon_test_reply_id_SOURCES = tests/daemon/test_reply_id.c \
+	src/daemon/reply_id.c
+tests_daemon_test_reply_id_CPPFLAGS = $(AM_CPPFLAGS) $(GNUTLS_CFLAGS)
+tests_daemon_test_reply_id_LDADD = $(CHECK_LIBS) $(GNUTLS_LIBS)
 # The threads' shared shape (worker.h): wake, drain, stop.
 check_PROGRAMS += tests/daemon/test_worker
 TESTS += tests/daemon/test_worker

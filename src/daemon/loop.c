@@ -52,6 +52,7 @@
 #include "daemon/guard.h"
 #include "daemon/loop_private.h"
 #include "daemon/outbox_thread.h"
+#include "daemon/reply_id.h"
 #include "daemon/test_hooks.h"
 #include "daemon/timing.h"
 #include "mail/inbound.h"
@@ -61,6 +62,7 @@
 #include "render/template.h"
 #include "server/server.h"
 #include "store/store.h"
+#include "store/store_backup.h"
 
 
 static void loop_source_event(void *ctx, enum mail_source_event ev,
@@ -95,6 +97,7 @@ static void loop_close(struct loop *l)
 	loop_own_keys_free(l);
 	pgp_ctx_free(&l->pgp);
 	store_close(&l->store);
+	reply_id_key_free(&l->reply_key);
 	free(l->home);
 	l->home = NULL;
 }
@@ -132,9 +135,25 @@ static int loop_open(struct loop *l, const struct config *cfg,
 		goto fail;
 	}
 	l->templates = template_set_new(cfg->templates.dir, getenv("ASHES_TEMPLATES"));
+	/* gpg wants its home private; create it on first start */
+	if (cfg->gpg.home != NULL && mkdir(cfg->gpg.home, 0700) < 0 &&
+	    errno != EEXIST) {
+		snprintf(err, sizeof(err), "gpg home %s: %s", cfg->gpg.home,
+			 strerror(errno));
+		goto fail;
+	}
+	if (cfg->gpg.home != NULL &&
+	    reply_id_key_load(cfg->gpg.home, &l->reply_key, &e) < 0) {
+		snprintf(err, sizeof(err), "reply Message-ID key: %s", e);
+		goto fail;
+	}
 	server_config_default(&sc);
 	settings_server(cfg, &sc);
 	sc.templates = l->templates;
+	if (l->reply_key != NULL) {
+		sc.reply_token = reply_id_token;
+		sc.reply_token_ctx = l->reply_key;
+	}
 	if (server_new(l->store, &sc, &l->server, &e) < 0) {
 		settings_server_done(&sc);
 		snprintf(err, sizeof(err), "game server: %s", e);
@@ -148,12 +167,6 @@ static int loop_open(struct loop *l, const struct config *cfg,
 		goto fail;
 	}
 	if (cfg->gpg.home) {
-		/* gpg wants its home private; create it on first start */
-		if (mkdir(cfg->gpg.home, 0700) < 0 && errno != EEXIST) {
-			snprintf(err, sizeof(err), "gpg home %s: %s", cfg->gpg.home,
-				 strerror(errno));
-			goto fail;
-		}
 		if (pgp_ctx_new(cfg->gpg.home, &l->pgp, &e) < 0) {
 			snprintf(err, sizeof(err), "gpg home %s: %s", cfg->gpg.home, e);
 			goto fail;
@@ -241,17 +254,32 @@ int daemon_run_loop(struct daemon *d)
 {
 	struct loop l;
 	const char *e;
-	int ret = -1;
+	int ret = -1, lock = -1;
 
 	timing_init();
+	/* One daemon per database, and no `ashes db restore` under it. */
+	if (store_daemon_lock(d->cfg.database.path, &lock, &e) < 0) {
+		log_error("%s", e);
+		daemon_detach_ready(&d->ready_fd, e);
+		return -1;
+	}
 	if (loop_open(&l, &d->cfg, &e) < 0) {
 		log_error("%s", e);
 		daemon_detach_ready(&d->ready_fd, e);
+		store_daemon_unlock(&lock);
+		return -1;
+	}
+	if (loop_replay(&l, &d->cfg) < 0) {
+		loop_close(&l);
+		daemon_detach_ready(&d->ready_fd, "the replay after a restore "
+				    "did not finish; see the log");
+		store_daemon_unlock(&lock);
 		return -1;
 	}
 	if (loop_start_outbox(&l, &d->cfg) < 0) {
 		loop_close(&l);
 		daemon_detach_ready(&d->ready_fd, "the outbox did not start");
+		store_daemon_unlock(&lock);
 		return -1;
 	}
 	d->context = &l;
@@ -319,5 +347,6 @@ int daemon_run_loop(struct daemon *d)
 	current_loop = NULL;
 	loop_close(&l);
 	d->context = NULL;
+	store_daemon_unlock(&lock);
 	return ret;
 }

@@ -141,7 +141,9 @@ static size_t loop_collect(struct loop *l, struct pending *batch, int64_t now,
 	size_t n = 0;
 	const char *e;
 
-	while (n < LOOP_BATCH_MAX) {
+	/* A replay takes one mail at a time: each is handled at its own
+	 * receipt time (loop_take_batch). */
+	while (n < (l->replaying ? 1 : LOOP_BATCH_MAX)) {
 		struct mail_source_message m;
 		enum mail_source_result r = mail_source_next(l->source, &m, &e);
 		char *why = NULL;
@@ -243,6 +245,16 @@ int loop_take_batch(struct loop *l, const struct config *cfg)
 		       &held);
 	if (n == 0)
 		goto out;
+	/* A mail read again after a restore is handled at the time the
+	 * mailbox received it (never going back, never after now), as the
+	 * lost run handled it: the rate windows, the clocks and every time
+	 * stored follow the first run's, not the hour of the replay. */
+	if (l->replaying) {
+		if (batch[0].received > l->replay_now)
+			l->replay_now = batch[0].received;
+		if (l->replay_now > 0 && l->replay_now < now)
+			now = l->replay_now;
+	}
 	for (i = 0; i < n; i++) {
 		sis[i] = batch[i].si;
 		uids[i] = batch[i].uid;

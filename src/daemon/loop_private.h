@@ -19,6 +19,7 @@ struct mail_source;
 struct smtp_sender;
 struct outbox_thread;
 struct bot_thread;
+struct reply_id_key;
 
 struct loop {
 	struct store *store;
@@ -58,6 +59,13 @@ struct loop {
 	int64_t retention_at;
 	bool retention_more;
 	struct retention_cursor retention_cursor;
+	/* The key of our reply Message-IDs (reply_id.h); NULL without a
+	 * gpg home. */
+	struct reply_id_key *reply_key;
+	/* Reading again after a restore (replay.c): one mail a batch, each
+	 * handled at replay_now, the latest receipt time seen so far. */
+	bool replaying;
+	int64_t replay_now;
 };
 
 /* One mail in hand: its bytes (copied: the source's are only valid until
@@ -137,6 +145,16 @@ void loop_health_turn(struct loop *l);
 void loop_health_stopped(struct loop *l);
 unsigned int loop_health_wait_ms(const struct loop *l,
 				 const struct config *cfg, unsigned int ms);
+/* replay.c: after a restore (store_backup.h), before the outbox starts:
+ * the mails the archive folder received since the backup (less [imap]
+ * replay_margin), at most [imap] replay_max, handled again in UID order
+ * through loop_take_batch() -- every check runs again, and a mail the
+ * restored database knows is a duplicate that changes nothing -- then
+ * every pending reply whose Message-ID token is in the Sent folder marked
+ * sent.  Returns 0 (done, or nothing due), or -1 (logged) when it could
+ * not finish: the daemon then stops rather than read new mail on top of
+ * a state that misses some. */
+int loop_replay(struct loop *l, const struct config *cfg);
 
 /* loop_keys.c: key material in any mail, signed or not -- revocation
  * certificates for keys in our keyring (into p->si's revoked list). */

@@ -14,6 +14,7 @@
 #include "daemon/outbox_archive.h"
 #include "mail/autocrypt.h"
 #include "mail/compose.h"
+#include "mail/imap_sent.h"
 #include "mail/pgp.h"
 #include "render/render.h"
 #include "store/store.h"
@@ -367,6 +368,26 @@ static int outbox_archive(const struct config *cfg, struct store *store,
 	       -1 : 0;
 }
 
+static __thread struct imap_sent *outbox_sent;
+
+void outbox_set_sent_copy(struct imap_sent *sent)
+{
+	outbox_sent = sent;
+}
+
+/* The headers of msg, sent as bytes, into this thread's Sent folder. */
+static void outbox_copy_sent(const struct store_outbox_msg *msg,
+			     const struct buf *bytes)
+{
+	const char *e;
+
+	if (outbox_sent == NULL)
+		return;
+	if (imap_sent_append(outbox_sent, bytes->data, bytes->len, &e) < 0)
+		log_warning("outbox %lld: no copy in the Sent folder (a restore "
+			    "would send it again): %s", (long long)msg->id, e);
+}
+
 int outbox_flush(const struct config *cfg, struct store *store,
 		 struct smtp_sender *sender, struct pgp_ctx *pgp,
 		 struct template_set *templates, int64_t now,
@@ -449,6 +470,8 @@ int outbox_flush_lane(const struct config *cfg, struct store *store,
 		}
 		r = smtp_send(sender, cfg->smtp.from, rcpts, 1, bytes.data,
 			      bytes.len, &reply, &code);
+		if (r == SMTP_SENT)
+			outbox_copy_sent(msg, &bytes);
 		buf_free(&bytes);
 		if (reply == NULL)
 			reply = smtp_result_name(r);

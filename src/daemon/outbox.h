@@ -101,6 +101,14 @@ int outbox_flush_lane(const struct config *cfg, struct store *store,
 		      bool (*stop)(void *stop_ctx), void *stop_ctx,
 		      struct outbox_stats *stats, const char **error_r);
 
+/* The Sent folder (mail/imap_sent.h) the calling thread's flushes copy
+ * the headers of each mail the SMTP server accepted to, so that after a
+ * restore a reply already sent is known by its Message-ID and not sent
+ * again (ashesd(8)).  NULL: none (the default).  One try per mail: a
+ * failed copy is logged, the mail is sent all the same. */
+struct imap_sent;
+void outbox_set_sent_copy(struct imap_sent *sent);
+
 /* Free the pictures this thread drew and kept (outbox_compose draws each
  * board PNG once and keeps the last few, per thread): at the end of a
  * thread that composed mail. */

@@ -17,8 +17,10 @@
 #include "daemon/outbox.h"
 #include "daemon/timing.h"
 #include "daemon/worker.h"
+#include "mail/imap_sent.h"
 #include "mail/pgp.h"
 #include "mail/smtp.h"
+#include "mail/source.h"
 #include "store/store.h"
 
 /* Longest sleep without being asked: the mail loop wakes the thread at
@@ -43,6 +45,9 @@ struct outbox_lane {
 	struct pgp_ctx *pgp;
 	struct template_set *templates;	/* borrowed: the process's */
 	struct worker *w;
+	/* The Sent folder its replies' headers go to (NULL: none, the
+	 * mailbox is no IMAP one); connected on the first reply. */
+	struct imap_sent *sent;
 	/* The thread's own, no lock: the SMTP server's backoff, and when
 	 * the connection was last used (0: closed). */
 	int64_t next_try;
@@ -149,6 +154,7 @@ static uint64_t outbox_thread_pass(struct outbox_lane *ot)
 		struct outbox_stats st;
 		size_t done;
 
+		outbox_set_sent_copy(ot->sent);
 		if (outbox_flush_lane(cfg, ot->store, ot->smtp, ot->pgp,
 				      ot->templates, now, ot->lane,
 				      outbox_thread_stopping, ot,
@@ -189,6 +195,7 @@ static const struct worker_ops outbox_thread_ops = {
 static void outbox_lane_close(struct outbox_lane *ot)
 {
 	worker_stop(&ot->w);
+	imap_sent_close(&ot->sent);
 	pgp_ctx_free(&ot->pgp);
 	store_close(&ot->store);
 	if (ot->own_smtp)
@@ -220,6 +227,16 @@ static int outbox_lane_start(const struct config *cfg, struct outbox_lane *ot,
 		snprintf(err, sizeof(err), "outbox: gpg home %s: %s",
 			 cfg->gpg.home, e);
 		goto fail;
+	}
+	if (cfg->source.type != CONFIG_SOURCE_MAILDIR) {
+		struct mail_source_settings ms;
+
+		settings_mail_source(cfg, &ms);
+		if (imap_sent_open(&ms, cfg->imap.sent_folder, &ot->sent,
+				   &e) < 0) {
+			snprintf(err, sizeof(err), "outbox: Sent folder: %s", e);
+			goto fail;
+		}
 	}
 	if (worker_start(&outbox_thread_ops, ot, &ot->w, &e) < 0) {
 		snprintf(err, sizeof(err), "outbox: %s", e);

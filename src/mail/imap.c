@@ -253,7 +253,7 @@ refused:
 }
 
 /* Connect if needed, respecting the backoff; fires DOWN/UP events. */
-static int imap_ensure_connected(struct imap_source *is, const char **error_r)
+int imap_ensure_connected(struct imap_source *is, const char **error_r)
 {
 	uint64_t now;
 
@@ -293,15 +293,14 @@ static int imap_ensure_connected(struct imap_source *is, const char **error_r)
 	return 0;
 }
 
-static int imap_uid_cmp(const void *a, const void *b)
+int imap_uid_cmp(const void *a, const void *b)
 {
 	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
 
 	return x < y ? -1 : x > y;
 }
 
-/* First static attribute of type att_type in a fetch response item. */
-static struct mailimap_msg_att_static *
+struct mailimap_msg_att_static *
 imap_msg_static(struct mailimap_msg_att *att, int att_type)
 {
 	clistiter *it;
@@ -316,6 +315,17 @@ imap_msg_static(struct mailimap_msg_att *att, int att_type)
 	return NULL;
 }
 
+void imap_uid_push(uint32_t **uids, size_t *n, size_t *cap, uint32_t uid)
+{
+	if (*n == *cap) {
+		*cap = *cap ? *cap * 2 : 64;
+		*uids = realloc(*uids, *cap * sizeof(**uids));
+		if (*uids == NULL)
+			abort();
+	}
+	(*uids)[(*n)++] = uid;
+}
+
 /* List the mailbox: archive leftovers (UID <= last_uid) but those waiting
  * to be set aside, queue UIDs above the cursor.  -1 with *error_r on
  * failure. */
@@ -327,6 +337,8 @@ static int imap_scan(struct imap_source *is, const char **error_r)
 	clistiter *it;
 	int r;
 
+	if (is->replay_since > 0)
+		return imap_replay_scan(is, error_r);
 	set = mailimap_set_new_interval(1, 0);
 	ft = mailimap_fetch_type_new_fetch_att_list_empty();
 	mailimap_fetch_type_new_fetch_att_list_add(ft,
@@ -351,16 +363,8 @@ static int imap_scan(struct imap_source *is, const char **error_r)
 			if (!imap_set_aside_queued(is, uid))
 				imap_archive_add(is, uid);
 		} else if (uid > is->cursor) {
-			if (is->n_pending == is->cap_pending) {
-				is->cap_pending = is->cap_pending ?
-					is->cap_pending * 2 : 64;
-				is->pending = realloc(is->pending,
-						      is->cap_pending *
-						      sizeof(*is->pending));
-				if (is->pending == NULL)
-					abort();
-			}
-			is->pending[is->n_pending++] = uid;
+			imap_uid_push(&is->pending, &is->n_pending,
+				      &is->cap_pending, uid);
 		}
 	}
 	mailimap_fetch_list_free(result);
@@ -415,7 +419,7 @@ int imap_date_time_epoch(int day, int month, int year, int hour, int min,
 
 /* The INTERNALDATE of a fetch response item in epoch seconds, 0 when it
  * is missing or makes no sense (then the caller charges "now"). */
-static int64_t imap_msg_received(struct mailimap_msg_att *att)
+int64_t imap_msg_received(struct mailimap_msg_att *att)
 {
 	struct mailimap_msg_att_static *st =
 		imap_msg_static(att, MAILIMAP_MSG_ATT_INTERNALDATE);
@@ -657,6 +661,7 @@ static void imap_close(struct mail_source *src)
 	free(is->archive);
 	free(is->quarantine);
 	free(is->pending);
+	free(is->replay_uids);
 	free(is->archive_uids);
 	free(is->aside);
 	buf_free(&is->data);
@@ -694,6 +699,14 @@ static int imap_open(const struct mail_source_settings *set,
 	is->archive = xstrdup(set->archive ? set->archive : "Archive");
 	is->quarantine = xstrdup(set->quarantine ? set->quarantine :
 				 "Quarantine");
+	if (set->replay_since > 0) {
+		/* read the archive folder, leave every message in it */
+		free(is->mailbox);
+		is->mailbox = xstrdup(is->archive);
+		is->replay_since = set->replay_since;
+		is->replay_max = set->replay_max ? set->replay_max :
+				 MAIL_SOURCE_REPLAY_MAX;
+	}
 	is->timeout_ms = set->timeout_ms ? set->timeout_ms : 30000;
 	is->poll_ms = set->poll_ms ? set->poll_ms : 60000;
 	is->no_idle = set->no_idle;

@@ -154,6 +154,9 @@ int imap_mark_handled(struct mail_source *src, uint32_t uid,
 	 * (a failed move is redone by a later scan). */
 	if (uid > src->state.last_uid)
 		src->state.last_uid = uid;
+	/* A replay reads the archive: what it hands out stays there. */
+	if (is->replay_since > 0)
+		return 0;
 	/* Set aside already: it goes to quarantine, not to the archive. */
 	if (imap_set_aside_queued(is, uid))
 		return 0;
@@ -249,6 +252,8 @@ int imap_set_aside(struct mail_source *src, uint32_t uid,
 	/* The caller decided: this UID is done, whatever happens below. */
 	if (uid > src->state.last_uid)
 		src->state.last_uid = uid;
+	if (is->replay_since > 0)
+		return 0;
 	imap_archive_remove(is, uid);
 	a = imap_aside_find(is, uid);
 	if (a == NULL) {

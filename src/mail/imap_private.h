@@ -70,9 +70,42 @@ struct imap_source {
 	size_t n_aside, cap_aside;
 	struct buf data;	/* the message handed out */
 	int64_t received;	/* its INTERNALDATE, epoch s (0: unknown) */
+	/* Replay (source.h): the folder read is the archive; one scan. */
+	int64_t replay_since;	/* 0: not a replay */
+	unsigned int replay_max;
+	bool replay_scanned;
+	uint32_t *replay_uids;	/* found by the one scan, ascending */
+	size_t n_replay;
+	size_t replay_cut;	/* left out, over replay_max */
 	int wake_pipe[2];	/* interrupt() while sleeping */
 	volatile sig_atomic_t idling;	/* interrupt() while in IDLE */
 };
+
+/* imap.c */
+
+/* Connect if needed (respecting the backoff; DOWN/UP events).  0, or -1
+ * with *error_r. */
+int imap_ensure_connected(struct imap_source *is, const char **error_r);
+/* First static attribute of type att_type in a fetch response item. */
+struct mailimap_msg_att_static *imap_msg_static(struct mailimap_msg_att *att,
+						int att_type);
+/* The INTERNALDATE of a fetch response item, epoch s; 0 if unknown. */
+int64_t imap_msg_received(struct mailimap_msg_att *att);
+/* Append uid to the sorted-later list *uids (n, cap). */
+void imap_uid_push(uint32_t **uids, size_t *n, size_t *cap, uint32_t uid);
+int imap_uid_cmp(const void *a, const void *b);
+
+/* imap_replay.c */
+
+/* The UIDs of the selected folder whose INTERNALDATE is at or after
+ * since, ascending (UID SEARCH SINCE the day before, then the dates
+ * fetched and compared), into *uids_r (n_r; caller frees).  0, or -1 with
+ * *error_r. */
+int imap_uids_since(struct imap_source *is, int64_t since, uint32_t **uids_r,
+		    size_t *n_r, const char **error_r);
+/* A replay's one scan: the messages since replay_since, at most
+ * replay_max, queued as pending.  0 or -1 with *error_r. */
+int imap_replay_scan(struct imap_source *is, const char **error_r);
 
 /* imap_session.c */
 

@@ -63,6 +63,7 @@ libashes_mail_a_SOURCES += \
 	src/mail/source.c src/mail/source.h \
 	src/mail/imap.c src/mail/imap.h \
 	src/mail/imap_move.c src/mail/imap_session.c src/mail/imap_private.h \
+	src/mail/imap_replay.c src/mail/imap_sent.c src/mail/imap_sent.h \
 	src/mail/maildir_source.c \
 	src/mail/smtp.c src/mail/smtp.h
 check_PROGRAMS += tests/mail/test_imap tests/mail/test_imap_aside
@@ -75,6 +76,14 @@ tests_mail_test_imap_aside_SOURCES = tests/mail/test_imap_aside.c \
 	tests/mail/imap_fixture.h \
 	tests/mail/test_imap_stack.c tests/mail/test_imap_stack.h
 tests_mail_test_imap_aside_LDADD = $(tests_mail_test_imap_LDADD)
+# A folder read back by date (the replay after a restore) and the Sent
+# folder's header copies, on a real Dovecot.
+check_PROGRAMS += tests/mail/test_imap_replay
+TESTS += tests/mail/test_imap_replay
+tests_mail_test_imap_replay_SOURCES = tests/mail/test_imap_replay.c \
+	tests/mail/imap_fixture.h \
+	tests/mail/test_imap_stack.c tests/mail/test_imap_stack.h
+tests_mail_test_imap_replay_LDADD = $(tests_mail_test_imap_LDADD)
 check_PROGRAMS += tests/mail/test_smtp
 TESTS += tests/mail/test_smtp
 tests_mail_test_smtp_SOURCES = tests/mail/test_smtp.c \

@@ -80,6 +80,14 @@ struct mail_source_settings {
 	const char *quarantine;	/* set-aside mail: NULL: "Quarantine";
 				   created when missing */
 	unsigned int timeout_ms;	/* per network operation; 0: 30 s */
+	/* Replay after a restore (imap only): read the archive folder
+	 * instead of the mailbox, handing out once, in UID order, the
+	 * messages it received (INTERNALDATE) at or after replay_since, at
+	 * most replay_max of them (0: MAIL_SOURCE_REPLAY_MAX; the first
+	 * ones: the rest are counted in mail_source_replay_cut()); handled
+	 * or set-aside ones stay where they are.  0: off. */
+	int64_t replay_since;
+	unsigned int replay_max;
 
 	/* dir: reads the .eml files of PATH/new if it exists, else of PATH, in
 	 * name order; handled files move to PATH/archive, set-aside ones to
@@ -95,6 +103,8 @@ struct mail_source_settings {
 		      const char *detail);
 	void *event_context;
 };
+
+#define MAIL_SOURCE_REPLAY_MAX 20000
 
 /* Where the caller stands in the mailbox: persisted by the caller. */
 struct mail_source_state {
@@ -228,6 +238,13 @@ int mail_source_wait(struct mail_source *src, unsigned int max_ms,
 /* Make a wait() in progress return early (0).  Safe from a signal handler
  * or another thread. */
 void mail_source_interrupt(struct mail_source *src);
+
+/* A replay source (replay_since set): true once its one scan was made,
+ * with how many of the messages found are not handled yet (*left_r) and
+ * how many it left out, over replay_max (*cut_r).  False before the scan
+ * and for any other source. */
+bool mail_source_replay_status(const struct mail_source *src, size_t *left_r,
+			       size_t *cut_r);
 
 /* Close the connection and free everything; *srcp becomes NULL. */
 void mail_source_close(struct mail_source **srcp);

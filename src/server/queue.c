@@ -17,6 +17,8 @@
  * a mail we really sent, and nobody can guess one from the game, ply and
  * inbound numbers. */
 #define MESSAGE_ID_TOKEN_BYTES 8
+_Static_assert(MESSAGE_ID_TOKEN_BYTES * 2 + 1 == 17,
+	       "server_config.reply_token writes 16 hex digits");
 
 static int message_id_token(char *hex)
 {
@@ -227,8 +229,16 @@ int server_queue_mail_parts(struct handle *h, const char *to,
 	/* The bot has no mailbox: nothing is ever sent to it. */
 	if ((ret = server_is_bot(h, recipient_id)) != 0)
 		return ret < 0 ? -1 : 0;
-	if (message_id_token(token) < 0)
+	if (h->srv->cfg.reply_token != NULL && h->msg != NULL &&
+	    h->msg->raw_sha256 != NULL) {
+		if (h->srv->cfg.reply_token(h->srv->cfg.reply_token_ctx,
+					    h->msg->raw_sha256, (int)kind,
+					    h->seq, token) < 0)
+			return server_store_fail(h, "cannot make a reply's "
+						 "Message-ID");
+	} else if (message_id_token(token) < 0) {
 		return server_store_fail(h, "no random bytes for a Message-ID");
+	}
 	memset(&m, 0, sizeof(m));
 	m.game_id = g != NULL ? g->row->id : 0;
 	m.ply = g != NULL ? g->row->ply : 0;

@@ -186,6 +186,18 @@ struct server_config {
 	struct rating_config rating;
 	struct server_bot_config bot;
 	struct server_limits limits;
+	/* The token of our Message-IDs (command_message_id()) for a mail
+	 * queued while handling a mail: when set, reply_token(ctx, the
+	 * mail's raw sha256, the kind, its number among the mails queued
+	 * for it, hex) writes 16 hex digits into hex -- a keyed hash (the
+	 * daemon's, src/daemon/reply_id.h), so that a mail handled again
+	 * after a restore is answered with the same Message-IDs, and the
+	 * copies in the Sent folder tell which were sent already, while a
+	 * stranger still cannot guess one.  Returns 0 or -1.  NULL, or a
+	 * mail queued outside a mail (the clocks, the bot): random. */
+	int (*reply_token)(void *ctx, const char *mail_sha256, int kind,
+			   int seq, char hex[17]);
+	void *reply_token_ctx;
 };
 
 /* Defaults: no domain, no templates, default variant, draws allowed. */

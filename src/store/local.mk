@@ -58,6 +58,8 @@ libashes_store_a_SOURCES += src/store/store_account.h \
 # The archive's part (src/archive): a game's mails, deleting a game.
 libashes_store_a_SOURCES += src/store/store_prune.h src/store/store_prune.c \
 	src/store/store_retention.c
+# Backups: the online copy, the restore, the daemon's lock, the replay due.
+libashes_store_a_SOURCES += src/store/store_backup.h src/store/store_backup.c
 nodist_libashes_store_a_SOURCES = src/store/store_sql_embedded.c
 EXTRA_DIST += src/store/embed-sql.sh
 CLEANFILES += src/store/store_sql_embedded.c
@@ -76,7 +78,8 @@ store_tests = tests/store/test_store tests/store/test_store_game \
 	tests/store/test_store_undo tests/store/test_store_outbox \
 	tests/store/test_store_settings tests/store/test_store_clock \
 	tests/store/test_store_club tests/store/test_store_rating \
-	tests/store/test_store_health tests/store/test_store_account
+	tests/store/test_store_health tests/store/test_store_account \
+	tests/store/test_store_backup
 check_PROGRAMS += $(store_tests)
 TESTS += $(store_tests)
 EXTRA_DIST += tests/store/store_fixture.h tests/store/store_test.h
@@ -102,6 +105,7 @@ tests_store_test_store_upgrade_SOURCES = tests/store/test_store_upgrade.c \
 	tests/store/upgrade_rules.h
 tests_store_test_store_upgrade_LDADD = $(server_test_ldadd)
 tests_store_test_store_account_LDADD = $(STORE_TEST_LDADD)
+tests_store_test_store_backup_LDADD = $(STORE_TEST_LDADD) -lpthread
 
 # bench_store: one-move-mail transactions/s through the store alone, with
 # 1,000 active games and again with 100,000 finished games.

@@ -1,6 +1,7 @@
 /* store.c -- opening and closing the database, and `ashes db check`; see
  * store.h.  The migrations are in store_migrate.c, transactions and errors
  * in store_tx.c, statements and rows in store_stmt.c. */
+#include "store/store_backup.h"
 #include "store/store_private.h"
 
 #include <malloc.h>
@@ -216,6 +217,7 @@ int store_check(struct store *store, struct store_check_report **report_r,
 			   v, r->known_version);
 	r->ok = r->integrity_problems == 0 && r->foreign_key_problems == 0 &&
 		v == r->known_version;
+	store_backup_describe(store, &text);
 	buf_printf(&text, "schema version %d (this ashesd knows %d)\n", v,
 		   r->known_version);
 	if (r->ok)

@@ -114,6 +114,8 @@ START_TEST(test_bad_values)
 		{ "[gpg]\nhome = \"a\"b\n", "text after the closing quote" },
 		{ "[imap]\narchive_folder = INBOX\n", "t.conf:2: [imap] archive_folder must be set, and differ from mailbox" },
 		{ "[imap]\narchive_folder =\n", "t.conf:2: [imap] archive_folder must be set" },
+		{ "[imap]\nsent_folder = Archive\n", "t.conf:2: [imap] sent_folder must be set, and differ from mailbox, archive_folder and quarantine_folder" },
+		{ "[imap]\nsent_folder = INBOX\n", "t.conf:2: [imap] sent_folder must be set" },
 		{ "[imap]\nmailbox =\n", "t.conf:2: [imap] mailbox must not be empty" },
 		{ "[imap]\nauth = cram-md5\n", "[imap] auth: \"cram-md5\" is not one of: login plain" },
 		/* [status]: a warning before its critical, free disk the

@@ -24,6 +24,25 @@ run db check --db "$db"
 t_is "check ok" 0 "$rc"
 t_is "check says ok" ok "$(printf '%s\n' "$out" | tail -1)"
 
+# db backup|restore (without a config: no gpg home to copy)
+run db backup --db "$db"
+t_is "backup without FILE: usage" 1 "$rc"
+run db check "$tmp/x.db" --db "$db"
+t_is "check with a FILE: usage" 1 "$rc"
+run db backup "$tmp/copy.db" --db "$db" --config /nonexistent.conf
+t_is "backup: exit" 0 "$rc"
+t_is "backup: mode 0600" 600 "$(stat -c %a "$tmp/copy.db")"
+run db check --db "$tmp/copy.db"
+t_has "check of the copy: when it was taken" "backup: a copy taken at 20" "$out"
+run db restore "$tmp/copy.db" --db "$tmp/restored.db" --config /nonexistent.conf
+t_is "restore: exit" 0 "$rc"
+run db check --db "$tmp/restored.db"
+t_is "restore: the copy checks" 0 "$rc"
+t_has "... restored, the replay due" "reads again the mails received since the copy" "$out"
+run db restore "$db" --db "$tmp/restored.db" --config /nonexistent.conf
+t_is "restore of a file that is no backup: refused" 1 "$rc"
+t_has "... saying so" "not made by" "$err"
+
 run player add alice alice@example.org "$A" --db "$db"
 t_is "player add" "player 1 alice" "$out"
 run player add bob bob@example.net --db "$db"
