@@ -324,7 +324,7 @@ static int your_move_mail(struct template_set *ts, const char *dir)
 			      &error) < 0)
 		die("reading the outbox", error);
 	for (size_t i = 0; i < nrows; i++)
-		if (rows[i].kind != NULL && strcmp(rows[i].kind, "your-move") == 0)
+		if (rows[i].kind == STORE_OUTBOX_KIND_YOUR_MOVE)
 			m = &rows[i];
 	if (m == NULL || m->html == NULL)
 		die("the outbox", "no your-move mail with html");

@@ -61,6 +61,14 @@ static void reduce_encrypted(const char *headers, const struct buf *blob,
 	buf_printf(out, "\r\n--%s--\r\n", boundary);
 }
 
+/* a and b hold the same bytes (an empty buf's data may be NULL, which
+ * memcmp must not see). */
+static bool same_bytes(const struct buf *a, const struct buf *b)
+{
+	return a->len == b->len &&
+	       (a->len == 0 || memcmp(a->data, b->data, a->len) == 0);
+}
+
 /* Does the reduced mail give what the mail gave -- the same signed
  * bytes and signature, or the same encrypted message?  The reduction
  * must never lose the proof: checked by reading it again. */
@@ -77,13 +85,10 @@ static bool reduce_holds(const struct buf *out, enum pgp_signed_kind kind,
 	if (blob == NULL) {
 		same = pgp_export_signed(out->data, out->len, &k2, &s2, &d2,
 					 &err) == 0 && k2 == kind &&
-		       s2.len == s->len && d2.len == d->len &&
-		       memcmp(s2.data, s->data, s->len) == 0 &&
-		       memcmp(d2.data, d->data, d->len) == 0;
+		       same_bytes(&s2, s) && same_bytes(&d2, d);
 	} else if (mime_parse(out->data, out->len, &root, &err) == 0) {
 		same = inbound_encrypted_message(root, &b2, &pgp_mime) &&
-		       b2.len == blob->len &&
-		       memcmp(b2.data, blob->data, blob->len) == 0;
+		       same_bytes(&b2, blob);
 	}
 	mime_free(&root);
 	buf_free(&s2);
