@@ -7,6 +7,13 @@ bench_bench_core_SOURCES = bench/bench_core.c
 bench_bench_core_CFLAGS = $(AM_CFLAGS) -O2
 bench_bench_core_LDADD = libashes_core.a
 
+# bench_swiss: the time of a Swiss round's pairing, 16 to 256 players.
+EXTRA_PROGRAMS += bench/bench_swiss
+bench_bins += bench/bench_swiss
+bench_bench_swiss_SOURCES = bench/bench_swiss.c
+bench_bench_swiss_CFLAGS = $(AM_CFLAGS) -O2
+bench_bench_swiss_LDADD = libashes_server.a libashes_util.a
+
 # --- bench_server ---
 # bench_server: moves/s through server_handle with 1,000 active games, and
 # again with 100,000 finished games in the database.

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/name_table.h"
 #include "util/xalloc.h"
 
 static const char *const ladder_error_names[] = {
@@ -55,55 +56,33 @@ static const char *const win_names[] = {
 	[LADDER_WIN_SWAP] = "swap",
 };
 
-#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
-
-/* names[i], or "unknown" for an index not in the table (a code added
- * to an enum but not here). */
-static const char *name_of(const char *const *names, size_t n, unsigned i)
-{
-	if (i >= n || names[i] == NULL)
-		return "unknown";
-	return names[i];
-}
-
-static int parse_of(const char *const *names, size_t n, const char *word,
-		    unsigned *i_r)
-{
-	unsigned i;
-
-	for (i = 0; i < n; i++)
-		if (names[i] != NULL && strcmp(names[i], word) == 0) {
-			*i_r = i;
-			return 0;
-		}
-	return -1;
-}
+#define COUNT(a) NAME_TABLE_COUNT(a)
 
 const char *ladder_error_name(enum ladder_error error)
 {
-	return name_of(ladder_error_names, COUNT(ladder_error_names), error);
+	return name_table_name(ladder_error_names, COUNT(ladder_error_names), error);
 }
 
 const char *ladder_event_kind_name(enum ladder_event_kind kind)
 {
-	return name_of(kind_names, COUNT(kind_names), kind);
+	return name_table_name(kind_names, COUNT(kind_names), kind);
 }
 
 const char *ladder_result_name(enum ladder_result result)
 {
-	return name_of(result_names, COUNT(result_names), result);
+	return name_table_name(result_names, COUNT(result_names), result);
 }
 
 const char *ladder_win_name(enum ladder_win win)
 {
-	return name_of(win_names, COUNT(win_names), win);
+	return name_table_name(win_names, COUNT(win_names), win);
 }
 
 int ladder_event_kind_parse(const char *word, enum ladder_event_kind *kind_r)
 {
 	unsigned i;
 
-	if (parse_of(kind_names, COUNT(kind_names), word, &i) < 0)
+	if (name_table_parse(kind_names, COUNT(kind_names), word, &i) < 0)
 		return -1;
 	*kind_r = (enum ladder_event_kind)i;
 	return 0;
@@ -113,7 +92,7 @@ int ladder_result_parse(const char *word, enum ladder_result *result_r)
 {
 	unsigned i;
 
-	if (parse_of(result_names, COUNT(result_names), word, &i) < 0)
+	if (name_table_parse(result_names, COUNT(result_names), word, &i) < 0)
 		return -1;
 	*result_r = (enum ladder_result)i;
 	return 0;
@@ -123,7 +102,7 @@ int ladder_win_parse(const char *word, enum ladder_win *win_r)
 {
 	unsigned i;
 
-	if (parse_of(win_names, COUNT(win_names), word, &i) < 0)
+	if (name_table_parse(win_names, COUNT(win_names), word, &i) < 0)
 		return -1;
 	*win_r = (enum ladder_win)i;
 	return 0;

@@ -40,6 +40,12 @@ libashes_server_a_SOURCES += src/server/clock.h src/server/clock.c \
 libashes_server_a_SOURCES += src/server/rating.h src/server/rating.c \
 	src/server/ladder.h src/server/ladder.c src/server/league.h \
 	src/server/league.c src/server/club.c src/server/club_ladder.c
+# The events (tournament.h): the log's replay, the standings, and the
+# pairings of each format (swiss.h, roundrobin.h, knockout.h); pure.
+libashes_server_a_SOURCES += src/server/tournament.h \
+	src/server/tournament.c src/server/standings.c \
+	src/server/swiss.h src/server/swiss.c src/server/roundrobin.h \
+	src/server/roundrobin.c src/server/knockout.h src/server/knockout.c
 libashes_server_a_SOURCES += src/server/club_result.c \
 	src/server/club_timer.c src/server/club_league.c \
 	src/server/club_league_view.c src/server/admin_club.c
@@ -73,12 +79,20 @@ libashes_server_a_LIBADD = $(libashes_ai_a_OBJECTS)
 #                       (ladder.c): every refusal of a challenge, what each
 #                       result does, races, replay;
 #   test_league         round-robin leagues (league.c): groups, pairings,
-#                       tie-breaks, seasons.
+#                       tie-breaks, seasons;
+#   test_swiss          the Swiss pairing (swiss.c) against a brute force;
+#   test_roundrobin     an event's round robin (roundrobin.c);
+#   test_knockout       knockout brackets and matches (knockout.c);
+#   test_standings      an event's log replayed (tournament.c) into its
+#                       standings (standings.c): every tie-break,
+#                       withdrawals, a thousand random events.
 server_unit_tests = tests/server/test_command \
 	tests/server/test_command_clock tests/server/test_command_mail \
 	tests/server/test_first_mails \
 	tests/server/test_clock tests/server/test_rating \
-	tests/server/test_ladder tests/server/test_league
+	tests/server/test_ladder tests/server/test_league \
+	tests/server/test_swiss tests/server/test_roundrobin \
+	tests/server/test_knockout tests/server/test_standings
 check_PROGRAMS += $(server_unit_tests)
 TESTS += $(server_unit_tests)
 EXTRA_DIST += tests/server/server_test.h tests/server/command_test.h \
@@ -100,6 +114,14 @@ tests_server_test_ladder_SOURCES = tests/server/test_ladder.c \
 	tests/server/ladder_test.h tests/server/ladder_results.c
 tests_server_test_ladder_LDADD = $(server_util_ldadd)
 tests_server_test_league_LDADD = $(server_util_ldadd)
+# The events' tests share a log builder and a seeded generator.
+EXTRA_DIST += tests/server/event_test.h
+tests_server_test_swiss_LDADD = $(server_util_ldadd)
+tests_server_test_roundrobin_LDADD = $(server_util_ldadd)
+tests_server_test_knockout_LDADD = $(server_util_ldadd)
+tests_server_test_standings_SOURCES = tests/server/test_standings.c \
+	tests/server/standings_random.c tests/server/event_test.h
+tests_server_test_standings_LDADD = $(server_util_ldadd)
 
 # Templates of the service's mails and of the command grammar (also
 # included by `ashes help`).
@@ -145,6 +167,11 @@ nobase_dist_pkgdata_DATA += templates/mail/summary.txt \
 # The analysis of a finished game (analysis.c).
 nobase_dist_pkgdata_DATA += templates/mail/cmd-analyse.txt \
 	templates/mail/analysis.txt
+
+# Conditional moves (conditional.c).
+nobase_dist_pkgdata_DATA += templates/mail/cmd-conditional.txt \
+	templates/mail/conditional-lines.txt \
+	templates/mail/conditional-played.txt
 
 # The private notes (note.c) and the rematch (rematch.c).
 nobase_dist_pkgdata_DATA += templates/mail/cmd-note.txt \

@@ -72,6 +72,10 @@
  *               in a move, the vacation bank, the clocks mails show;
  *   clock.c, clock_zone.c  the clock arithmetic (clock.h), calling
  *               nothing of the service (clock_private.h);
+ *   swiss.c, roundrobin.c, knockout.c, standings.c,
+ *   tournament.c  an event's pairings (swiss.h, roundrobin.h,
+ *               knockout.h: the round robin's from league.c), its
+ *               standings and its log (tournament.h), pure;
  *   ladder.c, league.c, rating.c  a ladder's, a league's and the
  *               ratings' rules (ladder.h, league.h, rating.h), likewise;
  *   mailbox.c   the mailbox bookkeeping the loop asks the service for;

@@ -3,7 +3,8 @@ noinst_LIBRARIES += libashes_util.a
 libashes_util_a_SOURCES = src/util/buf.c src/util/buf.h \
 	src/util/xalloc.c src/util/xalloc.h src/util/xstr.c src/util/xstr.h \
 	src/util/escape.c src/util/escape.h \
-	src/util/msgid.c src/util/msgid.h
+	src/util/msgid.c src/util/msgid.h \
+	src/util/name_table.c src/util/name_table.h
 # headers the tests share: every Check program's main() and the
 # service tests' stand-in digest
 EXTRA_DIST += tests/check_run.h tests/server/digest_test.h tests/test_file.h
