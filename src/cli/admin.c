@@ -27,6 +27,7 @@
 #include "store/store.h"
 #include "util/buf.h"
 #include "util/escape.h"
+#include "util/width.h"
 #include "util/xalloc.h"
 
 static void format_time(int64_t t, char *buf, size_t len)
@@ -108,15 +109,20 @@ static void games_row(struct store *st, const struct store_game *g,
 {
 	struct template_ctx *item = template_ctx_add(ctx, "games");
 	char w[64], b[64], t[32];
+	struct buf pad = BUF_INIT;
 
 	format_time(g->updated, t, sizeof(t));
 	template_ctx_setf(item, "game", "%6" PRId64, g->id);
 	template_ctx_setf(item, "status", "%-10s",
 			  store_game_status_name(g->status));
-	template_ctx_setf(item, "white", "%-16s",
-			  player_name_of(st, g->white_id, w, sizeof(w)));
-	template_ctx_setf(item, "black", "%-16s",
-			  player_name_of(st, g->black_id, b, sizeof(b)));
+	/* Names are UTF-8: padded by display columns (a Hangul name's
+	 * syllables take two each), so the columns stay aligned. */
+	width_pad(&pad, player_name_of(st, g->white_id, w, sizeof(w)), 16);
+	template_ctx_set(item, "white", buf_str(&pad));
+	buf_reset(&pad);
+	width_pad(&pad, player_name_of(st, g->black_id, b, sizeof(b)), 16);
+	template_ctx_set(item, "black", buf_str(&pad));
+	buf_free(&pad);
 	template_ctx_setf(item, "ply", "%5d", g->ply);
 	template_ctx_setf(item, "result", "%-7s",
 			  g->result ? g->result : "-");

@@ -6,7 +6,8 @@ noinst_LIBRARIES += libashes_render.a
 libashes_render_a_CPPFLAGS = $(AM_CPPFLAGS) $(RSVG_CFLAGS)
 libashes_render_a_SOURCES = \
 	src/render/template.c src/render/template_ctx.c \
-	src/render/template_parse.c src/render/template.h \
+	src/render/template_parse.c src/render/template_lang.c \
+	src/render/template.h \
 	src/render/template_private.h \
 	src/render/render.c src/render/render_text.c src/render/render_explain.c \
 	src/render/render_svg.c src/render/render_png.c src/render/render.h \
