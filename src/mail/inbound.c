@@ -38,6 +38,7 @@ void inbound_msg_free(struct inbound_msg **msgp)
 	free(msg->from_addr);
 	free(msg->subject);
 	free(msg->in_reply_to);
+	free(msg->content_language);
 	inbound_strs_free(&msg->references);
 	free(msg->text);
 	for (i = 0; i < msg->key_count; i++)
@@ -212,7 +213,16 @@ static void inbound_read_headers(struct inbound_msg *msg,
 		case MAILIMF_FIELD_OPTIONAL_FIELD: {
 			const struct mailimf_optional_field *o =
 				f->fld_data.fld_optional_field;
-			if (strcasecmp(o->fld_name, "Auto-Submitted") == 0) {
+			if (strcasecmp(o->fld_name, "Content-Language") == 0) {
+				if (msg->content_language == NULL) {
+					msg->content_language =
+						xstrdup(o->fld_value);
+					if (strlen(msg->content_language) >
+					    INBOUND_LANGUAGE_MAX)
+						msg->content_language
+							[INBOUND_LANGUAGE_MAX] = '\0';
+				}
+			} else if (strcasecmp(o->fld_name, "Auto-Submitted") == 0) {
 				if (h->auto_submitted == NULL)
 					h->auto_submitted = o->fld_value;
 			} else if (strcasecmp(o->fld_name, "Precedence") == 0) {

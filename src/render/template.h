@@ -97,6 +97,13 @@ const char *template_set_lang(const struct template_set *set);
  * up to max names (owned by set) into langs; returns how many. */
 size_t template_set_languages(const struct template_set *set,
 			      const char **langs, size_t max);
+/* The language a Content-Language header value (RFC 3282: "de-DE",
+ * "ko-KR, en") asks for first among set's: the first tag whose primary
+ * subtag (case-insensitive) the set has, as set names it ("en", "de"), or
+ * NULL for none.  Reads a bounded part of the value (256 bytes, 8 tags;
+ * a tag over 35 bytes is skipped). */
+const char *template_set_pick_language(const struct template_set *set,
+				       const char *header);
 /* Whether name has the shape of a language's folder (2-3 of a-z). */
 bool template_lang_name_ok(const char *name);
 

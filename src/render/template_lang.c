@@ -130,3 +130,64 @@ size_t template_set_languages(const struct template_set *set,
 		langs[n++] = set->langs[i]->lang;
 	return n;
 }
+
+/* ---- Content-Language (RFC 3282) ---- */
+
+/* A header is read this far, and this many tags of it. */
+#define TEMPLATE_LANG_HEADER_MAX 256
+#define TEMPLATE_LANG_TAGS_MAX 8
+/* RFC 5646's longest well-formed tags are well under this. */
+#define TEMPLATE_LANG_TAG_MAX 35
+
+const char *template_set_pick_language(const struct template_set *set,
+				       const char *header)
+{
+	const char *p = header, *end;
+	size_t tags = 0;
+
+	if (set == NULL || header == NULL)
+		return NULL;
+	end = header + strnlen(header, TEMPLATE_LANG_HEADER_MAX);
+	while (p < end && tags < TEMPLATE_LANG_TAGS_MAX) {
+		const char *tag, *q;
+		char primary[4];
+		size_t n = 0, len;
+		bool ok = true;
+
+		while (p < end && (*p == ' ' || *p == '\t' || *p == ',' ||
+				   *p == '\r' || *p == '\n'))
+			p++;
+		if (p == end)
+			break;
+		tag = p;
+		while (p < end && *p != ',' && *p != ' ' && *p != '\t')
+			p++;
+		len = (size_t)(p - tag);
+		tags++;
+		if (len > TEMPLATE_LANG_TAG_MAX)
+			continue;
+		/* The primary subtag: letters up to the first '-'. */
+		for (q = tag; q < p && *q != '-'; q++) {
+			char c = (char)tolower((unsigned char)*q);
+
+			if (n >= 3 || c < 'a' || c > 'z') {
+				ok = false;
+				break;
+			}
+			primary[n++] = c;
+		}
+		/* What follows must look like subtags (letters, digits). */
+		for (; ok && q < p; q++)
+			if (!isalnum((unsigned char)*q) && *q != '-')
+				ok = false;
+		if (!ok || n < 2)
+			continue;
+		primary[n] = '\0';
+		if (strcmp(primary, "en") == 0)
+			return "en";
+		for (size_t i = 0; i < set->nlangs; i++)
+			if (strcmp(set->langs[i]->lang, primary) == 0)
+				return set->langs[i]->lang;
+	}
+	return NULL;
+}

@@ -145,7 +145,7 @@ int server_render(struct handle *h, const char *name,
 {
 	const char *error;
 
-	if (template_render(h->srv->cfg.templates, name, ctx, out, &error) < 0) {
+	if (template_render(h->ts, name, ctx, out, &error) < 0) {
 		snprintf(h->srv->errbuf, sizeof(h->srv->errbuf), "%s", error);
 		h->error = h->srv->errbuf;
 		return -1;
@@ -221,6 +221,7 @@ void server_handle_at(struct server *server, struct handle *h, int64_t now)
 {
 	memset(h, 0, sizeof(*h));
 	h->srv = server;
+	h->ts = server_lang_set(server, NULL);
 	h->now = now;
 	h->received = now;
 }

@@ -209,6 +209,7 @@ static int timer_remind(struct handle *h, int64_t pid,
 	struct store_player *p = NULL;
 	struct template_ctx *mail = NULL;
 	struct buf body = BUF_INIT, subject = BUF_INIT;
+	struct template_set *was = h->ts;
 	const char *error;
 	int ret = 0;
 
@@ -217,6 +218,8 @@ static int timer_remind(struct handle *h, int64_t pid,
 	    store_player_clock_get(h->srv->store, pid, &pc, &error) < 0 ||
 	    store_player_load(h->srv->store, pid, &p, &error) < 0)
 		return h->error != NULL ? -1 : server_store_fail(h, error);
+	/* In the reader's language (language.c). */
+	h->ts = server_lang_set(h->srv, s.language);
 	/* One a day: the rest wait for the day to pass (the gathering
 	 * makes that rare), their reminders put off until then so that
 	 * nobody wakes for them before. */
@@ -261,6 +264,7 @@ static int timer_remind(struct handle *h, int64_t pid,
 		*sent_r = ret == 0;
 	}
 out:
+	h->ts = was;
 	template_ctx_free(&mail);
 	buf_free(&body);
 	buf_free(&subject);
