@@ -270,6 +270,26 @@ static void player_settings_print(struct store *st, int64_t id)
 		putchar('\n');
 }
 
+/* Whether the templates (--templates, ASHES_TEMPLATES, the installed
+ * ones) lack language lang; says so, naming those they have. */
+static bool player_language_missing(const char *lang)
+{
+	struct template_set *ts = cli_templates();
+	const char *langs[TEMPLATE_LANGUAGES_MAX];
+	size_t n = template_set_languages(ts, langs, TEMPLATE_LANGUAGES_MAX);
+	bool missing = template_set_language(ts, lang) == NULL;
+
+	if (missing) {
+		fprintf(stderr, "ashes player set: no templates in language "
+			"%s (there are:", lang);
+		for (size_t i = 0; i < n; i++)
+			fprintf(stderr, " %s", langs[i]);
+		fputs(")\n", stderr);
+	}
+	template_set_free(&ts);
+	return missing;
+}
+
 /* `player set NAME KEY VALUE`: what a player would set with `set KEY
  * VALUE` by mail.  A CLI exit code. */
 static int player_set(struct store *st, char **argv, int64_t now)
@@ -311,6 +331,10 @@ static int player_set(struct store *st, char **argv, int64_t now)
 			"database\n", s.timezone);
 		goto out;
 	}
+	/* The store knows a language's shape; the templates which exist. */
+	if (key == STORE_SETTING_LANGUAGE && s.language[0] != '\0' &&
+	    player_language_missing(s.language))
+		goto out;
 	if (store_settings_set(st, p->id, &s, now, &error) < 0) {
 		fprintf(stderr, "ashes player set: %s\n", error);
 		goto out;

@@ -40,6 +40,13 @@ int server_new(struct store *store, const struct server_config *cfg,
 		*error_r = "server: no template set";
 		return -1;
 	}
+	/* The club's language is one the templates have. */
+	if (cfg->language != NULL &&
+	    template_set_language(cfg->templates, cfg->language) == NULL) {
+		*error_r = "server: [templates] language names a language the "
+			   "templates have no folder for";
+		return -1;
+	}
 	srv = calloc(1, sizeof(*srv));
 	if (srv == NULL) {
 		*error_r = "server: out of memory";
