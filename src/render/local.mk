@@ -10,6 +10,7 @@ libashes_render_a_SOURCES = \
 	src/render/template.h \
 	src/render/template_private.h \
 	src/render/render.c src/render/render_text.c src/render/render_explain.c \
+	src/render/render_date.c \
 	src/render/render_svg.c src/render/render_png.c src/render/render.h \
 	src/render/picture.h src/render/site.c src/render/site.h
 
@@ -18,7 +19,7 @@ nobase_dist_pkgdata_DATA += \
 	templates/caption.txt templates/help-cli.txt templates/move-words.txt \
 	templates/moves.txt templates/play-help.txt templates/play-intro.txt \
 	templates/play-over.txt templates/show.txt templates/board-key.txt \
-	templates/rule.txt templates/explain.txt
+	templates/rule.txt templates/explain.txt templates/calendar.txt
 # The words in the board picture (src/render/render_svg.c).
 nobase_dist_pkgdata_DATA += templates/picture.txt
 
