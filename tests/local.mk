@@ -6,6 +6,9 @@ TESTS += tests/e2e/test_limits.sh
 # The layers call one way (README's Layout, src/server/server_private.h).
 dist_check_SCRIPTS += scripts/layers
 TESTS += scripts/layers
+# make install holds every template and migration (the Debian package too).
+dist_check_SCRIPTS += tests/test_install_data.sh
+TESTS += tests/test_install_data.sh
 # --- end shared ---
 
 # ---- e2e mail-in (tests/e2e/test_inbound_*.sh) ----

@@ -44,6 +44,10 @@ int admin_parse(int argc, char **argv, struct admin_opts *o);
  * if not NULL, in brackets) the first time. */
 bool admin_config(struct admin_opts *o, const char *hint);
 
+/* Which database file (see the top of admin_common.c): --db, $ASHES_DB,
+ * the config's [database] path, else the default.  Owned by o. */
+const char *admin_db_path(struct admin_opts *o);
+
 /* Open the database (see the top of admin.c for which file); no_migrate:
  * leave its schema as it is.  -1 after saying why on stderr. */
 int admin_open(struct admin_opts *o, bool no_migrate, struct store **st_r);

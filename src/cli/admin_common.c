@@ -107,7 +107,7 @@ bool admin_config(struct admin_opts *o, const char *hint)
 }
 
 /* Which database file: see the top of this file. */
-static const char *admin_db_path(struct admin_opts *o)
+const char *admin_db_path(struct admin_opts *o)
 {
 	const char *env = getenv("ASHES_DB");
 

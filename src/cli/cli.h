@@ -96,6 +96,9 @@ void cli_print_status(const struct core_position *pos);
 
 int cli_legal(int argc, char **argv);
 int cli_status(int argc, char **argv);
+/* `ashes status`: the daemon's health without MOVEs (src/cli/status.c),
+ * else cli_status. */
+int cli_status_any(int argc, char **argv);
 int cli_show(int argc, char **argv);
 int cli_perft(int argc, char **argv);
 int cli_record(int argc, char **argv);

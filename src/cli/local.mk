@@ -4,11 +4,13 @@ bin_PROGRAMS += ashes
 ashes_SOURCES = src/cli/cli.h src/cli/main.c src/cli/cli_game.c \
 	src/cli/cli_play.c src/cli/cli_help.c src/cli/admin.h src/cli/admin.c \
 	src/cli/admin_clock.c src/cli/admin_common.c src/cli/admin_club.c \
-	src/cli/site.c
+	src/cli/site.c src/cli/status.c
 # libashes_config.a: the config, and settings_server() mapping it for the
 # service as ashesd does (its mail settings are plain structs: no mail
 # library).
-ashes_LDADD = libashes_config.a libashes_server.a \
+# `ashes status` (src/cli/status.c): the daemon's health report and its
+# pid file check, src/daemon's (libashes_daemon.a, first: above config).
+ashes_LDADD = libashes_daemon.a libashes_config.a libashes_server.a \
 	libashes_store.a libashes_render.a libashes_core.a libashes_util.a \
 	$(SQLITE_LIBS) $(RSVG_LIBS)
 # `ashes archive` (src/cli/archive.c): src/archive, and under it the

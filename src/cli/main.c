@@ -10,7 +10,9 @@
 
 const struct cli_command cli_commands[] = {
 	{ "legal", cli_legal, "list every legal move after MOVE..." },
-	{ "status", cli_status, "side to move, taxes and result after MOVE..." },
+	{ "status", cli_status_any,
+	  "the daemon's health (--json); with MOVE...: side to move, taxes, "
+	  "result" },
 	{ "show", cli_show, "draw the board after MOVE..." },
 	{ "perft", cli_perft, "count the leaves of the move tree to --depth D" },
 	{ "play", cli_play_any,

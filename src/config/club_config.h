@@ -286,6 +286,21 @@ struct config_bot {
 	bool rated;
 };
 
+/* [status]: when `ashes status` says WARNING and when CRITICAL (the
+ * daemon's health, src/daemon/health.h); a threshold of 0 turns that
+ * check off.  Durations are ages, in milliseconds: the heartbeat (the
+ * loop's last turn), the last mailbox contact, the oldest unsent reply;
+ * counts are within window_ms back from now; disk_free is a floor. */
+struct config_status {
+	uint64_t heartbeat_warning_ms, heartbeat_critical_ms;
+	uint64_t mailbox_warning_ms, mailbox_critical_ms;
+	uint64_t unsent_warning_ms, unsent_critical_ms;
+	unsigned failed_warning, failed_critical;
+	unsigned quarantined_warning, quarantined_critical;
+	uint64_t disk_free_warning, disk_free_critical;
+	uint64_t window_ms;
+};
+
 struct config {
 	char *path; /* the file this came from (NULL: defaults only) */
 	struct config_imap imap;
@@ -301,6 +316,7 @@ struct config {
 	struct config_source source;
 	struct config_ratings ratings;
 	struct config_bot bot;
+	struct config_status status;
 	/* The [ladder NAME] and [league NAME] sections, in file order. */
 	struct config_ladder *ladders;
 	size_t nladders;
@@ -327,6 +343,10 @@ struct config_errors {
  * config_errors_free() in both cases. */
 int config_load(const char *path, const struct config_overrides *ov,
 		struct config *cfg, struct config_errors *errors);
+/* Every key at its built-in default, nothing checked: for a tool that
+ * reads one section and has no configuration file (`ashes status`).
+ * Free with config_free(). */
+void config_defaults_only(struct config *cfg);
 /* Same, from text in memory; name is used in messages. */
 int config_load_string(const char *name, const char *text,
 		       const struct config_overrides *ov,

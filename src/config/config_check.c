@@ -157,6 +157,53 @@ static void config_check_move_time(struct config_parse *ps)
 	buf_free(&written);
 }
 
+/* [status] low at most high when both are set (0 is "not checked"),
+ * else an error at the key out of order: a warning comes before its
+ * critical for ages and counts, after it for free disk. */
+static void config_check_order(struct config_parse *ps, const char *low_key,
+			       uint64_t low, const char *high_key,
+			       uint64_t high)
+{
+	if (low == 0 || high == 0 || low <= high)
+		return;
+	config_error(ps->errors, ps->file,
+		     config_line(ps, "status", low_key) != 0
+		     ? config_line(ps, "status", low_key)
+		     : config_line(ps, "status", high_key),
+		     "[status] %s is more than %s", low_key, high_key);
+}
+
+/* The thresholds of `ashes status` in order.  (A heartbeat warning
+ * shorter than [imap] poll_interval is fine: the loop then turns at least
+ * twice within it, loop_health.c.) */
+static void config_check_status(struct config_parse *ps)
+{
+	const struct config_status *st = &ps->cfg->status;
+	const struct {
+		const char *low_key;
+		uint64_t low;
+		const char *high_key;
+		uint64_t high;
+	} pairs[] = {
+		{ "heartbeat_warning", st->heartbeat_warning_ms,
+		  "heartbeat_critical", st->heartbeat_critical_ms },
+		{ "mailbox_warning", st->mailbox_warning_ms,
+		  "mailbox_critical", st->mailbox_critical_ms },
+		{ "unsent_warning", st->unsent_warning_ms,
+		  "unsent_critical", st->unsent_critical_ms },
+		{ "failed_warning", st->failed_warning,
+		  "failed_critical", st->failed_critical },
+		{ "quarantined_warning", st->quarantined_warning,
+		  "quarantined_critical", st->quarantined_critical },
+		{ "disk_free_critical", st->disk_free_critical,
+		  "disk_free_warning", st->disk_free_warning },
+	};
+
+	for (size_t i = 0; i < sizeof(pairs) / sizeof(pairs[0]); i++)
+		config_check_order(ps, pairs[i].low_key, pairs[i].low,
+				   pairs[i].high_key, pairs[i].high);
+}
+
 void config_check(struct config_parse *ps, const struct config_overrides *ov)
 {
 	struct config *cfg = ps->cfg;
@@ -232,4 +279,5 @@ void config_check(struct config_parse *ps, const struct config_overrides *ov)
 	/* After move_time, which may set [game] clock they take. */
 	config_clubs_check(ps);
 	config_bot_check(ps);
+	config_check_status(ps);
 }

@@ -216,6 +216,17 @@ static void config_defaults(struct config_parse *ps)
 	}
 }
 
+void config_defaults_only(struct config *cfg)
+{
+	struct config_errors errors = { NULL, 0 };
+	struct config_parse ps = { .file = "(defaults)", .cfg = cfg,
+				   .errors = &errors };
+
+	memset(cfg, 0, sizeof(*cfg));
+	config_defaults(&ps);
+	config_errors_free(&errors);
+}
+
 int config_load_string(const char *name, const char *text,
 		       const struct config_overrides *ov,
 		       struct config *cfg, struct config_errors *errors)

@@ -240,6 +240,35 @@ const struct config_key config_keys[] = {
 	  OFF(bot.max_games_per_player), "2", NULL, 0, 100000 },
 	/* Never none (config_bot.c): an idle bot game ends on time. */
 	{ "bot", "clock", KT_CLOCK, OFF(bot.clock), "days:3", NULL, 0, 0 },
+
+	/* `ashes status`: its thresholds, 0 for "not checked"
+	 * (config_check.c: a warning comes before its critical). */
+	{ "status", "heartbeat_warning", KT_DURATION,
+	  OFF(status.heartbeat_warning_ms), "3m", NULL, 0, 7 * DAY },
+	{ "status", "heartbeat_critical", KT_DURATION,
+	  OFF(status.heartbeat_critical_ms), "10m", NULL, 0, 7 * DAY },
+	{ "status", "mailbox_warning", KT_DURATION,
+	  OFF(status.mailbox_warning_ms), "15m", NULL, 0, 30 * DAY },
+	{ "status", "mailbox_critical", KT_DURATION,
+	  OFF(status.mailbox_critical_ms), "1h", NULL, 0, 30 * DAY },
+	{ "status", "unsent_warning", KT_DURATION,
+	  OFF(status.unsent_warning_ms), "30m", NULL, 0, 30 * DAY },
+	{ "status", "unsent_critical", KT_DURATION,
+	  OFF(status.unsent_critical_ms), "4h", NULL, 0, 30 * DAY },
+	{ "status", "failed_warning", KT_UINT, OFF(status.failed_warning), "1",
+	  NULL, 0, 1000000 },
+	{ "status", "failed_critical", KT_UINT, OFF(status.failed_critical),
+	  "20", NULL, 0, 1000000 },
+	{ "status", "quarantined_warning", KT_UINT,
+	  OFF(status.quarantined_warning), "1", NULL, 0, 1000000 },
+	{ "status", "quarantined_critical", KT_UINT,
+	  OFF(status.quarantined_critical), "10", NULL, 0, 1000000 },
+	{ "status", "disk_free_warning", KT_SIZE, OFF(status.disk_free_warning),
+	  "1G", NULL, 0, 1ull << 50 },
+	{ "status", "disk_free_critical", KT_SIZE,
+	  OFF(status.disk_free_critical), "100M", NULL, 0, 1ull << 50 },
+	{ "status", "window", KT_DURATION, OFF(status.window_ms), "7d", NULL,
+	  HOUR, 365 * DAY },
 };
 
 const size_t config_nkeys = sizeof(config_keys) / sizeof(config_keys[0]);

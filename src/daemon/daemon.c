@@ -154,6 +154,28 @@ int daemon_notify(const char *state)
 	return n < 0 ? -1 : 1;
 }
 
+unsigned int daemon_watchdog_ms(void)
+{
+	const char *usec = getenv("WATCHDOG_USEC"), *pid = getenv("WATCHDOG_PID");
+	unsigned long long v;
+	char *end;
+
+	if (usec == NULL || *usec == '\0')
+		return 0;
+	if (pid != NULL && *pid != '\0') {
+		errno = 0;
+		v = strtoull(pid, &end, 10);
+		if (errno != 0 || *end != '\0' || v != (unsigned long long)getpid())
+			return 0; /* set for another process (our parent's) */
+	}
+	errno = 0;
+	v = strtoull(usec, &end, 10);
+	if (errno != 0 || *end != '\0' || v < 1000)
+		return 0;
+	v /= 1000;
+	return v > 0x7fffffffULL ? 0x7fffffffU : (unsigned int)v;
+}
+
 int daemon_detach(const char *pid_file, int *ready_fd_r, const char **error_r)
 {
 	static char error[600];

@@ -56,6 +56,14 @@ void daemon_log_open(const struct daemon *d);
  * notify protocol, -1 on error (errno set). */
 int daemon_notify(const char *state);
 
+/* systemd's watchdog (WatchdogSec= in the unit): the interval it set in
+ * WATCHDOG_USEC, in milliseconds, when it is meant for this process
+ * (WATCHDOG_PID unset or ours); 0 when there is none.  The loop sends
+ * "WATCHDOG=1" (daemon_notify) at the end of each turn, and waits no more
+ * than a third of this for mail, so a loop that stops making progress
+ * stops the pings and systemd restarts the daemon. */
+unsigned int daemon_watchdog_ms(void);
+
 /* Detach as a classic daemon: double fork, setsid, chdir /, std fds to
  * /dev/null, and create pid_file in the final process.  In the original
  * process this does not return: it exits 0 once the daemon reported

@@ -7,13 +7,14 @@ libashes_daemon_a_SOURCES = \
 	src/daemon/pidfile.c src/daemon/pidfile.h \
 	src/daemon/timing.c src/daemon/timing.h \
 	src/daemon/test_hooks.c src/daemon/test_hooks.h \
-	src/daemon/worker.c src/daemon/worker.h
+	src/daemon/worker.c src/daemon/worker.h \
+	src/daemon/health.c src/daemon/health.h
 
 sbin_PROGRAMS += ashesd
 ashesd_SOURCES = src/daemon/main.c src/daemon/loop.c \
 	src/daemon/loop_keys.c src/daemon/loop_private.h \
 	src/daemon/loop_batch.c src/daemon/loop_verify.c \
-	src/daemon/loop_timers.c \
+	src/daemon/loop_timers.c src/daemon/loop_health.c \
 	src/daemon/guard.c src/daemon/guard.h \
 	src/daemon/outbox.c src/daemon/outbox.h \
 	src/daemon/outbox_thread.c src/daemon/outbox_thread.h \
@@ -44,10 +45,19 @@ tests_daemon_test_ashesd_SOURCES = tests/daemon/test_ashesd.c tests/daemon/daemo
 tests_daemon_test_ashesd_LDADD = $(daemon_test_ldadd)
 tests_daemon_test_settings_LDADD = $(daemon_test_ldadd)
 EXTRA_DIST += tests/daemon/broken.conf
+# The health `ashes status` reports (health.h): facts and thresholds to a
+# state, its lines, perfdata and JSON.
+check_PROGRAMS += tests/daemon/test_health
+TESTS += tests/daemon/test_health
+tests_daemon_test_health_LDADD = $(daemon_test_ldadd)
 # The threads' shared shape (worker.h): wake, drain, stop.
 check_PROGRAMS += tests/daemon/test_worker
 TESTS += tests/daemon/test_worker
 tests_daemon_test_worker_LDADD = libashes_daemon.a $(CHECK_LIBS) -lpthread
+# `ashes status` of the real ashesd on the private Dovecot + Postfix:
+# OK, stopped (SIGSTOP), a clean stop, a hung loop, killed, no database.
+dist_check_SCRIPTS += tests/daemon/test_status.sh
+TESTS += tests/daemon/test_status.sh
 # The mails waiting verified several at once, committed in mailbox order
 # (the real ashesd --once over a folder of signed mails; real gpg).
 dist_check_SCRIPTS += tests/daemon/test_verify_parallel.sh

@@ -9,7 +9,9 @@
  * decides (server.h); where the mailbox stopped and how often a mail
  * failed, the service records (server_mailbox_*, server_attempt*).  The
  * loop opens the store and hands it to the service (the outbox thread
- * opens its own connection); it makes no query of its own.
+ * opens its own connection); it makes no query of its own but one: the
+ * row of its own health, at the end of each turn (loop_health.c), when
+ * it also pings systemd's watchdog.
  *
  * The order of the steps is what makes "applied and answered exactly
  * once" hold when the daemon is killed at any point:
@@ -225,6 +227,10 @@ static int loop_reload(struct daemon *d, const struct config *next,
 
 	if (loop_open(&fresh, next, error_r) < 0)
 		return -1;
+	/* The health report goes on: same start, same watchdog. */
+	fresh.health_started = l->health_started;
+	fresh.health_contact_at = l->health_contact_at;
+	fresh.watchdog_ms = l->watchdog_ms;
 	loop_close(l);
 	*l = fresh;
 	*l->home = l;
@@ -254,6 +260,10 @@ int daemon_run_loop(struct daemon *d)
 	daemon_set_signal_hook(loop_on_signal);
 	log_notice("reading %s; database %s", l.source_name, d->cfg.database.path);
 	guard_recover(&l.guard, timing_now());
+	l.watchdog_ms = daemon_watchdog_ms();
+	if (l.watchdog_ms != 0)
+		log_info("systemd's watchdog: a ping at the end of each turn, "
+			 "within %u ms", l.watchdog_ms);
 	daemon_started(d);
 	loop_flush_outbox(&l);
 	while (!daemon_check_signals(d)) {
@@ -280,6 +290,7 @@ int daemon_run_loop(struct daemon *d)
 			 * the bot may owe a move now. */
 			bot_thread_wake(l.bot);
 			loop_flush_outbox(&l);
+			loop_health_turn(&l);
 			continue;
 		}
 		if (!l.imap_down)
@@ -293,11 +304,16 @@ int daemon_run_loop(struct daemon *d)
 			loop_drain_outbox(&l);
 			break;
 		}
-		if (mail_source_wait(l.source, loop_wait_ms(&l, &d->cfg), &e) < 0 &&
+		loop_health_turn(&l);
+		if (mail_source_wait(l.source,
+				     loop_health_wait_ms(&l, &d->cfg,
+						 loop_wait_ms(&l, &d->cfg)),
+				     &e) < 0 &&
 		    !l.imap_down)
 			log_debug("waiting for mail: %s", e);
 	}
 	ret = 0;
+	loop_health_stopped(&l);
 	daemon_set_signal_hook(NULL);
 	current_loop = NULL;
 	loop_close(&l);

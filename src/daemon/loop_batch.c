@@ -19,6 +19,7 @@
 #include "mail/inbound.h"
 #include "mail/source.h"
 #include "server/server.h"
+#include "store/store_health.h"
 
 /* Most mails taken into one store transaction: a burst (after an outage,
  * or a busy club) costs one commit per batch instead of one per mail. */
@@ -68,7 +69,9 @@ static int loop_set_aside(struct loop *l, const struct mail_source_message *m,
 	const char *e;
 
 	inbound_sha256_hex(m->data, m->size, sha);
-	snprintf(outcome, sizeof(outcome), "quarantined after %ld attempts: %s",
+	/* `ashes status` counts them by these words (store_health.h). */
+	snprintf(outcome, sizeof(outcome),
+		 STORE_HEALTH_QUARANTINED " %ld attempts: %s",
 		 attempts, why ? why : "failed");
 	memset(&si, 0, sizeof(si));
 	si.raw_sha256 = sha;
@@ -152,6 +155,7 @@ static size_t loop_collect(struct loop *l, struct pending *batch, int64_t now,
 		}
 		if (r != MAIL_SOURCE_MESSAGE)
 			break;
+		test_hook_hang_on(m.data, m.size);
 		if (guard_attempts(&l->guard, m.uidvalidity, m.uid, &attempts,
 				   &why) < 0) {
 			*cut_r = true;

@@ -43,6 +43,15 @@ struct loop {
 	int64_t own_fprs_at;
 	/* When the rate counters were last pruned (loop_timers.c). */
 	int64_t rate_pruned_at;
+	/* The health row (loop_health.c): when the loop first turned, the
+	 * mailbox contacts counted at the last turn and when they last
+	 * moved; a failing write logged once; systemd's watchdog interval
+	 * (0: none).  Kept across a reload. */
+	int64_t health_started;
+	uint64_t health_contacts;
+	int64_t health_contact_at;
+	bool health_failing;
+	unsigned int watchdog_ms;
 };
 
 /* One mail in hand: its bytes (copied: the source's are only valid until
@@ -109,6 +118,16 @@ void loop_clock_tick(struct loop *l);
 /* The rate counters whose windows are over, deleted (at most hourly). */
 void loop_prune_rates(struct loop *l);
 unsigned int loop_wait_ms(struct loop *l, const struct config *cfg);
+
+/* loop_health.c: a turn has completed: the health row written (one
+ * UPSERT) and, under systemd's watchdog, WATCHDOG=1 sent.  stopped: the
+ * row says the daemon stopped cleanly (pid 0).  wait_ms: ms cut to half
+ * of [status] heartbeat_warning and to a third of the watchdog's
+ * interval (never below 1 s), so an idle loop still beats in time. */
+void loop_health_turn(struct loop *l);
+void loop_health_stopped(struct loop *l);
+unsigned int loop_health_wait_ms(const struct loop *l,
+				 const struct config *cfg, unsigned int ms);
 
 /* loop_keys.c: key material in any mail, signed or not -- revocation
  * certificates for keys in our keyring (into p->si's revoked list). */

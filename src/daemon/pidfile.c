@@ -80,6 +80,38 @@ static bool pidfile_pid_alive(pid_t pid)
 	return true;
 }
 
+int pidfile_process_state(pid_t pid, char *state_r)
+{
+	char which[32], name[32], path[64], stat[512];
+	const char *p;
+	ssize_t n;
+	int fd;
+
+	*state_r = 0;
+	if (pid <= 0)
+		return 0;
+	snprintf(which, sizeof(which), "%ld", (long)pid);
+	pidfile_comm(which, name, sizeof(name));
+	if (strcmp(name, "ashesd") != 0)
+		return 0;
+	snprintf(path, sizeof(path), "/proc/%ld/stat", (long)pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	n = read(fd, stat, sizeof(stat) - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	stat[n] = '\0';
+	/* "PID (COMM) STATE ...": the name may hold ") ", the last one ends it. */
+	p = strrchr(stat, ')');
+	if (p == NULL || p[1] != ' ' || p[2] == '\0' || p[2] == 'Z' ||
+	    p[2] == 'X')
+		return 0;
+	*state_r = p[2];
+	return 1;
+}
+
 int pidfile_create(const char *path, pid_t pid, const char **error_r)
 {
 	char line[32];

@@ -22,6 +22,12 @@ int pidfile_create(const char *path, pid_t pid, const char **error_r);
 /* The pid written in path.  Returns 0, or -1 if missing or not a pid. */
 int pidfile_read(const char *path, pid_t *pid_r);
 
+/* Is pid a live ashesd (the kernel's name of it "ashesd"), and in which
+ * state (/proc's letter: R, S, D, T for stopped, t traced...)?  1 with
+ * *state_r, or 0 when there is no such process, it is a zombie, or it is
+ * another program.  For `ashes status`. */
+int pidfile_process_state(pid_t pid, char *state_r);
+
 /* Remove path if it still holds pid (a successor may own it by now).
  * Returns 0 if removed, -1 if not (missing, or another pid). */
 int pidfile_remove(const char *path, pid_t pid);

@@ -7,6 +7,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "config/log.h"
 #include "daemon/timing.h"
@@ -56,6 +57,16 @@ bool test_hook_fail_on(const char *data, size_t size)
 	return test_hook_in("ASHES_TEST_FAIL_ON", data, size);
 }
 
+void test_hook_hang_on(const char *data, size_t size)
+{
+	if (!test_hook_in("ASHES_TEST_HANG_ON", data, size))
+		return;
+	log_notice("test hook: the loop hangs on this mail");
+	/* In naps: a signal cuts one short, not the hang. */
+	for (int i = 0; i < 3600; i++)
+		sleep(1);
+}
+
 bool test_hook_no_pgp_scan(void)
 {
 	const char *v = test_hook_get("ASHES_TEST_NO_PGP_SCAN");
@@ -86,6 +97,12 @@ bool test_hook_fail_on(const char *data, size_t size)
 	(void)data;
 	(void)size;
 	return false;
+}
+
+void test_hook_hang_on(const char *data, size_t size)
+{
+	(void)data;
+	(void)size;
 }
 
 bool test_hook_no_pgp_scan(void)

@@ -1,6 +1,7 @@
 /* test_hooks.h -- the one switch for the environment variables through
  * which the tests steer a running ashesd: a crash, a kill or a failing
- * gpg at a chosen point, the OpenPGP pre-scan off, the clock moved.
+ * gpg at a chosen point, a hung loop, the OpenPGP pre-scan off, the clock
+ * moved.
  *
  * They are compiled in only by ./configure --enable-test-hooks, which
  * scripts/build (what `make check`, scripts/test and the demo build with)
@@ -34,6 +35,13 @@ void test_hook_crash_on(const char *data, size_t size);
  * is to fail as if gpg could not run, so the tests prove that the mails
  * before it are handled, and it and those behind it are offered again. */
 bool test_hook_fail_on(const char *data, size_t size);
+
+/* ASHES_TEST_HANG_ON=TEXT: the mail loop stops (sleeps, for an hour at
+ * most) when it takes a mail whose bytes hold TEXT, as a loop stuck in a
+ * library call would, so the tests prove the watchdog pings stop and
+ * `ashes status` sees the heartbeat age (tests/daemon/test_ashesd.c,
+ * tests/daemon/test_status.sh). */
+void test_hook_hang_on(const char *data, size_t size);
 
 /* ASHES_TEST_NO_PGP_SCAN=1: the OpenPGP shape pre-scan is off, so the
  * tests prove the gpg budget alone stops a compression bomb. */

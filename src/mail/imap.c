@@ -367,6 +367,7 @@ static int imap_scan(struct imap_source *is, const char **error_r)
 	if (is->n_pending > 1)
 		qsort(is->pending, is->n_pending, sizeof(*is->pending),
 		      imap_uid_cmp);
+	mail_source_note_contact(&is->src, (long)is->n_pending);
 	/* Leftovers a crash or an outage kept from being archived. */
 	if (imap_archive_flush(is, error_r) < 0 && is->imap == NULL)
 		return -1;
@@ -525,6 +526,7 @@ static enum mail_source_result imap_next(struct mail_source *src,
 		if (r == 0)
 			continue;	/* expunged meanwhile */
 		is->cursor = uid;
+		mail_source_note_handed_out(src);
 		msg_r->uidvalidity = src->state.uidvalidity;
 		msg_r->uid = uid;
 		msg_r->data = buf_str(&is->data);
@@ -614,6 +616,8 @@ static int imap_wait(struct mail_source *src, unsigned int max_ms,
 		imap_failed(is, "IDLE DONE", r, error_r);
 		return -1;
 	}
+	/* The server answered through the whole wait. */
+	mail_source_note_contact(src, -1);
 	return ret;
 }
 

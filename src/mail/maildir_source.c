@@ -126,6 +126,19 @@ static int dir_scan(struct dir_source *ds, const char **error_r)
 	return ret;
 }
 
+/* The files listed, not handled and not set aside, above the cursor:
+ * what is still to hand out. */
+static long dir_waiting(const struct dir_source *ds)
+{
+	long n = 0;
+
+	for (size_t i = 0; i < ds->n_entries; i++)
+		if (ds->entries[i].uid > ds->cursor && !ds->entries[i].aside &&
+		    ds->entries[i].uid > ds->src.state.last_uid)
+			n++;
+	return n;
+}
+
 /* Read a file into ds->data, its mtime into ds->received (the time it
  * was delivered into the folder): 1 done, 0 gone, -1 error. */
 static int dir_read_file(struct dir_source *ds, const char *name,
@@ -259,6 +272,7 @@ static enum mail_source_result dir_next(struct mail_source *src,
 	}
 	if (dir_scan(ds, error_r) < 0)
 		return MAIL_SOURCE_ERROR;
+	mail_source_note_contact(src, dir_waiting(ds));
 	for (i = 0; i < ds->n_entries; i++) {
 		if (ds->entries[i].uid <= ds->cursor || ds->entries[i].aside)
 			continue;
@@ -272,6 +286,7 @@ static enum mail_source_result dir_next(struct mail_source *src,
 			continue;
 		}
 		ds->cursor = ds->entries[i].uid;
+		mail_source_note_handed_out(src);
 		msg_r->uidvalidity = DIR_UIDVALIDITY;
 		msg_r->uid = ds->entries[i].uid;
 		msg_r->data = buf_str(&ds->data);

@@ -28,9 +28,14 @@ int mail_source_open(const struct mail_source_settings *set,
 	}
 	for (i = 0; i < sizeof(mail_source_backends) /
 			sizeof(mail_source_backends[0]); i++) {
-		if (strcmp(mail_source_backends[i]->name, set->backend) == 0)
-			return mail_source_backends[i]->open(set, src_r,
-							     error_r);
+		if (strcmp(mail_source_backends[i]->name, set->backend) == 0) {
+			int r = mail_source_backends[i]->open(set, src_r,
+							      error_r);
+
+			if (r == 0)
+				(*src_r)->facts.waiting = -1;
+			return r;
+		}
 	}
 	*error_r = "mail source: unknown backend (use \"imap\" or \"dir\")";
 	return -1;
@@ -46,6 +51,25 @@ void mail_source_get_state(const struct mail_source *src,
 			   struct mail_source_state *state_r)
 {
 	*state_r = src->state;
+}
+
+void mail_source_get_facts(const struct mail_source *src,
+			   struct mail_source_facts *facts_r)
+{
+	*facts_r = src->facts;
+}
+
+void mail_source_note_contact(struct mail_source *src, long waiting)
+{
+	src->facts.contacts++;
+	if (waiting >= 0)
+		src->facts.waiting = waiting;
+}
+
+void mail_source_note_handed_out(struct mail_source *src)
+{
+	if (src->facts.waiting > 0)
+		src->facts.waiting--;
 }
 
 enum mail_source_result mail_source_next(struct mail_source *src,

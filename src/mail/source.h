@@ -145,10 +145,21 @@ struct mail_source_vfuncs {
 	void (*close)(struct mail_source *src);
 };
 
+/* What the source saw of its mailbox, for the daemon's health report
+ * (`ashes status`): how many times it reached the mailbox (a listing or
+ * an IMAP IDLE that worked; the caller notes when the count moves, on
+ * its own clock), and how many mails were waiting at the last listing,
+ * less those handed out since (-1: never listed). */
+struct mail_source_facts {
+	uint64_t contacts;
+	long waiting;
+};
+
 /* Every backend's struct starts with this. */
 struct mail_source {
 	const struct mail_source_vfuncs *v;
 	struct mail_source_state state;
+	struct mail_source_facts facts;	/* see mail_source_get_facts */
 	char error[512];	/* storage for error_r strings */
 };
 
@@ -165,6 +176,10 @@ void mail_source_set_state(struct mail_source *src,
 			   const struct mail_source_state *state);
 void mail_source_get_state(const struct mail_source *src,
 			   struct mail_source_state *state_r);
+
+/* What the source saw of its mailbox (struct mail_source_facts). */
+void mail_source_get_facts(const struct mail_source *src,
+			   struct mail_source_facts *facts_r);
 
 /* The next unhandled message in UID order (see enum mail_source_result).
  * *error_r points into src, valid until the next call. */
@@ -223,6 +238,12 @@ int mail_source_wake_init(int fds[2]);
 int mail_source_sleep(const int fds[2], unsigned int ms);
 void mail_source_wake(const int fds[2]);
 void mail_source_wake_close(int fds[2]);
+
+/* Internal to backends: the mailbox was reached (contacts + 1); listed
+ * with `waiting` mails not handled yet (-1: not a listing); one was
+ * handed out. */
+void mail_source_note_contact(struct mail_source *src, long waiting);
+void mail_source_note_handed_out(struct mail_source *src);
 
 /* Internal to backends: format into src->error and return it. */
 const char *mail_source_error(struct mail_source *src, const char *fmt, ...)

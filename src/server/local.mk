@@ -169,6 +169,11 @@ nobase_dist_pkgdata_DATA += templates/mail/summary.txt \
 nobase_dist_pkgdata_DATA += templates/mail/cmd-analyse.txt \
 	templates/mail/analysis.txt
 
+# Conditional moves (conditional.c).
+nobase_dist_pkgdata_DATA += templates/mail/cmd-conditional.txt \
+	templates/mail/conditional-lines.txt \
+	templates/mail/conditional-played.txt
+
 # The private notes (note.c) and the rematch (rematch.c).
 nobase_dist_pkgdata_DATA += templates/mail/cmd-note.txt \
 	templates/mail/cmd-notes.txt templates/mail/my-notes.txt \

@@ -8,7 +8,8 @@ STORE_SQL_FILES = sql/001-initial.sql sql/002-hostile-mail.sql \
 	sql/009-clubs.sql sql/010-bot.sql sql/011-key-proofs.sql \
 	sql/012-ply-records.sql sql/013-conditional-moves.sql sql/014-summary.sql \
 	sql/015-notes-rematch.sql sql/016-analysis.sql \
-	sql/017-league-members-key-first.sql sql/018-language.sql
+	sql/017-league-members-key-first.sql sql/018-daemon-health.sql \
+	sql/019-language.sql
 nobase_dist_pkgdata_DATA += $(STORE_SQL_FILES)
 # How to write a migration, and the rules of its rows a test needs.
 EXTRA_DIST += sql/README
@@ -48,6 +49,9 @@ libashes_store_a_SOURCES += src/store/store_conditional.h \
 	src/store/store_conditional.c
 # A player's private notes on a game, and rematches.
 libashes_store_a_SOURCES += src/store/store_note.h src/store/store_note.c
+# The daemon's health (sql/NNN-daemon-health.sql): its row, and what
+# `ashes status` counts.
+libashes_store_a_SOURCES += src/store/store_health.h src/store/store_health.c
 # The archive's part (src/archive): a game's mails, deleting a game.
 libashes_store_a_SOURCES += src/store/store_prune.h src/store/store_prune.c
 nodist_libashes_store_a_SOURCES = src/store/store_sql_embedded.c
@@ -67,7 +71,8 @@ store_tests = tests/store/test_store tests/store/test_store_game \
 	tests/store/test_store_schema tests/store/test_store_faults \
 	tests/store/test_store_undo tests/store/test_store_outbox \
 	tests/store/test_store_settings tests/store/test_store_clock \
-	tests/store/test_store_club tests/store/test_store_rating
+	tests/store/test_store_club tests/store/test_store_rating \
+	tests/store/test_store_health
 check_PROGRAMS += $(store_tests)
 TESTS += $(store_tests)
 EXTRA_DIST += tests/store/store_fixture.h tests/store/store_test.h
@@ -83,6 +88,7 @@ tests_store_test_store_settings_LDADD = $(STORE_TEST_LDADD)
 tests_store_test_store_clock_LDADD = $(STORE_TEST_LDADD)
 tests_store_test_store_club_LDADD = $(STORE_TEST_LDADD)
 tests_store_test_store_rating_LDADD = $(STORE_TEST_LDADD)
+tests_store_test_store_health_LDADD = $(STORE_TEST_LDADD)
 # test_store_upgrade: a database of every earlier schema version, filled
 # by the rules of upgrade_rules.h (a new migration adds its own there),
 # upgraded, checked and played on through the service.

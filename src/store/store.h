@@ -502,7 +502,7 @@ struct store_settings {
 	char summary_word[16];
 	/* `set language de`: the language the player's mails are written
 	 * in, a primary language subtag ("de", "ko"); "" for the club's
-	 * default (sql/018).  The store keeps the shape (2-3 of a-z); the
+	 * default (sql/019).  The store keeps the shape (2-3 of a-z); the
 	 * service checks the club offers it. */
 	char language[STORE_LANGUAGE_MAX];
 };

@@ -322,7 +322,7 @@ int store_settings_get(struct store *store, int64_t player_id,
 	    sizeof(s_r->timezone))
 		memcpy(s_r->timezone, tz,
 		       (size_t)sqlite3_column_bytes(st, 5) + 1);
-	/* sql/018's CHECK keeps the shape; a longer value is not read. */
+	/* sql/019's CHECK keeps the shape; a longer value is not read. */
 	if (sqlite3_column_text(st, 8) != NULL &&
 	    (size_t)sqlite3_column_bytes(st, 8) < sizeof(s_r->language))
 		memcpy(s_r->language, sqlite3_column_text(st, 8),

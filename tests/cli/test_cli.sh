@@ -37,8 +37,9 @@ a1-d4
 a1-d4/1
 a1xe5" "$(printf '%s\n' "$out" | grep '^a1')"
 
-# status: exactly three lines.
-run status
+# status: exactly three lines.  Without MOVEs or options it is the
+# daemon's health (tests/daemon/test_status.sh): "--" names the start.
+run status --
 t_is "status start" "turn: white
 tax: white=0 black=0
 result: ongoing" "$out"

@@ -116,6 +116,12 @@ START_TEST(test_bad_values)
 		{ "[imap]\narchive_folder =\n", "t.conf:2: [imap] archive_folder must be set" },
 		{ "[imap]\nmailbox =\n", "t.conf:2: [imap] mailbox must not be empty" },
 		{ "[imap]\nauth = cram-md5\n", "[imap] auth: \"cram-md5\" is not one of: login plain" },
+		/* [status]: a warning before its critical, free disk the
+		 * other way round. */
+		{ "[status]\nheartbeat_warning = 20m\n", "t.conf:2: [status] heartbeat_warning is more than heartbeat_critical" },
+		{ "[status]\nfailed_warning = 5\nfailed_critical = 2\n", "t.conf:2: [status] failed_warning is more than failed_critical" },
+		{ "[status]\ndisk_free_critical = 2G\n", "t.conf:2: [status] disk_free_critical is more than disk_free_warning" },
+		{ "[status]\nwindow = 10m\n", "t.conf:2: [status] window: 10m is out of range (1h..365d)" },
 	};
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {

@@ -354,6 +354,79 @@ START_TEST(test_foreground_lifecycle)
 }
 END_TEST
 
+#ifdef ASHES_TEST_HOOKS
+/* Under systemd's watchdog (WATCHDOG_USEC): WATCHDOG=1 comes while the
+ * loop turns -- the loop cuts its wait for mail to a third of the
+ * interval, so an idle daemon pings too -- and stops coming once the
+ * loop hangs (the test hook ASHES_TEST_HANG_ON, on a mail), though the
+ * process and its other threads live on: the pings come from the loop's
+ * turns, not from a timer. */
+START_TEST(test_watchdog)
+{
+	char conf[300], sock[300], mail[300];
+	const char *args[] = { "--foreground", "-c", conf, NULL };
+	struct run r;
+	char *msg;
+	pid_t pid;
+	int fd, pings = 0, after = 0;
+	time_t t0;
+	bool quiet = false;
+
+	snprintf(conf, sizeof(conf), "%s/ashesd.conf", tmpdir);
+	snprintf(sock, sizeof(sock), "%s/notify", tmpdir);
+	daemon_config_file(conf, "info");
+	fd = notify_listen(sock, false);
+	setenv("NOTIFY_SOCKET", sock, 1);
+	/* 1.5 s: a ping at least every second (the shortest wait). */
+	setenv("WATCHDOG_USEC", "1500000", 1);
+	setenv("ASHES_TEST_HANG_ON", "HANG-THE-LOOP", 1);
+	pid = ashesd_start(args);
+	unsetenv("NOTIFY_SOCKET");
+	unsetenv("WATCHDOG_USEC");
+	unsetenv("ASHES_TEST_HANG_ON");
+
+	msg = notify_recv(fd, 10000);
+	ck_assert_str_eq(msg, "READY=1");
+	free(msg);
+	/* Idle: about one a second. */
+	t0 = time(NULL);
+	while (pings < 3 && time(NULL) - t0 < 10) {
+		msg = notify_recv(fd, 3000);
+		pings += strcmp(msg, "WATCHDOG=1") == 0;
+		free(msg);
+	}
+	ck_assert_int_eq(pings, 3);
+
+	snprintf(mail, sizeof(mail), "%s/hang.eml", tmpdir);
+	daemon_test_write(mail, "From: a@example.org\nSubject: x\n\n"
+			  "HANG-THE-LOOP\n", 0644);
+	/* The loop takes it within a turn or two, then falls silent: three
+	 * seconds without a ping, twice the interval. */
+	t0 = time(NULL);
+	while (!quiet && time(NULL) - t0 < 15) {
+		msg = notify_recv(fd, 3000);
+		quiet = msg[0] == '\0';
+		after += strcmp(msg, "WATCHDOG=1") == 0;
+		free(msg);
+	}
+	ck_assert_msg(quiet, "the pings went on (%d after the mail)", after);
+	ck_assert_int_le(after, 3);
+	ck_assert_int_eq(kill(pid, 0), 0); /* alive, only stuck */
+	msg = notify_recv(fd, 2000);
+	ck_assert_str_eq(msg, "");
+	free(msg);
+	ck_assert_int_eq(kill(pid, SIGKILL), 0);
+	r = ashesd_wait(pid);
+	ck_assert_msg(strstr(r.err, "test hook: the loop hangs on this mail") != NULL,
+		      "%s", r.err);
+	ck_assert_msg(strstr(r.err, "systemd's watchdog: a ping at the end of "
+			     "each turn, within 1500 ms") != NULL, "%s", r.err);
+	run_free(&r);
+	close(fd);
+}
+END_TEST
+#endif
+
 /* Exited: no such process, or a zombie nobody reaps (the daemon's parent
  * is whatever adopts orphans here). */
 static bool process_gone(pid_t pid)
@@ -424,7 +497,7 @@ static bool have_program(const char *name)
 START_TEST(test_systemd_unit)
 {
 	static const char *const directives[] = {
-		"\nType=notify\n", "\nUser=ashesd\n", "\nProtectSystem=strict\n",
+		"\nType=notify\n", "\nWatchdogSec=5min\n", "\nUser=ashesd\n", "\nProtectSystem=strict\n",
 		"\nReadWritePaths=/var/lib/ashesd\n", "\nNoNewPrivileges=yes\n",
 		"\nPrivateTmp=yes\n", "\nProtectHome=yes\n", "\nPrivateDevices=yes\n",
 		"\nProtectKernelTunables=yes\n", "\nProtectKernelModules=yes\n",
@@ -516,6 +589,9 @@ int main(void)
 	tcase_add_test(tc_bin, test_clock_offset_hook);
 	tcase_add_test(tc_bin, test_foreground_lifecycle);
 	tcase_add_test(tc_bin, test_daemon_mode);
+#ifdef ASHES_TEST_HOOKS
+	tcase_add_test(tc_bin, test_watchdog);
+#endif
 	suite_add_tcase(s, tc_bin);
 
 	{

@@ -364,6 +364,31 @@ static void notify_arrives(const char *socket, bool abstract, const char *msg)
 
 /* -------------------------------------------------------------- notify */
 
+/* WATCHDOG_USEC is ours unless WATCHDOG_PID names another process. */
+START_TEST(test_watchdog_env)
+{
+	char pid[32];
+
+	unsetenv("WATCHDOG_USEC");
+	unsetenv("WATCHDOG_PID");
+	ck_assert_uint_eq(daemon_watchdog_ms(), 0);
+	setenv("WATCHDOG_USEC", "300000000", 1);
+	ck_assert_uint_eq(daemon_watchdog_ms(), 300000);
+	snprintf(pid, sizeof(pid), "%ld", (long)getpid());
+	setenv("WATCHDOG_PID", pid, 1);
+	ck_assert_uint_eq(daemon_watchdog_ms(), 300000);
+	snprintf(pid, sizeof(pid), "%ld", (long)getpid() + 1);
+	setenv("WATCHDOG_PID", pid, 1);
+	ck_assert_uint_eq(daemon_watchdog_ms(), 0);
+	unsetenv("WATCHDOG_PID");
+	setenv("WATCHDOG_USEC", "5min", 1);
+	ck_assert_uint_eq(daemon_watchdog_ms(), 0);
+	setenv("WATCHDOG_USEC", "999", 1);
+	ck_assert_uint_eq(daemon_watchdog_ms(), 0);
+	unsetenv("WATCHDOG_USEC");
+}
+END_TEST
+
 START_TEST(test_notify)
 {
 	char path[300], name[64];
@@ -648,6 +673,7 @@ int main(void)
 
 	tcase_add_checked_fixture(tc_proc, daemon_test_setup, daemon_test_teardown);
 	tcase_add_test(tc_proc, test_notify);
+	tcase_add_test(tc_proc, test_watchdog_env);
 	tcase_add_test(tc_proc, test_signals_and_reload);
 	suite_add_tcase(s, tc_proc);
 

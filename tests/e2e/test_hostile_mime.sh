@@ -251,5 +251,10 @@ if kill -0 "$E2E_DAEMON_PID" 2>/dev/null; then
 else
 	t_fail "poison: the daemon runs on"
 fi
+# The operator's monitoring sees it: [status] quarantined_warning is 1.
+status=$(e2e_ashes status -c "$E2E_DIR/ashesd.conf")
+t_is "poison: ashes status warns (exit 1)" 1 "$?"
+t_has "poison: ashes status names the quarantined mail" \
+	'^quarantine +WARNING +1 mail quarantined in the last 7d \(warning at 1\)' "$status"
 
 t_done

@@ -132,8 +132,14 @@ START_TEST(test_fetch_in_uid_order_and_archive)
 	settings_for(&set, "alice", &ev);
 	src = open_source(&set);
 	for (i = 0; i < 3; i++) {
+		struct mail_source_facts f;
+
 		ck_assert_int_eq(mail_source_next(src, &msg, &error),
 				 MAIL_SOURCE_MESSAGE);
+		/* One listing found three; those not handed out wait. */
+		mail_source_get_facts(src, &f);
+		ck_assert_uint_eq(f.contacts, 1);
+		ck_assert_int_eq(f.waiting, 2 - i);
 		ck_assert_uint_gt(msg.uid, last);
 		ck_assert_uint_ne(msg.uidvalidity, 0);
 		last = msg.uid;

@@ -82,15 +82,28 @@ START_TEST(test_name_order_and_archive)
 	const char *error;
 	uint32_t a, b, c;
 
+	struct mail_source_facts f;
+
 	put("", "20-second.eml", "second\n");
 	put("", "10-first.eml", "first\n");
 	put("", "notes.txt", "not a mail\n");
 	put("", ".30-hidden.eml", "hidden\n");
 	src = open_dir();
+	/* What it saw, for the health report: not listed yet. */
+	mail_source_get_facts(src, &f);
+	ck_assert_uint_eq(f.contacts, 0);
+	ck_assert_int_eq(f.waiting, -1);
 	expect_text(src, "first\n", &a);
+	/* Two mails listed, one handed out. */
+	mail_source_get_facts(src, &f);
+	ck_assert_uint_eq(f.contacts, 1);
+	ck_assert_int_eq(f.waiting, 1);
 	expect_text(src, "second\n", &b);
 	ck_assert_uint_gt(b, a);
 	ck_assert_int_eq(mail_source_next(src, &msg, &error), MAIL_SOURCE_NONE);
+	mail_source_get_facts(src, &f);
+	ck_assert_uint_eq(f.contacts, 3);
+	ck_assert_int_eq(f.waiting, 0);
 
 	ck_assert_int_eq(mail_source_mark_handled(src, a, &error), 0);
 	ck_assert(exists("archive/10-first.eml"));

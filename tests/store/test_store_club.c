@@ -636,6 +636,37 @@ START_TEST(test_league_members_and_games)
 }
 END_TEST
 
+/* `ashes db check` with league members: SQLite 3.40 (Debian 12's)
+ * misreads the NOT NULL columns of a WITHOUT ROWID table whose primary
+ * key is not its first columns, and said "NULL value in
+ * league_members.group_no" (and .division, .seed) for every row though
+ * none was NULL.  The migration NNN-league-members-key-first.sql put the
+ * key first (test_store_upgrade keeps every such table so); the check
+ * must pass. */
+START_TEST(test_check_with_league_members)
+{
+	int64_t a = add_player("alice", 1), b = add_player("bob", 2), s1 = 0;
+	struct store_league_member m = { 0 };
+	struct store_check_report *r = NULL;
+
+	ck_assert_int_eq(store_league_season_add(st, "main", 1, 100, 200, 50,
+						 &s1, &err), 0);
+	m.season_id = s1;
+	m.group_no = m.division = m.seed = 1;
+	m.player_id = a;
+	ck_assert_int_eq(store_league_member_add(st, &m, &err), 0);
+	m.seed = 2;
+	m.player_id = b;
+	ck_assert_int_eq(store_league_member_add(st, &m, &err), 0);
+	ck_assert_int_eq(store_check(st, &r, &err), 0);
+	ck_assert_msg(r->ok, "%s", r->text);
+	ck_assert_int_eq(r->integrity_problems, 0);
+	ck_assert_ptr_null(strstr(r->text, "NULL value"));
+	store_check_report_free(&r);
+}
+END_TEST
+
 TEST_MAIN("store_club", "club", setup, teardown, 0, test_ladder_events,
 	  test_ladder_event_refused, test_game_club, test_pending_and_applied,
-	  test_league_seasons, test_league_members_and_games)
+	  test_league_seasons, test_league_members_and_games,
+	  test_check_with_league_members)

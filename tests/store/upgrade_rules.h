@@ -641,6 +641,21 @@ static const struct upgrade_rule upgrade_rules[] = {
 	  "SELECT (SELECT group_concat(name, ',') FROM (SELECT name FROM"
 	  " outbox_parts WHERE outbox_id = 6 ORDER BY seq)) ="
 	  " 'drop-1.png,drop-2.png'" },
+	/* ---- 018: the daemon's health (one row; the indexes of failed
+	 * replies and quarantined mails need no rows of their own) ---- */
+	{ "daemon_health", 18, 0,
+	  "INSERT INTO daemon_health (id, pid, started, heartbeat,"
+	  " mailbox_contact, mailbox_waiting) VALUES"
+	  " (1, 4242, 1767400000, 1767400060, 1767400055, 2)",
+	  "SELECT pid = 4242 AND started = 1767400000 AND heartbeat ="
+	  " 1767400060 AND mailbox_contact = 1767400055 AND mailbox_waiting ="
+	  " 2 FROM daemon_health WHERE id = 1" },
+	/* ---- 019: a player's language ('' for the club's default) ---- */
+	{ "player_settings", 19, 0,
+	  "UPDATE player_settings SET language = 'ko' WHERE player_id = 3",
+	  "SELECT (SELECT language = 'ko' FROM player_settings WHERE"
+	  " player_id = 3) AND (SELECT language = '' FROM player_settings"
+	  " WHERE player_id = 1)" },
 };
 
 #endif

@@ -1,4 +1,4 @@
--- 018-language.sql -- the language a player reads their mails in
+-- 019-language.sql -- the language a player reads their mails in
 -- (`set language de`; server/settings.c): a primary language subtag of
 -- two or three lower-case letters, or '' for the club's default
 -- ([templates] language).  Only the shape is kept here; which languages
