@@ -229,6 +229,7 @@ int commands_run(struct handle *h, struct server_outcome *out)
 /* The templates the service renders besides the table's and the
  * notices' (partials are checked through these). */
 static const char *const commands_other_templates[] = {
+	"calendar.txt",
 	"mail/mail-refused.txt",
 	"mail/refusal.txt",
 	"mail/reply.txt",

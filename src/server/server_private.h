@@ -785,6 +785,13 @@ const char *server_lang_of_mail(const struct handle *h);
 /* The languages offered, "en|de|ko", appended to out. */
 void server_lang_choices(const struct server *srv, struct buf *out);
 
+/* t as the reader's local date and time in zone (NULL or "": UTC):
+ * KEY "2026-12-03 14:00 CET" and KEY_long in words from the reader's
+ * calendar.txt ("Thursday 3 December 2026, 14:00 CET"; h->ts).  0, or
+ * -1 (h->error) on a template error. */
+int server_set_local(struct handle *h, struct template_ctx *ctx,
+		     const char *key, int64_t t, const char *zone);
+
 /* The address to write to: the first one not failing (NULL if none). */
 const char *server_player_address(const struct store_player *p);
 /* True when `addr` can be bound or written to: 3 to STORE_ADDRESS_MAX

@@ -257,7 +257,10 @@ static int summary_one(struct handle *h, int64_t pid, bool on,
 	if (clock_format_local(h->now, s.timezone, date, sizeof(date)) < 0)
 		date[0] = '\0';
 	template_ctx_set(mail, "recipient", p->name);
-	template_ctx_set(mail, "date", date);
+	if (server_set_local(h, mail, "date", h->now, s.timezone) < 0) {
+		ret = -1;
+		goto out;
+	}
 	template_ctx_setf(mail, "day", "%.10s", date);
 	template_ctx_setf(mail, "summary_time", "%02d:%02d",
 			  s.summary_at >= 0 ? s.summary_at / 60 : 0,

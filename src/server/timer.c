@@ -137,7 +137,7 @@ static int timer_remind_game(struct handle *h, int64_t id, int64_t now,
 {
 	struct template_ctx *item;
 	struct game g;
-	char span[64], when[80];
+	char span[64];
 	int64_t opp;
 	int r;
 
@@ -159,9 +159,11 @@ static int timer_remind_game(struct handle *h, int64_t id, int64_t now,
 	template_ctx_set(item, "left", span);
 	template_ctx_setf(item, "next_ply", "%d", g.row->ply + 1);
 	if (g.row->deadline_at != 0 &&
-	    clock_format_local(g.row->deadline_at, zone, when,
-			       sizeof(when)) == 0)
-		template_ctx_set(item, "deadline", when);
+	    server_set_local(h, item, "deadline", g.row->deadline_at,
+			     zone) < 0) {
+		game_free(&g);
+		return -1;
+	}
 	/* Only the thresholds passed are told: a game told early, its
 	 * reminder not yet due, gets its own when it is (a day later at
 	 * the soonest). */
