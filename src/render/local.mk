@@ -29,6 +29,7 @@ nobase_dist_pkgdata_DATA += templates/picture.txt
 # the board picture: the SVG's elements (test_svg) and the PNG made from
 # it, decoded back and checked pixel by pixel (test_png).
 render_tests = tests/render/test_template tests/render/test_render \
+	tests/render/test_template_lang \
 	tests/render/test_board tests/render/test_explain \
 	tests/render/test_svg tests/render/test_png
 check_PROGRAMS += $(render_tests)
@@ -37,6 +38,7 @@ EXTRA_DIST += tests/render/picture_test.h
 render_test_ldadd = libashes_render.a libashes_core.a libashes_util.a \
 	$(RSVG_LIBS) $(CHECK_LIBS)
 tests_render_test_template_LDADD = $(render_test_ldadd)
+tests_render_test_template_lang_LDADD = $(render_test_ldadd)
 tests_render_test_render_LDADD = $(render_test_ldadd)
 tests_render_test_board_LDADD = $(render_test_ldadd)
 tests_render_test_explain_LDADD = $(render_test_ldadd)
