@@ -91,6 +91,10 @@ int notice_send(struct handle *h, struct game *g, int64_t pid,
 	if (ret == 0)
 		ret = notice_send_to(h, g, pid, n, ctx, tpl, kind, about);
 	h->ts = was;
+	/* The ctx may be the sender's reply's too: its words are theirs
+	 * again. */
+	if (ret == 0)
+		ret = notice_reword(h, g, ctx);
 	return ret;
 }
 
