@@ -8,8 +8,6 @@
 #include <string.h>
 #include <time.h>
 
-#include "render/render.h"
-#include "server/clock.h"
 #include "store/store_bot.h"
 
 const char *server_player_address(const struct store_player *p)
@@ -199,38 +197,6 @@ void server_set_utc(struct template_ctx *ctx, const char *key, int64_t t,
 	template_ctx_set(ctx, key, text);
 }
 
-int server_set_local(struct handle *h, struct template_ctx *ctx,
-		     const char *key, int64_t t, const char *zone)
-{
-	struct render_date d;
-	struct tm tm;
-	char abbr[16], when[80], long_key[64];
-	struct buf words = BUF_INIT;
-	const char *error;
-
-	if (clock_format_local(t, zone, when, sizeof(when)) < 0 ||
-	    clock_local_parts(t, zone, &tm, abbr, sizeof(abbr)) < 0)
-		return 0; /* no such time: the mail says nothing of it */
-	template_ctx_set(ctx, key, when);
-	d.year = tm.tm_year + 1900;
-	d.month = tm.tm_mon + 1;
-	d.day = tm.tm_mday;
-	d.weekday = tm.tm_wday == 0 ? 7 : tm.tm_wday;
-	d.hour = tm.tm_hour;
-	d.minute = tm.tm_min;
-	d.zone = abbr;
-	if (render_date(h->ts, &d, &words, &error) < 0) {
-		snprintf(h->srv->errbuf, sizeof(h->srv->errbuf), "%s", error);
-		h->error = h->srv->errbuf;
-		buf_free(&words);
-		return -1;
-	}
-	snprintf(long_key, sizeof(long_key), "%s_long", key);
-	template_ctx_set(ctx, long_key, buf_str(&words));
-	buf_free(&words);
-	return 0;
-}
-
 int server_bot_id(struct handle *h, int64_t *id_r)
 {
 	const char *error;
@@ -251,11 +217,19 @@ int server_is_bot(struct handle *h, int64_t pid)
 	return bot != 0 && bot == pid;
 }
 
+struct template_set *server_default_set(const struct server *srv)
+{
+	struct template_set *ts = template_set_language(srv->cfg.templates,
+							srv->cfg.language);
+
+	return ts != NULL ? ts : srv->cfg.templates;
+}
+
 void server_handle_at(struct server *server, struct handle *h, int64_t now)
 {
 	memset(h, 0, sizeof(*h));
 	h->srv = server;
-	h->ts = server_lang_set(server, NULL);
+	h->ts = server_default_set(server);
 	h->now = now;
 	h->received = now;
 }

@@ -10,10 +10,16 @@
  * change it: it picks only the language of the words, never what a
  * command does (commands are the same English words in every language),
  * so a forged one costs the reader nothing but a reply they cannot read,
- * which they mend with `set language`. */
+ * which they mend with `set language`.  Dates in words are the reader's
+ * calendar's (server_set_local()). */
 #include "server/server_private.h"
 
+#include <stdio.h>
 #include <string.h>
+#include <time.h>
+
+#include "render/render.h"
+#include "server/clock.h"
 
 struct template_set *server_lang_set(const struct server *srv,
 				     const char *lang)
@@ -22,22 +28,20 @@ struct template_set *server_lang_set(const struct server *srv,
 
 	if (lang != NULL && lang[0] != '\0')
 		ts = template_set_language(srv->cfg.templates, lang);
-	if (ts == NULL)
-		ts = template_set_language(srv->cfg.templates,
-					   srv->cfg.language);
-	return ts != NULL ? ts : srv->cfg.templates;
+	return ts != NULL ? ts : server_default_set(srv);
 }
 
 int server_write_to(struct handle *h, int64_t player_id)
 {
 	struct store_settings s;
+	const char *error;
 
 	if (player_id == 0) {
 		h->ts = server_lang_set(h->srv, NULL);
 		return 0;
 	}
-	if (server_recipient_settings(h, player_id, &s) < 0)
-		return -1;
+	if (store_settings_get(h->srv->store, player_id, &s, &error) < 0)
+		return server_store_fail(h, error);
 	h->ts = server_lang_set(h->srv, s.language);
 	return 0;
 }
@@ -61,4 +65,36 @@ void server_lang_choices(const struct server *srv, struct buf *out)
 			buf_putc(out, '|');
 		buf_puts(out, langs[i]);
 	}
+}
+
+int server_set_local(struct handle *h, struct template_ctx *ctx,
+		     const char *key, int64_t t, const char *zone)
+{
+	struct render_date d;
+	struct tm tm;
+	char abbr[16], when[80], long_key[64];
+	struct buf words = BUF_INIT;
+	const char *error;
+
+	if (clock_format_local(t, zone, when, sizeof(when)) < 0 ||
+	    clock_local_parts(t, zone, &tm, abbr, sizeof(abbr)) < 0)
+		return 0; /* no such time: the mail says nothing of it */
+	template_ctx_set(ctx, key, when);
+	d.year = tm.tm_year + 1900;
+	d.month = tm.tm_mon + 1;
+	d.day = tm.tm_mday;
+	d.weekday = tm.tm_wday == 0 ? 7 : tm.tm_wday;
+	d.hour = tm.tm_hour;
+	d.minute = tm.tm_min;
+	d.zone = abbr;
+	if (render_date(h->ts, &d, &words, &error) < 0) {
+		snprintf(h->srv->errbuf, sizeof(h->srv->errbuf), "%s", error);
+		h->error = h->srv->errbuf;
+		buf_free(&words);
+		return -1;
+	}
+	snprintf(long_key, sizeof(long_key), "%s_long", key);
+	template_ctx_set(ctx, long_key, buf_str(&words));
+	buf_free(&words);
+	return 0;
 }

@@ -70,6 +70,9 @@
  *               challenge's settings;
  *   game_clock.c  a game's clocks from the row and back, the clock's part
  *               in a move, the vacation bank, the clocks mails show;
+ *   language.c  the language a mail is written in (h->ts): a reader's,
+ *               a new sender's Content-Language; dates in the reader's
+ *               words;
  *   clock.c, clock_zone.c  the clock arithmetic (clock.h), calling
  *               nothing of the service (clock_private.h);
  *   swiss.c, roundrobin.c, knockout.c, standings.c,
@@ -791,6 +794,9 @@ void server_lang_choices(const struct server *srv, struct buf *out);
  * -1 (h->error) on a template error. */
 int server_set_local(struct handle *h, struct template_ctx *ctx,
 		     const char *key, int64_t t, const char *zone);
+
+/* The set of the club's language ([templates] language), else English. */
+struct template_set *server_default_set(const struct server *srv);
 
 /* The address to write to: the first one not failing (NULL if none). */
 const char *server_player_address(const struct store_player *p);
