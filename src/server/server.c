@@ -207,10 +207,12 @@ static int handle_in_transaction(struct handle *h, struct server_outcome *out)
 		return -1;
 	/* The reply is in the sender's language: a player's choice, else
 	 * what a stranger's mail asks for (language.c). */
-	if (h->me != NULL ? server_write_to(h, h->me->id) < 0 : 0)
-		return -1;
-	if (h->me == NULL)
+	if (h->me != NULL) {
+		if (server_write_to(h, h->me->id) < 0)
+			return -1;
+	} else {
 		h->ts = server_lang_set(h->srv, server_lang_of_mail(h));
+	}
 	memset(&in, 0, sizeof(in));
 	in.message_id = (char *)h->message_id;
 	in.sha256 = (char *)msg->raw_sha256;
