@@ -44,6 +44,9 @@ EXTRA_DIST += tests/e2e/test_conditional.sh
 # private notes seen by their author alone, in their archive; a rematch
 TESTS += tests/e2e/test_notes.sh
 EXTRA_DIST += tests/e2e/test_notes.sh
+# every mail in its reader's language: a German and an English player
+TESTS += tests/e2e/test_language.sh
+EXTRA_DIST += tests/e2e/test_language.sh
 # a club ladder on real servers: challenge, result, standings mail
 TESTS += tests/e2e/test_ladder.sh
 EXTRA_DIST += tests/e2e/test_ladder.sh
