@@ -28,6 +28,7 @@
 #include "store/store.h"
 #include "util/buf.h"
 #include "util/escape.h"
+#include "util/width.h"
 #include "util/xalloc.h"
 
 static void format_time(int64_t t, char *buf, size_t len)
@@ -121,15 +122,20 @@ static void games_row(struct store *st, const struct store_game *g,
 {
 	struct template_ctx *item = template_ctx_add(ctx, "games");
 	char w[64], b[64], t[32];
+	struct buf pad = BUF_INIT;
 
 	format_time(g->updated, t, sizeof(t));
 	template_ctx_setf(item, "game", "%6" PRId64, g->id);
 	template_ctx_setf(item, "status", "%-10s",
 			  store_game_status_name(g->status));
-	template_ctx_setf(item, "white", "%-16s",
-			  player_name_of(st, g->white_id, w, sizeof(w)));
-	template_ctx_setf(item, "black", "%-16s",
-			  player_name_of(st, g->black_id, b, sizeof(b)));
+	/* Names are UTF-8: padded by display columns (a Hangul name's
+	 * syllables take two each), so the columns stay aligned. */
+	width_pad(&pad, player_name_of(st, g->white_id, w, sizeof(w)), 16);
+	template_ctx_set(item, "white", buf_str(&pad));
+	buf_reset(&pad);
+	width_pad(&pad, player_name_of(st, g->black_id, b, sizeof(b)), 16);
+	template_ctx_set(item, "black", buf_str(&pad));
+	buf_free(&pad);
 	template_ctx_setf(item, "ply", "%5d", g->ply);
 	template_ctx_setf(item, "result", "%-7s",
 			  g->result ? g->result : "-");
@@ -278,6 +284,26 @@ static void player_settings_print(struct store *st, int64_t id)
 		putchar('\n');
 }
 
+/* Whether the templates (--templates, ASHES_TEMPLATES, the installed
+ * ones) lack language lang; says so, naming those they have. */
+static bool player_language_missing(const char *lang)
+{
+	struct template_set *ts = cli_templates();
+	const char *langs[TEMPLATE_LANGUAGES_MAX];
+	size_t n = template_set_languages(ts, langs, TEMPLATE_LANGUAGES_MAX);
+	bool missing = template_set_language(ts, lang) == NULL;
+
+	if (missing) {
+		fprintf(stderr, "ashes player set: no templates in language "
+			"%s (there are:", lang);
+		for (size_t i = 0; i < n; i++)
+			fprintf(stderr, " %s", langs[i]);
+		fputs(")\n", stderr);
+	}
+	template_set_free(&ts);
+	return missing;
+}
+
 /* `player set NAME KEY VALUE`: what a player would set with `set KEY
  * VALUE` by mail.  A CLI exit code. */
 static int player_set(struct store *st, char **argv, int64_t now)
@@ -319,6 +345,10 @@ static int player_set(struct store *st, char **argv, int64_t now)
 			"database\n", s.timezone);
 		goto out;
 	}
+	/* The store knows a language's shape; the templates which exist. */
+	if (key == STORE_SETTING_LANGUAGE && s.language[0] != '\0' &&
+	    player_language_missing(s.language))
+		goto out;
 	if (store_settings_set(st, p->id, &s, now, &error) < 0) {
 		fprintf(stderr, "ashes player set: %s\n", error);
 		goto out;

@@ -187,6 +187,9 @@ struct config_site {
 
 struct config_templates {
 	char *dir; /* operator overrides; NULL: only the installed ones */
+	/* The language of a player who chose none: "en" or a language
+	 * sub-folder of the templates ("de", "ko"). */
+	char *language;
 };
 
 struct config_log {

@@ -95,6 +95,15 @@ static void config_check_server(struct config_parse *ps, const char *section,
 			     srv->ca_file, strerror(errno));
 }
 
+/* A primary language subtag as the templates' folders are named: two or
+ * three of a-z (render/template.h checks the same). */
+static bool config_language_shape(const char *lang)
+{
+	size_t n = strspn(lang, "abcdefghijklmnopqrstuvwxyz");
+
+	return lang[n] == '\0' && (n == 2 || n == 3);
+}
+
 static void config_check_dir(struct config_parse *ps, const char *section,
 			     const char *key, const char *dir, unsigned line)
 {
@@ -269,6 +278,15 @@ void config_check(struct config_parse *ps, const struct config_overrides *ov)
 	if (cfg->templates.dir != NULL)
 		config_check_dir(ps, "templates", "dir", cfg->templates.dir,
 				 config_line(ps, "templates", "dir"));
+	/* The shape here; that the templates have it, at start-up. */
+	if (cfg->templates.language != NULL &&
+	    strcmp(cfg->templates.language, "en") != 0 &&
+	    !config_language_shape(cfg->templates.language))
+		config_error(ps->errors, ps->file,
+			     config_line(ps, "templates", "language"),
+			     "[templates] language must be a language's "
+			     "primary subtag in lower case (en, de, ko), not "
+			     "'%s'", cfg->templates.language);
 	config_check_move_time(ps);
 	if (cfg->clock.vacation_start > cfg->clock.vacation_cap)
 		config_error(ps->errors, ps->file,

@@ -431,6 +431,7 @@ void config_free(struct config *cfg)
 	free(cfg->database.path);
 	free(cfg->game.clock);
 	free(cfg->templates.dir);
+	free(cfg->templates.language);
 	free(cfg->source.maildir);
 	free(cfg->bot.name);
 	free(cfg->bot.levels_text);

@@ -190,6 +190,10 @@ const struct config_key config_keys[] = {
 	  NULL, 0, 30 * DAY },
 
 	{ "templates", "dir", KT_PATH, OFF(templates.dir), NULL, NULL, 0, 0 },
+	/* The club's language: checked against the templates' languages
+	 * when the daemon starts (daemon/loop.c). */
+	{ "templates", "language", KT_STRING, OFF(templates.language), "en",
+	  NULL, 0, 0 },
 
 	{ "site", "notes", KT_ENUM, OFF(site.notes), "after", site_notes_names,
 	  0, 0 },

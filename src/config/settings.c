@@ -96,6 +96,7 @@ void settings_inbound(const struct config *cfg, const char **our_addrs,
 void settings_server(const struct config *cfg, struct server_config *set)
 {
 	set->domain = cfg->smtp.domain;
+	set->language = cfg->templates.language;
 	set->default_variant = cfg->game.variant;
 	set->max_listed_moves = cfg->game.max_listed_moves;
 	/* The mail parser stops at COMMAND_MAX lines whatever this says. */

@@ -37,6 +37,30 @@ static int outbox_archive_read(const char *path, struct buf *out)
 	return ret;
 }
 
+/* The set of the archive mail's reader's language (their `set
+ * language`, else the club's): its notes and the archive's README are
+ * in it, as every mail the service writes is. */
+static struct template_set *outbox_archive_lang(const struct config *cfg,
+						struct store *store,
+						struct template_set *ts,
+						const char *recipient)
+{
+	struct store_player *p = NULL;
+	struct store_settings s;
+	struct template_set *ls = NULL;
+	const char *e;
+
+	if (recipient != NULL &&
+	    store_player_by_address(store, recipient, &p, &e) == 1 &&
+	    store_settings_get(store, p->id, &s, &e) == 0 &&
+	    s.language[0] != '\0')
+		ls = template_set_language(ts, s.language);
+	store_player_free(&p);
+	if (ls == NULL)
+		ls = template_set_language(ts, cfg->templates.language);
+	return ls != NULL ? ls : ts;
+}
+
 /* The words for a reader whose archive cannot be made, into note. */
 static void outbox_archive_note(struct template_set *ts, int64_t game_id,
 				const char *reason, struct buf *note)
@@ -134,6 +158,7 @@ enum outbox_archive_result outbox_archive_make(
 
 	snprintf(file->name, sizeof(file->name), "game-%" PRId64 ".tar.gz",
 		 game_id);
+	ts = outbox_archive_lang(cfg, store, ts, recipient);
 	if (pgp == NULL) {
 		*error_r = "the daemon has no keyring ([gpg] home) to sign "
 			   "archives with";

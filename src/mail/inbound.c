@@ -38,6 +38,7 @@ void inbound_msg_free(struct inbound_msg **msgp)
 	free(msg->from_addr);
 	free(msg->subject);
 	free(msg->in_reply_to);
+	free(msg->content_language);
 	inbound_strs_free(&msg->references);
 	free(msg->text);
 	for (i = 0; i < msg->key_count; i++)
@@ -266,6 +267,57 @@ static enum classify_verdict inbound_classify(const struct inbound_msg *msg,
 
 /* ---- headers only: a mail too big, or whose MIME is refused ---- */
 
+/* The first Content-Language of the top-level header (hdr, len bytes
+ * of CRLF text: the header block ends at the first empty line), its
+ * folded lines joined, cut to INBOUND_LANGUAGE_MAX bytes.  Read from
+ * the bytes rather than from libetpan's MIME fields: libetpan 1.9.4
+ * files the field but hands back an empty list of tags. */
+static void inbound_read_language(struct inbound_msg *msg, const char *hdr,
+				  size_t len)
+{
+	static const char name[] = "Content-Language:";
+	const size_t nlen = sizeof(name) - 1;
+	const char *p = hdr, *end = hdr + (len < INBOUND_HEADER_MAX ? len :
+					   INBOUND_HEADER_MAX);
+	char value[INBOUND_LANGUAGE_MAX + 1];
+	size_t n = 0;
+
+	if (msg->content_language != NULL)
+		return;
+	while (p < end && *p != '\r' && *p != '\n') {
+		const char *eol = memchr(p, '\n', (size_t)(end - p));
+
+		if (eol == NULL)
+			eol = end;
+		if ((size_t)(eol - p) >= nlen && strncasecmp(p, name, nlen) == 0) {
+			const char *v = p + nlen;
+
+			/* this line and the folded ones after it */
+			for (;;) {
+				for (; v < eol && n < INBOUND_LANGUAGE_MAX; v++)
+					if (*v != '\r' && (n > 0 || (*v != ' ' &&
+								     *v != '\t')))
+						value[n++] = *v;
+				if (eol + 1 >= end ||
+				    (eol[1] != ' ' && eol[1] != '\t'))
+					break;
+				v = eol + 1;
+				eol = memchr(v, '\n', (size_t)(end - v));
+				if (eol == NULL)
+					eol = end;
+			}
+			while (n > 0 && (value[n - 1] == ' ' ||
+					 value[n - 1] == '\t'))
+				n--;
+			value[n] = '\0';
+			if (n > 0)
+				msg->content_language = xstrdup(value);
+			return;
+		}
+		p = eol + 1;
+	}
+}
+
 /* Read the top-level header block alone (From, Message-ID, the loop and
  * bounce filters), so that even a mail whose body cannot be read can be
  * recorded with its sender and answered. */
@@ -297,6 +349,7 @@ static void inbound_header_only(struct inbound_msg *msg, const char *raw,
 	    mailimf_envelope_and_optional_fields_parse(hdr.data, hdr.len, &idx,
 						       &fields) == MAILIMF_NO_ERROR)
 		inbound_read_headers(msg, fields, &h);
+	inbound_read_language(msg, hdr.data, hdr.len);
 	msg->verdict = inbound_classify(msg, &h, NULL, NULL, opts);
 	if (fields != NULL)
 		mailimf_fields_free(fields);
@@ -407,6 +460,7 @@ int inbound_parse(const char *raw, size_t len,
 	}
 	if (root->mm_type == MAILMIME_MESSAGE)
 		inbound_read_headers(msg, root->mm_data.mm_message.mm_fields, &h);
+	inbound_read_language(msg, canon.data, canon.len);
 	body = mime_message_body(root);
 	mime_type(body, type, sizeof(type));
 	msg->verdict = inbound_classify(msg, &h, type,

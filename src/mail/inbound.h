@@ -94,6 +94,9 @@ struct inbound_key {
 	bool in_signed;
 };
 
+/* A Content-Language value is kept to this many bytes. */
+#define INBOUND_LANGUAGE_MAX 128
+
 struct inbound_msg {
 	enum classify_verdict verdict; /* anything but NORMAL: do not answer,
 					* except OVERSIZED (brief answer) */
@@ -107,6 +110,10 @@ struct inbound_msg {
 	char *in_reply_to;	/* first id, with <> */
 	struct inbound_strs references;
 	time_t date;
+	/* The first Content-Language header, cut to INBOUND_LANGUAGE_MAX
+	 * bytes: unsigned, so only ever a hint for the language of the
+	 * reply to a sender still unknown. */
+	char *content_language;
 
 	/* The mail was encrypted (PGP/MIME or inline) and has been
 	 * decrypted: what follows is read from its content. */

@@ -2,6 +2,7 @@
  * positions and moves, and the move in words; see render.h.  The board
  * text is in render_text.c, the picture in render_svg.c. */
 #include "render/render.h"
+#include "util/width.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -52,7 +53,8 @@ static struct core_move *render_moves(const struct core_position *pos,
 	return moves;
 }
 
-/* Appends words to lines no wider than RENDER_TEXT_WIDTH; continuation
+/* Appends words to lines no wider than RENDER_TEXT_WIDTH display columns
+ * (util/width.h: a wide character counts two); continuation
  * lines are indented to line up after the source's label. */
 struct render_wrap {
 	struct buf *out;
@@ -65,14 +67,14 @@ static void wrap_start(struct render_wrap *w, struct buf *out,
 {
 	w->out = out;
 	buf_puts(out, label);
-	w->col = (int)strlen(label);
+	w->col = (int)width_text(label);
 	w->indent = w->col;
 }
 
 /* A word, after `gap` blanks unless it starts a line. */
 static void wrap_word(struct render_wrap *w, const char *word, int gap)
 {
-	int n = (int)strlen(word);
+	int n = (int)width_text(word);
 
 	if (w->col > w->indent && w->col + gap + n > RENDER_TEXT_WIDTH) {
 		buf_printf(w->out, "\n%*s", w->indent, "");

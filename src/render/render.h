@@ -114,6 +114,23 @@ int render_move_words(struct template_set *set,
 		      const struct core_move *move, struct buf *out,
 		      const char **error_r);
 
+/* ---- dates in words (render_date.c) ---- */
+
+/* A local date and time as the reader's calendar names it. */
+struct render_date {
+	int year, month, day; /* month 1..12 */
+	int weekday;          /* 1 Monday .. 7 Sunday */
+	int hour, minute;
+	const char *zone;     /* its abbreviation, "CET", "UTC" */
+};
+
+/* The date in words ("Thursday 3 December 2026, 14:00 CET") from the
+ * template calendar.txt of `set` (its month_N, weekday_N and date
+ * lines; see render_date.c), without a newline, appended to out.  -1
+ * with *error_r on a template error or a line calendar.txt lacks. */
+int render_date(struct template_set *set, const struct render_date *d,
+		struct buf *out, const char **error_r);
+
 /* ---- why a move is refused (render_explain.c) ---- */
 
 /* Variables of a check for templates/explain.txt and rule.txt:

@@ -59,6 +59,7 @@ struct template_set *template_set_new(const char *override_dir,
 		xstrdup(override_dir) : NULL;
 	set->default_dir = xstrdup(default_dir != NULL && *default_dir != '\0' ?
 				   default_dir : template_default_dir());
+	template_langs_scan(set);
 	return set;
 }
 
@@ -81,6 +82,8 @@ void template_set_free(struct template_set **setp)
 		free(set->files[i].tree.nodes);
 	}
 	free(set->files);
+	template_langs_free(set);
+	free(set->lang);
 	free(set->override_dir);
 	free(set->default_dir);
 	pthread_mutex_destroy(&set->lock);
@@ -123,12 +126,40 @@ static bool template_name_ok(const char *name)
 	return true;
 }
 
+/* Where `name` is looked for, in order: a language's sub-folder of the
+ * override folder and of the default folder, then the English files of
+ * both; so a file missing in a language falls back to English, file by
+ * file.  Fills dirs/subs (the folder and the sub-folder or NULL) and
+ * returns how many. */
+static size_t template_search(const struct template_set *set,
+			      const char *dirs[4], const char *subs[4])
+{
+	size_t n = 0;
+
+	if (set->lang != NULL) {
+		if (set->override_dir != NULL) {
+			dirs[n] = set->override_dir;
+			subs[n++] = set->lang;
+		}
+		dirs[n] = set->default_dir;
+		subs[n++] = set->lang;
+	}
+	if (set->override_dir != NULL) {
+		dirs[n] = set->override_dir;
+		subs[n++] = NULL;
+	}
+	dirs[n] = set->default_dir;
+	subs[n++] = NULL;
+	return n;
+}
+
 /* The parsed file `name` of the set, loading it on first use. */
 static struct template_file *template_load(struct template_set *set,
 					   const char *name,
 					   const char **error_r)
 {
-	const char *dirs[2] = { set->override_dir, set->default_dir };
+	const char *dirs[4], *subs[4];
+	size_t ndirs = template_search(set, dirs, subs);
 	struct template_file *tf;
 	char *text = NULL, *path = NULL;
 	size_t i;
@@ -140,16 +171,18 @@ static struct template_file *template_load(struct template_set *set,
 		template_fail(set, error_r, "bad template name '%s'", name);
 		return NULL;
 	}
-	for (i = 0; i < 2 && text == NULL; i++) {
+	for (i = 0; i < ndirs && text == NULL; i++) {
 		struct buf b = BUF_INIT;
 
-		if (dirs[i] == NULL)
-			continue;
-		buf_printf(&b, "%s/%s", dirs[i], name);
+		if (subs[i] != NULL)
+			buf_printf(&b, "%s/%s/%s", dirs[i], subs[i], name);
+		else
+			buf_printf(&b, "%s/%s", dirs[i], name);
 		text = template_read_file(buf_str(&b));
 		if (text == NULL) {
-			/* Only a missing file falls back to the default. */
-			if (errno != ENOENT) {
+			/* Only a missing file falls back (to the next
+			 * folder, then to English). */
+			if (errno != ENOENT && errno != ENOTDIR) {
 				template_fail(set, error_r, "%s: %s",
 					      buf_str(&b), strerror(errno));
 				buf_free(&b);

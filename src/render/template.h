@@ -73,6 +73,40 @@ struct template_set *template_set_new(const char *override_dir,
 const char *template_set_default_dir(const struct template_set *set);
 void template_set_free(struct template_set **set);
 
+/* ---- languages (template_lang.c) ---- */
+
+/* At most this many languages, English included, per set. */
+#define TEMPLATE_LANGUAGES_MAX 32
+
+/* A set made by template_set_new() is the English one (the folders'
+ * top-level files) and holds a set for every other language whose
+ * sub-folder (two or three lower-case letters, as "de" or "ko") exists in
+ * the override or the default folder when it is made.  The set of
+ * language L looks a template (and each partial) up in, in order: the
+ * override folder's L/, the default folder's L/, the override folder, the
+ * default folder -- a file missing in L falls back to English, file by
+ * file.
+ *
+ * The set for lang (ASCII case-insensitive): set itself for NULL, "" or
+ * "en", NULL for a language set does not have.  Owned by set. */
+struct template_set *template_set_language(struct template_set *set,
+					   const char *lang);
+/* The set's language: "en" or the sub-folder's name. */
+const char *template_set_lang(const struct template_set *set);
+/* The languages of an English set, "en" first, then the others sorted:
+ * up to max names (owned by set) into langs; returns how many. */
+size_t template_set_languages(const struct template_set *set,
+			      const char **langs, size_t max);
+/* The language a Content-Language header value (RFC 3282: "de-DE",
+ * "ko-KR, en") asks for first among set's: the first tag whose primary
+ * subtag (case-insensitive) the set has, as set names it ("en", "de"), or
+ * NULL for none.  Reads a bounded part of the value (256 bytes, 8 tags;
+ * a tag over 35 bytes is skipped). */
+const char *template_set_pick_language(const struct template_set *set,
+				       const char *header);
+/* Whether name has the shape of a language's folder (2-3 of a-z). */
+bool template_lang_name_ok(const char *name);
+
 /* Render template `name` (a file name such as "reply-move.txt") with ctx,
  * appending to out.  -1 on a missing or malformed template, with *error_r
  * ("path:line: reason") valid until the calling thread's next failing

@@ -75,9 +75,23 @@ struct template_set {
 	pthread_mutex_t lock;
 	char *override_dir;
 	char *default_dir;
+	/* NULL for English (the top-level files); else the sub-folder looked
+	 * in first, in the override folder and then the default one. */
+	char *lang;
 	struct template_file *files;
 	size_t nfiles, cap;
+	/* The English set only: one set per other language found, sorted by
+	 * name (template_lang.c). */
+	struct template_set **langs;
+	size_t nlangs;
 };
+
+/* ---- languages (template_lang.c) ---- */
+
+/* Find the languages of set's folders and make a set for each. */
+void template_langs_scan(struct template_set *set);
+/* Free the language sets of set. */
+void template_langs_free(struct template_set *set);
 
 /* A character of a variable, section or partial name. */
 static inline bool template_name_char(char c)

@@ -285,7 +285,7 @@ static int analysis_pictures(struct handle *h, const struct game *g,
 			     enum store_picture picture,
 			     struct store_outbox_part *parts, size_t *n_r)
 {
-	struct render_picture pic = { .templates = h->srv->cfg.templates };
+	struct render_picture pic = { .templates = h->ts };
 	const char *error = NULL;
 	int ret = 0;
 
@@ -355,6 +355,9 @@ int server_analysis_answer(struct server *server,
 		ret = server_store_fail(&h, core_error_name(err));
 	if (ret == 1)
 		ret = server_recipient_settings(&h, p->id, &settings) < 0 ? -1 : 1;
+	/* In the reader's language (language.c). */
+	if (ret == 1)
+		h.ts = server_lang_set(server, settings.language);
 	if (ret == 1)
 		ret = analysis_pictures(&h, &g, &a, settings.picture, parts,
 					&nparts) < 0 ? -1 : 1;

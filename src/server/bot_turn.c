@@ -308,6 +308,11 @@ static int bot_hint_mail(struct handle *h, const struct store_bot_hint *sh,
 	ret = store_player_load(h->srv->store, sh->player_id, &p, &error);
 	if (ret <= 0)
 		return ret < 0 ? server_store_fail(h, error) : 0;
+	/* In the reader's language (language.c). */
+	if (server_write_to(h, p->id) < 0) {
+		store_player_free(&p);
+		return -1;
+	}
 	ctx = template_ctx_new();
 	game_names_ctx(g, ctx);
 	template_ctx_set(ctx, "recipient", p->name);

@@ -26,6 +26,8 @@
 
 #include "core/core.h"
 
+struct tm;
+
 #define CLOCK_HOUR ((int64_t)3600)
 #define CLOCK_DAY ((int64_t)86400)
 /* The year of vacation earnings: 365 days. */
@@ -191,6 +193,11 @@ int clock_zone_check(const char *zone, struct clock_fault *fault_r);
  * does not exist: UTC), "2026-12-03 14:00 CET", into buf.  0, or -1 if
  * buf is too small. */
 int clock_format_local(int64_t t, const char *zone, char *buf, size_t size);
+/* t in zone as clock_format_local() takes it: the broken-down local
+ * time into *tm_r and the zone's abbreviation ("CET", "UTC") into abbr.
+ * 0, or -1. */
+int clock_local_parts(int64_t t, const char *zone, struct tm *tm_r,
+		      char *abbr, size_t abbr_size);
 /* The first second of the civil day year-month-day in zone (as
  * clock_format_local takes it): 0 and *t_r, or -1 if there is no such
  * date (2027-02-30) or it is before 1970 or after 9999. */

@@ -301,25 +301,42 @@ int64_t clock_zone_charged_by(const struct turn_view *v, int64_t start,
 
 int clock_format_local(int64_t t, const char *zone, char *buf, size_t size)
 {
-	struct zone_scope scope;
-	time_t tt = (time_t)t;
 	struct tm tm;
-	size_t n = 0;
+	char abbr[16];
+	int n;
 
 	if (size == 0)
 		return -1;
 	buf[0] = '\0';
+	if (clock_local_parts(t, zone, &tm, abbr, sizeof(abbr)) < 0)
+		return -1;
+	n = snprintf(buf, size, "%04d-%02d-%02d %02d:%02d %s",
+		     tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour,
+		     tm.tm_min, abbr);
+	return n > 0 && (size_t)n < size ? 0 : -1;
+}
+
+int clock_local_parts(int64_t t, const char *zone, struct tm *tm_r,
+		      char *abbr, size_t abbr_size)
+{
+	struct zone_scope scope;
+	time_t tt = (time_t)t;
+	size_t n = 0;
+
+	if (abbr_size == 0)
+		return -1;
+	abbr[0] = '\0';
 	if (zone == NULL || clock_zone_check(zone, NULL) < 0)
 		zone = "";
 	zone_enter(&scope, zone);
 	if (scope.active) {
-		if (localtime_r(&tt, &tm) != NULL)
-			n = strftime(buf, size, "%Y-%m-%d %H:%M %Z", &tm);
-	} else if (gmtime_r(&tt, &tm) != NULL) {
-		n = strftime(buf, size, "%Y-%m-%d %H:%M UTC", &tm);
+		if (localtime_r(&tt, tm_r) != NULL)
+			n = strftime(abbr, abbr_size, "%Z", tm_r);
+	} else if (gmtime_r(&tt, tm_r) != NULL) {
+		n = (size_t)snprintf(abbr, abbr_size, "UTC");
 	}
 	zone_leave(&scope);
-	return n > 0 ? 0 : -1;
+	return n > 0 && n < abbr_size ? 0 : -1;
 }
 
 int clock_local_day_start(const char *zone, int year, int month, int day,

@@ -178,6 +178,7 @@ static int club_standings_one(struct handle *h, int64_t pid, bool *sent_r)
 	struct store_settings s;
 	struct template_ctx *mail;
 	struct buf body = BUF_INIT, subject = BUF_INIT;
+	struct template_set *was = h->ts;
 	const char *error;
 	size_t shown = 0;
 	int ret = 0;
@@ -191,6 +192,8 @@ static int club_standings_one(struct handle *h, int64_t pid, bool *sent_r)
 	if (ret <= 0)
 		return ret < 0 ? server_store_fail(h, error) : 0;
 	ret = 0;
+	/* In the reader's language (language.c). */
+	h->ts = server_lang_set(h->srv, s.language);
 	mail = template_ctx_new();
 	template_ctx_set(mail, "recipient", p->name);
 	for (size_t i = 0; ret == 0 && i < h->srv->cfg.nladders; i++) {
@@ -219,6 +222,7 @@ static int club_standings_one(struct handle *h, int64_t pid, bool *sent_r)
 						  &subject, &body);
 		*sent_r = ret == 0 && server_player_address(p) != NULL;
 	}
+	h->ts = was;
 	template_ctx_free(&mail);
 	buf_free(&body);
 	buf_free(&subject);

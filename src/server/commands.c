@@ -229,6 +229,7 @@ int commands_run(struct handle *h, struct server_outcome *out)
 /* The templates the service renders besides the table's and the
  * notices' (partials are checked through these). */
 static const char *const commands_other_templates[] = {
+	"calendar.txt",
 	"mail/mail-refused.txt",
 	"mail/refusal.txt",
 	"mail/reply.txt",
@@ -263,9 +264,9 @@ static const char *const commands_other_templates[] = {
 	NULL,
 };
 
-int commands_check_templates(struct server *server, const char **error_r)
+/* Every template of one language's set. */
+static int commands_check_set(struct template_set *ts, const char **error_r)
 {
-	struct template_set *ts = server->cfg.templates;
 	size_t i;
 
 	/* row 0 is COMMAND_INVALID's, which runs nothing */
@@ -278,6 +279,22 @@ int commands_check_templates(struct server *server, const char **error_r)
 			return -1;
 	for (i = 0; commands_other_templates[i] != NULL; i++)
 		if (template_check(ts, commands_other_templates[i], error_r) < 0)
+			return -1;
+	return 0;
+}
+
+int commands_check_templates(struct server *server, const char **error_r)
+{
+	const char *langs[TEMPLATE_LANGUAGES_MAX];
+	size_t n = template_set_languages(server->cfg.templates, langs,
+					  TEMPLATE_LANGUAGES_MAX);
+
+	/* Each language's files (English where it has none) parse, and so
+	 * do the partials they name. */
+	for (size_t i = 0; i < n; i++)
+		if (commands_check_set(template_set_language(
+					       server->cfg.templates, langs[i]),
+				       error_r) < 0)
 			return -1;
 	return 0;
 }

@@ -27,6 +27,7 @@ static int digest_one(struct handle *h, int64_t pid, const char *date,
 	struct store_digest_item *items = NULL;
 	struct template_ctx *ctx = template_ctx_new();
 	struct buf body = BUF_INIT, subject = BUF_INIT;
+	struct template_set *was = h->ts;
 	const char *error;
 	size_t n = 0, shown = 0;
 	int ret;
@@ -44,6 +45,8 @@ static int digest_one(struct handle *h, int64_t pid, const char *date,
 			ret = -1;
 			goto out;
 		}
+		/* In the reader's language (language.c). */
+		h->ts = server_lang_set(h->srv, s.language);
 		/* Turned off since: the notes still come, once. */
 		template_ctx_set_bool(ctx, "digest_on", s.digest);
 		template_ctx_set(ctx, "recipient", p->name);
@@ -85,6 +88,7 @@ static int digest_one(struct handle *h, int64_t pid, const char *date,
 	if (ret == 0 && store_digest_clear(h->srv->store, pid, &error) < 0)
 		ret = server_store_fail(h, error);
 out:
+	h->ts = was;
 	free(items);
 	store_player_free(&p);
 	template_ctx_free(&ctx);

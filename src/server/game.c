@@ -37,7 +37,7 @@ int game_refuse_rule(struct handle *h, const struct core_position *pos,
 {
 	const char *error;
 
-	if (render_move_refusal(h->srv->cfg.templates, pos, m, err, h->refusal,
+	if (render_move_refusal(h->ts, pos, m, err, h->refusal,
 				&error) < 0) {
 		snprintf(h->srv->errbuf, sizeof(h->srv->errbuf), "%s", error);
 		return server_store_fail(h, h->srv->errbuf);
@@ -272,6 +272,10 @@ int game_last_moves_ctx(struct handle *h, const struct game *g, size_t from,
 
 	if (from >= g->rec.nplies)
 		return 0;
+	/* Which words these are: a notice to a reader of another language
+	 * words them again (notice.c). */
+	template_ctx_set_int(ctx, "last_moves_from", (long)from);
+	template_ctx_set(ctx, "last_moves_lang", template_set_lang(h->ts));
 	if (core_position_init(&pos, &g->rec.variant, &err) < 0)
 		return server_store_fail(h, core_error_name(err));
 	/* Which of them were played from conditional moves (said once
@@ -288,7 +292,7 @@ int game_last_moves_ctx(struct handle *h, const struct game *g, size_t from,
 			struct template_ctx *item =
 				template_ctx_add(ctx, "last_moves");
 			buf_reset(&words);
-			if (render_move_words(h->srv->cfg.templates, &pos, &m,
+			if (render_move_words(h->ts, &pos, &m,
 					      &words, &error) < 0) {
 				snprintf(h->srv->errbuf, sizeof(h->srv->errbuf),
 					 "%s", error);
@@ -504,7 +508,7 @@ int game_finish_row(struct handle *h, struct game *g)
 int game_board_picture(struct handle *h, const struct game *g, int ply,
 		       struct buf *out, const char **error_r)
 {
-	struct render_picture pic = { .templates = h->srv->cfg.templates };
+	struct render_picture pic = { .templates = h->ts };
 	struct core_position pos;
 	const struct core_move *last = NULL;
 	enum core_error err;

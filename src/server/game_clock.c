@@ -380,7 +380,6 @@ int game_clock_reader_ctx(struct handle *h, const struct game *g,
 	struct store_settings s;
 	struct clock_bank bank;
 	const char *error;
-	char when[80];
 
 	if (!g->has_clock || reader == 0)
 		return 0;
@@ -389,9 +388,9 @@ int game_clock_reader_ctx(struct handle *h, const struct game *g,
 	if (store_settings_get(h->srv->store, reader, &s, &error) < 0)
 		return server_store_fail(h, error);
 	if (g->row->deadline_at != 0 && g->row->status == STORE_GAME_ACTIVE &&
-	    clock_format_local(g->row->deadline_at, s.timezone, when,
-			       sizeof(when)) == 0)
-		template_ctx_set(ctx, "deadline", when);
+	    server_set_local(h, ctx, "deadline", g->row->deadline_at,
+			     s.timezone) < 0)
+		return -1;
 	if (reader != g->row->white_id && reader != g->row->black_id)
 		return 0;
 	if (game_clock_bank_get(h, reader, &bank) < 0)

@@ -145,7 +145,7 @@ int server_render(struct handle *h, const char *name,
 {
 	const char *error;
 
-	if (template_render(h->srv->cfg.templates, name, ctx, out, &error) < 0) {
+	if (template_render(h->ts, name, ctx, out, &error) < 0) {
 		snprintf(h->srv->errbuf, sizeof(h->srv->errbuf), "%s", error);
 		h->error = h->srv->errbuf;
 		return -1;
@@ -217,10 +217,19 @@ int server_is_bot(struct handle *h, int64_t pid)
 	return bot != 0 && bot == pid;
 }
 
+struct template_set *server_default_set(const struct server *srv)
+{
+	struct template_set *ts = template_set_language(srv->cfg.templates,
+							srv->cfg.language);
+
+	return ts != NULL ? ts : srv->cfg.templates;
+}
+
 void server_handle_at(struct server *server, struct handle *h, int64_t now)
 {
 	memset(h, 0, sizeof(*h));
 	h->srv = server;
+	h->ts = server_default_set(server);
 	h->now = now;
 	h->received = now;
 }

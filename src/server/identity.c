@@ -192,6 +192,29 @@ static int identity_register_busy(struct handle *h, bool *busy_r)
 	return 0;
 }
 
+/* A new player reads the language their first mail's Content-Language
+ * asks for, if the club has it (the reply to this mail is in it
+ * already: language.c); else the club's default, which an unset
+ * language follows.  `set language` changes it. */
+static int identity_first_language(struct handle *h)
+{
+	const char *lang = server_lang_of_mail(h);
+	struct store_settings s;
+	const char *error;
+
+	if (lang == NULL)
+		return 0;
+	if (server_recipient_settings(h, h->me->id, &s) < 0)
+		return -1;
+	if (store_setting_parse_value(&s, STORE_SETTING_LANGUAGE, lang) < 0)
+		return 0;
+	if (store_settings_set(h->srv->store, h->me->id, &s, h->now,
+			       &error) < 0)
+		return server_store_fail(h, error);
+	return 0;
+}
+
+
 int identity_register(struct handle *h, const struct command *c,
 		      struct game *g, struct template_ctx *out)
 {
@@ -284,6 +307,8 @@ int identity_register(struct handle *h, const struct command *c,
 	ret = store_player_load(h->srv->store, id, &h->me, &error);
 	if (ret != 1)
 		return server_store_fail(h, error);
+	if (identity_first_language(h) < 0)
+		return -1;
 	/* Whoever claimed this key with `key replace` never proved it: the
 	 * key's owner has just signed with it. */
 	if (msg->fingerprint != NULL &&

@@ -75,6 +75,7 @@ static int intake_revocations(struct handle *h, size_t *revoked_r)
 	for (i = 0; i < msg->revoked_count; i++) {
 		struct store_player *p = NULL;
 		struct template_ctx *ctx;
+		struct template_set *was;
 		struct buf body = BUF_INIT, subject = BUF_INIT;
 		const char *error;
 		int64_t pid = 0;
@@ -92,6 +93,13 @@ static int intake_revocations(struct handle *h, size_t *revoked_r)
 			return server_store_fail(h, error);
 		if (r == 0)
 			continue;
+		/* In the reader's language (language.c); the sender's
+		 * again after. */
+		was = h->ts;
+		if (server_write_to(h, p->id) < 0) {
+			store_player_free(&p);
+			return -1;
+		}
 		ctx = template_ctx_new();
 		template_ctx_set(ctx, "name", p->name);
 		template_ctx_set(ctx, "fingerprint", msg->revoked_fprs[i]);
@@ -106,6 +114,7 @@ static int intake_revocations(struct handle *h, size_t *revoked_r)
 				h, p, NULL, false,
 				server_notices[NOTICE_KEY_REVOKED].kind,
 				&subject, &body);
+		h->ts = was;
 		template_ctx_free(&ctx);
 		buf_free(&body);
 		buf_free(&subject);

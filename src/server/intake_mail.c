@@ -116,6 +116,7 @@ void server_inbound_from_mail(const struct inbound_msg *im, const char *raw,
 	si->raw = raw;
 	si->raw_len = raw_len;
 	si->subject = im->subject;
+	si->content_language = im->content_language;
 	si->references = facts->references;
 	si->body = im->text ? im->text : "";
 	si->body_len = strlen(si->body);

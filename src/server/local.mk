@@ -5,7 +5,8 @@ noinst_LIBRARIES += libashes_server.a
 # transaction, its intake, the one reply, the bookkeeping of the mailbox.
 libashes_server_a_SOURCES = src/server/server.h src/server/server.c \
 	src/server/server_private.h src/server/intake.c src/server/reply.c \
-	src/server/handle.c src/server/mailbox.c src/server/admin.c
+	src/server/handle.c src/server/language.c src/server/mailbox.c \
+	src/server/admin.c
 # A mail as the mail layer read it, as the service takes it: linked only
 # by what reads real mail (it needs libashes_mail.a).
 libashes_server_a_SOURCES += src/server/intake_mail.c

@@ -51,6 +51,27 @@ static bool notice_to_move(const struct game *g, int64_t pid)
 	       game_player_of(g, g->rec.pos.to_move) == pid;
 }
 
+/* The words of the last moves a shared ctx holds, again in the
+ * language of h->ts if they were worded in another (a game's notices
+ * go to readers of different languages). */
+static int notice_reword(struct handle *h, const struct game *g,
+			 struct template_ctx *ctx)
+{
+	const char *lang = template_ctx_get(ctx, "last_moves_lang");
+	const char *from = template_ctx_get(ctx, "last_moves_from");
+
+	if (g == NULL || lang == NULL || from == NULL ||
+	    strcmp(lang, template_set_lang(h->ts)) == 0)
+		return 0;
+	return recipient_last_moves_ctx(h, g, (size_t)strtoul(from, NULL, 10),
+					ctx);
+}
+
+static int notice_send_to(struct handle *h, struct game *g, int64_t pid,
+			  enum server_notice n, struct template_ctx *ctx,
+			  const char *tpl, enum store_outbox_kind kind,
+			  const char *about);
+
 int notice_send(struct handle *h, struct game *g, int64_t pid,
 		enum server_notice n, struct template_ctx *ctx)
 {
@@ -58,13 +79,36 @@ int notice_send(struct handle *h, struct game *g, int64_t pid,
 	enum store_outbox_kind kind = server_notices[n].kind;
 	/* One template may tell several events (an offer, a decline). */
 	const char *about = template_ctx_get(ctx, "subject_kind");
+	struct template_set *was = h->ts;
+	int ret;
+
+	if (pid == 0)
+		return 0;
+	/* Written in the reader's language; the sender's again after. */
+	ret = server_write_to(h, pid);
+	if (ret == 0)
+		ret = notice_reword(h, g, ctx);
+	if (ret == 0)
+		ret = notice_send_to(h, g, pid, n, ctx, tpl, kind, about);
+	h->ts = was;
+	/* The ctx may be the sender's reply's too: its words are theirs
+	 * again. */
+	if (ret == 0)
+		ret = notice_reword(h, g, ctx);
+	return ret;
+}
+
+/* notice_send() in the reader's language. */
+static int notice_send_to(struct handle *h, struct game *g, int64_t pid,
+			  enum server_notice n, struct template_ctx *ctx,
+			  const char *tpl, enum store_outbox_kind kind,
+			  const char *about)
+{
 	struct store_player *p = NULL;
 	struct buf body = BUF_INIT, subject = BUF_INIT;
 	const char *error;
 	int ret;
 
-	if (pid == 0)
-		return 0;
 	ret = store_player_load(h->srv->store, pid, &p, &error);
 	if (ret < 0)
 		return server_store_fail(h, error);

@@ -264,7 +264,7 @@ int play_preview(struct handle *h, const struct command *c, struct game *g,
 	after = g->rec.pos;
 	if (core_play(&after, &m, NULL, &err) < 0)
 		return refuse_move(h, g, &m, err, c->move);
-	if (render_move_words(h->srv->cfg.templates, &g->rec.pos, &m, &words,
+	if (render_move_words(h->ts, &g->rec.pos, &m, &words,
 			      &error) < 0) {
 		buf_free(&words);
 		snprintf(h->srv->errbuf, sizeof(h->srv->errbuf), "%s", error);

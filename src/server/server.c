@@ -40,6 +40,13 @@ int server_new(struct store *store, const struct server_config *cfg,
 		*error_r = "server: no template set";
 		return -1;
 	}
+	/* The club's language is one the templates have. */
+	if (cfg->language != NULL &&
+	    template_set_language(cfg->templates, cfg->language) == NULL) {
+		*error_r = "server: [templates] language names a language the "
+			   "templates have no folder for";
+		return -1;
+	}
 	srv = calloc(1, sizeof(*srv));
 	if (srv == NULL) {
 		*error_r = "server: out of memory";
@@ -198,6 +205,14 @@ static int handle_in_transaction(struct handle *h, struct server_outcome *out)
 	classify(h);
 	if (identify(h) < 0)
 		return -1;
+	/* The reply is in the sender's language: a player's choice, else
+	 * what a stranger's mail asks for (language.c). */
+	if (h->me != NULL) {
+		if (server_write_to(h, h->me->id) < 0)
+			return -1;
+	} else {
+		h->ts = server_lang_set(h->srv, server_lang_of_mail(h));
+	}
 	memset(&in, 0, sizeof(in));
 	in.message_id = (char *)h->message_id;
 	in.sha256 = (char *)msg->raw_sha256;
@@ -278,6 +293,7 @@ static int handle_one(struct server *server, const struct server_inbound *msg,
 	}
 	memset(&h, 0, sizeof(h));
 	h.srv = server;
+	h.ts = server_lang_set(server, NULL);
 	h.msg = msg;
 	h.now = now;
 	/* A move is charged at the mailbox's receipt of its mail, which is

@@ -153,6 +153,9 @@ struct server_config {
 	/* Templates (templates/mail/ (*.txt) and help-commands.txt).  Required;
 	 * owned by the caller and must outlive the server. */
 	struct template_set *templates;
+	/* The club's language ([templates] language): what a player who
+	 * chose none reads.  One of the set's languages; NULL: "en". */
+	const char *language;
 	/* Options a challenge starts from (size=5, no swap, tax=removed,
 	 * draw offers allowed, from server_config_default()); draw_offers is
 	 * also what a stored game without draw= follows. */
@@ -234,6 +237,10 @@ struct server_inbound {
 	const char *signed_sha256;
 	int64_t signature_time;
 	const char *subject;      /* decoded Subject, may be NULL */
+	/* The Content-Language header ("de-DE", "ko-KR, en"), may be NULL:
+	 * unsigned, so it only picks the language of the answer to a sender
+	 * not yet registered, and the language a `register` starts with. */
+	const char *content_language;
 	/* References and In-Reply-To, space separated, may be NULL. */
 	const char *references;
 	const char *body;         /* the (signed) text, UTF-8 */

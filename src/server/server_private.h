@@ -73,6 +73,9 @@
  *               challenge's settings;
  *   game_clock.c  a game's clocks from the row and back, the clock's part
  *               in a move, the vacation bank, the clocks mails show;
+ *   language.c  the language a mail is written in (h->ts): a reader's,
+ *               a new sender's Content-Language; dates in the reader's
+ *               words;
  *   clock.c, clock_zone.c  the clock arithmetic (clock.h), calling
  *               nothing of the service (clock_private.h);
  *   swiss.c, roundrobin.c, knockout.c, standings.c,
@@ -126,6 +129,10 @@ struct handle {
 	int64_t received;
 	int64_t inbound_id;
 	struct store_player *me; /* NULL: not registered */
+	/* The template set of the mail being written: its reader's language
+	 * (language.c).  The sender's while the commands run and for the
+	 * reply; each notice switches to its reader's. */
+	struct template_set *ts;
 	int64_t first_game;      /* first game a command touched, for the
 				  * reply's subject and thread */
 	int seq;                 /* Message-ID counter within this message */
@@ -794,6 +801,31 @@ int admin_clock_history(struct handle *h, const struct game *g,
 server_command_fn vacation_run;
 
 /* ---- handle.c ------------------------------------------------------- */
+
+/* ---- language.c: the language of the mail being written ---- */
+
+/* The set for language lang ("de"); the club's default for NULL, "" or a
+ * language the club does not have. */
+struct template_set *server_lang_set(const struct server *srv,
+				     const char *lang);
+/* Write the next mail for player_id (0: nobody known, the club's
+ * default): h->ts becomes their language's set.  0 or -1 (h->error). */
+int server_write_to(struct handle *h, int64_t player_id);
+/* The club's language the mail in hand's Content-Language asks for
+ * ("de"), or NULL. */
+const char *server_lang_of_mail(const struct handle *h);
+/* The languages offered, "en|de|ko", appended to out. */
+void server_lang_choices(const struct server *srv, struct buf *out);
+
+/* t as the reader's local date and time in zone (NULL or "": UTC):
+ * KEY "2026-12-03 14:00 CET" and KEY_long in words from the reader's
+ * calendar.txt ("Thursday 3 December 2026, 14:00 CET"; h->ts).  0, or
+ * -1 (h->error) on a template error. */
+int server_set_local(struct handle *h, struct template_ctx *ctx,
+		     const char *key, int64_t t, const char *zone);
+
+/* The set of the club's language ([templates] language), else English. */
+struct template_set *server_default_set(const struct server *srv);
 
 /* The address to write to: the first one not failing (NULL if none). */
 const char *server_player_address(const struct store_player *p);

@@ -1,7 +1,8 @@
 /* settings.c -- the commands about what a player chose: `set KEY VALUE`
  * (confirm on|off, pictures png|svg|none, moves full|short|none, digest
  * on|off, reminders on|off, timezone ZONE, standings on|off, summary
- * off|daily HH:MM) and `settings`, which lists them.  The keys and words are the
+ * off|daily HH:MM, language en|de|...) and `settings`, which lists
+ * them.  The keys and words are the
  * store's (store_setting_*); the mails honour them in recipient.c. */
 #include "server/server_private.h"
 
@@ -26,7 +27,8 @@ static void settings_flag(const struct store_settings *s,
 			template_ctx_setf(ctx, "summary_time", "%02d:%02d",
 					  s->summary_at / 60,
 					  s->summary_at % 60);
-	} else if (key == STORE_SETTING_TIMEZONE)
+	} else if (key == STORE_SETTING_TIMEZONE ||
+		   key == STORE_SETTING_LANGUAGE)
 		snprintf(flag, sizeof(flag), "%s%s", prefix,
 			 store_setting_name(key));
 	else
@@ -42,7 +44,7 @@ int settings_set(struct handle *h, const struct command *c, struct game *g,
 	struct store_settings s;
 	enum store_setting_key key;
 	const char *error;
-	char was[STORE_TIMEZONE_MAX];
+	char was[STORE_TIMEZONE_MAX + sizeof("daily 00:00")];
 
 	(void)g;
 	if (store_setting_parse_key(o->key, &key) < 0) {
@@ -56,6 +58,20 @@ int settings_set(struct handle *h, const struct command *c, struct game *g,
 	    clock_zone_check(o->value, NULL) < 0) {
 		server_refuse(h, "bad_timezone");
 		template_ctx_set(h->refusal, "value", o->value);
+		return REFUSED;
+	}
+	/* A language is one the club has templates for. */
+	if (key == STORE_SETTING_LANGUAGE &&
+	    strcasecmp(o->value, "default") != 0 &&
+	    template_set_language(h->srv->cfg.templates, o->value) == NULL) {
+		struct buf choices = BUF_INIT;
+
+		server_lang_choices(h->srv, &choices);
+		server_refuse(h, "bad_setting_value");
+		template_ctx_set(h->refusal, "key", store_setting_name(key));
+		template_ctx_set(h->refusal, "value", o->value);
+		template_ctx_set(h->refusal, "choices", buf_str(&choices));
+		buf_free(&choices);
 		return REFUSED;
 	}
 	if (server_recipient_settings(h, h->me->id, &s) < 0)

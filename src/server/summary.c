@@ -218,6 +218,7 @@ static int summary_one(struct handle *h, int64_t pid, bool on,
 	struct template_ctx *mail = template_ctx_new();
 	struct buf body = BUF_INIT, subject = BUF_INIT;
 	struct store_settings s;
+	struct template_set *was = h->ts;
 	const char *error;
 	size_t n = 0, to_move = 0, events = 0;
 	char date[80];
@@ -234,6 +235,8 @@ static int summary_one(struct handle *h, int64_t pid, bool on,
 		ret = ret == 0 ? 0 : -1;
 		goto out;
 	}
+	/* In the reader's language (language.c). */
+	h->ts = server_lang_set(h->srv, s.language);
 	ret = summary_games(h, pid, mail, &to_move);
 	template_ctx_list(mail, "events");
 	for (size_t i = 0; ret == 0 && i < n; i++) {
@@ -254,7 +257,10 @@ static int summary_one(struct handle *h, int64_t pid, bool on,
 	if (clock_format_local(h->now, s.timezone, date, sizeof(date)) < 0)
 		date[0] = '\0';
 	template_ctx_set(mail, "recipient", p->name);
-	template_ctx_set(mail, "date", date);
+	if (server_set_local(h, mail, "date", h->now, s.timezone) < 0) {
+		ret = -1;
+		goto out;
+	}
 	template_ctx_setf(mail, "day", "%.10s", date);
 	template_ctx_setf(mail, "summary_time", "%02d:%02d",
 			  s.summary_at >= 0 ? s.summary_at / 60 : 0,
@@ -278,6 +284,7 @@ clear:
 	if (ret == 0 && store_summary_clear(h->srv->store, pid, &error) < 0)
 		ret = server_store_fail(h, error);
 out:
+	h->ts = was;
 	store_rows_free(&items, n, sizeof(*items), store_summary_item_clear);
 	store_player_free(&p);
 	template_ctx_free(&mail);

@@ -137,7 +137,7 @@ static int timer_remind_game(struct handle *h, int64_t id, int64_t now,
 {
 	struct template_ctx *item;
 	struct game g;
-	char span[64], when[80];
+	char span[64];
 	int64_t opp;
 	int r;
 
@@ -159,9 +159,11 @@ static int timer_remind_game(struct handle *h, int64_t id, int64_t now,
 	template_ctx_set(item, "left", span);
 	template_ctx_setf(item, "next_ply", "%d", g.row->ply + 1);
 	if (g.row->deadline_at != 0 &&
-	    clock_format_local(g.row->deadline_at, zone, when,
-			       sizeof(when)) == 0)
-		template_ctx_set(item, "deadline", when);
+	    server_set_local(h, item, "deadline", g.row->deadline_at,
+			     zone) < 0) {
+		game_free(&g);
+		return -1;
+	}
 	/* Only the thresholds passed are told: a game told early, its
 	 * reminder not yet due, gets its own when it is (a day later at
 	 * the soonest). */
@@ -209,6 +211,7 @@ static int timer_remind(struct handle *h, int64_t pid,
 	struct store_player *p = NULL;
 	struct template_ctx *mail = NULL;
 	struct buf body = BUF_INIT, subject = BUF_INIT;
+	struct template_set *was = h->ts;
 	const char *error;
 	int ret = 0;
 
@@ -217,6 +220,8 @@ static int timer_remind(struct handle *h, int64_t pid,
 	    store_player_clock_get(h->srv->store, pid, &pc, &error) < 0 ||
 	    store_player_load(h->srv->store, pid, &p, &error) < 0)
 		return h->error != NULL ? -1 : server_store_fail(h, error);
+	/* In the reader's language (language.c). */
+	h->ts = server_lang_set(h->srv, s.language);
 	/* One a day: the rest wait for the day to pass (the gathering
 	 * makes that rare), their reminders put off until then so that
 	 * nobody wakes for them before. */
@@ -261,6 +266,7 @@ static int timer_remind(struct handle *h, int64_t pid,
 		*sent_r = ret == 0;
 	}
 out:
+	h->ts = was;
 	template_ctx_free(&mail);
 	buf_free(&body);
 	buf_free(&subject);

@@ -89,7 +89,7 @@ static int undo_taken_ctx(struct handle *h, const struct game *g,
 	const char *error;
 
 	undo_move_vars(g, m, index, passes, ctx);
-	if (render_move_words(h->srv->cfg.templates, &g->rec.pos, m, &words,
+	if (render_move_words(h->ts, &g->rec.pos, m, &words,
 			      &error) < 0) {
 		buf_free(&words);
 		snprintf(h->srv->errbuf, sizeof(h->srv->errbuf), "%s", error);

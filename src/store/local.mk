@@ -9,7 +9,7 @@ STORE_SQL_FILES = sql/001-initial.sql sql/002-hostile-mail.sql \
 	sql/012-ply-records.sql sql/013-conditional-moves.sql sql/014-summary.sql \
 	sql/015-notes-rematch.sql sql/016-analysis.sql \
 	sql/017-league-members-key-first.sql sql/018-daemon-health.sql \
-	sql/019-retention.sql sql/020-accounts.sql
+	sql/019-retention.sql sql/020-accounts.sql sql/021-language.sql
 nobase_dist_pkgdata_DATA += $(STORE_SQL_FILES)
 # How to write a migration, and the rules of its rows a test needs.
 EXTRA_DIST += sql/README

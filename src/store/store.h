@@ -473,6 +473,7 @@ int store_observer_list(struct store *store, int64_t game_id,
 /* What a player chose with `set KEY VALUE` by mail or `ashes player set`
  * (sql/005).  A player who never set anything has the defaults. */
 #define STORE_TIMEZONE_MAX 64
+#define STORE_LANGUAGE_MAX 4
 enum store_picture { STORE_PICTURE_PNG = 0, STORE_PICTURE_SVG,
 		     STORE_PICTURE_NONE };
 enum store_move_list { STORE_MOVES_SHORT = 0, STORE_MOVES_FULL,
@@ -499,6 +500,11 @@ struct store_settings {
 	 * sql/014); summary_word is its word, "off" or "daily 08:00". */
 	int summary_at;
 	char summary_word[16];
+	/* `set language de`: the language the player's mails are written
+	 * in, a primary language subtag ("de", "ko"); "" for the club's
+	 * default (sql/NNN-language.sql).  The store keeps the shape (2-3 of a-z); the
+	 * service checks the club offers it. */
+	char language[STORE_LANGUAGE_MAX];
 };
 /* The defaults into *s_r. */
 void store_settings_default(struct store_settings *s_r);
@@ -527,6 +533,8 @@ enum store_setting_key {
 	STORE_SETTING_TIMEZONE,  /* a zone name, or "UTC" (stored as "") */
 	STORE_SETTING_STANDINGS, /* on|off */
 	STORE_SETTING_SUMMARY,   /* "off" or "daily HH:MM" */
+	STORE_SETTING_LANGUAGE,  /* "en", "de", ...; "" (the club's) reads
+				  * as "default" */
 	STORE_SETTING_COUNT
 };
 /* "confirm", ...; NULL for a bad key. */
@@ -544,7 +552,8 @@ int store_setting_parse_key(const char *name, enum store_setting_key *key_r);
  * or -1 if value is none of key's words (s unchanged).  timezone takes
  * "UTC" in any case (stored as "") or a name of a zone's shape, kept as
  * given, its case included; summary "off" or "daily HH:MM" (00:00 to
- * 23:59, one space between). */
+ * 23:59, one space between); language a language subtag's shape (two
+ * or three letters, kept in lower case) or "default" (stored as ""). */
 int store_setting_parse_value(struct store_settings *s,
 			      enum store_setting_key key, const char *value);
 

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <ctype.h>
 #include <strings.h>
 
 /* ---- the keys and their words ---------------------------------------- */
@@ -34,7 +35,26 @@ static const struct {
 				     NULL },
 	[STORE_SETTING_STANDINGS] = { "standings", "on|off", bool_words },
 	[STORE_SETTING_SUMMARY] = { "summary", "off|daily HH:MM", NULL },
+	/* The service words the choices from the languages it has. */
+	[STORE_SETTING_LANGUAGE] = { "language", "a language such as de",
+				     NULL },
 };
+
+/* The word of the language "" (the club's default). */
+#define LANGUAGE_DEFAULT "default"
+
+/* Whether s->language is a value to store: "" or 2-3 of a-z. */
+static bool language_ok(const char *lang, size_t size)
+{
+	size_t n;
+
+	if (memchr(lang, '\0', size) == NULL)
+		return false;
+	for (n = 0; lang[n] != '\0'; n++)
+		if (lang[n] < 'a' || lang[n] > 'z')
+			return false;
+	return n == 0 || n == 2 || n == 3;
+}
 
 /* ---- summary: off, or daily HH:MM -------------------------------------- */
 
@@ -144,6 +164,7 @@ static int setting_index(const struct store_settings *s,
 	case STORE_SETTING_STANDINGS: return s->standings ? 1 : 0;
 	case STORE_SETTING_TIMEZONE:
 	case STORE_SETTING_SUMMARY:
+	case STORE_SETTING_LANGUAGE:
 	case STORE_SETTING_COUNT: break;
 	}
 	return -1;
@@ -158,6 +179,11 @@ const char *store_setting_word(const struct store_settings *s,
 		if (!timezone_ok(s))
 			return NULL;
 		return s->timezone[0] == '\0' ? TIMEZONE_UTC : s->timezone;
+	}
+	if (key == STORE_SETTING_LANGUAGE) {
+		if (!language_ok(s->language, sizeof(s->language)))
+			return NULL;
+		return s->language[0] == '\0' ? LANGUAGE_DEFAULT : s->language;
 	}
 	if (key == STORE_SETTING_SUMMARY)
 		return memchr(s->summary_word, '\0',
@@ -202,6 +228,23 @@ int store_setting_parse_value(struct store_settings *s,
 			return -1;
 		return 0;
 	}
+	if (key == STORE_SETTING_LANGUAGE) {
+		char lang[STORE_LANGUAGE_MAX];
+		size_t n = strlen(value);
+
+		if (strcasecmp(value, LANGUAGE_DEFAULT) == 0) {
+			s->language[0] = '\0';
+			return 0;
+		}
+		if (n != 2 && n != 3)
+			return -1;
+		for (size_t k = 0; k <= n; k++)
+			lang[k] = (char)tolower((unsigned char)value[k]);
+		if (!language_ok(lang, sizeof(lang)))
+			return -1;
+		memcpy(s->language, lang, n + 1);
+		return 0;
+	}
 	if (key == STORE_SETTING_SUMMARY) {
 		int at = summary_parse(value);
 
@@ -225,6 +268,7 @@ int store_setting_parse_value(struct store_settings *s,
 	case STORE_SETTING_STANDINGS: s->standings = i == 1; break;
 	case STORE_SETTING_TIMEZONE:
 	case STORE_SETTING_SUMMARY:
+	case STORE_SETTING_LANGUAGE:
 	case STORE_SETTING_COUNT: return -1;
 	}
 	return 0;
@@ -249,7 +293,7 @@ int store_settings_get(struct store *store, int64_t player_id,
 {
 	static const char sql[] =
 		"SELECT confirm, pictures, moves, digest, reminders, timezone, "
-		"standings, summary_at FROM player_settings "
+		"standings, summary_at, language FROM player_settings "
 		"WHERE player_id = ?1";
 	const unsigned char *tz;
 	sqlite3_stmt *st;
@@ -278,6 +322,11 @@ int store_settings_get(struct store *store, int64_t player_id,
 	    sizeof(s_r->timezone))
 		memcpy(s_r->timezone, tz,
 		       (size_t)sqlite3_column_bytes(st, 5) + 1);
+	/* NNN-language.sql's CHECK keeps the shape; a longer value is not read. */
+	if (sqlite3_column_text(st, 8) != NULL &&
+	    (size_t)sqlite3_column_bytes(st, 8) < sizeof(s_r->language))
+		memcpy(s_r->language, sqlite3_column_text(st, 8),
+		       (size_t)sqlite3_column_bytes(st, 8) + 1);
 	if (pic >= 0)
 		s_r->picture = (enum store_picture)pic;
 	if (moves >= 0)
@@ -294,10 +343,11 @@ int store_settings_set(struct store *store, int64_t player_id,
 	static const char sql[] =
 		"INSERT INTO player_settings (player_id, confirm, pictures, "
 		"moves, digest, reminders, timezone, standings, summary_at, "
-		"updated) VALUES (?1, ?2, ?3, ?4, ?5, ?7, ?8, ?9, ?10, ?6) "
+		"language, updated) VALUES (?1, ?2, ?3, ?4, ?5, ?7, ?8, ?9, "
+		"?10, ?11, ?6) "
 		"ON CONFLICT (player_id) DO UPDATE SET confirm = ?2, "
 		"pictures = ?3, moves = ?4, digest = ?5, reminders = ?7, "
-		"timezone = ?8, standings = ?9, summary_at = ?10, "
+		"timezone = ?8, standings = ?9, summary_at = ?10, language = ?11, "
 		/* A new time or zone: the service works the next summary
 		 * out anew (sql/014). */
 		"summary_due = CASE WHEN summary_at = ?10 AND timezone = ?8 "
@@ -318,6 +368,10 @@ int store_settings_set(struct store *store, int64_t player_id,
 		return store_fail(store, error_r, STORE_ERROR_USAGE,
 				  "not a time zone name: %.*s",
 				  (int)sizeof(s->timezone), s->timezone);
+	if (!language_ok(s->language, sizeof(s->language)))
+		return store_fail(store, error_r, STORE_ERROR_USAGE,
+				  "not a language: %.*s",
+				  (int)sizeof(s->language), s->language);
 	st = store_stmt_bind(store, sql_exists, error_r, STORE_INT(player_id));
 	rc = store_query_int64(store, st, NULL, "finding a player", error_r);
 	if (rc < 0)
@@ -331,7 +385,7 @@ int store_settings_set(struct store *store, int64_t player_id,
 			     STORE_INT(now), STORE_INT(s->reminders ? 1 : 0),
 			     STORE_TEXT(s->timezone),
 			     STORE_INT(s->standings ? 1 : 0),
-			     STORE_INT(s->summary_at));
+			     STORE_INT(s->summary_at), STORE_TEXT(s->language));
 	return store_run(store, st, "saving a player's settings", error_r);
 }
 

@@ -5,7 +5,8 @@ libashes_util_a_SOURCES = src/util/buf.c src/util/buf.h \
 	src/util/escape.c src/util/escape.h \
 	src/util/msgid.c src/util/msgid.h \
 	src/util/name_table.c src/util/name_table.h \
-	src/util/json.c src/util/json.h
+	src/util/json.c src/util/json.h \
+	src/util/width.c src/util/width.h
 # headers the tests share: every Check program's main() and the
 # service tests' stand-in digest
 EXTRA_DIST += tests/check_run.h tests/server/digest_test.h tests/test_file.h

@@ -188,6 +188,55 @@ START_TEST(test_subject_encoded_words)
 }
 END_TEST
 
+/* A mail to a Korean reader: the subject in RFC 2047 words (every header
+ * line ASCII and within 76 columns, no Hangul syllable split), the body
+ * UTF-8 in quoted-printable lines that decode to the same bytes. */
+START_TEST(test_korean_subject_and_body)
+{
+	struct compose_msg m = basic();
+	struct buf out = BUF_INIT;
+	const char *err = NULL;
+	const char *subj = "[ashes #12] 당신의 차례입니다: 백이 c3에서 e5로 "
+			   "움직였고 흑의 스택을 잡았습니다";
+	const char *text = "앨리스 님, 당신의 차례입니다.\n"
+			   "  e5  .   .   ●2  .   .  i5\n";
+	const char *p, *body, *line;
+	char *value, *dec, *end;
+
+	m.subject = subj;
+	m.text = text;
+	ck_assert_int_eq(compose_message(&m, NULL, NULL, &out, &err), 0);
+	p = strstr(out.data, "Subject: ");
+	ck_assert_ptr_nonnull(p);
+	ck_assert_ptr_nonnull(strstr(p, "=?UTF-8?B?"));
+	end = strstr(p, "\r\n");
+	while (end != NULL && end[2] == ' ')
+		end = strstr(end + 2, "\r\n");
+	ck_assert_ptr_nonnull(end);
+	value = strndup(p + strlen("Subject: "), (size_t)(end - p) -
+			strlen("Subject: "));
+	dec = words_decode(value);
+	ck_assert_str_eq(dec, subj);
+	free(dec);
+	free(value);
+	/* the header block is ASCII, its lines within 76 columns */
+	body = strstr(out.data, "\r\n\r\n");
+	ck_assert_ptr_nonnull(body);
+	for (line = out.data; line < body; line++)
+		ck_assert_msg((unsigned char)*line < 0x80, "non-ASCII header");
+	ck_assert_ptr_nonnull(strstr(out.data,
+				     "Content-Type: text/plain; charset=utf-8"));
+	ck_assert_ptr_nonnull(strstr(out.data,
+		"Content-Transfer-Encoding: quoted-printable"));
+	check_line_lengths(out.data, 78);
+	dec = qp_decode(body + 4, strlen(body + 4));
+	ck_assert_ptr_nonnull(strstr(dec, "앨리스 님, 당신의 차례입니다."));
+	ck_assert_ptr_nonnull(strstr(dec, "●2"));
+	free(dec);
+	buf_free(&out);
+}
+END_TEST
+
 START_TEST(test_ascii_header_folding)
 {
 	struct buf out = BUF_INIT;
@@ -497,6 +546,7 @@ END_TEST
 
 TEST_MAIN("compose", "compose", NULL, NULL, 0, test_plain_headers_and_body,
 	  test_qp_long_lines_and_utf8, test_subject_encoded_words,
+	  test_korean_subject_and_body,
 	  test_ascii_header_folding, test_address_display_name,
 	  test_alternative_html, test_exact_bytes, test_typed_headers,
 	  test_signed_wrapper_covers_exact_part, test_picture_part,

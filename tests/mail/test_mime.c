@@ -663,6 +663,42 @@ START_TEST(test_comment_nesting)
 }
 END_TEST
 
+/* Content-Language: the first header is kept as sent (the service picks
+ * the language from it), cut to INBOUND_LANGUAGE_MAX bytes; none is
+ * NULL. */
+START_TEST(test_content_language)
+{
+	struct inbound_msg *m = parse(HDRS "Content-Language: ko-KR, en\n"
+				      "Content-Language: de\n\nshow\n");
+	struct buf raw = BUF_INIT;
+
+	ck_assert_str_eq(m->content_language, "ko-KR, en");
+	inbound_msg_free(&m);
+	m = parse(HDRS "\nshow\n");
+	ck_assert_ptr_null(m->content_language);
+	inbound_msg_free(&m);
+	/* folded, any case of the name; a part's own header is not the
+	 * mail's */
+	m = parse(HDRS "content-language:  de-DE,\n\tko \n\nshow\n");
+	ck_assert_str_eq(m->content_language, "de-DE,\tko");
+	inbound_msg_free(&m);
+	m = parse(HDRS "Content-Type: multipart/mixed; boundary=b\n\n--b\n"
+		  "Content-Type: text/plain\nContent-Language: ko\n\nshow\n"
+		  "--b--\n");
+	ck_assert_ptr_null(m->content_language);
+	inbound_msg_free(&m);
+	buf_puts(&raw, HDRS "Content-Language: de-DE");
+	for (int i = 0; i < 100; i++)
+		buf_puts(&raw, ", fr");
+	buf_puts(&raw, "\n\nshow\n");
+	m = parse(buf_str(&raw));
+	ck_assert_uint_eq(strlen(m->content_language), INBOUND_LANGUAGE_MAX);
+	ck_assert(strncmp(m->content_language, "de-DE, fr", 9) == 0);
+	inbound_msg_free(&m);
+	buf_free(&raw);
+}
+END_TEST
+
 START_TEST(test_boundary_quote)
 {
 	/* libetpan 1.9.4 copies SIZE_MAX bytes for this boundary */
@@ -685,7 +721,8 @@ int main(void)
 		test_oversized_fast, test_filters, test_from_self_and_daemon,
 		test_bounce_dsn, test_bounce_auto_submitted,
 		test_bounce_plain_text, test_pasted_key_unsigned,
-		test_sha256_vectors, test_crlf, test_dsn_parse));
+		test_sha256_vectors, test_crlf, test_dsn_parse,
+		test_content_language));
 	tcase_add_loop_test(tc, test_decoded, 0,
 			    (int)(sizeof(decoded) / sizeof(decoded[0])));
 	suite_add_tests(s, "limits", NULL, NULL, 0,

@@ -309,6 +309,8 @@ int mail_read(struct run *r, const struct cases_section *s,
 					 key_of(v);
 		} else if (strcasecmp(name, "Subject") == 0) {
 			m->subject = v;
+		} else if (strcasecmp(name, "Content-Language") == 0) {
+			m->content_language = v;
 		} else if (strcasecmp(name, "References") == 0) {
 			m->references = v;
 		} else if (strcasecmp(name, "Message-ID") == 0) {
@@ -736,7 +738,14 @@ int config_read(struct run *r, const struct cases_section *s)
 			r->cfg.default_variant.draw_offers = yes(value);
 		else if (strcmp(key, "require_signature") == 0)
 			r->cfg.require_signature = yes(value);
-		else if (strcmp(key, "our_address") == 0) {
+		else if (strcmp(key, "templates") == 0) {
+			/* An override folder of the cases' own (under
+			 * tests/server/cases/), over the real templates. */
+			run_templates(r, value);
+		} else if (strcmp(key, "language") == 0) {
+			snprintf(r->language, sizeof(r->language), "%s", value);
+			r->cfg.language = r->language;
+		} else if (strcmp(key, "our_address") == 0) {
 			snprintf(r->our_address, sizeof(r->our_address), "%s",
 				 value);
 			r->cfg.our_address = r->our_address;

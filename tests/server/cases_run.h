@@ -69,6 +69,8 @@ struct run {
 	struct server *srv;
 	struct server_config cfg;
 	char our_address[256];
+	/* <config> language = ...: cfg.language points here */
+	char language[256];
 	char bot_clock[64];
 	/* <config> default_clock: cfg.clock.default_clock points here */
 	char default_clock[256];
@@ -109,6 +111,7 @@ struct inmail {
 	const char *message_id;   /* NULL: made from the counter */
 	bool no_message_id;
 	const char *subject, *references, *body;
+	const char *content_language; /* the Content-Language header */
 	const char *raw, *signed_text;
 	bool weak, strong, key_offered, unsigned_text_ignored, raw_truncated;
 	bool crlf;
@@ -198,6 +201,9 @@ void run_close(struct run *r);
 /* The service made (anew, after a <config>: a reload) from r->cfg; with
  * a bot (<config> bot = on ...), the persona "bot" is made the bot, as
  * the daemon's bot thread does with its signing key. */
+/* The template set: the real templates, under the override folder
+ * tests/server/cases/OVER when over is not NULL (<config> templates). */
+void run_templates(struct run *r, const char *over);
 void run_server_new(struct run *r);
 
 /* Hand one mail to the service the way the mail layer would: the

@@ -70,6 +70,7 @@ int deliver(struct run *r, const struct inmail *m,
 	if (m->received_set)
 		in.received = r->now + m->received_offset;
 	in.subject = m->subject;
+	in.content_language = m->content_language;
 	in.references = m->references;
 	in.body = buf_str(&body);
 	in.body_len = body.len;
@@ -449,8 +450,7 @@ int setup_read(struct run *r, const struct cases_section *s)
 
 void run_open(struct run *r)
 {
-	const char *src = getenv("ASHES_SRCDIR");
-	char tdir[PATH_MAX], dbpath[PATH_MAX + 16];
+	char dbpath[PATH_MAX + 16];
 	const char *error = NULL;
 
 	snprintf(r->tmpdir, sizeof(r->tmpdir), "/tmp/ashes-cases-XXXXXX");
@@ -458,15 +458,28 @@ void run_open(struct run *r)
 	snprintf(dbpath, sizeof(dbpath), "%s/ashes.db", r->tmpdir);
 	ck_assert_msg(store_open(dbpath, NULL, &r->st, &error) == 0, "%s",
 		      error);
-	snprintf(tdir, sizeof(tdir), "%s/templates", src ? src : "..");
-	r->ts = template_set_new(NULL, tdir);
-	ck_assert_ptr_nonnull(r->ts);
+	run_templates(r, NULL);
 	server_config_default(&r->cfg);
 	r->cfg.domain = CASES_DOMAIN;
 	r->cfg.templates = r->ts;
 	r->now = CASES_START_TIME;
 	/* the code a welcome mail brings: the line to send back */
 	rule_add(r, "code", "^    confirm ([A-Za-z0-9]+)$", 0);
+}
+
+void run_templates(struct run *r, const char *over)
+{
+	const char *src = getenv("ASHES_SRCDIR");
+	char tdir[PATH_MAX], odir[PATH_MAX];
+
+	snprintf(tdir, sizeof(tdir), "%s/templates", src ? src : "..");
+	if (over != NULL)
+		snprintf(odir, sizeof(odir), "%s/tests/server/cases/%s",
+			 src ? src : "..", over);
+	template_set_free(&r->ts);
+	r->ts = template_set_new(over != NULL ? odir : NULL, tdir);
+	ck_assert_ptr_nonnull(r->ts);
+	r->cfg.templates = r->ts;
 }
 
 void run_server_new(struct run *r)

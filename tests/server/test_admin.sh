@@ -72,7 +72,17 @@ t_is "player set: case-insensitive" "0:alice: moves none" "$rc:$out"
 run player set alice pictures gif --db "$db"
 t_is "player set: bad value" "1:ashes player set: pictures is png|svg|none, not gif" "$rc:$err"
 run player set alice colour blue --db "$db"
-t_is "player set: unknown key" "1:ashes player set: no setting colour (confirm, pictures, moves, digest, reminders, timezone, standings, summary)" "$rc:$err"
+t_is "player set: unknown key" "1:ashes player set: no setting colour (confirm, pictures, moves, digest, reminders, timezone, standings, summary, language)" "$rc:$err"
+# A language: one the templates have a folder for (the source tree's
+# here: English and the translations), kept in lower case.
+run player set alice language DE --db "$db"
+t_is "player set language" "0:alice: language de" "$rc:$out"
+run player set alice language xq --db "$db"
+t_is "player set: no such language" "1:ashes player set: no templates in language xq (there are: en" "$rc:${err:0:60}"
+run player set alice language deutsch --db "$db"
+t_is "player set: not a language" "1:ashes player set: language is a language such as de, not deutsch" "$rc:$err"
+run player set alice language default --db "$db"
+t_is "player set language default" "0:alice: language default" "$rc:$out"
 # The clocks' settings (sql/008): a zone must be one of the tz database.
 run player set bob reminders off --db "$db"
 t_is "player set reminders" "0:bob: reminders off" "$rc:$out"

@@ -143,6 +143,31 @@ START_TEST(test_set_stores)
 }
 END_TEST
 
+/* The club's language must be one the templates have: the service
+ * refuses to start with another; English and a translation's folder
+ * start. */
+START_TEST(test_club_language)
+{
+	struct server_config cfg;
+	struct server *other = NULL;
+	const char *error = NULL;
+
+	test_config(&cfg, ts);
+	cfg.language = "xq";
+	ck_assert_int_eq(server_new(st, &cfg, &other, &error), -1);
+	ck_assert_ptr_nonnull(strstr(error, "[templates] language"));
+	ck_assert_ptr_null(other);
+	cfg.language = "en";
+	ck_assert_int_eq(server_new(st, &cfg, &other, &error), 0);
+	server_free(&other);
+	cfg.language = NULL;
+	ck_assert_int_eq(server_new(st, &cfg, &other, &error), 0);
+	server_free(&other);
+	/* every language's templates parse, with their English fallbacks */
+	ck_assert_int_eq(server_check_templates(srv, &error), 0);
+}
+END_TEST
+
 /* An override folder whose mail/legal-moves.txt prints the flag set. */
 static struct server *flag_server(struct template_set **ts_r)
 {
@@ -207,4 +232,5 @@ START_TEST(test_moves_flags)
 END_TEST
 
 TEST_MAIN("settings", "settings", setup, teardown, 120, test_digest_faults,
-	  test_digest_day_boundary, test_set_stores, test_moves_flags)
+	  test_digest_day_boundary, test_set_stores, test_moves_flags,
+	  test_club_language)

@@ -501,8 +501,55 @@ START_TEST(test_settings_summary)
 }
 END_TEST
 
+/* `set language` (sql/NNN-language.sql): "" is the club's default, read and written
+ * as "default"; a language is kept in lower case, of a subtag's shape
+ * only (which languages exist is the templates', the service's check). */
+START_TEST(test_settings_language)
+{
+	struct store_settings s, back;
+	enum store_setting_key key;
+	int64_t a = add_player("alice", 1);
+
+	store_settings_default(&s);
+	ck_assert_str_eq(s.language, "");
+	ck_assert_str_eq(store_setting_word(&s, STORE_SETTING_LANGUAGE),
+			 "default");
+	ck_assert_int_eq(store_setting_parse_key("Language", &key), 0);
+	ck_assert_int_eq(key, STORE_SETTING_LANGUAGE);
+	ck_assert_int_eq(store_setting_parse_value(&s, key, "KO"), 0);
+	ck_assert_str_eq(s.language, "ko");
+	ck_assert_int_eq(store_settings_set(st, a, &s, 5, &err), 0);
+	ck_assert_int_eq(store_settings_get(st, a, &back, &err), 0);
+	ck_assert_str_eq(back.language, "ko");
+	ck_assert_str_eq(store_setting_word(&back, key), "ko");
+	ck_assert_int_eq(store_setting_parse_value(&s, key, "qaa"), 0);
+	ck_assert_str_eq(s.language, "qaa");
+	/* not a language's shape: s unchanged */
+	ck_assert_int_eq(store_setting_parse_value(&s, key, "d"), -1);
+	ck_assert_int_eq(store_setting_parse_value(&s, key, "deutsch"), -1);
+	ck_assert_int_eq(store_setting_parse_value(&s, key, "d1"), -1);
+	ck_assert_int_eq(store_setting_parse_value(&s, key, "de-DE"), -1);
+	ck_assert_int_eq(store_setting_parse_value(&s, key, ""), -1);
+	ck_assert_str_eq(s.language, "qaa");
+	ck_assert_int_eq(store_setting_parse_value(&s, key, "Default"), 0);
+	ck_assert_str_eq(s.language, "");
+	ck_assert_int_eq(store_settings_set(st, a, &s, 6, &err), 0);
+	ck_assert_int_eq(store_settings_get(st, a, &back, &err), 0);
+	ck_assert_str_eq(back.language, "");
+	/* the store refuses a value not of the shape, and so does NNN-language.sql */
+	strcpy(s.language, "D!");
+	ck_assert_int_eq(store_settings_set(st, a, &s, 7, &err), -1);
+	ck_assert_int_eq(store_error_kind(st), STORE_ERROR_USAGE);
+	ck_schema_refuses("UPDATE player_settings SET language = 'DE'");
+	ck_schema_refuses("UPDATE player_settings SET language = 'deutsch'");
+	ck_schema_refuses("UPDATE player_settings SET language = 'd'");
+	ck_schema_takes("UPDATE player_settings SET language = 'de'");
+}
+END_TEST
+
 TEST_MAIN("store_settings", "settings", setup, teardown, 0,
 	  test_settings_defaults, test_settings_roundtrip,
 	  test_settings_refused, test_setting_words, test_settings_clock_keys,
 	  test_setting_words_clock, test_settings_standings, test_digest_items,
-	  test_digest_transaction, test_settings_summary)
+	  test_digest_transaction, test_settings_summary,
+	  test_settings_language)

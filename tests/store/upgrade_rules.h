@@ -664,6 +664,12 @@ static const struct upgrade_rule upgrade_rules[] = {
 	  " 'deleted-4A69AF076F07C35D', 1767000400, 1767500100)",
 	  "SELECT deleted = 1767500100 FROM players WHERE id = 6 AND"
 	  " name = 'deleted-4A69AF076F07C35D'" },
+	/* ---- 021: a player's language ('' for the club's default) ---- */
+	{ "player_settings", 21, 0,
+	  "UPDATE player_settings SET language = 'ko' WHERE player_id = 3",
+	  "SELECT (SELECT language = 'ko' FROM player_settings WHERE"
+	  " player_id = 3) AND (SELECT language = '' FROM player_settings"
+	  " WHERE player_id = 1)" },
 };
 
 #endif

@@ -1,0 +1,105 @@
+/* render_date.c -- a date and time in words, in a template set's
+ * language.  The month and weekday names and the order a date is written
+ * in come from the template calendar.txt (so from its translation, file
+ * by file as every template), never from the C library's locale, which
+ * may not be installed and is one for the whole process.
+ *
+ * calendar.txt holds lines NAME = TEXT (blanks around "=" are dropped;
+ * other lines, and comments, are ignored): month_1 .. month_12 (January
+ * .. December), weekday_1 .. weekday_7 (Monday .. Sunday), and date, a
+ * line of the template language with the variables weekday, day, month,
+ * month_number, year, time (HH:MM) and zone ("CET").  It is rendered
+ * twice: once for the names, then with them for the date line. */
+#include "render/render.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define RENDER_CALENDAR "calendar.txt"
+
+/* The value of `key` in the rendered calendar text, into out ("" line
+ * ends trimmed); 0, or -1 if no line names it. */
+static int calendar_value(const char *text, const char *key, struct buf *out)
+{
+	size_t klen = strlen(key);
+	const char *line = text;
+
+	while (*line != '\0') {
+		const char *end = strchr(line, '\n'), *p = line, *v, *ve;
+
+		if (end == NULL)
+			end = line + strlen(line);
+		while (p < end && (*p == ' ' || *p == '\t'))
+			p++;
+		if ((size_t)(end - p) > klen && strncmp(p, key, klen) == 0) {
+			v = p + klen;
+			while (v < end && (*v == ' ' || *v == '\t'))
+				v++;
+			if (v < end && *v == '=') {
+				v++;
+				while (v < end && (*v == ' ' || *v == '\t'))
+					v++;
+				ve = end;
+				while (ve > v && (ve[-1] == ' ' || ve[-1] == '\t' ||
+						  ve[-1] == '\r'))
+					ve--;
+				buf_append(out, v, (size_t)(ve - v));
+				return 0;
+			}
+		}
+		line = *end != '\0' ? end + 1 : end;
+	}
+	return -1;
+}
+
+int render_date(struct template_set *set, const struct render_date *d,
+		struct buf *out, const char **error_r)
+{
+	static _Thread_local char error[160];
+	struct template_ctx *ctx = NULL;
+	struct buf names = BUF_INIT, rendered = BUF_INIT, v = BUF_INIT;
+	char key[32];
+	int ret = -1;
+
+	if (d->month < 1 || d->month > 12 || d->weekday < 1 ||
+	    d->weekday > 7) {
+		snprintf(error, sizeof(error), "no such date: month %d, "
+			 "weekday %d", d->month, d->weekday);
+		*error_r = error;
+		return -1;
+	}
+	if (template_render(set, RENDER_CALENDAR, NULL, &names, error_r) < 0)
+		goto out;
+	ctx = template_ctx_new();
+	snprintf(key, sizeof(key), "month_%d", d->month);
+	if (calendar_value(buf_str(&names), key, &v) < 0)
+		goto missing;
+	template_ctx_set(ctx, "month", buf_str(&v));
+	buf_reset(&v);
+	snprintf(key, sizeof(key), "weekday_%d", d->weekday);
+	if (calendar_value(buf_str(&names), key, &v) < 0)
+		goto missing;
+	template_ctx_set(ctx, "weekday", buf_str(&v));
+	template_ctx_set_int(ctx, "day", d->day);
+	template_ctx_set_int(ctx, "month_number", d->month);
+	template_ctx_set_int(ctx, "year", d->year);
+	template_ctx_setf(ctx, "time", "%02d:%02d", d->hour, d->minute);
+	template_ctx_set(ctx, "zone", d->zone != NULL ? d->zone : "");
+	if (template_render(set, RENDER_CALENDAR, ctx, &rendered, error_r) < 0)
+		goto out;
+	snprintf(key, sizeof(key), "date");
+	if (calendar_value(buf_str(&rendered), key, out) < 0)
+		goto missing;
+	ret = 0;
+	goto out;
+missing:
+	snprintf(error, sizeof(error), "%s (%s): no line '%s = ...'",
+		 RENDER_CALENDAR, template_set_lang(set), key);
+	*error_r = error;
+out:
+	template_ctx_free(&ctx);
+	buf_free(&names);
+	buf_free(&rendered);
+	buf_free(&v);
+	return ret;
+}
