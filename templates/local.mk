@@ -112,6 +112,7 @@ nobase_dist_pkgdata_DATA += \
 	templates/de/site/game.html \
 	templates/de/site/head.html \
 	templates/de/site/index.html \
+	templates/de/words.txt \
 	templates/ko/README \
 	templates/ko/archive/README.txt \
 	templates/ko/archive/notes.txt \
@@ -220,7 +221,8 @@ nobase_dist_pkgdata_DATA += \
 	templates/ko/show.txt \
 	templates/ko/site/game.html \
 	templates/ko/site/head.html \
-	templates/ko/site/index.html
+	templates/ko/site/index.html \
+	templates/ko/words.txt
 # Each translation keeps the English file's tags (scripts/template-vars).
 dist_check_SCRIPTS += scripts/template-vars
 TESTS += scripts/template-vars
