@@ -7,10 +7,13 @@ nobase_dist_pkgdata_DATA += \
 	templates/de/archive/README.txt \
 	templates/de/archive/notes.txt \
 	templates/de/board-key.txt \
+	templates/de/calendar.txt \
 	templates/de/caption.txt \
 	templates/de/explain.txt \
 	templates/de/help-commands.txt \
 	templates/de/help-topics.txt \
+	templates/de/mail/address-code.txt \
+	templates/de/mail/address-moved.txt \
 	templates/de/mail/analysis.txt \
 	templates/de/mail/archive-unavailable.txt \
 	templates/de/mail/archive-verify.txt \
@@ -22,6 +25,7 @@ nobase_dist_pkgdata_DATA += \
 	templates/de/mail/clock-notice.txt \
 	templates/de/mail/clocks.txt \
 	templates/de/mail/cmd-accept.txt \
+	templates/de/mail/cmd-address.txt \
 	templates/de/mail/cmd-analyse.txt \
 	templates/de/mail/cmd-archive.txt \
 	templates/de/mail/cmd-board.txt \
@@ -31,7 +35,9 @@ nobase_dist_pkgdata_DATA += \
 	templates/de/mail/cmd-conditional.txt \
 	templates/de/mail/cmd-confirm.txt \
 	templates/de/mail/cmd-decline.txt \
+	templates/de/mail/cmd-delete.txt \
 	templates/de/mail/cmd-draw.txt \
+	templates/de/mail/cmd-export.txt \
 	templates/de/mail/cmd-games.txt \
 	templates/de/mail/cmd-hint.txt \
 	templates/de/mail/cmd-history.txt \
@@ -57,6 +63,8 @@ nobase_dist_pkgdata_DATA += \
 	templates/de/mail/conditional-played.txt \
 	templates/de/mail/digest.txt \
 	templates/de/mail/draw.txt \
+	templates/de/mail/export-unavailable.txt \
+	templates/de/mail/export.txt \
 	templates/de/mail/game-state.txt \
 	templates/de/mail/help.txt \
 	templates/de/mail/hint.txt \
@@ -76,6 +84,7 @@ nobase_dist_pkgdata_DATA += \
 	templates/de/mail/reply.txt \
 	templates/de/mail/result.txt \
 	templates/de/mail/standings.txt \
+	templates/de/mail/subject-account.txt \
 	templates/de/mail/subject-bot-move.txt \
 	templates/de/mail/subject-digest.txt \
 	templates/de/mail/subject-game.txt \
@@ -103,14 +112,18 @@ nobase_dist_pkgdata_DATA += \
 	templates/de/site/game.html \
 	templates/de/site/head.html \
 	templates/de/site/index.html \
+	templates/de/words.txt \
 	templates/ko/README \
 	templates/ko/archive/README.txt \
 	templates/ko/archive/notes.txt \
 	templates/ko/board-key.txt \
+	templates/ko/calendar.txt \
 	templates/ko/caption.txt \
 	templates/ko/explain.txt \
 	templates/ko/help-commands.txt \
 	templates/ko/help-topics.txt \
+	templates/ko/mail/address-code.txt \
+	templates/ko/mail/address-moved.txt \
 	templates/ko/mail/analysis.txt \
 	templates/ko/mail/archive-unavailable.txt \
 	templates/ko/mail/archive-verify.txt \
@@ -122,6 +135,7 @@ nobase_dist_pkgdata_DATA += \
 	templates/ko/mail/clock-notice.txt \
 	templates/ko/mail/clocks.txt \
 	templates/ko/mail/cmd-accept.txt \
+	templates/ko/mail/cmd-address.txt \
 	templates/ko/mail/cmd-analyse.txt \
 	templates/ko/mail/cmd-archive.txt \
 	templates/ko/mail/cmd-board.txt \
@@ -131,7 +145,9 @@ nobase_dist_pkgdata_DATA += \
 	templates/ko/mail/cmd-conditional.txt \
 	templates/ko/mail/cmd-confirm.txt \
 	templates/ko/mail/cmd-decline.txt \
+	templates/ko/mail/cmd-delete.txt \
 	templates/ko/mail/cmd-draw.txt \
+	templates/ko/mail/cmd-export.txt \
 	templates/ko/mail/cmd-games.txt \
 	templates/ko/mail/cmd-hint.txt \
 	templates/ko/mail/cmd-history.txt \
@@ -157,6 +173,8 @@ nobase_dist_pkgdata_DATA += \
 	templates/ko/mail/conditional-played.txt \
 	templates/ko/mail/digest.txt \
 	templates/ko/mail/draw.txt \
+	templates/ko/mail/export-unavailable.txt \
+	templates/ko/mail/export.txt \
 	templates/ko/mail/game-state.txt \
 	templates/ko/mail/help.txt \
 	templates/ko/mail/hint.txt \
@@ -176,6 +194,7 @@ nobase_dist_pkgdata_DATA += \
 	templates/ko/mail/reply.txt \
 	templates/ko/mail/result.txt \
 	templates/ko/mail/standings.txt \
+	templates/ko/mail/subject-account.txt \
 	templates/ko/mail/subject-bot-move.txt \
 	templates/ko/mail/subject-digest.txt \
 	templates/ko/mail/subject-game.txt \
@@ -202,7 +221,8 @@ nobase_dist_pkgdata_DATA += \
 	templates/ko/show.txt \
 	templates/ko/site/game.html \
 	templates/ko/site/head.html \
-	templates/ko/site/index.html
+	templates/ko/site/index.html \
+	templates/ko/words.txt
 # Each translation keeps the English file's tags (scripts/template-vars).
 dist_check_SCRIPTS += scripts/template-vars
 TESTS += scripts/template-vars

@@ -17,41 +17,6 @@
 
 #define RENDER_CALENDAR "calendar.txt"
 
-/* The value of `key` in the rendered calendar text, into out ("" line
- * ends trimmed); 0, or -1 if no line names it. */
-static int calendar_value(const char *text, const char *key, struct buf *out)
-{
-	size_t klen = strlen(key);
-	const char *line = text;
-
-	while (*line != '\0') {
-		const char *end = strchr(line, '\n'), *p = line, *v, *ve;
-
-		if (end == NULL)
-			end = line + strlen(line);
-		while (p < end && (*p == ' ' || *p == '\t'))
-			p++;
-		if ((size_t)(end - p) > klen && strncmp(p, key, klen) == 0) {
-			v = p + klen;
-			while (v < end && (*v == ' ' || *v == '\t'))
-				v++;
-			if (v < end && *v == '=') {
-				v++;
-				while (v < end && (*v == ' ' || *v == '\t'))
-					v++;
-				ve = end;
-				while (ve > v && (ve[-1] == ' ' || ve[-1] == '\t' ||
-						  ve[-1] == '\r'))
-					ve--;
-				buf_append(out, v, (size_t)(ve - v));
-				return 0;
-			}
-		}
-		line = *end != '\0' ? end + 1 : end;
-	}
-	return -1;
-}
-
 int render_date(struct template_set *set, const struct render_date *d,
 		struct buf *out, const char **error_r)
 {
@@ -72,12 +37,12 @@ int render_date(struct template_set *set, const struct render_date *d,
 		goto out;
 	ctx = template_ctx_new();
 	snprintf(key, sizeof(key), "month_%d", d->month);
-	if (calendar_value(buf_str(&names), key, &v) < 0)
+	if (template_keyed_value(buf_str(&names), key, &v) < 0)
 		goto missing;
 	template_ctx_set(ctx, "month", buf_str(&v));
 	buf_reset(&v);
 	snprintf(key, sizeof(key), "weekday_%d", d->weekday);
-	if (calendar_value(buf_str(&names), key, &v) < 0)
+	if (template_keyed_value(buf_str(&names), key, &v) < 0)
 		goto missing;
 	template_ctx_set(ctx, "weekday", buf_str(&v));
 	template_ctx_set_int(ctx, "day", d->day);
@@ -88,7 +53,7 @@ int render_date(struct template_set *set, const struct render_date *d,
 	if (template_render(set, RENDER_CALENDAR, ctx, &rendered, error_r) < 0)
 		goto out;
 	snprintf(key, sizeof(key), "date");
-	if (calendar_value(buf_str(&rendered), key, out) < 0)
+	if (template_keyed_value(buf_str(&rendered), key, out) < 0)
 		goto missing;
 	ret = 0;
 	goto out;

@@ -154,7 +154,7 @@ static size_t template_search(const struct template_set *set,
 }
 
 /* The parsed file `name` of the set, loading it on first use. */
-static struct template_file *template_load(struct template_set *set,
+struct template_file *template_load(struct template_set *set,
 					   const char *name,
 					   const char **error_r)
 {
@@ -321,6 +321,46 @@ static int template_partial(struct template_set *set, const char *label,
 
 /* Render nodes [from, to).  With out == NULL, only walk every node (and
  * load every partial) to find errors. */
+/* Write value through the tag's filter. */
+static void template_put(struct buf *out, enum template_filter filter,
+			 const char *value)
+{
+	if (filter == TFILTER_HTML) {
+		template_html_escape(out, value);
+	} else if (filter == TFILTER_CAP && value[0] != '\0') {
+		/* A first letter of more than one byte (Ü, Korean) has no
+		 * ASCII upper case: left as it is. */
+		buf_putc(out, (char)toupper((unsigned char)value[0]));
+		buf_puts(out, value + 1);
+	} else {
+		buf_puts(out, value);
+	}
+}
+
+/* {{NAME_word}} where NAME_word is unset but NAME is set: NAME's value
+ * in the set's words.txt (template_words.c), through the tag's filter. */
+static int template_var_word(struct template_set *set,
+			     const struct template_scope *sc,
+			     const struct template_node *nd, struct buf *out,
+			     const char **error_r)
+{
+	const struct template_entry *base;
+	struct buf word = BUF_INIT;
+	size_t blen;
+	int rc;
+
+	if (!template_word_name(nd->text, nd->len, &blen))
+		return 0;
+	base = template_lookup(sc, nd->text, blen);
+	if (base == NULL || base->value == NULL)
+		return 0;
+	rc = template_word(set, base->value, &word, error_r);
+	if (rc == 0)
+		template_put(out, nd->filter, buf_str(&word));
+	buf_free(&word);
+	return rc;
+}
+
 static int template_run(struct template_set *set, const char *label,
 			const struct template_tree *t, size_t from, size_t to,
 			struct template_scope *sc, int depth, struct buf *out,
@@ -341,18 +381,11 @@ static int template_run(struct template_set *set, const char *label,
 			break;
 		case TNODE_VAR:
 			e = template_lookup(sc, nd->text, nd->len);
-			if (out != NULL && e != NULL && e->value != NULL) {
-				if (nd->filter == TFILTER_HTML) {
-					template_html_escape(out, e->value);
-				} else if (nd->filter == TFILTER_CAP &&
-					   e->value[0] != '\0') {
-					buf_putc(out, (char)toupper(
-							 (unsigned char)e->value[0]));
-					buf_puts(out, e->value + 1);
-				} else {
-					buf_puts(out, e->value);
-				}
-			}
+			if (out != NULL && e == NULL &&
+			    template_var_word(set, sc, nd, out, error_r) < 0)
+				return -1;
+			if (out != NULL && e != NULL && e->value != NULL)
+				template_put(out, nd->filter, e->value);
 			i++;
 			break;
 		case TNODE_PARTIAL:
@@ -403,10 +436,10 @@ static int template_run(struct template_set *set, const char *label,
 	return 0;
 }
 
-static int template_render_tree(struct template_set *set, const char *label,
-				const struct template_tree *t,
-				const struct template_ctx *ctx,
-				struct buf *out, const char **error_r)
+int template_render_tree(struct template_set *set, const char *label,
+			 const struct template_tree *t,
+			 const struct template_ctx *ctx, struct buf *out,
+			 const char **error_r)
 {
 	struct template_scope sc;
 

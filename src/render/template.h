@@ -5,6 +5,9 @@
  *   {{name}}              the value of name ("" if unset)
  *   {{name|html}}         the same, HTML-escaped (for the text/html part)
  *   {{name|cap}}          the same, first letter upper case
+ *   {{name_word}}         (name_word unset) name's code word ("white",
+ *                         "double pass") in the set's words.txt, so in
+ *                         the reader's language; the value if no line
  *   {{#name}}..{{/name}}  shown if name is a non-empty string (once) or a
  *                         non-empty list (once per item, with the item's
  *                         keys in scope)
@@ -128,6 +131,11 @@ int template_render_text(struct template_set *set, const char *label,
  * rendering, to refuse a broken folder at start-up.  Same errors. */
 int template_check(struct template_set *set, const char *name,
 		   const char **error_r);
+
+/* The TEXT of the first line "key = TEXT" of text (blanks around "="
+ * and at the end dropped), appended to out; -1 if no line names key.
+ * For the NAME = TEXT files: calendar.txt, words.txt. */
+int template_keyed_value(const char *text, const char *key, struct buf *out);
 
 /* Append s to out with & < > " ' escaped for HTML. */
 void template_html_escape(struct buf *out, const char *s);

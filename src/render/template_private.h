@@ -106,6 +106,29 @@ int template_parse(struct template_set *set, const char *label,
 		   const char *text, struct template_tree *t,
 		   const char **error_r);
 
+/* ---- loading and rendering (template.c), for template_words.c ---- */
+
+/* The parsed file `name` of set, loaded on first use (the caller holds
+ * set->lock); NULL with *error_r if it cannot be found or parsed. */
+struct template_file *template_load(struct template_set *set,
+				    const char *name, const char **error_r);
+/* Render t with ctx (may be NULL) into out (NULL: only check). */
+int template_render_tree(struct template_set *set, const char *label,
+			 const struct template_tree *t,
+			 const struct template_ctx *ctx, struct buf *out,
+			 const char **error_r);
+
+/* ---- code words in the reader's language (template_words.c) ---- */
+
+/* Whether name (len bytes) ends in "_word"; *base_len_r the length
+ * without it. */
+bool template_word_name(const char *name, size_t len, size_t *base_len_r);
+/* The word for the code word `value` in set's words.txt (the value itself
+ * if it has no line), appended to out; -1 with *error_r if words.txt
+ * cannot be loaded or rendered.  The caller holds set->lock. */
+int template_word(struct template_set *set, const char *value,
+		  struct buf *out, const char **error_r);
+
 /* ---- errors (template.c) ---- */
 
 /* Format the error into set (valid until the next call on the set), point

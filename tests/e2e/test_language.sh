@@ -63,6 +63,8 @@ d=$(e2e_digest "$fa")
 t_has "alice's your move: German subject" "^Subject: \\[ashes #$G\\] du bist am Zug \\(Halbzug 2\\) gegen bob" "$d"
 t_has "... German text" "alice, du bist am Zug in Partie $G" "$d"
 t_has "... German legal moves" "Legale Züge \\(" "$d"
+t_has "... the side to move in German words" "Schwarz \\(alice\\) spielt Halbzug 2" "$d"
+t_has "... the last move's side too" "^Halbzug 1: [^ ]* -- Weiß " "$d"
 t_has "... the same English command" "^ *move $G 2 MOVE$" "$d"
 t_has "... UTF-8, quoted-printable" "charset=utf-8" "$(grep -i '^Content-Type: text/plain' "$fa")"
 t_has "... Weiß as UTF-8 bytes in quoted-printable" "Wei=C3=9F" "$(cat "$fa")"

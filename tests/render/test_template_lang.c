@@ -265,6 +265,47 @@ START_TEST(test_dates_in_words)
 }
 END_TEST
 
+/* The shipped calendars (templates/ and its translations): every month
+ * and weekday of every language has its line, and each writes a date in
+ * its own order. */
+START_TEST(test_shipped_calendars)
+{
+	static const struct {
+		const char *lang, *date;
+	} want[] = {
+		{ "en", "Thursday 3 December 2026, 14:05 CET" },
+		{ "de", "Donnerstag, 3. Dezember 2026, 14:05 Uhr CET" },
+		{ "ko", "2026년 12월 3일 (목) 14:05 CET" },
+	};
+	const char *src = getenv("ASHES_SRCDIR");
+	char dir[512];
+	struct template_set *set;
+	struct buf out = BUF_INIT;
+	const char *error = NULL;
+
+	snprintf(dir, sizeof(dir), "%s/templates", src != NULL ? src : ".");
+	set = template_set_new(NULL, dir);
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		struct template_set *ls = strcmp(want[i].lang, "en") == 0 ?
+			set : template_set_language(set, want[i].lang);
+		struct render_date d = { 2026, 12, 3, 4, 14, 5, "CET" };
+
+		ck_assert_msg(ls != NULL, "no language %s", want[i].lang);
+		buf_reset(&out);
+		ck_assert_int_eq(render_date(ls, &d, &out, &error), 0);
+		ck_assert_str_eq(buf_str(&out), want[i].date);
+		for (d.month = 1; d.month <= 12; d.month++)
+			for (d.weekday = 1; d.weekday <= 7; d.weekday++) {
+				buf_reset(&out);
+				if (render_date(ls, &d, &out, &error) < 0)
+					ck_abort_msg("%s: %s", want[i].lang, error);
+			}
+	}
+	template_set_free(&set);
+	buf_free(&out);
+}
+END_TEST
+
 START_TEST(test_display_width)
 {
 	struct buf out = BUF_INIT;
@@ -301,4 +342,5 @@ END_TEST
 
 TEST_MAIN("template_lang", "template_lang", setup, teardown, 0,
 	  test_lookup_order, test_fallback_file_by_file, test_languages_found,
-	  test_content_language, test_dates_in_words, test_display_width)
+	  test_content_language, test_dates_in_words,
+	  test_shipped_calendars, test_display_width)
