@@ -524,10 +524,9 @@ static int event_admin(struct server *server, const char *name, int64_t now,
 	ctx = template_ctx_new();
 	ret = run(&h, t, arg, ctx);
 	if (ret == REFUSED) {
-		/* the operator's words: the refusal's code */
-		snprintf(server->errbuf, sizeof(server->errbuf), "%s",
-			 h.error != NULL ? h.error : "refused");
-		h.error = server->errbuf;
+		/* admin_fail's words are in errbuf already */
+		if (h.error == NULL)
+			h.error = "refused";
 		ret = -1;
 	}
 	if (ret == 0)
