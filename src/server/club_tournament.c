@@ -426,3 +426,49 @@ int club_tournament_tick(struct handle *h, struct event_report *rep)
 		ret = event_tick(h, &h->srv->cfg.tournaments[i], rep);
 	return ret;
 }
+
+/* ---- when the timer must run ---------------------------------------------- */
+
+/* The earliest of *at_r (0: none) and t. */
+static void event_earliest(int64_t *at_r, int64_t t)
+{
+	if (*at_r == 0 || t < *at_r)
+		*at_r = t;
+}
+
+int club_tournament_next(struct handle *h, int64_t *at_r)
+{
+	int ret = 0;
+
+	*at_r = 0;
+	for (size_t i = 0; ret == 0 && i < h->srv->cfg.ntournaments; i++) {
+		const struct server_tournament *t = &h->srv->cfg.tournaments[i];
+		struct event_view v;
+
+		if (event_load(h, t, &v) < 0)
+			return -1;
+		if (v.ended_at != 0) {
+			event_free(&v);
+			continue;
+		}
+		/* the start, once it can begin (two entrants; the listed
+		 * members not registered yet count when they register) */
+		if (v.started_at == 0 && v.state->nplayers >= 2)
+			event_earliest(at_r, t->start > t->signup_until ?
+				       t->start : t->signup_until);
+		for (size_t k = 0; v.started_at != 0 && t->round_deadline > 0 &&
+		     k < v.state->ngames; k++) {
+			const struct tournament_game *eg = &v.state->games[k];
+			const struct store_tournament_game *link =
+				event_link_of(&v, eg->game);
+			int64_t at = event_paired_at(&v, eg->game);
+
+			if (eg->outcome == TOURNAMENT_UNFINISHED &&
+			    !eg->forfeit && link != NULL &&
+			    link->applied_at == 0 && at != 0)
+				event_earliest(at_r, at + t->round_deadline);
+		}
+		event_free(&v);
+	}
+	return ret == 0 && *at_r != 0 ? 1 : ret;
+}
