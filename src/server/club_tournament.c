@@ -153,6 +153,21 @@ static int event_tell_round(struct handle *h, struct event_view *v, int round)
 	return ret;
 }
 
+/* Round `round` as paired: the bye (-1: none), then each game. */
+static int event_pair_round(struct handle *h, struct event_view *v, int round,
+			    const struct tournament_pair *pairs, size_t np,
+			    ptrdiff_t bye)
+{
+	int ret = 0;
+
+	if (bye >= 0)
+		ret = event_bye(h, v, round, (size_t)bye);
+	for (size_t i = 0; ret == 0 && i < np; i++)
+		ret = event_pair_game(h, v, round, pairs[i].white,
+				      pairs[i].black);
+	return ret;
+}
+
 /* Swiss round `round`: 1 paired, 0 if fewer than two players are left
  * (the event is over). */
 static int event_pair_swiss(struct handle *h, struct event_view *v, int round)
@@ -175,11 +190,7 @@ static int event_pair_swiss(struct handle *h, struct event_view *v, int round)
 			 tournament_error_name(fault.error));
 		return server_store_fail(h, h->srv->errbuf);
 	}
-	if (bye >= 0)
-		ret = event_bye(h, v, round, (size_t)bye);
-	for (size_t i = 0; ret == 0 && i < np; i++)
-		ret = event_pair_game(h, v, round, pairs[i].white,
-				      pairs[i].black);
+	ret = event_pair_round(h, v, round, pairs, np, bye);
 	free(pairs);
 	return ret < 0 ? -1 : 1;
 }
@@ -192,16 +203,12 @@ static int event_pair_roundrobin(struct handle *h, struct event_view *v,
 	size_t n = v->state->nplayers, np;
 	struct tournament_pair *pairs = calloc(n / 2 + 1, sizeof(*pairs));
 	ptrdiff_t bye = -1;
-	int ret = 0;
+	int ret;
 
 	if (pairs == NULL)
 		return server_store_fail(h, "out of memory");
 	np = roundrobin_round(n, v->t->rules.twice, round, pairs, &bye);
-	if (bye >= 0)
-		ret = event_bye(h, v, round, (size_t)bye);
-	for (size_t i = 0; ret == 0 && i < np; i++)
-		ret = event_pair_game(h, v, round, pairs[i].white,
-				      pairs[i].black);
+	ret = event_pair_round(h, v, round, pairs, np, bye);
 	free(pairs);
 	return ret < 0 ? -1 : 1;
 }
