@@ -222,7 +222,7 @@ static int event_knockout(struct handle *h, struct event_view *v,
 	size_t size = knockout_size(v->state->nplayers), nm = 0;
 	struct knockout_match *m = calloc(size + 1, sizeof(*m));
 	struct tournament_fault fault;
-	int ret = 0, told = 0;
+	int ret = 0, told = 0, *tell = NULL;
 
 	if (m == NULL)
 		return server_store_fail(h, "out of memory");
@@ -233,15 +233,19 @@ static int event_knockout(struct handle *h, struct event_view *v,
 			 tournament_error_name(fault.error));
 		return server_store_fail(h, h->srv->errbuf);
 	}
+	tell = calloc(v->state->nplayers + 1, sizeof(*tell));
+	if (tell == NULL)
+		ret = server_store_fail(h, "out of memory");
 	/* The byes of round one, once, when the bracket is drawn. */
-	if (v->state->rounds_paired == 0) {
-		for (size_t i = 0; ret == 0 && i < nm; i++) {
-			if (m[i].round != 1 || (m[i].a >= 0 && m[i].b >= 0))
-				continue;
-			if (m[i].a >= 0 || m[i].b >= 0)
-				ret = event_bye(h, v, 1, (size_t)(m[i].a >= 0 ?
-							m[i].a : m[i].b));
-		}
+	for (size_t i = 0; ret == 0 && v->state->rounds_paired == 0 && i < nm;
+	     i++) {
+		size_t p;
+
+		if (m[i].round != 1 || (m[i].a >= 0) == (m[i].b >= 0))
+			continue;
+		p = (size_t)(m[i].a >= 0 ? m[i].a : m[i].b);
+		ret = event_bye(h, v, 1, p);
+		tell[p] = 1;
 	}
 	for (size_t i = 0; ret == 0 && i < nm; i++) {
 		struct tournament_pair pair;
@@ -250,13 +254,19 @@ static int event_knockout(struct handle *h, struct event_view *v,
 			continue;
 		ret = event_pair_game(h, v, m[i].round, pair.white,
 				      pair.black);
+		tell[pair.white] = tell[pair.black] = m[i].round;
 		if (ret == 0 && m[i].round > told) {
 			told = m[i].round;
 			*rounds_r += 1;
 		}
 	}
-	if (ret == 0 && told > 0)
-		ret = event_tell_round(h, v, told);
+	/* Only the players of the new games are told: the others are out,
+	 * or waiting for their next opponent. */
+	for (size_t i = 0; ret == 0 && told > 0 && i < v->state->nplayers; i++)
+		if (tell[i] != 0)
+			ret = event_mail(h, v, i, "mail/tournament-round.txt",
+					 "round_paired", tell[i]);
+	free(tell);
 	if (ret == 0 && nm > 0 && m[nm - 1].winner >= 0)
 		ret = 1;
 	free(m);
