@@ -53,6 +53,9 @@ libashes_server_a_SOURCES += src/server/tournament.h \
 libashes_server_a_SOURCES += src/server/club_result.c \
 	src/server/club_timer.c src/server/club_league.c \
 	src/server/club_league_view.c src/server/admin_club.c
+# The events run: their logs as stored, the timer's rounds, the commands.
+libashes_server_a_SOURCES += src/server/club_tournament_log.c \
+	src/server/club_tournament.c src/server/club_tournament_cmd.c
 # The practice opponent (bot.c, bot_turn.c) thinks with src/ai: its
 # objects go into this library, so that whatever links the service links
 # the search with it (the layers: core <- ai <- server).
@@ -177,6 +180,12 @@ nobase_dist_pkgdata_DATA += templates/mail/cmd-conditional.txt \
 	templates/mail/conditional-lines.txt \
 	templates/mail/conditional-played.txt
 
+# The events (club_tournament*.c).
+nobase_dist_pkgdata_DATA += templates/mail/cmd-tournament.txt \
+	templates/mail/tournament.txt templates/mail/tournament-round.txt \
+	templates/mail/tournament-final.txt \
+	templates/mail/subject-tournament.txt templates/admin-tournament.txt
+
 # The private notes (note.c) and the rematch (rematch.c).
 nobase_dist_pkgdata_DATA += templates/mail/cmd-note.txt \
 	templates/mail/cmd-notes.txt templates/mail/my-notes.txt \
@@ -197,12 +206,17 @@ nobase_dist_pkgdata_DATA += templates/mail/cmd-note.txt \
 #                  joins, challenges, results, walkovers, withdrawals,
 #                  standings, recomputation;
 #   test_bot       the practice opponent in the service (bot.c, bot_turn.c);
+#   test_tournament  the events run by the timer (club_tournament*.c): a
+#                  Swiss of six over three rounds with a withdrawal and a
+#                  deadline decision, the operator's withdraw and
+#                  adjudicate, a reload;
 #   test_cases     the service driven by case files
 #                  (tests/server/cases/*.case): the mails that go in and
 #                  the exact mails queued for each, as curl's tests/data.
 server_tests = tests/server/test_server tests/server/test_settings \
 	tests/server/test_intake tests/server/test_timer \
-	tests/server/test_club tests/server/test_bot tests/server/test_cases
+	tests/server/test_club tests/server/test_bot tests/server/test_cases \
+	tests/server/test_tournament
 check_PROGRAMS += $(server_tests)
 TESTS += $(server_tests)
 EXTRA_DIST += tests/server/cases
@@ -228,6 +242,7 @@ tests_server_test_retention_LDADD = libashes_server.a libashes_mail.a \
 	$(GPGME_LIBS) $(GNUTLS_LIBS) $(SQLITE_LIBS) $(CHECK_LIBS)
 tests_server_test_timer_LDADD = $(server_test_ldadd)
 tests_server_test_club_LDADD = $(server_test_ldadd)
+tests_server_test_tournament_LDADD = $(server_test_ldadd)
 tests_server_test_bot_LDADD = $(server_test_ldadd)
 tests_server_test_cases_LDADD = $(server_test_ldadd)
 #   test_analysis  the analysis of a finished game (src/ai/analysis.c,

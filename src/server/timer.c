@@ -307,6 +307,24 @@ static int timer_reminders(struct handle *h, int64_t now,
 	return ret;
 }
 
+/* When the events need the timer (club_tournament_next), outside a
+ * transaction: they only read. */
+static int timer_events_next(struct server *server, int64_t *at_r,
+			     const char **error_r)
+{
+	struct handle h;
+	int r;
+
+	if (server->cfg.ntournaments == 0)
+		return 0;
+	server_handle_at(server, &h, 0);
+	r = club_tournament_next(&h, at_r);
+	template_ctx_free(&h.refusal);
+	if (r < 0)
+		*error_r = h.error != NULL ? h.error : "events: failure";
+	return r;
+}
+
 /* Is there anything to do?  Looked at before the write lock is taken:
  * the daemon asks every round. */
 static int timer_due(struct server *server, int64_t now, int64_t *last_r,
@@ -340,12 +358,24 @@ static int timer_due(struct server *server, int64_t now, int64_t *last_r,
 		return -1;
 	if (r == 1 && at <= now)
 		return 1;
+	/* An event's start or a round's deadline. */
+	r = timer_events_next(server, &at, error_r);
+	if (r < 0)
+		return -1;
+	if (r == 1 && at <= now)
+		return 1;
 	/* A competition's game ended: its ladder and ratings move now,
 	 * not at the next minute. */
 	{
 		int64_t *ids = NULL;
 		if (store_game_club_pending(server->store, 1, &ids, &n,
 					    error_r) < 0)
+			return -1;
+		free(ids);
+		ids = NULL;
+		/* An event's game ended: its next round may be due. */
+		if (n == 0 && store_tournament_pending(server->store, 1, &ids,
+						       &n, error_r) < 0)
 			return -1;
 		free(ids);
 	}
@@ -406,6 +436,11 @@ int server_clock_tick(struct server *server, int64_t now,
 		rep.club_walkovers = club.walkovers;
 		rep.club_seasons = club.seasons;
 		rep.club_standings = club.standings;
+		rep.event_results = club.events.results;
+		rep.event_rated = club.events.rated;
+		rep.event_rounds = club.events.rounds;
+		rep.event_decided = club.events.decided;
+		rep.event_ended = club.events.ended;
 		if (report != NULL)
 			*report = rep;
 		return 0;
@@ -444,6 +479,18 @@ int server_clock_next(struct server *server, int64_t *at_r,
 		r = 1;
 	}
 	store_rows_free(&rows, n, sizeof(*rows), store_game_clear);
+	/* And an event's start or round deadline. */
+	{
+		int64_t at;
+		int s = timer_events_next(server, &at, error_r);
+
+		if (s < 0)
+			return -1;
+		if (s == 1 && (r == 0 || at < *at_r)) {
+			*at_r = at;
+			r = 1;
+		}
+	}
 	/* And a daily summary at its time. */
 	{
 		int64_t at;
