@@ -56,6 +56,9 @@ EXTRA_DIST += tests/e2e/test_backup.sh
 # every mail in its reader's language: a German and an English player
 TESTS += tests/e2e/test_language.sh
 EXTRA_DIST += tests/e2e/test_language.sh
+# a whole game between a Korean and a German player, each reading their own
+TESTS += tests/e2e/test_language_game.sh
+EXTRA_DIST += tests/e2e/test_language_game.sh
 # a club ladder on real servers: challenge, result, standings mail
 TESTS += tests/e2e/test_ladder.sh
 EXTRA_DIST += tests/e2e/test_ladder.sh

@@ -289,17 +289,8 @@ static void player_settings_print(struct store *st, int64_t id)
 static bool player_language_missing(const char *lang)
 {
 	struct template_set *ts = cli_templates();
-	const char *langs[TEMPLATE_LANGUAGES_MAX];
-	size_t n = template_set_languages(ts, langs, TEMPLATE_LANGUAGES_MAX);
-	bool missing = template_set_language(ts, lang) == NULL;
+	bool missing = admin_language(ts, lang, "player set") == NULL;
 
-	if (missing) {
-		fprintf(stderr, "ashes player set: no templates in language "
-			"%s (there are:", lang);
-		for (size_t i = 0; i < n; i++)
-			fprintf(stderr, " %s", langs[i]);
-		fputs(")\n", stderr);
-	}
 	template_set_free(&ts);
 	return missing;
 }

@@ -28,10 +28,16 @@ struct admin_opts {
 	const char *note;     /* --note TEXT (game adjust) */
 	bool retention;       /* --retention (db prune) */
 	bool vacuum;          /* --vacuum (db prune) */
+	const char *language; /* --language L (site) */
 	/* The configuration file, once read (admin_config()). */
 	struct config cfg;
 	bool cfg_tried, cfg_loaded;
 };
+
+/* The set of ts's language lang (template_set_language()); NULL after
+ * saying on stderr, as "ashes WHAT: ...", which languages ts has. */
+struct template_set *admin_language(struct template_set *ts,
+				    const char *lang, const char *what);
 
 /* Print "usage: ashes TEXT" on stderr; CLI_EXIT_FAILURE. */
 int admin_usage(const char *text);

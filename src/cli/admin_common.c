@@ -72,6 +72,11 @@ int admin_parse(int argc, char **argv, struct admin_opts *o)
 			i++;
 		} else if (strncmp(a, "--note=", 7) == 0) {
 			o->note = a + 7;
+		} else if (strcmp(a, "--language") == 0 && val != NULL) {
+			o->language = val;
+			i++;
+		} else if (strncmp(a, "--language=", 11) == 0) {
+			o->language = a + 11;
 		} else if (a[0] == '-' && a[1] == '-') {
 			fprintf(stderr, "ashes %s: unknown option %s\n", argv[0],
 				a);
@@ -84,6 +89,24 @@ int admin_parse(int argc, char **argv, struct admin_opts *o)
 	o->argc = n;
 	o->argv = words;
 	return 0;
+}
+
+struct template_set *admin_language(struct template_set *ts,
+				    const char *lang, const char *what)
+{
+	const char *langs[TEMPLATE_LANGUAGES_MAX];
+	struct template_set *set = template_set_language(ts, lang);
+	size_t n;
+
+	if (set != NULL)
+		return set;
+	n = template_set_languages(ts, langs, TEMPLATE_LANGUAGES_MAX);
+	fprintf(stderr, "ashes %s: no templates in language %s (there are:",
+		what, lang);
+	for (size_t i = 0; i < n; i++)
+		fprintf(stderr, " %s", langs[i]);
+	fputs(")\n", stderr);
+	return NULL;
 }
 
 bool admin_config(struct admin_opts *o, const char *hint)

@@ -1,6 +1,8 @@
-/* site.c -- `ashes site DIR [--db PATH] [--config FILE]`: a club's game
- * pages, a static HTML site written into DIR: the index, a page per game
- * and the board after every ply (render/site.h says what each holds).
+/* site.c -- `ashes site DIR [--language L] [--db PATH] [--config FILE]`:
+ * a club's game pages, a static HTML site written into DIR: the index, a
+ * page per game and the board after every ply (render/site.h says what
+ * each holds), in the templates' language L (English by default; a file
+ * L lacks falls back to English, as in every mail).
  * This file gathers the facts -- the store's games, moves, notes, clocks
  * and competitions, the service's standings and ratings as the
  * operator's commands show them -- and writes the files; render/site.c
@@ -31,7 +33,7 @@
 #include "util/buf.h"
 #include "util/xalloc.h"
 
-#define SITE_USAGE "site DIR [--config FILE] [--db PATH]"
+#define SITE_USAGE "site DIR [--language L] [--config FILE] [--db PATH]"
 
 /* A league's season, to name the league of a game of it. */
 struct site_season {
@@ -47,6 +49,7 @@ struct site_run {
 	int64_t now;
 	struct store *st;
 	struct template_set *ts;
+	struct template_set *pages; /* ts's set of --language (owned by ts) */
 	struct server *srv;
 	struct store_player *players; /* by id */
 	size_t nplayers;
@@ -387,13 +390,13 @@ static int site_game_write(struct site_run *r, struct site_entry *e)
 
 	if (site_board_dir(r, g.id, nmoves) < 0)
 		goto out;
-	if (site_game_boards(r->ts, &g, site_board_write, &boards,
+	if (site_game_boards(r->pages, &g, site_board_write, &boards,
 			     &error) < 0) {
 		if (error != NULL)
 			fprintf(stderr, "ashes site: %s\n", error);
 		goto out;
 	}
-	if (site_game_html(r->ts, &g, r->now, &page, &error) < 0) {
+	if (site_game_html(r->pages, &g, r->now, &page, &error) < 0) {
 		fprintf(stderr, "ashes site: %s\n", error);
 		goto out;
 	}
@@ -476,7 +479,7 @@ static int site_index_write(struct site_run *r, struct site_entry *entries,
 	}
 	idx = (struct site_index){ games, n, standings, nstandings,
 				   buf_str(&ratings) };
-	if (site_index_html(r->ts, &idx, r->now, &page, &error) < 0) {
+	if (site_index_html(r->pages, &idx, r->now, &page, &error) < 0) {
 		fprintf(stderr, "ashes site: %s\n", error);
 		goto out;
 	}
@@ -517,7 +520,9 @@ int cli_site(int argc, char **argv)
 		fprintf(stderr, "ashes site: %s\n", error);
 		goto out;
 	}
-	if (site_seasons_load(&r) < 0 || site_dir_ready(&r) < 0)
+	r.pages = admin_language(r.ts, r.o.language, "site");
+	if (r.pages == NULL || site_seasons_load(&r) < 0 ||
+	    site_dir_ready(&r) < 0)
 		goto out;
 	site_club_key(&r);
 	entries = xzalloc((nrows + 1) * sizeof(*entries));

@@ -47,5 +47,6 @@ tests_render_test_render_LDADD = $(render_test_ldadd)
 tests_render_test_board_LDADD = $(render_test_ldadd)
 tests_render_test_explain_LDADD = $(render_test_ldadd)
 tests_render_test_svg_LDADD = $(render_test_ldadd)
-tests_render_test_png_CPPFLAGS = $(AM_CPPFLAGS) $(RSVG_CFLAGS)
-tests_render_test_png_LDADD = $(render_test_ldadd)
+tests_render_test_png_CPPFLAGS = $(AM_CPPFLAGS) $(RSVG_CFLAGS) \
+	$(FONTCONFIG_CFLAGS)
+tests_render_test_png_LDADD = $(render_test_ldadd) $(FONTCONFIG_LIBS)

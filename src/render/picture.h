@@ -9,6 +9,13 @@
 
 #include <stdint.h>
 
+/* The fonts the picture's text asks for, in order (the SVG's
+ * font-family): DejaVu for Latin letters and digits, NanumGothic
+ * (fonts-nanum) for the Korean labels of templates/ko/picture.txt, which
+ * DejaVu lacks (without it Pango draws a box for each Hangul
+ * syllable). */
+#define PICTURE_FONTS "DejaVu Sans, NanumGothic, sans-serif"
+
 enum picture_colour {
 	PIC_BG,        /* the picture's own background, dark */
 	PIC_PANEL,     /* a player's panel */

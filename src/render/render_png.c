@@ -5,8 +5,8 @@
  *
  * Why a PNG at all: Gmail, Outlook and Yahoo show no SVG, inline or
  * attached.  Why librsvg: it is the SVG renderer of the GNOME stack, its
- * text through Pango and fontconfig (so the DejaVu fonts the SVG names
- * are used).  Why a palette: the picture is a dozen flat colours and the
+ * text through Pango and fontconfig (so the fonts the SVG names,
+ * PICTURE_FONTS, are used: DejaVu, and NanumGothic for Hangul).  Why a palette: the picture is a dozen flat colours and the
  * blends of their smoothed edges, and cairo writes 24-bit colour; the
  * indexed PNG of the same pixels is a sixth of the size (about 18 KB at
  * size 7 instead of 115 KB), which is what keeps a "your move" mail

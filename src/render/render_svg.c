@@ -288,7 +288,7 @@ int render_picture_svg(const struct core_position *pos,
 	buf_printf(out,
 		   "<svg xmlns=\"http://www.w3.org/2000/svg\" "
 		   "width=\"%.0f\" height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" "
-		   "font-family=\"DejaVu Sans, Verdana, sans-serif\">\n"
+		   "font-family=\"" PICTURE_FONTS "\">\n"
 		   "<rect width=\"100%%\" height=\"100%%\" fill=\"%s\"/>\n",
 		   f.w, f.h, f.w, f.h, col(PIC_BG).s);
 	if (svg_panel(out, &f, pos, CORE_WHITE, set, error_r) < 0 ||

@@ -1,8 +1,10 @@
 /* site.c -- a club's game pages (site.h): the index and a page per game
  * from templates/site/ (*.html), and the board after every ply as SVG.
  * Here are only the facts as template variables (names, numbers, times
- * as "2024-05-01 12:00 UTC", durations as "2d 3h 5m") and the replay of
- * a game's plies; every word and every tag is the templates'. */
+ * as "2024-05-01 12:00 UTC" and the page's own times also in words, from
+ * the set's calendar.txt, durations as "2d 3h 5m") and the replay of a
+ * game's plies; every word and every tag is the templates', in the set's
+ * language. */
 #include "render/site.h"
 
 #include <inttypes.h>
@@ -50,6 +52,32 @@ static void site_set_utc(struct template_ctx *ctx, const char *key, int64_t t)
 		return;
 	strftime(buf, sizeof(buf), "%Y-%m-%d %H:%M UTC", &tm);
 	template_ctx_set(ctx, key, buf);
+}
+
+/* key_long = t in words from set's calendar.txt ("Thursday 3 December
+ * 2026, 14:00 UTC"); unset for 0.  -1 with *error_r (render_date()'s). */
+static int site_set_long(struct template_set *set, struct template_ctx *ctx,
+			 const char *key, int64_t t, const char **error_r)
+{
+	time_t tt = (time_t)t;
+	struct tm tm;
+	struct render_date d;
+	struct buf words = BUF_INIT;
+	char long_key[64];
+	int ret;
+
+	if (t == 0 || gmtime_r(&tt, &tm) == NULL)
+		return 0;
+	d = (struct render_date){ tm.tm_year + 1900, tm.tm_mon + 1,
+		tm.tm_mday, tm.tm_wday == 0 ? 7 : tm.tm_wday, tm.tm_hour,
+		tm.tm_min, "UTC" };
+	ret = render_date(set, &d, &words, error_r);
+	if (ret == 0) {
+		snprintf(long_key, sizeof(long_key), "%s_long", key);
+		template_ctx_set(ctx, long_key, buf_str(&words));
+	}
+	buf_free(&words);
+	return ret;
 }
 
 /* key = seconds as "2d 3h 5m" (the units that are not 0; under a
@@ -124,20 +152,25 @@ static void site_game_ctx(const struct site_game *g, struct template_ctx *ctx)
 	}
 }
 
-/* Variables every page has. */
-static void site_page_ctx(struct template_ctx *ctx, int64_t made)
+/* Variables every page has: index, made (and made_long), lang (the
+ * set's language, for <html lang>).  -1 with *error_r. */
+static int site_page_ctx(struct template_set *set, struct template_ctx *ctx,
+			 int64_t made, const char **error_r)
 {
 	template_ctx_set(ctx, "index", SITE_INDEX);
+	template_ctx_set(ctx, "lang", template_set_lang(set));
 	site_set_utc(ctx, "made", made);
+	return site_set_long(set, ctx, "made", made, error_r);
 }
 
 int site_index_html(struct template_set *set, const struct site_index *idx,
 		    int64_t made, struct buf *out, const char **error_r)
 {
 	struct template_ctx *ctx = template_ctx_new();
-	int ret;
+	int ret = -1;
 
-	site_page_ctx(ctx, made);
+	if (site_page_ctx(set, ctx, made, error_r) < 0)
+		goto out;
 	template_ctx_list(ctx, "games");
 	template_ctx_set_bool(ctx, "any_games", idx->ngames > 0);
 	for (size_t i = 0; i < idx->ngames; i++)
@@ -155,6 +188,7 @@ int site_index_html(struct template_set *set, const struct site_index *idx,
 	}
 	template_ctx_set(ctx, "ratings", idx->ratings);
 	ret = template_render(set, "site/index.html", ctx, out, error_r);
+out:
 	template_ctx_free(&ctx);
 	return ret;
 }
@@ -212,11 +246,19 @@ int site_game_html(struct template_set *set, const struct site_game *g,
 {
 	struct template_ctx *ctx = template_ctx_new();
 	char name[64];
-	int ret;
+	int ret = -1;
 
-	site_page_ctx(ctx, made);
 	site_game_ctx(g, ctx);
 	site_clock_ctx(g, ctx);
+	/* The page's own times in words too; the lists' stay short. */
+	if (site_page_ctx(set, ctx, made, error_r) < 0 ||
+	    site_set_long(set, ctx, "created", g->created, error_r) < 0 ||
+	    site_set_long(set, ctx, "updated", g->updated, error_r) < 0 ||
+	    (g->ended &&
+	     site_set_long(set, ctx, "ended", g->updated, error_r) < 0) ||
+	    (!g->ended && g->clock != NULL && site_set_long(set, ctx,
+		"turn_started", g->clock_turn_started, error_r) < 0))
+		goto out;
 	template_ctx_list(ctx, "moves");
 	template_ctx_set_bool(ctx, "any_moves", g->nplies > 0);
 	for (size_t i = 0; i < g->nplies; i++) {
@@ -259,6 +301,7 @@ int site_game_html(struct template_set *set, const struct site_game *g,
 	template_ctx_set_bool(ctx, "archived", g->archived);
 	template_ctx_set(ctx, "club_key", g->club_key);
 	ret = template_render(set, "site/game.html", ctx, out, error_r);
+out:
 	template_ctx_free(&ctx);
 	return ret;
 }

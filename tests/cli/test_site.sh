@@ -332,7 +332,7 @@ t_is "no file left half-written" 0 "$(find "$site" -name '*.tmp' | wc -l)"
 
 # ASHES_NOW: the time the pages were made.
 ASHES_NOW=86400 run site "$site" --config "$conf"
-t_is "made at ASHES_NOW" 1 "$(grep -c 'Made 1970-01-02 00:00 UTC by' "$site/index.html")"
+t_is "made at ASHES_NOW" 1 "$(grep -c 'Made Friday 2 January 1970, 00:00 UTC by' "$site/index.html")"
 
 # Refused, leaving things as they were.
 mkdir "$tmp/mine"
@@ -347,7 +347,7 @@ t_is "a file is refused" "1:ashes site: $tmp/mine/notes.txt is not a folder" "$r
 run site "$tmp/no/such" --config "$conf"
 t_is "a folder in a missing one" "1:ashes site: $tmp/no/such: No such file or directory" "$rc:$err"
 run site --config "$conf"
-t_is "site without DIR" "1:usage: ashes site DIR [--config FILE] [--db PATH]" "$rc:$err"
+t_is "site without DIR" "1:usage: ashes site DIR [--language L] [--config FILE] [--db PATH]" "$rc:$err"
 run site a b --config "$conf"
 t_is "site with two folders" 1 "$rc"
 run site "$tmp/x" --all --config "$conf"
@@ -358,6 +358,56 @@ if [ "$(id -u)" != 0 ]; then
 	run site "$tmp/ro" --config "$conf"
 	t_is "a folder that cannot be written" 1 "$rc"
 fi
+
+# ---- --language: the pages in the templates' language ------------------
+# label LANG: the <dt> before the game page's created_long in LANG's
+# game.html ("en": the English one), read from the template.
+label() {
+	local f=$ASHES_SRCDIR/templates/site/game.html
+	[ "$1" = en ] || f=$ASHES_SRCDIR/templates/$1/site/game.html
+	sed -n 's#^<dt>\(.*\)</dt><dd>{{created_long}}</dd>$#\1#p' "$f"
+}
+# cal LANG KEY: a name of LANG's calendar.txt.
+cal() { sed -n "s/^$2 = //p" "$ASHES_SRCDIR/templates/$1/calendar.txt"; }
+created=$(sqlite3 "$db" "SELECT created FROM games WHERE id = $g1")
+month=$(date -u -d "@$created" +%-m)
+weekday=$(date -u -d "@$created" +%u)
+en_link=$(sed -n 's#.*<a href="{{page|html}}">\([^{]*\){{game}}</a>.*#\1#p' "$ASHES_SRCDIR/templates/site/index.html")
+for l in de ko; do
+	run site "$tmp/site-$l" --language "$l" --config "$conf"
+	t_is "site --language $l" "0:$tmp/site-$l: $(ls "$site"/game-*.html | wc -l) game page(s) and the index" "$rc:$out"
+	t_is "... <html lang=\"$l\"> on the index and a game page" 2 \
+		"$(cat "$tmp/site-$l/index.html" "$tmp/site-$l/game-$g1.html" | grep -c "^<html lang=\"$l\">$")"
+	lab=$(label "$l")
+	t_ok_if "... $l's label read from its template ($lab)" test -n "$lab" -a "$lab" != "$(label en)"
+	dd=$(sed -n "s#.*<dt>$lab</dt><dd>\([^<]*\)</dd>.*#\1#p" "$tmp/site-$l/game-$g1.html")
+	t_ok_if "... the game page says when it began in $l: $dd" test -n "$dd"
+	t_has "... the month in $l's calendar" "$(cal "$l" "month_$month")" "$dd"
+	t_has "... the weekday in $l's calendar" "$(cal "$l" "weekday_$weekday")" "$dd"
+	t_is "... no English label" 0 "$(grep -c "<dt>$(label en)</dt>" "$tmp/site-$l/game-$g1.html")"
+	link=$(sed -n 's#.*<a href="{{page|html}}">\([^{]*\){{game}}</a>.*#\1#p' "$ASHES_SRCDIR/templates/$l/site/index.html")
+	t_is "... the index links the game in $l ($link$g1)" 1 \
+		"$(grep -c -F ">$link$g1</a>" "$tmp/site-$l/index.html")"
+	t_is "... not in English ($en_link$g1)" 0 \
+		"$(grep -c -F ">$en_link$g1</a>" "$tmp/site-$l/index.html")"
+	t_is "... the game's status in $l's words" 1 \
+		"$(grep -c -F "<dd>$(sed -n 's/^finished = //p' "$ASHES_SRCDIR/templates/$l/words.txt")</dd>" "$tmp/site-$l/game-$g1.html")"
+done
+t_is "the English site's pages: <html lang=\"en\">" 1 "$(grep -c '^<html lang="en">$' "$site/index.html")"
+# A language the templates lack: refused, its folder not made.
+run site "$tmp/site-xx" --language xx --config "$conf"
+t_is "site --language xx: refused, naming the languages there are" \
+	"1:ashes site: no templates in language xx (there are: en de ko)" "$rc:$err"
+t_is "... nothing made" no "$([ -e "$tmp/site-xx" ] && echo yes || echo no)"
+# File by file: an operator's language of one page; the others English.
+mkdir -p "$tmp/tpl/fr/site"
+sed 's#<h1>#<h1 class="fr">#' "$ASHES_SRCDIR/templates/site/index.html" >"$tmp/tpl/fr/site/index.html"
+{ cat "$conf"; printf '[templates]\ndir = %s\n' "$tmp/tpl"; } >"$tmp/fr.conf"
+run site "$tmp/site-fr" --language fr --config "$tmp/fr.conf"
+t_is "site --language fr, only index.html translated" 0 "$rc"
+t_is "... its index from fr/site/index.html" 1 "$(grep -c '<h1 class="fr">' "$tmp/site-fr/index.html")"
+t_is "... the game page the English one, <html lang=\"fr\">" "1 $(label en)" \
+	"$(grep -c '^<html lang="fr">$' "$tmp/site-fr/game-$g1.html") $(sed -n 's#.*<dt>\([^<]*\)</dt><dd>[^<]*</dd>.*#\1#p' "$tmp/site-fr/game-$g1.html" | grep -x -F "$(label en)")"
 
 # ---- headless Chromium ---------------------------------------------------
 chromium=$(command -v chromium || command -v chromium-browser || true)

@@ -2,11 +2,15 @@
  * with cairo and looked at pixel by pixel: the picture's own dark
  * background and no transparency, a White and a Black stack in their
  * colours, the last move's arrow on its path and its two cells lit, the
- * panel of the side to move outlined, the width asked for; and its size
- * (bench/bench_picture prints the figures, with the whole mail). */
+ * panel of the side to move outlined, the width asked for; its size
+ * (bench/bench_picture prints the figures, with the whole mail); and
+ * that the fonts it names cover the Korean labels. */
 #include <cairo.h>
+#include <fontconfig/fontconfig.h>
+#include <strings.h>
 
 #include "picture_test.h"
+#include "render/picture.h"
 #include "../check_run.h"
 
 struct png_reader {
@@ -220,5 +224,86 @@ START_TEST(test_png_from_svg)
 }
 END_TEST
 
+/* Whether font covers every character of cs. */
+static bool font_covers(FcPattern *font, FcCharSet *cs)
+{
+	FcCharSet *has = NULL;
+
+	return FcPatternGetCharSet(font, FC_CHARSET, 0, &has) ==
+		FcResultMatch && FcCharSetIsSubset(cs, has);
+}
+
+/* Whether family is one PICTURE_FONTS names (ASCII case aside). */
+static bool picture_family(const char *family)
+{
+	char list[] = PICTURE_FONTS, *save = NULL;
+
+	for (char *f = strtok_r(list, ",", &save); f != NULL;
+	     f = strtok_r(NULL, ",", &save)) {
+		while (*f == ' ')
+			f++;
+		if (strcasecmp(f, family) == 0)
+			return true;
+	}
+	return false;
+}
+
+/* The Korean labels (templates/ko/picture.txt) in the picture's fonts,
+ * as librsvg draws them: Pango takes, for each character, the first font
+ * of fontconfig's sort for the SVG's font-family that has it.  That font
+ * must be one the picture names (NanumGothic), not whatever else is
+ * installed; and without any Hangul font (fonts-nanum) the boxes Pango
+ * draws instead are all there is: said, and not checked. */
+START_TEST(test_png_hangul_font)
+{
+	static const FcChar32 hangul[] = { 0xAC00, 0xD55C, 0xD654, 0xD2B8 };
+	FcCharSet *cs = FcCharSetCreate();
+	FcPattern *any = FcPatternCreate(), *want;
+	FcObjectSet *os = FcObjectSetBuild(FC_FAMILY, FC_CHARSET, NULL);
+	FcFontSet *covering, *sorted;
+	FcResult res;
+	FcChar8 *family = NULL;
+	bool found = false;
+
+	ck_assert(FcInit());
+	for (size_t i = 0; i < sizeof(hangul) / sizeof(hangul[0]); i++)
+		ck_assert(FcCharSetAddChar(cs, hangul[i]));
+	FcPatternAddCharSet(any, FC_CHARSET, cs);
+	covering = FcFontList(NULL, any, os);
+	ck_assert_ptr_nonnull(covering);
+	if (covering->nfont == 0) {
+		fprintf(stderr, "test_png_hangul_font: no font covers Hangul "
+			"(install fonts-nanum): not checked\n");
+		goto out;
+	}
+	want = FcNameParse((const FcChar8 *)PICTURE_FONTS);
+	ck_assert_ptr_nonnull(want);
+	FcConfigSubstitute(NULL, want, FcMatchPattern);
+	FcDefaultSubstitute(want);
+	sorted = FcFontSort(NULL, want, FcTrue, NULL, &res);
+	ck_assert_ptr_nonnull(sorted);
+	for (int i = 0; i < sorted->nfont && !found; i++) {
+		if (!font_covers(sorted->fonts[i], cs))
+			continue;
+		found = true;
+		ck_assert(FcPatternGetString(sorted->fonts[i], FC_FAMILY, 0,
+					     &family) == FcResultMatch);
+		ck_assert_msg(picture_family((const char *)family),
+			      "Hangul is drawn in %s, which \"%s\" does not "
+			      "name", family, PICTURE_FONTS);
+	}
+	ck_assert_msg(found, "no font of the sort for \"%s\" covers Hangul",
+		      PICTURE_FONTS);
+	FcFontSetDestroy(sorted);
+	FcPatternDestroy(want);
+out:
+	FcFontSetDestroy(covering);
+	FcObjectSetDestroy(os);
+	FcPatternDestroy(any);
+	FcCharSetDestroy(cs);
+}
+END_TEST
+
 TEST_MAIN("png", "png", pt_setup, pt_teardown, 60, test_png_pixels,
-	  test_png_width, test_png_size, test_png_from_svg)
+	  test_png_width, test_png_size, test_png_from_svg,
+	  test_png_hangul_font)
