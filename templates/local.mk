@@ -172,6 +172,7 @@ nobase_dist_pkgdata_DATA += \
 	templates/ko/mail/cmd-resign.txt \
 	templates/ko/mail/cmd-set.txt \
 	templates/ko/mail/cmd-settings.txt \
+	templates/ko/mail/cmd-tournament.txt \
 	templates/ko/mail/cmd-undo.txt \
 	templates/ko/mail/cmd-vacation.txt \
 	templates/ko/mail/conditional-lines.txt \
@@ -208,9 +209,13 @@ nobase_dist_pkgdata_DATA += \
 	templates/ko/mail/subject-reply.txt \
 	templates/ko/mail/subject-standings.txt \
 	templates/ko/mail/subject-summary.txt \
+	templates/ko/mail/subject-tournament.txt \
 	templates/ko/mail/summary-observed.txt \
 	templates/ko/mail/summary-result.txt \
 	templates/ko/mail/summary.txt \
+	templates/ko/mail/tournament-final.txt \
+	templates/ko/mail/tournament-round.txt \
+	templates/ko/mail/tournament.txt \
 	templates/ko/mail/undo.txt \
 	templates/ko/mail/your-move.txt \
 	templates/ko/move-words.txt \
