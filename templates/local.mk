@@ -57,6 +57,7 @@ nobase_dist_pkgdata_DATA += \
 	templates/de/mail/cmd-resign.txt \
 	templates/de/mail/cmd-set.txt \
 	templates/de/mail/cmd-settings.txt \
+	templates/de/mail/cmd-tournament.txt \
 	templates/de/mail/cmd-undo.txt \
 	templates/de/mail/cmd-vacation.txt \
 	templates/de/mail/conditional-lines.txt \
@@ -93,9 +94,13 @@ nobase_dist_pkgdata_DATA += \
 	templates/de/mail/subject-reply.txt \
 	templates/de/mail/subject-standings.txt \
 	templates/de/mail/subject-summary.txt \
+	templates/de/mail/subject-tournament.txt \
 	templates/de/mail/summary-observed.txt \
 	templates/de/mail/summary-result.txt \
 	templates/de/mail/summary.txt \
+	templates/de/mail/tournament-final.txt \
+	templates/de/mail/tournament-round.txt \
+	templates/de/mail/tournament.txt \
 	templates/de/mail/undo.txt \
 	templates/de/mail/your-move.txt \
 	templates/de/move-words.txt \
@@ -167,6 +172,7 @@ nobase_dist_pkgdata_DATA += \
 	templates/ko/mail/cmd-resign.txt \
 	templates/ko/mail/cmd-set.txt \
 	templates/ko/mail/cmd-settings.txt \
+	templates/ko/mail/cmd-tournament.txt \
 	templates/ko/mail/cmd-undo.txt \
 	templates/ko/mail/cmd-vacation.txt \
 	templates/ko/mail/conditional-lines.txt \
@@ -203,9 +209,13 @@ nobase_dist_pkgdata_DATA += \
 	templates/ko/mail/subject-reply.txt \
 	templates/ko/mail/subject-standings.txt \
 	templates/ko/mail/subject-summary.txt \
+	templates/ko/mail/subject-tournament.txt \
 	templates/ko/mail/summary-observed.txt \
 	templates/ko/mail/summary-result.txt \
 	templates/ko/mail/summary.txt \
+	templates/ko/mail/tournament-final.txt \
+	templates/ko/mail/tournament-round.txt \
+	templates/ko/mail/tournament.txt \
 	templates/ko/mail/undo.txt \
 	templates/ko/mail/your-move.txt \
 	templates/ko/move-words.txt \

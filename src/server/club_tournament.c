@@ -111,11 +111,18 @@ static int event_mail(struct handle *h, struct event_view *v, size_t i,
 	struct store_player *p = NULL;
 	struct template_ctx *ctx;
 	struct buf body = BUF_INIT, subject = BUF_INIT;
+	struct template_set *was = h->ts;
 	const char *error;
 	int ret = store_player_load(h->srv->store, tp->player, &p, &error);
 
 	if (ret <= 0)
 		return ret < 0 ? server_store_fail(h, error) : 0;
+	/* Written in the entrant's language (the timer's set is the
+	 * club's); the set of the mail in hand again after. */
+	if (server_write_to(h, tp->player) < 0) {
+		store_player_free(&p);
+		return -1;
+	}
 	ctx = template_ctx_new();
 	template_ctx_set(ctx, "recipient", p->name);
 	template_ctx_set_bool(ctx, what, true);
@@ -132,6 +139,7 @@ static int event_mail(struct handle *h, struct event_view *v, size_t i,
 		ret = server_queue_notice(h, p, NULL, false,
 					  STORE_OUTBOX_KIND_TOURNAMENT, &subject,
 					  &body);
+	h->ts = was;
 	template_ctx_free(&ctx);
 	buf_free(&body);
 	buf_free(&subject);
