@@ -154,8 +154,8 @@ static int timer_remind_game(struct handle *h, int64_t id, int64_t now,
 	      g.row->black_id : g.row->white_id;
 	template_ctx_set(item, "opponent_name",
 			 opp == g.row->white_id ? g.white : g.black);
-	game_clock_span(clock_remaining(&g.clock, g.clock.to_move, now), span,
-			sizeof(span));
+	game_clock_span_words(h, clock_remaining(&g.clock, g.clock.to_move,
+						 now), span, sizeof(span));
 	template_ctx_set(item, "left", span);
 	template_ctx_setf(item, "next_ply", "%d", g.row->ply + 1);
 	if (g.row->deadline_at != 0 &&
