@@ -351,17 +351,30 @@ void game_clock_span_words(const struct handle *h, int64_t seconds,
 }
 
 void game_clock_left_ctx(const struct handle *h, const struct game *g,
-				struct template_ctx *ctx)
+			 struct template_ctx *ctx)
 {
 	int64_t now = game_clock_now(h, g);
+	const char *given = template_ctx_get(ctx, "given_seconds");
 	char span[64];
 
+	if (given != NULL)
+		game_clock_given_ctx(h, strtoll(given, NULL, 10), ctx);
 	game_clock_span_words(h, clock_remaining(&g->clock, CORE_WHITE, now),
 			      span, sizeof(span));
 	template_ctx_set(ctx, "clock_white", span);
 	game_clock_span_words(h, clock_remaining(&g->clock, CORE_BLACK, now),
 			      span, sizeof(span));
 	template_ctx_set(ctx, "clock_black", span);
+}
+
+void game_clock_given_ctx(const struct handle *h, int64_t seconds,
+			  struct template_ctx *ctx)
+{
+	char span[64];
+
+	template_ctx_set_int(ctx, "given_seconds", seconds);
+	game_clock_span_words(h, seconds, span, sizeof(span));
+	template_ctx_set(ctx, "given", span);
 }
 
 void game_clock_ctx(const struct handle *h, const struct game *g,

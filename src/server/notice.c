@@ -61,7 +61,8 @@ static int notice_reword(struct handle *h, const struct game *g,
 	const char *from = template_ctx_get(ctx, "last_moves_from");
 
 	if (g != NULL && g->has_clock &&
-	    template_ctx_get(ctx, "clock_white") != NULL)
+	    (template_ctx_get(ctx, "clock_white") != NULL ||
+	     template_ctx_get(ctx, "given_seconds") != NULL))
 		game_clock_left_ctx(h, g, ctx);
 	if (g == NULL || lang == NULL || from == NULL ||
 	    strcmp(lang, template_set_lang(h->ts)) == 0)

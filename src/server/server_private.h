@@ -648,8 +648,14 @@ void game_clock_span(int64_t seconds, char *buf, size_t size);
  * player reads; game_clock_span() is the operator's (CLI, log). */
 void game_clock_span_words(const struct handle *h, int64_t seconds,
 			   char *buf, size_t size);
-/* clock_white, clock_black (the time left) again in h->ts's words: a
- * ctx shared by readers of different languages is worded anew for each. */
+/* given (a span a clock notice tells: time given back after an outage,
+ * an operator's adjustment) in h->ts's words, and given_seconds, so that
+ * game_clock_left_ctx() can word it again. */
+void game_clock_given_ctx(const struct handle *h, int64_t seconds,
+			  struct template_ctx *ctx);
+/* clock_white, clock_black (the time left), and given if set, again in
+ * h->ts's words: a ctx shared by readers of different languages is
+ * worded anew for each. */
 void game_clock_left_ctx(const struct handle *h, const struct game *g,
 			 struct template_ctx *ctx);
 /* The clock variables of every mail about g (has_clock, clock,
