@@ -26,14 +26,16 @@ nobase_dist_pkgdata_DATA += \
 nobase_dist_pkgdata_DATA += templates/picture.txt
 
 # tests/render: Check tests, each one .c file of its name: the template
-# engine (test_template_words: code words in the reader's language), the
+# engine (test_template_words: code words in the reader's language;
+# test_template_width: the Korean and German board and move list stay
+# aligned in display columns), the
 # move lists and words, the text board read as a player reads it (every
 # cell of every size, test_board), why a move is refused, and the board
 # picture: the SVG's elements (test_svg) and the PNG made from
 # it, decoded back and checked pixel by pixel (test_png).
 render_tests = tests/render/test_template tests/render/test_render \
 	tests/render/test_template_lang tests/render/test_template_words \
-	tests/render/test_board tests/render/test_explain \
+	tests/render/test_template_width tests/render/test_board tests/render/test_explain \
 	tests/render/test_svg tests/render/test_png
 check_PROGRAMS += $(render_tests)
 TESTS += $(render_tests)
@@ -43,6 +45,7 @@ render_test_ldadd = libashes_render.a libashes_core.a libashes_util.a \
 tests_render_test_template_LDADD = $(render_test_ldadd)
 tests_render_test_template_lang_LDADD = $(render_test_ldadd)
 tests_render_test_template_words_LDADD = $(render_test_ldadd)
+tests_render_test_template_width_LDADD = $(render_test_ldadd)
 tests_render_test_render_LDADD = $(render_test_ldadd)
 tests_render_test_board_LDADD = $(render_test_ldadd)
 tests_render_test_explain_LDADD = $(render_test_ldadd)

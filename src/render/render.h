@@ -131,6 +131,16 @@ struct render_date {
 int render_date(struct template_set *set, const struct render_date *d,
 		struct buf *out, const char **error_r);
 
+/* A span of time ("1 day 3 hours", "5 hours 12 minutes", "7 minutes":
+ * the two largest units, the days' and hours' or the hours' and
+ * minutes', or the minutes alone) in words, from the span line of
+ * calendar.txt, rendered with days, hours, minutes, the flags days_one,
+ * hours_one, minutes_one (for the singular) and which form applies:
+ * with_days, with_hours, minutes_only.  Appended to out, without a
+ * newline; a negative span is 0.  -1 with *error_r as render_date(). */
+int render_span(struct template_set *set, int64_t seconds, struct buf *out,
+		const char **error_r);
+
 /* ---- why a move is refused (render_explain.c) ---- */
 
 /* Variables of a check for templates/explain.txt and rule.txt:

@@ -9,7 +9,9 @@
  * .. December), weekday_1 .. weekday_7 (Monday .. Sunday), and date, a
  * line of the template language with the variables weekday, day, month,
  * month_number, year, time (HH:MM) and zone ("CET").  It is rendered
- * twice: once for the names, then with them for the date line. */
+ * twice: once for the names, then with them for the date line.  Its
+ * span line words a span of time (render_span()), as a clock's time left
+ * is told to a player. */
 #include "render/render.h"
 
 #include <stdio.h>
@@ -66,5 +68,43 @@ out:
 	buf_free(&names);
 	buf_free(&rendered);
 	buf_free(&v);
+	return ret;
+}
+
+int render_span(struct template_set *set, int64_t seconds, struct buf *out,
+		const char **error_r)
+{
+	static _Thread_local char error[160];
+	struct template_ctx *ctx = template_ctx_new();
+	struct buf rendered = BUF_INIT;
+	int64_t d, h, m;
+	int ret = -1;
+
+	if (seconds < 0)
+		seconds = 0;
+	d = seconds / 86400;
+	h = seconds % 86400 / 3600;
+	m = seconds % 3600 / 60;
+	template_ctx_setf(ctx, "days", "%lld", (long long)d);
+	template_ctx_setf(ctx, "hours", "%lld", (long long)h);
+	template_ctx_setf(ctx, "minutes", "%lld", (long long)m);
+	template_ctx_set_bool(ctx, "days_one", d == 1);
+	template_ctx_set_bool(ctx, "hours_one", h == 1);
+	template_ctx_set_bool(ctx, "minutes_one", m == 1);
+	template_ctx_set_bool(ctx, "with_days", d > 0);
+	template_ctx_set_bool(ctx, "with_hours", d == 0 && h > 0);
+	template_ctx_set_bool(ctx, "minutes_only", d == 0 && h == 0);
+	if (template_render(set, RENDER_CALENDAR, ctx, &rendered, error_r) < 0)
+		goto out;
+	if (template_keyed_value(buf_str(&rendered), "span", out) < 0) {
+		snprintf(error, sizeof(error), "%s (%s): no line 'span = ...'",
+			 RENDER_CALENDAR, template_set_lang(set));
+		*error_r = error;
+		goto out;
+	}
+	ret = 0;
+out:
+	template_ctx_free(&ctx);
+	buf_free(&rendered);
 	return ret;
 }

@@ -166,8 +166,9 @@ static int admin_adjust(struct handle *h, struct game *g, const char *side,
 	game_ctx(h, g, ctx);
 	template_ctx_set_bool(ctx, "adjusted", true);
 	template_ctx_set_bool(ctx, "taken", seconds < 0);
+	/* span: the operator's English; given: the players' words */
 	game_clock_span(seconds < 0 ? -seconds : seconds, span, sizeof(span));
-	template_ctx_set(ctx, "given", span);
+	game_clock_given_ctx(h, seconds < 0 ? -seconds : seconds, ctx);
 	template_ctx_set(ctx, "adjusted_name",
 			 c == CORE_WHITE ? g->white : g->black);
 	if (note != NULL)

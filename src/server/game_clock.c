@@ -10,6 +10,8 @@
  * flag.c's business; this file only says when. */
 #include "server/server_private.h"
 
+#include "render/render.h"
+
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -331,12 +333,55 @@ void game_clock_span(int64_t seconds, char *buf, size_t size)
 			 m == 1 ? "" : "s");
 }
 
+void game_clock_span_words(const struct handle *h, int64_t seconds,
+			   char *buf, size_t size)
+{
+	struct template_set *ts = h->ts != NULL ? h->ts :
+				  server_default_set(h->srv);
+	struct buf out = BUF_INIT;
+	const char *error;
+
+	/* A calendar without its span line (an operator's old copy) still
+	 * tells the time, in English. */
+	if (render_span(ts, seconds, &out, &error) == 0)
+		snprintf(buf, size, "%s", buf_str(&out));
+	else
+		game_clock_span(seconds, buf, size);
+	buf_free(&out);
+}
+
+void game_clock_left_ctx(const struct handle *h, const struct game *g,
+			 struct template_ctx *ctx)
+{
+	int64_t now = game_clock_now(h, g);
+	const char *given = template_ctx_get(ctx, "given_seconds");
+	char span[64];
+
+	if (given != NULL)
+		game_clock_given_ctx(h, strtoll(given, NULL, 10), ctx);
+	game_clock_span_words(h, clock_remaining(&g->clock, CORE_WHITE, now),
+			      span, sizeof(span));
+	template_ctx_set(ctx, "clock_white", span);
+	game_clock_span_words(h, clock_remaining(&g->clock, CORE_BLACK, now),
+			      span, sizeof(span));
+	template_ctx_set(ctx, "clock_black", span);
+}
+
+void game_clock_given_ctx(const struct handle *h, int64_t seconds,
+			  struct template_ctx *ctx)
+{
+	char span[64];
+
+	template_ctx_set_int(ctx, "given_seconds", seconds);
+	game_clock_span_words(h, seconds, span, sizeof(span));
+	template_ctx_set(ctx, "given", span);
+}
+
 void game_clock_ctx(const struct handle *h, const struct game *g,
 		    struct template_ctx *ctx)
 {
 	const struct clock_state *s = &g->clock;
-	char text[GAME_CLOCK_TEXT_MAX], span[64];
-	int64_t now = game_clock_now(h, g);
+	char text[GAME_CLOCK_TEXT_MAX];
 
 	template_ctx_set_bool(ctx, "has_clock", g->has_clock);
 	if (!g->has_clock)
@@ -349,12 +394,7 @@ void game_clock_ctx(const struct handle *h, const struct game *g,
 	template_ctx_set_int(ctx, "clock_period_days", s->control.days);
 	template_ctx_set_bool(ctx, "weekends_off", s->control.weekends_off);
 	template_ctx_set_bool(ctx, "vacation_no", !g->vacation_ok);
-	game_clock_span(clock_remaining(s, CORE_WHITE, now), span,
-			sizeof(span));
-	template_ctx_set(ctx, "clock_white", span);
-	game_clock_span(clock_remaining(s, CORE_BLACK, now), span,
-			sizeof(span));
-	template_ctx_set(ctx, "clock_black", span);
+	game_clock_left_ctx(h, g, ctx);
 	template_ctx_set_bool(ctx, "clock_running", s->started &&
 			      g->row->status == STORE_GAME_ACTIVE &&
 			      g->row->flag_fell_at == 0);
@@ -383,8 +423,9 @@ int game_clock_reader_ctx(struct handle *h, const struct game *g,
 
 	if (!g->has_clock || reader == 0)
 		return 0;
-	/* The ctx may have told another reader before. */
+	/* The ctx may have told another reader before, in their words. */
 	template_ctx_set_bool(ctx, "reader_plays", false);
+	game_clock_left_ctx(h, g, ctx);
 	if (store_settings_get(h->srv->store, reader, &s, &error) < 0)
 		return server_store_fail(h, error);
 	if (g->row->deadline_at != 0 && g->row->status == STORE_GAME_ACTIVE &&

@@ -5,8 +5,9 @@
  * language` (stored by the store, offered by the templates: the
  * sub-folders the daemon found), else the club's default ([templates]
  * language).  A sender still unknown is answered in the language their
- * mail's Content-Language asks for, if the club has it; a `register`
- * keeps that choice.  The header is unsigned, anyone on the way can
+ * mail's Content-Language asks for, if the club has it, else in that of
+ * the player at the mail's From: address (a player whose mail is refused
+ * as a whole, so not identified); a `register` keeps that choice.  The header is unsigned, anyone on the way can
  * change it: it picks only the language of the words, never what a
  * command does (commands are the same English words in every language),
  * so a forged one costs the reader nothing but a reply they cannot read,
@@ -52,6 +53,30 @@ const char *server_lang_of_mail(const struct handle *h)
 		return NULL;
 	return template_set_pick_language(h->srv->cfg.templates,
 					  h->msg->content_language);
+}
+
+int server_write_to_sender(struct handle *h)
+{
+	const char *lang = server_lang_of_mail(h);
+	struct store_player *p = NULL;
+	const char *error;
+	int r;
+
+	/* The From: is not verified, but a reply goes to it whatever its
+	 * language: the address's player reads their own words (a mail
+	 * of theirs refused as a whole, unsigned or unreadable), and a
+	 * forger gains nothing by it. */
+	if (lang != NULL || h->msg == NULL || h->msg->from_address == NULL) {
+		h->ts = server_lang_set(h->srv, lang);
+		return 0;
+	}
+	r = store_player_by_address(h->srv->store, h->msg->from_address, &p,
+				    &error);
+	if (r < 0)
+		return server_store_fail(h, error);
+	r = server_write_to(h, r == 1 ? p->id : 0);
+	store_player_free(&p);
+	return r;
 }
 
 void server_lang_choices(const struct server *srv, struct buf *out)

@@ -51,15 +51,19 @@ static bool notice_to_move(const struct game *g, int64_t pid)
 	       game_player_of(g, g->rec.pos.to_move) == pid;
 }
 
-/* The words of the last moves a shared ctx holds, again in the
- * language of h->ts if they were worded in another (a game's notices
- * go to readers of different languages). */
+/* The words of the last moves and the clocks' time left a shared ctx
+ * holds, again in the language of h->ts if they were worded in another
+ * (a game's notices go to readers of different languages). */
 static int notice_reword(struct handle *h, const struct game *g,
 			 struct template_ctx *ctx)
 {
 	const char *lang = template_ctx_get(ctx, "last_moves_lang");
 	const char *from = template_ctx_get(ctx, "last_moves_from");
 
+	if (g != NULL && g->has_clock &&
+	    (template_ctx_get(ctx, "clock_white") != NULL ||
+	     template_ctx_get(ctx, "given_seconds") != NULL))
+		game_clock_left_ctx(h, g, ctx);
 	if (g == NULL || lang == NULL || from == NULL ||
 	    strcmp(lang, template_set_lang(h->ts)) == 0)
 		return 0;

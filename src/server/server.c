@@ -217,12 +217,13 @@ static int handle_in_transaction(struct handle *h, struct server_outcome *out)
 	if (identify(h) < 0)
 		return -1;
 	/* The reply is in the sender's language: a player's choice, else
-	 * what a stranger's mail asks for (language.c). */
+	 * what a stranger's mail asks for, else its address's player's
+	 * (language.c). */
 	if (h->me != NULL) {
 		if (server_write_to(h, h->me->id) < 0)
 			return -1;
-	} else {
-		h->ts = server_lang_set(h->srv, server_lang_of_mail(h));
+	} else if (server_write_to_sender(h) < 0) {
+		return -1;
 	}
 	memset(&in, 0, sizeof(in));
 	in.message_id = (char *)h->message_id;

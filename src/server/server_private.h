@@ -650,6 +650,20 @@ int game_clock_bank_put(struct handle *h, int64_t pid,
 int64_t game_clock_now(const struct handle *h, const struct game *g);
 /* "3 days 4 hours": the two largest units of a span. */
 void game_clock_span(int64_t seconds, char *buf, size_t size);
+/* The same in the words of h->ts's calendar.txt (render_span()): what a
+ * player reads; game_clock_span() is the operator's (CLI, log). */
+void game_clock_span_words(const struct handle *h, int64_t seconds,
+			   char *buf, size_t size);
+/* given (a span a clock notice tells: time given back after an outage,
+ * an operator's adjustment) in h->ts's words, and given_seconds, so that
+ * game_clock_left_ctx() can word it again. */
+void game_clock_given_ctx(const struct handle *h, int64_t seconds,
+			  struct template_ctx *ctx);
+/* clock_white, clock_black (the time left), and given if set, again in
+ * h->ts's words: a ctx shared by readers of different languages is
+ * worded anew for each. */
+void game_clock_left_ctx(const struct handle *h, const struct game *g,
+			 struct template_ctx *ctx);
 /* The clock variables of every mail about g (has_clock, clock,
  * clock_white, clock_black, deadline in UTC, ...). */
 void game_clock_ctx(const struct handle *h, const struct game *g,
@@ -929,6 +943,11 @@ int server_write_to(struct handle *h, int64_t player_id);
 /* The club's language the mail in hand's Content-Language asks for
  * ("de"), or NULL. */
 const char *server_lang_of_mail(const struct handle *h);
+/* Write the reply to a sender not identified (no verified key of a
+ * player): h->ts becomes the language the mail's Content-Language asks
+ * for, else that of the player whose address the mail's From: names,
+ * else the club's default.  0 or -1 (h->error). */
+int server_write_to_sender(struct handle *h);
 /* The languages offered, "en|de|ko", appended to out. */
 void server_lang_choices(const struct server *srv, struct buf *out);
 

@@ -60,12 +60,10 @@ static int timer_outage(struct handle *h, int64_t last, int64_t now,
 			if (ret == 0)
 				ret = game_save(h, &g);
 			if (ret == 0) {
-				char span[64];
 				ctx = template_ctx_new();
 				game_ctx(h, &g, ctx);
 				template_ctx_set_bool(ctx, "outage", true);
-				game_clock_span(gap, span, sizeof(span));
-				template_ctx_set(ctx, "given", span);
+				game_clock_given_ctx(h, gap, ctx);
 				server_set_utc(ctx, "away_from", last, false);
 				ret = notice_send(h, &g, g.row->white_id,
 						  NOTICE_CLOCK, ctx);
@@ -154,8 +152,8 @@ static int timer_remind_game(struct handle *h, int64_t id, int64_t now,
 	      g.row->black_id : g.row->white_id;
 	template_ctx_set(item, "opponent_name",
 			 opp == g.row->white_id ? g.white : g.black);
-	game_clock_span(clock_remaining(&g.clock, g.clock.to_move, now), span,
-			sizeof(span));
+	game_clock_span_words(h, clock_remaining(&g.clock, g.clock.to_move,
+						 now), span, sizeof(span));
 	template_ctx_set(item, "left", span);
 	template_ctx_setf(item, "next_ply", "%d", g.row->ply + 1);
 	if (g.row->deadline_at != 0 &&

@@ -306,6 +306,57 @@ START_TEST(test_shipped_calendars)
 }
 END_TEST
 
+/* A span of time in each shipped calendar's words: the English as the
+ * clocks always said it (game_clock_span()), the singulars, the three
+ * forms; a calendar without a span line is an error naming it. */
+START_TEST(test_shipped_spans)
+{
+	static const struct {
+		const char *lang;
+		long long seconds;
+		const char *span;
+	} want[] = {
+		{ "en", 86400, "1 day 0 hours" },
+		{ "en", 2 * 86400 + 3600, "2 days 1 hour" },
+		{ "en", 23 * 3600 + 59 * 60, "23 hours 59 minutes" },
+		{ "en", 60, "1 minute" },
+		{ "en", -5, "0 minutes" },
+		{ "de", 86400, "1 Tag 0 Stunden" },
+		{ "de", 2 * 86400 + 3600, "2 Tage 1 Stunde" },
+		{ "de", 3600 + 60, "1 Stunde 1 Minute" },
+		{ "de", 0, "0 Minuten" },
+		{ "ko", 2 * 86400 + 3600, "2일 1시간" },
+		{ "ko", 23 * 3600 + 59 * 60, "23시간 59분" },
+		{ "ko", 7 * 60, "7분" },
+	};
+	const char *src = getenv("ASHES_SRCDIR");
+	char dir[512];
+	struct template_set *set;
+	struct buf out = BUF_INIT;
+	const char *error = NULL;
+
+	snprintf(dir, sizeof(dir), "%s/templates", src != NULL ? src : ".");
+	set = template_set_new(NULL, dir);
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		struct template_set *ls = strcmp(want[i].lang, "en") == 0 ?
+			set : template_set_language(set, want[i].lang);
+
+		ck_assert_msg(ls != NULL, "no language %s", want[i].lang);
+		buf_reset(&out);
+		ck_assert_int_eq(render_span(ls, want[i].seconds, &out, &error), 0);
+		ck_assert_str_eq(buf_str(&out), want[i].span);
+	}
+	template_set_free(&set);
+	write_file_in(dir_def, NULL, "calendar.txt", "date = {{day}}\n");
+	set = template_set_new(NULL, dir_def);
+	buf_reset(&out);
+	ck_assert_int_eq(render_span(set, 60, &out, &error), -1);
+	ck_assert_ptr_nonnull(strstr(error, "no line 'span"));
+	template_set_free(&set);
+	buf_free(&out);
+}
+END_TEST
+
 START_TEST(test_display_width)
 {
 	struct buf out = BUF_INIT;
@@ -342,5 +393,5 @@ END_TEST
 
 TEST_MAIN("template_lang", "template_lang", setup, teardown, 0,
 	  test_lookup_order, test_fallback_file_by_file, test_languages_found,
-	  test_content_language, test_dates_in_words,
+	  test_content_language, test_dates_in_words, test_shipped_spans,
 	  test_shipped_calendars, test_display_width)

@@ -202,6 +202,51 @@ START_TEST(test_analysis_mailed)
 }
 END_TEST
 
+/* The analysis mail, which the bot thread sends, is in its reader's
+ * language: no English sentence of mail/analysis.txt left in the German
+ * and the Korean one (the cases cannot show it: they run
+ * server_handle() alone). */
+START_TEST(test_analysis_in_language)
+{
+	static const struct {
+		const char *lang, *says;
+	} want[] = {
+		{ "de", "Partie 1" },
+		{ "ko", "\xea\xb2\x8c\xec\x9e\x84 1" }, /* 게임 1 */
+	};
+	static const char *const english[] = {
+		"the bot's analysis", "as you asked", "Turning point",
+		"the analysis you asked for", "(white)", "(black)",
+	};
+	struct server_analysis req;
+	const struct store_outbox_msg *m;
+	struct outbox o;
+	const char *error = NULL;
+	char cmd[32];
+
+	analysis_setup();
+	finished_game();
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		snprintf(cmd, sizeof(cmd), "set language %s", want[i].lang);
+		ck_assert_int_eq(CAROL_SAYS(cmd).status, SERVER_OK);
+		now += 2 * 86400; /* one analysis a day */
+		ck_assert_int_eq(CAROL_SAYS("analyse 1").status, SERVER_OK);
+		o = new_mail(); /* the replies: not what this is about */
+		outbox_free(&o);
+		ck_assert_int_eq(server_analysis_next(srv, now, &req, &error), 1);
+		ck_assert_int_eq(server_analysis_answer(srv, &req, now, &error), 0);
+		o = new_mail();
+		m = sent_to(&o, CAROL, "analysis");
+		ck_assert_has(m->body, want[i].says);
+		for (size_t e = 0; e < sizeof(english) / sizeof(english[0]); e++) {
+			ck_assert_lacks(m->body, english[e]);
+			ck_assert_lacks(m->subject, english[e]);
+		}
+		outbox_free(&o);
+	}
+}
+END_TEST
+
 /* The queue is bounded: with 20 analyses waiting, a 21st is refused. */
 START_TEST(test_analysis_queue_bounded)
 {
@@ -229,6 +274,6 @@ int main(void)
 	suite_add_tests(s, "analysis", setup, teardown, 120,
 		TESTS(test_analysis_deterministic,
 		test_analysis_repeats_the_estimate, test_analysis_mailed,
-		test_analysis_queue_bounded));
+		test_analysis_in_language, test_analysis_queue_bounded));
 	return test_run(s);
 }

@@ -302,6 +302,39 @@ START_TEST(test_bot_hint_legal)
 }
 END_TEST
 
+/* The hint the bot thread mails is in its reader's language, the move
+ * words the same: a Korean reader's has no English sentence of
+ * mail/hint.txt left (the cases cannot show it: they run
+ * server_handle() alone). */
+START_TEST(test_bot_hint_in_language)
+{
+	struct server_bot_hint hint;
+	struct outbox o;
+	const struct store_outbox_msg *m;
+	const char *error;
+
+	bot_setup(0, false);
+	bot_game("size=3");
+	ck_assert_int_eq(ALICE_SAYS("set language ko").status, SERVER_OK);
+	ck_assert_int_eq(ALICE_SAYS("hint 1").status, SERVER_OK);
+	o = new_mail();
+	outbox_free(&o);
+	ck_assert_int_eq(server_bot_hint_next(srv, now, &hint, &error), 1);
+	ck_assert_int_eq(server_bot_hint_answer(srv, &hint, 500, now, &error),
+			 0);
+	o = new_mail();
+	m = sent_to(&o, ALICE, "hint");
+	/* 최선의 수: the best moves */
+	ck_assert_has(m->body, "\xec\xb5\x9c\xec\x84\xa0\xec\x9d\x98 \xec\x88\x98");
+	ck_assert_has(m->body, "\n  1. ");
+	ck_assert_has(m->body, "\"move 1 1 MOVE\"");
+	ck_assert_lacks(m->body, "best moves for you");
+	ck_assert_lacks(m->body, "playouts)");
+	ck_assert_lacks(m->body, "Play one with");
+	outbox_free(&o);
+}
+END_TEST
+
 /* A hint whose game moved on before the bot thread came to it is
  * dropped: no mail about a position that is gone. */
 START_TEST(test_bot_hint_stale)
@@ -385,7 +418,7 @@ int main(void)
 	TCase *tc = suite_add_tests(s, "bot", setup, teardown, 120,
 		TESTS(test_bot_enlisted, test_bot_whole_game,
 		test_bot_key_from_mailbox, test_bot_due_and_skip,
-		test_bot_not_rate_limited, test_bot_hint_legal,
+		test_bot_not_rate_limited, test_bot_hint_legal, test_bot_hint_in_language,
 		test_bot_hint_stale));
 
 	tcase_add_loop_test(tc, test_bot_rated, 0, 2);
