@@ -81,13 +81,21 @@ void archive_manifest_format(struct archive_manifest *m, struct buf *out)
 int archive_manifest_parse(const char *text, size_t len,
 			   struct archive_manifest *m, size_t *line_r)
 {
+	return archive_manifest_parse_names(text, len, archive_name_ok, m,
+					    line_r);
+}
+
+int archive_manifest_parse_names(const char *text, size_t len,
+				 bool (*name_ok)(const char *name),
+				 struct archive_manifest *m, size_t *line_r)
+{
 	size_t i = 0, line = 0;
 
 	memset(m, 0, sizeof(*m));
 	while (i < len) {
 		const char *s = text + i, *nl = memchr(s, '\n', len - i);
 		size_t n = nl != NULL ? (size_t)(nl - s) : len - i;
-		char name[80];
+		char name[128];
 		bool hex = n > 66;
 
 		line++;
@@ -100,7 +108,7 @@ int archive_manifest_parse(const char *text, size_t len,
 			goto fail;
 		memcpy(name, s + 66, n - 66);
 		name[n - 66] = '\0';
-		if (!archive_name_ok(name))
+		if (!name_ok(name))
 			goto fail;
 		for (size_t k = 0; k < m->count; k++)
 			if (strcmp(m->items[k].name, name) == 0)

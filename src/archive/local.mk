@@ -18,6 +18,10 @@ libashes_archive_a_SOURCES += src/archive/archive_verify.c \
 	src/archive/archive_verify_mail.c src/archive/archive_clock.c \
 	src/archive/archive_verify_cond.c \
 	src/archive/archive_verify_child.c src/archive/archive_untar.c
+# An event's archive: its games' archives, its log, its standings, one
+# MANIFEST; verify recomputes the standings from the verified games.
+libashes_archive_a_SOURCES += src/archive/archive_event.h \
+	src/archive/archive_event.c src/archive/archive_event_verify.c
 # README.txt of every archive; notes.txt of a player's own copy.
 nobase_dist_pkgdata_DATA += templates/archive/README.txt \
 	templates/archive/notes.txt

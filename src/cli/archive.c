@@ -24,6 +24,7 @@
 #include <time.h>
 
 #include "archive/archive.h"
+#include "archive/archive_event.h"
 #include "cli/admin.h"
 #include "cli/cli.h"
 #include "config/settings.h"
@@ -244,6 +245,35 @@ out:
 	return ret;
 }
 
+/* verify of an event's archive (archive_event.h). */
+static int archive_verify_event_cmd(struct archive_cli *a,
+				    const struct archive_verify_opts *opts)
+{
+	const char *error;
+	size_t n = 0;
+	int r;
+
+	r = archive_event_verify(a->words[1], opts, stdout, &n, &error);
+	fflush(stdout);
+	if (r < 0) {
+		fprintf(stderr, "ashes archive verify: %s: %s\n", a->words[1],
+			error);
+		return CLI_EXIT_FAILURE;
+	}
+	if (r == 1) {
+		fprintf(stderr, "ashes archive verify: %s: %zu "
+			"discrepanc%s\n", a->words[1], n, n == 1 ? "y" : "ies");
+		return CLI_EXIT_INVALID;
+	}
+	if (r == ARCHIVE_VERIFY_UNPINNED) {
+		fprintf(stderr, "ashes archive verify: %s: not verified "
+			"against the club's key (no --daemon-key)\n",
+			a->words[1]);
+		return CLI_EXIT_UNPINNED;
+	}
+	return CLI_EXIT_OK;
+}
+
 static int archive_verify_cmd(struct archive_cli *a)
 {
 	struct archive_verify_opts opts = { a->daemon_key };
@@ -253,6 +283,8 @@ static int archive_verify_cmd(struct archive_cli *a)
 
 	if (a->nwords != 2)
 		return archive_usage();
+	if (archive_event_dir(a->words[1]))
+		return archive_verify_event_cmd(a, &opts);
 	r = archive_verify(a->words[1], &opts, stdout, &v, &error);
 	fflush(stdout);
 	if (r < 0) {
