@@ -8,7 +8,8 @@ STORE_SQL_FILES = sql/001-initial.sql sql/002-hostile-mail.sql \
 	sql/009-clubs.sql sql/010-bot.sql sql/011-key-proofs.sql \
 	sql/012-ply-records.sql sql/013-conditional-moves.sql sql/014-summary.sql \
 	sql/015-notes-rematch.sql sql/016-analysis.sql \
-	sql/017-league-members-key-first.sql sql/018-daemon-health.sql
+	sql/017-league-members-key-first.sql sql/018-daemon-health.sql \
+	sql/019-tournaments.sql
 nobase_dist_pkgdata_DATA += $(STORE_SQL_FILES)
 # How to write a migration, and the rules of its rows a test needs.
 EXTRA_DIST += sql/README
@@ -18,6 +19,7 @@ libashes_store_a_CPPFLAGS = $(AM_CPPFLAGS) $(SQLITE_CFLAGS)
 libashes_store_a_SOURCES = \
 	src/store/store.h src/store/store_identity.h src/store/store_clock.h \
 	src/store/store_club.h src/store/store_outbox.h \
+	src/store/store_tournament.h \
 	src/store/store_private.h \
 	src/store/store.c \
 	src/store/store_migrate.c \
@@ -33,6 +35,7 @@ libashes_store_a_SOURCES = \
 	src/store/store_message.c \
 	src/store/store_clock.c \
 	src/store/store_club.c src/store/store_league.c \
+	src/store/store_tournament.c \
 	src/store/store_rating.c src/store/store_record.c
 # The daily summary: its schedule and the notices noted for it.
 libashes_store_a_SOURCES += src/store/store_summary.h src/store/store_summary.c
@@ -71,7 +74,7 @@ store_tests = tests/store/test_store tests/store/test_store_game \
 	tests/store/test_store_undo tests/store/test_store_outbox \
 	tests/store/test_store_settings tests/store/test_store_clock \
 	tests/store/test_store_club tests/store/test_store_rating \
-	tests/store/test_store_health
+	tests/store/test_store_health tests/store/test_store_tournament
 check_PROGRAMS += $(store_tests)
 TESTS += $(store_tests)
 EXTRA_DIST += tests/store/store_fixture.h tests/store/store_test.h
@@ -88,6 +91,7 @@ tests_store_test_store_clock_LDADD = $(STORE_TEST_LDADD)
 tests_store_test_store_club_LDADD = $(STORE_TEST_LDADD)
 tests_store_test_store_rating_LDADD = $(STORE_TEST_LDADD)
 tests_store_test_store_health_LDADD = $(STORE_TEST_LDADD)
+tests_store_test_store_tournament_LDADD = $(STORE_TEST_LDADD)
 # test_store_upgrade: a database of every earlier schema version, filled
 # by the rules of upgrade_rules.h (a new migration adds its own there),
 # upgraded, checked and played on through the service.

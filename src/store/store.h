@@ -682,6 +682,8 @@ int store_attempt_clear(struct store *store, const char *source,
 /* A club's competitions: ladders' event logs, league seasons, which game
  * belongs to which, ratings (store_club.h). */
 #include "store/store_club.h"
+/* The club's events: their logs, games and course (store_tournament.h). */
+#include "store/store_tournament.h"
 /* The daily summary's schedule and notes (store_summary.c). */
 #include "store/store_summary.h"
 

@@ -373,16 +373,21 @@ int store_game_club_get(struct store *store, int64_t game_id,
 	return 1;
 }
 
-int store_game_club_applied(struct store *store, int64_t game_id, int64_t at,
-			    const char **error_r)
+int store_result_applied(struct store *store, const char *table,
+			 int64_t game_id, int64_t at, const char **error_r)
 {
 	/* The two statements read and write one row; the second only tells
 	 * "applied before" from "not linked" when the first changed
-	 * nothing, so the call needs no transaction of its own. */
-	static const char sql_apply[] =
+	 * nothing, so the call needs no transaction of its own.  table is
+	 * one of two names, never input. */
+	bool events = strcmp(table, "tournament_games") == 0;
+	const char *sql_apply = events ?
+		"UPDATE tournament_games SET applied_at = ?2 "
+		"WHERE game_id = ?1 AND applied_at IS NULL" :
 		"UPDATE game_club SET applied_at = ?2 "
 		"WHERE game_id = ?1 AND applied_at IS NULL";
-	static const char sql_linked[] =
+	const char *sql_linked = events ?
+		"SELECT 1 FROM tournament_games WHERE game_id = ?1" :
 		"SELECT 1 FROM game_club WHERE game_id = ?1";
 	sqlite3_stmt *st;
 	int rc;
@@ -405,24 +410,46 @@ int store_game_club_applied(struct store *store, int64_t game_id, int64_t at,
 		return -1;
 	if (rc == 0)
 		return store_fail(store, error_r, STORE_ERROR_USAGE,
-				  "game %lld belongs to no competition",
-				  (long long)game_id);
+				  "game %lld belongs to no %s",
+				  (long long)game_id,
+				  events ? "event" : "competition");
 	return 1;
+}
+
+int store_game_club_applied(struct store *store, int64_t game_id, int64_t at,
+			    const char **error_r)
+{
+	return store_result_applied(store, "game_club", game_id, at, error_r);
+}
+
+/* The ended games of table (game_club or tournament_games) whose result
+ * is not applied yet, oldest first. */
+int store_results_pending(struct store *store, const char *table,
+			  size_t limit, int64_t **ids_r, size_t *count_r,
+			  const char **error_r)
+{
+	/* "applied_at IS NULL" lets the partial index answer: few results
+	 * wait at any time. */
+	const char *sql = strcmp(table, "tournament_games") == 0 ?
+		"SELECT c.game_id FROM tournament_games c JOIN games g "
+		"ON g.id = c.game_id WHERE c.applied_at IS NULL "
+		"AND g.status IN ('finished', 'cancelled') "
+		"ORDER BY g.updated, g.id LIMIT ?1" :
+		"SELECT c.game_id FROM game_club c JOIN games g "
+		"ON g.id = c.game_id WHERE c.applied_at IS NULL "
+		"AND g.status IN ('finished', 'cancelled') "
+		"ORDER BY g.updated, g.id LIMIT ?1";
+
+	return store_ids(store, ids_r, count_r, "listing results to apply",
+			 error_r, sql, STORE_LIMIT(limit));
 }
 
 int store_game_club_pending(struct store *store, size_t limit,
 			    int64_t **ids_r, size_t *count_r,
 			    const char **error_r)
 {
-	/* "applied_at IS NULL" lets the partial index game_club_pending
-	 * answer: few results wait at any time. */
-	return store_ids(store, ids_r, count_r,
-			 "listing results to apply", error_r,
-			 "SELECT c.game_id FROM game_club c JOIN games g "
-			 "ON g.id = c.game_id WHERE c.applied_at IS NULL "
-			 "AND g.status IN ('finished', 'cancelled') "
-			 "ORDER BY g.updated, g.id LIMIT ?1",
-			 STORE_LIMIT(limit));
+	return store_results_pending(store, "game_club", limit, ids_r,
+				     count_r, error_r);
 }
 
 /* ---- leagues ------------------------------------------------------------ */

@@ -278,6 +278,15 @@ bool store_club_name_ok(const char *name);
  * STORE_ERROR_USAGE naming the first missing one. */
 int store_club_refs_exist(struct store *store, int64_t p1, int64_t p2,
 			  int64_t game, int64_t season, const char **error_r);
+/* A competition game's result marked applied at `at`, and the ended
+ * games whose result is not, in table "game_club" (ladders, leagues) or
+ * "tournament_games" (events): store_game_club_applied's and
+ * store_game_club_pending's contracts. */
+int store_result_applied(struct store *store, const char *table,
+			 int64_t game_id, int64_t at, const char **error_r);
+int store_results_pending(struct store *store, const char *table,
+			  size_t limit, int64_t **ids_r, size_t *count_r,
+			  const char **error_r);
 
 /* ---- migrations and opening (store_migrate.c, store.c) ---- */
 

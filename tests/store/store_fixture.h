@@ -116,6 +116,18 @@ static inline void link_game(int64_t game, const char *ladder,
 #define ck_schema_takes(sql) \
 	ck_assert_msg(exec_rc(sql) == 0, "refused: %s", sql)
 
+/* Set a game's status, updated at `now`. */
+static inline void set_status(int64_t id, enum store_game_status status,
+			      int64_t now)
+{
+	struct store_game *g = NULL;
+
+	ck_assert_int_eq(store_game_load(st, id, &g, &err), 1);
+	g->status = status;
+	ck_assert_int_eq(store_game_update(st, g, now, &err), 0);
+	store_game_free(&g);
+}
+
 static inline long long count(const char *table)
 {
 	char sql[128];

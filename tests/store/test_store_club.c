@@ -12,17 +12,6 @@
 #define add_inbound(n) \
 	add_inbound_raw(n, "From: a@example.org\r\n\r\nladder join\r\n", 50)
 
-/* Set a game's status, updated at `now`. */
-static void set_status(int64_t id, enum store_game_status status, int64_t now)
-{
-	struct store_game *g = NULL;
-
-	ck_assert_int_eq(store_game_load(st, id, &g, &err), 1);
-	g->status = status;
-	ck_assert_int_eq(store_game_update(st, g, now, &err), 0);
-	store_game_free(&g);
-}
-
 /* ---- ladders ---------------------------------------------------------- */
 
 START_TEST(test_ladder_events)

@@ -650,6 +650,31 @@ static const struct upgrade_rule upgrade_rules[] = {
 	  "SELECT pid = 4242 AND started = 1767400000 AND heartbeat ="
 	  " 1767400060 AND mailbox_contact = 1767400055 AND mailbox_waiting ="
 	  " 2 FROM daemon_health WHERE id = 1" },
+	/* ---- 019 ---- */
+	{ "tournament_entries", 19, 0,
+	  "INSERT INTO tournament_entries (tournament, kind, at, round,"
+	  " player_id, other_id, game, outcome, rating, actor, note) VALUES"
+	  " ('open', 'join', 1767400000, 0, 1, NULL, NULL, NULL, 1500, 'mail',"
+	  " NULL), ('open', 'join', 1767400001, 0, 3, NULL, NULL, NULL, 1620,"
+	  " 'daemon', 'listed in the configuration'),"
+	  " ('open', 'pairing', 1767400100, 1, 3, 1, 1, NULL, NULL, 'daemon',"
+	  " NULL), ('open', 'adjudication', 1767400200, 1, 3, 1, 1, 'draw',"
+	  " NULL, 'operator', 'both agreed by phone')",
+	  "SELECT (SELECT count(*) FROM tournament_entries WHERE tournament ="
+	  " 'open') = 4 AND (SELECT rating FROM tournament_entries WHERE"
+	  " player_id = 3 AND kind = 'join') = 1620 AND (SELECT outcome ="
+	  " 'draw' AND actor = 'operator' FROM tournament_entries WHERE kind ="
+	  " 'adjudication')" },
+	{ "tournament_games", 19, 0,
+	  "INSERT INTO tournament_games (game_id, tournament, round, number,"
+	  " rated, applied_at) VALUES (2, 'open', 1, 1, 1, 1767400200)",
+	  "SELECT round = 1 AND number = 1 AND rated = 1 AND applied_at ="
+	  " 1767400200 FROM tournament_games WHERE game_id = 2" },
+	{ "tournaments", 19, 0,
+	  "INSERT INTO tournaments (name, started_at, ended_at) VALUES"
+	  " ('open', 1767400100, NULL)",
+	  "SELECT started_at = 1767400100 AND ended_at IS NULL FROM"
+	  " tournaments WHERE name = 'open'" },
 };
 
 #endif
