@@ -317,8 +317,10 @@ int archive_event_export(const struct archive_source *src,
 	/* every game of the event the daemon created (a round robin's
 	 * games of a withdrawn player are paired and never made) */
 	for (size_t i = 0; i < state->ngames; i++) {
-		int64_t id = state->games[i].game;
+		int64_t id = tournament_log_game_id(log, state->games[i].game);
 
+		if (id == 0)
+			continue;
 		r = store_game_load(src->store, id, &row, &error);
 		store_game_free(&row);
 		if (r < 0) {

@@ -70,6 +70,7 @@ static size_t check_results(const struct tournament_log *log,
 	const struct tournament_entry *e;
 	const struct archive_event_game *g;
 	size_t n = 0, i, k;
+	int64_t id, number;
 	bool paired, ended;
 
 	for (i = 0; i < log->nentries; i++) {
@@ -79,7 +80,8 @@ static size_t check_results(const struct tournament_log *log,
 			continue;
 		tournament_player_label(log, e->player, w, sizeof(w));
 		tournament_player_label(log, e->other, b, sizeof(b));
-		g = game_of(games, ngames, e->game);
+		id = tournament_log_game_id(log, e->game);
+		g = id != 0 ? game_of(games, ngames, id) : NULL;
 		if (e->kind == TOURNAMENT_ADJUDICATION) {
 			fprintf(out, "game %" PRId64 ": adjudicated %s (White "
 				"%s, Black %s) by %s%s%s: no game record to "
@@ -123,19 +125,21 @@ static size_t check_results(const struct tournament_log *log,
 	/* a game of no pairing; a game ended that the log has no end of */
 	for (k = 0; k < ngames; k++) {
 		paired = ended = false;
-		for (i = 0; i < s->ngames; i++)
-			if (s->games[i].game == games[k].game) {
+		number = tournament_log_game_number(log, games[k].game);
+		for (i = 0; i < s->ngames && number != 0; i++)
+			if (s->games[i].game == number) {
 				paired = true;
 				ended = s->games[i].outcome !=
 					TOURNAMENT_UNFINISHED;
 			}
 		if (!paired)
 			n += discrepancy(out, "games/%" PRId64 ": a game the "
-					 "event's log never paired",
+					 "event's log never paired (nor "
+					 "links to a game number)",
 					 games[k].game);
 		else if (!ended && games[k].verified &&
 			 strcmp(games[k].result, "*") != 0)
-			n += discrepancy(out, "game %" PRId64 ": its verified "
+			n += discrepancy(out, "games/%" PRId64 ": its verified "
 					 "record says %s and the log has no "
 					 "result of it", games[k].game,
 					 games[k].result);
@@ -144,7 +148,8 @@ static size_t check_results(const struct tournament_log *log,
 	 * game of a withdrawn player is never made) unless the log has its
 	 * result, above */
 	for (i = 0; i < s->ngames; i++)
-		if (game_of(games, ngames, s->games[i].game) == NULL &&
+		if (game_of(games, ngames, tournament_log_game_id(log,
+			    s->games[i].game)) == NULL &&
 		    s->games[i].outcome == TOURNAMENT_UNFINISHED)
 			fprintf(out, "game %" PRId64 ": no archive; the log "
 				"has no result of it%s\n", s->games[i].game,

@@ -41,6 +41,10 @@ check_PROGRAMS += tests/archive/test_archive tests/archive/test_store_prune
 TESTS += tests/archive/test_archive tests/archive/test_store_prune
 tests_archive_test_archive_LDADD = $(ARCHIVE_LDADD) $(CHECK_LIBS)
 check_PROGRAMS += tests/archive/test_archive_clock
+# An event archive's recomputation on logs built in memory.
+check_PROGRAMS += tests/archive/test_archive_event
+TESTS += tests/archive/test_archive_event
+tests_archive_test_archive_event_LDADD = $(ARCHIVE_LDADD) $(CHECK_LIBS)
 TESTS += tests/archive/test_archive_clock
 tests_archive_test_archive_clock_LDADD = $(ARCHIVE_LDADD) $(CHECK_LIBS)
 EXTRA_DIST += tests/store/store_fixture.h tests/store/store_test.h

@@ -42,6 +42,7 @@ void tournament_log_free(struct tournament_log *log)
 	for (i = 0; i < log->nentries; i++)
 		free(log->notes[i]);
 	free(log->players);
+	free(log->games);
 	free(log->entries);
 	free(log->by);
 	free(log->notes);
@@ -96,6 +97,47 @@ void tournament_log_add(struct tournament_log *log,
 	log->nentries++;
 }
 
+void tournament_log_add_game(struct tournament_log *log, int64_t number,
+			     int64_t game_id)
+{
+	size_t i;
+
+	for (i = 0; i < log->ngames; i++)
+		if (log->games[i].number == number) {
+			log->games[i].game_id = game_id;
+			return;
+		}
+	if (log->ngames == log->games_cap) {
+		log->games_cap = log->games_cap == 0 ? 16 : 2 * log->games_cap;
+		log->games = xrealloc(log->games, log->games_cap *
+				      sizeof(*log->games));
+	}
+	log->games[log->ngames].number = number;
+	log->games[log->ngames++].game_id = game_id;
+}
+
+int64_t tournament_log_game_id(const struct tournament_log *log,
+			       int64_t number)
+{
+	size_t i;
+
+	for (i = 0; i < log->ngames; i++)
+		if (log->games[i].number == number)
+			return log->games[i].game_id;
+	return 0;
+}
+
+int64_t tournament_log_game_number(const struct tournament_log *log,
+				   int64_t game_id)
+{
+	size_t i;
+
+	for (i = 0; i < log->ngames; i++)
+		if (log->games[i].game_id == game_id)
+			return log->games[i].number;
+	return 0;
+}
+
 const char *tournament_log_name(const struct tournament_log *log,
 				int64_t id)
 {
@@ -110,7 +152,8 @@ const char *tournament_log_name(const struct tournament_log *log,
 const char *tournament_by_name(enum tournament_by by)
 {
 	return by == TOURNAMENT_BY_DAEMON ? "daemon" :
-	       by == TOURNAMENT_BY_OPERATOR ? "operator" : "";
+	       by == TOURNAMENT_BY_OPERATOR ? "operator" :
+	       by == TOURNAMENT_BY_MAIL ? "mail" : "";
 }
 
 /* --- Writing --- */
@@ -173,6 +216,9 @@ void tournament_log_format(const struct tournament_log *log,
 	for (i = 0; i < log->nplayers; i++)
 		buf_printf(out, "player %" PRId64 " %s\n", log->players[i].id,
 			   log->players[i].name);
+	for (i = 0; i < log->ngames; i++)
+		buf_printf(out, "game %" PRId64 " %" PRId64 "\n",
+			   log->games[i].number, log->games[i].game_id);
 	for (i = 0; i < log->nentries; i++) {
 		tournament_log_entry_line(log, i, out);
 		buf_putc(out, '\n');
@@ -222,7 +268,7 @@ enum field {
 /* The fields each kind must have, and those it may have besides. */
 static unsigned kind_fields(enum tournament_entry_kind k, unsigned *may)
 {
-	*may = 0;
+	*may = F_BY;
 	switch (k) {
 	case TOURNAMENT_JOIN:
 		return F_PLAYER | F_RATING;
@@ -230,14 +276,14 @@ static unsigned kind_fields(enum tournament_entry_kind k, unsigned *may)
 	case TOURNAMENT_BYE:
 		return F_ROUND | F_PLAYER;
 	case TOURNAMENT_WITHDRAW:
-		*may = F_NOTE;
+		*may |= F_NOTE;
 		return F_ROUND | F_PLAYER;
 	case TOURNAMENT_PAIRING:
 		return F_ROUND | F_GAME | F_WHITE | F_BLACK;
 	case TOURNAMENT_RESULT:
 		return F_GAME | F_WHITE | F_BLACK | F_OUTCOME;
 	case TOURNAMENT_ADJUDICATION:
-		*may = F_NOTE | F_BY;
+		*may |= F_NOTE;
 		return F_GAME | F_WHITE | F_BLACK | F_OUTCOME;
 	}
 	return 0;
@@ -310,9 +356,10 @@ static const char *parse_entry(struct tournament_log *log, const char *s,
 				     TOURNAMENT_BY_DAEMON :
 				     strcmp(word, "operator") == 0 ?
 				     TOURNAMENT_BY_OPERATOR :
-				     TOURNAMENT_BY_NONE;
+				     strcmp(word, "mail") == 0 ?
+				     TOURNAMENT_BY_MAIL : TOURNAMENT_BY_NONE;
 				if (by == TOURNAMENT_BY_NONE)
-					return "by= is daemon or operator";
+					return "by= is mail, daemon or operator";
 			} else if (tournament_outcome_parse(word,
 							    &e.outcome) < 0 ||
 				   e.outcome == TOURNAMENT_UNFINISHED) {
@@ -371,6 +418,22 @@ static const char *parse_header(struct tournament_log *log,
 	if (bit != 0 && (*seen & bit))
 		return "a header line given twice";
 	*seen |= bit;
+	if (strcmp(word, "game") == 0) { /* NUMBER GAME-ID */
+		int64_t id;
+		sp = memchr(s, ' ', n);
+		if (sp == NULL || read_number(s, (size_t)(sp - s), 1,
+					      INT64_MAX / 2, &v) < 0 ||
+		    read_number(sp + 1, n - (size_t)(sp + 1 - s), 1,
+				INT64_MAX / 2, &id) < 0)
+			return "game NUMBER GAME-ID";
+		if (tournament_log_game_id(log, v) != 0 ||
+		    tournament_log_game_number(log, id) != 0)
+			return "a game linked twice";
+		if (log->ngames >= TOURNAMENT_MAX_ENTRIES)
+			return "too many games";
+		tournament_log_add_game(log, v, id);
+		return NULL;
+	}
 	if (strcmp(word, "player") == 0) {
 		sp = memchr(s, ' ', n);
 		if (sp == NULL || read_number(s, (size_t)(sp - s), 1,

@@ -37,16 +37,24 @@ struct buf;
 #define TOURNAMENT_LOG_NAME_MAX 64
 #define TOURNAMENT_LOG_NOTE_MAX 400
 
-/* Who decided an ADJUDICATION. */
+/* Who recorded an entry: a player's mail, the daemon (the config, the
+ * timer, a round's deadline) or the operator (`ashes tournament`). */
 enum tournament_by {
 	TOURNAMENT_BY_NONE = 0,
-	TOURNAMENT_BY_DAEMON,   /* a round's deadline */
-	TOURNAMENT_BY_OPERATOR, /* `ashes tournament adjudicate` */
+	TOURNAMENT_BY_DAEMON,
+	TOURNAMENT_BY_OPERATOR,
+	TOURNAMENT_BY_MAIL,
 };
 
 struct tournament_log_player {
 	int64_t id;
 	char name[TOURNAMENT_LOG_NAME_MAX + 1];
+};
+
+/* The entries' game numbers are the event's own (1, 2, ...); the stored
+ * game (its archive's Game) of a number, when the daemon made one. */
+struct tournament_log_game {
+	int64_t number, game_id;
 };
 
 /* An event's log with what the text adds to the entries: the event's
@@ -59,6 +67,8 @@ struct tournament_log {
 	struct tournament_rules rules;
 	struct tournament_log_player *players;
 	size_t nplayers, players_cap;
+	struct tournament_log_game *games;
+	size_t ngames, games_cap;
 	struct tournament_entry *entries;
 	enum tournament_by *by;
 	char **notes;
@@ -88,10 +98,19 @@ void tournament_log_add_player(struct tournament_log *log, int64_t id,
 void tournament_log_add(struct tournament_log *log,
 			const struct tournament_entry *e,
 			enum tournament_by by, const char *note);
+/* Link the event's game number to the stored game game_id (a second
+ * link of a number replaces the first). */
+void tournament_log_add_game(struct tournament_log *log, int64_t number,
+			     int64_t game_id);
+/* The stored game of number, or 0; the number of stored game_id, or 0. */
+int64_t tournament_log_game_id(const struct tournament_log *log,
+			       int64_t number);
+int64_t tournament_log_game_number(const struct tournament_log *log,
+				   int64_t game_id);
 /* The name of player id, or NULL. */
 const char *tournament_log_name(const struct tournament_log *log,
 				int64_t id);
-/* "daemon", "operator"; "" for none. */
+/* "daemon", "operator", "mail"; "" for none. */
 const char *tournament_by_name(enum tournament_by by);
 
 /* The whole text of log (header and entries) appended to out. */
