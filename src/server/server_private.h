@@ -72,13 +72,13 @@
  *               in a move, the vacation bank, the clocks mails show;
  *   clock.c, clock_zone.c  the clock arithmetic (clock.h), calling
  *               nothing of the service (clock_private.h);
+ *   tournament_text.c, tournament_log.c  the standings, pairings and
+ *               crosstable shown of an event, and its log as text
+ *               (tournament_log.h), pure;
  *   swiss.c, roundrobin.c, knockout.c, standings.c,
  *   tournament.c  an event's pairings (swiss.h, roundrobin.h,
  *               knockout.h: the round robin's from league.c), its
  *               standings and its log (tournament.h), pure;
- *   tournament_log.c, tournament_text.c  an event's log as text and the
- *               standings, pairings, crosstable shown of it
- *               (tournament_log.h), pure;
  *   ladder.c, league.c, rating.c  a ladder's, a league's and the
  *               ratings' rules (ladder.h, league.h, rating.h), likewise;
  *   mailbox.c   the mailbox bookkeeping the loop asks the service for;
