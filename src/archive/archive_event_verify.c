@@ -51,6 +51,20 @@ game_of(const struct archive_event_game *games, size_t n, int64_t id)
 	return NULL;
 }
 
+/* How people know the event's game number: the stored game ("game
+ * 57"), else the event's number. */
+static const char *game_label(const struct tournament_log *log,
+			      int64_t number, char *buf, size_t len)
+{
+	int64_t id = tournament_log_game_id(log, number);
+
+	if (id > 0)
+		snprintf(buf, len, "game %" PRId64, id);
+	else
+		snprintf(buf, len, "the event's game %" PRId64, number);
+	return buf;
+}
+
 /* The Result a record gives for outcome. */
 static const char *outcome_result(enum tournament_outcome o)
 {
@@ -67,6 +81,7 @@ static size_t check_results(const struct tournament_log *log,
 			    size_t ngames, FILE *out)
 {
 	char w[TOURNAMENT_LOG_NAME_MAX + 1], b[TOURNAMENT_LOG_NAME_MAX + 1];
+	char gl[48];
 	const struct tournament_entry *e;
 	const struct archive_event_game *g;
 	size_t n = 0, i, k;
@@ -82,10 +97,11 @@ static size_t check_results(const struct tournament_log *log,
 		tournament_player_label(log, e->other, b, sizeof(b));
 		id = tournament_log_game_id(log, e->game);
 		g = id != 0 ? game_of(games, ngames, id) : NULL;
+		game_label(log, e->game, gl, sizeof(gl));
 		if (e->kind == TOURNAMENT_ADJUDICATION) {
-			fprintf(out, "game %" PRId64 ": adjudicated %s (White "
-				"%s, Black %s) by %s%s%s: no game record to "
-				"agree with%s%s\n", e->game,
+			fprintf(out, "%s: adjudicated %s (White %s, Black "
+				"%s) by %s%s%s: no game record to agree "
+				"with%s%s\n", gl,
 				outcome_result(e->outcome), w, b,
 				log->by[i] != TOURNAMENT_BY_NONE ?
 				tournament_by_name(log->by[i]) : "the log",
@@ -97,28 +113,26 @@ static size_t check_results(const struct tournament_log *log,
 			continue;
 		}
 		if (g == NULL) {
-			n += discrepancy(out, "game %" PRId64 ": the log has "
-					 "its result %s (White %s, Black %s) "
-					 "and the archive no game of it",
-					 e->game, outcome_result(e->outcome),
-					 w, b);
+			n += discrepancy(out, "%s: the log has its result "
+					 "%s (White %s, Black %s) and the "
+					 "archive no game of it", gl,
+					 outcome_result(e->outcome), w, b);
 		} else if (!g->verified) {
-			n += discrepancy(out, "game %" PRId64 ": its archive "
-					 "does not verify (%s), so the log's "
-					 "result %s is not proven", e->game,
-					 g->why, outcome_result(e->outcome));
+			n += discrepancy(out, "%s: its archive does not "
+					 "verify (%s), so the log's result %s "
+					 "is not proven", gl, g->why,
+					 outcome_result(e->outcome));
 		} else if (strcmp(g->result, outcome_result(e->outcome)) != 0 ||
 			   strcmp(g->white, w) != 0 ||
 			   strcmp(g->black, b) != 0) {
-			n += discrepancy(out, "game %" PRId64 ": the log says "
-					 "%s (White %s, Black %s), its "
-					 "verified record %s (White %s, Black "
-					 "%s)", e->game,
+			n += discrepancy(out, "%s: the log says %s (White "
+					 "%s, Black %s), its verified record %s "
+					 "(White %s, Black %s)", gl,
 					 outcome_result(e->outcome), w, b,
 					 g->result, g->white, g->black);
 		} else {
-			fprintf(out, "game %" PRId64 ": %s (White %s, Black "
-				"%s), as its verified record\n", e->game,
+			fprintf(out, "%s: %s (White %s, Black %s), as its "
+				"verified record\n", gl,
 				g->result, w, b);
 		}
 	}
@@ -151,8 +165,9 @@ static size_t check_results(const struct tournament_log *log,
 		if (game_of(games, ngames, tournament_log_game_id(log,
 			    s->games[i].game)) == NULL &&
 		    s->games[i].outcome == TOURNAMENT_UNFINISHED)
-			fprintf(out, "game %" PRId64 ": no archive; the log "
-				"has no result of it%s\n", s->games[i].game,
+			fprintf(out, "%s: no archive; the log has no result "
+				"of it%s\n", game_label(log, s->games[i].game, gl,
+							sizeof(gl)),
 				s->games[i].forfeit ? " (a forfeit)" : "");
 	return n;
 }

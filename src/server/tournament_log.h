@@ -155,7 +155,8 @@ void tournament_standings_text(const struct tournament_log *log,
 			       const struct tournament_state *state,
 			       struct buf *out);
 /* The games and byes of round (1..) of state, appended to out, one a
- * line: board, game id, White, Black, result; then the byes. */
+ * line: board, the stored game ("-": none was created), White, Black,
+ * result; then the byes. */
 void tournament_pairings_text(const struct tournament_log *log,
 			      const struct tournament_state *state,
 			      int round, struct buf *out);

@@ -177,6 +177,8 @@ void tournament_pairings_text(const struct tournament_log *log,
 	char w[TOURNAMENT_LOG_NAME_MAX + 24], b[TOURNAMENT_LOG_NAME_MAX + 24];
 	char name[TOURNAMENT_LOG_NAME_MAX + 1];
 	const struct tournament_game *g;
+	char num[24];
+	int64_t id;
 	size_t i, board = 0;
 
 	buf_puts(out, "  board    game  white                     "
@@ -193,8 +195,13 @@ void tournament_pairings_text(const struct tournament_log *log,
 			 tournament_player_label(log, s->players[g->black].player,
 						 name, sizeof(name)),
 			 s->players[g->black].player);
-		buf_printf(out, "  %5zu  %6" PRId64 "  %-24s  %-24s  %s%s\n",
-			   ++board, g->game, w, b, tournament_game_result(g),
+		id = tournament_log_game_id(log, g->game);
+		if (id > 0)
+			snprintf(num, sizeof(num), "%" PRId64, id);
+		else
+			snprintf(num, sizeof(num), "-");
+		buf_printf(out, "  %5zu  %6s  %-24s  %-24s  %s%s\n",
+			   ++board, num, w, b, tournament_game_result(g),
 			   g->adjudicated ? " (adjudicated)" : "");
 	}
 	for (i = 0; i < s->nbyes; i++)

@@ -137,9 +137,9 @@ START_TEST(event_agrees)
 	ck_assert_ptr_null(strstr(said, "DISCREPANCY"));
 	ck_assert_ptr_nonnull(strstr(said, "event autumn: swiss, 12 entries, "
 				     "4 players, 2 round(s) paired, 4 game(s)"));
-	ck_assert_ptr_nonnull(strstr(said, "game 1: 1-0 (White alice, Black "
+	ck_assert_ptr_nonnull(strstr(said, "game 101: 1-0 (White alice, Black "
 				     "carol), as its verified record\n"));
-	ck_assert_ptr_nonnull(strstr(said, "game 4: adjudicated 1/2-1/2 "
+	ck_assert_ptr_nonnull(strstr(said, "game 104: adjudicated 1/2-1/2 "
 		"(White carol, Black bob) by operator, note: no moves for a "
 		"month: no game record to agree with; its record stands at *\n"));
 	ck_assert_ptr_nonnull(strstr(said, "standings.txt: 5 lines, as the "
@@ -161,7 +161,7 @@ START_TEST(event_result_forged)
 	edit(&f.log, "game=1 white=1 black=3 outcome=white",
 	     "game=1 white=1 black=3 outcome=black");
 	ck_assert_uint_ge(check(&f, &said), 1);
-	ck_assert_ptr_nonnull(strstr(said, "DISCREPANCY: game 1: the log "
+	ck_assert_ptr_nonnull(strstr(said, "DISCREPANCY: game 101: the log "
 		"says 0-1 (White alice, Black carol), its verified record 1-0 "
 		"(White alice, Black carol)\n"));
 	/* the exported standings are the honest ones: the replay of the
@@ -204,7 +204,7 @@ START_TEST(event_game_missing_or_unverified)
 	f.games[1] = f.games[3];
 	f.ngames = 3; /* game 2 (stored 102) gone */
 	ck_assert_uint_eq(check(&f, &said), 1);
-	ck_assert_ptr_nonnull(strstr(said, "DISCREPANCY: game 2: the log has "
+	ck_assert_ptr_nonnull(strstr(said, "DISCREPANCY: game 102: the log has "
 		"its result 1/2-1/2 (White bob, Black dave) and the archive no "
 		"game of it\n"));
 	free(said);
@@ -212,7 +212,7 @@ START_TEST(event_game_missing_or_unverified)
 	f.games[0].verified = false;
 	snprintf(f.games[0].why, sizeof(f.games[0].why), "tampered mail");
 	ck_assert_uint_eq(check(&f, &said), 1);
-	ck_assert_ptr_nonnull(strstr(said, "DISCREPANCY: game 1: its archive "
+	ck_assert_ptr_nonnull(strstr(said, "DISCREPANCY: game 101: its archive "
 		"does not verify (tampered mail), so the log's result 1-0 is "
 		"not proven\n"));
 	free(said);
@@ -239,7 +239,7 @@ START_TEST(event_games_foreign)
 	snprintf(f.games[2].white, sizeof(f.games[2].white), "alice");
 	snprintf(f.games[2].black, sizeof(f.games[2].black), "dave");
 	ck_assert_uint_eq(check(&f, &said), 1);
-	ck_assert_ptr_nonnull(strstr(said, "DISCREPANCY: game 3: the log says "
+	ck_assert_ptr_nonnull(strstr(said, "DISCREPANCY: game 103: the log says "
 		"0-1 (White dave, Black alice), its verified record 0-1 (White "
 		"alice, Black dave)\n"));
 	free(said);

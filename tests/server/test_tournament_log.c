@@ -46,6 +46,8 @@ static void small_event(struct tournament_log *log)
 	e = (struct tournament_entry){ .kind = (k), .at = T0 + 3600, \
 		.game = (g), .player = (w), .other = (b), .outcome = (o) }; \
 	tournament_log_add(log, &e, (by), (note))
+	for (i = 11; i <= 13; i++)
+		tournament_log_add_game(log, i, 100 + i);
 	PAIR(1, 11, 1, 3);
 	PAIR(1, 12, 2, 4);
 	RESULT(TOURNAMENT_RESULT, 11, 1, 3, TOURNAMENT_WHITE_WINS,
@@ -99,6 +101,8 @@ START_TEST(log_text_round_trip)
 		"\n2025-12-02T10:01:00Z pairing round=1 game=11 white=1 "
 		"black=3\n"));
 	ck_assert_ptr_nonnull(strstr(a.data, "\nplayer 3 carol\n"));
+	ck_assert_ptr_nonnull(strstr(a.data, "\nplayer 4 dave\ngame 11 111\n"
+				     "game 12 112\ngame 13 113\n2025-"));
 	ck_assert_ptr_nonnull(strstr(a.data, "\ntiebreaks buchholz_cut1 "
 				     "buchholz direct wins rating\n"));
 	ck_assert_ptr_nonnull(strstr(a.data, " withdraw round=2 player=3 "
@@ -153,6 +157,8 @@ START_TEST(log_text_refusals)
 		{ 7, "tiebreaks wins wins", "rules out of range" },
 		{ 8, "player 1 alice\nplayer 1 eve", "named twice" },
 		{ 8, "player x alice", "player ID NAME" },
+		{ 12, "game 11 x", "game NUMBER GAME-ID" },
+		{ 12, "game 12 111", "linked twice" },
 		{ 9, "2025-12-02 join player=1 rating=1", "its time" },
 		{ 9, "2025-12-02T10:00:00Z jump player=1", "entry kind" },
 		{ 9, "2025-12-02T10:00:00Z join player=1", "is missing" },
@@ -234,8 +240,8 @@ START_TEST(standings_text_by_hand)
 	tournament_pairings_text(&log, s, 2, &out);
 	ck_assert_str_eq(out.data,
 "  board    game  white                     black                     result\n"
-"      1      13  dave (4)                  alice (1)                 0-1\n"
-"      2      14  carol (3)                 bob (2)                   1/2-1/2 (adjudicated)\n");
+"      1     113  dave (4)                  alice (1)                 0-1\n"
+"      2       -  carol (3)                 bob (2)                   1/2-1/2 (adjudicated)\n");
 	buf_reset(&out);
 	tournament_crosstable_text(&log, s, &out);
 	ck_assert_str_eq(out.data,
