@@ -19,7 +19,8 @@
  * required keys are all reported, each as "FILE:LINE: message", not just
  * the first.
  *
- * Named sections, "[ladder NAME]" and "[league NAME]", may repeat with
+ * Named sections, "[ladder NAME]", "[league NAME]" and "[tournament
+ * NAME]", may repeat with
  * different names; each has its own table of keys (config_clubs.c).  A
  * key of theirs that [game] also has (size, swap, tax, draw_offers,
  * clock, weekends) takes the [game] value unless the section sets it.
@@ -263,6 +264,26 @@ struct config_league {
 	unsigned promote, relegate; /* per group, each at most group_size / 2 */
 };
 
+/* [tournament NAME]: one event -- a Swiss, a round robin or a
+ * knockout (src/server/tournament.h, docs/tournaments.md). */
+#define CONFIG_TIEBREAKS_MAX 6
+struct config_tournament {
+	struct config_club club;
+	int format;                /* enum tournament_format */
+	unsigned rounds;           /* swiss: 1..512 */
+	bool twice;                /* round robin: `double = yes` */
+	int64_t signup_until;      /* UTC midnight; 0: until start */
+	int64_t start;             /* UTC midnight, epoch s (required) */
+	unsigned max_players;      /* 2..256 */
+	uint64_t round_deadline_ms; /* 0: none (the clocks decide) */
+	int bye_points;            /* half points: 0, 1 (0.5), 2 (1) */
+	/* as written (NULL: the format's defaults), and read */
+	char *tiebreaks_text;
+	int tiebreaks[CONFIG_TIEBREAKS_MAX]; /* enum tournament_tiebreak */
+	size_t ntiebreaks;
+	bool standings_mail;       /* the weekly standings mail */
+};
+
 /* [ratings]: Glicko-2. */
 struct config_ratings {
 	double tau;         /* the volatility constraint, 0.2..1.2 */
@@ -319,6 +340,8 @@ struct config {
 	size_t nladders;
 	struct config_league *leagues;
 	size_t nleagues;
+	struct config_tournament *tournaments;
+	size_t ntournaments;
 };
 
 /* What the command line may override before the whole is checked
@@ -367,6 +390,8 @@ const struct config_ladder *config_ladder_find(const struct config *cfg,
 					       const char *name);
 const struct config_league *config_league_find(const struct config *cfg,
 					       const char *name);
+const struct config_tournament *
+config_tournament_find(const struct config *cfg, const char *name);
 
 /* Value parsers, shared with the tests and the command line.  Each
  * returns 0, or -1 with a static reason in *error_r. */

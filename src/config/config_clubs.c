@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "config/config_private.h"
+#include "server/tournament.h"
 #include "util/xalloc.h"
 #include "util/xstr.h"
 
@@ -46,6 +47,7 @@
 
 #define LADDER(field) offsetof(struct config_ladder, field)
 #define LEAGUE(field) offsetof(struct config_league, field)
+#define TOURNAMENT(field) offsetof(struct config_tournament, field)
 
 static const struct config_key ladder_keys[] = {
 	CLUB_KEYS("ladder", struct config_ladder),
@@ -80,13 +82,54 @@ static const struct config_key league_keys[] = {
 	{ "league", "relegate", KT_UINT, LEAGUE(relegate), "2", NULL, 0, 25 },
 };
 
+static const struct config_name tournament_formats[] = {
+	{ "swiss", TOURNAMENT_SWISS, false },
+	{ "roundrobin", TOURNAMENT_ROUNDROBIN, false },
+	{ "knockout", TOURNAMENT_KNOCKOUT, false },
+	{ NULL, 0, false },
+};
+/* In half points, as the event counts them. */
+static const struct config_name tournament_byes[] = {
+	{ "0", 0, false }, { "0.5", 1, false }, { "1", 2, false },
+	{ NULL, 0, false },
+};
+
+static const struct config_key tournament_keys[] = {
+	CLUB_KEYS("tournament", struct config_tournament),
+	{ "tournament", "format", KT_ENUM, TOURNAMENT(format), "swiss",
+	  tournament_formats, 0, 0 },
+	{ "tournament", "rounds", KT_UINT, TOURNAMENT(rounds), "5", NULL, 1,
+	  TOURNAMENT_MAX_ROUNDS },
+	{ "tournament", "double", KT_BOOL, TOURNAMENT(twice), "no", NULL, 0, 0 },
+	/* optional: no default, 0 = until start (config_clubs_check) */
+	{ "tournament", "signup_until", KT_DATE, TOURNAMENT(signup_until), NULL,
+	  NULL, 0, 0 },
+	/* required: no default */
+	{ "tournament", "start", KT_DATE, TOURNAMENT(start), NULL, NULL, 0, 0 },
+	{ "tournament", "max_players", KT_UINT, TOURNAMENT(max_players), "256",
+	  NULL, 2, TOURNAMENT_MAX_PLAYERS },
+	{ "tournament", "round_deadline", KT_DURATION_OR_NEVER,
+	  TOURNAMENT(round_deadline_ms), "0", NULL, HOUR, 365 * DAY },
+	{ "tournament", "bye_points", KT_ENUM, TOURNAMENT(bye_points), "1",
+	  tournament_byes, 0, 0 },
+	/* read by tournament_tiebreak_parse (config_clubs_check) */
+	{ "tournament", "tiebreaks", KT_STRING, TOURNAMENT(tiebreaks_text), NULL,
+	  NULL, 0, 0 },
+	{ "tournament", "standings_mail", KT_BOOL, TOURNAMENT(standings_mail),
+	  "yes", NULL, 0, 0 },
+};
+
 #define NKEYS(keys) (sizeof(keys) / sizeof((keys)[0]))
 _Static_assert(NKEYS(ladder_keys) <= CONFIG_CLUB_KEYS_MAX &&
-	       NKEYS(league_keys) <= CONFIG_CLUB_KEYS_MAX,
+	       NKEYS(league_keys) <= CONFIG_CLUB_KEYS_MAX &&
+	       NKEYS(tournament_keys) <= CONFIG_CLUB_KEYS_MAX,
 	       "raise CONFIG_CLUB_KEYS_MAX");
 _Static_assert(offsetof(struct config_ladder, club) == 0 &&
-	       offsetof(struct config_league, club) == 0,
+	       offsetof(struct config_league, club) == 0 &&
+	       offsetof(struct config_tournament, club) == 0,
 	       "a section's struct starts with its struct config_club");
+_Static_assert(CONFIG_TIEBREAKS_MAX == TOURNAMENT_MAX_TIEBREAKS,
+	       "the config's tie-breaks are the event's");
 
 const struct config_club_kind config_club_kinds[CONFIG_CLUB_KINDS] = {
 	[CONFIG_CLUB_LADDER] = {
@@ -100,6 +143,12 @@ const struct config_club_kind config_club_kinds[CONFIG_CLUB_KINDS] = {
 		sizeof(struct config_league),
 		offsetof(struct config, leagues),
 		offsetof(struct config, nleagues),
+	},
+	[CONFIG_CLUB_TOURNAMENT] = {
+		"tournament", tournament_keys, NKEYS(tournament_keys),
+		sizeof(struct config_tournament),
+		offsetof(struct config, tournaments),
+		offsetof(struct config, ntournaments),
 	},
 };
 
@@ -167,6 +216,15 @@ const struct config_league *config_league_find(const struct config *cfg,
 	return NULL;
 }
 
+const struct config_tournament *
+config_tournament_find(const struct config *cfg, const char *name)
+{
+	for (size_t i = 0; i < cfg->ntournaments; i++)
+		if (strcmp(cfg->tournaments[i].club.name, name) == 0)
+			return &cfg->tournaments[i];
+	return NULL;
+}
+
 /* A key that [game] has too: [game]'s value unless the section sets it. */
 static ptrdiff_t club_game_key(const struct config_key *k)
 {
@@ -226,7 +284,8 @@ bool config_club_begin(struct config_parse *ps, const char *kind_name,
 	if (taken != NULL) {
 		config_error(ps->errors, ps->file, line,
 			     "[%s %s]: the name %s is taken by [%s %s] (line "
-			     "%u): a ladder and a league may not share a name",
+			     "%u): a ladder, a league and a tournament may not "
+			     "share a name",
 			     kind_name, name, name, other->section, name,
 			     taken->line);
 		return true;
@@ -365,6 +424,93 @@ static void league_check(struct config_parse *ps,
 	}
 }
 
+/* The key's line if it was set and taken, else 0. */
+static unsigned club_key_line(const struct config_club_kind *kind,
+			      const struct config_club_lines *lines,
+			      const char *key)
+{
+	size_t i = club_key_index(kind, key);
+
+	return lines->refused[i] ? 0 : lines->keys[i];
+}
+
+/* tiebreaks read by the event's own parser (each word once), the
+ * format's defaults when unset; signup_until not after start; rounds
+ * only for a Swiss, double only for a round robin. */
+static void tournament_check(struct config_parse *ps,
+			     struct config_tournament *t,
+			     const struct config_club_lines *lines)
+{
+	const struct config_club_kind *kind =
+		&config_club_kinds[CONFIG_CLUB_TOURNAMENT];
+	const char *name = t->club.name;
+	struct tournament_rules rules;
+	unsigned line;
+
+	tournament_rules_default((enum tournament_format)t->format, &rules);
+	t->ntiebreaks = 0;
+	if (t->tiebreaks_text == NULL) {
+		for (size_t i = 0; i < rules.ntiebreaks; i++)
+			t->tiebreaks[t->ntiebreaks++] = (int)rules.tiebreaks[i];
+	} else {
+		char *copy = xstrdup(t->tiebreaks_text), *save = NULL;
+
+		line = club_line(&t->club, kind, lines, "tiebreaks");
+		for (char *w = strtok_r(copy, ", \t", &save); w != NULL;
+		     w = strtok_r(NULL, ", \t", &save)) {
+			enum tournament_tiebreak tb;
+			bool twice = false;
+
+			if (tournament_tiebreak_parse(w, &tb) < 0) {
+				config_error(ps->errors, ps->file, line,
+					     "[tournament %s] tiebreaks: \"%s\" "
+					     "is not a tie-break (buchholz, "
+					     "buchholz_cut1, sonneborn_berger, "
+					     "direct, wins, rating)", name, w);
+				continue;
+			}
+			for (size_t i = 0; i < t->ntiebreaks; i++)
+				twice = twice || t->tiebreaks[i] == (int)tb;
+			if (twice) {
+				config_error(ps->errors, ps->file, line,
+					     "[tournament %s] tiebreaks: %s is "
+					     "named twice", name, w);
+				continue;
+			}
+			/* 6 words, none twice, are all there are */
+			t->tiebreaks[t->ntiebreaks++] = (int)tb;
+		}
+		free(copy);
+	}
+	if (t->signup_until != 0 && t->start != 0 &&
+	    t->signup_until > t->start &&
+	    club_key_line(kind, lines, "start") != 0 &&
+	    (line = club_key_line(kind, lines, "signup_until")) != 0)
+		config_error(ps->errors, ps->file, line,
+			     "[tournament %s] signup_until is after start: the "
+			     "sign-up closes when the event starts at the "
+			     "latest", name);
+	if (t->format != TOURNAMENT_SWISS &&
+	    (line = club_key_line(kind, lines, "rounds")) != 0)
+		config_error(ps->errors, ps->file, line,
+			     "[tournament %s] rounds is for format = swiss (a "
+			     "%s has as many rounds as its field needs)", name,
+			     tournament_format_name(
+				     (enum tournament_format)t->format));
+	if (t->format != TOURNAMENT_ROUNDROBIN && t->twice &&
+	    (line = club_key_line(kind, lines, "double")) != 0)
+		config_error(ps->errors, ps->file, line,
+			     "[tournament %s] double is for format = "
+			     "roundrobin", name);
+	if (t->club.members.count > t->max_players &&
+	    club_key_line(kind, lines, "members") != 0)
+		config_error(ps->errors, ps->file,
+			     club_line(&t->club, kind, lines, "max_players"),
+			     "[tournament %s] lists %zu members, more than "
+			     "max_players (%u)", name, t->club.members.count,
+			     t->max_players);
+}
+
 void config_clubs_check(struct config_parse *ps)
 {
 	for (size_t k = 0; k < CONFIG_CLUB_KINDS; k++) {
@@ -380,7 +526,10 @@ void config_clubs_check(struct config_parse *ps)
 			for (size_t j = 0; j < kind->nkeys; j++)
 				if (kind->keys[j].def == NULL &&
 				    club_game_key(&kind->keys[j]) < 0 &&
-				    lines->keys[j] == 0)
+				    lines->keys[j] == 0 &&
+				    kind->keys[j].type != KT_STRING &&
+				    strcmp(kind->keys[j].key,
+					   "signup_until") != 0)
 					config_error(ps->errors, ps->file,
 						     club->line,
 						     "[%s %s] %s is required",
@@ -401,6 +550,10 @@ void config_clubs_check(struct config_parse *ps)
 			if (k == CONFIG_CLUB_LEAGUE)
 				league_check(ps, (const struct config_league *)club,
 					     lines);
+			if (k == CONFIG_CLUB_TOURNAMENT)
+				tournament_check(ps,
+						 (struct config_tournament *)club,
+						 lines);
 		}
 	}
 }
@@ -436,6 +589,9 @@ void config_clubs_free(struct config *cfg)
 			free(club->file);
 			config_members_free(&club->members);
 			free(club->clock);
+			if (k == CONFIG_CLUB_TOURNAMENT)
+				free(((struct config_tournament *)club)
+				     ->tiebreaks_text);
 		}
 		free(*club_list(cfg, kind));
 		*club_list(cfg, kind) = NULL;

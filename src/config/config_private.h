@@ -91,6 +91,7 @@ struct config_club_kind {
 enum {
 	CONFIG_CLUB_LADDER,
 	CONFIG_CLUB_LEAGUE,
+	CONFIG_CLUB_TOURNAMENT,
 	CONFIG_CLUB_KINDS,
 };
 

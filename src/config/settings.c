@@ -142,6 +142,40 @@ static int64_t settings_seconds(uint64_t ms)
 	return (int64_t)(ms / 1000);
 }
 
+/* [tournament NAME] sections: the event's rules as tournament.h has
+ * them. */
+static void settings_tournaments(const struct config *cfg,
+				 struct server_config *set)
+{
+	struct server_tournament *list = NULL;
+
+	if (cfg->ntournaments > 0)
+		list = xzalloc(cfg->ntournaments * sizeof(*list));
+	for (size_t i = 0; i < cfg->ntournaments; i++) {
+		const struct config_tournament *c = &cfg->tournaments[i];
+		struct server_tournament *t = &list[i];
+
+		settings_club(&c->club, c->club.file, &t->club);
+		tournament_rules_default((enum tournament_format)c->format,
+					 &t->rules);
+		t->rules.rounds = (int)c->rounds;
+		t->rules.twice = c->twice;
+		t->rules.bye_points = c->bye_points;
+		for (size_t k = 0; k < c->ntiebreaks; k++)
+			t->rules.tiebreaks[k] =
+				(enum tournament_tiebreak)c->tiebreaks[k];
+		t->rules.ntiebreaks = c->ntiebreaks;
+		t->start = c->start;
+		t->signup_until = c->signup_until != 0 ? c->signup_until
+						       : c->start;
+		t->max_players = c->max_players;
+		t->round_deadline = settings_seconds(c->round_deadline_ms);
+		t->standings_mail = c->standings_mail;
+	}
+	set->tournaments = list;
+	set->ntournaments = cfg->ntournaments;
+}
+
 static void settings_clubs(const struct config *cfg, struct server_config *set)
 {
 	struct server_ladder *ladders = NULL;
@@ -182,6 +216,7 @@ static void settings_clubs(const struct config *cfg, struct server_config *set)
 		l->rules.season_start = c->season_start;
 		l->rules.season_length = settings_seconds(c->season_length_ms);
 	}
+	settings_tournaments(cfg, set);
 	set->ladders = ladders;
 	set->nladders = cfg->nladders;
 	set->leagues = leagues;
@@ -192,9 +227,11 @@ void settings_server_done(struct server_config *set)
 {
 	free((void *)set->ladders);
 	free((void *)set->leagues);
+	free((void *)set->tournaments);
 	set->ladders = NULL;
 	set->leagues = NULL;
-	set->nladders = set->nleagues = 0;
+	set->tournaments = NULL;
+	set->nladders = set->nleagues = set->ntournaments = 0;
 }
 
 _Static_assert(CONFIG_REMINDERS_MAX <= SERVER_REMINDERS_MAX,

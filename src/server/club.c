@@ -142,13 +142,10 @@ int club_ladder_record(struct handle *h, const char *ladder,
 
 /* ---- the games of a competition ---------------------------------------- */
 
-int club_game_create(struct handle *h, const struct server_club *club,
-		     int64_t white, int64_t black, bool active,
-		     const char *ladder, int64_t season_id, int group_no,
-		     int64_t *id_r)
+int club_game_new(struct handle *h, const struct server_club *club,
+		  int64_t white, int64_t black, bool active, int64_t *id_r)
 {
 	struct store_game row;
-	struct store_game_club link;
 	struct clock_control cc;
 	char vtext[CORE_VARIANT_TEXT_MAX], ctext[GAME_CLOCK_TEXT_MAX];
 	const char *error;
@@ -171,6 +168,19 @@ int club_game_create(struct handle *h, const struct server_club *club,
 	}
 	if (store_game_create(h->srv->store, &row, h->now, id_r, &error) < 0)
 		return server_store_fail(h, error);
+	return 0;
+}
+
+int club_game_create(struct handle *h, const struct server_club *club,
+		     int64_t white, int64_t black, bool active,
+		     const char *ladder, int64_t season_id, int group_no,
+		     int64_t *id_r)
+{
+	struct store_game_club link;
+	const char *error;
+
+	if (club_game_new(h, club, white, black, active, id_r) < 0)
+		return -1;
 	memset(&link, 0, sizeof(link));
 	link.game_id = *id_r;
 	link.ladder = (char *)ladder;
@@ -180,6 +190,36 @@ int club_game_create(struct handle *h, const struct server_club *club,
 	if (store_game_club_set(h->srv->store, &link, &error) < 0)
 		return server_store_fail(h, error);
 	return 0;
+}
+
+int club_game_begin(struct handle *h, int64_t id, const char *kind,
+		    const char *name, const char *key1, int value1,
+		    const char *key2, int value2)
+{
+	struct template_ctx *ctx;
+	struct game g;
+	int ret = game_load(h, id, &g, true);
+
+	if (ret <= 0)
+		return ret < 0 ? -1 : server_store_fail(h, "new game vanished");
+	ret = game_clock_start(h, &g);
+	if (ret == 0)
+		ret = game_save(h, &g);
+	ctx = template_ctx_new();
+	if (ret == 0) {
+		game_ctx(h, &g, ctx);
+		ret = game_last_moves_ctx(h, &g, 0, ctx);
+	}
+	if (ret == 0) {
+		template_ctx_set(ctx, kind, name);
+		template_ctx_set_int(ctx, key1, value1);
+		if (key2 != NULL)
+			template_ctx_set_int(ctx, key2, value2);
+		ret = notice_game(h, &g, 0, ctx);
+	}
+	template_ctx_free(&ctx);
+	game_free(&g);
+	return ret;
 }
 
 int club_game_ladder(struct handle *h, int64_t game_id, char **ladder_r,

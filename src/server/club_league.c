@@ -176,35 +176,6 @@ static int league_order(struct handle *h, const struct server_league *l,
 
 /* ---- a season begun ---------------------------------------------------- */
 
-/* Game id of the league has begun: its clock runs and White is told. */
-static int league_game_start(struct handle *h, const struct server_league *l,
-			     int number, int group_no, int64_t id)
-{
-	struct template_ctx *ctx;
-	struct game g;
-	int ret = game_load(h, id, &g, true);
-
-	if (ret <= 0)
-		return ret < 0 ? -1 : server_store_fail(h, "new game vanished");
-	ret = game_clock_start(h, &g);
-	if (ret == 0)
-		ret = game_save(h, &g);
-	ctx = template_ctx_new();
-	if (ret == 0) {
-		game_ctx(h, &g, ctx);
-		ret = game_last_moves_ctx(h, &g, 0, ctx);
-	}
-	if (ret == 0) {
-		template_ctx_set(ctx, "league", l->club.name);
-		template_ctx_set_int(ctx, "season", number);
-		template_ctx_set_int(ctx, "group", group_no);
-		ret = notice_game(h, &g, 0, ctx);
-	}
-	template_ctx_free(&ctx);
-	game_free(&g);
-	return ret;
-}
-
 /* Group group_no of season (season_id, number): its members (players in
  * seed order, count) and every game of its round robin. */
 static int league_group_begin(struct handle *h, const struct server_league *l,
@@ -239,7 +210,9 @@ static int league_group_begin(struct handle *h, const struct server_league *l,
 				       players[pairings[i].black], true, NULL,
 				       season_id, group_no, &id);
 		if (ret == 0)
-			ret = league_game_start(h, l, number, group_no, id);
+			ret = club_game_begin(h, id, "league", l->club.name,
+					      "season", number, "group",
+					      group_no);
 	}
 	free(pairings);
 	return ret;

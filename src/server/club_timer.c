@@ -276,6 +276,8 @@ int club_tick(struct handle *h, struct club_report *rep)
 	if (ret == 0)
 		ret = club_league_tick(h, &rep->seasons);
 	if (ret == 0)
+		ret = club_tournament_tick(h, &rep->events);
+	if (ret == 0)
 		ret = club_standings(h, &rep->standings);
 	return ret;
 }

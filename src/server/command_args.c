@@ -192,16 +192,17 @@ static int args_club_name(struct command *cmd, const struct word *w)
 
 /* ladder list | ladder NAME | ladder challenge NAME PLAYER |
  * ladder join NAME | ladder leave NAME; league NAME | league list |
- * league join NAME | league leave NAME */
+ * league join NAME | league leave NAME; the same four of tournament */
 int command_parse_club(struct command *cmd, const struct word *w, size_t nw,
 		       const char *end, int64_t thread_game)
 {
 	bool ladder = cmd->kind == COMMAND_LADDER;
+	const char *what = ladder ? "LADDER" :
+			   cmd->kind == COMMAND_LEAGUE ? "LEAGUE" : "TOURNAMENT";
 	size_t next;
 
 	if (nw < 2)
-		return command_fail_str(cmd, COMMAND_ERR_MISSING_ARG,
-					ladder ? "LADDER" : "LEAGUE");
+		return command_fail_str(cmd, COMMAND_ERR_MISSING_ARG, what);
 	if (command_word_is(&w[1], "list")) {
 		cmd->club_action = COMMAND_CLUB_LIST;
 		return command_no_more(cmd, w, nw, 2);
@@ -214,7 +215,7 @@ int command_parse_club(struct command *cmd, const struct word *w, size_t nw,
 			COMMAND_CLUB_LEAVE : COMMAND_CLUB_CHALLENGE;
 		if (nw < 3)
 			return command_fail_str(cmd, COMMAND_ERR_MISSING_ARG,
-						ladder ? "LADDER" : "LEAGUE");
+						what);
 		if (args_club_name(cmd, &w[2]) < 0)
 			return -1;
 		next = 3;

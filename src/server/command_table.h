@@ -117,6 +117,9 @@
 	/* league action, club (league) */ \
 	ROW(LEAGUE, "league", "league", command_parse_club, false, \
 	    REGISTERED, club_league_run, "cmd-league.txt") \
+	/* tournament action, club (the event) */ \
+	ROW(TOURNAMENT, "tournament", "tournament", command_parse_club, \
+	    false, REGISTERED, club_tournament_run, "cmd-tournament.txt") \
 	ROW(RATINGS, "ratings", "ratings", parse_no_args, false, \
 	    REGISTERED, club_ratings, "cmd-ratings.txt") \
 	/* game: its archive, mailed (archive_cmd.c says why this gate) */ \
@@ -185,7 +188,7 @@
 	/* detail: the word that is no DAYS, DATE, from, to or cancel */ \
 	ERR(ERR_BAD_VACATION, "e_bad_vacation", "bad vacation") \
 	/* detail: the word that is no ladder or league name */ \
-	ERR(ERR_BAD_CLUB, "e_bad_club", "bad ladder or league name") \
+	ERR(ERR_BAD_CLUB, "e_bad_club", "bad ladder, league or tournament name") \
 	/* detail: how many moves a conditional line gave */ \
 	ERR(ERR_COND_PAIRS, "e_cond_pairs", "conditional moves come in " \
 	    "pairs") \

@@ -53,6 +53,9 @@ libashes_server_a_SOURCES += src/server/tournament_log.h \
 libashes_server_a_SOURCES += src/server/club_result.c \
 	src/server/club_timer.c src/server/club_league.c \
 	src/server/club_league_view.c src/server/admin_club.c
+# The events run: their logs as stored, the timer's rounds, the commands.
+libashes_server_a_SOURCES += src/server/club_tournament_log.c \
+	src/server/club_tournament.c src/server/club_tournament_cmd.c
 # The practice opponent (bot.c, bot_turn.c) thinks with src/ai: its
 # objects go into this library, so that whatever links the service links
 # the search with it (the layers: core <- ai <- server).
@@ -181,6 +184,12 @@ nobase_dist_pkgdata_DATA += templates/mail/cmd-analyse.txt \
 nobase_dist_pkgdata_DATA += templates/mail/cmd-conditional.txt \
 	templates/mail/conditional-lines.txt \
 	templates/mail/conditional-played.txt
+
+# The events (club_tournament*.c).
+nobase_dist_pkgdata_DATA += templates/mail/cmd-tournament.txt \
+	templates/mail/tournament.txt templates/mail/tournament-round.txt \
+	templates/mail/tournament-final.txt \
+	templates/mail/subject-tournament.txt templates/admin-tournament.txt
 
 # The private notes (note.c) and the rematch (rematch.c).
 nobase_dist_pkgdata_DATA += templates/mail/cmd-note.txt \

@@ -70,8 +70,18 @@ int server_new(struct store *store, const struct server_config *cfg,
 			memcpy(l, cfg->leagues, cfg->nleagues * sizeof(*l));
 		srv->cfg.leagues = l;
 	}
+	srv->cfg.tournaments = NULL;
+	if (cfg->ntournaments > 0) {
+		struct server_tournament *t = calloc(cfg->ntournaments,
+						     sizeof(*t));
+		if (t != NULL)
+			memcpy(t, cfg->tournaments,
+			       cfg->ntournaments * sizeof(*t));
+		srv->cfg.tournaments = t;
+	}
 	if ((cfg->nladders > 0 && srv->cfg.ladders == NULL) ||
-	    (cfg->nleagues > 0 && srv->cfg.leagues == NULL)) {
+	    (cfg->nleagues > 0 && srv->cfg.leagues == NULL) ||
+	    (cfg->ntournaments > 0 && srv->cfg.tournaments == NULL)) {
 		server_free(&srv);
 		*error_r = "server: out of memory";
 		return -1;
@@ -87,6 +97,7 @@ void server_free(struct server **server)
 	free((*server)->domain);
 	free((void *)(*server)->cfg.ladders);
 	free((void *)(*server)->cfg.leagues);
+	free((void *)(*server)->cfg.tournaments);
 	free(*server);
 	*server = NULL;
 }

@@ -55,6 +55,7 @@
 #include "server/ladder.h"
 #include "server/league.h"
 #include "server/rating.h"
+#include "server/tournament.h"
 #include "util/buf.h"
 
 struct store;
@@ -112,6 +113,19 @@ struct server_ladder {
 struct server_league {
 	struct server_club club;
 	struct league_rules rules;
+};
+/* [tournament NAME]: one event (tournament.h's rules, with when it
+ * starts and what bounds its rounds).  Times are epoch seconds. */
+struct server_tournament {
+	struct server_club club;
+	struct tournament_rules rules;
+	int64_t signup_until;  /* sign-up by mail closes (<= start) */
+	int64_t start;         /* round 1 is paired at or after it */
+	size_t max_players;    /* entrants at most */
+	/* a game still running this long after its round was paired is
+	 * decided (club_tournament.c); 0: none */
+	int64_t round_deadline;
+	bool standings_mail;   /* the weekly standings mail */
 };
 
 /* The practice opponent ([bot] in ashesd.conf; bot.c, bot_turn.c).  The
@@ -183,6 +197,8 @@ struct server_config {
 	size_t nladders;
 	const struct server_league *leagues;
 	size_t nleagues;
+	const struct server_tournament *tournaments;
+	size_t ntournaments;
 	struct rating_config rating;
 	struct server_bot_config bot;
 	struct server_limits limits;
@@ -445,6 +461,10 @@ struct server_tick_report {
 	size_t club_walkovers; /* challenges not accepted in time */
 	size_t club_seasons;   /* league seasons begun */
 	size_t club_standings; /* weekly standings mails queued */
+	size_t event_results;  /* event results taken into the logs */
+	size_t event_rounds;   /* event rounds paired */
+	size_t event_decided;  /* event games decided at a deadline */
+	size_t event_ended;    /* events ended (final standings mailed) */
 	size_t summaries;      /* daily summaries queued (summary.c) */
 };
 
@@ -497,6 +517,27 @@ int server_ladder_move(struct server *server, const char *ladder,
 		       int64_t now, struct buf *out, const char **error_r);
 /* `ashes league show NAME`: the seasons, the current one's groups and
  * standings (templates/admin-league.txt).  -1 with *error_r. */
+/* The operator's part in the events ([tournament NAME]; the rules are
+ * docs/tournaments.md's), each output rendered from admin-tournament.txt
+ * (the event's entrants, round, pairings, standings, crosstable): show
+ * (reads); withdraw PLAYER (a WITHDRAW entry by the operator with note,
+ * may be NULL: their running games resigned, later ones forfeited, as a
+ * withdrawal by mail); adjudicate GAME (a stored game id) RESULT
+ * ("white", "black", "draw") with note (required): an ADJUDICATION by
+ * the operator, replacing any result, and a game still running ended
+ * with it.  Each in a transaction of its own.  0, or -1 with *error_r (no
+ * such event, player or game of the event, an event over, a player not
+ * entered, a bad result). */
+int server_tournament_show(struct server *server, const char *name,
+			   int64_t now, struct buf *out, const char **error_r);
+int server_tournament_withdraw(struct server *server, const char *name,
+			       const char *player, const char *note,
+			       int64_t now, struct buf *out,
+			       const char **error_r);
+int server_tournament_adjudicate(struct server *server, const char *name,
+				 int64_t game_id, const char *result,
+				 const char *note, int64_t now,
+				 struct buf *out, const char **error_r);
 int server_league_show(struct server *server, const char *league,
 		       int64_t now, struct buf *out, const char **error_r);
 

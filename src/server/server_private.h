@@ -41,6 +41,12 @@
  *               computes and mails with its pictures; `ashes analyse`;
  *   club_timer.c  the club's work the timer runs (joins, results,
  *               walkovers, absences, seasons, the weekly mail);
+ *   club_tournament.c  the events' timer: begun, rounds paired, deadlines,
+ *               ended with the final standings;
+ *   club_tournament_cmd.c  the `tournament` command, the event's view,
+ *               the operator's show, withdraw and adjudicate;
+ *   club_tournament_log.c  an event as stored: its log replayed, entries
+ *               recorded, its games created, results taken, decided;
  *   club_ladder.c  the ladder commands, and a ladder challenge answered;
  *   club_league.c  the leagues' seasons begun, the league command;
  *   club_league_view.c  a league season as stored, with its standings;
@@ -665,6 +671,12 @@ int club_ladder_record(struct handle *h, const char *ladder,
 		       struct ladder_standing *standing,
 		       const struct ladder_event *ev, const char *actor,
 		       const char *note);
+/* A game of the club's variant and clock, White against Black, created
+ * active (the caller starts its clock) or as a challenge, and linked to
+ * nothing: club_game_create's first half, and an event's games'
+ * (club_tournament_log.c).  0 and *id_r, or -1. */
+int club_game_new(struct handle *h, const struct server_club *club,
+		  int64_t white, int64_t black, bool active, int64_t *id_r);
 /* A game of a competition: white against black with the club's variant
  * and time control, a challenge to black (active false) or a game under
  * way (active: the caller starts its clock), linked to the ladder or to
@@ -673,6 +685,13 @@ int club_game_create(struct handle *h, const struct server_club *club,
 		     int64_t white, int64_t black, bool active,
 		     const char *ladder, int64_t season_id, int group_no,
 		     int64_t *id_r);
+/* Game id of a competition begun: its clock started and White told
+ * "your move", with kind = name (e.g. "league", "spring") and the
+ * numbers key1 = value1 and key2 = value2 (key2 may be NULL) for the
+ * mail.  0 or -1. */
+int club_game_begin(struct handle *h, int64_t id, const char *kind,
+		    const char *name, const char *key1, int value1,
+		    const char *key2, int value2);
 /* The ladder of a game (caller frees; NULL: none) and whether it is
  * rated (rated_r may be NULL).  0 or -1. */
 int club_game_ladder(struct handle *h, int64_t game_id, char **ladder_r,
@@ -708,6 +727,97 @@ int club_apply_results(struct handle *h, size_t limit, size_t *applied_r,
 int club_rate_game(struct handle *h, const struct game *g, int64_t at,
 		   bool *rated_r);
 server_command_fn club_ratings;
+
+/* ---- club_tournament_log.c, club_tournament.c,
+ * club_tournament_cmd.c: the club's events ---------------------------- */
+
+/* The configuration's event of that name (any case), or NULL. */
+const struct server_tournament *club_tournament_find(const struct server *srv,
+						     const char *name);
+/* An event as stored: its log (entries, with when each was recorded),
+ * the replay of it, its stored games, and when it began and ended (0:
+ * not yet).  Free with event_free. */
+struct event_view {
+	const struct server_tournament *t;
+	struct tournament_entry *entries;
+	int64_t *ats;
+	size_t nentries, room;
+	struct tournament_state *state;
+	struct store_tournament_game *links; /* by number */
+	size_t nlinks;
+	int64_t started_at, ended_at;
+};
+/* club_tournament_log.c.  Event t loaded and replayed.  0 or -1 (a log
+ * that does not replay is a broken store). */
+int event_load(struct handle *h, const struct server_tournament *t,
+	       struct event_view *v);
+void event_free(struct event_view *v);
+/* Record entry e (at h->now) by actor ("mail", "daemon", "operator")
+ * with note (may be NULL): replayed with the log first, so an entry that
+ * cannot follow is the caller's failure (-1) and never recorded; v then
+ * holds the new state.  0 or -1. */
+int event_record(struct handle *h, struct event_view *v,
+		 const struct tournament_entry *e, const char *actor,
+		 const char *note);
+/* The stored game of an event game number, or NULL (none created). */
+const struct store_tournament_game *event_link_of(const struct event_view *v,
+						  int64_t number);
+/* When round was paired (its first PAIRING or BYE entry), or 0. */
+int64_t event_round_paired_at(const struct event_view *v, int round);
+/* Whether every game of round has a result (or is a forfeit). */
+bool event_round_done(const struct event_view *v, int round);
+/* A game of round, White against Black: its PAIRING recorded and, unless
+ * a player has withdrawn (a round robin's scheduled game, lost by
+ * them), the game created with the event's settings and linked
+ * (*game_id_r; 0: none).  The caller starts it.  0 or -1. */
+int event_game_create(struct handle *h, struct event_view *v, int round,
+		      int64_t white, int64_t black, int64_t *number_r,
+		      int64_t *game_id_r);
+/* The results of ended event games, once each, in the order they ended
+ * (at most limit; 0: all): their RESULT entries and ratings.  0 or -1. */
+int event_take_results(struct handle *h, size_t limit, size_t *taken_r,
+		       size_t *rated_r);
+/* Game game_id of event v decided: an ADJUDICATION by actor with note,
+ * and a game still running ended with it through its normal end (a win
+ * as on time, a draw as agreed), its players told.  0, REFUSED
+ * (tournament_no_such_game: not a game of this event), -1. */
+int event_decide(struct handle *h, struct event_view *v, int64_t game_id,
+		 enum tournament_outcome outcome, const char *actor,
+		 const char *note);
+/* Every running game of player pid in event v resigned for them (a
+ * withdrawal), the players told.  0 or -1. */
+int event_resign_games(struct handle *h, struct event_view *v, int64_t pid);
+
+/* club_tournament.c.  The events' work the timer runs at h->now: the
+ * results taken, an event begun at its start (sign-up closed, round 1
+ * paired), the next round paired when every game of the last ended, the
+ * games still running at a round's deadline decided, an event over
+ * ended with the final standings mailed.  0 or -1. */
+struct event_report {
+	size_t results, rated, rounds, decided, ended;
+};
+int club_tournament_tick(struct handle *h, struct event_report *rep);
+/* club_tournament_log.c too.  A player's rating as an event seeds it
+ * (rounded; a new player's if none).  0 or -1. */
+int event_rating_of(struct handle *h, int64_t pid, int *rating_r);
+/* The rounds event v has: Swiss `rounds`, a round robin's cycle (or
+ * two) for its entrants, a knockout's bracket. */
+int event_rounds(const struct event_view *v);
+/* club_tournament_cmd.c.  The `tournament` command. */
+server_command_fn club_tournament_run;
+/* Event t for templates (mail/tournament.txt's variables) for reader (0:
+ * the operator).  0 or -1. */
+int club_tournament_ctx(struct handle *h, const struct server_tournament *t,
+			int64_t reader, struct template_ctx *ctx);
+/* Round `round` of v for templates: pairings[board, white, black, game,
+ * white_wins, black_wins, drawn, forfeit, adjudicated, running, me],
+ * byes[name], and for reader my_white, my_opponent, my_game,
+ * my_no_game, my_bye.  0 or -1. */
+int event_round_ctx(struct handle *h, const struct event_view *v, int round,
+		    int64_t reader, struct template_ctx *ctx);
+/* Whether pid is an entrant of event t (for the weekly mail): 1, 0, -1. */
+int club_tournament_entered(struct handle *h,
+			    const struct server_tournament *t, int64_t pid);
 
 /* club_league.c.  The `league` command; a league's season begun when
  * its start comes (groups, games, clocks), at most once per season.
@@ -747,6 +857,7 @@ int league_view_find(const struct league_view *v, int64_t pid, size_t *g_r,
 struct club_report {
 	size_t joined, withdrawn, results, rated, walkovers, seasons,
 		standings;
+	struct event_report events;
 };
 int club_tick(struct handle *h, struct club_report *rep);
 

@@ -342,6 +342,12 @@ static int timer_due(struct server *server, int64_t now, int64_t *last_r,
 					    error_r) < 0)
 			return -1;
 		free(ids);
+		ids = NULL;
+		/* An event's game ended: its next round may be due. */
+		if (n == 0 && store_tournament_pending(server->store, 1, &ids,
+						       &n, error_r) < 0)
+			return -1;
+		free(ids);
 	}
 	return n > 0;
 }
@@ -400,6 +406,10 @@ int server_clock_tick(struct server *server, int64_t now,
 		rep.club_walkovers = club.walkovers;
 		rep.club_seasons = club.seasons;
 		rep.club_standings = club.standings;
+		rep.event_results = club.events.results;
+		rep.event_rounds = club.events.rounds;
+		rep.event_decided = club.events.decided;
+		rep.event_ended = club.events.ended;
 		if (report != NULL)
 			*report = rep;
 		return 0;

@@ -39,6 +39,7 @@ static const char *const outbox_kind_words[] = {
 	[STORE_OUTBOX_KIND_DIGEST] = "digest",
 	[STORE_OUTBOX_KIND_SUMMARY] = "summary",
 	[STORE_OUTBOX_KIND_ANALYSIS] = "analysis",
+	[STORE_OUTBOX_KIND_TOURNAMENT] = "tournament",
 };
 
 const char *store_outbox_kind_name(enum store_outbox_kind kind)

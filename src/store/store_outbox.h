@@ -38,6 +38,8 @@ enum store_outbox_kind {
 	STORE_OUTBOX_KIND_DIGEST,	/* "digest": an observer's digest */
 	STORE_OUTBOX_KIND_SUMMARY,	/* "summary": a player's daily summary */
 	STORE_OUTBOX_KIND_ANALYSIS,	/* "analysis": a game's analysis */
+	STORE_OUTBOX_KIND_TOURNAMENT,	/* "tournament": a round paired, an
+					 * event's final standings */
 };
 
 /* A file a mail carries after its text (sql/016): the pictures of an

@@ -375,7 +375,7 @@ START_TEST(test_envelope_refused)
 	m.kind = STORE_OUTBOX_KIND_OTHER;
 	ck_assert_int_eq(store_outbox_enqueue(st, &m, 1, NULL, &err), -1);
 	ck_assert_int_eq(store_error_kind(st), STORE_ERROR_USAGE);
-	m.kind = STORE_OUTBOX_KIND_ANALYSIS + 1;
+	m.kind = STORE_OUTBOX_KIND_TOURNAMENT + 1;
 	ck_assert_int_eq(store_outbox_enqueue(st, &m, 1, NULL, &err), -1);
 	ck_assert_int_eq(store_error_kind(st), STORE_ERROR_USAGE);
 	m.kind = STORE_OUTBOX_KIND_REPLY;
