@@ -70,7 +70,9 @@ bool archive_event_dir(const char *path);
 struct archive_event_game {
 	int64_t game;
 	bool verified;        /* its archive verified (pinned or not) */
-	char why[160];        /* else: the reason, for people */
+	enum archive_reason reason; /* else: why not (ARCHIVE_OK: verify
+				     * did not run), and for people: */
+	char why[160];
 	char result[16];      /* the record's Result: "1-0", "0-1",
 			       * "1/2-1/2", "*" */
 	char white[65], black[65]; /* the record's White and Black */
@@ -82,9 +84,12 @@ struct archive_event_game {
  * the log, each adjudication (no game record to agree with), and every
  * discrepancy, named: a log that does not read or replay, a result in
  * the log that the verified game's record does not give (or its players
- * not the log's), a game of the log whose archive is missing or does not
- * verify, a game archive of no game in the log, a standings or
- * crosstable line not what the replay gives.  Returns the number of
+ * not the log's), a game of the log whose archive is missing, a game
+ * archive that does not verify -- but for a result mismatch of a game
+ * the log decided itself (an adjudication, a withdrawal's forfeit: its
+ * end is the log's word, no player signed it) --, a game archive of no
+ * game in the log, a standings or crosstable line not what the replay
+ * gives.  Returns the number of
  * discrepancies (0: all agree). */
 size_t archive_event_check(const char *log_text, size_t log_len,
 			   const char *standings, size_t standings_len,

@@ -86,7 +86,6 @@ static size_t check_results(const struct tournament_log *log,
 	const struct archive_event_game *g;
 	size_t n = 0, i, k;
 	int64_t id, number;
-	bool paired, ended;
 
 	for (i = 0; i < log->nentries; i++) {
 		e = &log->entries[i];
@@ -118,10 +117,7 @@ static size_t check_results(const struct tournament_log *log,
 					 "archive no game of it", gl,
 					 outcome_result(e->outcome), w, b);
 		} else if (!g->verified) {
-			n += discrepancy(out, "%s: its archive does not "
-					 "verify (%s), so the log's result %s "
-					 "is not proven", gl, g->why,
-					 outcome_result(e->outcome));
+			continue; /* said with the games, below */
 		} else if (strcmp(g->result, outcome_result(e->outcome)) != 0 ||
 			   strcmp(g->white, w) != 0 ||
 			   strcmp(g->black, b) != 0) {
@@ -136,27 +132,44 @@ static size_t check_results(const struct tournament_log *log,
 				g->result, w, b);
 		}
 	}
-	/* a game of no pairing; a game ended that the log has no end of */
+	/* every game archive: of a pairing, verified, its end in the log */
 	for (k = 0; k < ngames; k++) {
-		paired = ended = false;
+		const struct tournament_game *sg = NULL;
+
 		number = tournament_log_game_number(log, games[k].game);
 		for (i = 0; i < s->ngames && number != 0; i++)
-			if (s->games[i].game == number) {
-				paired = true;
-				ended = s->games[i].outcome !=
-					TOURNAMENT_UNFINISHED;
-			}
-		if (!paired)
+			if (s->games[i].game == number)
+				sg = &s->games[i];
+		if (sg == NULL) {
 			n += discrepancy(out, "games/%" PRId64 ": a game the "
 					 "event's log never paired (nor "
 					 "links to a game number)",
 					 games[k].game);
-		else if (!ended && games[k].verified &&
-			 strcmp(games[k].result, "*") != 0)
+		} else if (!games[k].verified &&
+			   games[k].reason == ARCHIVE_RESULT_MISMATCH &&
+			   (sg->adjudicated || sg->forfeit)) {
+			fprintf(out, "game %" PRId64 ": its end is the log's "
+				"%s, which no player signed (%s)\n",
+				games[k].game, sg->adjudicated ?
+				"adjudication" : "forfeit by a withdrawal",
+				games[k].why);
+		} else if (!games[k].verified) {
+			bool resulted = sg->outcome != TOURNAMENT_UNFINISHED &&
+					!sg->adjudicated && !sg->forfeit;
+
+			n += discrepancy(out, "game %" PRId64 ": its archive "
+					 "does not verify (%s)%s%s%s",
+					 games[k].game, games[k].why,
+					 resulted ? ", so the log's result " : "",
+					 resulted ? outcome_result(sg->outcome) :
+					 "", resulted ? " is not proven" : "");
+		} else if (sg->outcome == TOURNAMENT_UNFINISHED &&
+			   strcmp(games[k].result, "*") != 0) {
 			n += discrepancy(out, "games/%" PRId64 ": its verified "
 					 "record says %s and the log has no "
 					 "result of it", games[k].game,
 					 games[k].result);
+		}
 	}
 	/* a game of the log with no archive: only said (a round robin's
 	 * game of a withdrawn player is never made) unless the log has its
@@ -374,6 +387,7 @@ static void verify_game(const char *dir, int64_t id,
 		return;
 	}
 	if (r == 1) {
+		g->reason = v.reason;
 		snprintf(g->why, sizeof(g->why), "%s: %.120s",
 			 archive_reason_name(v.reason), v.detail);
 		return;

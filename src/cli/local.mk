@@ -5,6 +5,11 @@ ashes_SOURCES = src/cli/cli.h src/cli/main.c src/cli/cli_game.c \
 	src/cli/cli_play.c src/cli/cli_help.c src/cli/admin.h src/cli/admin.c \
 	src/cli/admin_clock.c src/cli/admin_common.c src/cli/admin_club.c \
 	src/cli/site.c src/cli/status.c
+# `ashes tournament` (src/cli/admin_tournament.c): an event replayed from
+# its log; withdrawals and adjudications through the service.
+ashes_SOURCES += src/cli/admin_tournament.c
+nobase_dist_pkgdata_DATA += templates/admin-tournament-history.txt \
+	templates/admin-tournament-pairings.txt
 # libashes_config.a: the config, and settings_server() mapping it for the
 # service as ashesd does (its mail settings are plain structs: no mail
 # library).
@@ -48,6 +53,7 @@ dist_check_SCRIPTS += $(cli_tests)
 TESTS += $(cli_tests)
 # Its pages (src/render/site.c).
 nobase_dist_pkgdata_DATA += templates/site/head.html \
-	templates/site/index.html templates/site/game.html
+	templates/site/index.html templates/site/game.html \
+	templates/site/event.html
 
 dist_man_MANS += man/ashes.1

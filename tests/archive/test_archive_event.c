@@ -210,11 +210,31 @@ START_TEST(event_game_missing_or_unverified)
 	free(said);
 	make_event(&f);
 	f.games[0].verified = false;
+	f.games[0].reason = ARCHIVE_TAMPERED_MAIL;
 	snprintf(f.games[0].why, sizeof(f.games[0].why), "tampered mail");
 	ck_assert_uint_eq(check(&f, &said), 1);
 	ck_assert_ptr_nonnull(strstr(said, "DISCREPANCY: game 101: its archive "
 		"does not verify (tampered mail), so the log's result 1-0 is "
 		"not proven\n"));
+	free(said);
+	/* the adjudicated game's archive ends with no signed end: its
+	 * result is the adjudication's, said and not counted; another
+	 * failure of its archive counts */
+	make_event(&f);
+	f.games[3].verified = false;
+	f.games[3].reason = ARCHIVE_RESULT_MISMATCH;
+	snprintf(f.games[3].why, sizeof(f.games[3].why), "result mismatch: "
+		 "the record ends by agreement");
+	ck_assert_uint_eq(check(&f, &said), 0);
+	ck_assert_ptr_nonnull(strstr(said, "game 104: its end is the log's "
+		"adjudication, which no player signed (result mismatch: the "
+		"record ends by agreement)\n"));
+	free(said);
+	f.games[3].reason = ARCHIVE_TAMPERED_MAIL;
+	snprintf(f.games[3].why, sizeof(f.games[3].why), "tampered mail");
+	ck_assert_uint_eq(check(&f, &said), 1);
+	ck_assert_ptr_nonnull(strstr(said, "DISCREPANCY: game 104: its archive "
+				     "does not verify (tampered mail)\n"));
 	free(said);
 	free_event(&f);
 }
