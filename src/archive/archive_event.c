@@ -40,7 +40,8 @@ static int event_fail(const char **error_r, const char *fmt, ...)
 bool archive_event_dir(const char *path)
 {
 	struct buf b = BUF_INIT;
-	bool yes = archive_read_file(path, ARCHIVE_EVENT_LOG, 64, &b) == 0 &&
+	bool yes = archive_read_file(path, ARCHIVE_EVENT_LOG, VERIFY_FILE_MAX,
+				     &b) == 0 &&
 		   strncmp(b.data != NULL ? b.data : "", TOURNAMENT_LOG_MAGIC,
 			   strlen(TOURNAMENT_LOG_MAGIC)) == 0;
 

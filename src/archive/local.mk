@@ -57,5 +57,9 @@ TESTS += tests/archive/test_archive_cli.sh
 # forged ones caught.
 dist_check_SCRIPTS += tests/archive/test_archive_cond.sh
 TESTS += tests/archive/test_archive_cond.sh
+# An event's archive on an event the real ashesd ran: the operator's
+# commands, export --event, verify, forgeries named, the event's page.
+dist_check_SCRIPTS += tests/archive/test_archive_event.sh
+TESTS += tests/archive/test_archive_event.sh
 # The .tar.gz bomb of test_archive_cli.sh and tests/e2e/test_hostile_archive.sh.
 EXTRA_DIST += tests/archive/tar-bomb.py

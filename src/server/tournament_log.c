@@ -265,10 +265,11 @@ enum field {
 	F_NOTE = 1 << 8,
 };
 
-/* The fields each kind must have, and those it may have besides. */
+/* The fields each kind must have, and those it may have besides (who
+ * recorded it and a note: any kind). */
 static unsigned kind_fields(enum tournament_entry_kind k, unsigned *may)
 {
-	*may = F_BY;
+	*may = F_BY | F_NOTE;
 	switch (k) {
 	case TOURNAMENT_JOIN:
 		return F_PLAYER | F_RATING;
@@ -276,14 +277,12 @@ static unsigned kind_fields(enum tournament_entry_kind k, unsigned *may)
 	case TOURNAMENT_BYE:
 		return F_ROUND | F_PLAYER;
 	case TOURNAMENT_WITHDRAW:
-		*may |= F_NOTE;
 		return F_ROUND | F_PLAYER;
 	case TOURNAMENT_PAIRING:
 		return F_ROUND | F_GAME | F_WHITE | F_BLACK;
 	case TOURNAMENT_RESULT:
 		return F_GAME | F_WHITE | F_BLACK | F_OUTCOME;
 	case TOURNAMENT_ADJUDICATION:
-		*may |= F_NOTE;
 		return F_GAME | F_WHITE | F_BLACK | F_OUTCOME;
 	}
 	return 0;
