@@ -177,7 +177,8 @@ forge() { rm -rf "$tmp/f"; cp -r "$tmp/ev" "$tmp/f"; }
 # own key: only the recomputation can tell.
 resign_manifest() {
 	(cd "$tmp/f" && rm MANIFEST MANIFEST.asc &&
-	 find . -type f | sed 's|^\./||' | sort | xargs sha256sum >MANIFEST &&
+	 find . -type f | sed 's|^\./||' | sort | xargs sha256sum >../MANIFEST.new &&
+	 mv ../MANIFEST.new MANIFEST &&
 	 GNUPGHOME=$tmp/daemon-gnupg gpg --batch --detach-sign --armor \
 		-o MANIFEST.asc MANIFEST 2>/dev/null)
 }
