@@ -170,8 +170,9 @@ static int club_absences(struct handle *h, const struct server_ladder *l,
 
 /* ---- the weekly standings ----------------------------------------------- */
 
-/* One member's standings mail: every ladder they are in (with the
- * standings mail on).  *sent_r when queued. */
+/* One member's standings mail: every ladder they are in and every event
+ * they play in while it runs (each with its standings mail on).  *sent_r
+ * when queued. */
 static int club_standings_one(struct handle *h, int64_t pid, bool *sent_r)
 {
 	struct store_player *p = NULL;
@@ -208,6 +209,31 @@ static int club_standings_one(struct handle *h, int64_t pid, bool *sent_r)
 		}
 		ladder_standing_free(&st);
 	}
+	/* The events the player is in, while they run. */
+	for (size_t i = 0; ret == 0 && i < h->srv->cfg.ntournaments; i++) {
+		const struct server_tournament *t = &h->srv->cfg.tournaments[i];
+		int64_t started = 0, ended = 0;
+		int in;
+
+		if (!t->standings_mail)
+			continue;
+		if (store_tournament_times(h->srv->store, t->club.name,
+					   &started, &ended, &error) < 0) {
+			ret = server_store_fail(h, error);
+			break;
+		}
+		if (started == 0 || ended != 0)
+			continue;
+		in = club_tournament_entered(h, t, pid);
+		if (in < 0)
+			ret = -1;
+		else if (in == 1) {
+			ret = club_tournament_ctx(h, t, pid,
+					template_ctx_add(mail, "tournaments"));
+			template_ctx_set_bool(mail, "any_tournaments", true);
+			shown++;
+		}
+	}
 	if (ret == 0 && shown > 0) {
 		ret = server_render(h, "mail/standings.txt", mail, &body);
 		if (ret == 0)
@@ -234,7 +260,7 @@ static int club_standings(struct handle *h, size_t *count_r)
 	size_t n = 0;
 	int r, ret = 0;
 
-	if (h->srv->cfg.nladders == 0)
+	if (h->srv->cfg.nladders == 0 && h->srv->cfg.ntournaments == 0)
 		return 0;
 	r = store_state_get(h->srv->store, "standings_mail", &last, &error);
 	if (r < 0)

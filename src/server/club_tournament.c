@@ -103,7 +103,7 @@ static int event_bye(struct handle *h, struct event_view *v, int round,
 }
 
 /* Event mail tpl to entrant index i of v: recipient, the flag `what`,
- * the round's ctx when round > 0, the event's view. */
+ * paired_round when round > 0, the event's view. */
 static int event_mail(struct handle *h, struct event_view *v, size_t i,
 		      const char *tpl, const char *what, int round)
 {
@@ -119,13 +119,10 @@ static int event_mail(struct handle *h, struct event_view *v, size_t i,
 	ctx = template_ctx_new();
 	template_ctx_set(ctx, "recipient", p->name);
 	template_ctx_set_bool(ctx, what, true);
-	ret = 0;
-	if (round > 0) {
+	/* the view shows the latest round, the one just paired */
+	if (round > 0)
 		template_ctx_set_int(ctx, "paired_round", round);
-		ret = event_round_ctx(h, v, round, tp->player, ctx);
-	}
-	if (ret == 0)
-		ret = club_tournament_ctx(h, v->t, tp->player, ctx);
+	ret = club_tournament_ctx(h, v->t, tp->player, ctx);
 	if (ret == 0)
 		ret = server_render(h, tpl, ctx, &body);
 	if (ret == 0)

@@ -49,19 +49,15 @@ static void event_set_points(struct template_ctx *ctx, const char *key,
 
 /* A tie-break's value as read: points (halves), Sonneborn-Berger
  * (quarters), counts. */
-static void event_set_tiebreak(struct template_ctx *ctx,
-			       enum tournament_tiebreak tb, int64_t value)
+static void event_tiebreak_text(enum tournament_tiebreak tb, int64_t value,
+				char *buf, size_t size)
 {
-	char buf[32];
-
 	if (tb == TOURNAMENT_TB_SONNEBORN_BERGER)
-		event_fraction(value, 4, buf, sizeof(buf));
+		event_fraction(value, 4, buf, size);
 	else if (tb == TOURNAMENT_TB_WINS || tb == TOURNAMENT_TB_RATING)
-		snprintf(buf, sizeof(buf), "%" PRId64, value);
+		snprintf(buf, size, "%" PRId64, value);
 	else
-		event_fraction(value, 2, buf, sizeof(buf));
-	template_ctx_set(ctx, "name", tournament_tiebreak_name(tb));
-	template_ctx_set(ctx, "value", buf);
+		event_fraction(value, 2, buf, size);
 }
 
 static int event_name_of(struct handle *h, const struct event_view *v,
@@ -171,8 +167,10 @@ static void event_cell(const struct tournament_state *st, size_t a, size_t b,
 		snprintf(buf, size, ".");
 }
 
-/* rows[place, name, points, tiebreaks[name, value], cells[cell], me,
- * withdrawn, removed, knockout place] in standings order. */
+/* standings[place, name, points, played, wins, draws, losses,
+ * tiebreaks (each "name value"), cross (the crosstable's row), me, withdrawn,
+ * removed, ko_place] in standings order; columns (the crosstable's
+ * head), tiebreak_names[name], my_place, my_points. */
 static int event_standings_ctx(struct handle *h, const struct event_view *v,
 			       int64_t reader, struct template_ctx *ctx)
 {
@@ -181,6 +179,7 @@ static int event_standings_ctx(struct handle *h, const struct event_view *v,
 	struct tournament_row *rows = calloc(st->nplayers + 1, sizeof(*rows));
 	int *places = calloc(st->nplayers + 1, sizeof(*places));
 	struct knockout_match *m = NULL;
+	struct buf cross = BUF_INIT;
 	size_t nm = 0;
 	int ret = 0;
 
@@ -224,34 +223,45 @@ static int event_standings_ctx(struct handle *h, const struct event_view *v,
 					     places[rows[i].player]);
 		template_ctx_set_bool(it, "me", reader != 0 &&
 				      p->player == reader);
-		template_ctx_list(it, "tiebreaks");
-		for (size_t k = 0; k < rules->ntiebreaks; k++)
-			event_set_tiebreak(template_ctx_add(it, "tiebreaks"),
-					   rules->tiebreaks[k],
-					   rows[i].tiebreak[k]);
-		template_ctx_list(it, "cells");
+		buf_reset(&cross);
+		for (size_t k = 0; k < rules->ntiebreaks; k++) {
+			char value[32];
+
+			event_tiebreak_text(rules->tiebreaks[k],
+					    rows[i].tiebreak[k], value,
+					    sizeof(value));
+			buf_printf(&cross, "%s%s %s", k > 0 ? ", " : "",
+				   tournament_tiebreak_name(rules->tiebreaks[k]),
+				   value);
+		}
+		template_ctx_set(it, "tiebreaks", buf_str(&cross));
+		/* the crosstable's row: a column of 3 for each player, by
+		 * place (the symbols' widths, not their bytes) */
+		buf_reset(&cross);
 		for (size_t j = 0; j < st->nplayers; j++) {
-			char cell[40], padded[48];
+			char cell[40];
+			size_t w;
 
 			event_cell(st, rows[i].player, rows[j].player, cell,
 				   sizeof(cell));
-			/* a column of 3: the symbols' widths, not bytes */
-			snprintf(padded, sizeof(padded), "%s%s", cell,
-				 strlen(cell) == 1 || strcmp(cell, "\u00bd") == 0
-				 ? "  " : " ");
-			template_ctx_set(template_ctx_add(it, "cells"), "cell",
-					 padded);
+			w = strcmp(cell, "\u00bd") == 0 ? 1 : strlen(cell);
+			buf_printf(&cross, "%s%s", j > 0 ? " " : "", cell);
+			for (; j + 1 < st->nplayers && w < 2; w++)
+				buf_printf(&cross, " ");
 		}
+		template_ctx_set(it, "cross", buf_str(&cross));
 		if (reader != 0 && p->player == reader) {
 			template_ctx_set_int(ctx, "my_place", rows[i].rank);
 			event_set_points(ctx, "my_points", rows[i].points);
 		}
 	}
-	template_ctx_list(ctx, "columns");
+	buf_reset(&cross);
 	for (size_t j = 0; j < st->nplayers; j++)
-		template_ctx_setf(template_ctx_add(ctx, "columns"), "column",
-				  "%-3zu", j + 1);
+		buf_printf(&cross, j + 1 < st->nplayers ? "%-3zu" : "%zu",
+			   j + 1);
+	template_ctx_set(ctx, "columns", buf_str(&cross));
 out:
+	buf_free(&cross);
 	free(m);
 	free(rows);
 	free(places);
@@ -292,6 +302,7 @@ int club_tournament_ctx(struct handle *h, const struct server_tournament *t,
 		return -1;
 	event_rules_ctx(t, ctx);
 	template_ctx_set_int(ctx, "entrants", (long)v.state->nplayers);
+	template_ctx_set_bool(ctx, "any_entrants", v.state->nplayers > 0);
 	template_ctx_set_int(ctx, "rounds", event_rounds(&v));
 	template_ctx_set_int(ctx, "rounds_paired", v.state->rounds_paired);
 	template_ctx_set_bool(ctx, "started", v.started_at != 0);
@@ -391,8 +402,9 @@ static int event_signup(struct handle *h, const struct server_tournament *t,
 	else if (join && i >= 0)
 		ret = event_refuse(h, "tournament_already_entered",
 				   t->club.name);
-	else if (join && (!t->club.open || v.started_at != 0 ||
-			  h->now >= t->signup_until))
+	else if (join && !t->club.open)
+		ret = event_refuse(h, "tournament_listed_only", t->club.name);
+	else if (join && (v.started_at != 0 || h->now >= t->signup_until))
 		ret = event_refuse(h, "tournament_closed", t->club.name);
 	else if (join && v.state->nplayers >= t->max_players)
 		ret = event_refuse(h, "tournament_full", t->club.name);
@@ -403,6 +415,7 @@ static int event_signup(struct handle *h, const struct server_tournament *t,
 				     (long)t->max_players);
 		server_set_utc(h->refusal, "signup_until", t->signup_until,
 			       false);
+		template_ctx_set_bool(h->refusal, "started", v.started_at != 0);
 		goto out;
 	}
 	if (join) {
@@ -511,10 +524,9 @@ static int event_admin(struct server *server, const char *name, int64_t now,
 	ctx = template_ctx_new();
 	ret = run(&h, t, arg, ctx);
 	if (ret == REFUSED) {
-		/* the operator's words: the refusal's code */
-		snprintf(server->errbuf, sizeof(server->errbuf), "%s",
-			 h.error != NULL ? h.error : "refused");
-		h.error = server->errbuf;
+		/* admin_fail's words are in errbuf already */
+		if (h.error == NULL)
+			h.error = "refused";
 		ret = -1;
 	}
 	if (ret == 0)

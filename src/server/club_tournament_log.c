@@ -281,6 +281,20 @@ int event_game_create(struct handle *h, struct event_view *v, int round,
 	link.rated = v->t->club.rated;
 	if (store_tournament_game_add(h->srv->store, &link, &error) < 0)
 		return server_store_fail(h, error);
+	/* and in v, by number as loaded: numbers only grow */
+	{
+		struct store_tournament_game *nl =
+			realloc(v->links, (v->nlinks + 1) * sizeof(*nl));
+
+		if (nl == NULL)
+			return server_store_fail(h, "out of memory");
+		v->links = nl;
+		v->links[v->nlinks] = link;
+		v->links[v->nlinks].tournament = strdup(v->t->club.name);
+		if (v->links[v->nlinks].tournament == NULL)
+			return server_store_fail(h, "out of memory");
+		v->nlinks++;
+	}
 	*game_id_r = id;
 	return 0;
 }

@@ -211,12 +211,17 @@ nobase_dist_pkgdata_DATA += templates/mail/cmd-note.txt \
 #                  joins, challenges, results, walkovers, withdrawals,
 #                  standings, recomputation;
 #   test_bot       the practice opponent in the service (bot.c, bot_turn.c);
+#   test_tournament  the events run by the timer (club_tournament*.c): a
+#                  Swiss of six over three rounds with a withdrawal and a
+#                  deadline decision, the operator's withdraw and
+#                  adjudicate, a reload;
 #   test_cases     the service driven by case files
 #                  (tests/server/cases/*.case): the mails that go in and
 #                  the exact mails queued for each, as curl's tests/data.
 server_tests = tests/server/test_server tests/server/test_settings \
 	tests/server/test_intake tests/server/test_timer \
-	tests/server/test_club tests/server/test_bot tests/server/test_cases
+	tests/server/test_club tests/server/test_bot tests/server/test_cases \
+	tests/server/test_tournament
 check_PROGRAMS += $(server_tests)
 TESTS += $(server_tests)
 EXTRA_DIST += tests/server/cases
@@ -233,6 +238,7 @@ tests_server_test_intake_CPPFLAGS = $(AM_CPPFLAGS) $(SQLITE_CFLAGS)
 tests_server_test_intake_LDADD = $(server_test_ldadd)
 tests_server_test_timer_LDADD = $(server_test_ldadd)
 tests_server_test_club_LDADD = $(server_test_ldadd)
+tests_server_test_tournament_LDADD = $(server_test_ldadd)
 tests_server_test_bot_LDADD = $(server_test_ldadd)
 tests_server_test_cases_LDADD = $(server_test_ldadd)
 #   test_analysis  the analysis of a finished game (src/ai/analysis.c,

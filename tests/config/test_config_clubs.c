@@ -504,7 +504,7 @@ START_TEST(test_errors_together)
 		"max_out = 0\n"                        /* 22 */
 		"colour = red\n";                      /* 23 */
 	static const char *const expected[] = {
-		"t.conf:8: [league main]: the name main is taken by [ladder main] (line 6): a ladder and a league may not share a name",
+		"t.conf:8: [league main]: the name main is taken by [ladder main] (line 6): a ladder, a league and a tournament may not share a name",
 		"t.conf:10: [ladder main] is defined twice (first on line 6)",
 		"t.conf:14: [league spring] season_start: bad value \"2027-02-30\": no such day (or not between 1970 and 9999)",
 		"t.conf:17: [league spring] group_size: 1 is out of range (2..50)",
@@ -530,10 +530,122 @@ START_TEST(test_names_shared)
 {
 	refused("[league x]\nopen = yes\nseason_start = 2027-01-01\n"
 		"[ladder x]\nopen = yes\n",
-		"t.conf:9: [ladder x]: the name x is taken by [league x] (line 6): a ladder and a league may not share a name");
+		"t.conf:9: [ladder x]: the name x is taken by [league x] (line 6): a ladder, a league and a tournament may not share a name");
 	refused("[league x]\nopen = yes\nseason_start = 2027-01-01\n"
 		"[league x]\nopen = yes\nseason_start = 2027-01-01\n",
 		"t.conf:9: [league x] is defined twice (first on line 6)");
+}
+END_TEST
+
+START_TEST(test_tournament_every_key)
+{
+	struct config cfg;
+	const struct config_tournament *t;
+
+	loaded("[game]\nsize = 4\nclock = days:3\n"   /* 6-8 */
+	       "[tournament open-1]\n"                    /* 9 */
+	       "members = alice, bob\n"
+	       "open = yes\n"
+	       "format = roundrobin\n"
+	       "double = yes\n"
+	       "signup_until = 2027-02-28\n"
+	       "start = 2027-03-01\n"
+	       "max_players = 12\n"
+	       "round_deadline = 10d\n"
+	       "bye_points = 0.5\n"
+	       "tiebreaks = wins, sonneborn_berger,direct\n"
+	       "standings_mail = no\n"
+	       "rated = no\n"
+	       "[tournament cup]\n"
+	       "members = a1, b2\n"
+	       "start = 2027-04-01\n", &cfg);
+	ck_assert_uint_eq(cfg.ntournaments, 2);
+	t = config_tournament_find(&cfg, "open-1");
+	ck_assert_ptr_nonnull(t);
+	ck_assert_uint_eq(t->club.members.count, 2);
+	ck_assert(t->club.open);
+	ck_assert_int_eq(t->format, 2); /* TOURNAMENT_ROUNDROBIN */
+	ck_assert(t->twice);
+	ck_assert_int_eq(t->signup_until, 1803772800); /* 2027-02-28 */
+	ck_assert_int_eq(t->start, 1803859200);
+	ck_assert_uint_eq(t->max_players, 12);
+	ck_assert_uint_eq(t->round_deadline_ms, 10 * DAY_MS);
+	ck_assert_int_eq(t->bye_points, 1);
+	ck_assert_uint_eq(t->ntiebreaks, 3);
+	ck_assert_int_eq(t->tiebreaks[0], 5); /* wins */
+	ck_assert_int_eq(t->tiebreaks[1], 3); /* sonneborn_berger */
+	ck_assert_int_eq(t->tiebreaks[2], 4); /* direct */
+	ck_assert(!t->standings_mail);
+	ck_assert(!t->club.rated);
+	ck_assert_int_eq(t->club.variant.size, 4); /* [game]'s */
+	ck_assert_str_eq(t->club.clock, "days:3");
+	/* the defaults */
+	t = config_tournament_find(&cfg, "cup");
+	ck_assert_int_eq(t->format, 1); /* swiss */
+	ck_assert_uint_eq(t->rounds, 5);
+	ck_assert(!t->twice);
+	ck_assert(!t->club.open);
+	ck_assert_int_eq(t->signup_until, 0); /* until the start */
+	ck_assert_uint_eq(t->max_players, 256);
+	ck_assert_uint_eq(t->round_deadline_ms, 0);
+	ck_assert_int_eq(t->bye_points, 2);
+	ck_assert_uint_eq(t->ntiebreaks, 5); /* Swiss's: cut1 first */
+	ck_assert_int_eq(t->tiebreaks[0], 2);
+	ck_assert(t->standings_mail);
+	ck_assert(t->club.rated);
+	ck_assert_ptr_null(config_tournament_find(&cfg, "nope"));
+	config_free(&cfg);
+}
+END_TEST
+
+/* Each refusal of a [tournament NAME] with its FILE:LINE. */
+START_TEST(test_tournament_errors)
+{
+	static const char text[] =
+		"[tournament a]\n"                    /* 6 */
+		"members = x1, x2, x3\n"
+		"format = ladder\n"                   /* 8 */
+		"rounds = 0\n"                        /* 9 */
+		"max_players = 1\n"                   /* 10 */
+		"round_deadline = 5m\n"               /* 11 */
+		"bye_points = 2\n"                    /* 12 */
+		"tiebreaks = wins, luck, wins\n"      /* 13 */
+		"start = 2027-13-01\n"                /* 14 */
+		"[tournament b]\n"                    /* 15: no start */
+		"open = yes\n"
+		"format = knockout\n"
+		"rounds = 3\n"                        /* 18 */
+		"double = yes\n"                      /* 19 */
+		"signup_until = 2027-05-02\n"         /* 20 */
+		"[tournament c]\n"                    /* 21 */
+		"members = y1, y2, y3\n"              /* 22 */
+		"max_players = 2\n"                   /* 23 */
+		"signup_until = 2027-05-02\n"         /* 24 */
+		"start = 2027-05-01\n"
+		"[tournament d]\n"                    /* 26 */
+		"members = z1\n";                     /* 27 */
+	static const char *const expected[] = {
+		"t.conf:8: [tournament a] format: \"ladder\" is not one of: swiss roundrobin knockout",
+		"t.conf:9: [tournament a] rounds: 0 is out of range (1..512)",
+		"t.conf:10: [tournament a] max_players: 1 is out of range (2..256)",
+		"t.conf:11: [tournament a] round_deadline: 5m is out of range (0 or 1h..365d)",
+		"t.conf:12: [tournament a] bye_points: \"2\" is not one of: 0 0.5 1",
+		"t.conf:13: [tournament a] tiebreaks: \"luck\" is not a tie-break (buchholz, buchholz_cut1, sonneborn_berger, direct, wins, rating)",
+		"t.conf:13: [tournament a] tiebreaks: wins is named twice",
+		"t.conf:14: [tournament a] start: bad value \"2027-13-01\": no such day (or not between 1970 and 9999)",
+		"t.conf:15: [tournament b] start is required",
+		"t.conf:18: [tournament b] rounds is for format = swiss (a knockout has as many rounds as its field needs)",
+		"t.conf:19: [tournament b] double is for format = roundrobin",
+		"t.conf:24: [tournament c] signup_until is after start: the sign-up closes when the event starts at the latest",
+		"t.conf:23: [tournament c] lists 3 members, more than max_players (2)",
+		"t.conf:26: [tournament d] start is required",
+		"t.conf:27: [tournament d] has 1 member and open = no: list at least 2 members, or set open = yes",
+	};
+
+	refused_exactly(text, expected, sizeof(expected) / sizeof(expected[0]));
+	refused("[ladder x]\nopen = yes\n[tournament x]\nopen = yes\n"
+		"start = 2027-01-01\n",
+		"t.conf:8: [tournament x]: the name x is taken by [ladder x] (line 6): a ladder, a league and a tournament may not share a name");
 }
 END_TEST
 
@@ -656,7 +768,8 @@ static char *man_section(const char *man, const char *heading)
  * loads with its ladder and league uncommented. */
 START_TEST(test_documented)
 {
-	static const char *const kinds[] = { "ladder", "league" };
+	static const char *const kinds[] = { "ladder", "league", "tournament" };
+	static const char names[] = "lgt";
 	struct buf dump = BUF_INIT, uncommented = BUF_INIT;
 	struct config cfg;
 	char path[1024], *man, *example;
@@ -664,9 +777,10 @@ START_TEST(test_documented)
 
 	read_config_docs(&man, &example);
 	loaded("[ladder l]\nopen = yes\n"
-	       "[league g]\nopen = yes\nseason_start = 2027-01-01\n", &cfg);
+	       "[league g]\nopen = yes\nseason_start = 2027-01-01\n"
+	       "[tournament t]\nopen = yes\nstart = 2027-01-01\n", &cfg);
 	config_dump(&cfg, &dump);
-	for (size_t k = 0; k < 2; k++) {
+	for (size_t k = 0; k < 3; k++) {
 		char heading[64], *section;
 		const char *p, *in_example;
 
@@ -676,7 +790,7 @@ START_TEST(test_documented)
 		in_example = strstr(example, heading);
 		ck_assert_msg(in_example != NULL, "no %s in the example", heading);
 		snprintf(heading, sizeof(heading), "\n[%s %c]\n", kinds[k],
-			 kinds[k][1] == 'a' ? 'l' : 'g');
+			 names[k]);
 		p = strstr(buf_str(&dump), heading);
 		ck_assert_ptr_nonnull(p);
 		for (p += strlen(heading); *p != '\0' && *p != '\n';
@@ -698,7 +812,7 @@ START_TEST(test_documented)
 		}
 		free(section);
 	}
-	ck_assert_uint_eq(keys, 17 + 14);
+	ck_assert_uint_eq(keys, 17 + 14 + 19);
 	config_free(&cfg);
 
 	/* The commented ladder and league, uncommented, load. */
@@ -707,6 +821,7 @@ START_TEST(test_documented)
 
 		if (strncmp(line, "#[ladder ", 9) == 0 ||
 		    strncmp(line, "#[league ", 9) == 0 ||
+		    strncmp(line, "#[tournament ", 13) == 0 ||
 		    (line[0] == '#' && line[1] != ' ' && line[1] != '#' &&
 		     memchr(line, '=', len) != NULL &&
 		     strstr(buf_str(&uncommented), "\n[ladder ") != NULL))
@@ -731,6 +846,7 @@ START_TEST(test_documented)
 		}
 		ck_assert_uint_eq(cfg.nladders, 1);
 		ck_assert_uint_eq(cfg.nleagues, 1);
+		ck_assert_uint_eq(cfg.ntournaments, 1);
 		config_free(&cfg);
 	}
 	buf_free(&dump);
@@ -742,6 +858,7 @@ END_TEST
 
 TEST_MAIN("daemon_config_clubs", "clubs", daemon_test_setup,
 	  daemon_test_teardown, 0, test_ladder_every_key,
-	  test_league_every_key, test_defaults, test_several, test_ratings,
+	  test_league_every_key, test_tournament_every_key,
+	  test_tournament_errors, test_defaults, test_several, test_ratings,
 	  test_bad_values, test_errors_together, test_names_shared,
 	  test_dump_round_trip, test_documented)

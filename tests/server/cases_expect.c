@@ -428,6 +428,13 @@ static void run_tick(struct run *r, const struct cases_section *s,
 			   rep.club_withdrawn, rep.club_results,
 			   rep.club_rated, rep.club_walkovers,
 			   rep.club_seasons, rep.club_standings);
+	/* The events' work, likewise. */
+	if (rep.event_results + rep.event_rounds + rep.event_decided +
+	    rep.event_ended > 0)
+		buf_printf(&io.oc, "events: results %zu, rounds %zu, decided "
+			   "%zu, ended %zu\n", rep.event_results,
+			   rep.event_rounds, rep.event_decided,
+			   rep.event_ended);
 	/* The daily summaries, in a line of their own when any went. */
 	if (rep.summaries > 0)
 		buf_printf(&io.oc, "summaries: %zu\n", rep.summaries);

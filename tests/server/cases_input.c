@@ -694,11 +694,155 @@ static int config_league(struct run *r, int line, const char *value)
 	return 0;
 }
 
+/* tournament = NAME KEY=VALUE...: a [tournament NAME] as the service
+ * gets it (struct server_tournament; see the README for the keys). */
+static int config_tournament(struct run *r, int line, const char *value)
+{
+	size_t n = r->cfg.ntournaments;
+	struct server_tournament *t = &r->tournaments[n];
+	enum tournament_format format = TOURNAMENT_SWISS;
+	struct tournament_fault fault;
+	char *save = NULL, *w, *text;
+	bool have_start = false;
+	long num;
+
+	if (n == CASES_MAX_LEAGUES) {
+		run_fail(r, line, "config: at most %d tournaments",
+			 CASES_MAX_LEAGUES);
+		return -1;
+	}
+	memset(t, 0, sizeof(*t));
+	r->tournament_text[n] = cases_strdup(value);
+	text = r->tournament_text[n];
+	/* format= first, for the format's default rules */
+	if (strstr(value, "format=roundrobin") != NULL)
+		format = TOURNAMENT_ROUNDROBIN;
+	else if (strstr(value, "format=knockout") != NULL)
+		format = TOURNAMENT_KNOCKOUT;
+	tournament_rules_default(format, &t->rules);
+	t->club.where = "case";
+	t->club.variant = r->cfg.default_variant;
+	t->club.rated = true;
+	t->club.members = r->tournament_members[n];
+	t->max_players = TOURNAMENT_MAX_PLAYERS;
+	t->standings_mail = true;
+	t->club.name = strtok_r(text, " \t", &save);
+	if (t->club.name == NULL) {
+		run_fail(r, line, "config: tournament = NAME KEY=VALUE...");
+		return -1;
+	}
+	while ((w = strtok_r(NULL, " \t", &save)) != NULL) {
+		char *v = strchr(w, '='), *msave = NULL, *m;
+		enum core_error err;
+		int64_t secs;
+		int ret = 0;
+
+		if (v == NULL) {
+			run_fail(r, line, "config: tournament: KEY=VALUE, "
+				 "not %s", w);
+			return -1;
+		}
+		*v++ = '\0';
+		if (strcmp(w, "format") == 0) {
+			continue; /* read above */
+		} else if (strcmp(w, "rounds") == 0) {
+			ret = number(r, line, w, v, 1, TOURNAMENT_MAX_ROUNDS,
+				     &num);
+			t->rules.rounds = (int)num;
+		} else if (strcmp(w, "bye") == 0) {
+			ret = number(r, line, w, v, 0, 2, &num);
+			t->rules.bye_points = (int)num;
+		} else if (strcmp(w, "max") == 0) {
+			ret = number(r, line, w, v, 2, TOURNAMENT_MAX_PLAYERS,
+				     &num);
+			t->max_players = (size_t)num;
+		} else if (strcmp(w, "start") == 0) {
+			ret = day_read(r, line, w, v, &t->start);
+			have_start = true;
+		} else if (strcmp(w, "signup") == 0) {
+			ret = day_read(r, line, w, v, &t->signup_until);
+		} else if (strcmp(w, "deadline") == 0) {
+			if (parse_offset(v, &secs) < 0 || secs <= 0) {
+				run_fail(r, line, "config: tournament: "
+					 "deadline=%s", v);
+				return -1;
+			}
+			t->round_deadline = secs;
+		} else if (strcmp(w, "tiebreaks") == 0) {
+			t->rules.ntiebreaks = 0;
+			for (m = strtok_r(v, ",", &msave); m != NULL;
+			     m = strtok_r(NULL, ",", &msave)) {
+				if (t->rules.ntiebreaks ==
+					    TOURNAMENT_MAX_TIEBREAKS ||
+				    tournament_tiebreak_parse(m,
+					&t->rules.tiebreaks[
+						t->rules.ntiebreaks]) < 0) {
+					run_fail(r, line, "config: tournament: "
+						 "tiebreaks: %s", m);
+					return -1;
+				}
+				t->rules.ntiebreaks++;
+			}
+		} else if (strcmp(w, "members") == 0) {
+			for (m = strtok_r(v, ",", &msave); m != NULL;
+			     m = strtok_r(NULL, ",", &msave)) {
+				if (t->club.nmembers == CASES_MAX_MEMBERS) {
+					run_fail(r, line, "config: tournament: "
+						 "at most %d members",
+						 CASES_MAX_MEMBERS);
+					return -1;
+				}
+				r->tournament_members[n][t->club.nmembers++] =
+					m;
+			}
+		} else if (strcmp(w, "size") == 0) {
+			if (core_variant_set_option(&t->club.variant, "size", v,
+						    &err) < 0) {
+				run_fail(r, line, "config: tournament: size=%s",
+					 v);
+				return -1;
+			}
+		} else if (strcmp(w, "clock") == 0) {
+			t->club.clock = v;
+		} else if (strcmp(w, "double") == 0) {
+			ret = one_of(r, line, w, v, "yes", "no",
+				     &t->rules.twice);
+		} else if (strcmp(w, "rated") == 0) {
+			ret = one_of(r, line, w, v, "yes", "no",
+				     &t->club.rated);
+		} else if (strcmp(w, "open") == 0) {
+			ret = one_of(r, line, w, v, "yes", "no", &t->club.open);
+		} else {
+			run_fail(r, line, "config: tournament: unknown key %s",
+				 w);
+			return -1;
+		}
+		if (ret < 0)
+			return -1;
+	}
+	if (!have_start) {
+		run_fail(r, line, "config: tournament %s: start=YYYY-MM-DD is "
+			 "required", t->club.name);
+		return -1;
+	}
+	if (t->signup_until == 0 || t->signup_until > t->start)
+		t->signup_until = t->start;
+	if (tournament_rules_check(&t->rules, &fault) < 0) {
+		run_fail(r, line, "config: tournament %s: %s out of range",
+			 t->club.name, fault.field != NULL ? fault.field :
+			 tournament_error_name(fault.error));
+		return -1;
+	}
+	r->cfg.tournaments = r->tournaments;
+	r->cfg.ntournaments = n + 1;
+	return 0;
+}
+
 int config_read(struct run *r, const struct cases_section *s)
 {
 	const char *p = s->content;
 	int line = s->line;
-	bool leagues_read = false;
+	bool leagues_read = false, tournaments_read = false;
 	char text[512];
 
 	while (cases_next_line(&p, &line, text, sizeof(text))) {
@@ -755,6 +899,17 @@ int config_read(struct run *r, const struct cases_section *s)
 				leagues_read = true;
 			}
 			if (config_league(r, line, value) < 0)
+				return -1;
+		} else if (strcmp(key, "tournament") == 0) {
+			if (!tournaments_read) {
+				for (size_t i = 0; i < CASES_MAX_LEAGUES; i++) {
+					free(r->tournament_text[i]);
+					r->tournament_text[i] = NULL;
+				}
+				r->cfg.ntournaments = 0;
+				tournaments_read = true;
+			}
+			if (config_tournament(r, line, value) < 0)
 				return -1;
 		} else {
 			int c = config_clock(r, line, key, value);

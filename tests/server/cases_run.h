@@ -77,6 +77,11 @@ struct run {
 	struct server_league leagues[CASES_MAX_LEAGUES];
 	char *league_text[CASES_MAX_LEAGUES];
 	const char *league_members[CASES_MAX_LEAGUES][CASES_MAX_MEMBERS];
+	/* <config> tournament = ...: cfg.tournaments points here, as the
+	 * leagues' */
+	struct server_tournament tournaments[CASES_MAX_LEAGUES];
+	char *tournament_text[CASES_MAX_LEAGUES];
+	const char *tournament_members[CASES_MAX_LEAGUES][CASES_MAX_MEMBERS];
 	char bot_name[CASES_BOT_NAME_MAX];
 	int64_t now;
 	int counter;           /* mails delivered, setup included */

@@ -503,7 +503,9 @@ void run_close(struct run *r)
 		regfree(&r->rules[i].re);
 	for (size_t i = 0; i < r->nto_move; i++)
 		free(r->to_move[i].address);
-	for (size_t i = 0; i < CASES_MAX_LEAGUES; i++)
+	for (size_t i = 0; i < CASES_MAX_LEAGUES; i++) {
 		free(r->league_text[i]);
+		free(r->tournament_text[i]);
+	}
 	cases_file_free(&r->file);
 }
