@@ -177,7 +177,9 @@ static size_t check_results(const struct tournament_log *log,
 	for (i = 0; i < s->ngames; i++)
 		if (game_of(games, ngames, tournament_log_game_id(log,
 			    s->games[i].game)) == NULL &&
-		    s->games[i].outcome == TOURNAMENT_UNFINISHED)
+		    !s->games[i].adjudicated &&
+		    (s->games[i].outcome == TOURNAMENT_UNFINISHED ||
+		     s->games[i].forfeit))
 			fprintf(out, "%s: no archive; the log has no result "
 				"of it%s\n", game_label(log, s->games[i].game, gl,
 							sizeof(gl)),

@@ -301,10 +301,69 @@ START_TEST(event_log_broken)
 }
 END_TEST
 
+/* A round robin of three, one withdrawn after round 1: their later game
+ * is paired and never made (no archive, a forfeit); their finished game
+ * stands (1 of 2 finished: half, not under it). */
+START_TEST(event_roundrobin_forfeit)
+{
+	struct tournament_rules rules;
+	struct tournament_log log;
+	struct tournament_state *s = NULL;
+	struct tournament_fault fault;
+	struct tournament_entry e;
+	struct event_files f;
+	char *said = NULL;
+	int64_t i;
+
+	memset(&f, 0, sizeof(f));
+	tournament_rules_default(TOURNAMENT_ROUNDROBIN, &rules);
+	tournament_log_init(&log, "spring", &rules);
+	for (i = 1; i <= 3; i++) {
+		tournament_log_add_player(&log, i, i == 1 ? "ann" : i == 2 ?
+					  "ben" : "cat");
+		e = (struct tournament_entry){ .kind = TOURNAMENT_JOIN,
+			.player = i, .rating = 1600 - (int)i };
+		tournament_log_add(&log, &e, TOURNAMENT_BY_MAIL, NULL);
+	}
+	e = (struct tournament_entry){ .kind = TOURNAMENT_PAIRING,
+		.round = 1, .game = 1, .player = 1, .other = 2 };
+	tournament_log_add(&log, &e, TOURNAMENT_BY_DAEMON, NULL);
+	tournament_log_add_game(&log, 1, 31);
+	e = (struct tournament_entry){ .kind = TOURNAMENT_RESULT, .game = 1,
+		.player = 1, .other = 2, .outcome = TOURNAMENT_BLACK_WINS };
+	tournament_log_add(&log, &e, TOURNAMENT_BY_DAEMON, NULL);
+	e = (struct tournament_entry){ .kind = TOURNAMENT_WITHDRAW,
+		.round = 1, .player = 2 };
+	tournament_log_add(&log, &e, TOURNAMENT_BY_OPERATOR, "ill");
+	e = (struct tournament_entry){ .kind = TOURNAMENT_PAIRING,
+		.round = 2, .game = 2, .player = 3, .other = 2 };
+	tournament_log_add(&log, &e, TOURNAMENT_BY_DAEMON, NULL);
+	tournament_log_format(&log, &f.log);
+	ck_assert_int_eq(tournament_replay(log.entries, log.nentries,
+					   &log.rules, &s, &fault), 0);
+	tournament_standings_text(&log, s, &f.standings);
+	tournament_crosstable_text(&log, s, &f.crosstable);
+	f.games[0] = (struct archive_event_game){ .game = 31,
+		.verified = true, .result = "0-1", .white = "ann",
+		.black = "ben" };
+	f.ngames = 1;
+	ck_assert_uint_eq(check(&f, &said), 0);
+	ck_assert_ptr_nonnull(strstr(said, "the event's game 2: no archive; "
+				     "the log has no result of it (a "
+				     "forfeit)\n"));
+	ck_assert_ptr_nonnull(strstr(f.crosstable.data, "+F"));
+	free(said);
+	tournament_state_free(&s);
+	tournament_log_free(&log);
+	free_event(&f);
+}
+END_TEST
+
 int main(void)
 {
 	return test_run(test_suite("archive_event", "check", NULL, NULL, 30,
 		TESTS(event_agrees, event_result_forged,
 		      event_standings_forged, event_game_missing_or_unverified,
-		      event_games_foreign, event_log_broken)));
+		      event_games_foreign, event_log_broken,
+		      event_roundrobin_forfeit)));
 }
