@@ -171,19 +171,26 @@ static size_t check_results(const struct tournament_log *log,
 					 games[k].result);
 		}
 	}
-	/* a game of the log with no archive: only said (a round robin's
-	 * game of a withdrawn player is never made) unless the log has its
-	 * result, above */
-	for (i = 0; i < s->ngames; i++)
-		if (game_of(games, ngames, tournament_log_game_id(log,
-			    s->games[i].game)) == NULL &&
-		    !s->games[i].adjudicated &&
-		    (s->games[i].outcome == TOURNAMENT_UNFINISHED ||
-		     s->games[i].forfeit))
-			fprintf(out, "%s: no archive; the log has no result "
-				"of it%s\n", game_label(log, s->games[i].game, gl,
-							sizeof(gl)),
-				s->games[i].forfeit ? " (a forfeit)" : "");
+	/* a game of the log with no archive: a game the daemon made (the
+	 * log links its number) must have one -- one with a result in the
+	 * log was named above; a game never made (a round robin's game of
+	 * a withdrawn player) is only said */
+	for (i = 0; i < s->ngames; i++) {
+		const struct tournament_game *sg = &s->games[i];
+		bool resulted = sg->outcome != TOURNAMENT_UNFINISHED &&
+				!sg->adjudicated && !sg->forfeit;
+
+		id = tournament_log_game_id(log, sg->game);
+		if (game_of(games, ngames, id) != NULL || resulted)
+			continue;
+		game_label(log, sg->game, gl, sizeof(gl));
+		if (id != 0)
+			n += discrepancy(out, "%s: the log links it, and the "
+					 "archive has no game of it", gl);
+		else
+			fprintf(out, "%s: never made, no archive%s\n", gl,
+				sg->forfeit ? " (a forfeit)" : "");
+	}
 	return n;
 }
 

@@ -230,6 +230,13 @@ START_TEST(event_game_missing_or_unverified)
 		"adjudication, which no player signed (result mismatch: the "
 		"record ends by agreement)\n"));
 	free(said);
+	f.ngames = 3; /* the adjudicated game's archive gone */
+	ck_assert_uint_eq(check(&f, &said), 1);
+	ck_assert_ptr_nonnull(strstr(said, "DISCREPANCY: game 104: the log "
+				     "links it, and the archive has no game of "
+				     "it\n"));
+	free(said);
+	f.ngames = 4;
 	f.games[3].reason = ARCHIVE_TAMPERED_MAIL;
 	snprintf(f.games[3].why, sizeof(f.games[3].why), "tampered mail");
 	ck_assert_uint_eq(check(&f, &said), 1);
@@ -348,9 +355,8 @@ START_TEST(event_roundrobin_forfeit)
 		.black = "ben" };
 	f.ngames = 1;
 	ck_assert_uint_eq(check(&f, &said), 0);
-	ck_assert_ptr_nonnull(strstr(said, "the event's game 2: no archive; "
-				     "the log has no result of it (a "
-				     "forfeit)\n"));
+	ck_assert_ptr_nonnull(strstr(said, "the event's game 2: never made, no "
+				     "archive (a forfeit)\n"));
 	ck_assert_ptr_nonnull(strstr(f.crosstable.data, "+F"));
 	free(said);
 	tournament_state_free(&s);
