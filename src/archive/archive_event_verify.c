@@ -42,13 +42,43 @@ static size_t discrepancy(FILE *out, const char *fmt, ...)
 	return 1;
 }
 
+static int game_id_cmp(const void *a, const void *b)
+{
+	const struct archive_event_game *x = a, *y = b;
+
+	return x->game < y->game ? -1 : x->game > y->game;
+}
+
+/* The game id among games (sorted by id), or NULL. */
 static const struct archive_event_game *
 game_of(const struct archive_event_game *games, size_t n, int64_t id)
 {
-	for (size_t i = 0; i < n; i++)
-		if (games[i].game == id)
-			return &games[i];
-	return NULL;
+	struct archive_event_game key = { .game = id };
+
+	if (n == 0 || id == 0)
+		return NULL;
+	return bsearch(&key, games, n, sizeof(*games), game_id_cmp);
+}
+
+/* The state's games sorted by number, for find_number. */
+static int number_cmp(const void *a, const void *b)
+{
+	const struct tournament_game *const *x = a, *const *y = b;
+
+	return (*x)->game < (*y)->game ? -1 : (*x)->game > (*y)->game;
+}
+
+static const struct tournament_game *
+find_number(const struct tournament_game *const *by_number, size_t n,
+	    int64_t number)
+{
+	struct tournament_game key = { .game = number };
+	const struct tournament_game *k = &key, *const *hit;
+
+	if (n == 0 || number == 0)
+		return NULL;
+	hit = bsearch(&k, by_number, n, sizeof(*by_number), number_cmp);
+	return hit != NULL ? *hit : NULL;
 }
 
 /* How people know the event's game number: the stored game ("game
@@ -77,15 +107,28 @@ static const char *outcome_result(enum tournament_outcome o)
  * game against the log's pairings. */
 static size_t check_results(const struct tournament_log *log,
 			    const struct tournament_state *s,
-			    const struct archive_event_game *games,
+			    const struct archive_event_game *given,
 			    size_t ngames, FILE *out)
 {
+	/* a hostile archive may hold 100000 games: every lookup is a
+	 * binary search */
+	struct archive_event_game *games = xzalloc((ngames + 1) *
+						   sizeof(*games));
+	const struct tournament_game **by_number =
+		xzalloc((s->ngames + 1) * sizeof(*by_number));
 	char w[TOURNAMENT_LOG_NAME_MAX + 1], b[TOURNAMENT_LOG_NAME_MAX + 1];
 	char gl[48];
 	const struct tournament_entry *e;
 	const struct archive_event_game *g;
 	size_t n = 0, i, k;
 	int64_t id, number;
+
+	if (ngames > 0)
+		memcpy(games, given, ngames * sizeof(*games));
+	qsort(games, ngames, sizeof(*games), game_id_cmp);
+	for (i = 0; i < s->ngames; i++)
+		by_number[i] = &s->games[i];
+	qsort(by_number, s->ngames, sizeof(*by_number), number_cmp);
 
 	for (i = 0; i < log->nentries; i++) {
 		e = &log->entries[i];
@@ -134,12 +177,10 @@ static size_t check_results(const struct tournament_log *log,
 	}
 	/* every game archive: of a pairing, verified, its end in the log */
 	for (k = 0; k < ngames; k++) {
-		const struct tournament_game *sg = NULL;
+		const struct tournament_game *sg;
 
 		number = tournament_log_game_number(log, games[k].game);
-		for (i = 0; i < s->ngames && number != 0; i++)
-			if (s->games[i].game == number)
-				sg = &s->games[i];
+		sg = find_number(by_number, s->ngames, number);
 		if (sg == NULL) {
 			n += discrepancy(out, "games/%" PRId64 ": a game the "
 					 "event's log never paired (nor "
@@ -191,6 +232,8 @@ static size_t check_results(const struct tournament_log *log,
 			fprintf(out, "%s: never made, no archive%s\n", gl,
 				sg->forfeit ? " (a forfeit)" : "");
 	}
+	free(games);
+	free(by_number);
 	return n;
 }
 
@@ -271,6 +314,11 @@ out:
 
 /* ---- the folder ---------------------------------------------------- */
 
+static int str_cmp(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
 /* MANIFEST against the files, and its signature by the key of
  * daemon-key.asc (pinned: opts' key) in the keyring pgp: the
  * discrepancies, and the signer into signer. */
@@ -285,6 +333,7 @@ static size_t check_manifest(const char *dir,
 	struct archive_manifest man;
 	char hex[INBOUND_SHA256_HEX_LEN + 1], want[PGP_FPR_MAX + 1];
 	struct pgp_sig s;
+	const char **listed_names = NULL;
 	unsigned count;
 	size_t n = 0, line, i, k;
 	bool listed;
@@ -320,12 +369,21 @@ static size_t check_manifest(const char *dir,
 			n += discrepancy(out, "%s: its sha256 is not "
 					 "MANIFEST's", man.items[i].name);
 	}
+	/* files->names are sorted; the listed names too, for a binary
+	 * search each */
+	listed_names = xzalloc((man.count + 1) * sizeof(*listed_names));
+	for (k = 0; k < man.count; k++)
+		listed_names[k] = man.items[k].name;
+	qsort(listed_names, man.count, sizeof(*listed_names), str_cmp);
 	for (i = 0; i < files->count; i++) {
-		listed = strcmp(files->names[i], "MANIFEST") == 0 ||
-			 strcmp(files->names[i], "MANIFEST.asc") == 0;
-		for (k = 0; k < man.count && !listed; k++)
-			listed = strcmp(man.items[k].name,
-					files->names[i]) == 0;
+		const char *fname = files->names[i];
+
+		listed = strcmp(fname, "MANIFEST") == 0 ||
+			 strcmp(fname, "MANIFEST.asc") == 0 ||
+			 (man.count > 0 && bsearch(&fname, listed_names,
+						   man.count,
+						   sizeof(*listed_names),
+						   str_cmp) != NULL);
 		if (!listed)
 			n += discrepancy(out, "%s is in the archive and not in "
 					 "MANIFEST", files->names[i]);
@@ -361,6 +419,7 @@ static size_t check_manifest(const char *dir,
 			", the club's key as given" :
 			", a key you did not pin (--daemon-key)");
 out:
+	free(listed_names);
 	archive_manifest_free(&man);
 	buf_free(&text);
 	buf_free(&sig);

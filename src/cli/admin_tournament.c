@@ -144,6 +144,8 @@ int admin_tournament_log(struct admin_opts *o, struct store *st,
 	}
 	for (i = 0; i < ng; i++)
 		tournament_log_add_game(log, gs[i].number, gs[i].game_id);
+	/* the store's links are unique (UNIQUE, PRIMARY KEY) */
+	(void)tournament_log_index(log);
 	ret = 0;
 out:
 	store_rows_free(&es, n, sizeof(*es), store_tournament_entry_clear);

@@ -43,6 +43,7 @@ void tournament_log_free(struct tournament_log *log)
 		free(log->notes[i]);
 	free(log->players);
 	free(log->games);
+	free(log->games_by_id);
 	free(log->entries);
 	free(log->by);
 	free(log->notes);
@@ -100,13 +101,6 @@ void tournament_log_add(struct tournament_log *log,
 void tournament_log_add_game(struct tournament_log *log, int64_t number,
 			     int64_t game_id)
 {
-	size_t i;
-
-	for (i = 0; i < log->ngames; i++)
-		if (log->games[i].number == number) {
-			log->games[i].game_id = game_id;
-			return;
-		}
 	if (log->ngames == log->games_cap) {
 		log->games_cap = log->games_cap == 0 ? 16 : 2 * log->games_cap;
 		log->games = xrealloc(log->games, log->games_cap *
@@ -114,28 +108,107 @@ void tournament_log_add_game(struct tournament_log *log, int64_t number,
 	}
 	log->games[log->ngames].number = number;
 	log->games[log->ngames++].game_id = game_id;
+	log->indexed = false;
+}
+
+static int link_number_cmp(const void *a, const void *b)
+{
+	const struct tournament_log_game *x = a, *y = b;
+
+	return x->number < y->number ? -1 : x->number > y->number;
+}
+
+/* A link's game id and its place among the links sorted by number. */
+struct link_id {
+	int64_t id;
+	size_t index;
+};
+
+static int link_id_cmp(const void *a, const void *b)
+{
+	const struct link_id *x = a, *y = b;
+
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+int tournament_log_index(struct tournament_log *log)
+{
+	struct tournament_log_game *sorted;
+	struct link_id *ids;
+	size_t i, n = log->ngames;
+	int ret = -1;
+
+	sorted = xzalloc((n + 1) * sizeof(*sorted));
+	ids = xzalloc((n + 1) * sizeof(*ids));
+	if (n > 0)
+		memcpy(sorted, log->games, n * sizeof(*sorted));
+	qsort(sorted, n, sizeof(*sorted), link_number_cmp);
+	for (i = 0; i < n; i++) {
+		ids[i].id = sorted[i].game_id;
+		ids[i].index = i;
+	}
+	qsort(ids, n, sizeof(*ids), link_id_cmp);
+	for (i = 1; i < n; i++)
+		if (sorted[i].number == sorted[i - 1].number ||
+		    ids[i].id == ids[i - 1].id)
+			goto out;
+	if (n > 0)
+		memcpy(log->games, sorted, n * sizeof(*sorted));
+	free(log->games_by_id);
+	log->games_by_id = xzalloc((n + 1) * sizeof(*log->games_by_id));
+	for (i = 0; i < n; i++)
+		log->games_by_id[i] = ids[i].index;
+	log->indexed = true;
+	ret = 0;
+out:
+	free(sorted);
+	free(ids);
+	return ret;
 }
 
 int64_t tournament_log_game_id(const struct tournament_log *log,
 			       int64_t number)
 {
-	size_t i;
+	size_t lo = 0, hi = log->ngames, mid, i;
 
-	for (i = 0; i < log->ngames; i++)
-		if (log->games[i].number == number)
-			return log->games[i].game_id;
-	return 0;
+	if (!log->indexed) {
+		for (i = 0; i < log->ngames; i++)
+			if (log->games[i].number == number)
+				return log->games[i].game_id;
+		return 0;
+	}
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (log->games[mid].number < number)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < log->ngames && log->games[lo].number == number ?
+	       log->games[lo].game_id : 0;
 }
 
 int64_t tournament_log_game_number(const struct tournament_log *log,
 				   int64_t game_id)
 {
-	size_t i;
+	size_t lo = 0, hi = log->ngames, mid, i;
 
-	for (i = 0; i < log->ngames; i++)
-		if (log->games[i].game_id == game_id)
-			return log->games[i].number;
-	return 0;
+	if (!log->indexed) {
+		for (i = 0; i < log->ngames; i++)
+			if (log->games[i].game_id == game_id)
+				return log->games[i].number;
+		return 0;
+	}
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (log->games[log->games_by_id[mid]].game_id < game_id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < log->ngames &&
+	       log->games[log->games_by_id[lo]].game_id == game_id ?
+	       log->games[log->games_by_id[lo]].number : 0;
 }
 
 const char *tournament_log_name(const struct tournament_log *log,
@@ -425,9 +498,6 @@ static const char *parse_header(struct tournament_log *log,
 		    read_number(sp + 1, n - (size_t)(sp + 1 - s), 1,
 				INT64_MAX / 2, &id) < 0)
 			return "game NUMBER GAME-ID";
-		if (tournament_log_game_id(log, v) != 0 ||
-		    tournament_log_game_number(log, id) != 0)
-			return "a game linked twice";
 		if (log->ngames >= TOURNAMENT_MAX_ENTRIES)
 			return "too many games";
 		tournament_log_add_game(log, v, id);
@@ -556,6 +626,10 @@ int tournament_log_parse(const char *text, size_t len,
 	}
 	if (what == NULL && line == 0)
 		what = "empty";
+	if (what == NULL && tournament_log_index(log) < 0) {
+		what = "a game linked twice";
+		line = 0;
+	}
 	if (what == NULL && (seen & 0x3f) != 0x3f) {
 		what = "a header line is missing (event, format, rounds, "
 		       "double, bye_points, tiebreaks)";

@@ -67,8 +67,12 @@ struct tournament_log {
 	struct tournament_rules rules;
 	struct tournament_log_player *players;
 	size_t nplayers, players_cap;
+	/* sorted by number, and games_by_id the indices by game_id, once
+	 * tournament_log_index ran (indexed) */
 	struct tournament_log_game *games;
 	size_t ngames, games_cap;
+	size_t *games_by_id;
+	bool indexed;
 	struct tournament_entry *entries;
 	enum tournament_by *by;
 	char **notes;
@@ -98,11 +102,16 @@ void tournament_log_add_player(struct tournament_log *log, int64_t id,
 void tournament_log_add(struct tournament_log *log,
 			const struct tournament_entry *e,
 			enum tournament_by by, const char *note);
-/* Link the event's game number to the stored game game_id (a second
- * link of a number replaces the first). */
+/* Link the event's game number to the stored game game_id (appended:
+ * the links are indexed again by the next tournament_log_index). */
 void tournament_log_add_game(struct tournament_log *log, int64_t number,
 			     int64_t game_id);
-/* The stored game of number, or 0; the number of stored game_id, or 0. */
+/* Sort the links so that the lookups below are binary searches: 0, or
+ * -1 when a number or a game is linked twice (the links then stay as
+ * they were, looked up in order).  tournament_log_parse indexes. */
+int tournament_log_index(struct tournament_log *log);
+/* The stored game of number, or 0; the number of stored game_id, or 0
+ * (logarithmic once indexed, else in order). */
 int64_t tournament_log_game_id(const struct tournament_log *log,
 			       int64_t number);
 int64_t tournament_log_game_number(const struct tournament_log *log,
