@@ -21,6 +21,7 @@
 #include "mail/inbound.h"
 #include "server/tournament.h"
 #include "server/tournament_log.h"
+#include "util/escape.h"
 #include "util/xalloc.h"
 
 /* The most differing lines named per compared file. */
@@ -270,11 +271,12 @@ static size_t check_text(const char *what, const char *file, size_t len,
 	return n;
 }
 
-size_t archive_event_check(const char *log_text, size_t log_len,
-			   const char *standings, size_t standings_len,
-			   const char *crosstable, size_t crosstable_len,
-			   const struct archive_event_game *games,
-			   size_t ngames, FILE *out)
+/* archive_event_check's work, its lines to out unescaped. */
+static size_t event_check(const char *log_text, size_t log_len,
+			  const char *standings, size_t standings_len,
+			  const char *crosstable, size_t crosstable_len,
+			  const struct archive_event_game *games,
+			  size_t ngames, FILE *out)
 {
 	struct tournament_log log;
 	struct tournament_log_fault lf;
@@ -309,6 +311,32 @@ out:
 	buf_free(&want);
 	tournament_state_free(&s);
 	tournament_log_free(&log);
+	return n;
+}
+
+size_t archive_event_check(const char *log_text, size_t log_len,
+			   const char *standings, size_t standings_len,
+			   const char *crosstable, size_t crosstable_len,
+			   const struct archive_event_game *games,
+			   size_t ngames, FILE *out)
+{
+	/* The names and lines come from the archive: a stranger's bytes,
+	 * escaped for the terminal (util/escape.h) as a game's verify
+	 * escapes its own. */
+	struct buf safe = BUF_INIT;
+	char *text = NULL;
+	size_t len = 0, n;
+	FILE *mem = open_memstream(&text, &len);
+
+	if (mem == NULL)
+		return discrepancy(out, "no memory to check the event");
+	n = event_check(log_text, log_len, standings, standings_len,
+			crosstable, crosstable_len, games, ngames, mem);
+	fclose(mem);
+	escape_append(&safe, text, len, ESCAPE_KEEP_LINES);
+	fputs(buf_str(&safe), out);
+	buf_free(&safe);
+	free(text);
 	return n;
 }
 
@@ -510,7 +538,9 @@ int archive_event_verify(const char *path,
 		return -1;
 	}
 	if (archive_event_list(path, &files, &err) < 0) {
-		n += discrepancy(out, "%s", err);
+		char *safe = escape_str(err);
+		n += discrepancy(out, "%s", safe);
+		free(safe);
 		goto done;
 	}
 	if (pgp_ctx_new(tmp, &pgp, error_r) < 0)
@@ -524,9 +554,12 @@ int archive_event_verify(const char *path,
 	for (i = 0; i < files.ngames; i++) {
 		verify_game(path, files.games[i], opts, signer, out,
 			    &games[i]);
-		if (!games[i].verified)
+		if (!games[i].verified) {
+			char *safe = escape_str(games[i].why);
 			fprintf(out, "games/%" PRId64 ": not verified: %s\n",
-				files.games[i], games[i].why);
+				files.games[i], safe);
+			free(safe);
+		}
 	}
 	if (archive_read_file(path, ARCHIVE_EVENT_LOG, VERIFY_FILE_MAX,
 			      &log) < 0) {

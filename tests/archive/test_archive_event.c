@@ -184,6 +184,15 @@ START_TEST(event_standings_forged)
 	ck_assert_ptr_nonnull(strstr(said, "dave (4)!\"; the log replayed "
 				     "gives \""));
 	free(said);
+	free_event(&f);
+	/* a forged line with a terminal's escape: said, escaped */
+	make_event(&f);
+	edit(&f.standings, "carol (3)", "carol\x1b[2J (3)");
+	ck_assert_uint_eq(check(&f, &said), 1);
+	ck_assert_ptr_null(strchr(said, '\x1b'));
+	ck_assert_ptr_nonnull(strstr(said, "carol\\x1b[2J (3)\"; the log "));
+	free(said);
+	free_event(&f);
 	/* a line dropped at the end */
 	make_event(&f);
 	f.crosstable.len -= 10;
