@@ -47,6 +47,10 @@ EXTRA_DIST += tests/e2e/test_notes.sh
 # a club ladder on real servers: challenge, result, standings mail
 TESTS += tests/e2e/test_ladder.sh
 EXTRA_DIST += tests/e2e/test_ladder.sh
+# an event on real servers: a Swiss of six over three rounds, a withdrawal,
+# a deadline decision, the final standings mail
+TESTS += tests/e2e/test_tournament.sh
+EXTRA_DIST += tests/e2e/test_tournament.sh
 # a game against the bot by real signed mail, hints, its archive
 TESTS += tests/e2e/test_bot.sh
 EXTRA_DIST += tests/e2e/test_bot.sh
