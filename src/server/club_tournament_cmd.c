@@ -196,6 +196,25 @@ static int event_standings_ctx(struct handle *h, const struct event_view *v,
 		}
 		if (knockout_bracket(st, m, &nm, NULL) == 0)
 			knockout_places(st, m, nm, places);
+		/* A knockout is ranked by how far each went (those still in
+		 * first), then as the standings have them: an insertion
+		 * sort keeps that order among equals. */
+		for (size_t i = 1; i < st->nplayers; i++) {
+			struct tournament_row row = rows[i];
+			int p = places[row.player] > 0 ? places[row.player] : 1;
+			size_t j = i;
+
+			for (; j > 0; j--) {
+				size_t q = rows[j - 1].player;
+				if ((places[q] > 0 ? places[q] : 1) <= p)
+					break;
+				rows[j] = rows[j - 1];
+			}
+			rows[j] = row;
+		}
+		for (size_t i = 0; i < st->nplayers; i++)
+			rows[i].rank = places[rows[i].player] > 0 ?
+				       places[rows[i].player] : 1;
 	}
 	template_ctx_list(ctx, "standings");
 	template_ctx_list(ctx, "tiebreak_names");

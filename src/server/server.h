@@ -462,6 +462,7 @@ struct server_tick_report {
 	size_t club_seasons;   /* league seasons begun */
 	size_t club_standings; /* weekly standings mails queued */
 	size_t event_results;  /* event results taken into the logs */
+	size_t event_rated;    /* of which rated */
 	size_t event_rounds;   /* event rounds paired */
 	size_t event_decided;  /* event games decided at a deadline */
 	size_t event_ended;    /* events ended (final standings mailed) */

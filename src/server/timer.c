@@ -407,6 +407,7 @@ int server_clock_tick(struct server *server, int64_t now,
 		rep.club_seasons = club.seasons;
 		rep.club_standings = club.standings;
 		rep.event_results = club.events.results;
+		rep.event_rated = club.events.rated;
 		rep.event_rounds = club.events.rounds;
 		rep.event_decided = club.events.decided;
 		rep.event_ended = club.events.ended;

@@ -400,6 +400,41 @@ START_TEST(test_reload_keeps_pairings)
 }
 END_TEST
 
+/* A rated event's game of four plies or more moves both players'
+ * Glicko-2 ratings when its result is taken, once. */
+START_TEST(test_rated_game)
+{
+	struct store_rating_change *c = NULL;
+	const char *error;
+	int64_t g[8];
+	size_t n = 0;
+	int w, b;
+
+	six_players();
+	event_server(1, 0);
+	tick();
+	ck_assert_uint_eq(round_games(1, g), 3);
+	players_of(g[0], &w, &b);
+	for (int ply = 1; ply <= 4; ply++) {
+		char mv[32], line[48];
+		int who = ply % 2 == 1 ? w : b;
+
+		first_legal(g[0], mv);
+		snprintf(line, sizeof(line), "%d %s", ply, mv);
+		game_says(fps[who], addrs[who], "move", g[0], line);
+		if (status_of(g[0]) != STORE_GAME_ACTIVE)
+			break;
+	}
+	if (status_of(g[0]) == STORE_GAME_ACTIVE)
+		resigns(b, g[0]);
+	ck_assert_uint_eq(tick().event_rated, 1);
+	ck_assert_int_eq(store_rating_changes(st, g[0], &c, &n, &error), 0);
+	ck_assert_uint_eq(n, 2);
+	free(c);
+	ck_assert_uint_eq(tick().event_rated, 0);
+}
+END_TEST
+
 TEST_MAIN("tournament", "events", setup, teardown, 120,
 	  test_swiss_six_three_rounds, test_operator_withdraw_adjudicate,
-	  test_reload_keeps_pairings)
+	  test_reload_keeps_pairings, test_rated_game)
