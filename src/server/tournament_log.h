@@ -156,10 +156,16 @@ const char *tournament_tiebreak_text(enum tournament_tiebreak t,
  * "*" while unfinished; "+:-", "-:+", "-:-" for a forfeit. */
 const char *tournament_game_result(const struct tournament_game *g);
 
+/* A knockout's standings rows[0..n) (tournament_standings') ordered by
+ * how far each went -- places (knockout_places, 0: still in, counted as
+ * 1) -- keeping their order among equals; ranks 1..n again. */
+void tournament_knockout_order(const int *places,
+			       struct tournament_row *rows, size_t n);
 /* The standings of state under log->rules, appended to out: a heading
- * line, then one line per player, best first -- rank, points, every
- * tie-break's value, a knockout's place, in/withdrawn/removed, name (id).
- * The same state always gives the same bytes. */
+ * line, then one line per player, best first (a knockout: by how far
+ * each went) -- rank, a knockout's place ("-": still in), points, every
+ * tie-break's value, in/withdrawn/removed, name (id).  The same state
+ * always gives the same bytes. */
 void tournament_standings_text(const struct tournament_log *log,
 			       const struct tournament_state *state,
 			       struct buf *out);

@@ -116,6 +116,29 @@ static void knockout_places_of(const struct tournament_state *s,
 	free(m);
 }
 
+void tournament_knockout_order(const int *places,
+			       struct tournament_row *rows, size_t n)
+{
+	struct tournament_row row;
+	size_t i, j;
+	int p;
+
+	/* insertion: stable, and an event has at most 256 entrants */
+	for (i = 1; i < n; i++) {
+		row = rows[i];
+		p = places[row.player] > 0 ? places[row.player] : 1;
+		for (j = i; j > 0; j--) {
+			size_t q = rows[j - 1].player;
+			if ((places[q] > 0 ? places[q] : 1) <= p)
+				break;
+			rows[j] = rows[j - 1];
+		}
+		rows[j] = row;
+	}
+	for (i = 0; i < n; i++)
+		rows[i].rank = (int)i + 1;
+}
+
 void tournament_standings_text(const struct tournament_log *log,
 			       const struct tournament_state *s,
 			       struct buf *out)
@@ -130,8 +153,10 @@ void tournament_standings_text(const struct tournament_log *log,
 	size_t i, k;
 
 	tournament_standings(s, r, rows);
-	if (ko)
+	if (ko) {
 		knockout_places_of(s, places);
+		tournament_knockout_order(places, rows, s->nplayers);
+	}
 	buf_puts(out, "  rank");
 	if (ko)
 		buf_puts(out, "  place");
@@ -272,6 +297,12 @@ void tournament_crosstable_text(const struct tournament_log *log,
 	int r;
 
 	tournament_standings(s, &log->rules, rows);
+	if (log->rules.format == TOURNAMENT_KNOCKOUT) {
+		int *places = xzalloc((s->nplayers + 1) * sizeof(*places));
+		knockout_places_of(s, places);
+		tournament_knockout_order(places, rows, s->nplayers);
+		free(places);
+	}
 	for (i = 0; i < s->nplayers; i++)
 		rank_of[rows[i].player] = rows[i].rank;
 	buf_printf(out, "  rank  %-23s", "player");

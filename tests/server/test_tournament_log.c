@@ -342,10 +342,67 @@ START_TEST(standings_text_knockout)
 	tournament_standings_text(&log, s, &out);
 	ck_assert_ptr_nonnull(strstr(out.data, "  rank  place  points  "
 				     "rating  status"));
-	/* 3 and 4 out in the semi-finals: place 3; 1 and 2 still in */
+	/* 3 and 4 out in the semi-finals: place 3; 1 and 2 still in, and
+	 * first whatever their points */
 	ck_assert_ptr_nonnull(strstr(out.data, "\n     1      -       2    1999"));
 	ck_assert_ptr_nonnull(strstr(out.data, "\n     3      3       0    1997"));
 	ck_assert_ptr_nonnull(strstr(out.data, "\n     4      3       0    1996"));
+	tournament_state_free(&s);
+	tournament_log_free(&log);
+	buf_free(&out);
+}
+END_TEST
+
+/* A knockout ranks by how far each went: the top seed, through on a
+ * bye with no points, above the player a decider put out with 1. */
+START_TEST(standings_text_knockout_order)
+{
+	static const struct { int64_t w, b; int o; } games[] = {
+		{ 2, 3, TOURNAMENT_DRAWN },
+		{ 3, 2, TOURNAMENT_DRAWN },
+		{ 3, 2, TOURNAMENT_BLACK_WINS }, /* the decider: 2 goes on */
+	};
+	struct tournament_rules rules;
+	struct tournament_log log;
+	struct tournament_state *s;
+	struct tournament_entry e;
+	struct buf out = BUF_INIT;
+	int64_t i;
+
+	tournament_rules_default(TOURNAMENT_KNOCKOUT, &rules);
+	tournament_log_init(&log, "cup", &rules);
+	for (i = 1; i <= 3; i++) {
+		e = (struct tournament_entry){ .kind = TOURNAMENT_JOIN,
+			.player = i, .rating = 2000 - (int)i };
+		tournament_log_add(&log, &e, TOURNAMENT_BY_NONE, NULL);
+	}
+	e = (struct tournament_entry){ .kind = TOURNAMENT_BYE, .round = 1,
+		.player = 1 };
+	tournament_log_add(&log, &e, TOURNAMENT_BY_NONE, NULL);
+	for (i = 0; i < 3; i++) {
+		e = (struct tournament_entry){ .kind = TOURNAMENT_PAIRING,
+			.round = 1, .game = i + 1, .player = games[i].w,
+			.other = games[i].b };
+		tournament_log_add(&log, &e, TOURNAMENT_BY_NONE, NULL);
+		e.kind = TOURNAMENT_RESULT;
+		e.round = 0;
+		e.outcome = (enum tournament_outcome)games[i].o;
+		tournament_log_add(&log, &e, TOURNAMENT_BY_NONE, NULL);
+	}
+	s = replay_log(&log);
+	tournament_standings_text(&log, s, &out);
+	ck_assert_str_eq(out.data,
+"  rank  place  points  rating  status     player\n"
+"     1      -       2    1998  in         #2 (2)\n"
+"     2      -       0    1999  in         #1 (1)\n"
+"     3      3       1    1997  in         #3 (3)\n");
+	buf_reset(&out);
+	tournament_crosstable_text(&log, s, &out);
+	/* a match's games one after another, the opponent's rank */
+	ck_assert_ptr_nonnull(strstr(out.data, "\n     1  #2" "                       "
+				     "=3w,=3b,+3b       2\n"));
+	ck_assert_ptr_nonnull(strstr(out.data, "\n     2  #1" "                       "
+				     "     bye       0\n"));
 	tournament_state_free(&s);
 	tournament_log_free(&log);
 	buf_free(&out);
@@ -452,5 +509,6 @@ int main(void)
 	return test_run(test_suite("tournament_log", "text", NULL, NULL, 60,
 		TESTS(log_text_round_trip, log_text_refusals,
 		      standings_text_by_hand, standings_text_values,
-		      standings_text_knockout, random_events_read_back)));
+		      standings_text_knockout, standings_text_knockout_order,
+		      random_events_read_back)));
 }
