@@ -490,7 +490,8 @@ static void tournament_check(struct config_parse *ps,
 			     "[tournament %s] signup_until is after start: the "
 			     "sign-up closes when the event starts at the "
 			     "latest", name);
-	if (t->format != TOURNAMENT_SWISS &&
+	/* (the default as --check-config prints it reads back) */
+	if (t->format != TOURNAMENT_SWISS && t->rounds != (unsigned)rules.rounds &&
 	    (line = club_key_line(kind, lines, "rounds")) != 0)
 		config_error(ps->errors, ps->file, line,
 			     "[tournament %s] rounds is for format = swiss (a "

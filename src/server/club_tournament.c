@@ -153,6 +153,21 @@ static int event_tell_round(struct handle *h, struct event_view *v, int round)
 	return ret;
 }
 
+/* Round `round` as paired: the bye (-1: none), then each game. */
+static int event_pair_round(struct handle *h, struct event_view *v, int round,
+			    const struct tournament_pair *pairs, size_t np,
+			    ptrdiff_t bye)
+{
+	int ret = 0;
+
+	if (bye >= 0)
+		ret = event_bye(h, v, round, (size_t)bye);
+	for (size_t i = 0; ret == 0 && i < np; i++)
+		ret = event_pair_game(h, v, round, pairs[i].white,
+				      pairs[i].black);
+	return ret;
+}
+
 /* Swiss round `round`: 1 paired, 0 if fewer than two players are left
  * (the event is over). */
 static int event_pair_swiss(struct handle *h, struct event_view *v, int round)
@@ -175,11 +190,7 @@ static int event_pair_swiss(struct handle *h, struct event_view *v, int round)
 			 tournament_error_name(fault.error));
 		return server_store_fail(h, h->srv->errbuf);
 	}
-	if (bye >= 0)
-		ret = event_bye(h, v, round, (size_t)bye);
-	for (size_t i = 0; ret == 0 && i < np; i++)
-		ret = event_pair_game(h, v, round, pairs[i].white,
-				      pairs[i].black);
+	ret = event_pair_round(h, v, round, pairs, np, bye);
 	free(pairs);
 	return ret < 0 ? -1 : 1;
 }
@@ -192,16 +203,12 @@ static int event_pair_roundrobin(struct handle *h, struct event_view *v,
 	size_t n = v->state->nplayers, np;
 	struct tournament_pair *pairs = calloc(n / 2 + 1, sizeof(*pairs));
 	ptrdiff_t bye = -1;
-	int ret = 0;
+	int ret;
 
 	if (pairs == NULL)
 		return server_store_fail(h, "out of memory");
 	np = roundrobin_round(n, v->t->rules.twice, round, pairs, &bye);
-	if (bye >= 0)
-		ret = event_bye(h, v, round, (size_t)bye);
-	for (size_t i = 0; ret == 0 && i < np; i++)
-		ret = event_pair_game(h, v, round, pairs[i].white,
-				      pairs[i].black);
+	ret = event_pair_round(h, v, round, pairs, np, bye);
 	free(pairs);
 	return ret < 0 ? -1 : 1;
 }
@@ -215,7 +222,7 @@ static int event_knockout(struct handle *h, struct event_view *v,
 	size_t size = knockout_size(v->state->nplayers), nm = 0;
 	struct knockout_match *m = calloc(size + 1, sizeof(*m));
 	struct tournament_fault fault;
-	int ret = 0, told = 0;
+	int ret = 0, told = 0, *tell = NULL;
 
 	if (m == NULL)
 		return server_store_fail(h, "out of memory");
@@ -226,15 +233,19 @@ static int event_knockout(struct handle *h, struct event_view *v,
 			 tournament_error_name(fault.error));
 		return server_store_fail(h, h->srv->errbuf);
 	}
+	tell = calloc(v->state->nplayers + 1, sizeof(*tell));
+	if (tell == NULL)
+		ret = server_store_fail(h, "out of memory");
 	/* The byes of round one, once, when the bracket is drawn. */
-	if (v->state->rounds_paired == 0) {
-		for (size_t i = 0; ret == 0 && i < nm; i++) {
-			if (m[i].round != 1 || (m[i].a >= 0 && m[i].b >= 0))
-				continue;
-			if (m[i].a >= 0 || m[i].b >= 0)
-				ret = event_bye(h, v, 1, (size_t)(m[i].a >= 0 ?
-							m[i].a : m[i].b));
-		}
+	for (size_t i = 0; ret == 0 && v->state->rounds_paired == 0 && i < nm;
+	     i++) {
+		size_t p;
+
+		if (m[i].round != 1 || (m[i].a >= 0) == (m[i].b >= 0))
+			continue;
+		p = (size_t)(m[i].a >= 0 ? m[i].a : m[i].b);
+		ret = event_bye(h, v, 1, p);
+		tell[p] = 1;
 	}
 	for (size_t i = 0; ret == 0 && i < nm; i++) {
 		struct tournament_pair pair;
@@ -243,13 +254,19 @@ static int event_knockout(struct handle *h, struct event_view *v,
 			continue;
 		ret = event_pair_game(h, v, m[i].round, pair.white,
 				      pair.black);
+		tell[pair.white] = tell[pair.black] = m[i].round;
 		if (ret == 0 && m[i].round > told) {
 			told = m[i].round;
 			*rounds_r += 1;
 		}
 	}
-	if (ret == 0 && told > 0)
-		ret = event_tell_round(h, v, told);
+	/* Only the players of the new games are told: the others are out,
+	 * or waiting for their next opponent. */
+	for (size_t i = 0; ret == 0 && told > 0 && i < v->state->nplayers; i++)
+		if (tell[i] != 0)
+			ret = event_mail(h, v, i, "mail/tournament-round.txt",
+					 "round_paired", tell[i]);
+	free(tell);
 	if (ret == 0 && nm > 0 && m[nm - 1].winner >= 0)
 		ret = 1;
 	free(m);
@@ -425,4 +442,50 @@ int club_tournament_tick(struct handle *h, struct event_report *rep)
 	for (size_t i = 0; ret == 0 && i < h->srv->cfg.ntournaments; i++)
 		ret = event_tick(h, &h->srv->cfg.tournaments[i], rep);
 	return ret;
+}
+
+/* ---- when the timer must run ---------------------------------------------- */
+
+/* The earliest of *at_r (0: none) and t. */
+static void event_earliest(int64_t *at_r, int64_t t)
+{
+	if (*at_r == 0 || t < *at_r)
+		*at_r = t;
+}
+
+int club_tournament_next(struct handle *h, int64_t *at_r)
+{
+	int ret = 0;
+
+	*at_r = 0;
+	for (size_t i = 0; ret == 0 && i < h->srv->cfg.ntournaments; i++) {
+		const struct server_tournament *t = &h->srv->cfg.tournaments[i];
+		struct event_view v;
+
+		if (event_load(h, t, &v) < 0)
+			return -1;
+		if (v.ended_at != 0) {
+			event_free(&v);
+			continue;
+		}
+		/* the start, once it can begin (two entrants; the listed
+		 * members not registered yet count when they register) */
+		if (v.started_at == 0 && v.state->nplayers >= 2)
+			event_earliest(at_r, t->start > t->signup_until ?
+				       t->start : t->signup_until);
+		for (size_t k = 0; v.started_at != 0 && t->round_deadline > 0 &&
+		     k < v.state->ngames; k++) {
+			const struct tournament_game *eg = &v.state->games[k];
+			const struct store_tournament_game *link =
+				event_link_of(&v, eg->game);
+			int64_t at = event_paired_at(&v, eg->game);
+
+			if (eg->outcome == TOURNAMENT_UNFINISHED &&
+			    !eg->forfeit && link != NULL &&
+			    link->applied_at == 0 && at != 0)
+				event_earliest(at_r, at + t->round_deadline);
+		}
+		event_free(&v);
+	}
+	return ret == 0 && *at_r != 0 ? 1 : ret;
 }

@@ -299,10 +299,16 @@ int event_game_create(struct handle *h, struct event_view *v, int round,
 	return 0;
 }
 
-/* The outcome of stored game r (finished or cancelled): a cancelled game
- * is a draw, as a game without a winner. */
+/* The outcome of stored game r (finished or cancelled).  A game is
+ * cancelled when a flag fell before its player's first move: in an event
+ * that is a loss for the player who never moved (the one to move), not a
+ * game that never was -- a round must end.  Any other cancelled game is
+ * a draw. */
 static enum tournament_outcome event_outcome_of(const struct store_game *r)
 {
+	if (r->status == STORE_GAME_CANCELLED && r->ply <= 1)
+		return r->ply == 0 ? TOURNAMENT_BLACK_WINS :
+				     TOURNAMENT_WHITE_WINS;
 	if (r->result != NULL && strcmp(r->result, "1-0") == 0)
 		return TOURNAMENT_WHITE_WINS;
 	if (r->result != NULL && strcmp(r->result, "0-1") == 0)

@@ -797,6 +797,10 @@ struct event_report {
 	size_t results, rated, rounds, decided, ended;
 };
 int club_tournament_tick(struct handle *h, struct event_report *rep);
+/* When the events need the timer next: an event's start (once it has two
+ * entrants) or a running game's round deadline.  1 and *at_r, 0 if
+ * none, -1. */
+int club_tournament_next(struct handle *h, int64_t *at_r);
 /* club_tournament_log.c too.  A player's rating as an event seeds it
  * (rounded; a new player's if none).  0 or -1. */
 int event_rating_of(struct handle *h, int64_t pid, int *rating_r);

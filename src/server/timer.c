@@ -301,6 +301,24 @@ static int timer_reminders(struct handle *h, int64_t now,
 	return ret;
 }
 
+/* When the events need the timer (club_tournament_next), outside a
+ * transaction: they only read. */
+static int timer_events_next(struct server *server, int64_t *at_r,
+			     const char **error_r)
+{
+	struct handle h;
+	int r;
+
+	if (server->cfg.ntournaments == 0)
+		return 0;
+	server_handle_at(server, &h, 0);
+	r = club_tournament_next(&h, at_r);
+	template_ctx_free(&h.refusal);
+	if (r < 0)
+		*error_r = h.error != NULL ? h.error : "events: failure";
+	return r;
+}
+
 /* Is there anything to do?  Looked at before the write lock is taken:
  * the daemon asks every round. */
 static int timer_due(struct server *server, int64_t now, int64_t *last_r,
@@ -330,6 +348,12 @@ static int timer_due(struct server *server, int64_t now, int64_t *last_r,
 		return 1;
 	/* A player's daily summary. */
 	r = store_summary_next(server->store, &at, error_r);
+	if (r < 0)
+		return -1;
+	if (r == 1 && at <= now)
+		return 1;
+	/* An event's start or a round's deadline. */
+	r = timer_events_next(server, &at, error_r);
 	if (r < 0)
 		return -1;
 	if (r == 1 && at <= now)
@@ -449,6 +473,18 @@ int server_clock_next(struct server *server, int64_t *at_r,
 		r = 1;
 	}
 	store_rows_free(&rows, n, sizeof(*rows), store_game_clear);
+	/* And an event's start or round deadline. */
+	{
+		int64_t at;
+		int s = timer_events_next(server, &at, error_r);
+
+		if (s < 0)
+			return -1;
+		if (s == 1 && (r == 0 || at < *at_r)) {
+			*at_r = at;
+			r = 1;
+		}
+	}
 	/* And a daily summary at its time. */
 	{
 		int64_t at;

@@ -671,7 +671,38 @@ START_TEST(test_dump_round_trip)
 		"promote = 1\n"
 		"clock = days:2\n"
 		"[ladder open_one]\n"
-		"open = yes\n";
+		"open = yes\n"
+		"[tournament cup]\n"
+		"members = a1, b2\n"
+		"format = knockout\n"
+		"start = 2027-06-01\n"
+		"round_deadline = 14d\n"
+		"bye_points = 0.5\n"
+		"tiebreaks = rating, wins\n"
+		"[tournament open]\n"
+		"open = yes\n"
+		"start = 2027-07-01\n";
+	static const char tournament[] =
+		"\n[tournament cup]\n"
+		"members = a1, b2\n"
+		"open = no\n"
+		"size = 6\n"
+		"swap = no\n"
+		"tax = removed\n"
+		"draw_offers = yes\n"
+		"clock = none\n"
+		"weekends = yes\n"
+		"rated = yes\n"
+		"format = knockout\n"
+		"rounds = 5\n"
+		"double = no\n"
+		"signup_until = 1970-01-01\n"
+		"start = 2027-06-01\n"
+		"max_players = 256\n"
+		"round_deadline = 14d\n"
+		"bye_points = 0.5\n"
+		"tiebreaks = rating, wins\n"
+		"standings_mail = yes\n";
 	static const char ladder[] =
 		"\n[ladder main]\n"
 		"members = alice, Bob\n"
@@ -723,6 +754,8 @@ START_TEST(test_dump_round_trip)
 		      buf_str(&dump1));
 	ck_assert_msg(strstr(buf_str(&dump1), league) != NULL, "%s",
 		      buf_str(&dump1));
+	ck_assert_msg(strstr(buf_str(&dump1), tournament) != NULL, "%s",
+		      buf_str(&dump1));
 	/* ladders, then leagues, after every other section */
 	ck_assert_ptr_null(strstr(strstr(buf_str(&dump1), "\n[ladder main]\n"),
 				  "\n[limits]\n"));
@@ -736,6 +769,10 @@ START_TEST(test_dump_round_trip)
 	ck_assert_str_eq(buf_str(&dump1), buf_str(&dump2));
 	ck_assert_uint_eq(again.nladders, 2);
 	ck_assert_uint_eq(again.nleagues, 1);
+	ck_assert_uint_eq(again.ntournaments, 2);
+	ck_assert_uint_eq(again.tournaments[0].ntiebreaks, 2);
+	ck_assert_int_eq(again.tournaments[1].signup_until, 0);
+	ck_assert_ptr_null(again.tournaments[1].tiebreaks_text);
 	ck_assert_int_eq(again.leagues[0].season_start,
 			 cfg.leagues[0].season_start);
 	ck_assert(again.ratings.tau == cfg.ratings.tau);

@@ -9,6 +9,12 @@
 #                                            whose raw bytes hold STRING
 #   db_moves GAME / db_plies GAME            the move list the daemon stored
 #   outbox_unsent                            outbox rows not sent yet
+#   club_db SQL / club_set_offset SECONDS / club_daemon_now
+#   club_ask WHO TEXT / club_wake_tick SINCE  the club tests' (ladder,
+#                                            tournament) database, the
+#                                            daemon's clock, a signed
+#                                            command and its answer, a run
+#                                            of the timer
 #   mail_attachment MAIL OUT                 a mail's .tar.gz into OUT
 #   (TAP output: tests/lib.sh's t_*, e2e_end in lib.sh)
 #
@@ -265,4 +271,46 @@ $(date +%s%N)"
 		raw_wait alice "move $last 1 MOVE" 300 "$na" >/dev/null ||
 			e2e_fail "bob's accepts were not answered"
 	done
+}
+
+# ---- the club tests (test_ladder, test_tournament): the daemon's clock
+# moved through its test hook (E2E_CLOCK_OFFSET), never by sleeping.
+CLUB_OFFSET=0
+club_db() { sqlite3 -cmd '.timeout 5000' "$E2E_DIR/ashes.db" "$@"; }
+club_daemon_now() { echo $(($(date +%s) + CLUB_OFFSET)); }
+club_set_offset() {
+	CLUB_OFFSET=$1
+	e2e_clock_set "$CLUB_OFFSET"
+}
+club_heartbeat() {
+	club_db "select value from server_state where key = 'clock_heartbeat'"
+}
+
+# club_ask WHO TEXT: WHO mails the signed TEXT; prints the reply's file.
+# The text below "-- " makes each one new (a signed text counts once,
+# ever).
+club_ask() {
+	local who=$1 n f
+	n=$(mail_count "$who")
+	player_send "$who" pgpmime "club" "$2
+-- 
+$who $(date +%s%N)"
+	f=$(raw_wait "$who" "$E2E_LAST_MSGID" 60 "$n") ||
+		e2e_fail "$who's \"$2\" got no answer"
+	echo "$f"
+}
+
+# club_wake_tick SINCE: a "games" of alice's ends ashesd's wait; then
+# until the timer ran at daemon time SINCE or later (its heartbeat,
+# written at most once a minute: SINCE a minute or more after its last
+# run).
+club_wake_tick() {
+	local since=$1 h
+	club_ask alice games >/dev/null
+	for _ in $(seq 1 300); do
+		h=$(club_heartbeat)
+		[ -n "$h" ] && [ "$h" -ge "$since" ] && return 0
+		sleep 0.1
+	done
+	e2e_fail "the timer did not run after alice's wake-up mail"
 }

@@ -41,44 +41,14 @@ E2E_CLOCK_OFFSET=0
 E2E_POLL_INTERVAL=10m
 E2E_MORE_PLAYERS=carol
 e2e_start "$(ladder_config 2)"
-offset=0
-
-db() { sqlite3 -cmd '.timeout 5000' "$E2E_DIR/ashes.db" "$@"; }
-daemon_now() { echo $(($(date +%s) + offset)); }
-set_offset() {
-	offset=$1
-	e2e_clock_set "$offset"
-}
-heartbeat() { db "select value from server_state where key = 'clock_heartbeat'"; }
+db() { club_db "$@"; }
+ask() { club_ask "$@"; }
+heartbeat() { club_heartbeat; }
+daemon_now() { club_daemon_now; }
+set_offset() { club_set_offset "$1"; }
+wake_tick() { club_wake_tick "$1"; }
 ashes_admin() {
 	e2e_ashes "$@" --config "$E2E_DIR/ashesd.conf" --db "$E2E_DIR/ashes.db"
-}
-
-# ask WHO TEXT: WHO mails the signed TEXT; prints the reply's file.  The
-# text below "-- " makes each one new (a signed text counts once, ever).
-ask() {
-	local who=$1 n f
-	n=$(mail_count "$who")
-	player_send "$who" pgpmime "ladder" "$2
--- 
-$who $(date +%s%N)"
-	f=$(raw_wait "$who" "$E2E_LAST_MSGID" 60 "$n") ||
-		e2e_fail "$who's \"$2\" got no answer"
-	echo "$f"
-}
-
-# wake: a "games" of alice's, which ends ashesd's wait; then until the
-# timer ran at daemon time SINCE or later (its heartbeat, written at most
-# once a minute: SINCE a minute or more after its last run).
-wake_tick() {
-	local since=$1 h
-	ask alice games >/dev/null
-	for _ in $(seq 1 300); do
-		h=$(heartbeat)
-		[ -n "$h" ] && [ "$h" -ge "$since" ] && return 0
-		sleep 0.1
-	done
-	e2e_fail "the timer did not run after alice's wake-up mail"
 }
 
 # The places in a standings text: "1. alice 2. bob ..."
@@ -253,7 +223,7 @@ for w in alice bob carol; do
 		digest_has "$f" "^  ${place[$w]}\\. $w +<- you\$"
 done
 # two minutes on, the timer again: no second standings mail
-set_offset $((offset + 120))
+set_offset $((CLUB_OFFSET + 120))
 wake_tick "$(daemon_now)"
 outbox_drained
 t_ok_if "one standings mail each, no more" \

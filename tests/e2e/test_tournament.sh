@@ -47,40 +47,8 @@ E2E_CLOCK_OFFSET=0
 E2E_POLL_INTERVAL=10m
 E2E_MORE_PLAYERS="carol dave erin"
 e2e_start "$(event_config)"
-offset=0
-
-db() { sqlite3 -cmd '.timeout 5000' "$E2E_DIR/ashes.db" "$@"; }
-daemon_now() { echo $(($(date +%s) + offset)); }
-set_offset() {
-	offset=$1
-	e2e_clock_set "$offset"
-}
-heartbeat() { db "select value from server_state where key = 'clock_heartbeat'"; }
-
-# ask WHO TEXT: WHO mails the signed TEXT; prints the reply's file.
-ask() {
-	local who=$1 n f
-	n=$(mail_count "$who")
-	player_send "$who" pgpmime "tournament" "$2
--- 
-$who $(date +%s%N)"
-	f=$(raw_wait "$who" "$E2E_LAST_MSGID" 60 "$n") ||
-		e2e_fail "$who's \"$2\" got no answer"
-	echo "$f"
-}
-
-# wake_tick SINCE: a mail of alice's ends ashesd's wait; then until the
-# timer ran at daemon time SINCE or later.
-wake_tick() {
-	local since=$1 h
-	ask alice games >/dev/null
-	for _ in $(seq 1 300); do
-		h=$(heartbeat)
-		[ -n "$h" ] && [ "$h" -ge "$since" ] && return 0
-		sleep 0.1
-	done
-	e2e_fail "the timer did not run after alice's wake-up mail"
-}
+db() { club_db "$@"; }
+ask() { club_ask "$@"; }
 
 # The games of round R: "GAME WHITE BLACK" lines, by event game number.
 round_games() {
@@ -118,8 +86,8 @@ for who in $players; do
 done
 declare -A before
 for w in $players; do before[$w]=$(mail_count "$w"); done
-set_offset 120
-wake_tick "$(daemon_now)"
+club_set_offset 120
+club_wake_tick "$(club_daemon_now)"
 wait_round 1 3
 round_games 1 | sed 's/^/#   round 1: game /'
 t_ok_if "round 1: three games, the top seed alice White against dave" \
@@ -190,8 +158,8 @@ raw_wait "$b3b" "move $g3b 2 MOVE" 30 "$nb" >/dev/null ||
 	e2e_fail "$b3b got no 'your move' in game $g3b"
 for w in $players; do before[$w]=$(mail_count "$w"); done
 paired=$(db "select min(at) from tournament_entries where kind = 'pairing' and round = 3")
-set_offset $((paired + 4 * 86400 + 60 - $(date +%s)))
-wake_tick "$(daemon_now)"
+club_set_offset $((paired + 4 * 86400 + 60 - $(date +%s)))
+club_wake_tick "$(club_daemon_now)"
 wait_over "$g3b"
 t_ok_if "game $g3b decided at the deadline: $b3b (less time left) lost" \
 	test "$(db "select result from games where id = $g3b")" = 1-0
@@ -214,8 +182,8 @@ t_ok_if "six standings rows, $leaver marked withdrawn" \
 		grep -c '^  [0-9]\.')" = 6 -a \
 	-n "$(e2e_digest "$final" | grep "^  [0-9]\. $leaver .*withdrawn")"
 t_ok_if "and the crosstable" digest_has "$final" '^Crosstable'
-set_offset $((offset + 120))
-wake_tick "$(daemon_now)"
+club_set_offset $((CLUB_OFFSET + 120))
+club_wake_tick "$(club_daemon_now)"
 t_ok_if "the final standings went once" \
 	test "$(db "select count(*) from outbox where kind = 'tournament' and subject like '%final standings%'")" = 6
 
