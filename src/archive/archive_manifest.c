@@ -81,13 +81,52 @@ void archive_manifest_format(struct archive_manifest *m, struct buf *out)
 int archive_manifest_parse(const char *text, size_t len,
 			   struct archive_manifest *m, size_t *line_r)
 {
+	return archive_manifest_parse_names(text, len, archive_name_ok, m,
+					    line_r);
+}
+
+/* A name of m and its place (item k is line k + 1). */
+struct manifest_name {
+	const char *name;
+	size_t index;
+};
+
+static int manifest_name_cmp(const void *a, const void *b)
+{
+	const struct manifest_name *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
+
+	return c != 0 ? c : x->index < y->index ? -1 : x->index > y->index;
+}
+
+/* The first line (1..) whose name an earlier line has, or 0. */
+static size_t manifest_repeat(const struct archive_manifest *m)
+{
+	struct manifest_name *t = xzalloc((m->count + 1) * sizeof(*t));
+	size_t k, first = 0;
+
+	for (k = 0; k < m->count; k++)
+		t[k] = (struct manifest_name){ m->items[k].name, k };
+	qsort(t, m->count, sizeof(*t), manifest_name_cmp);
+	for (k = 1; k < m->count; k++)
+		if (strcmp(t[k].name, t[k - 1].name) == 0 &&
+		    (first == 0 || t[k].index + 1 < first))
+			first = t[k].index + 1;
+	free(t);
+	return first;
+}
+
+int archive_manifest_parse_names(const char *text, size_t len,
+				 bool (*name_ok)(const char *name),
+				 struct archive_manifest *m, size_t *line_r)
+{
 	size_t i = 0, line = 0;
 
 	memset(m, 0, sizeof(*m));
 	while (i < len) {
 		const char *s = text + i, *nl = memchr(s, '\n', len - i);
 		size_t n = nl != NULL ? (size_t)(nl - s) : len - i;
-		char name[80];
+		char name[128];
 		bool hex = n > 66;
 
 		line++;
@@ -100,13 +139,15 @@ int archive_manifest_parse(const char *text, size_t len,
 			goto fail;
 		memcpy(name, s + 66, n - 66);
 		name[n - 66] = '\0';
-		if (!archive_name_ok(name))
+		if (!name_ok(name))
 			goto fail;
-		for (size_t k = 0; k < m->count; k++)
-			if (strcmp(m->items[k].name, name) == 0)
-				goto fail;
 		manifest_push(m, s, name, n - 66);
 	}
+	/* a name twice: the line where it comes again (sorted, not a scan
+	 * per line: an event's MANIFEST may list 100000 files) */
+	line = manifest_repeat(m);
+	if (line > 0)
+		goto fail;
 	return 0;
 fail:
 	*line_r = line;

@@ -192,6 +192,11 @@ void archive_manifest_format(struct archive_manifest *m, struct buf *out);
  * twice. */
 int archive_manifest_parse(const char *text, size_t len,
 			   struct archive_manifest *m, size_t *line_r);
+/* The same with the names name_ok takes (an event's MANIFEST lists
+ * games/N/NAME too: archive_event.h). */
+int archive_manifest_parse_names(const char *text, size_t len,
+				 bool (*name_ok)(const char *name),
+				 struct archive_manifest *m, size_t *line_r);
 /* Is name a plain file name an archive may hold (see above)? */
 bool archive_name_ok(const char *name);
 

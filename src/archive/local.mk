@@ -21,6 +21,10 @@ libashes_archive_a_SOURCES += src/archive/archive_verify.c \
 	src/archive/archive_verify_mail.c src/archive/archive_clock.c \
 	src/archive/archive_verify_cond.c \
 	src/archive/archive_verify_child.c src/archive/archive_untar.c
+# An event's archive: its games' archives, its log, its standings, one
+# MANIFEST; verify recomputes the standings from the verified games.
+libashes_archive_a_SOURCES += src/archive/archive_event.h \
+	src/archive/archive_event.c src/archive/archive_event_verify.c
 # README.txt of every archive; notes.txt of a player's own copy.
 nobase_dist_pkgdata_DATA += templates/archive/README.txt \
 	templates/archive/notes.txt
@@ -40,6 +44,10 @@ check_PROGRAMS += tests/archive/test_archive tests/archive/test_store_prune
 TESTS += tests/archive/test_archive tests/archive/test_store_prune
 tests_archive_test_archive_LDADD = $(ARCHIVE_LDADD) $(CHECK_LIBS)
 check_PROGRAMS += tests/archive/test_archive_clock
+# An event archive's recomputation on logs built in memory.
+check_PROGRAMS += tests/archive/test_archive_event
+TESTS += tests/archive/test_archive_event
+tests_archive_test_archive_event_LDADD = $(ARCHIVE_LDADD) $(CHECK_LIBS)
 TESTS += tests/archive/test_archive_clock
 tests_archive_test_archive_clock_LDADD = $(ARCHIVE_LDADD) $(CHECK_LIBS)
 EXTRA_DIST += tests/store/store_fixture.h tests/store/store_test.h
@@ -56,5 +64,9 @@ TESTS += tests/archive/test_archive_cond.sh
 # its mails (gpg, K-9, Thunderbird encrypted, inline, bare replies).
 dist_check_SCRIPTS += tests/archive/test_archive_retention.sh
 TESTS += tests/archive/test_archive_retention.sh
+# An event's archive on an event the real ashesd ran: the operator's
+# commands, export --event, verify, forgeries named, the event's page.
+dist_check_SCRIPTS += tests/archive/test_archive_event.sh
+TESTS += tests/archive/test_archive_event.sh
 # The .tar.gz bomb of test_archive_cli.sh and tests/e2e/test_hostile_archive.sh.
 EXTRA_DIST += tests/archive/tar-bomb.py

@@ -12,6 +12,7 @@
 #include "config/club_config.h"
 
 struct buf;
+struct tournament_log;
 struct server;
 struct store;
 struct template_set;
@@ -108,6 +109,14 @@ int admin_player_export(struct admin_opts *o);
  * on (admin_retention.c); a CLI exit status. */
 int admin_db_prune(struct admin_opts *o);
 
+/* The log of event name (admin_tournament.c): the rules of its
+ * [tournament NAME] section of the configuration, its entries, the
+ * players' names and its stored games, into *log (the caller frees it
+ * with tournament_log_free).  -1 after saying why on stderr, naming cmd
+ * ("ashes tournament show"). */
+int admin_tournament_log(struct admin_opts *o, struct store *st,
+			 const char *cmd, const char *name,
+			 struct tournament_log *log);
 /* Print a text the service or the store made (it may hold what players
  * and strangers wrote: notes, subjects, Message-IDs) to stdout, every
  * control character but its own newlines and tabs escaped

@@ -6,8 +6,12 @@
  *   ashes archive export GAME [-o PATH] [--full]   a folder, or PATH.tar.gz
  *   ashes archive export --all DIR [--full]  every game changed since the
  *                                            last run, DIR/game-N.tar.gz
+ *   ashes archive export --event NAME DIR [--full]  an event: its games'
+ *                                            archives, its log, its
+ *                                            standings (archive_event.h)
  *   (a public copy unless --full: see archive_source.public_copy)
- *   ashes archive verify PATH [--daemon-key FPR]
+ *   ashes archive verify PATH [--daemon-key FPR]  (a game's or an
+ *                                            event's)
  *   ashes archive prune --before DATE --archive DIR [--dry-run]
  *
  * export and prune read the daemon's configuration (--config, as the
@@ -24,6 +28,7 @@
 #include <time.h>
 
 #include "archive/archive.h"
+#include "archive/archive_event.h"
 #include "cli/admin.h"
 #include "cli/cli.h"
 #include "config/settings.h"
@@ -31,11 +36,13 @@
 #include "mail/inbound.h"
 #include "mail/pgp.h"
 #include "render/template.h"
+#include "server/tournament_log.h"
 #include "store/store.h"
 
 #define ARCHIVE_USAGE \
 	"archive export GAME [-o PATH] [--full] |\n" \
 	"       archive export --all DIR [--full] |\n" \
+	"       archive export --event NAME DIR [--full] |\n" \
 	"       archive verify PATH [--daemon-key FPR] |\n" \
 	"       archive prune --before DATE --archive DIR [--dry-run]\n" \
 	"       (export and prune: [--db PATH] [--config FILE])"
@@ -46,6 +53,7 @@ struct archive_cli {
 	int nwords;
 	const char *out;        /* -o PATH */
 	const char *all;        /* --all DIR */
+	const char *event;      /* --event NAME */
 	const char *daemon_key; /* --daemon-key FPR */
 	const char *before;     /* --before DATE */
 	const char *dir;        /* --archive DIR */
@@ -68,6 +76,7 @@ static int archive_parse(int argc, char **argv, struct archive_cli *a)
 	} valued[] = {
 		{ "-o", offsetof(struct archive_cli, out) },
 		{ "--all", offsetof(struct archive_cli, all) },
+		{ "--event", offsetof(struct archive_cli, event) },
 		{ "--daemon-key", offsetof(struct archive_cli, daemon_key) },
 		{ "--before", offsetof(struct archive_cli, before) },
 		{ "--archive", offsetof(struct archive_cli, dir) },
@@ -186,6 +195,41 @@ static void archive_export_error(const struct archive_cli *a,
 			a->admin.cfg.smtp.from : "ADDRESS");
 }
 
+/* export --event NAME DIR. */
+static int archive_export_event_cmd(struct archive_cli *a)
+{
+	const char *cmd = "ashes archive export --event", *error;
+	struct archive_daemon d;
+	struct archive_event_summary sum;
+	struct tournament_log log;
+	int ret = CLI_EXIT_FAILURE;
+
+	memset(&log, 0, sizeof(log));
+	if (a->nwords != 2 || a->all != NULL || a->out != NULL)
+		return archive_usage();
+	if (archive_daemon_open(a, cmd, &d) < 0)
+		goto out;
+	d.src.public_copy = !a->full;
+	if (admin_tournament_log(&a->admin, d.store, cmd, a->event,
+				 &log) < 0)
+		goto out;
+	if (archive_event_export(&d.src, &log, a->words[1], stdout, &sum,
+				 &error) < 0) {
+		archive_export_error(a, cmd, error);
+		goto out;
+	}
+	printf("%s: event %s, %zu game(s), %zu log entries, %zu files; "
+	       "MANIFEST signed by %s%s\n", a->words[1], a->event, sum.games,
+	       sum.entries, sum.files, sum.signer,
+	       a->full ? "" : "; public copies");
+	ret = CLI_EXIT_OK;
+out:
+	tournament_log_free(&log);
+	archive_daemon_close(&d);
+	admin_done(&a->admin);
+	return ret;
+}
+
 static int archive_export_cmd(struct archive_cli *a)
 {
 	const char *cmd = "ashes archive export", *error, *path;
@@ -196,6 +240,8 @@ static int archive_export_cmd(struct archive_cli *a)
 	size_t n = 0;
 	int ret = CLI_EXIT_FAILURE;
 
+	if (a->event != NULL)
+		return archive_export_event_cmd(a);
 	if (a->all != NULL ? a->nwords != 1 || a->out != NULL :
 	    a->nwords != 2)
 		return archive_usage();
@@ -239,6 +285,35 @@ out:
 	return ret;
 }
 
+/* verify of an event's archive (archive_event.h). */
+static int archive_verify_event_cmd(struct archive_cli *a,
+				    const struct archive_verify_opts *opts)
+{
+	const char *error;
+	size_t n = 0;
+	int r;
+
+	r = archive_event_verify(a->words[1], opts, stdout, &n, &error);
+	fflush(stdout);
+	if (r < 0) {
+		fprintf(stderr, "ashes archive verify: %s: %s\n", a->words[1],
+			error);
+		return CLI_EXIT_FAILURE;
+	}
+	if (r == 1) {
+		fprintf(stderr, "ashes archive verify: %s: %zu "
+			"discrepanc%s\n", a->words[1], n, n == 1 ? "y" : "ies");
+		return CLI_EXIT_INVALID;
+	}
+	if (r == ARCHIVE_VERIFY_UNPINNED) {
+		fprintf(stderr, "ashes archive verify: %s: not verified "
+			"against the club's key (no --daemon-key)\n",
+			a->words[1]);
+		return CLI_EXIT_UNPINNED;
+	}
+	return CLI_EXIT_OK;
+}
+
 static int archive_verify_cmd(struct archive_cli *a)
 {
 	struct archive_verify_opts opts = { a->daemon_key };
@@ -248,6 +323,8 @@ static int archive_verify_cmd(struct archive_cli *a)
 
 	if (a->nwords != 2)
 		return archive_usage();
+	if (archive_event_dir(a->words[1]))
+		return archive_verify_event_cmd(a, &opts);
 	r = archive_verify(a->words[1], &opts, stdout, &v, &error);
 	fflush(stdout);
 	if (r < 0) {

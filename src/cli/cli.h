@@ -153,6 +153,8 @@ int cli_inbound(int argc, char **argv);
 int cli_outbox(int argc, char **argv);
 int cli_ladder(int argc, char **argv);
 int cli_league(int argc, char **argv);
+/* An event of the configuration (src/cli/admin_tournament.c). */
+int cli_tournament(int argc, char **argv);
 int cli_ratings(int argc, char **argv);
 /* The club's game pages (src/cli/site.c). */
 int cli_site(int argc, char **argv);

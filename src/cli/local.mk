@@ -7,6 +7,11 @@ ashes_SOURCES = src/cli/cli.h src/cli/main.c src/cli/cli_game.c \
 	src/cli/admin_account.c src/cli/admin_backup.c \
 	src/cli/admin_retention.c \
 	src/cli/site.c src/cli/status.c
+# `ashes tournament` (src/cli/admin_tournament.c): an event replayed from
+# its log; withdrawals and adjudications through the service.
+ashes_SOURCES += src/cli/admin_tournament.c
+nobase_dist_pkgdata_DATA += templates/admin-tournament-history.txt \
+	templates/admin-tournament-pairings.txt
 # libashes_config.a: the config, and settings_server() mapping it for the
 # service as ashesd does (its mail settings are plain structs: no mail
 # library).
@@ -50,6 +55,7 @@ dist_check_SCRIPTS += $(cli_tests)
 TESTS += $(cli_tests)
 # Its pages (src/render/site.c).
 nobase_dist_pkgdata_DATA += templates/site/head.html \
-	templates/site/index.html templates/site/game.html
+	templates/site/index.html templates/site/game.html \
+	templates/site/event.html
 
 dist_man_MANS += man/ashes.1

@@ -33,6 +33,8 @@ const struct cli_command cli_commands[] = {
 	{ "ladder", cli_ladder,
 	  "show | history | move NAME ...: a ladder of the configuration" },
 	{ "league", cli_league, "show NAME: a league's seasons and standings" },
+	{ "tournament", cli_tournament,
+	  "show | history | pairings | withdraw | adjudicate NAME ...: an event" },
 	{ "ratings", cli_ratings,
 	  "the players' ratings (--recompute: rebuilt from the games)" },
 	{ "site", cli_site,

@@ -1,8 +1,9 @@
 /* site.c -- `ashes site DIR [--language L] [--db PATH] [--config FILE]`:
  * a club's game pages, a static HTML site written into DIR: the index, a
- * page per game and the board after every ply (render/site.h says what
- * each holds), in the templates' language L (English by default; a file
- * L lacks falls back to English, as in every mail).
+ * page per game and the board after every ply, a page per event of the
+ * configuration (render/site.h says what each holds), in the templates'
+ * language L (English by default; a file L lacks falls back to English,
+ * as in every mail).
  * This file gathers the facts -- the store's games, moves, notes, clocks
  * and competitions, the service's standings and ratings as the
  * operator's commands show them -- and writes the files; render/site.c
@@ -29,6 +30,8 @@
 #include "mail/pgp.h"
 #include "render/site.h"
 #include "server/server.h"
+#include "server/tournament.h"
+#include "server/tournament_log.h"
 #include "store/store.h"
 #include "util/buf.h"
 #include "util/xalloc.h"
@@ -456,6 +459,75 @@ static int site_standings(struct site_run *r, struct site_standing **st_r,
 	return 0;
 }
 
+/* The page of event name (replayed from its log as `ashes tournament
+ * show` replays it), and its facts for the index into *ev (name
+ * borrowed).  -1 after saying why. */
+static int site_event_write(struct site_run *r, const char *name,
+			    struct site_event *ev)
+{
+	struct tournament_log log;
+	struct tournament_state *s = NULL;
+	struct tournament_fault f;
+	struct site_event_round *rounds = NULL;
+	struct buf *texts = NULL, standings = BUF_INIT, cross = BUF_INIT,
+		   page = BUF_INIT;
+	char file[96];
+	const char *error;
+	int64_t started = 0, ended = 0;
+	int ret = -1, k;
+
+	memset(ev, 0, sizeof(*ev));
+	if (admin_tournament_log(&r->o, r->st, "ashes site", name, &log) < 0)
+		return -1;
+	if (tournament_replay(log.entries, log.nentries, &log.rules, &s,
+			      &f) < 0) {
+		fprintf(stderr, "ashes site: the log of %s does not replay: %s "
+			"at entry %zu\n", name, tournament_error_name(f.error),
+			f.index + 1);
+		goto out;
+	}
+	if (store_tournament_times(r->st, name, &started, &ended,
+				   &error) < 0) {
+		fprintf(stderr, "ashes site: %s: %s\n", name, error);
+		goto out;
+	}
+	rounds = xzalloc(((size_t)s->rounds_paired + 1) * sizeof(*rounds));
+	texts = xzalloc(((size_t)s->rounds_paired + 1) * sizeof(*texts));
+	for (k = 1; k <= s->rounds_paired; k++) {
+		tournament_pairings_text(&log, s, k, &texts[k - 1]);
+		rounds[k - 1].round = k;
+		rounds[k - 1].pairings = buf_str(&texts[k - 1]);
+	}
+	tournament_standings_text(&log, s, &standings);
+	tournament_crosstable_text(&log, s, &cross);
+	*ev = (struct site_event){ name,
+		tournament_format_name(log.rules.format), s->nplayers,
+		s->rounds_paired, ended != 0, rounds,
+		(size_t)s->rounds_paired, buf_str(&cross),
+		buf_str(&standings) };
+	site_event_page_name(name, file, sizeof(file));
+	if (site_event_html(r->pages, ev, r->now, &page, &error) < 0) {
+		fprintf(stderr, "ashes site: %s\n", error);
+		goto out;
+	}
+	ret = site_write(r, file, buf_str(&page), page.len);
+out:
+	/* the index keeps only what is not freed here */
+	ev->rounds = NULL;
+	ev->nrounds = 0;
+	ev->crosstable = ev->standings = NULL;
+	for (k = 0; texts != NULL && k < s->rounds_paired; k++)
+		buf_free(&texts[k]);
+	free(texts);
+	free(rounds);
+	buf_free(&standings);
+	buf_free(&cross);
+	buf_free(&page);
+	tournament_state_free(&s);
+	tournament_log_free(&log);
+	return ret;
+}
+
 /* The index.  -1 after saying why. */
 static int site_index_write(struct site_run *r, struct site_entry *entries,
 			    size_t n)
@@ -463,8 +535,9 @@ static int site_index_write(struct site_run *r, struct site_entry *entries,
 	struct site_index idx;
 	struct site_game *games = xzalloc((n + 1) * sizeof(*games));
 	struct site_standing *standings = NULL;
+	struct site_event *events = NULL;
 	struct buf ratings = BUF_INIT, page = BUF_INIT, *texts = NULL;
-	size_t nstandings = 0;
+	size_t nstandings = 0, nevents = 0;
 	const char *error;
 	int ret = -1;
 
@@ -477,8 +550,17 @@ static int site_index_write(struct site_run *r, struct site_entry *entries,
 		fprintf(stderr, "ashes site: ratings: %s\n", error);
 		goto out;
 	}
+	/* the events of the configuration, each with its page */
+	if (admin_config(&r->o, NULL) && r->o.cfg.ntournaments > 0) {
+		nevents = r->o.cfg.ntournaments;
+		events = xzalloc((nevents + 1) * sizeof(*events));
+		for (size_t i = 0; i < nevents; i++)
+			if (site_event_write(r, r->o.cfg.tournaments[i].club.name,
+					     &events[i]) < 0)
+				goto out;
+	}
 	idx = (struct site_index){ games, n, standings, nstandings,
-				   buf_str(&ratings) };
+				   buf_str(&ratings), events, nevents };
 	if (site_index_html(r->pages, &idx, r->now, &page, &error) < 0) {
 		fprintf(stderr, "ashes site: %s\n", error);
 		goto out;
@@ -489,6 +571,7 @@ out:
 		buf_free(&texts[i]);
 	free(texts);
 	free(standings);
+	free(events);
 	free(games);
 	buf_free(&ratings);
 	buf_free(&page);

@@ -152,6 +152,27 @@ static void site_game_ctx(const struct site_game *g, struct template_ctx *ctx)
 	}
 }
 
+void site_event_page_name(const char *name, char *buf, size_t len)
+{
+	snprintf(buf, len, "event-%s.html", name);
+}
+
+/* An event's variables for the index and its page: name, page, format,
+ * entrants, paired, ended. */
+static void site_event_ctx(const struct site_event *ev,
+			   struct template_ctx *ctx)
+{
+	char page[96];
+
+	site_event_page_name(ev->name, page, sizeof(page));
+	template_ctx_set(ctx, "name", ev->name);
+	template_ctx_set(ctx, "page", page);
+	template_ctx_set(ctx, "format", ev->format);
+	template_ctx_set_int(ctx, "entrants", (long)ev->entrants);
+	template_ctx_set_int(ctx, "paired", ev->paired);
+	template_ctx_set_bool(ctx, "ended", ev->ended);
+}
+
 /* Variables every page has: index, made (and made_long), lang (the
  * set's language, for <html lang>).  -1 with *error_r. */
 static int site_page_ctx(struct template_set *set, struct template_ctx *ctx,
@@ -187,7 +208,35 @@ int site_index_html(struct template_set *set, const struct site_index *idx,
 		template_ctx_set(it, "text", s->text);
 	}
 	template_ctx_set(ctx, "ratings", idx->ratings);
+	template_ctx_list(ctx, "events");
+	for (size_t i = 0; i < idx->nevents; i++)
+		site_event_ctx(&idx->events[i], template_ctx_add(ctx,
+								 "events"));
 	ret = template_render(set, "site/index.html", ctx, out, error_r);
+out:
+	template_ctx_free(&ctx);
+	return ret;
+}
+
+int site_event_html(struct template_set *set, const struct site_event *ev,
+		    int64_t made, struct buf *out, const char **error_r)
+{
+	struct template_ctx *ctx = template_ctx_new();
+	int ret = -1;
+
+	if (site_page_ctx(set, ctx, made, error_r) < 0)
+		goto out;
+	site_event_ctx(ev, ctx);
+	template_ctx_list(ctx, "rounds");
+	for (size_t i = 0; i < ev->nrounds; i++) {
+		struct template_ctx *it = template_ctx_add(ctx, "rounds");
+
+		template_ctx_set_int(it, "round", ev->rounds[i].round);
+		template_ctx_set(it, "pairings", ev->rounds[i].pairings);
+	}
+	template_ctx_set(ctx, "crosstable", ev->crosstable);
+	template_ctx_set(ctx, "standings", ev->standings);
+	ret = template_render(set, "site/event.html", ctx, out, error_r);
 out:
 	template_ctx_free(&ctx);
 	return ret;

@@ -112,13 +112,44 @@ struct site_standing {
 	const char *text;
 };
 
+/* One round of an event: its pairings as the operator's commands show
+ * them (server/tournament_log.h's table). */
+struct site_event_round {
+	int round;
+	const char *pairings;
+};
+
+/* An event ([tournament NAME]): its rounds, crosstable and standings as
+ * tables of text made by the caller from the event's replayed log. */
+struct site_event {
+	const char *name;     /* [a-z0-9_-], 1-32 bytes: also its page's */
+	const char *format;   /* "swiss", "roundrobin", "knockout" */
+	size_t entrants;
+	int paired;           /* rounds paired */
+	bool ended;
+	const struct site_event_round *rounds; /* round 1 first */
+	size_t nrounds;
+	const char *crosstable;
+	const char *standings;
+};
+
 struct site_index {
 	const struct site_game *games; /* in the order listed: newest first */
 	size_t ngames;
 	const struct site_standing *standings;
 	size_t nstandings;
 	const char *ratings; /* server_ratings_show()'s text, or NULL */
+	const struct site_event *events; /* linked from the index */
+	size_t nevents;
 };
+
+/* The name of an event's page ("event-NAME.html") into buf. */
+void site_event_page_name(const char *name, char *buf, size_t len);
+
+/* The page of event ev (templates/site/event.html) into out.  -1 with
+ * *error_r, as site_index_html. */
+int site_event_html(struct template_set *set, const struct site_event *ev,
+		    int64_t made, struct buf *out, const char **error_r);
 
 /* The index page (templates/site/index.html) into out; made: when the
  * site was made.  -1 with *error_r (the template's, valid until the next

@@ -50,6 +50,10 @@ libashes_server_a_SOURCES += src/server/tournament.h \
 	src/server/tournament.c src/server/standings.c \
 	src/server/swiss.h src/server/swiss.c src/server/roundrobin.h \
 	src/server/roundrobin.c src/server/knockout.h src/server/knockout.c
+# The log as text (the event archive's log.txt, `ashes tournament
+# history`), and the standings, pairings and crosstable shown of it.
+libashes_server_a_SOURCES += src/server/tournament_log.h \
+	src/server/tournament_log.c src/server/tournament_text.c
 libashes_server_a_SOURCES += src/server/club_result.c \
 	src/server/club_timer.c src/server/club_league.c \
 	src/server/club_league_view.c src/server/admin_club.c
@@ -92,14 +96,18 @@ libashes_server_a_LIBADD = $(libashes_ai_a_OBJECTS)
 #   test_knockout       knockout brackets and matches (knockout.c);
 #   test_standings      an event's log replayed (tournament.c) into its
 #                       standings (standings.c): every tie-break,
-#                       withdrawals, a thousand random events.
+#                       withdrawals, a thousand random events;
+#   test_tournament_log an event's log as text (tournament_log.c) read
+#                       back, its refusals, and the standings, pairings
+#                       and crosstable shown of it (tournament_text.c).
 server_unit_tests = tests/server/test_command \
 	tests/server/test_command_clock tests/server/test_command_mail \
 	tests/server/test_first_mails \
 	tests/server/test_clock tests/server/test_rating \
 	tests/server/test_ladder tests/server/test_league \
 	tests/server/test_swiss tests/server/test_roundrobin \
-	tests/server/test_knockout tests/server/test_standings
+	tests/server/test_knockout tests/server/test_standings \
+	tests/server/test_tournament_log
 check_PROGRAMS += $(server_unit_tests)
 TESTS += $(server_unit_tests)
 EXTRA_DIST += tests/server/server_test.h tests/server/command_test.h \
@@ -129,6 +137,7 @@ tests_server_test_knockout_LDADD = $(server_util_ldadd)
 tests_server_test_standings_SOURCES = tests/server/test_standings.c \
 	tests/server/standings_random.c tests/server/event_test.h
 tests_server_test_standings_LDADD = $(server_util_ldadd)
+tests_server_test_tournament_log_LDADD = $(server_unit_ldadd)
 
 # Templates of the service's mails and of the command grammar (also
 # included by `ashes help`).

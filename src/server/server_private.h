@@ -84,6 +84,9 @@
  *               words;
  *   clock.c, clock_zone.c  the clock arithmetic (clock.h), calling
  *               nothing of the service (clock_private.h);
+ *   tournament_text.c, tournament_log.c  the standings, pairings and
+ *               crosstable shown of an event, and its log as text
+ *               (tournament_log.h), pure;
  *   swiss.c, roundrobin.c, knockout.c, standings.c,
  *   tournament.c  an event's pairings (swiss.h, roundrobin.h,
  *               knockout.h: the round robin's from league.c), its

@@ -14,7 +14,11 @@
 #     deadline (the daemon's clock moved through its test hook): the
 #     daemon decides it by the clocks, recorded as its adjudication;
 #  5. the event is over: each of the six gets the final standings, once,
-#     with the tie-breaks and the crosstable (printed below).
+#     with the tie-breaks and the crosstable (printed below);
+#  6. `ashes archive export --event` and `ashes archive verify`: every
+#     game's archive verified, each result agreeing with its record, the
+#     withdrawal's and the deadline's decisions shown as the log's, the
+#     standings recomputed (the verify output printed below).
 set -u
 . "$(dirname "$0")/lib-game.sh"
 game_require_stack
@@ -182,4 +186,27 @@ club_set_offset $((CLUB_OFFSET + 120))
 club_wake_tick "$(club_daemon_now)"
 t_ok_if "the final standings went once" \
 	test "$(db "select count(*) from outbox where kind = 'tournament' and subject like '%final standings%'")" = 6
+
+# --- 6. the event's archive, exported and verified
+e2e_daemon_key
+ev=$E2E_DIR/event-open6
+e2e_ashes archive export --event open6 "$ev" --config "$E2E_DIR/ashesd.conf" \
+	>"$E2E_DIR/event-export.out" 2>&1
+t_ok_if "the event's archive exported" test $? = 0
+sed 's/^/#   /' "$E2E_DIR/event-export.out"
+e2e_ashes archive verify "$ev" --daemon-key "$dfpr" >"$E2E_DIR/event-verify.out" 2>&1
+t_ok_if "the event's archive verified" test $? = 0
+grep -v '^ply \|^mail-\|^clocks: \|^result: \|^resignation: \|^game [0-9]*: .* keys from keys.asc$\|^manifest: [0-9]* files, every sum right; signed by [0-9A-F]*, the club.s key as given$' \
+	"$E2E_DIR/event-verify.out" | sed 's/^/#   /'
+# the two games the log decided (the leaver's, the deadline's) end with
+# no signed mail: their archives verify every ply, their end is the log's
+t_ok_if "verify: every game's archive verified, or ended by the log's decision" \
+	test "$(grep -c '^verified: game \|^game [0-9]*: its end is the log.s ' "$E2E_DIR/event-verify.out")" = \
+	"$(db "select count(*) from tournament_games where tournament = 'open6'")"
+t_ok_if "verify: those two are the withdrawal's and the deadline's" \
+	test "$(grep -c '^game [0-9]*: its end is the log.s \(forfeit by a withdrawal\|adjudication\), which no player signed' "$E2E_DIR/event-verify.out")" = 2
+t_ok_if "verify: the deadline's decision shown as the daemon's" \
+	grep -q '^game [0-9]*: adjudicated 1-0 .* by daemon.*: no game record to agree with' "$E2E_DIR/event-verify.out"
+t_ok_if "verify: the standings recomputed" \
+	grep -q '^standings.txt: [0-9]* lines, as the log replayed gives them$' "$E2E_DIR/event-verify.out"
 e2e_end
