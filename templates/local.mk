@@ -114,6 +114,7 @@ nobase_dist_pkgdata_DATA += \
 	templates/de/rule.txt \
 	templates/de/rules.md \
 	templates/de/show.txt \
+	templates/de/site/event.html \
 	templates/de/site/game.html \
 	templates/de/site/head.html \
 	templates/de/site/index.html \
@@ -229,6 +230,7 @@ nobase_dist_pkgdata_DATA += \
 	templates/ko/rule.txt \
 	templates/ko/rules.md \
 	templates/ko/show.txt \
+	templates/ko/site/event.html \
 	templates/ko/site/game.html \
 	templates/ko/site/head.html \
 	templates/ko/site/index.html \
