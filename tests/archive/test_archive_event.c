@@ -186,6 +186,7 @@ START_TEST(event_standings_forged)
 	free(said);
 	free_event(&f);
 	/* a forged line with a terminal's escape: said, escaped */
+	free_event(&f);
 	make_event(&f);
 	edit(&f.standings, "carol (3)", "carol\x1b[2J (3)");
 	ck_assert_uint_eq(check(&f, &said), 1);
@@ -194,6 +195,7 @@ START_TEST(event_standings_forged)
 	free(said);
 	free_event(&f);
 	/* a line dropped at the end */
+	free_event(&f);
 	make_event(&f);
 	f.crosstable.len -= 10;
 	f.crosstable.data[f.crosstable.len] = '\0';
@@ -217,6 +219,7 @@ START_TEST(event_game_missing_or_unverified)
 		"its result 1/2-1/2 (White bob, Black dave) and the archive no "
 		"game of it\n"));
 	free(said);
+	free_event(&f);
 	make_event(&f);
 	f.games[0].verified = false;
 	f.games[0].reason = ARCHIVE_TAMPERED_MAIL;
@@ -229,6 +232,7 @@ START_TEST(event_game_missing_or_unverified)
 	/* the adjudicated game's archive ends with no signed end: its
 	 * result is the adjudication's, said and not counted; another
 	 * failure of its archive counts */
+	free_event(&f);
 	make_event(&f);
 	f.games[3].verified = false;
 	f.games[3].reason = ARCHIVE_RESULT_MISMATCH;
@@ -271,6 +275,7 @@ START_TEST(event_games_foreign)
 				     "the event's log never paired"));
 	free(said);
 	/* the players the other way round in the record */
+	free_event(&f);
 	make_event(&f);
 	snprintf(f.games[2].white, sizeof(f.games[2].white), "alice");
 	snprintf(f.games[2].black, sizeof(f.games[2].black), "dave");
@@ -280,6 +285,7 @@ START_TEST(event_games_foreign)
 		"alice, Black dave)\n"));
 	free(said);
 	/* a record that ended while the log has no result of it */
+	free_event(&f);
 	make_event(&f);
 	/* the last line, the adjudication, dropped */
 	f.log.data[--f.log.len] = '\0';
@@ -307,6 +313,7 @@ START_TEST(event_log_broken)
 	free(said);
 	free_event(&f);
 	/* a result of a game never paired */
+	free_event(&f);
 	make_event(&f);
 	edit(&f.log, "result game=2 ", "result game=7 ");
 	ck_assert_uint_eq(check(&f, &said), 1);
