@@ -103,6 +103,10 @@ int settings_set(struct handle *h, const struct command *c, struct game *g,
 	if (store_settings_set(h->srv->store, h->me->id, &s, h->now,
 			       &error) < 0)
 		return server_store_fail(h, error);
+	/* A new language holds from this line on: its own answer and the
+	 * rest of the reply are in the words just chosen. */
+	if (key == STORE_SETTING_LANGUAGE && server_write_to(h, h->me->id) < 0)
+		return -1;
 	template_ctx_set(out, "key", store_setting_name(key));
 	template_ctx_set(out, "value", store_setting_word(&s, key));
 	template_ctx_set_bool(out, "unchanged",
