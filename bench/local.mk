@@ -51,7 +51,7 @@ bench_bench_picture_CPPFLAGS = $(AM_CPPFLAGS) \
 bench_bench_picture_CFLAGS = $(AM_CFLAGS) -O2
 bench_bench_picture_LDADD = libashes_server.a libashes_mail.a \
 	libashes_render.a libashes_store.a libashes_core.a libashes_util.a \
-	$(SQLITE_LIBS) $(RSVG_LIBS)
+	$(SQLITE_LIBS) $(RSVG_LIBS) $(ETPAN_LIBS) $(GPGME_LIBS) $(GNUTLS_LIBS)
 # --- end bench_picture ---
 
 # --- load_fill ---
