@@ -23,6 +23,7 @@
 #include "server/tournament_log.h"
 #include "util/escape.h"
 #include "util/xalloc.h"
+#include "util/run.h"
 
 /* The most differing lines named per compared file. */
 #define CHECK_LINES_NAMED 10
@@ -594,7 +595,7 @@ out:
 		char *argv[] = { "gpgconf", "--homedir", tmp, "--kill", "all",
 				 NULL };
 		pgp_ctx_free(&pgp);
-		(void)archive_run(argv);
+		(void)run_program(argv, NULL);
 	}
 	archive_remove_tree(tmp);
 	archive_event_files_free(&files);

@@ -18,6 +18,7 @@
 #include "render/template.h"
 #include "util/xalloc.h"
 #include "util/xstr.h"
+#include "util/run.h"
 
 static __thread char export_error[1024];
 
@@ -386,7 +387,7 @@ static int export_pack(const char *parent, const char *name,
 	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.tmp", tarball) >=
 	    sizeof(tmp))
 		return export_fail(error_r, "%s: name too long", tarball);
-	if (archive_run(argv) < 0) {
+	if (run_program(argv, NULL) < 0) {
 		unlink(tmp);
 		return export_fail(error_r, "tar could not write %s", tmp);
 	}

@@ -136,31 +136,6 @@ void archive_remove_tree(const char *dir)
 	(void)nftw(dir, fs_remove_one, 16, FTW_DEPTH | FTW_PHYS);
 }
 
-int archive_run(char *const argv[])
-{
-	pid_t pid;
-	int status;
-
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0)
-		return -1;
-	if (pid == 0) {
-		int fd = open("/dev/null", O_RDONLY);
-		if (fd >= 0)
-			dup2(fd, 0);
-		dup2(2, 1);
-		execvp(argv[0], argv);
-		fprintf(stderr, "ashes: cannot run %s: %s\n", argv[0],
-			strerror(errno));
-		_exit(127);
-	}
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return -1;
-	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
-}
-
 static int fs_name_cmp(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);

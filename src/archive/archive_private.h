@@ -214,9 +214,6 @@ int archive_read_file(const char *dir, const char *name, size_t max,
 /* Remove dir and everything in it (no symbolic link followed); no error
  * when it is not there. */
 void archive_remove_tree(const char *dir);
-/* Run argv (argv[0] a program found in PATH) with stdin from /dev/null
- * and stdout to stderr; 0 when it exited with 0, -1 otherwise. */
-int archive_run(char *const argv[]);
 /* The names of the plain files in dir (sorted; no subfolders allowed:
  * -1 with errno ENOTDIR... naming the first), NULL-terminated; free with
  * archive_names_free. */

@@ -23,6 +23,7 @@
 #include "mail/inbound.h"
 #include "server/command.h"
 #include "util/xstr.h"
+#include "util/run.h"
 
 /* The daemon's defaults when the record names no window (mail/inbound.h). */
 #define VERIFY_MAX_AGE (7 * 24 * 3600)
@@ -743,7 +744,7 @@ out:
 		char *argv[] = { "gpgconf", "--homedir", home, "--kill",
 				 "all", NULL };
 		pgp_ctx_free(&v.pgp);
-		(void)archive_run(argv);
+		(void)run_program(argv, NULL);
 	}
 	verify_mails_free(&v);
 	archive_names_free(&v.names, v.nnames);

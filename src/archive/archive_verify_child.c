@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "util/escape.h"
+#include "util/run.h"
 
 /* Is s 40 or 64 hex digits, blanks aside? */
 static bool verify_fingerprint_ok(const char *s)
@@ -214,7 +215,7 @@ int archive_verify(const char *path, const struct archive_verify_opts *opts,
 			/* The child's gpg-agent, if it started one. */
 			snprintf(home, sizeof(home), "%s/gnupg", tmp);
 			if (access(home, F_OK) == 0)
-				(void)archive_run(argv);
+				(void)run_program(argv, NULL);
 		} else {
 			*v_r = res.v;
 			ret = res.ret;

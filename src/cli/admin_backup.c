@@ -36,6 +36,7 @@
 #include "config/club_config.h"
 #include "store/store.h"
 #include "store/store_backup.h"
+#include "util/run.h"
 
 /* The file in GNUPGHOME holding the key of the daemon's reply
  * Message-IDs (src/daemon/reply_id.c makes it). */
@@ -45,31 +46,7 @@
  * /dev/null.  0 if it exited 0, else -1 (said on stderr). */
 static int backup_run(char *const argv[], const char *out_path)
 {
-	pid_t pid;
-	int status;
-
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0)
-		return -1;
-	if (pid == 0) {
-		int in = open("/dev/null", O_RDONLY);
-		int out = out_path != NULL ?
-			  open(out_path, O_WRONLY | O_CREAT | O_TRUNC, 0600) : 2;
-
-		if (in < 0 || out < 0)
-			_exit(126);
-		dup2(in, 0);
-		dup2(out, 1);
-		execvp(argv[0], argv);
-		fprintf(stderr, "ashes: cannot run %s: %s\n", argv[0],
-			strerror(errno));
-		_exit(127);
-	}
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return -1;
-	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+	if (run_program(argv, out_path) == 0)
 		return 0;
 	fprintf(stderr, "ashes: %s %s failed\n", argv[0],
 		argv[1] != NULL ? argv[1] : "");
