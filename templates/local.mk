@@ -109,14 +109,11 @@ nobase_dist_pkgdata_DATA += \
 	templates/de/play-bot-intro.txt \
 	templates/de/play-help.txt \
 	templates/de/play-intro.txt \
-	templates/de/play-over.txt \
 	templates/de/record-error.txt \
 	templates/de/rule.txt \
 	templates/de/rules.md \
-	templates/de/show.txt \
 	templates/de/site/event.html \
 	templates/de/site/game.html \
-	templates/de/site/head.html \
 	templates/de/site/index.html \
 	templates/de/words.txt \
 	templates/ko/README \
@@ -135,7 +132,6 @@ nobase_dist_pkgdata_DATA += \
 	templates/ko/mail/archive-verify.txt \
 	templates/ko/mail/archive.txt \
 	templates/ko/mail/board.html \
-	templates/ko/mail/bot-move.txt \
 	templates/ko/mail/challenge-closed.txt \
 	templates/ko/mail/challenge.txt \
 	templates/ko/mail/clock-notice.txt \
@@ -202,7 +198,6 @@ nobase_dist_pkgdata_DATA += \
 	templates/ko/mail/result.txt \
 	templates/ko/mail/standings.txt \
 	templates/ko/mail/subject-account.txt \
-	templates/ko/mail/subject-bot-move.txt \
 	templates/ko/mail/subject-digest.txt \
 	templates/ko/mail/subject-game.txt \
 	templates/ko/mail/subject-key-revoked.txt \
@@ -225,14 +220,11 @@ nobase_dist_pkgdata_DATA += \
 	templates/ko/play-bot-intro.txt \
 	templates/ko/play-help.txt \
 	templates/ko/play-intro.txt \
-	templates/ko/play-over.txt \
 	templates/ko/record-error.txt \
 	templates/ko/rule.txt \
 	templates/ko/rules.md \
-	templates/ko/show.txt \
 	templates/ko/site/event.html \
 	templates/ko/site/game.html \
-	templates/ko/site/head.html \
 	templates/ko/site/index.html \
 	templates/ko/words.txt
 # Every player-facing file is translated, each translation keeps the
